@@ -1,0 +1,24 @@
+import { benchStore } from './store.bench';
+import { printRows, type BenchRow } from './stats';
+
+/**
+ * `npm run bench [-- suite…]`: runs the benchmark suites in one process and
+ * prints every figure with its goal. Not a test: nothing here fails CI.
+ */
+const SUITES: Record<string, () => Promise<BenchRow[]>> = {
+  store: benchStore,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length > 0 ? wanted : Object.keys(SUITES);
+const rows: BenchRow[] = [];
+for (const name of names) {
+  const suite = SUITES[name];
+  if (!suite) {
+    console.error(`unknown suite "${name}"; suites: ${Object.keys(SUITES).join(', ')}`);
+    process.exit(2);
+  }
+  console.error(`running ${name}…`);
+  rows.push(...(await suite()));
+}
+printRows(rows);

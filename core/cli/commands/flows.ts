@@ -1,0 +1,123 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { detectImport } from '../../formats/detect';
+import { serializeNative } from '../../formats/native';
+import { installExamples } from '../../host/examples';
+import { readImportFile } from '../../host/read-import-file';
+import { formatProblem, hasErrors, type Problem } from '../../model/problems';
+import { validateFlow } from '../../model/validate';
+import { printJson, printLine, type CliContext } from '../context';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+const summaryLine = (f: { id: string; toolName: string; name: string; nodeCount: number; enabled: boolean }) =>
+  `${f.id}  ${f.toolName.padEnd(28)} ${String(f.nodeCount).padStart(5)} nodes  ${f.enabled ? 'tool ' : 'off  '} ${f.name}`;
+
+export function registerFlowCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('list')
+    .description('list the flows in the database')
+    .option(
+      '--json',
+      'print JSON: { flows: [{ id, name, description, toolName, enabled, nodeCount, edgeCount, createdAt, updatedAt }] }',
+    )
+    .action((options: JsonOption) => {
+      const flows = ctx.flows.list();
+      if (options.json) return printJson({ flows });
+      if (flows.length === 0) return printLine('no flows yet: `flowbench import <file>` or `flowbench examples`');
+      for (const flow of flows) printLine(summaryLine(flow));
+    });
+
+  program
+    .command('import')
+    .argument('<file>', 'a flow file (format detected by content)')
+    .description('import a flow file as a new flow')
+    .option('--json', 'print JSON: { id, name, toolName, format, nodeCount, edgeCount, warnings }')
+    .action((file: string, options: JsonOption) => {
+      const { format, flow: candidate } = detectImport(readImportFile(file), file);
+      const flow = ctx.flows.create(candidate);
+      const { problems } = validateFlow(flow);
+      const warnings = problems.filter((p) => p.severity === 'warning');
+      const result = {
+        id: flow.id,
+        name: flow.name,
+        toolName: flow.tool.name,
+        format,
+        nodeCount: flow.nodes.length,
+        edgeCount: flow.edges.length,
+        warnings,
+      };
+      if (options.json) return printJson(result);
+      printLine(`imported "${flow.name}" as ${flow.id} (tool ${flow.tool.name}, ${flow.nodes.length} nodes)`);
+      for (const warning of warnings) printLine(`  ${formatProblem(warning)}`);
+    });
+
+  program
+    .command('export')
+    .argument('<flow>', 'id, name or tool name')
+    .description('write a flow in the native format')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action((ref: string, options: { out?: string }) => {
+      const flows = ctx.flows;
+      const text = serializeNative(flows.get(flows.resolve(ref).id));
+      if (options.out) writeFileSync(options.out, text);
+      else process.stdout.write(text);
+    });
+
+  program
+    .command('validate')
+    .argument('<flow|file>', 'a flow in the database (id, name or tool name) or a flow file')
+    .description('list every problem of a flow; exit 1 when any is an error')
+    .option('--json', 'print JSON: { valid, problems: [{ code, severity, message, nodeId?, edgeId?, field? }] }')
+    .action((ref: string, options: JsonOption) => {
+      const isFile = existsSync(ref) && statSync(ref).isFile();
+      let problems: Problem[];
+      if (isFile) {
+        const { flow } = detectImport(readImportFile(ref), ref);
+        problems = validateFlow(flow).problems;
+      } else {
+        const flows = ctx.flows;
+        const id = flows.resolve(ref).id;
+        problems = validateFlow(flows.get(id), {
+          isToolNameTaken: (name, flowId) => flows.isToolNameTaken(name, flowId),
+        }).problems;
+      }
+      const valid = !hasErrors(problems);
+      if (options.json) printJson({ valid, problems });
+      else {
+        for (const problem of problems) printLine(formatProblem(problem));
+        printLine(
+          valid
+            ? `valid${problems.length ? ` (${problems.length} warning(s))` : ''}`
+            : `invalid: ${problems.filter((p) => p.severity === 'error').length} error(s)`,
+        );
+      }
+      if (!valid) process.exitCode = 1;
+    });
+
+  program
+    .command('delete')
+    .argument('<flow>', 'id, name or tool name')
+    .description('delete a flow with its versions and runs')
+    .option('--json', 'print JSON: { deleted: id }')
+    .action((ref: string, options: JsonOption) => {
+      const flows = ctx.flows;
+      const flow = flows.resolve(ref);
+      flows.delete(flow.id);
+      if (options.json) return printJson({ deleted: flow.id });
+      printLine(`deleted "${flow.name}" (${flow.id})`);
+    });
+
+  program
+    .command('examples')
+    .description('add the example flows to the database (skips tool names already used)')
+    .option('--json', 'print JSON: { added: [{ id, toolName }], skipped: [file] }')
+    .action((options: JsonOption) => {
+      const { added, skipped } = installExamples(ctx.flows);
+      if (options.json) return printJson({ added: added.map((f) => ({ id: f.id, toolName: f.tool.name })), skipped });
+      for (const flow of added) printLine(`added ${flow.tool.name} (${flow.id})`);
+      if (skipped.length) printLine(`skipped (tool name in use): ${skipped.join(', ')}`);
+    });
+}

@@ -1,0 +1,37 @@
+import { Command, CommanderError } from 'commander';
+import { CliContext, reportError, type GlobalOptions } from './context';
+import { registerFlowCommands } from './commands/flows';
+
+/** Builds the `flowbench` program; commands register themselves by area. */
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('flowbench')
+    .description('Design, run and publish LLM flows locally.')
+    .option('--db <path>', 'database file (default: FLOWBENCH_DB, then the app data folder)')
+    .showHelpAfterError()
+    .exitOverride();
+  registerFlowCommands(program, ctx);
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const holder: { program?: Command } = {};
+  const ctx = new CliContext(() => holder.program?.opts<GlobalOptions>() ?? {});
+  const program = buildProgram(ctx);
+  holder.program = program;
+  const isJson = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successful exits; anything else is bad usage.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    return reportError(error, isJson);
+  } finally {
+    ctx.close();
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { FlowEdgeSchema, FlowNodeSchema, PositionSchema, ToolSettingsSchema, type Flow, type FlowNode } from './flow';
+import { ParameterSchema } from './parameter';
+
+/** A change to one node; absent fields stay as they are. */
+export const NodeUpdateSchema = z.object({
+  id: z.string().min(1),
+  /** The revision the editor last saw; a mismatch is an EDIT_CONFLICT, not a silent overwrite. */
+  rev: z.number().int().min(1).optional(),
+  label: z.string().max(200).optional(),
+  position: PositionSchema.optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  version: z.number().int().min(1).optional(),
+  maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
+  timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
+});
+
+/** Changes to the flow's own fields; absent fields stay as they are. */
+export const FlowFieldsUpdateSchema = z.object({
+  name: z.string().trim().min(1, 'a flow needs a name').max(300).optional(),
+  description: z.string().max(4000).optional(),
+  tool: ToolSettingsSchema.partial().optional(),
+  parameters: z.array(ParameterSchema).optional(),
+  metadata: z.record(z.string(), z.json()).optional(),
+});
+
+/**
+ * One edit from the editor or the API, applied in one transaction: all of it
+ * or none of it. Removals run first, then additions, then updates.
+ */
+export const ChangeSetSchema = z.object({
+  flow: FlowFieldsUpdateSchema.optional(),
+  removeEdges: z.array(z.string().min(1)).default([]),
+  removeNodes: z.array(z.string().min(1)).default([]),
+  addNodes: z.array(FlowNodeSchema).default([]),
+  updateNodes: z.array(NodeUpdateSchema).default([]),
+  addEdges: z.array(FlowEdgeSchema).default([]),
+});
+
+export type NodeUpdate = z.infer<typeof NodeUpdateSchema>;
+export type ChangeSet = z.infer<typeof ChangeSetSchema>;
+export type ChangeSetInput = z.input<typeof ChangeSetSchema>;
+
+export interface ChangeResult {
+  /** Rows inserted, updated or deleted, as SQLite counted them. */
+  rowsWritten: number;
+  /** The new revision of every node the change added or updated. */
+  nodeRevs: Record<string, number>;
+}
+
+/** Problem codes a draft may carry while it is being edited; the rest are refused. */
+export const DRAFT_TOLERATED_PROBLEMS = new Set(['UNRESOLVED_REFERENCE', 'MISSING_OUTPUT', 'MULTIPLE_INPUTS']);
+
+/**
+ * Applies a change set to a flow in memory. The store applies the same change
+ * to rows; the editor uses this to show an edit before the host confirms it.
+ * Removing something already gone is not an error (two windows may both delete it).
+ */
+export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
+  const removedNodes = new Set(changes.removeNodes);
+  const removedEdges = new Set(changes.removeEdges);
+  const updates = new Map(changes.updateNodes.map((u) => [u.id, u]));
+  const fields = changes.flow ?? {};
+  const nodes = flow.nodes
+    .filter((n) => !removedNodes.has(n.id))
+    .concat(changes.addNodes)
+    .map((node) => {
+      const update = updates.get(node.id);
+      return update ? applyNodeUpdate(node, update) : node;
+    });
+  const edges = flow.edges
+    .filter((e) => !removedEdges.has(e.id) && !removedNodes.has(e.source) && !removedNodes.has(e.target))
+    .concat(changes.addEdges);
+  return {
+    ...flow,
+    ...(fields.name !== undefined ? { name: fields.name } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    ...(fields.parameters !== undefined ? { parameters: fields.parameters } : {}),
+    ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
+    tool: { ...flow.tool, ...stripUndefined(fields.tool ?? {}) },
+    nodes,
+    edges,
+  };
+}
+
+export function applyNodeUpdate(node: FlowNode, update: NodeUpdate): FlowNode {
+  const next: FlowNode = { ...node };
+  if (update.label !== undefined) next.label = update.label;
+  if (update.position !== undefined) next.position = update.position;
+  if (update.config !== undefined) next.config = update.config;
+  if (update.version !== undefined) next.version = update.version;
+  if (update.maxAttempts !== undefined) setOptional(next, 'maxAttempts', update.maxAttempts);
+  if (update.timeoutMs !== undefined) setOptional(next, 'timeoutMs', update.timeoutMs);
+  return next;
+}
+
+function setOptional(node: FlowNode, key: 'maxAttempts' | 'timeoutMs', value: number | null): void {
+  if (value === null) delete node[key];
+  else node[key] = value;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** True when the change only moves or renames nodes, which needs no graph validation. */
+export function isLayoutOnly(changes: ChangeSet): boolean {
+  return (
+    changes.flow === undefined &&
+    changes.addNodes.length === 0 &&
+    changes.removeNodes.length === 0 &&
+    changes.addEdges.length === 0 &&
+    changes.removeEdges.length === 0 &&
+    changes.updateNodes.every(
+      (u) =>
+        u.config === undefined && u.version === undefined && u.maxAttempts === undefined && u.timeoutMs === undefined,
+    )
+  );
+}

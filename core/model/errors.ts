@@ -1,0 +1,77 @@
+/**
+ * The one error type of Flowbench. Every failure that reaches a user carries a
+ * code from {@link ERROR_CODES}; codes (not classes) survive IPC, HTTP and MCP.
+ */
+
+/** The documented catalogue of error codes (see docs/errors.md). */
+export const ERROR_CODES = {
+  // Bad input from a user or a client: they can act on the message.
+  USAGE_ERROR: 'a command was called with wrong arguments',
+  VALIDATION_ERROR: 'the flow or the arguments break the rules; `data.problems` lists each one',
+  INVALID_JSON: 'a file or body is not valid JSON',
+  UNSUPPORTED_FORMAT: 'a file is not in a format Flowbench can import',
+  FILE_NOT_FOUND: 'a file does not exist or cannot be read',
+  FILE_TOO_LARGE: 'a file is over the import size limit',
+  FLOW_NOT_FOUND: 'no flow has that id, name or tool name',
+  AMBIGUOUS_FLOW: 'more than one flow has that name',
+  DUPLICATE_TOOL_NAME: 'another flow already uses that tool name',
+  EDIT_CONFLICT: 'the edit was based on an older version of a node or flow',
+  NOT_A_DATABASE: 'the database file is not a Flowbench database',
+  DATABASE_TOO_NEW: 'the database was written by a newer Flowbench',
+  // Unexpected failures: a bug or the environment.
+  DATABASE_ERROR: 'SQLite reported an error',
+  INTERNAL_ERROR: 'an unexpected error; please report it',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Codes that mean "the user can fix this", as opposed to a bug or the environment. */
+const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'USAGE_ERROR',
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'UNSUPPORTED_FORMAT',
+  'FILE_NOT_FOUND',
+  'FILE_TOO_LARGE',
+  'FLOW_NOT_FOUND',
+  'AMBIGUOUS_FLOW',
+  'DUPLICATE_TOOL_NAME',
+  'EDIT_CONFLICT',
+  'NOT_A_DATABASE',
+  'DATABASE_TOO_NEW',
+]);
+
+export class FlowbenchError extends Error {
+  override readonly name = 'FlowbenchError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly data?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  get isUserError(): boolean {
+    return USER_ERROR_CODES.has(this.code);
+  }
+
+  /** The plain shape that crosses process boundaries. */
+  toJSON(): SerializedError {
+    return { code: this.code, message: this.message, ...(this.data ? { data: this.data } : {}) };
+  }
+}
+
+export interface SerializedError {
+  code: ErrorCode;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/** Wraps anything thrown into a FlowbenchError, keeping the original as the cause. */
+export function toFlowbenchError(error: unknown): FlowbenchError {
+  if (error instanceof FlowbenchError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new FlowbenchError('INTERNAL_ERROR', message, undefined, { cause: error });
+}

@@ -1,0 +1,110 @@
+/**
+ * Graph helpers over node ids and edges. Pure and allocation-light: they run
+ * on every validation, including 5,000-node flows.
+ */
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+}
+
+export interface Adjacency {
+  outgoing: Map<string, string[]>;
+  incoming: Map<string, string[]>;
+}
+
+export function buildAdjacency(nodeIds: Iterable<string>, edges: readonly GraphEdge[]): Adjacency {
+  const outgoing = new Map<string, string[]>();
+  const incoming = new Map<string, string[]>();
+  for (const id of nodeIds) {
+    outgoing.set(id, []);
+    incoming.set(id, []);
+  }
+  for (const edge of edges) {
+    outgoing.get(edge.source)?.push(edge.target);
+    incoming.get(edge.target)?.push(edge.source);
+  }
+  return { outgoing, incoming };
+}
+
+/**
+ * Kahn's algorithm. Returns the nodes in dependency order, and the nodes that
+ * could not be ordered because they sit on or behind a cycle.
+ */
+export function topologicalOrder(adjacency: Adjacency): { order: string[]; blocked: string[] } {
+  const remaining = new Map<string, number>();
+  const queue: string[] = [];
+  for (const [id, sources] of adjacency.incoming) {
+    remaining.set(id, sources.length);
+    if (sources.length === 0) queue.push(id);
+  }
+  const order: string[] = [];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i] as string;
+    order.push(id);
+    for (const target of adjacency.outgoing.get(id) ?? []) {
+      const left = (remaining.get(target) ?? 0) - 1;
+      remaining.set(target, left);
+      if (left === 0) queue.push(target);
+    }
+  }
+  const blocked = [...remaining].filter(([, left]) => left > 0).map(([id]) => id);
+  return { order, blocked };
+}
+
+/** Finds the distinct cycles among blocked nodes, each as a closed path `[a, b, a]`. */
+export function findCycles(adjacency: Adjacency, blocked: readonly string[]): string[][] {
+  const inBlocked = new Set(blocked);
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[][] = [];
+  const stack: string[] = [];
+
+  // Iterative DFS so a 5,000-node cycle does not overflow the call stack.
+  for (const start of blocked) {
+    if (state.has(start)) continue;
+    const frames: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    state.set(start, 'open');
+    stack.push(start);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1] as { id: string; next: number };
+      const targets = (adjacency.outgoing.get(frame.id) ?? []).filter((t) => inBlocked.has(t));
+      if (frame.next < targets.length) {
+        const target = targets[frame.next++] as string;
+        const seen = state.get(target);
+        if (seen === 'open') {
+          cycles.push([...stack.slice(stack.indexOf(target)), target]);
+        } else if (seen === undefined) {
+          state.set(target, 'open');
+          stack.push(target);
+          frames.push({ id: target, next: 0 });
+        }
+      } else {
+        state.set(frame.id, 'done');
+        stack.pop();
+        frames.pop();
+      }
+    }
+  }
+  return cycles;
+}
+
+/** True when `ancestor` can reach `node` by following edges forward. */
+export function isUpstream(adjacency: Adjacency, ancestor: string, node: string): boolean {
+  const seen = new Set<string>([node]);
+  const queue = [node];
+  for (let i = 0; i < queue.length; i++) {
+    for (const source of adjacency.incoming.get(queue[i] as string) ?? []) {
+      if (source === ancestor) return true;
+      if (!seen.has(source)) {
+        seen.add(source);
+        queue.push(source);
+      }
+    }
+  }
+  return false;
+}
+
+/** True when adding an edge source → target would close a cycle. */
+export function wouldCreateCycle(adjacency: Adjacency, source: string, target: string): boolean {
+  return source === target || isUpstream(adjacency, target, source);
+}

@@ -1,0 +1,52 @@
+/**
+ * Validation problems: everything wrong with a flow, reported at once so the
+ * editor can mark every node and the CLI can list every line.
+ */
+
+export const PROBLEM_CODES = {
+  INVALID_FLOW: 'a field of the flow itself is missing or malformed',
+  INVALID_TOOL_NAME: 'the tool name does not match ^[A-Za-z0-9_.-]{1,128}$',
+  DUPLICATE_TOOL_NAME: 'another flow already uses this tool name',
+  INVALID_PARAMETER: 'a parameter is malformed (name, type, default or enum)',
+  DUPLICATE_PARAMETER: 'two parameters share a name',
+  DUPLICATE_NODE_ID: 'two nodes share an id',
+  DUPLICATE_EDGE_ID: 'two edges share an id',
+  UNKNOWN_NODE_TYPE: 'a node has a type Flowbench does not know',
+  INVALID_CONFIG: "a node's configuration breaks its type's schema",
+  DANGLING_EDGE: 'an edge starts or ends at a node that does not exist',
+  UNKNOWN_PORT: 'an edge uses a port its node does not have',
+  DUPLICATE_EDGE: 'two edges join the same ports',
+  CIRCULAR_DEPENDENCY: 'the edges form a cycle',
+  UNRESOLVED_REFERENCE: 'a template reference points at nothing the node can see',
+  MISSING_OUTPUT: 'the flow has no output node',
+  MULTIPLE_INPUTS: 'the flow has more than one input node',
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_CODES;
+
+export interface Problem {
+  code: ProblemCode;
+  severity: 'error' | 'warning';
+  message: string;
+  nodeId?: string;
+  edgeId?: string;
+  /** Dotted path of the field inside the flow, node config or parameter. */
+  field?: string;
+}
+
+export function hasErrors(problems: readonly Problem[]): boolean {
+  return problems.some((p) => p.severity === 'error');
+}
+
+/** One line a person can read: `CODE node x (field): message`. */
+export function formatProblem(problem: Problem): string {
+  const where = [
+    problem.nodeId !== undefined ? `node ${problem.nodeId}` : undefined,
+    problem.edgeId !== undefined ? `edge ${problem.edgeId}` : undefined,
+    problem.field !== undefined ? `(${problem.field})` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const level = problem.severity === 'warning' ? 'warning ' : '';
+  return `${level}${problem.code}${where ? ` ${where}` : ''}: ${problem.message}`;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseReference, parseTemplate, readPath, stringifyValue, templateReferences } from './template';
+
+describe('templates', () => {
+  it('finds references with their positions', () => {
+    const segments = parseTemplate('Hi {{ inputs.name }}, see {{nodes.llm-1.output.items[0].title}}!');
+    expect(segments).toEqual([
+      { kind: 'text', text: 'Hi ' },
+      { kind: 'ref', raw: '{{ inputs.name }}', start: 3, end: 20, ref: { scope: 'inputs', name: 'name', path: [] } },
+      { kind: 'text', text: ', see ' },
+      {
+        kind: 'ref',
+        raw: '{{nodes.llm-1.output.items[0].title}}',
+        start: 26,
+        end: 63,
+        ref: { scope: 'nodes', nodeId: 'llm-1', field: 'output', path: ['items', '0', 'title'] },
+      },
+      { kind: 'text', text: '!' },
+    ]);
+  });
+
+  it('keeps unmatched braces as text and flags bad expressions', () => {
+    expect(parseTemplate('a {{ b')).toEqual([{ kind: 'text', text: 'a {{ b' }]);
+    expect(parseReference('nodes.x')).toEqual({ error: 'use {{nodes.x.output}} or {{nodes.x.error}}' });
+    expect(parseReference('process.env.HOME')).toEqual({
+      error: '"process.env.HOME" must start with inputs. or nodes.',
+    });
+    expect(parseReference('inputs.a + 1')).toHaveProperty('error');
+    expect(templateReferences('{{nodes.a.error.message}}')).toEqual([
+      { scope: 'nodes', nodeId: 'a', field: 'error', path: ['message'] },
+    ]);
+  });
+
+  it('reads paths and stringifies values', () => {
+    expect(readPath({ a: [{ b: 2 }] }, ['a', '0', 'b'])).toBe(2);
+    expect(readPath({ a: 1 }, ['a', 'b'])).toBeUndefined();
+    expect(stringifyValue(null)).toBe('');
+    expect(stringifyValue({ a: 1 })).toBe('{"a":1}');
+    expect(stringifyValue('x')).toBe('x');
+  });
+});

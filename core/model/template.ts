@@ -1,0 +1,90 @@
+/**
+ * Template references: `{{inputs.name}}` and `{{nodes.<id>.output.a.b}}`.
+ * Parsing and rendering only substitute values; nothing is ever evaluated.
+ */
+
+export type Reference =
+  | { scope: 'inputs'; name: string; path: string[] }
+  | { scope: 'nodes'; nodeId: string; field: 'output' | 'error'; path: string[] };
+
+export type TemplateSegment =
+  | { kind: 'text'; text: string }
+  | { kind: 'ref'; raw: string; start: number; end: number; ref: Reference }
+  | { kind: 'invalid'; raw: string; start: number; end: number; reason: string };
+
+const TAG = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/** Splits `a.b[0].c` into `['a', 'b', '0', 'c']`; returns undefined when malformed. */
+function splitPath(expression: string): string[] | undefined {
+  const parts = expression.replace(/\[(\d+)\]/g, '.$1').split('.');
+  return parts.every((p) => SEGMENT.test(p)) ? parts : undefined;
+}
+
+/** Parses one reference expression (the text between the braces). */
+export function parseReference(expression: string): Reference | { error: string } {
+  const parts = splitPath(expression.trim());
+  if (!parts) return { error: `"${expression}" is not a reference path` };
+  const [scope, ...rest] = parts;
+  if (scope === 'inputs') {
+    const [name, ...path] = rest;
+    if (name === undefined) return { error: 'name the input: {{inputs.<name>}}' };
+    return { scope: 'inputs', name, path };
+  }
+  if (scope === 'nodes') {
+    const [nodeId, field, ...path] = rest;
+    if (nodeId === undefined) return { error: 'name the node: {{nodes.<id>.output}}' };
+    if (field !== 'output' && field !== 'error') {
+      return { error: `use {{nodes.${nodeId}.output}} or {{nodes.${nodeId}.error}}` };
+    }
+    return { scope: 'nodes', nodeId, field, path };
+  }
+  return { error: `"${expression}" must start with inputs. or nodes.` };
+}
+
+/** Splits a template into literal text and references, keeping positions for editors. */
+export function parseTemplate(template: string): TemplateSegment[] {
+  const segments: TemplateSegment[] = [];
+  let last = 0;
+  for (const match of template.matchAll(TAG)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (start > last) segments.push({ kind: 'text', text: template.slice(last, start) });
+    const parsed = parseReference(match[1] ?? '');
+    segments.push(
+      'error' in parsed
+        ? { kind: 'invalid', raw: match[0], start, end, reason: parsed.error }
+        : { kind: 'ref', raw: match[0], start, end, ref: parsed },
+    );
+    last = end;
+  }
+  if (last < template.length) segments.push({ kind: 'text', text: template.slice(last) });
+  return segments;
+}
+
+/** The references a template uses, in order of appearance. */
+export function templateReferences(template: string): Reference[] {
+  return parseTemplate(template).flatMap((s) => (s.kind === 'ref' ? [s.ref] : []));
+}
+
+/** Reads a dotted path out of a JSON value; undefined when any step is missing. */
+export function readPath(value: unknown, path: readonly string[]): unknown {
+  let current: unknown = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** How a value appears inside text: strings as they are, the rest as JSON, nothing as ''. */
+export function stringifyValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export function formatReference(ref: Reference): string {
+  const head = ref.scope === 'inputs' ? `inputs.${ref.name}` : `nodes.${ref.nodeId}.${ref.field}`;
+  return [head, ...ref.path].join('.');
+}

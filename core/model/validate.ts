@@ -1,0 +1,324 @@
+import { z } from 'zod';
+import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
+import { parseNodeConfig } from '../nodes/config';
+import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
+import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
+import { TOOL_NAME_PATTERN } from './ids';
+import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
+import type { Problem, ProblemCode } from './problems';
+import { formatReference, parseTemplate } from './template';
+
+export interface ValidationContext {
+  /** True when another flow (not `flowId`) already uses the tool name. */
+  isToolNameTaken?: (toolName: string, flowId: string) => boolean;
+  registry?: NodeRegistry;
+}
+
+export interface ValidationResult {
+  /** The flow with defaults filled in and configs migrated; absent when its shape is broken. */
+  flow?: Flow;
+  problems: Problem[];
+}
+
+// The flow's own fields are parsed first; nodes, edges and parameters one by
+// one, so one broken node does not hide the problems of the others.
+const FlowShellSchema = FlowSchema.extend({
+  parameters: z.array(z.unknown()).default([]),
+  nodes: z.array(z.unknown()),
+  edges: z.array(z.unknown()).default([]),
+});
+
+const issuePath = (issue: z.core.$ZodIssue, prefix?: string): string =>
+  [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
+
+function rawId(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const id = (value as Record<string, unknown>).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Validates a flow (parsed JSON of any origin) and reports every problem at once. */
+export function validateFlow(input: unknown, context: ValidationContext = {}): ValidationResult {
+  const registry = context.registry ?? nodeRegistry;
+  const problems: Problem[] = [];
+  const add = (code: ProblemCode, message: string, where: Omit<Problem, 'code' | 'message' | 'severity'> = {}) =>
+    problems.push({ code, severity: 'error', message, ...where });
+  const warn = (code: ProblemCode, message: string, where: Omit<Problem, 'code' | 'message' | 'severity'> = {}) =>
+    problems.push({ code, severity: 'warning', message, ...where });
+
+  const shell = FlowShellSchema.safeParse(input);
+  if (!shell.success) {
+    for (const issue of shell.error.issues) {
+      const field = issuePath(issue);
+      add(
+        field.startsWith('tool.name') ? 'INVALID_TOOL_NAME' : 'INVALID_FLOW',
+        `${field || 'flow'}: ${issue.message}`,
+        { field },
+      );
+    }
+    return { problems };
+  }
+  const doc = shell.data;
+  let isShapeValid = true;
+
+  if (!TOOL_NAME_PATTERN.test(doc.tool.name)) {
+    add('INVALID_TOOL_NAME', `tool name "${doc.tool.name}" must be 1–128 letters, digits, _ . or -`, {
+      field: 'tool.name',
+    });
+  } else if (context.isToolNameTaken?.(doc.tool.name, doc.id)) {
+    add('DUPLICATE_TOOL_NAME', `another flow already uses the tool name "${doc.tool.name}"`, { field: 'tool.name' });
+  }
+
+  const parameters = parseParameters(doc.parameters, add);
+  if (parameters === undefined) isShapeValid = false;
+
+  const nodes: FlowNode[] = [];
+  const nodesById = new Map<string, FlowNode>();
+  doc.nodes.forEach((raw, index) => {
+    const parsed = FlowNodeSchema.safeParse(raw);
+    const nodeId = rawId(raw);
+    if (!parsed.success) {
+      isShapeValid = false;
+      for (const issue of parsed.error.issues) {
+        add('INVALID_FLOW', `nodes[${index}].${issuePath(issue)}: ${issue.message}`, {
+          ...(nodeId !== undefined ? { nodeId } : {}),
+          field: issuePath(issue),
+        });
+      }
+      return;
+    }
+    const node = parsed.data;
+    if (nodesById.has(node.id)) {
+      isShapeValid = false;
+      add('DUPLICATE_NODE_ID', `two nodes have the id "${node.id}"; node ids must be unique`, { nodeId: node.id });
+      return;
+    }
+    const definition = registry.get(node.type);
+    if (!definition) {
+      add(
+        'UNKNOWN_NODE_TYPE',
+        `node "${node.id}" has unknown type "${node.type}" (known: ${registry.types().join(', ')})`,
+        {
+          nodeId: node.id,
+          field: 'type',
+        },
+      );
+    } else {
+      const config = parseNodeConfig(definition, node);
+      if (config.ok) {
+        node.config = config.config;
+        node.version = config.version;
+      } else {
+        if (config.message)
+          add('INVALID_CONFIG', `node "${node.id}": ${config.message}`, { nodeId: node.id, field: 'version' });
+        for (const issue of config.issues) {
+          add('INVALID_CONFIG', `node "${node.id}" ${issuePath(issue, 'config')}: ${issue.message}`, {
+            nodeId: node.id,
+            field: issuePath(issue, 'config'),
+          });
+        }
+      }
+    }
+    nodes.push(node);
+    nodesById.set(node.id, node);
+  });
+
+  const { edges, isValid: areEdgesValid } = checkEdges(doc.edges, nodesById, registry, add);
+  if (!areEdgesValid) isShapeValid = false;
+  const liveEdges = edges.filter((e) => nodesById.has(e.source) && nodesById.has(e.target));
+  const adjacency = buildAdjacency(nodesById.keys(), liveEdges);
+
+  const { blocked } = topologicalOrder(adjacency);
+  for (const cycle of findCycles(adjacency, blocked)) {
+    add('CIRCULAR_DEPENDENCY', `the edges form a cycle: ${cycle.join(' → ')}`, { nodeId: cycle[0] as string });
+  }
+
+  checkReferences(nodes, parameters ?? [], adjacency, registry, add);
+
+  const types = nodes.map((n) => n.type);
+  if (nodes.length > 0 && !types.includes('output')) {
+    warn('MISSING_OUTPUT', 'the flow has no output node, so a run returns nothing');
+  }
+  if (types.filter((t) => t === 'input').length > 1) {
+    warn('MULTIPLE_INPUTS', 'the flow has more than one input node; they all carry the same parameters');
+  }
+
+  if (!isShapeValid || parameters === undefined) return { problems };
+  return { flow: { ...doc, parameters, nodes, edges }, problems };
+}
+
+type Add = (code: ProblemCode, message: string, where?: Omit<Problem, 'code' | 'message' | 'severity'>) => void;
+
+function parseParameters(raw: readonly unknown[], add: Add): Parameter[] | undefined {
+  const parameters: Parameter[] = [];
+  let isValid = true;
+  const names = new Set<string>();
+  raw.forEach((item, index) => {
+    const parsed = ParameterSchema.safeParse(item);
+    if (!parsed.success) {
+      isValid = false;
+      for (const issue of parsed.error.issues) {
+        add('INVALID_PARAMETER', `parameters[${index}].${issuePath(issue)}: ${issue.message}`, {
+          field: `parameters.${index}.${issuePath(issue)}`,
+        });
+      }
+      return;
+    }
+    const parameter = parsed.data;
+    const field = `parameters.${parameter.name}`;
+    if (names.has(parameter.name)) {
+      isValid = false;
+      add('DUPLICATE_PARAMETER', `two parameters are named "${parameter.name}"`, { field });
+      return;
+    }
+    names.add(parameter.name);
+    if (parameter.type === 'enum' && (parameter.enum ?? []).length === 0) {
+      add('INVALID_PARAMETER', `enum parameter "${parameter.name}" lists no allowed values`, { field });
+    }
+    if (parameter.default !== undefined) {
+      const reason = checkParameterValue(parameter, parameter.default);
+      if (reason) add('INVALID_PARAMETER', `default of "${parameter.name}": ${reason}`, { field: `${field}.default` });
+    }
+    parameters.push(parameter);
+  });
+  return isValid ? parameters : undefined;
+}
+
+function checkEdges(
+  raw: readonly unknown[],
+  nodesById: ReadonlyMap<string, FlowNode>,
+  registry: NodeRegistry,
+  add: Add,
+): { edges: FlowEdge[]; isValid: boolean } {
+  const edges: FlowEdge[] = [];
+  let isValid = true;
+  const ids = new Set<string>();
+  const joins = new Set<string>();
+  raw.forEach((item, index) => {
+    const parsed = FlowEdgeSchema.safeParse(item);
+    const edgeId = rawId(item);
+    if (!parsed.success) {
+      isValid = false;
+      for (const issue of parsed.error.issues) {
+        add('INVALID_FLOW', `edges[${index}].${issuePath(issue)}: ${issue.message}`, {
+          ...(edgeId !== undefined ? { edgeId } : {}),
+        });
+      }
+      return;
+    }
+    const edge = parsed.data;
+    if (ids.has(edge.id)) {
+      isValid = false;
+      add('DUPLICATE_EDGE_ID', `two edges have the id "${edge.id}"; edge ids must be unique`, { edgeId: edge.id });
+      return;
+    }
+    ids.add(edge.id);
+    edges.push(edge);
+    for (const [end, nodeId] of [
+      ['starts at', edge.source],
+      ['ends at', edge.target],
+    ] as const) {
+      if (!nodesById.has(nodeId)) {
+        isValid = false;
+        add('DANGLING_EDGE', `edge "${edge.id}" ${end} node "${nodeId}", which does not exist`, { edgeId: edge.id });
+      }
+    }
+    const source = nodesById.get(edge.source);
+    const target = nodesById.get(edge.target);
+    const sourceDef = source && registry.get(source.type);
+    const targetDef = target && registry.get(target.type);
+    if (sourceDef && !sourceDef.outputs.some((p) => p.id === edge.sourcePort)) {
+      add('UNKNOWN_PORT', portMessage(edge, 'output', edge.sourcePort, edge.source, sourceDef.outputs), {
+        edgeId: edge.id,
+        nodeId: edge.source,
+      });
+    }
+    if (targetDef && !targetDef.inputs.some((p) => p.id === edge.targetPort)) {
+      add('UNKNOWN_PORT', portMessage(edge, 'input', edge.targetPort, edge.target, targetDef.inputs), {
+        edgeId: edge.id,
+        nodeId: edge.target,
+      });
+    }
+    const join = `${edge.source}\u0000${edge.sourcePort}\u0000${edge.target}\u0000${edge.targetPort}`;
+    if (joins.has(join)) {
+      add(
+        'DUPLICATE_EDGE',
+        `edge "${edge.id}" repeats a connection from ${edge.source}.${edge.sourcePort} to ${edge.target}.${edge.targetPort}`,
+        { edgeId: edge.id },
+      );
+    }
+    joins.add(join);
+  });
+  return { edges, isValid };
+}
+
+function portMessage(
+  edge: FlowEdge,
+  side: 'input' | 'output',
+  port: string,
+  nodeId: string,
+  ports: readonly { id: string }[],
+): string {
+  const known = ports.map((p) => `"${p.id}"`).join(', ') || 'none';
+  return `edge "${edge.id}" uses ${side} port "${port}" of node "${nodeId}", which has ${side} ports: ${known}`;
+}
+
+function checkReferences(
+  nodes: readonly FlowNode[],
+  parameters: readonly Parameter[],
+  adjacency: Adjacency,
+  registry: NodeRegistry,
+  add: Add,
+): void {
+  const parameterNames = new Set(parameters.map((p) => p.name));
+  const nodesById = new Map(nodes.map((n) => [n.id, n]));
+  for (const node of nodes) {
+    const definition = registry.get(node.type);
+    if (!definition) continue;
+    const parsed = definition.configSchema.safeParse(node.config);
+    if (!parsed.success) continue;
+    for (const { field, text } of definition.templates(parsed.data)) {
+      const where = { nodeId: node.id, field: `config.${field}` };
+      for (const segment of parseTemplate(text)) {
+        if (segment.kind === 'text') continue;
+        if (segment.kind === 'invalid') {
+          add('UNRESOLVED_REFERENCE', `node "${node.id}" ${field}: ${segment.raw} — ${segment.reason}`, where);
+          continue;
+        }
+        const ref = segment.ref;
+        const shown = `{{${formatReference(ref)}}}`;
+        if (ref.scope === 'inputs') {
+          if (!parameterNames.has(ref.name)) {
+            const known = [...parameterNames].join(', ') || 'none';
+            add(
+              'UNRESOLVED_REFERENCE',
+              `node "${node.id}" ${field}: ${shown} names no parameter (parameters: ${known})`,
+              where,
+            );
+          }
+          continue;
+        }
+        const target = nodesById.get(ref.nodeId);
+        if (!target) {
+          add(
+            'UNRESOLVED_REFERENCE',
+            `node "${node.id}" ${field}: ${shown} names node "${ref.nodeId}", which does not exist`,
+            where,
+          );
+        } else if (ref.nodeId === node.id || !isUpstream(adjacency, ref.nodeId, node.id)) {
+          add(
+            'UNRESOLVED_REFERENCE',
+            `node "${node.id}" ${field}: ${shown} — node "${ref.nodeId}" is not upstream of "${node.id}"; connect it first`,
+            where,
+          );
+        } else if (ref.field === 'error' && !registry.get(target.type)?.outputs.some((p) => p.kind === 'error')) {
+          add(
+            'UNRESOLVED_REFERENCE',
+            `node "${node.id}" ${field}: ${shown} — a ${target.type} node has no error output`,
+            where,
+          );
+        }
+      }
+    }
+  }
+}

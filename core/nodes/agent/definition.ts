@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { defineNode, preview } from '../define-node';
+import { ModelOptionsShape } from '../shared-config';
+
+const ToolRefSchema = z.object({
+  /** Name of a registered MCP server, or `flowbench` for other flows. */
+  server: z.string().min(1).max(128),
+  tool: z.string().min(1).max(128),
+});
+
+const AgentConfigSchema = z.object({
+  provider: z.string().max(128).default(''),
+  model: z.string().max(256).default(''),
+  system: z.string().max(200_000).default(''),
+  prompt: z.string().max(200_000).default(''),
+  ...ModelOptionsShape,
+  tools: z.array(ToolRefSchema).default([]),
+  /** Upper bound on model turns in the tool-use loop. */
+  maxSteps: z.number().int().min(1).max(100).default(8),
+});
+
+/** A model with tools from MCP servers, looping over tool calls until it answers. */
+export const agentNode = defineNode({
+  type: 'agent',
+  version: 1,
+  label: 'Agent',
+  category: 'ai',
+  description: 'Lets a model call MCP tools in a loop, up to a step limit.',
+  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
+  outputs: [
+    { id: 'out', label: 'answer', kind: 'data' },
+    { id: 'error', label: 'on error', kind: 'error' },
+  ],
+  configSchema: AgentConfigSchema,
+  defaults: () => AgentConfigSchema.parse({}),
+  editor: [
+    { key: 'provider', label: 'Provider', kind: 'text', help: 'empty: the default provider' },
+    { key: 'model', label: 'Model', kind: 'text' },
+    { key: 'system', label: 'System prompt', kind: 'template' },
+    { key: 'prompt', label: 'Task', kind: 'template' },
+    {
+      key: 'tools',
+      label: 'Tools',
+      kind: 'list',
+      itemFields: [
+        { key: 'server', label: 'Server', kind: 'text' },
+        { key: 'tool', label: 'Tool', kind: 'text' },
+      ],
+    },
+    { key: 'maxSteps', label: 'Max steps', kind: 'number', min: 1, max: 100, step: 1 },
+    { key: 'temperature', label: 'Temperature', kind: 'number', min: 0, max: 2, step: 0.1 },
+  ],
+  templates: (config) => [
+    { field: 'system', text: config.system },
+    { field: 'prompt', text: config.prompt },
+  ],
+  summary: (config) =>
+    `${config.tools.length} tool${config.tools.length === 1 ? '' : 's'} · ${preview(config.prompt, 50)}`,
+});

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { defineNode } from '../define-node';
+
+export const CONDITION_OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'greater_than',
+  'less_than',
+  'greater_or_equal',
+  'less_or_equal',
+  'is_empty',
+  'is_not_empty',
+  'matches',
+] as const;
+
+const RuleSchema = z.object({
+  /** A template whose rendered value is tested, e.g. `{{nodes.classify.output}}`. */
+  value: z.string().max(10_000),
+  /** JSONPath into the value when it is JSON; `$` tests the value itself. */
+  path: z.string().max(1000).default('$'),
+  operator: z.enum(CONDITION_OPERATORS),
+  operand: z.json().optional(),
+});
+
+const ConditionConfigSchema = z.object({
+  /** `all`: every rule must hold; `any`: one is enough. */
+  match: z.enum(['all', 'any']).default('all'),
+  rules: z.array(RuleSchema).min(1, 'a condition needs at least one rule'),
+});
+
+/** Routes the run down its `true` or `false` port. */
+export const conditionNode = defineNode({
+  type: 'condition',
+  version: 1,
+  label: 'Condition',
+  category: 'logic',
+  description: 'Tests values with JSONPath and operators; continues on the true or false port.',
+  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
+  outputs: [
+    { id: 'true', label: 'true', kind: 'branch' },
+    { id: 'false', label: 'false', kind: 'branch' },
+  ],
+  configSchema: ConditionConfigSchema,
+  defaults: () => ({
+    match: 'all' as const,
+    rules: [{ value: '', path: '$', operator: 'equals' as const, operand: '' }],
+  }),
+  editor: [
+    { key: 'match', label: 'Match', kind: 'select', options: ['all', 'any'] },
+    {
+      key: 'rules',
+      label: 'Rules',
+      kind: 'list',
+      itemFields: [
+        { key: 'value', label: 'Value', kind: 'template' },
+        { key: 'path', label: 'JSONPath', kind: 'text' },
+        { key: 'operator', label: 'Operator', kind: 'select', options: CONDITION_OPERATORS },
+        { key: 'operand', label: 'Compare with', kind: 'json' },
+      ],
+    },
+  ],
+  templates: (config) => config.rules.map((rule, i) => ({ field: `rules.${i}.value`, text: rule.value })),
+  summary: (config) =>
+    config.rules
+      .map((r) => `${r.path} ${r.operator}${r.operand === undefined ? '' : ` ${JSON.stringify(r.operand)}`}`)
+      .join(config.match === 'all' ? ' and ' : ' or '),
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineNode, preview } from '../define-node';
+import { MemoryReadSchema, MemoryWriteSchema, ModelOptionsShape } from '../shared-config';
+
+const LlmConfigSchema = z.object({
+  /** Provider name from settings; empty means the default provider. */
+  provider: z.string().max(128).default(''),
+  model: z.string().max(256).default(''),
+  system: z.string().max(200_000).default(''),
+  prompt: z.string().max(200_000).default(''),
+  ...ModelOptionsShape,
+  outputFormat: z.enum(['text', 'json']).default('text'),
+  /** JSON Schema the answer must satisfy when outputFormat is json. */
+  jsonSchema: z.record(z.string(), z.json()).optional(),
+  memoryReads: z.array(MemoryReadSchema).optional(),
+  memoryWrites: z.array(MemoryWriteSchema).optional(),
+});
+
+/** One model call: system and user prompt templates in, text or JSON out. */
+export const llmNode = defineNode({
+  type: 'llm',
+  version: 1,
+  label: 'LLM',
+  category: 'ai',
+  description: 'Calls a model once with a system and a user prompt.',
+  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
+  outputs: [
+    { id: 'out', label: 'answer', kind: 'data' },
+    { id: 'error', label: 'on error', kind: 'error' },
+  ],
+  configSchema: LlmConfigSchema,
+  defaults: () => LlmConfigSchema.parse({}),
+  editor: [
+    { key: 'provider', label: 'Provider', kind: 'text', help: 'empty: the default provider' },
+    { key: 'model', label: 'Model', kind: 'text' },
+    { key: 'system', label: 'System prompt', kind: 'template' },
+    { key: 'prompt', label: 'Prompt', kind: 'template' },
+    { key: 'temperature', label: 'Temperature', kind: 'number', min: 0, max: 2, step: 0.1 },
+    { key: 'topP', label: 'Top P', kind: 'number', min: 0, max: 1, step: 0.05 },
+    { key: 'maxTokens', label: 'Max tokens', kind: 'number', min: 1, step: 1 },
+    { key: 'outputFormat', label: 'Output', kind: 'select', options: ['text', 'json'] },
+    { key: 'jsonSchema', label: 'JSON schema', kind: 'json', help: 'for JSON output' },
+  ],
+  templates: (config) => [
+    { field: 'system', text: config.system },
+    { field: 'prompt', text: config.prompt },
+  ],
+  summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
+});

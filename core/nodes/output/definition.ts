@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineNode, preview } from '../define-node';
+
+const ReturnValueSchema = z.object({
+  id: z.string().min(1).max(128),
+  /** Template rendered into one MCP `content[]` text item. */
+  text: z.string().max(200_000),
+});
+
+export const OUTPUT_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'any'] as const;
+
+const OutputFieldSchema = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a field name is a letter or _ then letters, digits or _'),
+  /** A template; when it is one reference alone the referenced JSON value is kept as is. */
+  value: z.string().max(200_000),
+  type: z.enum(OUTPUT_FIELD_TYPES).default('any'),
+  description: z.string().max(2000).default(''),
+});
+
+const OutputConfigSchema = z.object({
+  /**
+   * `return_values`: ordered texts that become MCP `content[]`;
+   * `structured`: named fields that become `structuredContent` with an `outputSchema`.
+   */
+  mode: z.enum(['return_values', 'structured']).default('return_values'),
+  returnValues: z.array(ReturnValueSchema).default([]),
+  fields: z.array(OutputFieldSchema).default([]),
+});
+
+/** The flow's result. */
+export const outputNode = defineNode({
+  type: 'output',
+  version: 1,
+  label: 'Output',
+  category: 'io',
+  description: 'The flow result: ordered return values, or structured fields.',
+  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
+  outputs: [],
+  configSchema: OutputConfigSchema,
+  defaults: () => ({
+    mode: 'return_values' as const,
+    returnValues: [{ id: 'result', text: '' }],
+    fields: [],
+  }),
+  editor: [
+    { key: 'mode', label: 'Result', kind: 'select', options: ['return_values', 'structured'] },
+    {
+      key: 'returnValues',
+      label: 'Return values',
+      kind: 'list',
+      itemFields: [{ key: 'text', label: 'Text', kind: 'template' }],
+    },
+    {
+      key: 'fields',
+      label: 'Fields',
+      kind: 'list',
+      itemFields: [
+        { key: 'name', label: 'Name', kind: 'text' },
+        { key: 'value', label: 'Value', kind: 'template' },
+        { key: 'type', label: 'Type', kind: 'select', options: OUTPUT_FIELD_TYPES },
+        { key: 'description', label: 'Description', kind: 'text' },
+      ],
+    },
+  ],
+  templates: (config) =>
+    config.mode === 'structured'
+      ? config.fields.map((f, i) => ({ field: `fields.${i}.value`, text: f.value }))
+      : config.returnValues.map((r, i) => ({ field: `returnValues.${i}.text`, text: r.text })),
+  summary: (config) =>
+    config.mode === 'structured'
+      ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
+      : preview(config.returnValues.map((r) => r.text).join(' | ')),
+});

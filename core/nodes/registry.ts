@@ -1,0 +1,52 @@
+import type { NodeDefinition } from './define-node';
+import { agentNode } from './agent/definition';
+import { conditionNode } from './condition/definition';
+import { inputNode } from './input/definition';
+import { llmNode } from './llm/definition';
+import { outputNode } from './output/definition';
+import { stopNode } from './stop/definition';
+import { templateNode } from './template/definition';
+
+// Definitions are stored type-erased: each one parses its own config.
+type AnyNodeDefinition = NodeDefinition<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type ErasedDefinition = NodeDefinition<Record<string, unknown>>;
+
+export class NodeRegistry {
+  private readonly byType = new Map<string, ErasedDefinition>();
+
+  constructor(definitions: readonly AnyNodeDefinition[]) {
+    for (const definition of definitions) {
+      if (this.byType.has(definition.type)) {
+        throw new Error(`node type "${definition.type}" is registered twice`);
+      }
+      this.byType.set(definition.type, definition as ErasedDefinition);
+    }
+  }
+
+  get(type: string): ErasedDefinition | undefined {
+    return this.byType.get(type);
+  }
+
+  has(type: string): boolean {
+    return this.byType.has(type);
+  }
+
+  types(): string[] {
+    return [...this.byType.keys()];
+  }
+
+  all(): ErasedDefinition[] {
+    return [...this.byType.values()];
+  }
+}
+
+/** The built-in node types, in palette order. */
+export const nodeRegistry = new NodeRegistry([
+  inputNode,
+  templateNode,
+  llmNode,
+  agentNode,
+  conditionNode,
+  stopNode,
+  outputNode,
+]);

@@ -1,0 +1,111 @@
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../tests/helpers/temp';
+import { APPLICATION_ID, openDatabase } from './database';
+
+const tempDir = useTempDir();
+
+describe('openDatabase', () => {
+  it('creates a database with migrations, WAL and foreign keys', () => {
+    const path = join(tempDir(), 'nested', 'new.db');
+    const store = openDatabase(path);
+    try {
+      expect(store.isNew).toBe(true);
+      expect(store.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(store.sqlite.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+      const tables = store.sqlite
+        .prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
+        .pluck()
+        .all();
+      expect(tables).toEqual([
+        '__drizzle_migrations',
+        'edges',
+        'flow_versions',
+        'flows',
+        'nodes',
+        'run_steps',
+        'runs',
+        'settings',
+      ]);
+    } finally {
+      store.close();
+    }
+    const again = openDatabase(path);
+    expect(again.isNew).toBe(false);
+    again.close();
+  });
+
+  it('refuses a file that is not SQLite and leaves it untouched', () => {
+    const path = join(tempDir(), 'notes.db');
+    writeFileSync(path, 'these are my notes, not a database\n'.repeat(100));
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(
+      expect.objectContaining({ code: 'NOT_A_DATABASE', message: expect.stringContaining('is not a SQLite database') }),
+    );
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it("refuses another application's SQLite database and leaves it untouched", () => {
+    const path = join(tempDir(), 'other.db');
+    const other = new Database(path);
+    other.exec("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')");
+    other.close();
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(
+      expect.objectContaining({ code: 'NOT_A_DATABASE', message: expect.stringContaining('another application') }),
+    );
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a database written by a newer Flowbench', () => {
+    const path = join(tempDir(), 'future.db');
+    openDatabase(path).close();
+    const raw = new Database(path);
+    raw.pragma('user_version = 99');
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    raw.close();
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(expect.objectContaining({ code: 'DATABASE_TOO_NEW' }));
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
+
+describe('migration 0000_init', () => {
+  it('creates tables that enforce the flow graph', () => {
+    const store = openDatabase(join(tempDir(), 'm.db'));
+    const { sqlite } = store;
+    try {
+      sqlite
+        .prepare(
+          `INSERT INTO flows (id, name, tool_name, tool_annotations, parameters, metadata, created_at, updated_at) VALUES ('f', 'F', 't', '{}', '[]', '{}', 1, 1)`,
+        )
+        .run();
+      const node = sqlite.prepare(
+        `INSERT INTO nodes (flow_id, id, ord, type, version, x, y, config, updated_at) VALUES ('f', ?, ?, 'template', 1, 0, 0, '{}', 1)`,
+      );
+      node.run('a', 0);
+      node.run('b', 1);
+      const edge = sqlite.prepare(
+        `INSERT INTO edges (flow_id, id, ord, source, source_port, target, target_port) VALUES ('f', ?, 0, ?, 'out', ?, 'in')`,
+      );
+      edge.run('e1', 'a', 'b');
+      expect(() => edge.run('e2', 'a', 'missing')).toThrow(/FOREIGN KEY/);
+      expect(() =>
+        sqlite
+          .prepare(
+            `INSERT INTO flows (id, name, tool_name, tool_annotations, parameters, metadata, created_at, updated_at) VALUES ('g', 'G', 't', '{}', '[]', '{}', 1, 1)`,
+          )
+          .run(),
+      ).toThrow(/UNIQUE/);
+      sqlite.prepare("DELETE FROM nodes WHERE id = 'b'").run();
+      expect(sqlite.prepare('SELECT count(*) FROM edges').pluck().get()).toBe(0);
+      sqlite.prepare("DELETE FROM flows WHERE id = 'f'").run();
+      expect(sqlite.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+});

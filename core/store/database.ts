@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FlowbenchError } from '../model/errors';
+import * as schema from './schema';
+
+/** Marks the file as Flowbench's in the SQLite header ("FLOW"). */
+export const APPLICATION_ID = 0x464c4f57;
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+export const DEFAULT_MIGRATIONS_FOLDER = fileURLToPath(new URL('../../resources/migrations', import.meta.url));
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface FlowbenchDatabase {
+  db: Db;
+  sqlite: Database.Database;
+  path: string;
+  /** True when this open created the database (and so it may be seeded). */
+  isNew: boolean;
+  close(): void;
+}
+
+export interface OpenOptions {
+  migrationsFolder?: string;
+  /** Path to a better-sqlite3 addon built for another ABI (Electron's main process). */
+  nativeBinding?: string;
+}
+
+interface Journal {
+  entries: { idx: number; when: number; tag: string }[];
+}
+
+function readJournal(folder: string): Journal {
+  return JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as Journal;
+}
+
+/** Reads the first bytes without SQLite, so a foreign file is never touched. */
+function hasSqliteHeader(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(16);
+    const read = readSync(fd, buffer, 0, 16, 0);
+    return read === 16 && buffer.toString('latin1') === SQLITE_HEADER;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens (or creates) a Flowbench database and brings its schema up to date.
+ * A file that is not SQLite, a SQLite file of another application, or a
+ * database written by a newer Flowbench is refused before anything is written.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): FlowbenchDatabase {
+  const migrationsFolder = options.migrationsFolder ?? DEFAULT_MIGRATIONS_FOLDER;
+  const exists = existsSync(path) && statSync(path).size > 0;
+  if (exists && statSync(path).isDirectory()) {
+    throw new FlowbenchError('NOT_A_DATABASE', `${path} is a folder, not a database file`, { path });
+  }
+  if (exists && !hasSqliteHeader(path)) {
+    throw new FlowbenchError('NOT_A_DATABASE', `${path} is not a SQLite database; Flowbench left it untouched`, {
+      path,
+    });
+  }
+  if (!exists) mkdirSync(dirname(path), { recursive: true });
+
+  const sqlite = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    const knownMigrations = readJournal(migrationsFolder).entries.length;
+    if (exists) checkExisting(sqlite, path, knownMigrations);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+    // Another process (the app, the CLI, `serve`) may be writing: wait, don't fail.
+    sqlite.pragma('busy_timeout = 10000');
+    const db = drizzle(sqlite, { schema });
+    const isNew = !exists || sqlite.pragma('user_version', { simple: true }) === 0;
+    if (isNew) sqlite.pragma(`application_id = ${APPLICATION_ID}`);
+    migrate(db, { migrationsFolder });
+    if (sqlite.pragma('user_version', { simple: true }) !== knownMigrations) {
+      sqlite.pragma(`user_version = ${knownMigrations}`);
+    }
+    return { db, sqlite, path, isNew, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+function checkExisting(sqlite: Database.Database, path: string, knownMigrations: number): void {
+  let applicationId: unknown;
+  let tableCount: unknown;
+  let userVersion: unknown;
+  try {
+    applicationId = sqlite.pragma('application_id', { simple: true });
+    userVersion = sqlite.pragma('user_version', { simple: true });
+    tableCount = sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").pluck().get();
+  } catch (error) {
+    throw new FlowbenchError(
+      'NOT_A_DATABASE',
+      `${path} cannot be read as a database: ${(error as Error).message}`,
+      { path },
+      { cause: error },
+    );
+  }
+  if (applicationId !== APPLICATION_ID && tableCount !== 0) {
+    throw new FlowbenchError(
+      'NOT_A_DATABASE',
+      `${path} is a SQLite database of another application; Flowbench left it untouched`,
+      { path },
+    );
+  }
+  if (typeof userVersion === 'number' && userVersion > knownMigrations) {
+    throw new FlowbenchError(
+      'DATABASE_TOO_NEW',
+      `${path} was written by a newer Flowbench (schema ${userVersion}, this one knows ${knownMigrations}); update Flowbench to open it`,
+      { path, schemaVersion: userVersion, supported: knownMigrations },
+    );
+  }
+}

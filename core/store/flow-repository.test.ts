@@ -1,0 +1,170 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dumpDatabase } from '../../tests/helpers/db-dump';
+import { generatedFlow, smallFlow } from '../../tests/helpers/flows';
+import { useTempDir } from '../../tests/helpers/temp';
+import { openDatabase, type FlowbenchDatabase } from './database';
+import { FlowRepository } from './flow-repository';
+
+const tempDir = useTempDir();
+let store: FlowbenchDatabase;
+let flows: FlowRepository;
+let path: string;
+
+beforeEach(() => {
+  path = join(tempDir(), 'flows.db');
+  store = openDatabase(path);
+  flows = new FlowRepository(store);
+});
+afterEach(() => store.close());
+
+describe('FlowRepository', () => {
+  it('stores a flow as rows and loads it back', () => {
+    const created = flows.create(smallFlow());
+    expect(flows.get('small')).toEqual(created);
+    expect(store.sqlite.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(3);
+    expect(flows.list()).toEqual([
+      expect.objectContaining({ id: 'small', toolName: 'small_flow', nodeCount: 3, edgeCount: 2, enabled: true }),
+    ]);
+  });
+
+  it('gives an imported flow a fresh id when its id is taken', () => {
+    flows.create(smallFlow());
+    const copy = flows.create(smallFlow({ tool: { name: 'other_tool' } }));
+    expect(copy.id).not.toBe('small');
+    expect(copy.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('resolves flows by id, tool name, name and id prefix', () => {
+    const copy = flows.create(smallFlow({ id: 'abcdef123456', tool: { name: 'x_tool' }, name: 'Shared' }));
+    flows.create(smallFlow({ id: 'zzz', tool: { name: 'y_tool' }, name: 'Shared' }));
+    expect(flows.resolve('x_tool').id).toBe(copy.id);
+    expect(flows.resolve('abcdef').id).toBe(copy.id);
+    expect(() => flows.resolve('Shared')).toThrow(expect.objectContaining({ code: 'AMBIGUOUS_FLOW' }));
+    expect(() => flows.resolve('nothing')).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
+  });
+
+  it('refuses an invalid flow and writes nothing', () => {
+    flows.create(smallFlow());
+    const before = dumpDatabase(path);
+    const bad = smallFlow({
+      id: 'bad',
+      tool: { name: 'small_flow' },
+      edges: [{ id: 'e', source: 'greet', target: 'ghost' }],
+    });
+    expect(() => flows.create(bad)).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        data: {
+          problems: expect.arrayContaining([
+            expect.objectContaining({ code: 'DUPLICATE_TOOL_NAME' }),
+            expect.objectContaining({ code: 'DANGLING_EDGE' }),
+          ]),
+        },
+      }),
+    );
+    expect(dumpDatabase(path)).toEqual(before);
+  });
+
+  it('moves one node by writing exactly one row', () => {
+    flows.create(generatedFlow(200));
+    const result = flows.applyChanges('generated', { updateNodes: [{ id: 'n7', position: { x: 5, y: 6 } }] });
+    expect(result).toEqual({ rowsWritten: 1, nodeRevs: { n7: 2 } });
+    expect(flows.getNode('generated', 'n7')?.position).toEqual({ x: 5, y: 6 });
+  });
+
+  it('applies a structural change in one transaction', () => {
+    flows.create(smallFlow());
+    flows.applyChanges('small', {
+      flow: { name: 'Renamed', tool: { description: 'Says things' } },
+      removeEdges: ['e2'],
+      addNodes: [
+        { id: 'shout', type: 'template', position: { x: 1, y: 2 }, config: { template: '{{nodes.greet.output}}!' } },
+      ],
+      addEdges: [
+        { id: 'e3', source: 'greet', target: 'shout' },
+        { id: 'e4', source: 'shout', target: 'result' },
+      ],
+      updateNodes: [{ id: 'result', config: { returnValues: [{ id: 'r', text: '{{nodes.shout.output}}' }] } }],
+    });
+    const flow = flows.get('small');
+    expect(flow.name).toBe('Renamed');
+    expect(flow.tool).toMatchObject({ name: 'small_flow', description: 'Says things' });
+    expect(flow.nodes.map((n) => n.id)).toEqual(['input', 'greet', 'result', 'shout']);
+    expect(flow.edges.map((e) => `${e.source}>${e.target}`)).toEqual(['input>greet', 'greet>shout', 'shout>result']);
+    expect(flow.nodes[2]?.config).toEqual({
+      mode: 'return_values',
+      returnValues: [{ id: 'r', text: '{{nodes.shout.output}}' }],
+      fields: [],
+    });
+  });
+
+  it('refuses a change that would create a cycle and keeps the database as it was', () => {
+    flows.create(smallFlow());
+    const before = dumpDatabase(path);
+    expect(() =>
+      flows.applyChanges('small', {
+        addNodes: [{ id: 'loop', type: 'template', config: { template: 'x' } }],
+        addEdges: [
+          { id: 'a', source: 'greet', target: 'loop' },
+          { id: 'b', source: 'loop', target: 'greet' },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining('cycle') }));
+    expect(dumpDatabase(path)).toEqual(before);
+  });
+
+  it('lets a draft keep an unresolved reference but not a broken config', () => {
+    flows.create(smallFlow());
+    flows.applyChanges('small', { updateNodes: [{ id: 'greet', config: { template: '{{inputs.later}}' } }] });
+    expect(flows.getNode('small', 'greet')?.config).toEqual({ template: '{{inputs.later}}' });
+    expect(() => flows.applyChanges('small', { updateNodes: [{ id: 'greet', config: { template: 42 } }] })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+    );
+  });
+
+  it('detects an edit based on an old revision instead of overwriting it', () => {
+    flows.create(smallFlow());
+    flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'From window A' }] });
+    expect(() =>
+      flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'From window B' }] }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
+    expect(flows.getNode('small', 'greet')?.label).toBe('From window A');
+    expect(() => flows.applyChanges('small', { updateNodes: [{ id: 'gone', label: 'x' }] })).toThrow(
+      expect.objectContaining({ code: 'EDIT_CONFLICT' }),
+    );
+  });
+
+  it('refuses a malformed change set with a clear message', () => {
+    flows.create(smallFlow());
+    expect(() =>
+      flows.applyChanges('small', { updateNodes: [{ id: 'greet', position: { x: 'left' } }] } as never),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('updateNodes.0.position.x'),
+      }),
+    );
+    expect(() => flows.applyChanges('nope', {})).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
+  });
+
+  it('refuses renaming the tool to a name another flow uses', () => {
+    flows.create(smallFlow());
+    flows.create(smallFlow({ id: 'two', tool: { name: 'second' } }));
+    expect(() => flows.applyChanges('two', { flow: { tool: { name: 'small_flow' } } })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('already uses the tool name'),
+      }),
+    );
+  });
+
+  it('deletes a flow with its nodes and edges', () => {
+    flows.create(smallFlow());
+    flows.delete('small');
+    expect(flows.list()).toEqual([]);
+    expect(store.sqlite.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
+    expect(store.sqlite.prepare('SELECT count(*) FROM edges').pluck().get()).toBe(0);
+    expect(() => flows.delete('small')).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
+  });
+});

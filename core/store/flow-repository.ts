@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import {
+  applyChangeSet,
+  ChangeSetSchema,
+  DRAFT_TOLERATED_PROBLEMS,
+  isLayoutOnly,
+  type ChangeResult,
+  type ChangeSet,
+  type ChangeSetInput,
+} from '../model/change-set';
+import { FlowbenchError } from '../model/errors';
+import type { Flow, FlowNode } from '../model/flow';
+import { hasErrors, type Problem } from '../model/problems';
+import { validateFlow } from '../model/validate';
+import type { Db, FlowbenchDatabase } from './database';
+import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
+import { edges, flows, nodes } from './schema';
+
+/** What lists show of a flow, without loading its graph. */
+export interface FlowSummary {
+  id: string;
+  name: string;
+  description: string;
+  toolName: string;
+  enabled: boolean;
+  nodeCount: number;
+  edgeCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// SQLite allows 32,766 bound variables per statement; 13 columns × 500 rows stays far below.
+const INSERT_CHUNK = 500;
+
+function validationError(message: string, problems: Problem[]): FlowbenchError {
+  return new FlowbenchError('VALIDATION_ERROR', message, { problems });
+}
+
+export class FlowRepository {
+  private readonly db: Db;
+
+  constructor(private readonly database: FlowbenchDatabase) {
+    this.db = database.db;
+  }
+
+  list(): FlowSummary[] {
+    const rows = this.db
+      .select({
+        id: flows.id,
+        name: flows.name,
+        description: flows.description,
+        toolName: flows.toolName,
+        enabled: flows.toolEnabled,
+        createdAt: flows.createdAt,
+        updatedAt: flows.updatedAt,
+        // Raw SQL: Drizzle renders columns unqualified inside these correlated subqueries.
+        nodeCount: sql<number>`(select count(*) from nodes n where n.flow_id = flows.id)`,
+        edgeCount: sql<number>`(select count(*) from edges e where e.flow_id = flows.id)`,
+        nodesUpdatedAt: sql<number | null>`(select max(n.updated_at) from nodes n where n.flow_id = flows.id)`,
+      })
+      .from(flows)
+      .orderBy(asc(flows.name), asc(flows.id))
+      .all();
+    return rows.map(({ nodesUpdatedAt, ...row }) => ({
+      ...row,
+      createdAt: new Date(row.createdAt).toISOString(),
+      updatedAt: new Date(Math.max(row.updatedAt, nodesUpdatedAt ?? 0)).toISOString(),
+    }));
+  }
+
+  /** Loads a whole flow; throws FLOW_NOT_FOUND. */
+  get(id: string): Flow {
+    const row = this.db.select().from(flows).where(eq(flows.id, id)).get();
+    if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+    const nodeRows = this.db.select().from(nodes).where(eq(nodes.flowId, id)).orderBy(asc(nodes.ord)).all();
+    const edgeRows = this.db.select().from(edges).where(eq(edges.flowId, id)).orderBy(asc(edges.ord)).all();
+    return flowFromRows(row, nodeRows, edgeRows);
+  }
+
+  /** The current revision of every node, for editors that send `rev` with their updates. */
+  nodeRevisions(id: string): Record<string, number> {
+    const rows = this.db.select({ id: nodes.id, rev: nodes.rev }).from(nodes).where(eq(nodes.flowId, id)).all();
+    return Object.fromEntries(rows.map((r) => [r.id, r.rev]));
+  }
+
+  /**
+   * Finds a flow by id, tool name, name, or a unique id prefix of 6+ characters.
+   * Throws FLOW_NOT_FOUND, or AMBIGUOUS_FLOW when a name is shared.
+   */
+  resolve(ref: string): FlowSummary {
+    const all = this.list();
+    const byId = all.find((f) => f.id === ref) ?? all.find((f) => f.toolName === ref);
+    if (byId) return byId;
+    const byName = all.filter((f) => f.name === ref);
+    const candidates = byName.length > 0 ? byName : ref.length >= 6 ? all.filter((f) => f.id.startsWith(ref)) : [];
+    if (candidates.length === 1) return candidates[0] as FlowSummary;
+    if (candidates.length > 1) {
+      throw new FlowbenchError(
+        'AMBIGUOUS_FLOW',
+        `${candidates.length} flows match "${ref}": ${candidates.map((f) => `${f.id} (${f.toolName})`).join(', ')}; use an id or tool name`,
+        { ref, ids: candidates.map((f) => f.id) },
+      );
+    }
+    throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id, tool name or name "${ref}"`, { ref });
+  }
+
+  isToolNameTaken(toolName: string, exceptFlowId?: string): boolean {
+    const condition =
+      exceptFlowId === undefined
+        ? eq(flows.toolName, toolName)
+        : and(eq(flows.toolName, toolName), ne(flows.id, exceptFlowId));
+    return this.db.select({ id: flows.id }).from(flows).where(condition).get() !== undefined;
+  }
+
+  /** Validates the check a creation needs: every problem is refused, drafts included. */
+  validateNew(input: unknown): { flow?: Flow; problems: Problem[] } {
+    return validateFlow(input, { isToolNameTaken: (name, id) => this.isToolNameTaken(name, id) });
+  }
+
+  /**
+   * Stores a new flow after validating it. A flow whose id is already used gets
+   * a fresh one. Nothing is written when anything is wrong.
+   */
+  create(input: unknown): Flow {
+    return this.db.transaction(() => {
+      const candidate = this.withFreeId(input);
+      const { flow, problems } = this.validateNew(candidate);
+      if (!flow || hasErrors(problems)) {
+        throw validationError(
+          `the flow has ${problems.filter((p) => p.severity === 'error').length} problem(s)`,
+          problems,
+        );
+      }
+      const now = Date.now();
+      this.db
+        .insert(flows)
+        .values({ ...flowFieldsToRow(flow, now), createdAt: now })
+        .run();
+      this.insertNodes(flow.id, flow.nodes, 0, now);
+      this.insertEdges(flow.id, flow.edges, 0);
+      return flow;
+    });
+  }
+
+  private withFreeId(input: unknown): unknown {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    const record = input as Record<string, unknown>;
+    const id = record.id;
+    const isTaken =
+      typeof id === 'string' && this.db.select({ id: flows.id }).from(flows).where(eq(flows.id, id)).get();
+    return typeof id !== 'string' || id === '' || isTaken ? { ...record, id: randomUUID() } : record;
+  }
+
+  private insertNodes(flowId: string, list: readonly FlowNode[], firstOrd: number, now: number): void {
+    for (let i = 0; i < list.length; i += INSERT_CHUNK) {
+      const rows = list.slice(i, i + INSERT_CHUNK).map((node, j) => nodeToRow(flowId, node, firstOrd + i + j, now));
+      this.db.insert(nodes).values(rows).run();
+    }
+  }
+
+  private insertEdges(flowId: string, list: Flow['edges'], firstOrd: number): void {
+    for (let i = 0; i < list.length; i += INSERT_CHUNK) {
+      const rows = list.slice(i, i + INSERT_CHUNK).map((edge, j) => edgeToRow(flowId, edge, firstOrd + i + j));
+      this.db.insert(edges).values(rows).run();
+    }
+  }
+
+  /**
+   * Applies an edit in one transaction. Layout-only edits (moves, renames) write
+   * just the touched node rows; structural edits are validated first, and a
+   * draft may keep unresolved references but nothing that breaks the graph.
+   */
+  applyChanges(flowId: string, input: ChangeSetInput): ChangeResult {
+    const parsed = ChangeSetSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new FlowbenchError(
+        'VALIDATION_ERROR',
+        `the change is malformed: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    }
+    const changes = parsed.data;
+    const sqlite = this.database.sqlite;
+    return this.db.transaction(() => {
+      const before = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
+      const nodeRevs = this.checkRevisions(flowId, changes);
+      const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
+      this.writeChanges(flowId, changes, validated, nodeRevs);
+      const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
+      return { rowsWritten: after - before, nodeRevs };
+    });
+  }
+
+  /** Refuses updates to nodes that are gone or changed since the editor read them. */
+  private checkRevisions(flowId: string, changes: ChangeSet): Record<string, number> {
+    const ids = changes.updateNodes.map((u) => u.id).filter((id) => !changes.addNodes.some((n) => n.id === id));
+    if (!this.db.select({ id: flows.id }).from(flows).where(eq(flows.id, flowId)).get()) {
+      throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
+    }
+    const current = new Map(
+      ids.length === 0
+        ? []
+        : this.db
+            .select({ id: nodes.id, rev: nodes.rev })
+            .from(nodes)
+            .where(and(eq(nodes.flowId, flowId), inArray(nodes.id, ids)))
+            .all()
+            .map((r) => [r.id, r.rev] as const),
+    );
+    const revs: Record<string, number> = {};
+    for (const update of changes.updateNodes) {
+      if (changes.addNodes.some((n) => n.id === update.id)) continue;
+      const rev = current.get(update.id);
+      if (rev === undefined || changes.removeNodes.includes(update.id)) {
+        throw new FlowbenchError('EDIT_CONFLICT', `node "${update.id}" no longer exists; reload the flow`, {
+          nodeId: update.id,
+        });
+      }
+      if (update.rev !== undefined && update.rev !== rev) {
+        throw new FlowbenchError(
+          'EDIT_CONFLICT',
+          `node "${update.id}" was changed elsewhere (revision ${rev}, edit based on ${update.rev}); reload to see it`,
+          {
+            nodeId: update.id,
+            rev,
+          },
+        );
+      }
+      revs[update.id] = rev + 1;
+    }
+    for (const node of changes.addNodes) revs[node.id] = 1;
+    return revs;
+  }
+
+  private validateChange(flowId: string, changes: ChangeSet): Flow {
+    const next = applyChangeSet(this.get(flowId), changes);
+    const { flow, problems } = validateFlow(next, { isToolNameTaken: (name, id) => this.isToolNameTaken(name, id) });
+    const blocking = problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code));
+    if (!flow || blocking.length > 0) {
+      throw validationError(`the change was refused: ${blocking.map((p) => p.message).join('; ')}`, blocking);
+    }
+    return flow;
+  }
+
+  private writeChanges(
+    flowId: string,
+    changes: ChangeSet,
+    validated: Flow | undefined,
+    revs: Record<string, number>,
+  ): void {
+    const now = Date.now();
+    // Validation fills config defaults; store the normalized nodes it produced.
+    const normalized = new Map(validated?.nodes.map((n) => [n.id, n]));
+    if (
+      validated &&
+      (changes.flow ||
+        changes.addNodes.length ||
+        changes.removeNodes.length ||
+        changes.addEdges.length ||
+        changes.removeEdges.length)
+    ) {
+      this.db.update(flows).set(flowFieldsToRow(validated, now)).where(eq(flows.id, flowId)).run();
+    }
+    if (changes.removeEdges.length > 0) {
+      this.db
+        .delete(edges)
+        .where(and(eq(edges.flowId, flowId), inArray(edges.id, changes.removeEdges)))
+        .run();
+    }
+    if (changes.removeNodes.length > 0) {
+      this.db
+        .delete(nodes)
+        .where(and(eq(nodes.flowId, flowId), inArray(nodes.id, changes.removeNodes)))
+        .run();
+    }
+    if (changes.addNodes.length > 0) {
+      const nextOrd = this.nextOrd(flowId, 'nodes');
+      this.insertNodes(
+        flowId,
+        changes.addNodes.map((n) => normalized.get(n.id) ?? n),
+        nextOrd,
+        now,
+      );
+    }
+    for (const update of changes.updateNodes) {
+      if (changes.addNodes.some((n) => n.id === update.id)) continue;
+      const node = normalized.get(update.id);
+      this.db
+        .update(nodes)
+        .set({
+          ...(update.label !== undefined ? { label: update.label } : {}),
+          ...(update.position !== undefined ? { x: update.position.x, y: update.position.y } : {}),
+          ...(node && update.config !== undefined ? { config: node.config, version: node.version } : {}),
+          ...(update.maxAttempts !== undefined ? { maxAttempts: update.maxAttempts } : {}),
+          ...(update.timeoutMs !== undefined ? { timeoutMs: update.timeoutMs } : {}),
+          rev: revs[update.id] ?? 1,
+          updatedAt: now,
+        })
+        .where(and(eq(nodes.flowId, flowId), eq(nodes.id, update.id)))
+        .run();
+    }
+    if (changes.addEdges.length > 0) {
+      this.insertEdges(flowId, changes.addEdges, this.nextOrd(flowId, 'edges'));
+    }
+  }
+
+  private nextOrd(flowId: string, table: 'nodes' | 'edges'): number {
+    const t = table === 'nodes' ? nodes : edges;
+    const max = this.db
+      .select({ max: sql<number | null>`max(${t.ord})` })
+      .from(t)
+      .where(eq(t.flowId, flowId))
+      .get();
+    return (max?.max ?? -1) + 1;
+  }
+
+  /** Deletes a flow with its nodes, edges, versions and runs. */
+  delete(id: string): void {
+    const result = this.db.delete(flows).where(eq(flows.id, id)).run();
+    if (result.changes === 0) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+  }
+
+  /** One node as stored, for the editor's conflict recovery. */
+  getNode(flowId: string, nodeId: string): FlowNode | undefined {
+    const row = this.db
+      .select()
+      .from(nodes)
+      .where(and(eq(nodes.flowId, flowId), eq(nodes.id, nodeId)))
+      .get();
+    return row ? nodeFromRow(row) : undefined;
+  }
+}

@@ -1,0 +1,7 @@
+export { flows } from './flows';
+export { nodes } from './nodes';
+export { edges } from './edges';
+export { flowVersions } from './flow-versions';
+export { runs } from './runs';
+export { runSteps } from './run-steps';
+export { settings } from './settings';

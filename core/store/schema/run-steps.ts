@@ -1,0 +1,24 @@
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { runs } from './runs';
+
+/** One row per node of a run: what it received, returned and cost. */
+export const runSteps = sqliteTable(
+  'run_steps',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull(),
+    status: text('status', { enum: ['pending', 'running', 'succeeded', 'failed', 'skipped'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    input: text('input', { mode: 'json' }).$type<unknown>(),
+    output: text('output', { mode: 'json' }).$type<unknown>(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    usage: text('usage', { mode: 'json' }).$type<unknown>(),
+    messages: text('messages', { mode: 'json' }).$type<unknown>(),
+    startedAt: integer('started_at'),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.nodeId] })],
+);

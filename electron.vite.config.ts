@@ -1,0 +1,21 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'electron/main.ts') } },
+      // The addon is loaded from node_modules at run time, never bundled.
+      externalizeDeps: true,
+    },
+  },
+  preload: {
+    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'electron/preload.ts') } } },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'renderer'),
+    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } } },
+    plugins: [react()],
+  },
+});

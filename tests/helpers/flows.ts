@@ -1,0 +1,53 @@
+import type { FlowInput } from '../../core/model/flow';
+
+/** A small valid flow: input → template → output. */
+export function smallFlow(overrides: Partial<FlowInput> = {}): FlowInput {
+  return {
+    schemaVersion: 1,
+    id: 'small',
+    name: 'Small flow',
+    tool: { name: 'small_flow' },
+    parameters: [{ name: 'topic', type: 'string' }],
+    nodes: [
+      { id: 'input', type: 'input', position: { x: 0, y: 0 } },
+      { id: 'greet', type: 'template', position: { x: 200, y: 0 }, config: { template: 'About {{inputs.topic}}' } },
+      {
+        id: 'result',
+        type: 'output',
+        position: { x: 400, y: 0 },
+        config: { returnValues: [{ id: 'r', text: '{{nodes.greet.output}}' }] },
+      },
+    ],
+    edges: [
+      { id: 'e1', source: 'input', target: 'greet' },
+      { id: 'e2', source: 'greet', target: 'result' },
+    ],
+    ...overrides,
+  };
+}
+
+/** A template chain of `count` nodes plus one extra edge, as the benchmarks use. */
+export function generatedFlow(count: number, id = 'generated'): FlowInput {
+  const nodes: FlowInput['nodes'] = [{ id: 'n0', type: 'input', position: { x: 0, y: 0 } }];
+  const edges: NonNullable<FlowInput['edges']> = [];
+  for (let i = 1; i < count - 1; i++) {
+    nodes.push({
+      id: `n${i}`,
+      type: 'template',
+      label: `Step ${i}`,
+      position: { x: (i % 50) * 220, y: Math.floor(i / 50) * 140 },
+      config: { template: `Step ${i}: {{nodes.n${i - 1}.output}}` },
+    });
+    edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
+  }
+  nodes.push({
+    id: `n${count - 1}`,
+    type: 'output',
+    position: { x: 0, y: Math.ceil(count / 50) * 140 },
+    config: { returnValues: [{ id: 'r', text: `{{nodes.n${count - 2}.output}}` }] },
+  });
+  edges.push({ id: `e${count - 1}`, source: `n${count - 2}`, target: `n${count - 1}` });
+  // One more edge so the graph has as many edges as nodes.
+  edges.push({ id: `e${count}`, source: 'n0', target: `n${count - 1}` });
+  return { schemaVersion: 1, id, name: `Generated ${count}`, tool: { name: `generated_${count}` }, nodes, edges };
+}
