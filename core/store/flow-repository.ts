@@ -127,10 +127,10 @@ export class FlowRepository {
       const candidate = this.withFreeId(input);
       const { flow, problems } = this.validateNew(candidate);
       if (!flow || hasErrors(problems)) {
-        throw validationError(
-          `the flow has ${problems.filter((p) => p.severity === 'error').length} problem(s)`,
-          problems,
-        );
+        const errors = problems.filter((p) => p.severity === 'error').length;
+        const name = (candidate as { name?: unknown } | null)?.name;
+        const what = typeof name === 'string' ? `flow "${name}"` : 'the flow';
+        throw validationError(`${what} was not saved: ${errors} problem${errors === 1 ? '' : 's'}`, problems);
       }
       const now = Date.now();
       this.db
