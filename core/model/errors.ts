@@ -18,6 +18,21 @@ export const ERROR_CODES = {
   EDIT_CONFLICT: 'the edit was based on an older version of a node or flow',
   NOT_A_DATABASE: 'the database file is not a Flowbench database',
   DATABASE_TOO_NEW: 'the database was written by a newer Flowbench',
+  MISSING_VARIABLES: 'required inputs of a run are missing; `data.missing` lists them',
+  RUN_NOT_FOUND: 'no run has that id',
+  PROVIDER_NOT_FOUND: 'no model provider has that name',
+  MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
+  // Failures of a node while a flow runs.
+  NODE_TIMEOUT: 'a node took longer than its time limit',
+  PROVIDER_UNAVAILABLE: 'the model provider could not be reached',
+  PROVIDER_RATE_LIMITED: 'the model provider answered 429 Too Many Requests',
+  PROVIDER_AUTH_FAILED: 'the model provider refused the API key',
+  PROVIDER_ERROR: 'the model provider answered with an error',
+  INVALID_MODEL_OUTPUT: "the model's answer is not the JSON the node asked for",
+  NODE_NOT_RUNNABLE: 'this node type cannot run in this build',
+  CANCELLED: 'the run was cancelled',
+  RUN_TIMEOUT: 'the whole run took longer than its time limit',
+  STOPPED: 'a stop node ended the run; the message is its reason',
   // Unexpected failures: a bug or the environment.
   DATABASE_ERROR: 'SQLite reported an error',
   INTERNAL_ERROR: 'an unexpected error; please report it',
@@ -39,7 +54,25 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'EDIT_CONFLICT',
   'NOT_A_DATABASE',
   'DATABASE_TOO_NEW',
+  'MISSING_VARIABLES',
+  'RUN_NOT_FOUND',
+  'PROVIDER_NOT_FOUND',
+  'MODEL_NOT_SET',
 ]);
+
+/** Codes of node failures worth another attempt: the same call may well succeed later. */
+export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'NODE_TIMEOUT',
+  'PROVIDER_UNAVAILABLE',
+  'PROVIDER_RATE_LIMITED',
+]);
+
+/** True for timeouts, 429, 5xx and network failures; false for everything a retry cannot fix. */
+export function isRetryable(error: FlowbenchError): boolean {
+  if (RETRYABLE_CODES.has(error.code)) return true;
+  const status = error.data?.status;
+  return error.code === 'PROVIDER_ERROR' && typeof status === 'number' && status >= 500;
+}
 
 export class FlowbenchError extends Error {
   override readonly name = 'FlowbenchError';

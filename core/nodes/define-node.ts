@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import type { AbortSignalLike } from '../model/abort';
+import type { LlmPort } from '../model/llm';
+import type { LlmMessage, TokenUsage } from '../model/run';
 
 /** A connection point on a node. Edges join an output port to an input port. */
 export interface PortSpec {
@@ -31,6 +34,36 @@ export interface ConfigTemplate {
   text: string;
 }
 
+/** Details a node adds to its step record. */
+export interface StepDetails {
+  /** What the node resolved from its templates (the rendered prompt, the tested values). */
+  input?: unknown;
+  messages?: LlmMessage[];
+  usage?: TokenUsage;
+}
+
+/** What a node sees while it runs. Hosts provide the ports; nodes never reach further. */
+export interface NodeContext {
+  readonly nodeId: string;
+  /** Aborted on cancellation, timeout or when the run ends early; pass it to every call. */
+  readonly signal: AbortSignalLike;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** Renders a template against the inputs and upstream outputs. */
+  render(template: string): string;
+  /** Like render, but a lone reference yields the referenced value itself. */
+  resolve(template: string): unknown;
+  readonly llm: LlmPort;
+  emitToken(text: string): void;
+  report(details: StepDetails): void;
+}
+
+/**
+ * How a node ended. `ports` names the output ports the run continues on
+ * (default: every data port); `stop` ends the whole run.
+ */
+export type NodeOutcome =
+  { kind: 'output'; output: unknown; ports?: readonly string[] } | { kind: 'stop'; reason: string };
+
 /** One node type: everything the model, the editor and the engine need to know about it. */
 export interface NodeDefinition<Config = Record<string, unknown>> {
   /** Stable type string saved in flows. */
@@ -56,6 +89,8 @@ export interface NodeDefinition<Config = Record<string, unknown>> {
    * into a version n+1 config.
    */
   migrations?: Readonly<Record<number, (config: Record<string, unknown>) => Record<string, unknown>>>;
+  /** Runs the node; absent for types this build cannot run yet. Throw a FlowbenchError to fail. */
+  execute?: (ctx: NodeContext, config: Config) => Promise<NodeOutcome> | NodeOutcome;
 }
 
 /** Identity helper that keeps the config type of a definition. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNode } from '../define-node';
+import { applyOperator, selectPath } from './evaluate';
 
 export const CONDITION_OPERATORS = [
   'equals',
@@ -66,4 +67,19 @@ export const conditionNode = defineNode({
     config.rules
       .map((r) => `${r.path} ${r.operator}${r.operand === undefined ? '' : ` ${JSON.stringify(r.operand)}`}`)
       .join(config.match === 'all' ? ' and ' : ' or '),
+  execute: (ctx, config) => {
+    const results = config.rules.map((rule) => {
+      const value = selectPath(ctx.resolve(rule.value), rule.path);
+      return {
+        path: rule.path,
+        operator: rule.operator,
+        operand: rule.operand,
+        value,
+        result: applyOperator(rule.operator, value, rule.operand),
+      };
+    });
+    ctx.report({ input: results });
+    const passed = config.match === 'all' ? results.every((r) => r.result) : results.some((r) => r.result);
+    return { kind: 'output', output: passed, ports: [passed ? 'true' : 'false'] };
+  },
 });

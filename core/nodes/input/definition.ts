@@ -15,4 +15,5 @@ export const inputNode = defineNode({
   editor: [],
   templates: () => [],
   summary: () => 'flow parameters',
+  execute: (ctx) => ({ kind: 'output', output: ctx.inputs }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
+import { parseJsonAnswer } from './json-output';
 import { MemoryReadSchema, MemoryWriteSchema, ModelOptionsShape } from '../shared-config';
 
 const LlmConfigSchema = z.object({
@@ -46,4 +47,25 @@ export const llmNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
+  execute: async (ctx, config) => {
+    const system = ctx.render(config.system);
+    const prompt = ctx.render(config.prompt);
+    ctx.report({ input: { system, prompt } });
+    const response = await ctx.llm.generate({
+      provider: config.provider,
+      model: config.model,
+      system,
+      prompt,
+      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+      ...(config.topP !== undefined ? { topP: config.topP } : {}),
+      ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+      outputFormat: config.outputFormat,
+      ...(config.jsonSchema !== undefined ? { jsonSchema: config.jsonSchema } : {}),
+      signal: ctx.signal,
+      onToken: (text) => ctx.emitToken(text),
+    });
+    ctx.report({ messages: response.messages, ...(response.usage ? { usage: response.usage } : {}) });
+    if (config.outputFormat === 'text') return { kind: 'output', output: response.text };
+    return { kind: 'output', output: parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`) };
+  },
 });

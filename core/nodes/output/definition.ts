@@ -70,4 +70,28 @@ export const outputNode = defineNode({
     config.mode === 'structured'
       ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
       : preview(config.returnValues.map((r) => r.text).join(' | ')),
+  execute: (ctx, config) => {
+    if (config.mode === 'return_values') {
+      const values = config.returnValues.map((r) => ({ id: r.id, text: ctx.render(r.text) }));
+      return { kind: 'output', output: { kind: 'return_values', values } };
+    }
+    const data = Object.fromEntries(config.fields.map((f) => [f.name, coerceField(ctx.resolve(f.value), f.type)]));
+    return { kind: 'output', output: { kind: 'structured', data } };
+  },
 });
+
+/** Numbers and booleans rendered as text become typed again for structured output. */
+function coerceField(value: unknown, type: (typeof OUTPUT_FIELD_TYPES)[number]): unknown {
+  if (typeof value !== 'string') return value;
+  if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if ((type === 'object' || type === 'array') && /^\s*[[{]/.test(value)) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}

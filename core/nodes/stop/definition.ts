@@ -19,4 +19,5 @@ export const stopNode = defineNode({
   editor: [{ key: 'reason', label: 'Reason', kind: 'template' }],
   templates: (config) => [{ field: 'reason', text: config.reason }],
   summary: (config) => preview(config.reason),
+  execute: (ctx, config) => ({ kind: 'stop', reason: ctx.render(config.reason) }),
 });

@@ -19,4 +19,8 @@ export const templateNode = defineNode({
   editor: [{ key: 'template', label: 'Template', kind: 'template' }],
   templates: (config) => [{ field: 'template', text: config.template }],
   summary: (config) => preview(config.template),
+  execute: (ctx, config) => {
+    const text = ctx.render(config.template);
+    return { kind: 'output', output: text };
+  },
 });

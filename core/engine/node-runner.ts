@@ -1,0 +1,138 @@
+import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
+import type { FlowNode } from '../model/flow';
+import type { LlmPort } from '../model/llm';
+import { renderTemplate, resolveTemplateValue, type RenderScope } from '../model/render';
+import type { RunEvent } from '../model/run';
+import { parseTemplate, formatReference } from '../model/template';
+import type { NodeContext, NodeDefinition, NodeOutcome, StepDetails } from '../nodes/define-node';
+import { backoffDelay, sleep, type RetryPolicy } from './retry';
+
+export type NodeResult =
+  { status: 'succeeded'; outcome: NodeOutcome } | { status: 'failed'; error: FlowbenchError } | { status: 'cancelled' };
+
+export interface NodeRunInput {
+  runId: string;
+  node: FlowNode;
+  definition: NodeDefinition<Record<string, unknown>>;
+  scope: RenderScope;
+  llm: LlmPort;
+  runSignal: AbortSignal;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** True when the node's error port is connected, so a failure continues the run. */
+  isHandled: boolean;
+  emit: (event: RunEvent) => void;
+}
+
+/** Settles when the signal aborts, so a node that ignores its signal still ends on time. */
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(toFlowbenchError(signal.reason));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}
+
+/** Runs one node: its attempts, each under the node's time limit, with backoff between them. */
+export async function runNode(input: NodeRunInput): Promise<NodeResult> {
+  const { node, definition, runId, emit } = input;
+  const maxAttempts = node.maxAttempts ?? 1;
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    if (input.runSignal.aborted) return { status: 'cancelled' };
+    emit({ type: 'node.started', runId, nodeId: node.id, attempt, at: Date.now() });
+    const details: StepDetails = {};
+    const used: Record<string, unknown> = {};
+    const controller = new AbortController();
+    const onRunAbort = () => controller.abort(input.runSignal.reason);
+    input.runSignal.addEventListener('abort', onRunAbort, { once: true });
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new FlowbenchError('NODE_TIMEOUT', `node "${node.id}" took longer than ${input.timeoutMs} ms`, {
+            nodeId: node.id,
+            timeoutMs: input.timeoutMs,
+          }),
+        ),
+      input.timeoutMs,
+    );
+    try {
+      if (!definition.execute) {
+        throw new FlowbenchError(
+          'NODE_NOT_RUNNABLE',
+          `${definition.label} nodes cannot run in this build yet (node "${node.id}")`,
+          { nodeId: node.id },
+        );
+      }
+      const ctx = createContext(input, controller.signal, details, used);
+      const outcome = await Promise.race([
+        Promise.resolve(definition.execute(ctx, node.config)),
+        abortion(controller.signal),
+      ]);
+      emit({
+        type: 'node.finished',
+        runId,
+        nodeId: node.id,
+        at: Date.now(),
+        durationMs: Date.now() - started,
+        attempts: attempt,
+        input: details.input ?? used,
+        output: outcome.kind === 'stop' ? { stopped: outcome.reason } : outcome.output,
+        ...(details.usage ? { usage: details.usage } : {}),
+        ...(details.messages ? { messages: details.messages } : {}),
+      });
+      return { status: 'succeeded', outcome };
+    } catch (thrown) {
+      if (input.runSignal.aborted) return { status: 'cancelled' };
+      const error = toFlowbenchError(thrown);
+      const willRetry = attempt < maxAttempts && isRetryable(error);
+      emit({
+        type: 'node.failed',
+        runId,
+        nodeId: node.id,
+        at: Date.now(),
+        attempt,
+        error: { code: error.code, message: error.message },
+        willRetry,
+        isHandled: input.isHandled && !willRetry,
+        input: details.input ?? used,
+        ...(details.messages ? { messages: details.messages } : {}),
+      });
+      if (!willRetry) return { status: 'failed', error };
+      await sleep(backoffDelay(attempt, input.retry), input.runSignal);
+    } finally {
+      clearTimeout(timer);
+      input.runSignal.removeEventListener('abort', onRunAbort);
+    }
+  }
+}
+
+function createContext(
+  input: NodeRunInput,
+  signal: AbortSignal,
+  details: StepDetails,
+  used: Record<string, unknown>,
+): NodeContext {
+  // Remember every reference the node resolves: the step record's "resolved input".
+  const track = (template: string) => {
+    for (const segment of parseTemplate(template)) {
+      if (segment.kind === 'ref') used[formatReference(segment.ref)] = resolveTemplateValue(segment.raw, input.scope);
+    }
+  };
+  return {
+    nodeId: input.node.id,
+    signal,
+    inputs: input.scope.inputs,
+    render: (template) => {
+      track(template);
+      return renderTemplate(template, input.scope);
+    },
+    resolve: (template) => {
+      track(template);
+      return resolveTemplateValue(template, input.scope);
+    },
+    llm: input.llm,
+    emitToken: (text) => input.emit({ type: 'node.token', runId: input.runId, nodeId: input.node.id, text }),
+    report: (more) => Object.assign(details, more),
+  };
+}

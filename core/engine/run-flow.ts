@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { FlowbenchError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import { prepareInputs } from '../model/inputs';
+import type { LlmPort } from '../model/llm';
+import { hasErrors } from '../model/problems';
+import type { RunEventListener } from '../model/run';
+import { validateFlow } from '../model/validate';
+import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
+import { EventBus } from './event-bus';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { schedule, type ScheduleResult } from './scheduler';
+
+export interface RunOptions {
+  flow: Flow;
+  inputs: Record<string, unknown>;
+  llm: LlmPort;
+  runId?: string;
+  /** Abort with a FlowbenchError('CANCELLED') to cancel. */
+  signal?: AbortSignal;
+  /** Limit for the whole run; it then fails with RUN_TIMEOUT. */
+  timeoutMs?: number;
+  /** Nodes running at once. */
+  concurrency?: number;
+  /** Time limit of a node that sets none. */
+  defaultNodeTimeoutMs?: number;
+  retry?: RetryPolicy;
+  listeners?: readonly RunEventListener[];
+  registry?: NodeRegistry;
+}
+
+export interface RunOutcome extends ScheduleResult {
+  runId: string;
+  durationMs: number;
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
+
+/**
+ * Checks the flow and the inputs, then runs the flow and reports every step as
+ * an event. Throws (before any event) when the flow is invalid or the inputs
+ * do not fit its parameters; once started, failures are results, not throws.
+ */
+export async function runFlow(options: RunOptions): Promise<RunOutcome> {
+  const registry = options.registry ?? nodeRegistry;
+  const { flow, problems } = validateFlow(options.flow, { registry });
+  if (!flow || hasErrors(problems)) {
+    const errors = problems.filter((p) => p.severity === 'error');
+    throw new FlowbenchError(
+      'VALIDATION_ERROR',
+      `flow "${options.flow.name}" cannot run: ${errors.length} problem${errors.length === 1 ? '' : 's'}`,
+      {
+        problems: errors,
+      },
+    );
+  }
+  const inputs = prepareInputs(flow.parameters, options.inputs);
+  const runId = options.runId ?? randomUUID();
+  const bus = new EventBus();
+  for (const listener of options.listeners ?? []) bus.subscribe(listener);
+
+  const controller = new AbortController();
+  const forward = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', forward, { once: true });
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () => controller.abort(new FlowbenchError('RUN_TIMEOUT', `the run took longer than ${options.timeoutMs} ms`)),
+          options.timeoutMs,
+        );
+
+  const startedAt = Date.now();
+  bus.emit({ type: 'run.started', runId, flowId: flow.id, at: startedAt, inputs });
+  try {
+    const result = await schedule({
+      runId,
+      flow,
+      inputs,
+      llm: options.llm,
+      registry,
+      signal: controller.signal,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      defaultTimeoutMs: options.defaultNodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS,
+      retry: options.retry ?? DEFAULT_RETRY,
+      emit: (event) => bus.emit(event),
+    });
+    const durationMs = Date.now() - startedAt;
+    bus.emit({ type: 'run.finished', runId, at: Date.now(), durationMs, ...result });
+    return { runId, durationMs, ...result };
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', forward);
+  }
+}

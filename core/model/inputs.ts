@@ -1,0 +1,74 @@
+import { FlowbenchError } from './errors';
+import { checkParameterValue, type Parameter } from './parameter';
+
+/**
+ * Checks run inputs against the flow's parameters and fills defaults.
+ * Missing required inputs are MISSING_VARIABLES (each name listed); wrong
+ * types and unknown names are VALIDATION_ERROR, one problem per parameter.
+ */
+export function prepareInputs(
+  parameters: readonly Parameter[],
+  raw: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const missing = parameters
+    .filter((p) => p.required && p.default === undefined && raw[p.name] === undefined)
+    .map((p) => p.name);
+  if (missing.length > 0) {
+    throw new FlowbenchError(
+      'MISSING_VARIABLES',
+      `missing required input${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+      { missing },
+    );
+  }
+  const known = new Set(parameters.map((p) => p.name));
+  const problems: { parameter: string; message: string }[] = [];
+  for (const name of Object.keys(raw)) {
+    if (!known.has(name)) {
+      problems.push({
+        parameter: name,
+        message: `unknown input "${name}" (parameters: ${[...known].join(', ') || 'none'})`,
+      });
+    }
+  }
+  const inputs: Record<string, unknown> = {};
+  for (const parameter of parameters) {
+    const value = raw[parameter.name] ?? parameter.default;
+    if (value === undefined) continue;
+    const reason = checkParameterValue(parameter, value);
+    if (reason)
+      problems.push({
+        parameter: parameter.name,
+        message: `input "${parameter.name}": ${reason}, got ${JSON.stringify(value)}`,
+      });
+    inputs[parameter.name] = value;
+  }
+  if (problems.length > 0) {
+    throw new FlowbenchError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { problems });
+  }
+  return inputs;
+}
+
+/**
+ * Turns `--input k=v` strings into typed values: numbers, booleans and JSON
+ * for arrays and objects, following each parameter's type.
+ */
+export function coerceTextInput(parameter: Parameter | undefined, text: string): unknown {
+  switch (parameter?.type) {
+    case 'number':
+    case 'integer': {
+      const value = Number(text);
+      return text.trim() !== '' && Number.isFinite(value) ? value : text;
+    }
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : text;
+    case 'array':
+    case 'object':
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+    default:
+      return text;
+  }
+}

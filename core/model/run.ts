@@ -1,0 +1,105 @@
+/**
+ * Runs as every part of Flowbench sees them: the engine emits these events,
+ * the store records them, the renderer and MCP clients show them.
+ */
+
+export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed' | 'stopped' | 'cancelled' | 'interrupted';
+export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+export type RunTrigger = 'editor' | 'cli' | 'mcp';
+
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface StepError {
+  code: string;
+  message: string;
+}
+
+/** What a finished run returns: ordered texts, or structured fields. */
+export type RunOutput =
+  | { kind: 'return_values'; values: { id: string; text: string }[] }
+  | { kind: 'structured'; data: Record<string, unknown> };
+
+/** Events of one run, in the order they happen. */
+export type RunEvent =
+  | { type: 'run.started'; runId: string; flowId: string; at: number; inputs: Record<string, unknown> }
+  | { type: 'node.started'; runId: string; nodeId: string; attempt: number; at: number; input?: unknown }
+  | { type: 'node.token'; runId: string; nodeId: string; text: string }
+  | {
+      type: 'node.finished';
+      runId: string;
+      nodeId: string;
+      at: number;
+      durationMs: number;
+      attempts: number;
+      input?: unknown;
+      output: unknown;
+      usage?: TokenUsage;
+      messages?: LlmMessage[];
+    }
+  | {
+      type: 'node.failed';
+      runId: string;
+      nodeId: string;
+      at: number;
+      attempt: number;
+      error: StepError;
+      /** True when another attempt follows after a backoff. */
+      willRetry: boolean;
+      /** True when the node's error port continues the run. */
+      isHandled: boolean;
+      input?: unknown;
+      messages?: LlmMessage[];
+    }
+  | { type: 'node.skipped'; runId: string; nodeId: string; at: number }
+  | { type: 'node.cancelled'; runId: string; nodeId: string; at: number }
+  | {
+      type: 'run.finished';
+      runId: string;
+      at: number;
+      status: RunStatus;
+      durationMs: number;
+      output?: RunOutput;
+      error?: StepError & { nodeId?: string };
+    };
+
+export type RunEventListener = (event: RunEvent) => void;
+
+export interface StepRecord {
+  nodeId: string;
+  status: StepStatus;
+  attempts: number;
+  input?: unknown;
+  output?: unknown;
+  error?: StepError;
+  usage?: TokenUsage;
+  messages?: LlmMessage[];
+  startedAt?: string;
+  finishedAt?: string;
+  durationMs?: number;
+}
+
+/** A stored run, as `runs show --json` prints it. */
+export interface RunRecord {
+  id: string;
+  flowId: string;
+  flowName: string;
+  flowVersion?: number;
+  trigger: RunTrigger;
+  client?: string;
+  status: RunStatus;
+  inputs: Record<string, unknown>;
+  output?: RunOutput;
+  error?: StepError & { nodeId?: string };
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+  steps: StepRecord[];
+}

@@ -1,0 +1,50 @@
+import { Ajv } from 'ajv';
+import { FlowbenchError } from '../../model/errors';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** The instruction added to the system prompt when a node asks for JSON. */
+export function jsonInstruction(schema: Record<string, unknown> | undefined): string {
+  const base = 'Answer with one JSON value only: no prose, no code fences.';
+  return schema ? `${base} It must match this JSON Schema:\n${JSON.stringify(schema)}` : base;
+}
+
+/** Parses a model's answer as JSON (tolerating a code fence) and checks it against the schema. */
+export function parseJsonAnswer(text: string, schema: Record<string, unknown> | undefined, nodeHint: string): unknown {
+  const unfenced = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
+  let value: unknown;
+  try {
+    value = JSON.parse(unfenced) as unknown;
+  } catch {
+    throw new FlowbenchError(
+      'INVALID_MODEL_OUTPUT',
+      `${nodeHint}: the model's answer is not valid JSON: ${JSON.stringify(text.slice(0, 200))}`,
+      {
+        answer: text.slice(0, 2000),
+      },
+    );
+  }
+  if (schema) {
+    let validate;
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      throw new FlowbenchError(
+        'VALIDATION_ERROR',
+        `${nodeHint}: the node's JSON schema is invalid: ${(error as Error).message}`,
+      );
+    }
+    if (!validate(value)) {
+      const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+      throw new FlowbenchError(
+        'INVALID_MODEL_OUTPUT',
+        `${nodeHint}: the model's JSON does not match the schema: ${problems.join('; ')}`,
+        {
+          answer: value,
+          problems,
+        },
+      );
+    }
+  }
+  return value;
+}

@@ -1,0 +1,106 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, streamText, type LanguageModel } from 'ai';
+import { FlowbenchError } from '../model/errors';
+import type { LlmPort, LlmRequest, LlmResponse } from '../model/llm';
+import type { LlmMessage, TokenUsage } from '../model/run';
+import { jsonInstruction } from '../nodes/llm/json-output';
+import { providerApiKey, providerUrl, type ProviderConfig } from './provider-config';
+import { providerError } from './provider-errors';
+
+/** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
+export type ProviderResolver = (name: string) => ProviderConfig;
+
+function languageModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModel {
+  const apiKey = providerApiKey(config, env);
+  const baseURL = providerUrl(config);
+  switch (config.kind) {
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        name: config.name,
+        baseURL,
+        includeUsage: true,
+        ...(apiKey ? { apiKey } : {}),
+      }).chatModel(model);
+    case 'openai':
+      return createOpenAI({ baseURL, ...(apiKey ? { apiKey } : {}) }).chat(model);
+    case 'anthropic':
+      return createAnthropic({ baseURL, ...(apiKey ? { apiKey } : {}) })(model);
+  }
+}
+
+function usageOf(
+  usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined,
+): TokenUsage | undefined {
+  if (!usage) return undefined;
+  return {
+    ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
+    ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+  };
+}
+
+/**
+ * Model calls through the AI SDK. Retries are the engine's (recorded as
+ * attempts), so the SDK's own are off; streamed text reaches `onToken`.
+ */
+export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEnv = process.env): LlmPort {
+  return {
+    async generate(request: LlmRequest): Promise<LlmResponse> {
+      const config = resolve(request.provider);
+      const model = request.model || config.defaultModel;
+      if (!model) {
+        throw new FlowbenchError(
+          'MODEL_NOT_SET',
+          `no model chosen, and provider "${config.name}" has no default model (set one with \`flowbench providers set ${config.name} --default-model …\`)`,
+        );
+      }
+      const url = providerUrl(config);
+      const system =
+        request.outputFormat === 'json'
+          ? [request.system, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
+          : request.system;
+      const messages: LlmMessage[] = [
+        ...(system ? [{ role: 'system' as const, content: system }] : []),
+        { role: 'user', content: request.prompt },
+      ];
+      const call = {
+        model: languageModel(config, model, env),
+        ...(system ? { system } : {}),
+        prompt: request.prompt,
+        maxRetries: 0,
+        abortSignal: request.signal as AbortSignal,
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.topP !== undefined ? { topP: request.topP } : {}),
+        ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
+      };
+      let text = '';
+      let usage: TokenUsage | undefined;
+      try {
+        if (config.streaming) {
+          const result = streamText({ ...call, onError: () => undefined });
+          for await (const part of result.fullStream) {
+            if (part.type === 'text-delta') {
+              text += part.text;
+              request.onToken?.(part.text);
+            } else if (part.type === 'error') {
+              throw part.error;
+            } else if (part.type === 'finish') {
+              usage = usageOf(part.totalUsage);
+            }
+          }
+        } else {
+          const result = await generateText(call);
+          text = result.text;
+          usage = usageOf(result.usage);
+          request.onToken?.(text);
+        }
+      } catch (error) {
+        if (request.signal.aborted) throw request.signal.reason;
+        throw providerError(error, config.name, url);
+      }
+      messages.push({ role: 'assistant', content: text });
+      return { text, messages, provider: config.name, model, ...(usage ? { usage } : {}) };
+    },
+  };
+}

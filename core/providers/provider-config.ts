@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+export const PROVIDER_KINDS = ['openai-compatible', 'openai', 'anthropic'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+export const ProviderConfigSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a provider name is 1–64 letters, digits, _ . or -'),
+  kind: z.enum(PROVIDER_KINDS),
+  /** Required for openai-compatible; optional override for openai and anthropic. */
+  baseUrl: z.url().optional(),
+  apiKey: z.string().min(1).optional(),
+  /** Used by nodes that leave their model empty. */
+  defaultModel: z.string().min(1).optional(),
+  /** Some local servers stream badly; false makes one plain request per call. */
+  streaming: z.boolean().default(true),
+});
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+export const ProviderSettingsSchema = z.object({
+  providers: z.array(ProviderConfigSchema).default([]),
+  defaultProvider: z.string().optional(),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+/** Providers that exist without configuration; settings with the same name replace them. */
+export const PRESETS: readonly ProviderConfig[] = [
+  { name: 'ollama', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', streaming: true },
+  { name: 'lmstudio', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', streaming: true },
+  { name: 'openai', kind: 'openai', streaming: true },
+  { name: 'anthropic', kind: 'anthropic', streaming: true },
+];
+
+export const FALLBACK_DEFAULT_PROVIDER = 'ollama';
+
+/** Every provider a flow can name: presets overlaid with the user's settings. */
+export function allProviders(settings: ProviderSettings): ProviderConfig[] {
+  const byName = new Map(PRESETS.map((p) => [p.name, p]));
+  for (const provider of settings.providers) byName.set(provider.name, provider);
+  return [...byName.values()];
+}
+
+/** The URL requests go to, for messages and `providers list`. */
+export function providerUrl(config: ProviderConfig): string {
+  if (config.baseUrl) return config.baseUrl;
+  return config.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
+}
+
+/** The key in use: the configured one, else the kind's environment variable. */
+export function providerApiKey(config: ProviderConfig, env: NodeJS.ProcessEnv): string | undefined {
+  if (config.apiKey) return config.apiKey;
+  if (config.kind === 'openai') return env.OPENAI_API_KEY;
+  if (config.kind === 'anthropic') return env.ANTHROPIC_API_KEY;
+  return undefined;
+}

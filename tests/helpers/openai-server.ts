@@ -1,0 +1,140 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the test server answers one chat completion request. */
+export interface Reply {
+  /** HTTP status; anything but 200 sends `body` (or a JSON error) instead of a completion. */
+  status?: number;
+  /** Milliseconds before the answer starts. */
+  delayMs?: number;
+  /** The completion text; streamed in `chunks` when the client asks for a stream. */
+  content?: string;
+  chunks?: string[];
+  /** A raw body, sent as is (for malformed answers). */
+  body?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: { model?: string; stream?: boolean; messages?: { role: string; content: unknown }[]; [key: string]: unknown };
+  /** True when the client closed the connection before the answer ended. */
+  wasAborted: boolean;
+}
+
+export type ReplyFn = (request: RecordedRequest, index: number) => Reply | Promise<Reply>;
+
+export interface OpenAiServer {
+  /** Base URL including /v1, as provider settings take it. */
+  url: string;
+  requests: RecordedRequest[];
+  reply: ReplyFn;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A real OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks:
+ * POST /v1/chat/completions (streaming and not) and GET /v1/models.
+ */
+export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' })): Promise<OpenAiServer> {
+  const requests: RecordedRequest[] = [];
+  const state: OpenAiServer = { url: '', requests, reply, close: async () => undefined };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await new Promise<string>((resolve) => {
+      let data = '';
+      req.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      req.on('end', () => resolve(data));
+    });
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [
+            { id: 'test-model', object: 'model' },
+            { id: 'other-model', object: 'model' },
+          ],
+        }),
+      );
+      return;
+    }
+    const recorded: RecordedRequest = {
+      path: req.url ?? '',
+      headers: req.headers,
+      body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {},
+      wasAborted: false,
+    };
+    const index = requests.push(recorded) - 1;
+    res.on('close', () => {
+      if (!res.writableEnded) recorded.wasAborted = true;
+    });
+    const answer = await state.reply(recorded, index);
+    if (answer.delayMs) await sleep(answer.delayMs);
+    if (res.destroyed) return;
+    const status = answer.status ?? 200;
+    if (answer.body !== undefined || status !== 200) {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(answer.body ?? JSON.stringify({ error: { message: `test server says ${status}`, type: 'test_error' } }));
+      return;
+    }
+    const content = answer.content ?? answer.chunks?.join('') ?? '';
+    const usage = answer.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+    const model = recorded.body.model ?? 'test-model';
+    if (!recorded.body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${index}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id: `chatcmpl-${index}`, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+    res.write(chunk({ role: 'assistant', content: '' }, null));
+    for (const piece of answer.chunks ?? [content]) {
+      if (res.destroyed) return;
+      res.write(chunk({ content: piece }, null));
+    }
+    res.write(chunk({}, 'stop'));
+    res.write(
+      `data: ${JSON.stringify({ id: `chatcmpl-${index}`, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
+    );
+    res.end('data: [DONE]\n\n');
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500);
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  state.url = `http://127.0.0.1:${port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+/** A 127.0.0.1 port with nothing listening on it, for "unreachable" tests. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
