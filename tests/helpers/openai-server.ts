@@ -41,7 +41,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' })): Promise<OpenAiServer> {
   const requests: RecordedRequest[] = [];
-  const state: OpenAiServer = { url: '', requests, reply, close: async () => undefined };
+  const state: OpenAiServer = { url: '', requests, reply, close: () => Promise.resolve() };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await new Promise<string>((resolve) => {
