@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { CliContext, reportError, type GlobalOptions } from './context';
 import { registerFlowCommands } from './commands/flows';
+import { registerProviderCommands } from './commands/providers';
+import { registerRunCommand } from './commands/run';
+import { registerRunsCommands } from './commands/runs';
 
 /** Builds the `flowbench` program; commands register themselves by area. */
 export function buildProgram(ctx: CliContext): Command {
@@ -10,6 +13,9 @@ export function buildProgram(ctx: CliContext): Command {
     .showHelpAfterError()
     .exitOverride();
   registerFlowCommands(program, ctx);
+  registerRunCommand(program, ctx);
+  registerRunsCommands(program, ctx);
+  registerProviderCommands(program, ctx);
   return program;
 }
 

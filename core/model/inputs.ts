@@ -43,7 +43,8 @@ export function prepareInputs(
     inputs[parameter.name] = value;
   }
   if (problems.length > 0) {
-    throw new FlowbenchError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), { problems });
+    const count = problems.length === 1 ? 'an input does' : `${problems.length} inputs do`;
+    throw new FlowbenchError('VALIDATION_ERROR', `${count} not fit the flow's parameters`, { problems });
   }
   return inputs;
 }

@@ -29,6 +29,7 @@ describe('openDatabase', () => {
         'run_steps',
         'runs',
         'settings',
+        'snapshots',
       ]);
     } finally {
       store.close();

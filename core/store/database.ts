@@ -80,7 +80,16 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
     const db = drizzle(sqlite, { schema });
     const isNew = !exists || sqlite.pragma('user_version', { simple: true }) === 0;
     if (isNew) sqlite.pragma(`application_id = ${APPLICATION_ID}`);
-    migrate(db, { migrationsFolder });
+    try {
+      migrate(db, { migrationsFolder });
+    } catch (error) {
+      throw new FlowbenchError(
+        'DATABASE_ERROR',
+        `updating the schema of ${path} failed: ${(error as Error).message.split('\n')[0]}`,
+        { path },
+        { cause: error },
+      );
+    }
     if (sqlite.pragma('user_version', { simple: true }) !== knownMigrations) {
       sqlite.pragma(`user_version = ${knownMigrations}`);
     }

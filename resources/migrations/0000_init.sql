@@ -63,6 +63,7 @@ CREATE INDEX `nodes_flow_ord` ON `nodes` (`flow_id`,`ord`);--> statement-breakpo
 CREATE TABLE `run_steps` (
 	`run_id` text NOT NULL,
 	`node_id` text NOT NULL,
+	`seq` integer NOT NULL,
 	`status` text NOT NULL,
 	`attempts` integer DEFAULT 0 NOT NULL,
 	`input` text,
@@ -80,8 +81,9 @@ CREATE TABLE `run_steps` (
 CREATE TABLE `runs` (
 	`id` text PRIMARY KEY NOT NULL,
 	`flow_id` text NOT NULL,
+	`flow_name` text NOT NULL,
 	`flow_version` integer,
-	`snapshot` text NOT NULL,
+	`snapshot_hash` text NOT NULL,
 	`inputs` text NOT NULL,
 	`trigger` text NOT NULL,
 	`client` text,
@@ -89,13 +91,24 @@ CREATE TABLE `runs` (
 	`output` text,
 	`error_code` text,
 	`error_message` text,
+	`error_node_id` text,
+	`host_pid` integer NOT NULL,
 	`started_at` integer NOT NULL,
 	`finished_at` integer,
-	FOREIGN KEY (`flow_id`) REFERENCES `flows`(`id`) ON UPDATE no action ON DELETE cascade
+	`duration_ms` integer,
+	FOREIGN KEY (`flow_id`) REFERENCES `flows`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`snapshot_hash`) REFERENCES `snapshots`(`hash`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
 CREATE INDEX `runs_flow_started` ON `runs` (`flow_id`,`started_at`);--> statement-breakpoint
+CREATE INDEX `runs_status` ON `runs` (`status`);--> statement-breakpoint
 CREATE TABLE `settings` (
 	`key` text PRIMARY KEY NOT NULL,
 	`value` text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `snapshots` (
+	`hash` text PRIMARY KEY NOT NULL,
+	`body` text NOT NULL,
+	`created_at` integer NOT NULL
 );

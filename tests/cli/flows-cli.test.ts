@@ -16,53 +16,58 @@ function writeJson(name: string, value: unknown): string {
 }
 
 describe('flowbench CLI: flows', () => {
-  it('imports an example, lists it and round-trips it byte for byte', () => {
+  it('imports an example, lists it and round-trips it byte for byte', async () => {
     const db = join(tempDir(), 'a.db');
-    const imported = runJson<{ id: string; toolName: string; nodeCount: number }>(['--db', db, 'import', EXAMPLE]);
+    const imported = await runJson<{ id: string; toolName: string; nodeCount: number }>([
+      '--db',
+      db,
+      'import',
+      EXAMPLE,
+    ]);
     expect(imported).toMatchObject({
       id: 'example-summarise-then-title',
       toolName: 'summarise_then_title',
       nodeCount: 4,
     });
 
-    const { flows } = runJson<{ flows: { id: string; nodeCount: number }[] }>(['--db', db, 'list']);
+    const { flows } = await runJson<{ flows: { id: string; nodeCount: number }[] }>(['--db', db, 'list']);
     expect(flows).toEqual([expect.objectContaining({ id: imported.id, nodeCount: 4, edgeCount: 3 })]);
 
     const first = join(tempDir(), 'first.json');
-    expect(runCli(['--db', db, 'export', imported.toolName, '--out', first]).code).toBe(0);
+    expect((await runCli(['--db', db, 'export', imported.toolName, '--out', first])).code).toBe(0);
     const other = join(tempDir(), 'b.db');
-    runJson(['--db', other, 'import', first]);
-    const second = runCli(['--db', other, 'export', imported.id]);
+    await runJson(['--db', other, 'import', first]);
+    const second = await runCli(['--db', other, 'export', imported.id]);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(readFileSync(first, 'utf8'));
   });
 
-  it('validates a file and a stored flow', () => {
+  it('validates a file and a stored flow', async () => {
     const db = join(tempDir(), 'v.db');
-    expect(runJson(['validate', EXAMPLE])).toEqual({ valid: true, problems: [] });
+    expect(await runJson(['validate', EXAMPLE])).toEqual({ valid: true, problems: [] });
     const broken = writeJson(
       'broken.json',
       smallFlow({ nodes: [{ id: 'a', type: 'template', config: { template: '{{inputs.x}}' } }], edges: [] }),
     );
-    const result = runCli(['--db', db, 'validate', broken]);
+    const result = await runCli(['--db', db, 'validate', broken]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('UNRESOLVED_REFERENCE node a (config.template)');
-    runJson(['--db', db, 'import', EXAMPLE]);
-    expect(runCli(['--db', db, 'validate', 'Summarise then title']).stdout).toContain('valid');
+    await runJson(['--db', db, 'import', EXAMPLE]);
+    expect((await runCli(['--db', db, 'validate', 'Summarise then title'])).stdout).toContain('valid');
   });
 
-  it('deletes a flow by tool name', () => {
+  it('deletes a flow by tool name', async () => {
     const db = join(tempDir(), 'd.db');
-    runJson(['--db', db, 'import', EXAMPLE]);
-    expect(runJson(['--db', db, 'delete', 'summarise_then_title'])).toEqual({
+    await runJson(['--db', db, 'import', EXAMPLE]);
+    expect(await runJson(['--db', db, 'delete', 'summarise_then_title'])).toEqual({
       deleted: 'example-summarise-then-title',
     });
-    expect(runJson(['--db', db, 'list'])).toEqual({ flows: [] });
+    expect(await runJson(['--db', db, 'list'])).toEqual({ flows: [] });
   });
 
-  it('seeds the examples into a new default database and on request', () => {
+  it('seeds the examples into a new default database and on request', async () => {
     const home = tempDir();
-    const listed = runJson<{ flows: { toolName: string }[] }>(['list'], { XDG_CONFIG_HOME: home, HOME: home });
+    const listed = await runJson<{ flows: { toolName: string }[] }>(['list'], { XDG_CONFIG_HOME: home, HOME: home });
     expect(listed.flows.map((f) => f.toolName).sort()).toEqual([
       'launch_campaign',
       'summarise_then_title',
@@ -75,9 +80,9 @@ describe('flowbench CLI: flows', () => {
     ).toBe('SQLite format 3');
 
     const db = join(tempDir(), 'explicit.db');
-    expect(runJson(['--db', db, 'list'])).toEqual({ flows: [] });
-    expect(runJson<{ added: unknown[] }>(['--db', db, 'examples']).added).toHaveLength(3);
-    expect(runJson<{ skipped: string[] }>(['--db', db, 'examples']).skipped).toHaveLength(3);
+    expect(await runJson(['--db', db, 'list'])).toEqual({ flows: [] });
+    expect((await runJson<{ added: unknown[] }>(['--db', db, 'examples'])).added).toHaveLength(3);
+    expect((await runJson<{ skipped: string[] }>(['--db', db, 'examples'])).skipped).toHaveLength(3);
   });
 
   describe('refuses bad input with a specific message, exit 1 and the database unchanged', () => {
@@ -173,11 +178,11 @@ describe('flowbench CLI: flows', () => {
     ];
 
     for (const { name, file, code, message } of cases) {
-      it(name, () => {
+      it(name, async () => {
         const db = join(tempDir(), 'bad.db');
-        runJson(['--db', db, 'import', EXAMPLE]);
+        await runJson(['--db', db, 'import', EXAMPLE]);
         const before = dumpDatabase(db);
-        const result = runCli(['--db', db, 'import', file()]);
+        const result = await runCli(['--db', db, 'import', file()]);
         expect(result.code).toBe(1);
         expect(result.stderr).toContain(code);
         expect(result.stderr).toMatch(message);
@@ -186,10 +191,10 @@ describe('flowbench CLI: flows', () => {
       });
     }
 
-    it('a --db that points at a non-SQLite file', () => {
+    it('a --db that points at a non-SQLite file', async () => {
       const db = writeJson('notes.txt', 'my notes\n'.repeat(50));
       const before = readFileSync(db);
-      const result = runCli(['--db', db, 'import', EXAMPLE, '--json']);
+      const result = await runCli(['--db', db, 'import', EXAMPLE, '--json']);
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stderr)).toEqual({
         error: {
@@ -202,11 +207,11 @@ describe('flowbench CLI: flows', () => {
     });
   });
 
-  it('answers bad usage with exit 2 and unknown flows with exit 1', () => {
+  it('answers bad usage with exit 2 and unknown flows with exit 1', async () => {
     const db = join(tempDir(), 'u.db');
-    expect(runCli(['--db', db, 'frobnicate']).code).toBe(2);
-    expect(runCli(['--db', db, 'import']).code).toBe(2);
-    const missing = runCli(['--db', db, 'export', 'nothing-here']);
+    expect((await runCli(['--db', db, 'frobnicate'])).code).toBe(2);
+    expect((await runCli(['--db', db, 'import'])).code).toBe(2);
+    const missing = await runCli(['--db', db, 'export', 'nothing-here']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
       'flowbench: error [FLOW_NOT_FOUND]: no flow has the id, tool name or name "nothing-here"\n',

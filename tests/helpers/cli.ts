@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -10,19 +10,31 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `./bin/flowbench` as a user would, with a clean FLOWBENCH_DB. */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, FLOWBENCH_DB: '', ...env },
-    timeout: 60_000,
+/**
+ * Runs the real `./bin/flowbench` as a user would, with a clean FLOWBENCH_DB.
+ * Asynchronous, so servers in the test process keep answering meanwhile.
+ */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, FLOWBENCH_DB: '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-export function runJson<T>(args: readonly string[], env?: NodeJS.ProcessEnv): T {
-  const result = runCli([...args, '--json'], env);
+export async function runJson<T>(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<T> {
+  const result = await runCli([...args, '--json'], env);
   if (result.code !== 0) throw new Error(`flowbench ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }

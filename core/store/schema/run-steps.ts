@@ -1,5 +1,8 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { LlmMessage, TokenUsage } from '../../model/run';
 import { runs } from './runs';
+
+export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
 
 /** One row per node of a run: what it received, returned and cost. */
 export const runSteps = sqliteTable(
@@ -9,14 +12,16 @@ export const runSteps = sqliteTable(
       .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
     nodeId: text('node_id').notNull(),
-    status: text('status', { enum: ['pending', 'running', 'succeeded', 'failed', 'skipped'] }).notNull(),
+    /** Order in which steps started, for listing. */
+    seq: integer('seq').notNull(),
+    status: text('status', { enum: STEP_STATUSES }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     input: text('input', { mode: 'json' }).$type<unknown>(),
     output: text('output', { mode: 'json' }).$type<unknown>(),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
-    usage: text('usage', { mode: 'json' }).$type<unknown>(),
-    messages: text('messages', { mode: 'json' }).$type<unknown>(),
+    usage: text('usage', { mode: 'json' }).$type<TokenUsage>(),
+    messages: text('messages', { mode: 'json' }).$type<LlmMessage[]>(),
     startedAt: integer('started_at'),
     finishedAt: integer('finished_at'),
   },

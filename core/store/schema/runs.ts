@@ -1,6 +1,17 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { Flow } from '../../model/flow';
+import type { RunOutput } from '../../model/run';
 import { flows } from './flows';
+import { snapshots } from './snapshots';
+
+export const RUN_STATUSES = [
+  'running',
+  'succeeded',
+  'partial',
+  'failed',
+  'stopped',
+  'cancelled',
+  'interrupted',
+] as const;
 
 /** One row per run, from the editor, the CLI or an MCP client. */
 export const runs = sqliteTable(
@@ -10,19 +21,24 @@ export const runs = sqliteTable(
     flowId: text('flow_id')
       .notNull()
       .references(() => flows.id, { onDelete: 'cascade' }),
+    flowName: text('flow_name').notNull(),
     flowVersion: integer('flow_version'),
-    snapshot: text('snapshot', { mode: 'json' }).$type<Flow>().notNull(),
+    snapshotHash: text('snapshot_hash')
+      .notNull()
+      .references(() => snapshots.hash),
     inputs: text('inputs', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     trigger: text('trigger', { enum: ['editor', 'cli', 'mcp'] }).notNull(),
     client: text('client'),
-    status: text('status', {
-      enum: ['running', 'succeeded', 'partial', 'failed', 'stopped', 'cancelled', 'interrupted'],
-    }).notNull(),
-    output: text('output', { mode: 'json' }).$type<unknown>(),
+    status: text('status', { enum: RUN_STATUSES }).notNull(),
+    output: text('output', { mode: 'json' }).$type<RunOutput>(),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
+    errorNodeId: text('error_node_id'),
+    /** The process running it, so a crashed run can be told from one still going. */
+    hostPid: integer('host_pid').notNull(),
     startedAt: integer('started_at').notNull(),
     finishedAt: integer('finished_at'),
+    durationMs: integer('duration_ms'),
   },
-  (t) => [index('runs_flow_started').on(t.flowId, t.startedAt)],
+  (t) => [index('runs_flow_started').on(t.flowId, t.startedAt), index('runs_status').on(t.status)],
 );

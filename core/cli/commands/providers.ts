@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { PROVIDER_KINDS } from '../../providers/provider-config';
+import { printJson, printLine, type CliContext } from '../context';
+import { usageError } from '../usage';
+
+interface SetOptions {
+  kind: string;
+  baseUrl?: string;
+  apiKey?: string;
+  defaultModel?: string;
+  default?: boolean;
+  streaming: boolean;
+}
+
+export function registerProviderCommands(program: Command, ctx: CliContext): void {
+  const providers = program.command('providers').description('model providers: list, set, remove, test');
+
+  providers
+    .command('list')
+    .description('presets (ollama, lmstudio, openai, anthropic) and your providers')
+    .option(
+      '--json',
+      'print JSON: { providers: [{ name, kind, url, defaultModel?, isDefault, apiKey: settings|environment|none, streaming }] }',
+    )
+    .action((options: { json?: boolean }) => {
+      const list = ctx.services.providers.list();
+      if (options.json) return printJson({ providers: list });
+      for (const p of list) {
+        printLine(
+          `${p.isDefault ? '*' : ' '} ${p.name.padEnd(16)} ${p.kind.padEnd(18)} ${p.url}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${p.apiKey}`,
+        );
+      }
+    });
+
+  providers
+    .command('set')
+    .argument('<name>', 'a new name, or a preset to override')
+    .description('add or change a provider')
+    .requiredOption('--kind <kind>', PROVIDER_KINDS.join('|'))
+    .option('--base-url <url>', 'e.g. http://127.0.0.1:11434/v1 (required for openai-compatible)')
+    .option('--api-key <key>', 'stored in the database; prefer OPENAI_API_KEY / ANTHROPIC_API_KEY')
+    .option('--default-model <model>', 'model for nodes that name none')
+    .option('--default', 'make it the default provider')
+    .option('--no-streaming', 'one plain request per call (for servers that stream badly)')
+    .option('--json', 'print JSON: { name, kind, isDefault }')
+    .action((name: string, options: SetOptions & { json?: boolean }) => {
+      if (!(PROVIDER_KINDS as readonly string[]).includes(options.kind)) {
+        throw usageError(`--kind must be one of ${PROVIDER_KINDS.join(', ')}, got "${options.kind}"`);
+      }
+      const service = ctx.services.providers;
+      const config = service.set(
+        {
+          name,
+          kind: options.kind,
+          streaming: options.streaming,
+          ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+          ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+          ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
+        },
+        options.default === true,
+      );
+      const isDefault = service.defaultName() === config.name;
+      if (options.json) return printJson({ name: config.name, kind: config.kind, isDefault });
+      printLine(`saved provider ${config.name}${isDefault ? ' (default)' : ''}`);
+      if (options.apiKey) {
+        process.stderr.write(
+          'note: the API key is stored in the database file in plain text; an environment variable keeps it out.\n',
+        );
+      }
+    });
+
+  providers
+    .command('remove')
+    .argument('<name>')
+    .description('remove a provider you added')
+    .action((name: string) => {
+      ctx.services.providers.remove(name);
+      printLine(`removed provider ${name}`);
+    });
+
+  providers
+    .command('test')
+    .argument('[name]', 'a provider (default: the default provider)', '')
+    .description('check that the provider answers and list its models')
+    .option('--json', 'print JSON: { url, models }')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const result = await ctx.services.providers.test(name);
+      if (options.json) return printJson(result);
+      printLine(
+        `ok: ${result.url} answers with ${result.models.length} model(s)${result.models.length ? `: ${result.models.slice(0, 10).join(', ')}` : ''}`,
+      );
+    });
+}

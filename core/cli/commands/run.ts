@@ -1,0 +1,136 @@
+import type { Command } from 'commander';
+import { readImportFile } from '../../host/read-import-file';
+import { parseJsonText } from '../../formats/parse-json';
+import { FlowbenchError } from '../../model/errors';
+import type { Flow } from '../../model/flow';
+import { coerceTextInput } from '../../model/inputs';
+import type { RunEvent, RunOutput, RunRecord } from '../../model/run';
+import { printJson, printLine, type CliContext } from '../context';
+import { usageError } from '../usage';
+
+interface RunCommandOptions {
+  input: string[];
+  inputs?: string;
+  json?: boolean;
+  timeout?: string;
+  quiet?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Merges `--inputs file.json` and `--input k=v` (the latter wins), typed by the flow's parameters. */
+export function readRunInputs(
+  flow: Flow,
+  options: Pick<RunCommandOptions, 'input' | 'inputs'>,
+): Record<string, unknown> {
+  let inputs: Record<string, unknown> = {};
+  if (options.inputs) {
+    const value = parseJsonText(readImportFile(options.inputs), options.inputs);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw usageError(`${options.inputs} must hold a JSON object of inputs, like {"topic": "otters"}`);
+    }
+    inputs = { ...(value as Record<string, unknown>) };
+  }
+  for (const pair of options.input) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw usageError(`--input takes name=value, got "${pair}"`);
+    const name = pair.slice(0, at);
+    inputs[name] = coerceTextInput(
+      flow.parameters.find((p) => p.name === name),
+      pair.slice(at + 1),
+    );
+  }
+  return inputs;
+}
+
+/** The run's result as a person reads it: return values as text, structured output as JSON. */
+export function formatOutput(output: RunOutput | undefined): string {
+  if (!output) return '';
+  if (output.kind === 'return_values') return output.values.map((v) => v.text).join('\n\n');
+  return JSON.stringify(output.data, null, 2);
+}
+
+function progressLine(event: RunEvent, types: ReadonlyMap<string, string>): string | undefined {
+  switch (event.type) {
+    case 'node.started':
+      return `▶ ${event.nodeId} (${types.get(event.nodeId) ?? '?'})${event.attempt > 1 ? ` attempt ${event.attempt}` : ''}`;
+    case 'node.finished':
+      return `✓ ${event.nodeId}  ${(event.durationMs / 1000).toFixed(2)} s`;
+    case 'node.failed':
+      return `✗ ${event.nodeId}  ${event.error.code}: ${event.error.message}${event.willRetry ? ' (retrying)' : event.isHandled ? ' (error branch)' : ''}`;
+    case 'node.skipped':
+      return `– ${event.nodeId} skipped`;
+    case 'node.cancelled':
+      return `■ ${event.nodeId} cancelled`;
+    default:
+      return undefined;
+  }
+}
+
+export function registerRunCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('run')
+    .argument('<flow>', 'id, name or tool name')
+    .description('run a flow with test inputs; the run is stored (see `runs`)')
+    .option('--input <name=value>', 'an input (repeatable); typed by the parameter', collect, [])
+    .option('--inputs <file.json>', 'a JSON object of inputs')
+    .option('--timeout <seconds>', 'limit for the whole run')
+    .option('--json', 'print the whole run record (as `runs show --json`)')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .action(async (ref: string, options: RunCommandOptions) => {
+      const { flows, runner } = ctx.services;
+      const flow = flows.get(flows.resolve(ref).id);
+      const inputs = readRunInputs(flow, options);
+      let timeoutMs: number | undefined;
+      if (options.timeout !== undefined) {
+        const seconds = Number(options.timeout);
+        if (!Number.isFinite(seconds) || seconds <= 0)
+          throw usageError(`--timeout takes a number of seconds, got "${options.timeout}"`);
+        timeoutMs = Math.round(seconds * 1000);
+      }
+      const controller = new AbortController();
+      let interrupts = 0;
+      const onInterrupt = () => {
+        interrupts++;
+        if (interrupts > 1) process.exit(130);
+        process.stderr.write('\ncancelling… (Ctrl-C again to quit at once)\n');
+        controller.abort(new FlowbenchError('CANCELLED', 'cancelled with Ctrl-C'));
+      };
+      process.on('SIGINT', onInterrupt);
+      const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
+      const showProgress = !options.quiet && !options.json;
+      let record: RunRecord;
+      try {
+        record = await runner.run({
+          flow,
+          inputs,
+          trigger: 'cli',
+          signal: controller.signal,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          listeners: showProgress
+            ? [
+                (event) => {
+                  const line = progressLine(event, types);
+                  if (line) process.stderr.write(`${line}\n`);
+                },
+              ]
+            : [],
+        });
+      } finally {
+        process.off('SIGINT', onInterrupt);
+      }
+      if (options.json) printJson(record);
+      else {
+        const text = formatOutput(record.output);
+        if (text) printLine(text);
+        if (record.status !== 'succeeded') {
+          const where = record.error?.nodeId ? ` at node "${record.error.nodeId}"` : '';
+          process.stderr.write(
+            `run ${record.id} ${record.status}${where}: [${record.error?.code ?? '?'}] ${record.error?.message ?? ''}\n`,
+          );
+        }
+      }
+      if (record.status === 'cancelled') process.exitCode = 130;
+      else if (record.status !== 'succeeded') process.exitCode = 1;
+    });
+}

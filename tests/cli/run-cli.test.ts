@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../core/model/run';
+import { BIN, ROOT, runCli, runJson } from '../helpers/cli';
+import { closedPort, startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+let server: OpenAiServer;
+let db: string;
+
+beforeEach(async () => {
+  server = await startOpenAiServer((request) => {
+    const prompt = JSON.stringify(request.body.messages?.at(-1)?.content ?? '');
+    return { content: prompt.startsWith('"Write a title') ? 'Otters, Briefly' : 'Otters hold hands while they sleep.' };
+  });
+  db = join(tempDir(), 'run.db');
+  await runJson([
+    '--db',
+    db,
+    'providers',
+    'set',
+    'test',
+    '--kind',
+    'openai-compatible',
+    '--base-url',
+    server.url,
+    '--default-model',
+    'test-model',
+    '--default',
+  ]);
+  await runJson(['--db', db, 'import', 'resources/examples/summarise-then-title.json']);
+});
+afterEach(() => server.close());
+
+describe('flowbench run', () => {
+  it('runs an example against the provider and stores the exact prompts', async () => {
+    const result = await runCli([
+      '--db',
+      db,
+      'run',
+      'summarise_then_title',
+      '--input',
+      'text=Sea otters sleep holding hands.',
+      '--input',
+      'sentences=2',
+    ]);
+    expect(result.stderr).toContain('✓ summarise');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Otters, Briefly\n\nOtters hold hands while they sleep.\n');
+
+    const { runs } = await runJson<{ runs: { id: string; status: string; trigger: string }[] }>(['--db', db, 'runs']);
+    expect(runs).toEqual([expect.objectContaining({ status: 'succeeded', trigger: 'cli' })]);
+    const record = await runJson<RunRecord>(['--db', db, 'runs', 'show', runs[0]!.id]);
+    const summarise = record.steps.find((s) => s.nodeId === 'summarise');
+    const sent = server.requests[0]?.body.messages;
+    expect(sent).toEqual([
+      { role: 'system', content: 'You write faithful, plain summaries. Never add facts.' },
+      {
+        role: 'user',
+        content: 'Summarise the following text in at most 2 sentences.\n\nSea otters sleep holding hands.',
+      },
+    ]);
+    expect(summarise?.messages?.slice(0, 2)).toEqual(sent);
+    expect(summarise).toMatchObject({ status: 'succeeded', attempts: 1, usage: { inputTokens: 10, outputTokens: 5 } });
+    expect(record.inputs).toEqual({ text: 'Sea otters sleep holding hands.', sentences: 2 });
+    expect(record.steps.map((s) => s.nodeId)).toEqual(['input', 'summarise', 'title', 'result']);
+  });
+
+  it('prints the whole run record with --json, inputs from a file', async () => {
+    const inputs = join(tempDir(), 'inputs.json');
+    writeFileSync(inputs, JSON.stringify({ text: 'Otters.', sentences: 1 }));
+    const record = await runJson<RunRecord>(['--db', db, 'run', 'summarise_then_title', '--inputs', inputs]);
+    expect(record).toMatchObject({ status: 'succeeded', trigger: 'cli', output: { kind: 'return_values' } });
+    expect(record.steps).toHaveLength(4);
+    expect(record.steps.every((s) => typeof s.durationMs === 'number')).toBe(true);
+    expect(record.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('lists each missing input and each mistyped one', async () => {
+    const missing = await runCli(['--db', db, 'run', 'summarise_then_title']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('flowbench: error [MISSING_VARIABLES]: missing required input: text\n');
+    const wrong = await runCli([
+      '--db',
+      db,
+      'run',
+      'summarise_then_title',
+      '--input',
+      'text=x',
+      '--input',
+      'sentences=many',
+      '--input',
+      'extra=1',
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("[VALIDATION_ERROR]: 2 inputs do not fit the flow's parameters");
+    expect(wrong.stderr).toContain('input "sentences": expected an integer, got "many"');
+    expect(wrong.stderr).toContain('unknown input "extra" (parameters: text, sentences)');
+    expect((await runJson<{ runs: unknown[] }>(['--db', db, 'runs'])).runs).toEqual([]);
+  });
+
+  it('records a failed run when the provider is unreachable, naming the URL', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    await runJson([
+      '--db',
+      db,
+      'providers',
+      'set',
+      'test',
+      '--kind',
+      'openai-compatible',
+      '--base-url',
+      url,
+      '--default-model',
+      'm',
+    ]);
+    const result = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--json']);
+    expect(result.code).toBe(1);
+    const record = JSON.parse(result.stdout) as RunRecord;
+    // Only the input node had finished: nothing of the flow's own work was done, so `failed`.
+    expect(record).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_UNAVAILABLE', nodeId: 'summarise' } });
+    expect(record.error?.message).toContain(`at ${url}`);
+    expect(record.steps.find((s) => s.nodeId === 'summarise')).toMatchObject({
+      status: 'failed',
+      error: { code: 'PROVIDER_UNAVAILABLE' },
+    });
+  });
+
+  it('refuses an invalid flow with its problems before running', async () => {
+    const flow = join(tempDir(), 'broken.json');
+    writeFileSync(
+      flow,
+      JSON.stringify({
+        schemaVersion: 1,
+        id: 'broken',
+        name: 'Broken',
+        tool: { name: 'broken' },
+        nodes: [{ id: 't', type: 'template', config: { template: '{{inputs.nope}}' } }],
+      }),
+    );
+    // A draft with an unresolved reference can be stored through the editor; here it is forced in by SQL.
+    const imported = await runCli(['--db', db, 'import', flow]);
+    expect(imported.code).toBe(1);
+    expect((await runCli(['--db', db, 'run', 'nothing'])).stderr).toContain('FLOW_NOT_FOUND');
+  });
+
+  it('cancels on Ctrl-C and records the run as cancelled', async () => {
+    server.reply = () => ({ content: 'slow', delayMs: 10_000 });
+    const child = spawn(process.execPath, [BIN, '--db', db, 'run', 'summarise_then_title', '--input', 'text=x'], {
+      cwd: ROOT,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const deadline = Date.now() + 15_000;
+    while (server.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain('cancelled');
+    const { runs } = await runJson<{ runs: { id: string; status: string }[] }>(['--db', db, 'runs']);
+    expect(runs[0]?.status).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.requests[0]?.wasAborted).toBe(true);
+  });
+});
+
+describe('flowbench providers', () => {
+  it('lists presets and tests a provider', async () => {
+    const { providers } = await runJson<{ providers: { name: string; isDefault: boolean; apiKey: string }[] }>([
+      '--db',
+      db,
+      'providers',
+      'list',
+    ]);
+    expect(providers.map((p) => p.name)).toEqual(['ollama', 'lmstudio', 'openai', 'anthropic', 'test']);
+    expect(providers.find((p) => p.isDefault)?.name).toBe('test');
+    expect(await runJson(['--db', db, 'providers', 'test', 'test'])).toEqual({
+      url: server.url,
+      models: ['test-model', 'other-model'],
+    });
+    const port = await closedPort();
+    await runJson([
+      '--db',
+      db,
+      'providers',
+      'set',
+      'down',
+      '--kind',
+      'openai-compatible',
+      '--base-url',
+      `http://127.0.0.1:${port}/v1`,
+    ]);
+    const down = await runCli(['--db', db, 'providers', 'test', 'down']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(
+      `[PROVIDER_UNAVAILABLE]: cannot reach provider "down" at http://127.0.0.1:${port}/v1`,
+    );
+    const bad = await runCli(['--db', db, 'providers', 'set', 'x', '--kind', 'openai-compatible']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('needs --base-url');
+    expect((await runCli(['--db', db, 'providers', 'set', 'x', '--kind', 'banana'])).code).toBe(2);
+  });
+});
