@@ -1,3 +1,4 @@
+import { benchEngine } from './engine.bench';
 import { benchStore } from './store.bench';
 import { printRows, type BenchRow } from './stats';
 
@@ -7,6 +8,7 @@ import { printRows, type BenchRow } from './stats';
  */
 const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   store: benchStore,
+  engine: benchEngine,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

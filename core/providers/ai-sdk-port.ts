@@ -12,6 +12,20 @@ import { providerError } from './provider-errors';
 /** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
 export type ProviderResolver = (name: string) => ProviderConfig;
 
+// Model clients are reused across calls while the provider's settings stay the same.
+const modelCache = new Map<string, LanguageModel>();
+
+function cachedModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModel {
+  const key = JSON.stringify([config, model, providerApiKey(config, env)]);
+  let cached = modelCache.get(key);
+  if (!cached) {
+    if (modelCache.size > 100) modelCache.clear();
+    cached = languageModel(config, model, env);
+    modelCache.set(key, cached);
+  }
+  return cached;
+}
+
 function languageModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModel {
   const apiKey = providerApiKey(config, env);
   const baseURL = providerUrl(config);
@@ -65,7 +79,7 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
         { role: 'user', content: request.prompt },
       ];
       const call = {
-        model: languageModel(config, model, env),
+        model: cachedModel(config, model, env),
         ...(system ? { system } : {}),
         prompt: request.prompt,
         maxRetries: 0,

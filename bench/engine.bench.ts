@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runFlow } from '../core/engine/run-flow';
+import { FlowSchema, type Flow, type FlowInput } from '../core/model/flow';
+import type { LlmPort } from '../core/model/llm';
+import { openDatabase } from '../core/store/database';
+import { FlowRepository } from '../core/store/flow-repository';
+import { createRunRecorder } from '../core/store/run-recorder';
+import { RunRepository } from '../core/store/run-repository';
+import { buildFlow, input, llm, output, template } from '../tests/helpers/flow-builder';
+import { testLlm } from '../tests/helpers/llm';
+import { startChildOpenAiServer } from './child-server';
+import { median, ms, timeRuns, type BenchRow } from './stats';
+
+const noLlm: LlmPort = { generate: () => Promise.reject(new Error('no model in this benchmark')) };
+
+function templateChain(count: number, id: string): Flow {
+  const nodes = [input()];
+  const edges: string[] = [];
+  let previous = 'input';
+  for (let i = 1; i < count - 1; i++) {
+    nodes.push(template(`t${i}`, `{{inputs.topic}} step ${i} after {{nodes.${previous}.output.topic}}`));
+    edges.push(`${previous}>t${i}`);
+    previous = `t${i}`;
+  }
+  nodes.push(output(`{{nodes.${previous}.output}}`));
+  edges.push(`${previous}>result`);
+  return FlowSchema.parse(buildFlow({ id, parameters: [{ name: 'topic', type: 'string' }], nodes, edges }));
+}
+
+function fanOut(count: number): Flow {
+  const nodes = [input()];
+  const edges: string[] = [];
+  for (let i = 1; i < count - 1; i++) {
+    nodes.push(template(`t${i}`, `{{inputs.topic}} branch ${i}`));
+    edges.push(`input>t${i}`, `t${i}>result`);
+  }
+  nodes.push(output('{{nodes.t1.output}}'));
+  return FlowSchema.parse(buildFlow({ id: 'fan', parameters: [{ name: 'topic', type: 'string' }], nodes, edges }));
+}
+
+/** Issue 3: engine overhead per node, critical-path efficiency, storage after 1,000 runs. */
+export async function benchEngine(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowbench-bench-engine-'));
+  const rows: BenchRow[] = [];
+  try {
+    const store = openDatabase(join(dir, 'engine.db'));
+    const flows = new FlowRepository(store);
+    const runs = new RunRepository(store);
+    const run = (flow: Flow, llmPort: LlmPort = noLlm) =>
+      runFlow({
+        flow,
+        inputs: { topic: 'otters' },
+        llm: llmPort,
+        listeners: [createRunRecorder(runs, { flow, trigger: 'cli' })],
+      });
+
+    for (const [label, flow] of [
+      ['1,000-node template chain', templateChain(1000, 'chain')],
+      ['1,000-node fan-out', fanOut(1000)],
+    ] as const) {
+      flows.create(flow);
+      const samples = await timeRuns(7, async () => {
+        const result = await run(flow);
+        if (result.status !== 'succeeded') throw new Error(`${label} ${result.status}`);
+      });
+      const perNode = (median(samples) * 1000) / 1000;
+      rows.push({
+        suite: 'engine',
+        metric: `overhead per node, ${label} (steps stored)`,
+        value: `${perNode.toFixed(1)} µs (run ${ms(median(samples))})`,
+        goal: '< 100 µs',
+        ratio: perNode / 100,
+      });
+    }
+
+    // Critical path: 3 independent branches of 3 LLM nodes, the server answering in 200 ms.
+    const server = await startChildOpenAiServer(200);
+    try {
+      const nodes: FlowInput['nodes'] = [input()];
+      const edges: string[] = [];
+      for (const b of ['a', 'b', 'c']) {
+        nodes.push(
+          llm(`${b}1`, 'one'),
+          llm(`${b}2`, 'two {{nodes.' + b + '1.output}}'),
+          llm(`${b}3`, 'three {{nodes.' + b + '2.output}}'),
+        );
+        edges.push(`input>${b}1`, `${b}1>${b}2`, `${b}2>${b}3`, `${b}3>result`);
+      }
+      nodes.push(output('{{nodes.a3.output}} {{nodes.b3.output}} {{nodes.c3.output}}'));
+      const threeByThree = FlowSchema.parse(
+        buildFlow({ id: 'three-by-three', nodes, edges, parameters: [{ name: 'topic', type: 'string' }] }),
+      );
+      flows.create(threeByThree);
+      const port = testLlm(server.url);
+      const walls = await timeRuns(7, () => run(threeByThree, port), 3);
+      const efficiency = median(walls) / 600;
+      rows.push({
+        suite: 'engine',
+        metric: '3×3 LLM flow, wall time over critical path (600 ms)',
+        value: `${efficiency.toFixed(3)} (wall ${ms(median(walls))}; sequential = 3.0)`,
+        goal: '≤ 1.10',
+        ratio: efficiency / 1.1,
+      });
+    } finally {
+      server.stop();
+    }
+
+    // Storage: 1,000 runs of a 50-node flow, each run's steps recorded.
+    const fifty = templateChain(50, 'fifty');
+    flows.create(fifty);
+    const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) await run(fifty);
+    const elapsed = performance.now() - started;
+    store.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    global.gc?.();
+    const heapAfter = process.memoryUsage().heapUsed;
+    const dbBytes = sizeOf(join(dir, 'engine.db')) + sizeOf(join(dir, 'engine.db-wal'));
+    rows.push(
+      {
+        suite: 'engine',
+        metric: '1,000 runs of a 50-node flow: time',
+        value: `${(elapsed / 1000).toFixed(2)} s (${ms(elapsed / 1000)} a run)`,
+      },
+      {
+        suite: 'engine',
+        metric: '1,000 runs of a 50-node flow: database size',
+        value: `${(dbBytes / 1024 / 1024).toFixed(1)} MB (${runs.count()} runs stored)`,
+      },
+      {
+        suite: 'engine',
+        metric: '1,000 runs of a 50-node flow: heap growth / RSS',
+        value: `${((heapAfter - heapBefore) / 1024 / 1024).toFixed(1)} MB / ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`,
+      },
+    );
+    store.close();
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runFlow } from '../engine/run-flow';
+import { FlowSchema } from '../model/flow';
+import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { useTempDir } from '../../tests/helpers/temp';
+import { openDatabase, type FlowbenchDatabase } from './database';
+import { FlowRepository } from './flow-repository';
+import { createRunRecorder } from './run-recorder';
+import { RunRepository } from './run-repository';
+
+const tempDir = useTempDir();
+let store: FlowbenchDatabase;
+let runs: RunRepository;
+const flow = FlowSchema.parse(
+  buildFlow({
+    parameters: [{ name: 'who', type: 'string' }],
+    nodes: [input(), template('greet', 'Hello {{inputs.who}}'), output('{{nodes.greet.output}}')],
+    edges: ['input>greet', 'greet>result'],
+  }),
+);
+const noLlm = { generate: () => Promise.reject(new Error('no model in this test')) };
+
+beforeEach(() => {
+  store = openDatabase(join(tempDir(), 'runs.db'));
+  new FlowRepository(store).create(flow);
+  runs = new RunRepository(store);
+});
+afterEach(() => store.close());
+
+async function recordRun(inputs: Record<string, unknown>) {
+  const recorder = createRunRecorder(runs, { flow, trigger: 'editor' });
+  return runFlow({ flow, inputs, llm: noLlm, listeners: [recorder] });
+}
+
+describe('RunRepository', () => {
+  it('stores a run with its steps, resolved inputs and output', async () => {
+    const { runId } = await recordRun({ who: 'Ada' });
+    const record = runs.get(runId);
+    expect(record).toMatchObject({
+      id: runId,
+      flowId: 'test-flow',
+      flowName: 'Test flow',
+      trigger: 'editor',
+      status: 'succeeded',
+      inputs: { who: 'Ada' },
+      output: { kind: 'return_values', values: [{ id: 'r0', text: 'Hello Ada' }] },
+    });
+    expect(record.steps).toEqual([
+      expect.objectContaining({ nodeId: 'input', status: 'succeeded', attempts: 1, output: { who: 'Ada' } }),
+      expect.objectContaining({
+        nodeId: 'greet',
+        status: 'succeeded',
+        input: { 'inputs.who': 'Ada' },
+        output: 'Hello Ada',
+      }),
+      expect.objectContaining({ nodeId: 'result', status: 'succeeded' }),
+    ]);
+    expect(runs.snapshot(runId)).toEqual(flow);
+    expect(runs.get(runId.slice(0, 8)).id).toBe(runId);
+  });
+
+  it('stores one snapshot for many runs of the same flow', async () => {
+    for (const who of ['a', 'b', 'c']) await recordRun({ who });
+    expect(runs.count()).toBe(3);
+    expect(store.sqlite.prepare('SELECT count(*) FROM snapshots').pluck().get()).toBe(1);
+    expect(runs.list({ flowId: 'test-flow', limit: 2 })).toHaveLength(2);
+  });
+
+  it('marks runs of a process that died as interrupted, not running forever', () => {
+    runs.start({ runId: 'crashed', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
+    // Pretend another process started it and then died.
+    store.sqlite.prepare("UPDATE runs SET host_pid = 2147483646 WHERE id = 'crashed'").run();
+    runs.start({ runId: 'mine', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
+    expect(runs.markInterrupted()).toBe(1);
+    expect(runs.get('crashed')).toMatchObject({
+      status: 'interrupted',
+      error: { message: 'Flowbench stopped while this run was going' },
+    });
+    expect(runs.get('mine').status).toBe('running');
+  });
+
+  it('refuses an unknown run id', () => {
+    expect(() => runs.get('nope')).toThrow(expect.objectContaining({ code: 'RUN_NOT_FOUND' }));
+  });
+});
