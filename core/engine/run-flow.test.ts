@@ -217,6 +217,13 @@ describe('runFlow', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('fails clearly when the server answers with a malformed body', async () => {
+    server.reply = () => ({ body: 'this is not JSON' });
+    const { result } = await run(chain, { topic: 'x' }, { llm: testLlm(server.url, { streaming: false }) });
+    expect(result).toMatchObject({ status: 'partial', error: { code: 'PROVIDER_ERROR', nodeId: 'answer' } });
+    expect(result.error?.message).toMatch(/^provider "test" (answered|failed)/);
+  });
+
   it('continues down the error port when a node fails', async () => {
     server.reply = () => ({ status: 500 });
     const flow = buildFlow({
