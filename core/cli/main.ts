@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { CliContext, reportError, type GlobalOptions } from './context';
 import { registerFlowCommands } from './commands/flows';
+import { registerMcpCommands } from './commands/mcp';
 import { registerProviderCommands } from './commands/providers';
+import { registerPublishCommands } from './commands/publish';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
 
@@ -13,9 +15,11 @@ export function buildProgram(ctx: CliContext): Command {
     .showHelpAfterError()
     .exitOverride();
   registerFlowCommands(program, ctx);
+  registerPublishCommands(program, ctx);
   registerRunCommand(program, ctx);
   registerRunsCommands(program, ctx);
   registerProviderCommands(program, ctx);
+  registerMcpCommands(program, ctx);
   return program;
 }
 

@@ -2,6 +2,7 @@ import { openDatabase, type FlowbenchDatabase, type OpenOptions } from '../store
 import { FlowRepository } from '../store/flow-repository';
 import { RunRepository } from '../store/run-repository';
 import { SettingsRepository } from '../store/settings-repository';
+import { VersionRepository } from '../store/version-repository';
 import { installExamples } from './examples';
 import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
@@ -10,6 +11,7 @@ import { RunService } from './run-service';
 export interface Services {
   database: FlowbenchDatabase;
   flows: FlowRepository;
+  versions: VersionRepository;
   runs: RunRepository;
   settings: SettingsRepository;
   providers: ProviderService;
@@ -35,6 +37,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   return {
     database,
     flows,
+    versions: new VersionRepository(database.db, flows),
     runs,
     settings,
     providers,

@@ -314,6 +314,16 @@ export class FlowRepository {
     return (max?.max ?? -1) + 1;
   }
 
+  /** Switches whether the flow is offered as an MCP tool; writes one row. */
+  setEnabled(id: string, isEnabled: boolean): void {
+    const result = this.db
+      .update(flows)
+      .set({ toolEnabled: isEnabled, updatedAt: Date.now() })
+      .where(eq(flows.id, id))
+      .run();
+    if (result.changes === 0) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+  }
+
   /** Deletes a flow with its nodes, edges, versions and runs. */
   delete(id: string): void {
     const result = this.db.delete(flows).where(eq(flows.id, id)).run();

@@ -18,6 +18,17 @@ export interface RunStart {
 
 export type RunSummary = Omit<RunRecord, 'steps' | 'inputs' | 'output'>;
 
+// Hashing a big snapshot on every run would cost more than the run; flows are immutable once loaded.
+const hashes = new WeakMap<Flow, string>();
+function snapshotHash(flow: Flow): string {
+  let hash = hashes.get(flow);
+  if (!hash) {
+    hash = createHash('sha256').update(JSON.stringify(flow)).digest('hex');
+    hashes.set(flow, hash);
+  }
+  return hash;
+}
+
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
 
@@ -57,33 +68,38 @@ export class RunRepository {
 
   /** Records a run's start with its flow snapshot (stored once per distinct flow content). */
   start(run: RunStart): void {
-    const body = JSON.stringify(run.flow);
-    const hash = createHash('sha256').update(body).digest('hex');
-    this.db.transaction(() => {
-      this.db.insert(snapshots).values({ hash, body: run.flow, createdAt: run.startedAt }).onConflictDoNothing().run();
-      this.db
-        .insert(runs)
-        .values({
-          id: run.runId,
-          flowId: run.flow.id,
-          flowName: run.flow.name,
-          flowVersion: run.flowVersion ?? null,
-          snapshotHash: hash,
-          inputs: run.inputs,
-          trigger: run.trigger,
-          client: run.client ?? null,
-          status: 'running',
-          hostPid: process.pid,
-          startedAt: run.startedAt,
-        })
-        .run();
-    });
+    this.database.sqlite.transaction(() => this.insertStart(run))();
   }
 
-  /** Applies a batch of engine events in one transaction. */
-  apply(events: readonly RunEvent[], seqOf: (nodeId: string) => number): void {
-    if (events.length === 0) return;
+  private insertStart(run: RunStart): void {
+    const hash = snapshotHash(run.flow);
+    this.db.insert(snapshots).values({ hash, body: run.flow, createdAt: run.startedAt }).onConflictDoNothing().run();
+    this.db
+      .insert(runs)
+      .values({
+        id: run.runId,
+        flowId: run.flow.id,
+        flowName: run.flow.name,
+        flowVersion: run.flowVersion ?? null,
+        snapshotHash: hash,
+        inputs: run.inputs,
+        trigger: run.trigger,
+        client: run.client ?? null,
+        status: 'running',
+        hostPid: process.pid,
+        startedAt: run.startedAt,
+      })
+      .run();
+  }
+
+  /**
+   * Applies a batch of engine events in one transaction, starting with the
+   * run's own row when `start` is given: a fast run is written in one go.
+   */
+  apply(events: readonly RunEvent[], seqOf: (nodeId: string) => number, start?: RunStart): void {
+    if (events.length === 0 && !start) return;
     this.database.sqlite.transaction(() => {
+      if (start) this.insertStart(start);
       for (const event of events) this.applyOne(event, seqOf);
     })();
   }

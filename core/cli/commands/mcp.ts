@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { DEFAULT_PORT, httpToken, startHttpHost } from '../../host/http-host';
+import { FLOWBENCH_VERSION } from '../../host/version';
+import { serveStdio } from '../../mcp/stdio';
+import { BIN_PATH } from '../bin-path';
+import { printJson, printLine, type CliContext } from '../context';
+import { usageError } from '../usage';
+
+const CLIENTS = ['claude', 'cursor', 'vscode', 'generic'] as const;
+type Client = (typeof CLIENTS)[number];
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw usageError(`--port takes a port number, got "${text}"`);
+  return port;
+}
+
+/** The exact configuration each desktop client needs, with absolute paths. */
+export function clientConfig(client: Client, db: string, port: number, token: string): unknown {
+  const stdio = { command: process.execPath, args: [BIN_PATH, 'mcp', '--db', db] };
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const headers = { Authorization: `Bearer ${token}` };
+  switch (client) {
+    case 'claude':
+      return { mcpServers: { flowbench: stdio } };
+    case 'cursor':
+      return { mcpServers: { flowbench: stdio, 'flowbench-http': { url, headers } } };
+    case 'vscode':
+      return { servers: { flowbench: { type: 'stdio', ...stdio }, 'flowbench-http': { type: 'http', url, headers } } };
+    case 'generic':
+      return { stdio, http: { url, headers } };
+  }
+}
+
+const WHERE: Record<Client, string> = {
+  claude: 'Claude Desktop: Settings → Developer → Edit Config (claude_desktop_config.json)',
+  cursor:
+    'Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in a project); the HTTP entry needs `flowbench serve` running',
+  vscode:
+    'VS Code: .vscode/mcp.json in a workspace (or "MCP: Open User Configuration"); the HTTP entry needs `flowbench serve` running',
+  generic:
+    'any MCP client: run the stdio command, or connect to the HTTP URL with the header while `flowbench serve` runs',
+};
+
+export function registerMcpCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('mcp')
+    .description('serve published, enabled flows as MCP tools over stdio (for desktop clients)')
+    .action(async () => {
+      await serveStdio(ctx.services, FLOWBENCH_VERSION);
+    });
+
+  program
+    .command('serve')
+    .description('serve the MCP endpoint over Streamable HTTP at http://127.0.0.1:<port>/mcp')
+    .option('--port <n>', 'port (0 picks a free one)', String(DEFAULT_PORT))
+    .option('--no-auth', 'accept requests without the bearer token (only on a machine you alone use)')
+    .action(async (options: { port: string; auth: boolean }) => {
+      const host = await startHttpHost(ctx.services, {
+        port: parsePort(options.port),
+        requireAuth: options.auth,
+        version: FLOWBENCH_VERSION,
+      });
+      printLine(`Flowbench is serving on ${host.url}`);
+      printLine(`MCP endpoint: ${host.url}/mcp`);
+      printLine(host.token ? `Authorization: Bearer ${host.token}` : 'Authentication is OFF (--no-auth)');
+      printLine('Ctrl-C stops it.');
+      await new Promise<void>((resolveStop) => {
+        process.once('SIGINT', () => resolveStop());
+        process.once('SIGTERM', () => resolveStop());
+      });
+      await host.close();
+    });
+
+  program
+    .command('mcp-config')
+    .description('print the configuration snippet an MCP client needs')
+    .option('--client <client>', CLIENTS.join('|'), 'generic')
+    .option('--port <n>', 'the port `flowbench serve` uses', String(DEFAULT_PORT))
+    .option('--json', 'print only the JSON snippet')
+    .action((options: { client: string; port: string; json?: boolean }) => {
+      if (!(CLIENTS as readonly string[]).includes(options.client)) {
+        throw usageError(`--client must be one of ${CLIENTS.join(', ')}, got "${options.client}"`);
+      }
+      const client = options.client as Client;
+      const services = ctx.services;
+      const snippet = clientConfig(
+        client,
+        resolve(services.database.path),
+        parsePort(options.port),
+        httpToken(services),
+      );
+      if (options.json) return printJson(snippet);
+      printLine(`# ${WHERE[client]}`);
+      printLine(JSON.stringify(snippet, null, 2));
+    });
+}

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { printJson, printLine, type CliContext } from '../context';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+export function registerPublishCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('publish')
+    .argument('<flow>', 'id, name or tool name')
+    .description('validate the draft and publish it as the next version (what MCP clients get)')
+    .option('--note <text>', 'what changed', '')
+    .option('--json', 'print JSON: { flowId, version, note, toolName, nodeCount, createdAt }')
+    .action((ref: string, options: JsonOption & { note: string }) => {
+      const { flows, versions } = ctx.services;
+      const published = versions.publish(flows.resolve(ref).id, options.note);
+      if (options.json) return printJson(published);
+      printLine(`published ${published.toolName} version ${published.version}`);
+    });
+
+  program
+    .command('versions')
+    .argument('<flow>', 'id, name or tool name')
+    .description('published versions, newest first')
+    .option('--json', 'print JSON: { versions: [{ flowId, version, note, toolName, nodeCount, createdAt }] }')
+    .action((ref: string, options: JsonOption) => {
+      const { flows, versions } = ctx.services;
+      const list = versions.list(flows.resolve(ref).id);
+      if (options.json) return printJson({ versions: list });
+      if (list.length === 0) return printLine('not published yet: `flowbench publish <flow>`');
+      for (const v of list) printLine(`v${v.version}  ${v.createdAt}  ${v.toolName}  ${v.nodeCount} nodes  ${v.note}`);
+    });
+
+  for (const [name, isEnabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    program
+      .command(name)
+      .argument('<flow>', 'id, name or tool name')
+      .description(
+        isEnabled
+          ? 'offer the flow as an MCP tool (its latest published version)'
+          : 'stop offering the flow as an MCP tool',
+      )
+      .option('--json', 'print JSON: { flowId, enabled }')
+      .action((ref: string, options: JsonOption) => {
+        const { flows } = ctx.services;
+        const flow = flows.resolve(ref);
+        flows.setEnabled(flow.id, isEnabled);
+        if (options.json) return printJson({ flowId: flow.id, enabled: isEnabled });
+        printLine(`${flow.toolName} ${isEnabled ? 'enabled' : 'disabled'}`);
+      });
+  }
+}

@@ -1,0 +1,132 @@
+import type { Flow } from '../model/flow';
+import type { RunRecord } from '../model/run';
+import { stringifyValue } from '../model/template';
+
+/** The generic tools of seeds 001/002, next to one tool per flow. */
+export const FLOWS_LIST = 'flows_list';
+export const FLOWS_EXECUTE = 'flows_execute';
+
+export const flowsListTool = {
+  name: FLOWS_LIST,
+  title: 'List flows',
+  description: 'Lists the flows this Flowbench offers, with their parameters. Call flows_execute to run one by name.',
+  inputSchema: {
+    type: 'object',
+    properties: { includeMetadata: { type: 'boolean', description: 'include parameters and dates (default true)' } },
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+export const flowsExecuteTool = {
+  name: FLOWS_EXECUTE,
+  title: 'Execute a flow',
+  description:
+    'Runs a flow by name with initial variables and returns every intermediate result, the final result and timings.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      flowName: { type: 'string', description: 'the flow tool name (from flows_list), its name or id' },
+      initialVariables: { type: 'object', description: "values for the flow's parameters", additionalProperties: true },
+    },
+    required: ['flowName'],
+    additionalProperties: false,
+  },
+};
+
+/** The error codes of seed 002; Flowbench's own code travels alongside. */
+type SeedCode =
+  | 'FLOW_NOT_FOUND'
+  | 'VALIDATION_ERROR'
+  | 'TEMPLATE_NOT_FOUND'
+  | 'EXECUTION_ERROR'
+  | 'CIRCULAR_DEPENDENCY'
+  | 'MISSING_VARIABLES';
+
+export function seedCode(code: string): SeedCode {
+  if (
+    code === 'FLOW_NOT_FOUND' ||
+    code === 'VALIDATION_ERROR' ||
+    code === 'CIRCULAR_DEPENDENCY' ||
+    code === 'MISSING_VARIABLES'
+  )
+    return code;
+  return 'EXECUTION_ERROR';
+}
+
+export interface FlowExecution {
+  flowId: string;
+  flowName: string;
+  executionId: string;
+  initialVariables: Record<string, unknown>;
+  intermediateResults: {
+    nodeId: string;
+    label: string;
+    templateName: string;
+    inputVariables: unknown;
+    output: string;
+    executionTimeMs: number;
+    timestamp: string;
+  }[];
+  finalResult: string | null;
+  totalExecutionTimeMs: number;
+  status: 'success' | 'partial' | 'failed';
+  error?: {
+    code: SeedCode;
+    flowbenchCode: string;
+    message: string;
+    source: 'flows_execute';
+    failedAt?: { nodeId: string; label: string };
+  };
+}
+
+/** A run in the shape of seed 001's FlowExecution. */
+export function flowExecution(flow: Flow, record: RunRecord): FlowExecution {
+  const labels = new Map(flow.nodes.map((n) => [n.id, n.label || n.id]));
+  const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
+  const results = record.steps
+    .filter((s) => s.status === 'succeeded' && types.get(s.nodeId) !== 'input')
+    .map((s) => ({
+      nodeId: s.nodeId,
+      label: labels.get(s.nodeId) ?? s.nodeId,
+      templateName: labels.get(s.nodeId) ?? s.nodeId,
+      inputVariables: s.input ?? {},
+      output: stringifyValue(s.output),
+      executionTimeMs: s.durationMs ?? 0,
+      timestamp: s.finishedAt ?? record.startedAt,
+    }));
+  const output = record.output;
+  const finalResult =
+    record.status !== 'succeeded'
+      ? null
+      : output?.kind === 'return_values'
+        ? output.values.map((v) => v.text).join('\n\n')
+        : output?.kind === 'structured'
+          ? JSON.stringify(output.data)
+          : (results.at(-1)?.output ?? null);
+  const status = record.status === 'succeeded' ? 'success' : results.length > 0 ? 'partial' : 'failed';
+  const error = record.error;
+  return {
+    flowId: flow.id,
+    flowName: flow.tool.name,
+    executionId: record.id,
+    initialVariables: record.inputs,
+    intermediateResults: results,
+    finalResult,
+    totalExecutionTimeMs: record.durationMs ?? 0,
+    status,
+    ...(error && record.status !== 'succeeded'
+      ? {
+          error: {
+            code: seedCode(error.code),
+            flowbenchCode: error.code,
+            message: error.message,
+            source: 'flows_execute' as const,
+            ...(error.nodeId
+              ? { failedAt: { nodeId: error.nodeId, label: labels.get(error.nodeId) ?? error.nodeId } }
+              : {}),
+          },
+        }
+      : {}),
+  };
+}

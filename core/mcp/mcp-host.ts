@@ -1,0 +1,272 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Services } from '../host/services';
+import { FlowbenchError, toFlowbenchError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import { prepareInputs } from '../model/inputs';
+import type { RunEventListener, RunRecord } from '../model/run';
+import type { PublishedFlow } from '../store/version-repository';
+import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
+import { toolFor } from './tool-schema';
+import { toolResult, type ToolResult } from './tool-result';
+
+/** Tool arguments larger than this are refused. */
+export const MAX_ARGUMENT_BYTES = 1024 * 1024;
+/** How often the catalogue is compared with the database, for tools/list_changed. */
+export const CATALOGUE_POLL_MS = 500;
+
+interface CatalogueEntry extends PublishedFlow {
+  tool: ReturnType<typeof toolFor>;
+}
+
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+const textResult = (text: string, isError = false): ToolResult => ({
+  content: [{ type: 'text', text }],
+  ...(isError ? { isError } : {}),
+});
+
+/**
+ * Serves published, enabled flows as MCP tools to any number of connections
+ * (one stdio connection, or one per HTTP session), and tells them when the
+ * catalogue changes, whichever process changed it.
+ */
+export class McpHost {
+  private readonly servers = new Set<Server>();
+  private cache: { signature: string; byName: Map<string, CatalogueEntry> } | undefined;
+  private watcher: NodeJS.Timeout | undefined;
+  private lastSignature: string | undefined;
+
+  constructor(
+    private readonly services: Services,
+    private readonly version: string,
+  ) {}
+
+  /** The enabled published flows by tool name; rebuilt only when the database says something changed. */
+  catalogue(): Map<string, CatalogueEntry> {
+    const signature = this.services.versions.catalogueSignature();
+    if (this.cache?.signature !== signature) {
+      const byName = new Map<string, CatalogueEntry>();
+      for (const published of this.services.versions.latestPublished()) {
+        if (published.enabled)
+          byName.set(published.snapshot.tool.name, { ...published, tool: toolFor(published.snapshot) });
+      }
+      this.cache = { signature, byName };
+    }
+    return this.cache.byName;
+  }
+
+  /** A protocol server for one connection. */
+  createServer(): Server {
+    const server = new Server(
+      { name: 'flowbench', title: 'Flowbench', version: this.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions:
+          'Each tool runs a Flowbench flow on this machine. flows_list and flows_execute run any published flow by name.',
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [...[...this.catalogue().values()].map((e) => e.tool), flowsListTool, flowsExecuteTool],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.call(server, request.params.name, request.params.arguments, extra),
+    );
+    this.servers.add(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      this.servers.delete(server);
+      previous?.();
+    };
+    return server;
+  }
+
+  /** Starts comparing the catalogue with the database and notifying connections of changes. */
+  startWatching(pollMs = CATALOGUE_POLL_MS): void {
+    this.lastSignature = this.services.versions.catalogueSignature();
+    this.watcher = setInterval(() => this.checkForChanges(), pollMs);
+    this.watcher.unref();
+  }
+
+  /** Sends tools/list_changed to every connection when the catalogue differs from the last check. */
+  checkForChanges(): void {
+    const signature = this.services.versions.catalogueSignature();
+    if (signature === this.lastSignature) return;
+    this.lastSignature = signature;
+    for (const server of this.servers) {
+      // A connection that has not finished initializing cannot take notifications yet.
+      if (server.getClientCapabilities()) server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.watcher) clearInterval(this.watcher);
+    await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));
+  }
+
+  private async call(
+    server: Server,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    extra: CallExtra,
+  ): Promise<ToolResult> {
+    const size = Buffer.byteLength(JSON.stringify(args ?? {}));
+    if (size > MAX_ARGUMENT_BYTES) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `arguments of ${name} are ${(size / 1024 / 1024).toFixed(1)} MB; the limit is 1 MB`,
+      );
+    }
+    if (name === FLOWS_LIST) return this.flowsList(args ?? {});
+    if (name === FLOWS_EXECUTE) return this.flowsExecute(server, args ?? {}, extra);
+    const entry = this.catalogue().get(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    let inputs: Record<string, unknown>;
+    try {
+      inputs = prepareInputs(entry.snapshot.parameters, args ?? {});
+    } catch (error) {
+      return textResult(`Invalid arguments for ${name}: ${argumentProblems(error)}`, true);
+    }
+    try {
+      const record = await this.run(server, entry, inputs, extra);
+      return toolResult(entry.snapshot, record);
+    } catch (error) {
+      const failure = toFlowbenchError(error);
+      return textResult(`${name} could not run: ${failure.code}: ${failure.message}`, true);
+    }
+  }
+
+  private run(
+    server: Server,
+    entry: CatalogueEntry,
+    inputs: Record<string, unknown>,
+    extra: CallExtra,
+  ): Promise<RunRecord> {
+    const controller = new AbortController();
+    const cancel = () => controller.abort(new FlowbenchError('CANCELLED', 'cancelled by the MCP client'));
+    if (extra.signal.aborted) cancel();
+    else extra.signal.addEventListener('abort', cancel, { once: true });
+    const client = server.getClientVersion()?.name;
+    return this.services.runner.run({
+      flow: entry.snapshot,
+      flowVersion: entry.version,
+      inputs,
+      trigger: 'mcp',
+      ...(client ? { client } : {}),
+      signal: controller.signal,
+      listeners: progressListeners(entry.snapshot, extra),
+    });
+  }
+
+  private flowsList(args: Record<string, unknown>): ToolResult {
+    const includeMetadata = args.includeMetadata !== false;
+    const flows = [...this.catalogue().values()].map((entry) => {
+      const flow = entry.snapshot;
+      const semver = typeof flow.metadata.version === 'string' ? flow.metadata.version : undefined;
+      return {
+        name: flow.tool.name,
+        flowId: flow.id,
+        title: flow.name,
+        description: entry.tool.description,
+        version: semver ?? String(entry.version),
+        publishedVersion: entry.version,
+        nodeCount: flow.nodes.length,
+        ...(includeMetadata
+          ? {
+              parameters: flow.parameters.map((p) => ({
+                name: p.name,
+                type: p.type,
+                required: p.required && p.default === undefined,
+                description: p.description,
+              })),
+              updated: new Date(entry.publishedAt).toISOString(),
+            }
+          : {}),
+      };
+    });
+    const structuredContent = { flows };
+    return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+  }
+
+  private async flowsExecute(server: Server, args: Record<string, unknown>, extra: CallExtra): Promise<ToolResult> {
+    const flowName = args.flowName;
+    const variables = args.initialVariables ?? {};
+    const failure = (code: string, message: string) => {
+      const structuredContent = {
+        flowName: String(flowName),
+        status: 'failed',
+        intermediateResults: [],
+        finalResult: null,
+        error: { code: seedCode(code), flowbenchCode: code, message, source: 'flows_execute' },
+      };
+      return {
+        content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }],
+        structuredContent,
+        isError: true,
+      };
+    };
+    if (typeof flowName !== 'string' || flowName === '')
+      return failure('VALIDATION_ERROR', 'flowName must be a non-empty string');
+    if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) {
+      return failure('VALIDATION_ERROR', 'initialVariables must be an object');
+    }
+    const entries = [...this.catalogue().values()];
+    const entry =
+      entries.find((e) => e.snapshot.tool.name === flowName) ??
+      entries.find((e) => e.flowId === flowName) ??
+      entries.find((e) => e.snapshot.name === flowName);
+    if (!entry)
+      return failure('FLOW_NOT_FOUND', `no published, enabled flow is named "${flowName}"; flows_list shows them`);
+    let inputs: Record<string, unknown>;
+    try {
+      inputs = prepareInputs(entry.snapshot.parameters, variables as Record<string, unknown>);
+    } catch (error) {
+      return failure(toFlowbenchError(error).code, argumentProblems(error));
+    }
+    const record = await this.run(server, entry, inputs, extra);
+    const execution = flowExecution(entry.snapshot, record);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(execution) }],
+      structuredContent: execution as unknown as Record<string, unknown>,
+      ...(execution.status === 'success' ? {} : { isError: true }),
+    };
+  }
+}
+
+/** Every bad field of a refused call, in one line a model can act on. */
+function argumentProblems(error: unknown): string {
+  const failure = toFlowbenchError(error);
+  if (failure.code === 'MISSING_VARIABLES') return failure.message;
+  const problems = (failure.data?.problems ?? []) as { message: string }[];
+  return problems.length > 0 ? problems.map((p) => p.message).join('; ') : failure.message;
+}
+
+/** One progress notification per finished node, when the caller sent a progress token. */
+function progressListeners(flow: Flow, extra: CallExtra): RunEventListener[] {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return [];
+  let done = 0;
+  return [
+    (event) => {
+      if (
+        event.type !== 'node.finished' &&
+        event.type !== 'node.skipped' &&
+        !(event.type === 'node.failed' && !event.willRetry)
+      )
+        return;
+      done++;
+      const verb = event.type === 'node.finished' ? 'finished' : event.type === 'node.skipped' ? 'skipped' : 'failed';
+      extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress: done,
+            total: flow.nodes.length,
+            message: `${event.nodeId} ${verb}`,
+          },
+        })
+        .catch(() => undefined);
+    },
+  ];
+}

@@ -1,0 +1,40 @@
+import type { Flow } from '../model/flow';
+import type { RunRecord } from '../model/run';
+import { stringifyValue } from '../model/template';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const text = (value: string) => ({ type: 'text' as const, text: value });
+
+/** A failure a model can act on: what failed, why, and what had finished. */
+export function failureText(flow: Flow, record: RunRecord): string {
+  const error = record.error;
+  const node = error?.nodeId ? flow.nodes.find((n) => n.id === error.nodeId) : undefined;
+  const where = node ? ` at node "${node.id}"${node.label ? ` (${node.label})` : ''}` : '';
+  const finished = record.steps.filter((s) => s.status === 'succeeded').map((s) => s.nodeId);
+  if (record.status === 'stopped') return `The flow "${flow.name}" stopped${where}: ${error?.message ?? ''}`;
+  return [
+    `The flow "${flow.name}" ${record.status}${where}: ${error?.code ?? 'ERROR'}: ${error?.message ?? 'no detail'}.`,
+    `Finished before that: ${finished.length > 0 ? finished.join(', ') : 'nothing'}.`,
+    `Run id: ${record.id}.`,
+  ].join(' ');
+}
+
+/** Turns a stored run into an MCP tool result. */
+export function toolResult(flow: Flow, record: RunRecord): ToolResult {
+  if (record.status !== 'succeeded') return { content: [text(failureText(flow, record))], isError: true };
+  const output = record.output;
+  if (output?.kind === 'structured') {
+    return { content: [text(JSON.stringify(output.data))], structuredContent: output.data };
+  }
+  if (output?.kind === 'return_values') return { content: output.values.map((v) => text(v.text)) };
+  // No output node: the outputs of the nodes nothing follows are the answer.
+  const sources = new Set(flow.edges.map((e) => e.source));
+  const sinks = record.steps.filter((s) => s.status === 'succeeded' && !sources.has(s.nodeId));
+  return { content: sinks.map((s) => text(stringifyValue(s.output))) };
+}

@@ -1,0 +1,141 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { FlowbenchError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import { hasErrors } from '../model/problems';
+import { validateFlow } from '../model/validate';
+import type { Db } from './database';
+import type { FlowRepository } from './flow-repository';
+import { flowVersions, flows } from './schema';
+
+export interface VersionSummary {
+  flowId: string;
+  version: number;
+  note: string;
+  toolName: string;
+  nodeCount: number;
+  createdAt: string;
+}
+
+/** What MCP serves for one flow: its newest published version, and whether the flow is enabled. */
+export interface PublishedFlow {
+  flowId: string;
+  version: number;
+  enabled: boolean;
+  snapshot: Flow;
+  publishedAt: number;
+}
+
+/** Numbered, immutable published versions of flows. */
+export class VersionRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly flows: FlowRepository,
+  ) {}
+
+  /**
+   * Publishes the current draft as the next version. Any validation error
+   * refuses it with the problems; nothing is written then.
+   */
+  publish(flowId: string, note = ''): VersionSummary {
+    return this.db.transaction(() => {
+      const draft = this.flows.get(flowId);
+      const { flow, problems } = validateFlow(draft, {
+        isToolNameTaken: (name, id) => this.flows.isToolNameTaken(name, id),
+      });
+      if (!flow || hasErrors(problems)) {
+        const errors = problems.filter((p) => p.severity === 'error');
+        throw new FlowbenchError(
+          'VALIDATION_ERROR',
+          `flow "${draft.name}" cannot be published: ${errors.length} problem${errors.length === 1 ? '' : 's'}`,
+          {
+            problems: errors,
+          },
+        );
+      }
+      const latest = this.db
+        .select({ max: sql<number | null>`max(${flowVersions.version})` })
+        .from(flowVersions)
+        .where(eq(flowVersions.flowId, flowId))
+        .get();
+      const version = (latest?.max ?? 0) + 1;
+      const createdAt = Date.now();
+      this.db.insert(flowVersions).values({ flowId, version, snapshot: flow, note, createdAt }).run();
+      return summaryOf({ flowId, version, note, snapshot: flow, createdAt });
+    });
+  }
+
+  list(flowId: string): VersionSummary[] {
+    this.flows.get(flowId);
+    return this.db
+      .select()
+      .from(flowVersions)
+      .where(eq(flowVersions.flowId, flowId))
+      .orderBy(desc(flowVersions.version))
+      .all()
+      .map(summaryOf);
+  }
+
+  get(flowId: string, version: number): Flow {
+    const row = this.db
+      .select({ snapshot: flowVersions.snapshot })
+      .from(flowVersions)
+      .where(and(eq(flowVersions.flowId, flowId), eq(flowVersions.version, version)))
+      .get();
+    if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `flow ${flowId} has no published version ${version}`);
+    return row.snapshot;
+  }
+
+  /** The newest published version of every flow that has one, enabled or not. */
+  latestPublished(): PublishedFlow[] {
+    const rows = this.db
+      .select({
+        flowId: flowVersions.flowId,
+        version: flowVersions.version,
+        snapshot: flowVersions.snapshot,
+        createdAt: flowVersions.createdAt,
+        enabled: flows.toolEnabled,
+      })
+      .from(flowVersions)
+      .innerJoin(flows, eq(flows.id, flowVersions.flowId))
+      .where(
+        sql`${flowVersions.version} = (select max(v.version) from flow_versions v where v.flow_id = ${flowVersions.flowId})`,
+      )
+      .all();
+    return rows.map((r) => ({
+      flowId: r.flowId,
+      version: r.version,
+      enabled: r.enabled,
+      snapshot: r.snapshot,
+      publishedAt: r.createdAt,
+    }));
+  }
+
+  /**
+   * A cheap fingerprint of what MCP clients see (ids, versions, enabled flags),
+   * compared by the server to know when to send tools/list_changed.
+   */
+  catalogueSignature(): string {
+    const rows = this.db.all<{ id: string; enabled: number; version: number }>(sql`
+      select f.id as id, f.tool_enabled as enabled, max(v.version) as version
+      from flows f join flow_versions v on v.flow_id = f.id
+      group by f.id order by f.id`);
+    return rows.map((r) => `${r.id}:${r.version}:${r.enabled}`).join(',');
+  }
+}
+
+function summaryOf(row: {
+  flowId: string;
+  version: number;
+  note: string;
+  snapshot: Flow;
+  createdAt: number;
+}): VersionSummary {
+  return {
+    flowId: row.flowId,
+    version: row.version,
+    note: row.note,
+    toolName: row.snapshot.tool.name,
+    nodeCount: row.snapshot.nodes.length,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
