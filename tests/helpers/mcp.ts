@@ -1,0 +1,57 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { openServices, type Services } from '../../core/host/services';
+import type { FlowInput } from '../../core/model/flow';
+import { BIN, ROOT } from './cli';
+
+/** Opens a database, lets the test add flows and settings, and closes it again. */
+export function prepareDatabase(path: string, setup: (services: Services) => void): void {
+  const services = openServices(path);
+  try {
+    setup(services);
+  } finally {
+    services.close();
+  }
+}
+
+/** Stores and publishes flows in one go. */
+export function publishFlows(services: Services, flows: readonly FlowInput[]): void {
+  for (const flow of flows) {
+    const created = services.flows.create(flow);
+    services.versions.publish(created.id);
+  }
+}
+
+/** The real SDK client talking to `./bin/flowbench mcp` over stdio. */
+export async function connectStdio(
+  db: string,
+  name = 'flowbench-tests',
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--db', db, 'mcp'],
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), FLOWBENCH_DB: '' },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+/** The real SDK client over Streamable HTTP. */
+export async function connectHttp(
+  url: string,
+  token: string | undefined,
+  name = 'flowbench-http-tests',
+): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}

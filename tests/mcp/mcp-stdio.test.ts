@@ -1,0 +1,265 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openServices } from '../../core/host/services';
+import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
+import { runCli } from '../helpers/cli';
+import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+let db: string;
+let client: Client;
+let server: OpenAiServer;
+
+beforeEach(async () => {
+  server = await startOpenAiServer(() => ({ content: 'Forty-two.' }));
+  db = join(tempDir(), 'mcp.db');
+  prepareDatabase(db, (services) => {
+    services.providers.set(
+      { name: 'test', kind: 'openai-compatible', baseUrl: server.url, defaultModel: 'test-model' },
+      true,
+    );
+    publishFlows(services, [echoFlow, structuredFlow, llmFlow]);
+    // A flow that exists but was never published is not a tool.
+    services.flows.create({ ...echoFlow, id: 'draft-only', tool: { name: 'draft_only' } });
+  });
+  ({ client } = await connectStdio(db));
+});
+afterEach(async () => {
+  await client.close();
+  await server.close();
+});
+
+const textOf = (result: { content?: unknown }) =>
+  (result.content as { type: string; text: string }[]).map((c) => c.text);
+
+describe('flowbench mcp (stdio)', () => {
+  it('lists published, enabled flows as tools with schemas built from their parameters', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'ask_model',
+      'echo_tool',
+      'flows_execute',
+      'flows_list',
+      'measure_word',
+    ]);
+    const echo = tools.find((t) => t.name === 'echo_tool');
+    expect(echo).toEqual({
+      name: 'echo_tool',
+      title: 'Echo',
+      description:
+        'Echoes the message back.\n\nWhen to use: When asked to echo.\n\nWhen not to use: Never for secrets.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          message: { type: 'string', description: 'what to echo' },
+          count: { type: 'integer', default: 1 },
+          mood: { type: 'string', enum: ['calm', 'loud'] },
+        },
+        required: ['message'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+    });
+    expect(tools.find((t) => t.name === 'measure_word')?.outputSchema).toEqual({
+      type: 'object',
+      properties: { original: { type: ['string', 'null'] }, shout: { type: ['string', 'null'] } },
+    });
+  });
+
+  it('returns ordered return values as content and stores the run with trigger mcp and the client name', async () => {
+    const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'hello', count: 3 } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toEqual(['You said: hello', 'count=3']);
+    const services = openServices(db);
+    const runs = services.runs.list();
+    services.close();
+    expect(runs[0]).toMatchObject({ trigger: 'mcp', client: 'flowbench-tests', status: 'succeeded', flowVersion: 1 });
+  });
+
+  it('returns structuredContent with its JSON as text', async () => {
+    const result = await client.callTool({ name: 'measure_word', arguments: { word: 'otter' } });
+    expect(result.structuredContent).toEqual({ original: 'otter', shout: 'otter!' });
+    expect(JSON.parse(textOf(result)[0]!)).toEqual({ original: 'otter', shout: 'otter!' });
+  });
+
+  it('runs model calls through the provider', async () => {
+    const result = await client.callTool({ name: 'ask_model', arguments: { question: 'meaning of life?' } });
+    expect(textOf(result)).toEqual(['Forty-two.']);
+    expect(server.requests[0]?.body.messages).toEqual([{ role: 'user', content: 'Answer: meaning of life?' }]);
+  });
+
+  it('reports a failed run as isError naming the node, the code and what finished', async () => {
+    server.reply = () => ({ status: 400 });
+    const result = await client.callTool({ name: 'ask_model', arguments: { question: 'x' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)[0]).toMatch(
+      /^The flow "Ask" failed at node "answer": PROVIDER_ERROR: provider "test" answered 400: .*\. Finished before that: input\. Run id: [0-9a-f-]{36}\.$/,
+    );
+  });
+
+  it('answers bad arguments with isError listing each bad field', async () => {
+    const missing = await client.callTool({ name: 'echo_tool', arguments: {} });
+    expect(missing).toMatchObject({ isError: true });
+    expect(textOf(missing)).toEqual(['Invalid arguments for echo_tool: missing required input: message']);
+    const wrong = await client.callTool({
+      name: 'echo_tool',
+      arguments: { message: 5, count: 'many', mood: 'angry', extra: true },
+    });
+    expect(textOf(wrong)[0]).toBe(
+      'Invalid arguments for echo_tool: unknown input "extra" (parameters: message, count, mood); input "message": expected a string, got 5; input "count": expected an integer, got "many"; input "mood": expected one of "calm", "loud", got "angry"',
+    );
+  });
+
+  it('treats an unknown tool and oversized arguments as protocol errors', async () => {
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool: nope/);
+    await expect(client.callTool({ name: 'draft_only', arguments: {} })).rejects.toThrow(/Unknown tool: draft_only/);
+    await expect(client.callTool({ name: 'echo_tool', arguments: { message: 'x'.repeat(1_100_000) } })).rejects.toThrow(
+      /the limit is 1 MB/,
+    );
+  });
+
+  it('sends a progress notification per finished node', async () => {
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    await client.callTool({ name: 'echo_tool', arguments: { message: 'hi' } }, CallToolResultSchema, {
+      onprogress: (p) => progress.push(p),
+    });
+    expect(progress).toEqual([
+      { progress: 1, total: 3, message: 'input finished' },
+      { progress: 2, total: 3, message: 'say finished' },
+      { progress: 3, total: 3, message: 'result finished' },
+    ]);
+  });
+
+  it('cancels the run when the client cancels the request', async () => {
+    server.reply = () => ({ content: 'late', delayMs: 10_000 });
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'ask_model', arguments: { question: 'slow' } }, CallToolResultSchema, {
+      signal: controller.signal,
+    });
+    const deadline = Date.now() + 10_000;
+    while (server.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 500));
+    const services = openServices(db);
+    const [run] = services.runs.list();
+    services.close();
+    expect(run).toMatchObject({ status: 'cancelled', trigger: 'mcp', error: { code: 'CANCELLED' } });
+    expect(server.requests[0]?.wasAborted).toBe(true);
+  });
+
+  it('serves the published version, not the draft being edited', async () => {
+    const services = openServices(db);
+    services.flows.applyChanges('echo', {
+      updateNodes: [{ id: 'say', config: { template: 'DRAFT {{inputs.message}}' } }],
+    });
+    services.close();
+    expect(textOf(await client.callTool({ name: 'echo_tool', arguments: { message: 'a' } }))[0]).toBe('You said: a');
+  });
+
+  it('tells connected clients within 2 s when another process publishes, disables or deletes a flow', async () => {
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    const waitForChange = async (before: number) => {
+      const started = Date.now();
+      while (changes === before && Date.now() - started < 2000) await new Promise((r) => setTimeout(r, 20));
+      expect(changes, 'tools/list_changed within 2 s').toBeGreaterThan(before);
+      return Date.now() - started;
+    };
+    expect((await runCli(['--db', db, 'publish', 'draft_only'])).code).toBe(0);
+    await waitForChange(0);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('draft_only');
+
+    expect((await runCli(['--db', db, 'disable', 'echo_tool'])).code).toBe(0);
+    await waitForChange(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('echo_tool');
+
+    expect((await runCli(['--db', db, 'enable', 'echo_tool'])).code).toBe(0);
+    await waitForChange(2);
+    expect((await runCli(['--db', db, 'delete', 'measure_word'])).code).toBe(0);
+    await waitForChange(3);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      'ask_model',
+      'draft_only',
+      'echo_tool',
+      'flows_execute',
+      'flows_list',
+    ]);
+  });
+
+  it('handles 20 concurrent calls', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.callTool({ name: 'echo_tool', arguments: { message: `m${i}` } })),
+    );
+    expect(results.map((r) => textOf(r)[0])).toEqual(Array.from({ length: 20 }, (_, i) => `You said: m${i}`));
+    const services = openServices(db);
+    expect(services.runs.count()).toBe(20);
+    services.close();
+  });
+
+  it('waits for a database busy with another writer instead of failing', async () => {
+    const other = new Database(db);
+    other.pragma('busy_timeout = 5000');
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare("INSERT INTO settings (key, value) VALUES ('busy', '1')").run();
+    const started = Date.now();
+    const call = client.callTool({ name: 'echo_tool', arguments: { message: 'patient' } });
+    setTimeout(() => {
+      other.exec('COMMIT');
+      other.close();
+    }, 1500);
+    const result = await call;
+    expect(textOf(result)[0]).toBe('You said: patient');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('offers flows_list and flows_execute in the shapes of the FlowyPrompt tools', async () => {
+    const list = await client.callTool({ name: 'flows_list', arguments: {} });
+    const flows = (list.structuredContent as { flows: { name: string; version: string; nodeCount: number }[] }).flows;
+    expect(flows.map((f) => f.name).sort()).toEqual(['ask_model', 'echo_tool', 'measure_word']);
+    expect(flows.find((f) => f.name === 'echo_tool')).toMatchObject({ version: '1', nodeCount: 3, flowId: 'echo' });
+
+    const executed = await client.callTool({
+      name: 'flows_execute',
+      arguments: { flowName: 'echo_tool', initialVariables: { message: 'hey' } },
+    });
+    expect(executed.isError).toBeFalsy();
+    expect(executed.structuredContent).toMatchObject({
+      flowId: 'echo',
+      flowName: 'echo_tool',
+      initialVariables: { message: 'hey', count: 1 },
+      intermediateResults: [
+        { nodeId: 'say', label: 'say', inputVariables: { 'inputs.message': 'hey' }, output: 'You said: hey' },
+        { nodeId: 'result', label: 'result' },
+      ],
+      finalResult: 'You said: hey\n\ncount=1',
+      status: 'success',
+    });
+
+    const missing = await client.callTool({ name: 'flows_execute', arguments: { flowName: 'echo_tool' } });
+    expect(missing).toMatchObject({
+      isError: true,
+      structuredContent: { status: 'failed', error: { code: 'MISSING_VARIABLES', source: 'flows_execute' } },
+    });
+    const unknown = await client.callTool({ name: 'flows_execute', arguments: { flowName: 'ghost' } });
+    expect(unknown.structuredContent).toMatchObject({ status: 'failed', error: { code: 'FLOW_NOT_FOUND' } });
+
+    server.reply = () => ({ status: 500 });
+    const failed = await client.callTool({
+      name: 'flows_execute',
+      arguments: { flowName: 'ask_model', initialVariables: { question: 'q' } },
+    });
+    expect(failed.structuredContent).toMatchObject({
+      status: 'failed',
+      finalResult: null,
+      error: { code: 'EXECUTION_ERROR', flowbenchCode: 'PROVIDER_ERROR', failedAt: { nodeId: 'answer' } },
+    });
+  });
+});
