@@ -1,4 +1,5 @@
 import { benchEngine } from './engine.bench';
+import { benchMcp } from './mcp.bench';
 import { benchStore } from './store.bench';
 import { printRows, type BenchRow } from './stats';
 
@@ -9,6 +10,7 @@ import { printRows, type BenchRow } from './stats';
 const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   store: benchStore,
   engine: benchEngine,
+  mcp: benchMcp,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

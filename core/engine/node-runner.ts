@@ -43,18 +43,13 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
     emit({ type: 'node.started', runId, nodeId: node.id, attempt, at: Date.now() });
     const details: StepDetails = {};
     const used: Record<string, unknown> = {};
-    const controller = new AbortController();
-    const onRunAbort = () => controller.abort(input.runSignal.reason);
-    input.runSignal.addEventListener('abort', onRunAbort, { once: true });
-    const timer = setTimeout(
+    const guard = new AttemptGuard(
+      input.runSignal,
       () =>
-        controller.abort(
-          new FlowbenchError('NODE_TIMEOUT', `node "${node.id}" took longer than ${input.timeoutMs} ms`, {
-            nodeId: node.id,
-            timeoutMs: input.timeoutMs,
-          }),
-        ),
-      input.timeoutMs,
+        new FlowbenchError('NODE_TIMEOUT', `node "${node.id}" took longer than ${input.timeoutMs} ms`, {
+          nodeId: node.id,
+          timeoutMs: input.timeoutMs,
+        }),
     );
     try {
       if (!definition.execute) {
@@ -64,11 +59,8 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
           { nodeId: node.id },
         );
       }
-      const ctx = createContext(input, controller.signal, details, used);
-      const outcome = await Promise.race([
-        Promise.resolve(definition.execute(ctx, node.config)),
-        abortion(controller.signal),
-      ]);
+      const ctx = createContext(input, guard, details, used);
+      const outcome = await guard.settle(definition.execute(ctx, node.config), input.timeoutMs);
       emit({
         type: 'node.finished',
         runId,
@@ -101,15 +93,54 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
       if (!willRetry) return { status: 'failed', error };
       await sleep(backoffDelay(attempt, input.retry), input.runSignal);
     } finally {
-      clearTimeout(timer);
-      input.runSignal.removeEventListener('abort', onRunAbort);
+      guard.dispose();
     }
+  }
+}
+
+/**
+ * The signal and time limit of one attempt. Most nodes (templates, conditions)
+ * finish synchronously and never look at their signal, so the controller and
+ * the timer are only made for nodes that ask for the signal or return a promise.
+ */
+class AttemptGuard {
+  private controller: AbortController | undefined;
+  private readonly forward = () => this.controller?.abort(this.runSignal.reason);
+
+  constructor(
+    private readonly runSignal: AbortSignal,
+    private readonly timeoutError: () => FlowbenchError,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.runSignal.aborted) this.controller.abort(this.runSignal.reason);
+      else this.runSignal.addEventListener('abort', this.forward, { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  /** The node's result; a promise is raced against cancellation and the time limit. */
+  async settle<T>(result: T | Promise<T>, timeoutMs: number): Promise<T> {
+    if (!(result instanceof Promise)) return result;
+    const signal = this.signal;
+    const timer = setTimeout(() => this.controller?.abort(this.timeoutError()), timeoutMs);
+    try {
+      return await Promise.race([result, abortion(signal)]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  dispose(): void {
+    if (this.controller) this.runSignal.removeEventListener('abort', this.forward);
   }
 }
 
 function createContext(
   input: NodeRunInput,
-  signal: AbortSignal,
+  guard: AttemptGuard,
   details: StepDetails,
   used: Record<string, unknown>,
 ): NodeContext {
@@ -121,7 +152,9 @@ function createContext(
   };
   return {
     nodeId: input.node.id,
-    signal,
+    get signal() {
+      return guard.signal;
+    },
     inputs: input.scope.inputs,
     render: (template) => {
       track(template);

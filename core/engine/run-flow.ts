@@ -35,6 +35,19 @@ export interface RunOutcome extends ScheduleResult {
 }
 
 export const DEFAULT_CONCURRENCY = 8;
+
+// Flows handed to the engine are not mutated; a published snapshot run a
+// thousand times is validated once.
+const validations = new WeakMap<Flow, ReturnType<typeof validateFlow>>();
+function validateOnce(flow: Flow, registry: NodeRegistry): ReturnType<typeof validateFlow> {
+  if (registry !== nodeRegistry) return validateFlow(flow, { registry });
+  let result = validations.get(flow);
+  if (!result) {
+    result = validateFlow(flow, { registry });
+    validations.set(flow, result);
+  }
+  return result;
+}
 export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
 
 /**
@@ -44,7 +57,7 @@ export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
  */
 export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const registry = options.registry ?? nodeRegistry;
-  const { flow, problems } = validateFlow(options.flow, { registry });
+  const { flow, problems } = validateOnce(options.flow, registry);
   if (!flow || hasErrors(problems)) {
     const errors = problems.filter((p) => p.severity === 'error');
     throw new FlowbenchError(

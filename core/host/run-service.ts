@@ -2,6 +2,7 @@ import { runFlow, type RunOptions } from '../engine/run-flow';
 import type { Flow } from '../model/flow';
 import type { LlmPort } from '../model/llm';
 import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
+import { RunRecordBuilder } from '../model/run-record';
 import { createRunRecorder } from '../store/run-recorder';
 import type { RunRepository } from '../store/run-repository';
 
@@ -24,22 +25,24 @@ export class RunService {
     private readonly llm: () => LlmPort,
   ) {}
 
+  /** Runs the flow; the record returned is the one stored, built from the same events. */
   async run(request: StartRun): Promise<RunRecord> {
-    const recorder = createRunRecorder(this.runs, {
-      flow: request.flow,
+    const meta = {
       trigger: request.trigger,
       ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
       ...(request.client !== undefined ? { client: request.client } : {}),
-    });
-    const outcome = await runFlow({
+    };
+    const recorder = createRunRecorder(this.runs, { flow: request.flow, ...meta });
+    const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
+    await runFlow({
       flow: request.flow,
       inputs: request.inputs,
       llm: this.llm(),
-      listeners: [recorder, ...(request.listeners ?? [])],
+      listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
       ...request.engine,
     });
-    return this.runs.get(outcome.runId);
+    return builder.record();
   }
 }

@@ -37,11 +37,14 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   return {
     database,
     flows,
-    versions: new VersionRepository(database.db, flows),
+    versions: new VersionRepository(database, flows),
     runs,
     settings,
     providers,
     runner: new RunService(runs, () => providers.port()),
-    close: () => database.close(),
+    close: () => {
+      runs.flush();
+      database.close();
+    },
   };
 }

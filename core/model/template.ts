@@ -42,8 +42,22 @@ export function parseReference(expression: string): Reference | { error: string 
   return { error: `"${expression}" must start with inputs. or nodes.` };
 }
 
-/** Splits a template into literal text and references, keeping positions for editors. */
+// Templates are parsed on every run of their node; flows reuse few distinct texts.
+const parsed = new Map<string, TemplateSegment[]>();
+const MAX_CACHED_TEMPLATES = 2000;
+
+/** Splits a template into literal text and references, keeping positions for editors. Do not mutate the result. */
 export function parseTemplate(template: string): TemplateSegment[] {
+  let segments = parsed.get(template);
+  if (!segments) {
+    segments = parseUncached(template);
+    if (parsed.size >= MAX_CACHED_TEMPLATES) parsed.clear();
+    parsed.set(template, segments);
+  }
+  return segments;
+}
+
+function parseUncached(template: string): TemplateSegment[] {
   const segments: TemplateSegment[] = [];
   let last = 0;
   for (const match of template.matchAll(TAG)) {

@@ -16,6 +16,11 @@ export interface RunStart {
   startedAt: number;
 }
 
+/** Longest a run event waits before it is written (see `enqueue`). */
+export const GROUP_COMMIT_MS = 5;
+/** A queue this long is written at once, whatever the time. */
+const MAX_QUEUED_BATCHES = 500;
+
 export type RunSummary = Omit<RunRecord, 'steps' | 'inputs' | 'output'>;
 
 // Hashing a big snapshot on every run would cost more than the run; flows are immutable once loaded.
@@ -46,10 +51,30 @@ function isProcessAlive(pid: number): boolean {
 export class RunRepository {
   private readonly db: Db;
   private readonly upsertStep;
+  private readonly insertSnapshot;
+  private readonly insertRun;
+  private readonly finishRun;
+  /** Snapshots this process already stored, so a repeated run skips the insert. */
+  private readonly storedSnapshots = new Set<string>();
+  /** Writes waiting for the next turn of the event loop; see `enqueue`. */
+  private queue: { start?: RunStart; events: RunEvent[]; seqOf: (nodeId: string) => number }[] = [];
+  private isFlushScheduled = false;
+  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly database: FlowbenchDatabase) {
     this.db = database.db;
-    // The hot path: one prepared statement per step change, batched in transactions by the recorder.
+    // The hot path (every run, every step) uses statements prepared once: building
+    // them through the query builder on every call cost more than the run itself.
+    this.insertSnapshot = database.sqlite.prepare(
+      'INSERT OR IGNORE INTO snapshots (hash, body, created_at) VALUES (?, ?, ?)',
+    );
+    this.insertRun = database.sqlite.prepare(`
+      INSERT INTO runs (id, flow_id, flow_name, flow_version, snapshot_hash, inputs, trigger, client, status, host_pid, started_at)
+      VALUES (@id, @flowId, @flowName, @flowVersion, @hash, @inputs, @trigger, @client, 'running', @pid, @startedAt)`);
+    this.finishRun = database.sqlite.prepare(`
+      UPDATE runs SET status = @status, output = @output, error_code = @errorCode, error_message = @errorMessage,
+        error_node_id = @errorNodeId, finished_at = @finishedAt, duration_ms = @durationMs
+      WHERE id = @id`);
     this.upsertStep = database.sqlite.prepare(`
       INSERT INTO run_steps (run_id, node_id, seq, status, attempts, input, output, error_code, error_message, usage, messages, started_at, finished_at)
       VALUES (@runId, @nodeId, @seq, @status, @attempts, @input, @output, @errorCode, @errorMessage, @usage, @messages, @startedAt, @finishedAt)
@@ -73,35 +98,71 @@ export class RunRepository {
 
   private insertStart(run: RunStart): void {
     const hash = snapshotHash(run.flow);
-    this.db.insert(snapshots).values({ hash, body: run.flow, createdAt: run.startedAt }).onConflictDoNothing().run();
-    this.db
-      .insert(runs)
-      .values({
-        id: run.runId,
-        flowId: run.flow.id,
-        flowName: run.flow.name,
-        flowVersion: run.flowVersion ?? null,
-        snapshotHash: hash,
-        inputs: run.inputs,
-        trigger: run.trigger,
-        client: run.client ?? null,
-        status: 'running',
-        hostPid: process.pid,
-        startedAt: run.startedAt,
-      })
-      .run();
+    if (!this.storedSnapshots.has(hash)) {
+      this.insertSnapshot.run(hash, JSON.stringify(run.flow), run.startedAt);
+      this.storedSnapshots.add(hash);
+    }
+    this.insertRun.run({
+      id: run.runId,
+      flowId: run.flow.id,
+      flowName: run.flow.name,
+      flowVersion: run.flowVersion ?? null,
+      hash,
+      inputs: JSON.stringify(run.inputs),
+      trigger: run.trigger,
+      client: run.client ?? null,
+      pid: process.pid,
+      startedAt: run.startedAt,
+    });
   }
 
   /**
-   * Applies a batch of engine events in one transaction, starting with the
-   * run's own row when `start` is given: a fast run is written in one go.
+   * Queues a run's events; the queue is written as one transaction at most
+   * GROUP_COMMIT_MS later (group commit). An MCP answer or a CLI line is not
+   * held up by the disk, and many runs share one commit. Reads in this process
+   * flush first, and `close` of the services writes what is left.
    */
-  apply(events: readonly RunEvent[], seqOf: (nodeId: string) => number, start?: RunStart): void {
-    if (events.length === 0 && !start) return;
-    this.database.sqlite.transaction(() => {
-      if (start) this.insertStart(start);
-      for (const event of events) this.applyOne(event, seqOf);
-    })();
+  enqueue(events: readonly RunEvent[], seqOf: (nodeId: string) => number, start?: RunStart): void {
+    this.queue.push({ events: [...events], seqOf, ...(start ? { start } : {}) });
+    if (this.queue.length >= MAX_QUEUED_BATCHES) return this.flush();
+    if (this.isFlushScheduled) return;
+    this.scheduleFlush(GROUP_COMMIT_MS);
+  }
+
+  private scheduleFlush(delayMs: number): void {
+    this.isFlushScheduled = true;
+    this.flushTimer = setTimeout(() => {
+      try {
+        this.flush();
+      } catch (error) {
+        // The database stayed locked past busy_timeout (another process holds a long
+        // write): keep the records and try again rather than lose them or crash.
+        process.stderr.write(`flowbench: run records wait for the database: ${(error as Error).message}\n`);
+        this.scheduleFlush(1000);
+      }
+    }, delayMs);
+  }
+
+  /** Writes every queued event now. */
+  flush(): void {
+    this.isFlushScheduled = false;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.queue.length === 0) return;
+    const batches = this.queue;
+    this.queue = [];
+    try {
+      this.database.sqlite.transaction(() => {
+        for (const batch of batches) {
+          if (batch.start) this.insertStart(batch.start);
+          for (const event of batch.events) this.applyOne(event, batch.seqOf);
+        }
+      })();
+    } catch (error) {
+      // The transaction rolled back: nothing of it was written, so all of it waits again.
+      this.queue = [...batches, ...this.queue];
+      for (const batch of batches) if (batch.start) this.storedSnapshots.delete(snapshotHash(batch.start.flow));
+      throw error;
+    }
   }
 
   private applyOne(event: RunEvent, seqOf: (nodeId: string) => number): void {
@@ -153,19 +214,16 @@ export class RunRepository {
           finishedAt: event.at,
         });
       case 'run.finished':
-        return void this.db
-          .update(runs)
-          .set({
-            status: event.status,
-            output: event.output ?? null,
-            errorCode: event.error?.code ?? null,
-            errorMessage: event.error?.message ?? null,
-            errorNodeId: event.error?.nodeId ?? null,
-            finishedAt: event.at,
-            durationMs: event.durationMs,
-          })
-          .where(eq(runs.id, event.runId))
-          .run();
+        return void this.finishRun.run({
+          id: event.runId,
+          status: event.status,
+          output: json(event.output),
+          errorCode: event.error?.code ?? null,
+          errorMessage: event.error?.message ?? null,
+          errorNodeId: event.error?.nodeId ?? null,
+          finishedAt: event.at,
+          durationMs: event.durationMs,
+        });
       case 'run.started':
       case 'node.token':
         return;
@@ -174,6 +232,7 @@ export class RunRepository {
 
   /** Marks runs whose process is gone (a crash, a killed terminal) as interrupted. */
   markInterrupted(): number {
+    this.flush();
     const running = this.db
       .select({ id: runs.id, pid: runs.hostPid })
       .from(runs)
@@ -206,6 +265,7 @@ export class RunRepository {
 
   /** A run with its steps; accepts a unique id prefix of 6+ characters. Throws RUN_NOT_FOUND. */
   get(ref: string): RunRecord {
+    this.flush();
     const row =
       this.db.select().from(runs).where(eq(runs.id, ref)).get() ??
       (ref.length >= 6 ? this.uniqueByPrefix(ref) : undefined);
@@ -243,6 +303,7 @@ export class RunRepository {
 
   /** The flow snapshot a run ran. */
   snapshot(runId: string): Flow {
+    this.flush();
     const row = this.db
       .select({ body: snapshots.body })
       .from(runs)
@@ -255,6 +316,7 @@ export class RunRepository {
 
   /** Newest first. */
   list(options: { flowId?: string; limit?: number } = {}): RunSummary[] {
+    this.flush();
     const query = this.db.select().from(runs);
     const filtered = options.flowId ? query.where(eq(runs.flowId, options.flowId)) : query;
     return filtered
@@ -265,6 +327,7 @@ export class RunRepository {
   }
 
   count(): number {
+    this.flush();
     return (
       this.db
         .select({ n: sql<number>`count(*)` })

@@ -3,7 +3,8 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { hasErrors } from '../model/problems';
 import { validateFlow } from '../model/validate';
-import type { Db } from './database';
+import type { Statement } from 'better-sqlite3';
+import type { Db, FlowbenchDatabase } from './database';
 import type { FlowRepository } from './flow-repository';
 import { flowVersions, flows } from './schema';
 
@@ -27,10 +28,18 @@ export interface PublishedFlow {
 
 /** Numbered, immutable published versions of flows. */
 export class VersionRepository {
+  private readonly db: Db;
+  private readonly sqlite: FlowbenchDatabase['sqlite'];
+  // Asked before every MCP call: prepared once.
+  private signatureQuery: Statement | undefined;
+
   constructor(
-    private readonly db: Db,
+    database: FlowbenchDatabase,
     private readonly flows: FlowRepository,
-  ) {}
+  ) {
+    this.db = database.db;
+    this.sqlite = database.sqlite;
+  }
 
   /**
    * Publishes the current draft as the next version. Any validation error
@@ -115,11 +124,12 @@ export class VersionRepository {
    * compared by the server to know when to send tools/list_changed.
    */
   catalogueSignature(): string {
-    const rows = this.db.all<{ id: string; enabled: number; version: number }>(sql`
-      select f.id as id, f.tool_enabled as enabled, max(v.version) as version
-      from flows f join flow_versions v on v.flow_id = f.id
-      group by f.id order by f.id`);
-    return rows.map((r) => `${r.id}:${r.version}:${r.enabled}`).join(',');
+    this.signatureQuery ??= this.sqlite.prepare(`
+      select group_concat(id || ':' || version || ':' || enabled, ',') from (
+        select f.id as id, f.tool_enabled as enabled, max(v.version) as version
+        from flows f join flow_versions v on v.flow_id = f.id
+        group by f.id order by f.id)`);
+    return (this.signatureQuery.pluck().get() as string | null) ?? '';
   }
 }
 

@@ -1,11 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openServices } from '../../core/host/services';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
-import { runCli } from '../helpers/cli';
+import { BIN, ROOT, runCli } from '../helpers/cli';
 import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
@@ -34,8 +35,66 @@ afterEach(async () => {
   await server.close();
 });
 
-const textOf = (result: { content?: unknown }) =>
-  (result.content as { type: string; text: string }[]).map((c) => c.text);
+interface RawMessage {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Sends JSON-RPC lines to `flowbench mcp`, each request after the previous one
+ * was answered (as a client does), and collects everything the server writes.
+ */
+function rawStdioExchange(path: string, requests: object[]): Promise<RawMessage[]> {
+  const lastId = (requests.filter((r) => 'id' in r).at(-1) as { id: number }).id;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--db', path, 'mcp'], {
+      cwd: ROOT,
+      env: { ...process.env, FLOWBENCH_DB: '' },
+    });
+    const messages: RawMessage[] = [];
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`no answer; got ${JSON.stringify(messages)}`)), 20_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const message = JSON.parse(buffer.slice(0, newline)) as RawMessage;
+        buffer = buffer.slice(newline + 1);
+        messages.push(message);
+        if (message.id === lastId) {
+          clearTimeout(timer);
+          child.kill();
+          resolve(messages);
+        } else if (message.id !== undefined) sendUntilRequest();
+      }
+    });
+    const queue = [...requests];
+    const sendUntilRequest = () => {
+      while (queue.length > 0) {
+        const next = queue.shift() as { id?: number };
+        child.stdin.write(`${JSON.stringify(next)}\n`);
+        if (next.id !== undefined) return;
+      }
+    };
+    sendUntilRequest();
+  });
+}
+
+/** Run records are written a few milliseconds after the answer (group commit); wait for them. */
+async function storedRuns(path: string, count: number) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const services = openServices(path);
+    const runs = services.runs.list({ limit: 100 });
+    services.close();
+    if (runs.length >= count || Date.now() > deadline) return runs;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const textOf = (result: unknown) =>
+  (result as { content: { type: string; text: string }[] }).content.map((c) => c.text);
 
 describe('flowbench mcp (stdio)', () => {
   it('lists published, enabled flows as tools with schemas built from their parameters', async () => {
@@ -75,9 +134,7 @@ describe('flowbench mcp (stdio)', () => {
     const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'hello', count: 3 } });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toEqual(['You said: hello', 'count=3']);
-    const services = openServices(db);
-    const runs = services.runs.list();
-    services.close();
+    const runs = await storedRuns(db, 1);
     expect(runs[0]).toMatchObject({ trigger: 'mcp', client: 'flowbench-tests', status: 'succeeded', flowVersion: 1 });
   });
 
@@ -123,15 +180,31 @@ describe('flowbench mcp (stdio)', () => {
     );
   });
 
-  it('sends a progress notification per finished node', async () => {
-    const progress: { progress: number; total?: number; message?: string }[] = [];
-    await client.callTool({ name: 'echo_tool', arguments: { message: 'hi' } }, CallToolResultSchema, {
-      onprogress: (p) => progress.push(p),
-    });
-    expect(progress).toEqual([
-      { progress: 1, total: 3, message: 'input finished' },
-      { progress: 2, total: 3, message: 'say finished' },
-      { progress: 3, total: 3, message: 'result finished' },
+  it('sends a progress notification per finished node, before the result', async () => {
+    // Read the raw stream: the SDK client drops progress that arrives in the same
+    // chunk as the response (modelcontextprotocol/typescript-sdk#2580), which says
+    // nothing about what the server sent.
+    const messages = await rawStdioExchange(db, [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'echo_tool', arguments: { message: 'hi' }, _meta: { progressToken: 'p-1' } },
+      },
+    ]);
+    const afterInit = messages.slice(messages.findIndex((m) => m.id === 1) + 1);
+    expect(afterInit.map((m) => (m.method === 'notifications/progress' ? m.params : { id: m.id }))).toEqual([
+      { progressToken: 'p-1', progress: 1, total: 3, message: 'input finished' },
+      { progressToken: 'p-1', progress: 2, total: 3, message: 'say finished' },
+      { progressToken: 'p-1', progress: 3, total: 3, message: 'result finished' },
+      { id: 2 },
     ]);
   });
 
@@ -145,10 +218,8 @@ describe('flowbench mcp (stdio)', () => {
     while (server.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     controller.abort('changed my mind');
     await expect(call).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 500));
-    const services = openServices(db);
-    const [run] = services.runs.list();
-    services.close();
+    await new Promise((r) => setTimeout(r, 300));
+    const [run] = await storedRuns(db, 1);
     expect(run).toMatchObject({ status: 'cancelled', trigger: 'mcp', error: { code: 'CANCELLED' } });
     expect(server.requests[0]?.wasAborted).toBe(true);
   });
@@ -199,25 +270,21 @@ describe('flowbench mcp (stdio)', () => {
       Array.from({ length: 20 }, (_, i) => client.callTool({ name: 'echo_tool', arguments: { message: `m${i}` } })),
     );
     expect(results.map((r) => textOf(r)[0])).toEqual(Array.from({ length: 20 }, (_, i) => `You said: m${i}`));
-    const services = openServices(db);
-    expect(services.runs.count()).toBe(20);
-    services.close();
+    expect(await storedRuns(db, 20)).toHaveLength(20);
   });
 
-  it('waits for a database busy with another writer instead of failing', async () => {
+  it('answers while another process holds a write lock, and records the run once it is released', async () => {
     const other = new Database(db);
     other.pragma('busy_timeout = 5000');
     other.exec('BEGIN IMMEDIATE');
     other.prepare("INSERT INTO settings (key, value) VALUES ('busy', '1')").run();
-    const started = Date.now();
-    const call = client.callTool({ name: 'echo_tool', arguments: { message: 'patient' } });
-    setTimeout(() => {
-      other.exec('COMMIT');
-      other.close();
-    }, 1500);
-    const result = await call;
+    const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'patient' } });
     expect(textOf(result)[0]).toBe('You said: patient');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    await new Promise((r) => setTimeout(r, 1500));
+    other.exec('COMMIT');
+    other.close();
+    const runs = await storedRuns(db, 1);
+    expect(runs).toEqual([expect.objectContaining({ status: 'succeeded', trigger: 'mcp' })]);
   });
 
   it('offers flows_list and flows_execute in the shapes of the FlowyPrompt tools', async () => {

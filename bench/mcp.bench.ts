@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { FlowInput } from '../core/model/flow';
+import { buildFlow, template } from '../tests/helpers/flow-builder';
+import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../tests/helpers/mcp';
+import { startServe } from '../tests/helpers/serve';
+import { ms, percentile, type BenchRow } from './stats';
+
+const BARE = join(import.meta.dirname, 'bare-mcp-server.ts');
+
+// The SDK's HTTP client hangs every request's listener on one long-lived signal;
+// with thousands of calls Node warns about a leak that is only the client's.
+setMaxListeners(0);
+
+const oneNodeFlow: FlowInput = {
+  ...buildFlow({
+    id: 'bench-echo',
+    parameters: [{ name: 'message', type: 'string' }],
+    nodes: [template('echo', '{{inputs.message}}')],
+    edges: [],
+  }),
+  name: 'Bench echo',
+  tool: { name: 'bench_echo' },
+};
+
+interface Target {
+  label: string;
+  client: Client;
+  tool: string;
+  close: () => Promise<void> | void;
+}
+
+async function bareStdio(): Promise<Target> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BARE, 'stdio'], stderr: 'ignore' }),
+  );
+  return { label: 'bare SDK echo', client, tool: 'echo', close: () => client.close() };
+}
+
+async function bareHttp(): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', BARE, 'http'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+  );
+  const client = await connectHttp(url, undefined, 'bench');
+  return {
+    label: 'bare SDK echo',
+    client,
+    tool: 'echo',
+    close: async () => {
+      await client.close();
+      child.stdin.end();
+    },
+  };
+}
+
+const call = (target: Target, i: number) =>
+  target.client.callTool({ name: target.tool, arguments: { message: `m${i}` } });
+
+/** Alternates blocks of sequential calls between the two targets so both see the same machine. */
+async function roundTrips(a: Target, b: Target, total: number): Promise<[number[], number[]]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < 50; i++) await Promise.all([call(a, i), call(b, i)]);
+  for (let block = 0; block < 10; block++) {
+    for (const [index, target] of [a, b].entries()) {
+      for (let i = 0; i < total / 10; i++) {
+        const started = performance.now();
+        await call(target, i);
+        samples[index]?.push(performance.now() - started);
+      }
+    }
+  }
+  return samples;
+}
+
+async function throughput(target: Target, callers: number, perCaller: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: callers }, async (_, c) => {
+      for (let i = 0; i < perCaller; i++) await call(target, c * perCaller + i);
+    }),
+  );
+  return (callers * perCaller) / ((performance.now() - started) / 1000);
+}
+
+async function compare(transport: string, ours: Target, bare: Target): Promise<BenchRow[]> {
+  const [mine, base] = await roundTrips(ours, bare, 1000);
+  const p50 = percentile(mine, 50);
+  const baseP50 = percentile(base, 50);
+  const oursRate = await throughput(ours, 50, 40);
+  const bareRate = await throughput(bare, 50, 40);
+  return [
+    {
+      suite: 'mcp',
+      metric: `tools/call ${transport}: p50 / p99, one-node flow`,
+      value: `${ms(p50)} / ${ms(percentile(mine, 99))}`,
+      goal: '≤ 1.5× bare p50',
+      ratio: p50 / baseP50 / 1.5,
+    },
+    {
+      suite: 'mcp',
+      metric: `tools/call ${transport}: p50 / p99, bare SDK echo`,
+      value: `${ms(baseP50)} / ${ms(percentile(base, 99))}`,
+    },
+    { suite: 'mcp', metric: `tools/call ${transport}: p50 ratio to bare`, value: `${(p50 / baseP50).toFixed(2)}×` },
+    {
+      suite: 'mcp',
+      metric: `calls/s ${transport}, 50 concurrent callers (ours / bare)`,
+      value: `${oursRate.toFixed(0)} / ${bareRate.toFixed(0)}`,
+    },
+  ];
+}
+
+/** Issue 4: MCP round trips and throughput next to a bare SDK server, over stdio and HTTP. */
+export async function benchMcp(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowbench-bench-mcp-'));
+  const db = join(dir, 'mcp.db');
+  prepareDatabase(db, (services) => publishFlows(services, [oneNodeFlow]));
+  const rows: BenchRow[] = [];
+  try {
+    const stdioOurs = await connectStdio(db, 'bench');
+    const stdioBare = await bareStdio();
+    rows.push(
+      ...(await compare(
+        'stdio',
+        { label: 'flowbench', client: stdioOurs.client, tool: 'bench_echo', close: () => stdioOurs.client.close() },
+        stdioBare,
+      )),
+    );
+    await stdioOurs.client.close();
+    await stdioBare.close();
+
+    const serve = await startServe(db);
+    const httpOurs = await connectHttp(serve.mcpUrl, serve.token, 'bench');
+    const httpBare = await bareHttp();
+    rows.push(
+      ...(await compare(
+        'HTTP',
+        { label: 'flowbench', client: httpOurs, tool: 'bench_echo', close: () => httpOurs.close() },
+        httpBare,
+      )),
+    );
+    await httpOurs.close();
+    await httpBare.close();
+    await serve.stop();
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

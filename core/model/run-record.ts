@@ -1,0 +1,113 @@
+import type { RunEvent, RunRecord, RunTrigger, StepRecord } from './run';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Folds a run's events into the record the store keeps, in memory: the
+ * renderer uses it to show a run live, hosts to answer without a re-read.
+ */
+export class RunRecordBuilder {
+  private readonly steps = new Map<string, StepRecord & { startedMs?: number }>();
+  private run: RunRecord | undefined;
+
+  constructor(
+    private readonly meta: { flowName: string; trigger: RunTrigger; flowVersion?: number; client?: string },
+  ) {}
+
+  apply(event: RunEvent): void {
+    switch (event.type) {
+      case 'run.started':
+        this.run = {
+          id: event.runId,
+          flowId: event.flowId,
+          flowName: this.meta.flowName,
+          ...(this.meta.flowVersion !== undefined ? { flowVersion: this.meta.flowVersion } : {}),
+          trigger: this.meta.trigger,
+          ...(this.meta.client !== undefined ? { client: this.meta.client } : {}),
+          status: 'running',
+          inputs: event.inputs,
+          startedAt: iso(event.at),
+          steps: [],
+        };
+        return;
+      case 'node.started': {
+        const step = this.step(event.nodeId);
+        step.status = 'running';
+        step.attempts = event.attempt;
+        step.startedMs ??= event.at;
+        step.startedAt ??= iso(event.at);
+        delete step.error;
+        return;
+      }
+      case 'node.finished': {
+        const step = this.step(event.nodeId);
+        Object.assign(step, {
+          status: 'succeeded',
+          attempts: event.attempts,
+          output: event.output,
+          ...(event.input !== undefined ? { input: event.input } : {}),
+          ...(event.usage ? { usage: event.usage } : {}),
+          ...(event.messages ? { messages: event.messages } : {}),
+        });
+        this.finish(step, event.at);
+        return;
+      }
+      case 'node.failed': {
+        const step = this.step(event.nodeId);
+        Object.assign(step, {
+          status: event.willRetry ? 'running' : 'failed',
+          attempts: event.attempt,
+          error: event.error,
+          ...(event.input !== undefined ? { input: event.input } : {}),
+          ...(event.messages ? { messages: event.messages } : {}),
+        });
+        if (!event.willRetry) this.finish(step, event.at);
+        return;
+      }
+      case 'node.skipped':
+        this.finish(Object.assign(this.step(event.nodeId), { status: 'skipped' as const }), event.at, false);
+        return;
+      case 'node.cancelled':
+        this.finish(
+          Object.assign(this.step(event.nodeId), {
+            status: 'cancelled' as const,
+            error: { code: 'CANCELLED', message: 'the run ended before this node finished' },
+          }),
+          event.at,
+        );
+        return;
+      case 'run.finished':
+        if (!this.run) return;
+        Object.assign(this.run, {
+          status: event.status,
+          finishedAt: iso(event.at),
+          durationMs: event.durationMs,
+          ...(event.output ? { output: event.output } : {}),
+          ...(event.error ? { error: event.error } : {}),
+        });
+        return;
+      case 'node.token':
+        return;
+    }
+  }
+
+  private step(nodeId: string): StepRecord & { startedMs?: number } {
+    let step = this.steps.get(nodeId);
+    if (!step) {
+      step = { nodeId, status: 'pending', attempts: 0 };
+      this.steps.set(nodeId, step);
+    }
+    return step;
+  }
+
+  private finish(step: StepRecord & { startedMs?: number }, at: number, hasDuration = true): void {
+    step.finishedAt = iso(at);
+    if (hasDuration && step.startedMs !== undefined) step.durationMs = at - step.startedMs;
+  }
+
+  /** The record so far; complete once `run.finished` was applied. */
+  record(): RunRecord {
+    if (!this.run) throw new Error('the run has not started');
+    return { ...this.run, steps: [...this.steps.values()].map(({ startedMs: _startedMs, ...step }) => step) };
+  }
+}

@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { BIN, ROOT } from './cli';
+
+export interface ServeProcess {
+  url: string;
+  mcpUrl: string;
+  port: number;
+  token: string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts `./bin/flowbench serve --port 0` and reads its URL and token from stdout. */
+export function startServe(db: string, extraArgs: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...extraArgs], {
+    cwd: ROOT,
+    env: { ...process.env, FLOWBENCH_DB: '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+      if (!url || !stdout.includes('Ctrl-C')) return;
+      clearTimeout(timer);
+      const token = /Authorization: Bearer (\S+)/.exec(stdout)?.[1];
+      resolve({
+        url,
+        mcpUrl: `${url}/mcp`,
+        port: Number(new URL(url).port),
+        token,
+        stop: () =>
+          new Promise<void>((done) => {
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
