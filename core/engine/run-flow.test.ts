@@ -90,6 +90,15 @@ describe('runFlow', () => {
     ]);
   });
 
+  it('sends a system-only step (as imported workflows have) as the user message', async () => {
+    const flow = buildFlow({
+      nodes: [llm('step', '', { system: 'Summarize the news.' }), output('{{nodes.step.output}}')],
+      edges: ['step>result'],
+    });
+    await run(flow);
+    expect(server.requests[0]?.body.messages).toEqual([{ role: 'user', content: 'Summarize the news.' }]);
+  });
+
   it('works with a provider that does not stream', async () => {
     server.reply = () => ({ content: 'plain answer' });
     const { result } = await run(chain, { topic: 'x' }, { llm: testLlm(server.url, { streaming: false }) });

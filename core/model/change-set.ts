@@ -49,7 +49,13 @@ export interface ChangeResult {
 }
 
 /** Problem codes a draft may carry while it is being edited; the rest are refused. */
-export const DRAFT_TOLERATED_PROBLEMS = new Set(['UNRESOLVED_REFERENCE', 'MISSING_OUTPUT', 'MULTIPLE_INPUTS']);
+export const DRAFT_TOLERATED_PROBLEMS = new Set([
+  'UNRESOLVED_REFERENCE',
+  'IMPORT_PROBLEM',
+  'UNRESOLVED_AGENT',
+  'MISSING_OUTPUT',
+  'MULTIPLE_INPUTS',
+]);
 
 /**
  * Applies a change set to a flow in memory. The store applies the same change

@@ -39,6 +39,8 @@ export const FlowNodeSchema = z.object({
   maxAttempts: z.number().int().min(1).max(10).optional(),
   /** Per-node time limit; the engine's default applies when absent. */
   timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+  /** Fields of an imported format that Flowbench does not use, kept for export. */
+  metadata: z.record(z.string(), z.json()).optional(),
 });
 
 export const FlowEdgeSchema = z.object({
@@ -47,6 +49,8 @@ export const FlowEdgeSchema = z.object({
   sourcePort: z.string().min(1).default('out'),
   target: z.string().min(1),
   targetPort: z.string().min(1).default('in'),
+  /** Fields of an imported format that Flowbench does not use, kept for export. */
+  metadata: z.record(z.string(), z.json()).optional(),
 });
 
 /** A whole flow as the native format stores it and the API passes it around. */

@@ -18,6 +18,8 @@ export const PROBLEM_CODES = {
   DUPLICATE_EDGE: 'two edges join the same ports',
   CIRCULAR_DEPENDENCY: 'the edges form a cycle',
   UNRESOLVED_REFERENCE: 'a template reference points at nothing the node can see',
+  IMPORT_PROBLEM: 'something an importer could not carry over; fix it, then dismiss it',
+  UNRESOLVED_AGENT: 'a step names an agent version Flowbench cannot resolve; choose a provider and model',
   MISSING_OUTPUT: 'the flow has no output node',
   MULTIPLE_INPUTS: 'the flow has more than one input node',
 } as const;

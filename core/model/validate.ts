@@ -134,6 +134,7 @@ export function validateFlow(input: unknown, context: ValidationContext = {}): V
   }
 
   checkReferences(nodes, parameters ?? [], adjacency, registry, add);
+  checkImportLeftovers(doc.metadata, nodes, add);
 
   const types = nodes.map((n) => n.type);
   if (nodes.length > 0 && !types.includes('output')) {
@@ -145,6 +146,33 @@ export function validateFlow(input: unknown, context: ValidationContext = {}): V
 
   if (!isShapeValid || parameters === undefined) return { problems };
   return { flow: { ...doc, parameters, nodes, edges }, problems };
+}
+
+/** Problems an importer recorded, and steps still waiting for a model (seed 004 agents). */
+function checkImportLeftovers(metadata: Record<string, unknown>, nodes: readonly FlowNode[], add: Add): void {
+  const recorded = Array.isArray(metadata.importProblems) ? metadata.importProblems : [];
+  for (const item of recorded) {
+    if (item === null || typeof item !== 'object') continue;
+    const { message, nodeId, source } = item as { message?: unknown; nodeId?: unknown; source?: unknown };
+    add(
+      'IMPORT_PROBLEM',
+      `${typeof source === 'string' ? `${source}: ` : ''}${String(message)}`,
+      typeof nodeId === 'string' ? { nodeId } : {},
+    );
+  }
+  for (const node of nodes) {
+    const agent = node.config.agentVersionId;
+    if (node.type === 'llm' && typeof agent === 'string' && !node.config.model) {
+      add(
+        'UNRESOLVED_AGENT',
+        `node "${node.id}" ran agent version ${agent}, which Flowbench cannot resolve; choose a provider and model for it`,
+        {
+          nodeId: node.id,
+          field: 'config.model',
+        },
+      );
+    }
+  }
 }
 
 type Add = (code: ProblemCode, message: string, where?: Omit<Problem, 'code' | 'message' | 'severity'>) => void;

@@ -70,18 +70,23 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
         );
       }
       const url = providerUrl(config);
+      // A step defined by its system prompt alone (imported workflows and flow
+      // definitions) sends that prompt as the user message: providers need one.
+      const isSystemOnly = !request.prompt.trim() && Boolean(request.system?.trim());
+      const userPrompt = isSystemOnly ? (request.system ?? '') : request.prompt;
+      const baseSystem = isSystemOnly ? undefined : request.system;
       const system =
         request.outputFormat === 'json'
-          ? [request.system, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
-          : request.system;
+          ? [baseSystem, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
+          : baseSystem;
       const messages: LlmMessage[] = [
         ...(system ? [{ role: 'system' as const, content: system }] : []),
-        { role: 'user', content: request.prompt },
+        { role: 'user', content: userPrompt },
       ];
       const call = {
         model: cachedModel(config, model, env),
         ...(system ? { system } : {}),
-        prompt: request.prompt,
+        prompt: userPrompt,
         maxRetries: 0,
         abortSignal: request.signal as AbortSignal,
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

@@ -105,6 +105,13 @@ export class FlowRepository {
     throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id, tool name or name "${ref}"`, { ref });
   }
 
+  /** `name`, or `name_2`, `name_3`… whichever no flow uses yet. */
+  freeToolName(name: string): string {
+    let candidate = name;
+    for (let i = 2; this.isToolNameTaken(candidate); i++) candidate = `${name.slice(0, 120)}_${i}`;
+    return candidate;
+  }
+
   isToolNameTaken(toolName: string, exceptFlowId?: string): boolean {
     const condition =
       exceptFlowId === undefined
@@ -120,17 +127,22 @@ export class FlowRepository {
 
   /**
    * Stores a new flow after validating it. A flow whose id is already used gets
-   * a fresh one. Nothing is written when anything is wrong.
+   * a fresh one. Nothing is written when anything is wrong, except that a draft
+   * may keep the problems drafts are allowed (see DRAFT_TOLERATED_PROBLEMS).
    */
-  create(input: unknown): Flow {
+  create(input: unknown, options: { isDraft?: boolean } = {}): Flow {
     return this.db.transaction(() => {
       const candidate = this.withFreeId(input);
       const { flow, problems } = this.validateNew(candidate);
-      if (!flow || hasErrors(problems)) {
-        const errors = problems.filter((p) => p.severity === 'error').length;
+      // A draft (a foreign import) may keep the problems an editor shows; nothing structural.
+      const refused = options.isDraft
+        ? problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code))
+        : problems;
+      if (!flow || hasErrors(refused)) {
+        const errors = refused.filter((p) => p.severity === 'error').length;
         const name = (candidate as { name?: unknown } | null)?.name;
         const what = typeof name === 'string' ? `flow "${name}"` : 'the flow';
-        throw validationError(`${what} was not saved: ${errors} problem${errors === 1 ? '' : 's'}`, problems);
+        throw validationError(`${what} was not saved: ${errors} problem${errors === 1 ? '' : 's'}`, refused);
       }
       const now = Date.now();
       this.db

@@ -37,6 +37,7 @@ export function nodeFromRow(row: NodeRow): FlowNode {
     config: row.config,
     ...(row.maxAttempts !== null ? { maxAttempts: row.maxAttempts } : {}),
     ...(row.timeoutMs !== null ? { timeoutMs: row.timeoutMs } : {}),
+    ...(row.metadata !== null ? { metadata: row.metadata as FlowNode['metadata'] } : {}),
   };
 }
 
@@ -47,6 +48,7 @@ export function edgeFromRow(row: EdgeRow): FlowEdge {
     sourcePort: row.sourcePort,
     target: row.target,
     targetPort: row.targetPort,
+    ...(row.metadata !== null ? { metadata: row.metadata as FlowEdge['metadata'] } : {}),
   };
 }
 
@@ -80,11 +82,12 @@ export function nodeToRow(flowId: string, node: FlowNode, ord: number, now: numb
     config: node.config,
     maxAttempts: node.maxAttempts ?? null,
     timeoutMs: node.timeoutMs ?? null,
+    metadata: node.metadata ?? null,
     rev: 1,
     updatedAt: now,
   };
 }
 
 export function edgeToRow(flowId: string, edge: FlowEdge, ord: number): EdgeRow {
-  return { flowId, ord, ...edge };
+  return { flowId, ord, ...edge, metadata: edge.metadata ?? null };
 }

@@ -6,6 +6,7 @@ CREATE TABLE `edges` (
 	`source_port` text NOT NULL,
 	`target` text NOT NULL,
 	`target_port` text NOT NULL,
+	`metadata` text,
 	PRIMARY KEY(`flow_id`, `id`),
 	FOREIGN KEY (`flow_id`,`source`) REFERENCES `nodes`(`flow_id`,`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`flow_id`,`target`) REFERENCES `nodes`(`flow_id`,`id`) ON UPDATE no action ON DELETE cascade
@@ -53,6 +54,7 @@ CREATE TABLE `nodes` (
 	`config` text NOT NULL,
 	`max_attempts` integer,
 	`timeout_ms` integer,
+	`metadata` text,
 	`rev` integer DEFAULT 1 NOT NULL,
 	`updated_at` integer NOT NULL,
 	PRIMARY KEY(`flow_id`, `id`),

@@ -1,7 +1,8 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { detectImport } from '../../formats/detect';
-import { serializeNative } from '../../formats/native';
+import { exportFlowText } from '../../formats/export';
+import { assertExportFormat, EXPORT_FORMATS, importFlowText } from '../../host/import-service';
 import { installExamples } from '../../host/examples';
 import { readImportFile } from '../../host/read-import-file';
 import { formatProblem, hasErrors, type Problem } from '../../model/problems';
@@ -34,34 +35,45 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .command('import')
     .argument('<file>', 'a flow file (format detected by content)')
     .description('import a flow file as a new flow')
-    .option('--json', 'print JSON: { id, name, toolName, format, nodeCount, edgeCount, warnings }')
+    .option(
+      '--json',
+      'print JSON: { id, name, toolName, format, nodeCount, edgeCount, problems, warnings, publishedVersion? }',
+    )
     .action((file: string, options: JsonOption) => {
-      const { format, flow: candidate } = detectImport(readImportFile(file), file);
-      const flow = ctx.flows.create(candidate);
-      const { problems } = validateFlow(flow);
-      const warnings = problems.filter((p) => p.severity === 'warning');
+      const report = importFlowText(ctx.services, readImportFile(file), file);
+      const { flow, problems } = report;
       const result = {
         id: flow.id,
         name: flow.name,
         toolName: flow.tool.name,
-        format,
+        format: report.format,
         nodeCount: flow.nodes.length,
         edgeCount: flow.edges.length,
-        warnings,
+        problems: problems.filter((p) => p.severity === 'error'),
+        warnings: problems.filter((p) => p.severity === 'warning'),
+        ...(report.publishedVersion !== undefined ? { publishedVersion: report.publishedVersion } : {}),
       };
       if (options.json) return printJson(result);
-      printLine(`imported "${flow.name}" as ${flow.id} (tool ${flow.tool.name}, ${flow.nodes.length} nodes)`);
-      for (const warning of warnings) printLine(`  ${formatProblem(warning)}`);
+      printLine(
+        `imported "${flow.name}" (${report.format}) as ${flow.id} (tool ${flow.tool.name}, ${flow.nodes.length} nodes)`,
+      );
+      if (report.publishedVersion !== undefined) printLine(`published as version ${report.publishedVersion}`);
+      if (result.problems.length > 0)
+        printLine(`kept as a draft with ${result.problems.length} problem(s) to fix before publishing:`);
+      for (const problem of problems) printLine(`  ${formatProblem(problem)}`);
     });
 
   program
     .command('export')
     .argument('<flow>', 'id, name or tool name')
-    .description('write a flow in the native format')
+    .description("write a flow in the native format, or another tool's")
+    .option('--format <format>', EXPORT_FORMATS.join('|'), 'native')
     .option('--out <file>', 'write to a file instead of stdout')
-    .action((ref: string, options: { out?: string }) => {
-      const flows = ctx.flows;
-      const text = serializeNative(flows.get(flows.resolve(ref).id));
+    .action((ref: string, options: { out?: string; format: string }) => {
+      const format = assertExportFormat(options.format);
+      const { flows, versions } = ctx.services;
+      const id = flows.resolve(ref).id;
+      const text = exportFlowText(flows.get(id), format, versions.list(id)[0]?.version);
       if (options.out) writeFileSync(options.out, text);
       else process.stdout.write(text);
     });
@@ -75,8 +87,13 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       const isFile = existsSync(ref) && statSync(ref).isFile();
       let problems: Problem[];
       if (isFile) {
-        const { flow } = detectImport(readImportFile(ref), ref);
-        problems = validateFlow(flow).problems;
+        const imported = detectImport(readImportFile(ref), ref);
+        const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
+        problems = validateFlow({
+          id: 'file',
+          ...imported.flow,
+          metadata: { ...metadata, importProblems: imported.problems },
+        }).problems;
       } else {
         const flows = ctx.flows;
         const id = flows.resolve(ref).id;

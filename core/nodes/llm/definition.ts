@@ -13,6 +13,8 @@ const LlmConfigSchema = z.object({
   outputFormat: z.enum(['text', 'json']).default('text'),
   /** JSON Schema the answer must satisfy when outputFormat is json. */
   jsonSchema: z.record(z.string(), z.json()).optional(),
+  /** Seed 004: the agent version a step ran; Flowbench needs a provider and model instead. */
+  agentVersionId: z.string().max(200).optional(),
   memoryReads: z.array(MemoryReadSchema).optional(),
   memoryWrites: z.array(MemoryWriteSchema).optional(),
 });

@@ -12,6 +12,7 @@ export const edges = sqliteTable(
     sourcePort: text('source_port').notNull(),
     target: text('target').notNull(),
     targetPort: text('target_port').notNull(),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
   },
   (t) => [
     primaryKey({ columns: [t.flowId, t.id] }),

@@ -19,6 +19,7 @@ export const nodes = sqliteTable(
     config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     maxAttempts: integer('max_attempts'),
     timeoutMs: integer('timeout_ms'),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** Bumped on every change to the row; edits name the revision they started from. */
     rev: integer('rev').notNull().default(1),
     updatedAt: integer('updated_at').notNull(),

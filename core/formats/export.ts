@@ -1,0 +1,23 @@
+import { stringify as stringifyYaml } from 'yaml';
+import type { Flow } from '../model/flow';
+import { exportFlowDefinition } from './flow-definition';
+import { exportFlowyPrompt } from './flowyprompt';
+import { serializeNative } from './native';
+
+/** The text of a flow in an export format; throws UNSUPPORTED_FORMAT when the format cannot express it. */
+export function exportFlowText(
+  flow: Flow,
+  format: 'native' | 'flowyprompt' | 'flow-definition-json' | 'flow-definition-yaml',
+  publishedVersion?: number,
+): string {
+  switch (format) {
+    case 'native':
+      return serializeNative(flow);
+    case 'flowyprompt':
+      return `${JSON.stringify(exportFlowyPrompt(flow), null, 2)}\n`;
+    case 'flow-definition-json':
+      return `${JSON.stringify(exportFlowDefinition(flow, publishedVersion), null, 2)}\n`;
+    case 'flow-definition-yaml':
+      return stringifyYaml(exportFlowDefinition(flow, publishedVersion));
+  }
+}

@@ -1,0 +1,268 @@
+import { FlowbenchError } from '../model/errors';
+import type { Flow, FlowNode } from '../model/flow';
+import { PARAMETER_TYPES } from '../model/parameter';
+import { parseTemplate } from '../model/template';
+import {
+  asString,
+  clean,
+  gridPosition,
+  isRecord,
+  nodeIdFactory,
+  toolNameFrom,
+  type ImportProblem,
+  type ImportedFlow,
+} from './shared';
+
+/**
+ * Multi-agent flow definitions (seed 004), JSON or YAML: launch parameters,
+ * steps with prompts, overrides and memory, onSuccess / onFailure transitions,
+ * an `outputs.resultPayload` mapping, version and status.
+ */
+
+export function isFlowDefinition(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && typeof value.flowId === 'string' && Array.isArray(value.steps);
+}
+
+const KEY = 'flowDefinition';
+const STEP_REF = /^\$steps\.([^.\s]+)\.output((?:\.[^.\s]+)*)$/;
+
+/** `$steps.x.output.a.b` → `{{nodes.<x>.output.a.b}}`; anything else is kept as literal text. */
+function payloadReference(expression: string, nodeIds: ReadonlyMap<string, string>): string | undefined {
+  const match = STEP_REF.exec(expression.trim());
+  const nodeId = match ? nodeIds.get(match[1] ?? '') : undefined;
+  return match && nodeId ? `{{nodes.${nodeId}.output${match[2] ?? ''}}}` : undefined;
+}
+
+export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow {
+  const problems: ImportProblem[] = [];
+  const steps = (doc.steps as unknown[]).filter(isRecord);
+  if (steps.length === 0) {
+    throw new FlowbenchError('VALIDATION_ERROR', 'the flow definition has no steps; it needs at least one');
+  }
+  const metadata = isRecord(doc.metadata) ? doc.metadata : {};
+  const makeId = nodeIdFactory();
+  makeId('input');
+  makeId('result');
+  const nodeIds = new Map(
+    steps.map((step) => [asString(step.id), makeId(asString(step.id, asString(step.name, 'step')))]),
+  );
+
+  const parameters = (Array.isArray(doc.launchParameters) ? doc.launchParameters : []).filter(isRecord).map((p) => {
+    const type = (PARAMETER_TYPES as readonly string[]).includes(asString(p.type)) ? asString(p.type) : 'string';
+    return { name: asString(p.name), type, description: asString(p.description), required: p.required !== false };
+  });
+
+  const startStepId = asString(doc.startStepId, asString(steps[0]?.id));
+  if (!nodeIds.has(startStepId)) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      message: `startStepId "${startStepId}" names no step; the flow starts at the first step`,
+      source: 'startStepId',
+    });
+  }
+  const start = nodeIds.get(startStepId) ?? nodeIds.values().next().value;
+
+  const nodes: Record<string, unknown>[] = [
+    { id: 'input', type: 'input', label: 'Launch parameters', position: gridPosition(0), config: {} },
+  ];
+  const edges: Record<string, unknown>[] = [
+    { id: 'start', source: 'input', sourcePort: 'out', target: start, targetPort: 'in' },
+  ];
+  const completing: string[] = [];
+
+  steps.forEach((step, index) => {
+    const id = nodeIds.get(asString(step.id)) as string;
+    const overrides = isRecord(step.overrides) ? step.overrides : {};
+    const config: Record<string, unknown> = {
+      system: asString(step.prompt),
+      prompt: '',
+      ...(typeof overrides.temperature === 'number' ? { temperature: overrides.temperature } : {}),
+      ...(typeof overrides.topP === 'number' ? { topP: overrides.topP } : {}),
+      ...(typeof overrides.maxTokens === 'number' ? { maxTokens: overrides.maxTokens } : {}),
+      ...(typeof step.agentVersionId === 'string' ? { agentVersionId: step.agentVersionId } : {}),
+      ...(Array.isArray(step.memoryReads) ? { memoryReads: step.memoryReads } : {}),
+      ...(Array.isArray(step.memoryWrites) ? { memoryWrites: step.memoryWrites } : {}),
+    };
+    nodes.push({
+      id,
+      type: 'llm',
+      label: asString(step.name, id),
+      position: gridPosition(index + 1),
+      config,
+      ...(typeof step.maxAttempts === 'number' ? { maxAttempts: step.maxAttempts } : {}),
+      metadata: { [KEY]: { step } },
+    });
+    const transitions = isRecord(step.transitions) ? step.transitions : {};
+    for (const [kind, port] of [
+      ['onSuccess', 'out'],
+      ['onFailure', 'error'],
+    ] as const) {
+      const transition = isRecord(transitions[kind]) ? transitions[kind] : undefined;
+      const next = asString(transition?.next);
+      if (next) {
+        const target = nodeIds.get(next);
+        if (target) edges.push({ id: `${id}_${kind}`, source: id, sourcePort: port, target, targetPort: 'in' });
+        else {
+          problems.push({
+            code: 'IMPORT_PROBLEM',
+            nodeId: id,
+            source: `steps[${index}].transitions.${kind}.next`,
+            message: `step "${asString(step.id)}" goes ${kind === 'onSuccess' ? 'on success' : 'on failure'} to "${next}", which is not a step`,
+          });
+        }
+      } else if (kind === 'onSuccess') completing.push(id);
+    }
+  });
+
+  const outputs = isRecord(doc.outputs) ? doc.outputs : {};
+  const payload = isRecord(outputs.resultPayload) ? outputs.resultPayload : undefined;
+  const fields = Object.entries(payload ?? {}).map(([name, expression]) => {
+    const value = payloadReference(asString(expression), nodeIds);
+    if (!value) {
+      problems.push({
+        code: 'IMPORT_PROBLEM',
+        nodeId: 'result',
+        source: `outputs.resultPayload.${name}`,
+        message: `output "${name}" maps "${asString(expression)}", which names no step output`,
+      });
+    }
+    return { name, value: value ?? asString(expression), type: 'any' };
+  });
+  const resultConfig = payload
+    ? { mode: 'structured', fields }
+    : { mode: 'return_values', returnValues: completing.map((id) => ({ id, text: `{{nodes.${id}.output}}` })) };
+  nodes.push({
+    id: 'result',
+    type: 'output',
+    label: 'Outputs',
+    position: gridPosition(steps.length + 1),
+    config: resultConfig,
+  });
+  for (const id of completing)
+    edges.push({ id: `${id}_complete`, source: id, sourcePort: 'out', target: 'result', targetPort: 'in' });
+
+  const title = asString(metadata.title, asString(doc.flowId));
+  return {
+    format: 'flow-definition',
+    problems,
+    isPublished: doc.status === 'PUBLISHED',
+    flow: {
+      schemaVersion: 1,
+      name: title,
+      description: asString(metadata.description),
+      tool: { name: toolNameFrom(asString(doc.flowId)), description: asString(metadata.description) },
+      parameters,
+      nodes,
+      edges,
+      metadata: { [KEY]: clean({ ...doc, steps: undefined }) },
+    },
+  };
+}
+
+/** The step a node came from, to keep the fields Flowbench does not model. */
+function keptStep(node: FlowNode): Record<string, unknown> {
+  const kept = node.metadata?.[KEY];
+  return isRecord(kept) && isRecord(kept.step) ? kept.step : {};
+}
+
+/** `{{nodes.x.output.a}}` back to `$steps.<step id>.output.a`. */
+function payloadExpression(value: string, stepIds: ReadonlyMap<string, string>): string {
+  const segments = parseTemplate(value.trim());
+  const only = segments.length === 1 ? segments[0] : undefined;
+  if (only?.kind === 'ref' && only.ref.scope === 'nodes' && only.ref.field === 'output') {
+    return ['$steps', stepIds.get(only.ref.nodeId) ?? only.ref.nodeId, 'output', ...only.ref.path].join('.');
+  }
+  return value;
+}
+
+/** Writes a flow as a seed-004 definition; only input, llm and output nodes can be expressed. */
+export function exportFlowDefinition(flow: Flow, publishedVersion: number | undefined): Record<string, unknown> {
+  const unsupported = flow.nodes.filter((n) => !['input', 'llm', 'output'].includes(n.type));
+  if (unsupported.length > 0) {
+    throw new FlowbenchError(
+      'UNSUPPORTED_FORMAT',
+      `a flow definition has only steps (llm nodes); this flow also has ${unsupported.map((n) => `${n.type} "${n.id}"`).join(', ')}`,
+    );
+  }
+  const kept = isRecord(flow.metadata[KEY]) ? flow.metadata[KEY] : {};
+  const steps = flow.nodes.filter((n) => n.type === 'llm');
+  const stepIds = new Map(steps.map((n) => [n.id, asString(keptStep(n).id, n.id)]));
+  const outputIds = new Set(flow.nodes.filter((n) => n.type === 'output').map((n) => n.id));
+  const transitionOf = (node: FlowNode, port: 'out' | 'error', kind: 'onSuccess' | 'onFailure') => {
+    const keptTransitions = isRecord(keptStep(node).transitions)
+      ? (keptStep(node).transitions as Record<string, unknown>)
+      : {};
+    const original = isRecord(keptTransitions[kind]) ? keptTransitions[kind] : undefined;
+    const edge = flow.edges.find((e) => e.source === node.id && e.sourcePort === port && !outputIds.has(e.target));
+    if (edge) return { ...original, next: stepIds.get(edge.target) ?? edge.target };
+    // A transition to a step that never existed is kept as it was imported.
+    if (original && typeof original.next === 'string' && !flow.nodes.some((n) => stepIds.get(n.id) === original.next))
+      return original;
+    if (original) return { ...original, next: undefined };
+    return undefined;
+  };
+  const exportedSteps = steps.map((node) => {
+    const original = keptStep(node);
+    const config = node.config;
+    const overrides = {
+      ...(isRecord(original.overrides) ? original.overrides : {}),
+      ...(typeof config.temperature === 'number' ? { temperature: config.temperature } : {}),
+      ...(typeof config.topP === 'number' ? { topP: config.topP } : {}),
+      ...(typeof config.maxTokens === 'number' ? { maxTokens: config.maxTokens } : {}),
+    };
+    const onSuccess = transitionOf(node, 'out', 'onSuccess');
+    const onFailure = transitionOf(node, 'error', 'onFailure');
+    return clean({
+      ...original,
+      id: stepIds.get(node.id),
+      name: node.label || node.id,
+      agentVersionId: config.agentVersionId,
+      prompt: asString(config.system) || undefined,
+      overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
+      memoryReads: config.memoryReads,
+      memoryWrites: config.memoryWrites,
+      transitions: onSuccess || onFailure ? clean({ onSuccess, onFailure }) : undefined,
+      maxAttempts: node.maxAttempts ?? original.maxAttempts,
+    });
+  });
+  const output = flow.nodes.find((n) => n.type === 'output' && n.config.mode === 'structured');
+  const fields = (output?.config.fields ?? []) as { name: string; value: string }[];
+  const keptOutputs = isRecord(kept.outputs) ? kept.outputs : {};
+  const start = flow.edges.find(
+    (e) => flow.nodes.find((n) => n.id === e.source)?.type === 'input' && stepIds.has(e.target),
+  );
+  const keptMetadata = isRecord(kept.metadata) ? kept.metadata : {};
+  const definition = clean({
+    ...kept,
+    flowId: asString(kept.flowId, flow.tool.name),
+    version: typeof kept.version === 'number' ? kept.version : (publishedVersion ?? 1),
+    metadata: { ...keptMetadata, title: flow.name, description: flow.description },
+    launchParameters: flow.parameters.map((p) => {
+      const original = (Array.isArray(kept.launchParameters) ? kept.launchParameters : []).find(
+        (o) => isRecord(o) && o.name === p.name,
+      );
+      const base = isRecord(original) ? original : {};
+      // Fields the source left out stay out while their value is the default.
+      return clean({
+        ...base,
+        name: p.name,
+        type: p.type,
+        required: base.required === undefined && p.required ? undefined : p.required,
+        description: p.description || (base.description as string | undefined),
+      });
+    }),
+    startStepId: kept.startStepId !== undefined ? (start ? stepIds.get(start.target) : kept.startStepId) : undefined,
+    steps: exportedSteps,
+    outputs: output
+      ? {
+          ...keptOutputs,
+          resultPayload: Object.fromEntries(fields.map((f) => [f.name, payloadExpression(f.value, stepIds)])),
+        }
+      : Object.keys(keptOutputs).length > 0
+        ? keptOutputs
+        : undefined,
+    status: kept.status ?? (publishedVersion !== undefined ? 'PUBLISHED' : 'DRAFT'),
+  });
+  // Nested fields set to undefined above (a removed transition target) disappear here.
+  return JSON.parse(JSON.stringify(definition)) as Record<string, unknown>;
+}

@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { FlowSchema, type Flow } from '../model/flow';
+import { validateFlow } from '../model/validate';
+import { detectImport } from './detect';
+import { exportFlowText } from './export';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../tests/fixtures/formats', name), 'utf8');
+
+/** What the store would hold after an import: a parsed, validated flow. */
+function imported(name: string): { flow: Flow; format: string; problems: string[] } {
+  const result = detectImport(fixture(name), name);
+  const candidate = {
+    id: 'imported',
+    ...result.flow,
+    metadata: { ...(result.flow.metadata as object), importProblems: result.problems },
+  };
+  const validated = validateFlow(candidate);
+  if (!validated.flow) throw new Error(JSON.stringify(validated.problems));
+  return {
+    flow: FlowSchema.parse(validated.flow),
+    format: result.format,
+    problems: validated.problems.filter((p) => p.severity === 'error').map((p) => p.code),
+  };
+}
+
+describe('FlowyPrompt', () => {
+  it('imports the seed example with references rewritten', () => {
+    const { flow, format, problems } = imported('flowyprompt-marketing.json');
+    expect(format).toBe('flowyprompt');
+    expect(problems).toEqual([]);
+    expect(flow.parameters.map((p) => p.name)).toEqual(['company_name', 'market', 'budget']);
+    expect(flow.nodes.map((n) => [n.id, n.type])).toEqual([
+      ['node-1', 'input'],
+      ['node-2', 'template'],
+      ['node-3', 'template'],
+      ['node-4', 'output'],
+    ]);
+    expect(flow.nodes[2]?.config.template).toBe(
+      'Using this positioning (Brand_Positioning_Strategy):\n{{nodes.node-2.output}}\n\nPlan a campaign with a budget of {{inputs.budget}}.',
+    );
+    expect(flow.nodes[3]?.config.returnValues).toEqual([{ id: 'from_node-3', text: '{{nodes.node-3.output}}' }]);
+    expect(flow.edges).toHaveLength(4);
+  });
+
+  it('round-trips every field of the format', () => {
+    const original: unknown = JSON.parse(fixture('flowyprompt-marketing.json'));
+    const { flow } = imported('flowyprompt-marketing.json');
+    expect(JSON.parse(exportFlowText(flow, 'flowyprompt'))).toEqual(original);
+  });
+
+  it('writes edits back in FlowyPrompt syntax', () => {
+    const { flow } = imported('flowyprompt-marketing.json');
+    const edited = {
+      ...flow,
+      nodes: flow.nodes.map((n) =>
+        n.id === 'node-3' ? { ...n, config: { template: 'Budget {{inputs.budget}} for {{nodes.node-2.output}}' } } : n,
+      ),
+    };
+    const exported = JSON.parse(exportFlowText(edited, 'flowyprompt')) as {
+      nodes: { id: string; data: { template?: string; variables?: string[] } }[];
+    };
+    expect(exported.nodes[2]?.data).toMatchObject({
+      template: 'Budget {budget} for {node-2_result}',
+      variables: ['budget', 'node-2_result'],
+    });
+  });
+
+  it('enforces the seed rules with their codes', () => {
+    const doc = JSON.parse(fixture('flowyprompt-marketing.json')) as {
+      metadata: Record<string, unknown>;
+      edges: unknown[];
+    };
+    const cyclic = {
+      ...doc,
+      edges: [...doc.edges, { id: 'edge-9', source: 'node-3', target: 'node-2', type: 'chain' }],
+    };
+    expect(() => detectImport(JSON.stringify(cyclic), 'cyclic.json')).toThrow(
+      expect.objectContaining({
+        code: 'CIRCULAR_DEPENDENCY',
+        message: expect.stringContaining('node-2 → node-3 → node-2'),
+      }),
+    );
+    const badMeta = { ...doc, metadata: { ...doc.metadata, name: 'has spaces', version: 'v1' } };
+    expect(() => detectImport(JSON.stringify(badMeta), 'bad.json')).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/metadata\.name.*metadata\.version: must be semver/),
+      }),
+    );
+  });
+
+  it('refuses to express model nodes', () => {
+    const { flow } = imported('flow-definition-workshop.json');
+    expect(() => exportFlowText(flow, 'flowyprompt')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_FORMAT' }));
+  });
+});
+
+describe('flow definitions (seed 004)', () => {
+  it('imports steps, transitions, overrides, memory and outputs, and reports what it cannot resolve', () => {
+    const { flow, problems } = imported('flow-definition-workshop.json');
+    expect(flow.parameters).toEqual([
+      expect.objectContaining({ name: 'problemStatement', type: 'string', required: true }),
+      expect.objectContaining({ name: 'constraints', type: 'array', required: false }),
+    ]);
+    const generate = flow.nodes.find((n) => n.id === 'generate_solution');
+    expect(generate).toMatchObject({
+      type: 'llm',
+      label: 'Проектирование решения',
+      config: {
+        temperature: 0.2,
+        maxTokens: 1500,
+        agentVersionId: 'bbbbbbbb-1111-2222-3333-444444444444',
+        memoryWrites: [{ channel: 'decision-log', mode: 'AGENT_OUTPUT' }],
+      },
+    });
+    const edges = flow.edges.map((e) => `${e.source}.${e.sourcePort}>${e.target}`);
+    expect(edges).toEqual(
+      expect.arrayContaining([
+        'input.out>gather_requirements',
+        'gather_requirements.out>generate_solution',
+        'gather_requirements.error>abort_flow',
+        'generate_solution.out>review_solution',
+        'review_solution.error>abort_flow',
+        'review_solution.out>result',
+        'abort_flow.out>result',
+      ]),
+    );
+    expect(flow.nodes.find((n) => n.id === 'result')?.config).toMatchObject({
+      mode: 'structured',
+      fields: [
+        { name: 'solution', value: '{{nodes.generate_solution.output.draft}}' },
+        { name: 'nextActions', value: '{{nodes.review_solution.output.recommendations}}' },
+      ],
+    });
+    expect(problems).toEqual([
+      'IMPORT_PROBLEM',
+      'UNRESOLVED_AGENT',
+      'UNRESOLVED_AGENT',
+      'UNRESOLVED_AGENT',
+      'UNRESOLVED_AGENT',
+    ]);
+  });
+
+  it('round-trips every field of the format, in JSON and YAML', () => {
+    const json = JSON.parse(fixture('flow-definition-workshop.json')) as Record<string, unknown>;
+    expect(
+      JSON.parse(exportFlowText(imported('flow-definition-workshop.json').flow, 'flow-definition-json')),
+    ).toMatchObject(json);
+    const yaml = parseYaml(fixture('flow-definition-workshop.yaml')) as Record<string, unknown>;
+    expect(parseYaml(exportFlowText(imported('flow-definition-workshop.yaml').flow, 'flow-definition-yaml'))).toEqual(
+      yaml,
+    );
+  });
+
+  it('refuses a YAML alias bomb without expanding it', () => {
+    const bomb = [
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      ...Array.from({ length: 9 }, (_, i) => {
+        const prev = String.fromCharCode(97 + i);
+        const next = String.fromCharCode(98 + i);
+        return `${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`;
+      }),
+      'flowId: bomb',
+      'steps: []',
+    ].join('\n');
+    expect(() => detectImport(bomb, 'bomb.yaml')).toThrow(
+      expect.objectContaining({ code: 'INVALID_YAML', message: expect.stringContaining('alias') }),
+    );
+  });
+});
+
+describe('workflows (seed 003)', () => {
+  it('imports the trigger and ordered steps with placeholders rewritten', () => {
+    const { flow, problems } = imported('workflow-summarize-label.json');
+    expect(flow.parameters).toEqual([
+      expect.objectContaining({ name: 'trigger_output', description: 'The text of an incoming message.' }),
+    ]);
+    expect(flow.nodes.map((n) => [n.id, n.type])).toEqual([
+      ['input', 'input'],
+      ['Summarizer', 'llm'],
+      ['Labeler', 'llm'],
+      ['Spam_check', 'condition'],
+      ['Spam_check_stop', 'stop'],
+      ['Responder', 'agent'],
+      ['result', 'output'],
+    ]);
+    expect(flow.nodes[1]?.config).toMatchObject({
+      model: 'gpt-4o-mini',
+      system: 'Summarize this message in two sentences: {{inputs.trigger_output}}',
+    });
+    expect(flow.nodes[2]?.config.system).toContain('{{nodes.Summarizer.output}}');
+    expect(flow.nodes[3]?.config).toMatchObject({
+      match: 'any',
+      rules: [{ value: '{{nodes.Labeler.output}}', path: '$.label', operator: 'equals', operand: 'spam' }],
+    });
+    expect(flow.nodes[5]?.config).toMatchObject({ tools: [{ server: 'imported', tool: 'search_docs' }] });
+    expect(flow.edges.map((e) => `${e.source}.${e.sourcePort}>${e.target}`)).toEqual([
+      'input.out>Summarizer',
+      'Summarizer.out>Labeler',
+      'Labeler.out>Spam_check',
+      'Spam_check.true>Spam_check_stop',
+      'Spam_check.false>Responder',
+      'Responder.out>result',
+    ]);
+    expect(problems).toEqual(['IMPORT_PROBLEM']);
+  });
+});
+
+describe('tool flows (seed 000)', () => {
+  it('maps tool fields and keeps return values in their order through a native round trip', () => {
+    const { flow } = imported('tool-flow-return-values.json');
+    expect(flow.tool).toMatchObject({
+      name: 'store_hours',
+      description: "Returns the store's opening hours.",
+      whenToUse: 'When someone asks when the store is open.',
+      whenNotToUse: 'For holiday closures; those are announced separately.',
+      enabled: true,
+    });
+    expect(flow.parameters).toEqual([expect.objectContaining({ name: 'day', required: false })]);
+    const values = ['First return value: weekdays 9:00–18:00', 'Second return value: weekends 10:00–16:00'];
+    expect((flow.nodes[1]?.config.returnValues as { text: string }[]).map((v) => v.text)).toEqual(values);
+    const again = detectImport(exportFlowText(flow, 'native'), 'again.json');
+    expect(
+      ((again.flow.nodes as { config: { returnValues?: { text: string }[] } }[])[1]?.config.returnValues ?? []).map(
+        (v) => v.text,
+      ),
+    ).toEqual(values);
+  });
+});
+
+describe('detection', () => {
+  it('refuses files of another kind and truncated files', () => {
+    expect(() => detectImport('{"hello": "world"}', 'x.json')).toThrow(
+      expect.objectContaining({ code: 'UNSUPPORTED_FORMAT' }),
+    );
+    expect(() => detectImport('just some notes\nabout nothing', 'notes.txt')).toThrow(
+      expect.objectContaining({ code: 'UNSUPPORTED_FORMAT' }),
+    );
+    const text = fixture('flowyprompt-marketing.json');
+    expect(() => detectImport(text.slice(0, text.length / 2), 'cut.json')).toThrow(
+      expect.objectContaining({ code: 'INVALID_JSON' }),
+    );
+  });
+});

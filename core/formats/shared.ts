@@ -1,0 +1,66 @@
+import { FlowbenchError } from '../model/errors';
+import { NODE_ID_PATTERN, TOOL_NAME_PATTERN } from '../model/ids';
+
+/** Something an importer could not carry over cleanly; stored on the draft until resolved. */
+export interface ImportProblem {
+  code: 'IMPORT_PROBLEM';
+  message: string;
+  nodeId?: string;
+  /** Where in the source file, e.g. `steps[2].transitions.onSuccess.next`. */
+  source?: string;
+}
+
+export interface ImportedFlow {
+  format: ImportFormat;
+  /** A native flow, not yet validated (validation and the store decide what it may keep). */
+  flow: Record<string, unknown>;
+  problems: ImportProblem[];
+  /** The source said the flow is published (seed 004 `status: PUBLISHED`). */
+  isPublished?: boolean;
+}
+
+export type ImportFormat = 'native' | 'flowyprompt' | 'flow-definition' | 'workflow' | 'tool-flow';
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export const asString = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+
+/** A valid, unique node id made from any source id or name. */
+export function nodeIdFactory(): (wanted: string) => string {
+  const used = new Set<string>();
+  return (wanted) => {
+    let base = wanted
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 56);
+    if (!NODE_ID_PATTERN.test(base)) base = `n_${base}`.slice(0, 56);
+    if (!NODE_ID_PATTERN.test(base)) base = 'node';
+    let id = base;
+    for (let i = 2; used.has(id); i++) id = `${base}_${i}`;
+    used.add(id);
+    return id;
+  };
+}
+
+/** A tool name derived from a title: letters, digits, _ . - only. */
+export function toolNameFrom(title: string): string {
+  const name = title
+    .trim()
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 128);
+  return TOOL_NAME_PATTERN.test(name) ? name : 'imported_flow';
+}
+
+/** Lays nodes out left to right in the order given, when the source has no positions. */
+export const gridPosition = (index: number) => ({ x: index * 260, y: 100 });
+
+export function formatError(message: string, data?: Record<string, unknown>): FlowbenchError {
+  return new FlowbenchError('VALIDATION_ERROR', message, data);
+}
+
+/** Drops undefined fields so exports carry only what the source had or Flowbench set. */
+export function clean<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

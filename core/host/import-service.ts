@@ -1,0 +1,54 @@
+import { detectImport, type ImportFormat } from '../formats/detect';
+import { FlowbenchError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import type { Problem } from '../model/problems';
+import { validateFlow } from '../model/validate';
+import type { Services } from './services';
+
+export interface ImportReport {
+  format: ImportFormat;
+  flow: Flow;
+  /** Every problem the stored flow has, warnings included; errors keep it a draft. */
+  problems: Problem[];
+  /** The published version, when the source was published and the flow is valid. */
+  publishedVersion?: number;
+}
+
+/**
+ * Imports a file's text in any supported format. Native flows must be valid;
+ * flows from other tools are kept as drafts with what could not be carried
+ * over listed on them, under a free tool name.
+ */
+export function importFlowText(services: Services, text: string, source: string): ImportReport {
+  const imported = detectImport(text, source);
+  if (imported.format === 'native') {
+    const flow = services.flows.create(imported.flow);
+    return { format: 'native', flow, problems: validateFlow(flow).problems };
+  }
+  const tool = (imported.flow.tool ?? {}) as Record<string, unknown>;
+  const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
+  const candidate = {
+    ...imported.flow,
+    tool: { ...tool, name: services.flows.freeToolName(String(tool.name)) },
+    metadata: imported.problems.length > 0 ? { ...metadata, importProblems: imported.problems } : metadata,
+  };
+  return services.database.db.transaction(() => {
+    const flow = services.flows.create(candidate, { isDraft: true });
+    const problems = validateFlow(flow, {
+      isToolNameTaken: (name, id) => services.flows.isToolNameTaken(name, id),
+    }).problems;
+    let publishedVersion: number | undefined;
+    if (imported.isPublished && !problems.some((p) => p.severity === 'error')) {
+      publishedVersion = services.versions.publish(flow.id, `imported from ${source}`).version;
+    }
+    return { format: imported.format, flow, problems, ...(publishedVersion !== undefined ? { publishedVersion } : {}) };
+  });
+}
+
+export const EXPORT_FORMATS = ['native', 'flowyprompt', 'flow-definition-json', 'flow-definition-yaml'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export function assertExportFormat(format: string): ExportFormat {
+  if ((EXPORT_FORMATS as readonly string[]).includes(format)) return format as ExportFormat;
+  throw new FlowbenchError('USAGE_ERROR', `--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
+}

@@ -1,0 +1,147 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { runCli, runJson } from '../helpers/cli';
+import { dumpDatabase } from '../helpers/db-dump';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+const FIXTURES = 'tests/fixtures/formats';
+
+interface ImportJson {
+  id: string;
+  toolName: string;
+  format: string;
+  problems: { code: string; message: string; nodeId?: string }[];
+  publishedVersion?: number;
+}
+
+describe('flowbench import/export: other formats', () => {
+  it('imports the FlowyPrompt example and runs it with its initial variables to the chained result', async () => {
+    const db = join(tempDir(), 'fp.db');
+    const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flowyprompt-marketing.json`]);
+    expect(imported).toMatchObject({ format: 'flowyprompt', toolName: 'Marketing_Strategy', problems: [] });
+    const run = await runCli([
+      '--db',
+      db,
+      'run',
+      'Marketing_Strategy',
+      '--input',
+      'company_name=TechCorp',
+      '--input',
+      'market=AI',
+      '--input',
+      'budget=100K',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'Using this positioning (Brand_Positioning_Strategy):\nWrite a brand positioning for TechCorp in the AI market.\n\nPlan a campaign with a budget of 100K.\n',
+    );
+    const exported = await runCli(['--db', db, 'export', 'Marketing_Strategy', '--format', 'flowyprompt']);
+    expect(JSON.parse(exported.stdout)).toEqual(
+      JSON.parse(readFileSync(`${FIXTURES}/flowyprompt-marketing.json`, 'utf8')),
+    );
+  });
+
+  it('keeps a flow definition with unresolved agents and a dangling transition as a draft that cannot be published', async () => {
+    const db = join(tempDir(), 'fd.db');
+    const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);
+    expect(imported.format).toBe('flow-definition');
+    expect(imported.problems.map((p) => p.code)).toEqual([
+      'IMPORT_PROBLEM',
+      'UNRESOLVED_AGENT',
+      'UNRESOLVED_AGENT',
+      'UNRESOLVED_AGENT',
+      'UNRESOLVED_AGENT',
+    ]);
+    expect(imported.problems[0]).toMatchObject({
+      nodeId: 'generate_solution',
+      message:
+        'steps[1].transitions.onFailure.next: step "generate_solution" goes on failure to "refine_solution", which is not a step',
+    });
+    const publish = await runCli(['--db', db, 'publish', imported.id]);
+    expect(publish.code).toBe(1);
+    expect(publish.stderr).toContain('cannot be published: 5 problems');
+    const yaml = await runCli(['--db', db, 'export', imported.id, '--format', 'flow-definition-yaml']);
+    const definition = parseYaml(yaml.stdout) as {
+      flowId: string;
+      steps: { transitions?: { onFailure?: { next?: string } } }[];
+    };
+    expect(definition.flowId).toBe('solution-workshop');
+    expect(definition.steps[1]?.transitions?.onFailure?.next).toBe('refine_solution');
+  });
+
+  it('imports a YAML definition and a workflow, detected by content', async () => {
+    const db = join(tempDir(), 'y.db');
+    const copy = join(tempDir(), 'no-extension');
+    writeFileSync(copy, readFileSync(`${FIXTURES}/flow-definition-workshop.yaml`));
+    expect(await runJson<ImportJson>(['--db', db, 'import', copy])).toMatchObject({
+      format: 'flow-definition',
+      toolName: 'solution-workshop-yaml',
+    });
+    expect(
+      await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/workflow-summarize-label.json`]),
+    ).toMatchObject({ format: 'workflow', toolName: 'Summarize_and_label' });
+    const second = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/workflow-summarize-label.json`]);
+    expect(second.toolName).toBe('Summarize_and_label_2');
+    expect(await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/tool-flow-return-values.json`])).toMatchObject(
+      { format: 'tool-flow', toolName: 'store_hours', problems: [] },
+    );
+  });
+
+  describe('refuses bad files with a clear message and writes nothing', () => {
+    const cases: { name: string; content: () => string; code: string; message: RegExp }[] = [
+      {
+        name: 'a file of another kind',
+        content: () => '{"invoice": 42, "items": []}',
+        code: 'UNSUPPORTED_FORMAT',
+        message: /not a flow Flowbench can import/,
+      },
+      {
+        name: 'a truncated file',
+        content: () => readFileSync(`${FIXTURES}/flow-definition-workshop.json`, 'utf8').slice(0, 700),
+        code: 'INVALID_JSON',
+        message: /is not valid JSON at line \d+, column \d+/,
+      },
+      {
+        name: 'a FlowyPrompt flow with a cycle',
+        content: () => {
+          const doc = JSON.parse(readFileSync(`${FIXTURES}/flowyprompt-marketing.json`, 'utf8')) as {
+            edges: unknown[];
+          };
+          doc.edges.push({ id: 'edge-back', source: 'node-3', target: 'node-2', type: 'chain' });
+          return JSON.stringify(doc);
+        },
+        code: 'CIRCULAR_DEPENDENCY',
+        message: /has a cycle: node-2 → node-3 → node-2/,
+      },
+      {
+        name: 'a YAML bomb',
+        content: () =>
+          [
+            'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+            ...'bcdefghij'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(',')}]`),
+            'flowId: bomb',
+            'steps: []',
+          ].join('\n'),
+        code: 'INVALID_YAML',
+        message: /alias/i,
+      },
+    ];
+    for (const { name, content, code, message } of cases) {
+      it(name, async () => {
+        const db = join(tempDir(), 'bad.db');
+        await runJson(['--db', db, 'import', 'resources/examples/triage-ticket.json']);
+        const before = dumpDatabase(db);
+        const file = join(tempDir(), 'bad-input');
+        writeFileSync(file, content());
+        const result = await runCli(['--db', db, 'import', file]);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(code);
+        expect(result.stderr).toMatch(message);
+        expect(dumpDatabase(db)).toEqual(before);
+      });
+    }
+  });
+});
