@@ -107,7 +107,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    files: ['renderer/src/**/*.ts', 'renderer/src/**/*.tsx', 'renderer/bench/**/*.tsx'],
     rules: {
       'no-restricted-imports': restrict(
         [

@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createMcpHttpHandler } from '../mcp/http';
 import { McpHost } from '../mcp/mcp-host';
+import { ApiHost } from './api-host';
+import { createApiHttpHandler } from './api-http';
 import { refuseForeignRequest } from './local-guard';
+import { hasRenderer, serveStatic } from './static-files';
 import type { Services } from './services';
 
 export const DEFAULT_PORT = 4747;
@@ -28,20 +31,28 @@ export interface HttpHostOptions {
 
 export interface RunningHttpHost {
   url: string;
+  /** The editor's address, with the session token the API requires. */
+  editorUrl: string;
   port: number;
   token: string | undefined;
   mcp: McpHost;
+  api: ApiHost;
   close(): Promise<void>;
 }
 
 /**
- * `flowbench serve`: an HTTP server on 127.0.0.1 with the MCP endpoint at
- * /mcp. Requests naming another host or origin are refused with 403.
+ * `flowbench serve`: an HTTP server on 127.0.0.1 with the editor (renderer
+ * build), its API under /api and the MCP endpoint at /mcp. Requests naming
+ * another host or origin are refused with 403.
  */
 export async function startHttpHost(services: Services, options: HttpHostOptions): Promise<RunningHttpHost> {
   const mcp = new McpHost(services, options.version);
   const token = options.requireAuth ? httpToken(services) : undefined;
   const handleMcp = createMcpHttpHandler(mcp, { token });
+  const api = new ApiHost(services, 'serve');
+  // A new session token each start: the editor URL printed by serve carries it.
+  const sessionToken = randomBytes(18).toString('base64url');
+  const handleApi = createApiHttpHandler(api, sessionToken);
   let port = options.port;
 
   const server: HttpServer = createServer((req, res) => {
@@ -51,16 +62,20 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
       res.end(`Forbidden: ${refusal}\n`);
       return;
     }
-    const path = (req.url ?? '/').split('?')[0];
-    if (path === '/mcp') {
-      handleMcp(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(`internal error: ${(error as Error).message}\n`);
-      });
-      return;
-    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const fail = (error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`internal error: ${(error as Error).message}\n`);
+    };
+    if (url.pathname === '/mcp') return void handleMcp(req, res).catch(fail);
+    if (url.pathname.startsWith('/api/')) return void handleApi(req, res, url).catch(fail);
+    if (req.method === 'GET' && hasRenderer()) return serveStatic(url.pathname, res);
     res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('Not found. The MCP endpoint is /mcp.\n');
+    res.end(
+      hasRenderer()
+        ? 'Not found\n'
+        : 'The editor is not built: run `npm run build:renderer`. The MCP endpoint is /mcp.\n',
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -68,12 +83,25 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   });
   port = (server.address() as AddressInfo).port;
   mcp.startWatching();
+  // Edits made by other processes (the CLI, the desktop app) reach open editors.
+  let dataVersion = services.database.sqlite.pragma('data_version', { simple: true });
+  const watcher = setInterval(() => {
+    const now = services.database.sqlite.pragma('data_version', { simple: true });
+    if (now !== dataVersion) {
+      dataVersion = now;
+      api.emit({ type: 'flows.changed', flowIds: [] });
+    }
+  }, 1000);
+  watcher.unref();
   return {
     url: `http://127.0.0.1:${port}`,
+    editorUrl: `http://127.0.0.1:${port}/?session=${sessionToken}`,
     port,
     token,
     mcp,
+    api,
     close: async () => {
+      clearInterval(watcher);
       await mcp.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -11,21 +11,13 @@ import {
 } from '../providers/provider-config';
 import { createAiSdkPort } from '../providers/ai-sdk-port';
 import type { LlmPort } from '../model/llm';
+import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
 
 const KEY = 'providers';
 const EMPTY: ProviderSettings = { providers: [] };
 
-export interface ProviderListing {
-  name: string;
-  kind: ProviderConfig['kind'];
-  url: string;
-  defaultModel?: string;
-  isDefault: boolean;
-  /** Where the key comes from; never the key itself. */
-  apiKey: 'settings' | 'environment' | 'none';
-  streaming: boolean;
-}
+export type { ProviderListing } from '../model/summaries';
 
 /** Model providers: presets plus the user's settings, and the LLM port built from them. */
 export class ProviderService {

@@ -123,3 +123,62 @@ export function isLayoutOnly(changes: ChangeSet): boolean {
     )
   );
 }
+
+/**
+ * The change that undoes `changes` when applied to the flow that results from
+ * it. `before` is the flow as it was before `changes`. Undo and redo are pairs
+ * of change sets, saved like any other edit.
+ */
+export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
+  const nodesById = new Map(before.nodes.map((n) => [n.id, n]));
+  const removedNodes = new Set(changes.removeNodes);
+  const removedEdges = before.edges.filter(
+    (e) => changes.removeEdges.includes(e.id) || removedNodes.has(e.source) || removedNodes.has(e.target),
+  );
+  const restoredNodes = before.nodes.filter((n) => removedNodes.has(n.id));
+  const updateBack = changes.updateNodes.flatMap((update) => {
+    const old = nodesById.get(update.id);
+    if (!old) return [];
+    const back: NodeUpdate = { id: update.id };
+    if (update.label !== undefined) back.label = old.label;
+    if (update.position !== undefined) back.position = old.position;
+    if (update.config !== undefined) back.config = old.config;
+    if (update.version !== undefined) back.version = old.version;
+    if (update.maxAttempts !== undefined) back.maxAttempts = old.maxAttempts ?? null;
+    if (update.timeoutMs !== undefined) back.timeoutMs = old.timeoutMs ?? null;
+    return [back];
+  });
+  const fields = changes.flow;
+  const flowBack = fields
+    ? {
+        ...(fields.name !== undefined ? { name: before.name } : {}),
+        ...(fields.description !== undefined ? { description: before.description } : {}),
+        ...(fields.parameters !== undefined ? { parameters: before.parameters } : {}),
+        ...(fields.metadata !== undefined ? { metadata: before.metadata } : {}),
+        ...(fields.tool !== undefined
+          ? {
+              tool: Object.fromEntries(
+                Object.keys(fields.tool).map((k) => [k, before.tool[k as keyof typeof before.tool]]),
+              ),
+            }
+          : {}),
+      }
+    : undefined;
+  return {
+    ...(flowBack ? { flow: flowBack } : {}),
+    removeEdges: changes.addEdges.map((e) => e.id),
+    removeNodes: changes.addNodes.map((n) => n.id),
+    addNodes: restoredNodes,
+    updateNodes: updateBack,
+    addEdges: removedEdges,
+  };
+}
+
+/** An empty change set, to build on. */
+export const emptyChangeSet = (): ChangeSet => ({
+  removeEdges: [],
+  removeNodes: [],
+  addNodes: [],
+  updateNodes: [],
+  addEdges: [],
+});

@@ -103,3 +103,6 @@ export interface RunRecord {
   durationMs?: number;
   steps: StepRecord[];
 }
+
+/** A run in lists: the record without inputs, output and steps. */
+export type RunSummary = Omit<RunRecord, 'steps' | 'inputs' | 'output'>;

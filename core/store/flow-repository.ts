@@ -12,23 +12,13 @@ import {
 import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowNode } from '../model/flow';
 import { hasErrors, type Problem } from '../model/problems';
+import type { FlowSummary } from '../model/summaries';
 import { validateFlow } from '../model/validate';
 import type { Db, FlowbenchDatabase } from './database';
 import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
 import { edges, flows, nodes } from './schema';
 
-/** What lists show of a flow, without loading its graph. */
-export interface FlowSummary {
-  id: string;
-  name: string;
-  description: string;
-  toolName: string;
-  enabled: boolean;
-  nodeCount: number;
-  edgeCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { FlowSummary } from '../model/summaries';
 
 // SQLite allows 32,766 bound variables per statement; 13 columns × 500 rows stays far below.
 const INSERT_CHUNK = 500;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, like, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
-import type { RunEvent, RunRecord, RunTrigger, StepRecord, StepStatus } from '../model/run';
+import type { RunEvent, RunRecord, RunSummary, RunTrigger, StepRecord, StepStatus } from '../model/run';
 import type { FlowbenchDatabase, Db } from './database';
 import { runSteps, runs, snapshots } from './schema';
 
@@ -21,7 +21,7 @@ export const GROUP_COMMIT_MS = 5;
 /** A queue this long is written at once, whatever the time. */
 const MAX_QUEUED_BATCHES = 500;
 
-export type RunSummary = Omit<RunRecord, 'steps' | 'inputs' | 'output'>;
+export type { RunSummary } from '../model/run';
 
 // Hashing a big snapshot on every run would cost more than the run; flows are immutable once loaded.
 const hashes = new WeakMap<Flow, string>();

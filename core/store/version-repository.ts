@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
+import type { VersionSummary } from '../model/summaries';
 import { hasErrors } from '../model/problems';
 import { validateFlow } from '../model/validate';
 import type { Statement } from 'better-sqlite3';
@@ -8,14 +9,7 @@ import type { Db, FlowbenchDatabase } from './database';
 import type { FlowRepository } from './flow-repository';
 import { flowVersions, flows } from './schema';
 
-export interface VersionSummary {
-  flowId: string;
-  version: number;
-  note: string;
-  toolName: string;
-  nodeCount: number;
-  createdAt: string;
-}
+export type { VersionSummary } from '../model/summaries';
 
 /** What MCP serves for one flow: its newest published version, and whether the flow is enabled. */
 export interface PublishedFlow {

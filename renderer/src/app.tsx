@@ -1,18 +1,32 @@
-import { nodeRegistry } from '../../core/nodes/registry';
+import { useEffect } from 'react';
+import { EditorPage } from './editor/editor-page';
+import { HomePage } from './home/home-page';
+import { useAppStore } from './store/app-store';
+import { routeFromHash } from './store/ui-slice';
 
-/** The app shell. The editor (canvas, inspector, run panel) grows from here. */
+/** The app shell: the flows list, or the editor of one flow. */
 export function App() {
+  const route = useAppStore((s) => s.route);
+  const toast = useAppStore((s) => s.toast);
+
+  useEffect(() => {
+    const onPop = () => useAppStore.setState({ route: routeFromHash() });
+    window.addEventListener('popstate', onPop);
+    window.addEventListener('hashchange', onPop);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      window.removeEventListener('hashchange', onPop);
+    };
+  }, []);
+
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 24 }}>
-      <h1>Flowbench</h1>
-      <p>Node types available in this build:</p>
-      <ul>
-        {nodeRegistry.all().map((definition) => (
-          <li key={definition.type}>
-            <strong>{definition.label}</strong> — {definition.description}
-          </li>
-        ))}
-      </ul>
-    </main>
+    <div className="app">
+      {route.page === 'home' ? <HomePage /> : <EditorPage key={route.flowId} flowId={route.flowId} />}
+      {toast && (
+        <div className="toast" role="status">
+          {toast}
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DEFAULT_PORT, httpToken, startHttpHost } from '../../host/http-host';
 import { FLOWBENCH_VERSION } from '../../host/version';
@@ -8,6 +9,15 @@ import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
 const CLIENTS = ['claude', 'cursor', 'vscode', 'generic'] as const;
+
+/** Best effort: the platform's opener; the URL is printed either way. */
+function openInBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => process.stderr.write(`could not open a browser; open ${url} yourself\n`));
+  child.unref();
+}
 type Client = (typeof CLIENTS)[number];
 
 function parsePort(text: string): number {
@@ -54,16 +64,19 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
 
   program
     .command('serve')
-    .description('serve the MCP endpoint over Streamable HTTP at http://127.0.0.1:<port>/mcp')
+    .description('serve the editor in a browser, its API, and MCP over Streamable HTTP at /mcp, on 127.0.0.1')
     .option('--port <n>', 'port (0 picks a free one)', String(DEFAULT_PORT))
-    .option('--no-auth', 'accept requests without the bearer token (only on a machine you alone use)')
-    .action(async (options: { port: string; auth: boolean }) => {
+    .option('--open', 'open the editor in the default browser')
+    .option('--no-auth', 'accept MCP requests without the bearer token (only on a machine you alone use)')
+    .action(async (options: { port: string; auth: boolean; open?: boolean }) => {
       const host = await startHttpHost(ctx.services, {
         port: parsePort(options.port),
         requireAuth: options.auth,
         version: FLOWBENCH_VERSION,
       });
       printLine(`Flowbench is serving on ${host.url}`);
+      printLine(`Editor: ${host.editorUrl}`);
+      if (options.open) openInBrowser(host.editorUrl);
       printLine(`MCP endpoint: ${host.url}/mcp`);
       printLine(host.token ? `Authorization: Bearer ${host.token}` : 'Authentication is OFF (--no-auth)');
       printLine('Ctrl-C stops it.');

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
+import type { SerializedError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import type { Problem } from '../model/problems';
+import type { RunEvent, RunRecord, RunSummary } from '../model/run';
+import type { FlowSummary, ProviderListing, VersionSummary } from '../model/summaries';
+
+/**
+ * The one API between the renderer and a host (the Electron main process, or
+ * `flowbench serve` over HTTP). Argument schemas are checked by the host: the
+ * renderer is untrusted. Result types exist only for the compiler.
+ */
+export interface Method<Args extends z.ZodType, Result> {
+  args: Args;
+  /** Phantom: never set, only carries the result type. */
+  result?: Result;
+}
+
+function method<Result>() {
+  return <Args extends z.ZodType>(args: Args): Method<Args, Result> => ({ args });
+}
+
+const id = z.string().min(1).max(128);
+/** The largest file the editor may import, as in the CLI. */
+export const MAX_IMPORT_TEXT = 10 * 1024 * 1024;
+
+/** A flow as the editor opens it: the draft, each node's revision, and its problems. */
+export interface FlowDetail {
+  flow: Flow;
+  revs: Record<string, number>;
+  problems: Problem[];
+  enabled: boolean;
+  versions: VersionSummary[];
+}
+
+export interface ImportResult {
+  format: string;
+  flow: FlowSummary;
+  problems: Problem[];
+}
+
+export const API = {
+  flows: {
+    list: method<FlowSummary[]>()(z.object({})),
+    get: method<FlowDetail>()(z.object({ id })),
+    create: method<FlowDetail>()(z.object({ name: z.string().trim().min(1).max(300) })),
+    duplicate: method<FlowSummary>()(z.object({ id })),
+    remove: method<{ id: string }>()(z.object({ id })),
+    setEnabled: method<{ id: string; enabled: boolean }>()(z.object({ id, enabled: z.boolean() })),
+    applyChanges: method<ChangeResult & { problems: Problem[] }>()(z.object({ id, changes: ChangeSetSchema })),
+    importText: method<ImportResult>()(
+      z.object({ text: z.string().max(MAX_IMPORT_TEXT), fileName: z.string().max(500) }),
+    ),
+    exportText: method<{ text: string; fileName: string }>()(
+      z.object({ id, format: z.enum(['native', 'flowyprompt', 'flow-definition-json', 'flow-definition-yaml']) }),
+    ),
+    publish: method<VersionSummary>()(z.object({ id, note: z.string().max(2000).default('') })),
+  },
+  runs: {
+    start: method<{ runId: string }>()(z.object({ flowId: id, inputs: z.record(z.string(), z.unknown()).default({}) })),
+    get: method<RunRecord>()(z.object({ id })),
+    list: method<RunSummary[]>()(
+      z.object({ flowId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
+    ),
+    cancel: method<{ runId: string }>()(z.object({ runId: id })),
+  },
+  providers: {
+    list: method<ProviderListing[]>()(z.object({})),
+  },
+  host: {
+    info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),
+  },
+} as const;
+
+export type Api = typeof API;
+export type ServiceName = keyof Api;
+export type MethodName<S extends ServiceName> = keyof Api[S] & string;
+
+type ArgsOf<M> = M extends Method<infer A, unknown> ? z.input<A> : never;
+type ResultOf<M> = M extends Method<z.ZodType, infer R> ? R : never;
+
+/** The renderer's view of the API, derived from the contract (never written twice). */
+export type ApiClient = {
+  [S in ServiceName]: { [M in MethodName<S>]: (args: ArgsOf<Api[S][M]>) => Promise<ResultOf<Api[S][M]>> };
+};
+
+/** Host → renderer notifications. */
+export type HostEvent =
+  | { type: 'run'; event: RunEvent }
+  /** Flows changed (here or in another process); `origin` is the client that made the change. */
+  | { type: 'flows.changed'; flowIds: string[]; origin?: string };
+
+/** What crosses the wire for a call: error classes do not survive, codes do. */
+export type ApiReply<T = unknown> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+/** Moves calls and events; the Electron preload bridge and HTTP implement it alike. */
+export interface ApiTransport {
+  invoke(service: string, method: string, args: unknown): Promise<ApiReply>;
+  subscribe(listener: (event: HostEvent) => void): () => void;
+}
+
+/** Thrown in the renderer for a failed call, carrying the host's code. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** Builds the typed client over any transport. */
+export function createApiClient(transport: ApiTransport): ApiClient {
+  const client: Record<string, Record<string, (args: unknown) => Promise<unknown>>> = {};
+  for (const [service, methods] of Object.entries(API)) {
+    client[service] = {};
+    for (const name of Object.keys(methods)) {
+      client[service][name] = async (args: unknown) => {
+        const reply = await transport.invoke(service, name, args ?? {});
+        if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message, reply.error.data);
+        return reply.value;
+      };
+    }
+  }
+  return client as ApiClient;
+}

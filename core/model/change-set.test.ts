@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { smallFlow } from '../../tests/helpers/flows';
+import { applyChangeSet, ChangeSetSchema, invertChangeSet } from './change-set';
+import { FlowSchema } from './flow';
+
+const flow = FlowSchema.parse(smallFlow());
+
+describe('invertChangeSet', () => {
+  const cases = {
+    'a move': { updateNodes: [{ id: 'greet', position: { x: 9, y: 9 } }] },
+    'a config edit': { updateNodes: [{ id: 'greet', config: { template: 'other' }, label: 'Hi' }] },
+    'a node removal with its edges': { removeNodes: ['greet'] },
+    'an added node and edge': {
+      addNodes: [{ id: 'extra', type: 'template', config: { template: 'x' } }],
+      addEdges: [{ id: 'e9', source: 'input', target: 'extra' }],
+    },
+    'flow fields': { flow: { name: 'Renamed', tool: { description: 'new' }, parameters: [] } },
+  };
+  for (const [name, input] of Object.entries(cases)) {
+    it(`undoes ${name}`, () => {
+      const changes = ChangeSetSchema.parse(input);
+      const after = applyChangeSet(flow, changes);
+      const undone = applyChangeSet(after, invertChangeSet(flow, changes));
+      expect(FlowSchema.parse(undone)).toEqual({
+        ...flow,
+        nodes: expect.arrayContaining(flow.nodes),
+        edges: expect.arrayContaining(flow.edges),
+      });
+      expect(undone.nodes).toHaveLength(flow.nodes.length);
+      expect(undone.edges).toHaveLength(flow.edges.length);
+    });
+  }
+});

@@ -1,0 +1,32 @@
+/** What lists show of a flow, without loading its graph. */
+export interface FlowSummary {
+  id: string;
+  name: string;
+  description: string;
+  toolName: string;
+  enabled: boolean;
+  nodeCount: number;
+  edgeCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VersionSummary {
+  flowId: string;
+  version: number;
+  note: string;
+  toolName: string;
+  nodeCount: number;
+  createdAt: string;
+}
+
+export interface ProviderListing {
+  name: string;
+  kind: 'openai-compatible' | 'openai' | 'anthropic';
+  url: string;
+  defaultModel?: string;
+  isDefault: boolean;
+  /** Where the key comes from; never the key itself. */
+  apiKey: 'settings' | 'environment' | 'none';
+  streaming: boolean;
+}

@@ -1,0 +1,133 @@
+import {
+  applyNodeChanges,
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type IsValidConnection,
+  type NodeChange,
+} from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useAppStore } from '../store/app-store';
+import { toRfEdges, toRfNodes } from './mapper';
+import { nodeTypes, type FlowRfNode } from './node-view';
+
+/** Folds React Flow's select changes into a set of selected ids. */
+function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<FlowRfNode> | EdgeChange)[]): void {
+  for (const change of changes) {
+    if (change.type !== 'select') continue;
+    if (change.selected) selected.add(change.id);
+    else selected.delete(change.id);
+  }
+}
+
+export const PALETTE_MIME = 'application/x-flowbench-node-type';
+const GRID: [number, number] = [20, 20];
+
+/**
+ * The React Flow canvas. The store's flow is the truth; this component keeps
+ * React Flow's node objects (for smooth dragging) and reports edits back.
+ */
+export function Canvas() {
+  const flow = useAppStore((s) => s.flow);
+  const selectedNodes = useAppStore((s) => s.selectedNodes);
+  const selectedEdges = useAppStore((s) => s.selectedEdges);
+  const problems = useAppStore((s) => s.problems);
+  const nodeStatus = useAppStore((s) => s.nodeStatus);
+  const store = useAppStore.getState();
+  const { screenToFlowPosition } = useReactFlow();
+  const [nodes, setNodes] = useState<FlowRfNode[]>([]);
+  const [edges, setEdges] = useState<Edge[]>([]);
+
+  const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
+  const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
+
+  useEffect(() => {
+    if (!flow) return;
+    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, problems, nodeStatus));
+    setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet));
+  }, [flow, selectedNodeSet, selectedEdgeSet, problems, nodeStatus]);
+
+  const onNodesChange = useCallback((changes: NodeChange<FlowRfNode>[]) => {
+    setNodes((current) => applyNodeChanges(changes, current));
+    if (changes.some((c) => c.type === 'select')) {
+      const state = useAppStore.getState();
+      const selected = new Set(state.selectedNodes);
+      applySelectChanges(selected, changes);
+      state.setSelection([...selected], state.selectedEdges);
+    }
+  }, []);
+
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    if (!changes.some((c) => c.type === 'select')) return;
+    const state = useAppStore.getState();
+    const selected = new Set(state.selectedEdges);
+    applySelectChanges(selected, changes);
+    state.setSelection(state.selectedNodes, [...selected]);
+  }, []);
+
+  const isValidConnection: IsValidConnection = useCallback(
+    (connection) =>
+      connection.source !== connection.target &&
+      useAppStore.getState().canConnect(connection.source, connection.target),
+    [],
+  );
+
+  const onConnect = useCallback((connection: Connection) => {
+    useAppStore
+      .getState()
+      .connect(connection.source, connection.sourceHandle ?? 'out', connection.target, connection.targetHandle ?? 'in');
+  }, []);
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const type = event.dataTransfer.getData(PALETTE_MIME);
+      if (!type) return;
+      event.preventDefault();
+      const point = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      useAppStore
+        .getState()
+        .addNode(type, { x: Math.round(point.x / GRID[0]) * GRID[0], y: Math.round(point.y / GRID[1]) * GRID[1] });
+    },
+    [screenToFlowPosition],
+  );
+
+  return (
+    <div
+      className="canvas"
+      onDragOver={(e) => (e.preventDefault(), (e.dataTransfer.dropEffect = 'move'))}
+      onDrop={onDrop}
+    >
+      <ReactFlow<FlowRfNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        onNodeDragStop={(_, __, dragged) => store.moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })))}
+        onPaneClick={() => store.setSelection([], [])}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Meta', 'Control']}
+        snapToGrid
+        snapGrid={GRID}
+        colorMode="system"
+        onlyRenderVisibleElements
+        minZoom={0.05}
+        fitView
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
+        <MiniMap pannable zoomable />
+        <Controls />
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { useEffect, useState } from 'react';
+import type { EditorField } from '../../../core/nodes/define-node';
+import { TemplateEditor, type ReferenceOption } from './template-editor';
+
+interface FieldProps {
+  field: EditorField;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  references: readonly ReferenceOption[];
+  /** Distinguishes fields of list items, for labels and test ids. */
+  path: string;
+}
+
+/** One form field built from a node type's editor hint. */
+export function ConfigField({ field, value, onChange, references, path }: FieldProps) {
+  const id = `field-${path}`;
+  switch (field.kind) {
+    case 'template':
+      return (
+        <div className="field">
+          <span className="field-label">{field.label}</span>
+          <TemplateEditor
+            label={path}
+            value={typeof value === 'string' ? value : ''}
+            onChange={onChange}
+            references={references}
+          />
+          {field.help && <small>{field.help}</small>}
+        </div>
+      );
+    case 'text':
+    case 'textarea':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field-label">{field.label}</span>
+          {field.kind === 'text' ? (
+            <input id={id} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)} />
+          ) : (
+            <textarea
+              id={id}
+              value={typeof value === 'string' ? value : ''}
+              onChange={(e) => onChange(e.target.value)}
+            />
+          )}
+          {field.help && <small>{field.help}</small>}
+        </label>
+      );
+    case 'number':
+      return (
+        <NumberField id={id} field={field} value={typeof value === 'number' ? value : undefined} onChange={onChange} />
+      );
+    case 'boolean':
+      return (
+        <label className="field inline" htmlFor={id}>
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+          <span className="field-label">{field.label}</span>
+        </label>
+      );
+    case 'select':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field-label">{field.label}</span>
+          <select id={id} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
+            {(field.options ?? []).map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+      );
+    case 'json':
+      return <JsonField id={id} field={field} value={value} onChange={onChange} />;
+    case 'list':
+      return (
+        <ListField
+          field={field}
+          value={Array.isArray(value) ? (value as Record<string, unknown>[]) : []}
+          onChange={onChange}
+          references={references}
+          path={path}
+        />
+      );
+  }
+}
+
+/** Keeps what is typed ("0." on the way to "0.5") and reports only numbers. */
+function NumberField({
+  id,
+  field,
+  value,
+  onChange,
+}: {
+  id: string;
+  field: EditorField;
+  value: number | undefined;
+  onChange: (v: unknown) => void;
+}) {
+  const [text, setText] = useState(value === undefined ? '' : String(value));
+  useEffect(
+    () => setText((current) => (Number(current) === value ? current : value === undefined ? '' : String(value))),
+    [value],
+  );
+  return (
+    <label className="field" htmlFor={id}>
+      <span className="field-label">{field.label}</span>
+      <input
+        id={id}
+        type="number"
+        value={text}
+        min={field.min}
+        max={field.max}
+        step={field.step ?? 'any'}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value === '') onChange(undefined);
+          else if (Number.isFinite(Number(e.target.value))) onChange(Number(e.target.value));
+        }}
+      />
+    </label>
+  );
+}
+
+function JsonField({
+  id,
+  field,
+  value,
+  onChange,
+}: {
+  id: string;
+  field: EditorField;
+  value: unknown;
+  onChange: (v: unknown) => void;
+}) {
+  const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value, null, 2));
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <label className="field" htmlFor={id}>
+      <span className="field-label">{field.label}</span>
+      <textarea
+        id={id}
+        className="mono"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() === '') return void (setError(undefined), onChange(undefined));
+          try {
+            onChange(JSON.parse(e.target.value) as unknown);
+            setError(undefined);
+          } catch (parseError) {
+            setError((parseError as Error).message);
+          }
+        }}
+      />
+      {error && <small className="error">{error}</small>}
+      {field.help && <small>{field.help}</small>}
+    </label>
+  );
+}
+
+function ListField({
+  field,
+  value,
+  onChange,
+  references,
+  path,
+}: {
+  field: EditorField;
+  value: Record<string, unknown>[];
+  onChange: (v: unknown) => void;
+  references: readonly ReferenceOption[];
+  path: string;
+}) {
+  const itemFields = field.itemFields ?? [];
+  const blank = () =>
+    Object.fromEntries(
+      itemFields.map((f) => [
+        f.key,
+        f.kind === 'select' ? (f.options?.[0] ?? '') : f.kind === 'number' ? 0 : f.kind === 'boolean' ? false : '',
+      ]),
+    );
+  return (
+    <fieldset className="field list-field">
+      <legend>{field.label}</legend>
+      {value.map((item, index) => (
+        <div className="list-item" key={index}>
+          {itemFields.map((sub) => (
+            <ConfigField
+              key={sub.key}
+              field={sub}
+              path={`${path}.${index}.${sub.key}`}
+              value={item[sub.key]}
+              references={references}
+              onChange={(v) => onChange(value.map((it, i) => (i === index ? { ...it, [sub.key]: v } : it)))}
+            />
+          ))}
+          <button
+            className="small"
+            aria-label={`Remove ${field.label} ${index + 1}`}
+            onClick={() => onChange(value.filter((_, i) => i !== index))}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+      <button
+        className="small"
+        onClick={() => {
+          const item = blank();
+          // Return values are named by id; give each a unique one.
+          if ('id' in item || field.key === 'returnValues') item.id = `value_${value.length + 1}`;
+          onChange([...value, item]);
+        }}
+      >
+        Add {field.label.toLowerCase().replace(/s$/, '')}
+      </button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,22 @@
+/** The editor's keyboard shortcuts, listed in the help dialog (press ?). */
+export const SHORTCUTS: { keys: string; action: string }[] = [
+  { keys: 'Ctrl+Z', action: 'Undo' },
+  { keys: 'Ctrl+Shift+Z / Ctrl+Y', action: 'Redo' },
+  { keys: 'Ctrl+C / Ctrl+V', action: 'Copy / paste nodes (also between flows)' },
+  { keys: 'Ctrl+D', action: 'Duplicate the selection' },
+  { keys: 'Ctrl+A', action: 'Select all' },
+  { keys: 'Delete / Backspace', action: 'Delete the selection' },
+  { keys: 'Shift+drag', action: 'Box select' },
+  { keys: 'Ctrl+click', action: 'Add to the selection' },
+  { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
+  { keys: 'Shift+1', action: 'Fit view' },
+  { keys: 'Ctrl+Enter', action: 'Run with the test inputs' },
+  { keys: 'Escape', action: 'Clear the selection, close dialogs' },
+  { keys: '?', action: 'This list' },
+];
+
+export const isEditable = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    target.closest('.cm-editor') !== null);

@@ -1,0 +1,76 @@
+import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { EditorState } from '@codemirror/state';
+import { EditorView, placeholder as placeholderExtension } from '@codemirror/view';
+import { minimalSetup } from 'codemirror';
+import { useEffect, useRef } from 'react';
+
+export interface ReferenceOption {
+  /** What goes between the braces, e.g. `inputs.topic` or `nodes.summarise.output`. */
+  label: string;
+  detail: string;
+}
+
+/** Completes `{{` with the references this node can use. */
+function referenceCompletions(options: () => readonly ReferenceOption[]) {
+  return (context: CompletionContext): CompletionResult | null => {
+    const match = context.matchBefore(/\{\{\s*[\w.-]*$/);
+    if (!match) return null;
+    const typedFrom = match.from + match.text.search(/[\w.-]*$/);
+    return {
+      from: typedFrom,
+      options: options().map((o) => ({
+        label: o.label,
+        detail: o.detail,
+        type: o.label.startsWith('inputs.') ? 'variable' : 'property',
+        apply: `${o.label}}}`,
+      })),
+      validFor: /^[\w.-]*$/,
+    };
+  };
+}
+
+/** A CodeMirror 6 editor for a template field, with `{{` reference completion. */
+export function TemplateEditor(props: {
+  value: string;
+  onChange: (value: string) => void;
+  references: readonly ReferenceOption[];
+  label: string;
+  placeholder?: string;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | undefined>(undefined);
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: latest.current.value,
+        extensions: [
+          minimalSetup,
+          EditorView.lineWrapping,
+          placeholderExtension(latest.current.placeholder ?? 'Text with {{inputs.name}} or {{nodes.id.output}}'),
+          autocompletion({ override: [referenceCompletions(() => latest.current.references)], activateOnTyping: true }),
+          EditorView.contentAttributes.of({ 'aria-label': latest.current.label }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+  }, []);
+
+  // Undo, redo and reloads change the value from outside: show it.
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== props.value) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: props.value } });
+    }
+  }, [props.value]);
+
+  return <div className="template-editor" ref={host} data-testid={`template-${props.label}`} />;
+}

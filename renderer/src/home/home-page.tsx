@@ -1,0 +1,136 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useAppStore } from '../store/app-store';
+
+/** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
+export function HomePage() {
+  const flows = useAppStore((s) => s.flows);
+  const {
+    loadFlows,
+    createFlow,
+    duplicateFlow,
+    removeFlow,
+    setFlowEnabled,
+    importFlowFile,
+    exportFlowFile,
+    navigate,
+    notify,
+  } = useAppStore.getState();
+  const [query, setQuery] = useState('');
+  const [confirming, setConfirming] = useState<string | undefined>();
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void loadFlows();
+  }, [loadFlows]);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? flows.filter((f) => `${f.name} ${f.toolName} ${f.description}`.toLowerCase().includes(q)) : flows;
+  }, [flows, query]);
+
+  const run = (action: () => Promise<unknown>) => () =>
+    void action().catch((error: unknown) => notify(error instanceof Error ? error.message : String(error)));
+
+  return (
+    <main className="home">
+      <header className="home-header">
+        <h1>Flowbench</h1>
+        <input
+          className="search"
+          type="search"
+          placeholder="Search flows"
+          aria-label="Search flows"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <button
+          className="primary"
+          onClick={run(async () => {
+            const name = window.prompt('Name of the new flow', 'Untitled flow');
+            if (name?.trim()) navigate({ page: 'editor', flowId: await createFlow(name.trim()) });
+          })}
+        >
+          New flow
+        </button>
+        <button onClick={() => fileInput.current?.click()}>Import…</button>
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          data-testid="import-file"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) run(() => importFlowFile(file))();
+          }}
+        />
+      </header>
+      {shown.length === 0 ? (
+        <p className="empty">
+          {flows.length === 0 ? 'No flows yet. Create one or import a file.' : 'No flow matches the search.'}
+        </p>
+      ) : (
+        <table className="flows-table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Tool name</th>
+              <th>Nodes</th>
+              <th>Updated</th>
+              <th>Offered as a tool</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((flow) => (
+              <tr key={flow.id} data-testid={`flow-row-${flow.toolName}`}>
+                <td>
+                  <a
+                    href={`#/flow/${encodeURIComponent(flow.id)}`}
+                    onClick={(e) => (e.preventDefault(), navigate({ page: 'editor', flowId: flow.id }))}
+                  >
+                    {flow.name}
+                  </a>
+                  {flow.description && <div className="muted">{flow.description}</div>}
+                </td>
+                <td>
+                  <code>{flow.toolName}</code>
+                </td>
+                <td>{flow.nodeCount}</td>
+                <td>{new Date(flow.updatedAt).toLocaleString()}</td>
+                <td>
+                  <label className="switch">
+                    <input
+                      type="checkbox"
+                      checked={flow.enabled}
+                      aria-label={`Offer ${flow.name} as a tool`}
+                      onChange={run(() => setFlowEnabled(flow.id, !flow.enabled))}
+                    />
+                    <span>{flow.enabled ? 'on' : 'off'}</span>
+                  </label>
+                </td>
+                <td className="row-actions">
+                  <button onClick={run(() => duplicateFlow(flow.id))}>Duplicate</button>
+                  <button onClick={run(() => exportFlowFile(flow.id, 'native'))}>Export</button>
+                  {confirming === flow.id ? (
+                    <>
+                      <button
+                        className="danger"
+                        onClick={run(async () => (setConfirming(undefined), await removeFlow(flow.id)))}
+                      >
+                        Delete “{flow.name}”?
+                      </button>
+                      <button onClick={() => setConfirming(undefined)}>Keep</button>
+                    </>
+                  ) : (
+                    <button onClick={() => setConfirming(flow.id)}>Delete</button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,28 @@
+import { create } from 'zustand';
+import { CLIENT_ID, transport } from '../api/client';
+import { createEditorSlice, type EditorSlice } from './editor-slice';
+import { createFlowsSlice, type FlowsSlice } from './flows-slice';
+import { createRunSlice, type RunSlice } from './run-slice';
+import { createUiSlice, type UiSlice } from './ui-slice';
+
+export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice;
+
+/** The one store of the renderer, made of typed slices; host calls live in its actions. */
+export const useAppStore = create<AppState>()((...a) => ({
+  ...createFlowsSlice(...a),
+  ...createEditorSlice(...a),
+  ...createRunSlice(...a),
+  ...createUiSlice(...a),
+}));
+
+// Host events: live runs, and flows changed by other windows or processes.
+transport.subscribe((event) => {
+  const state = useAppStore.getState();
+  if (event.type === 'run') return state.applyRunEvent(event.event);
+  if (event.origin === CLIENT_ID) return;
+  void state.loadFlows();
+  const open = state.flowId;
+  if (open && (event.flowIds.length === 0 || event.flowIds.includes(open)) && state.saveState === 'saved') {
+    void state.reloadFlow();
+  }
+});

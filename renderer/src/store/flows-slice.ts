@@ -1,0 +1,70 @@
+import type { StateCreator } from 'zustand';
+import type { FlowSummary } from '../../../core/model/summaries';
+import { api } from '../api/client';
+import type { AppState } from './app-store';
+
+/** The home screen: the flows list and what can be done to whole flows. */
+export interface FlowsSlice {
+  flows: FlowSummary[];
+  isLoadingFlows: boolean;
+  loadFlows: () => Promise<void>;
+  createFlow: (name: string) => Promise<string>;
+  duplicateFlow: (id: string) => Promise<void>;
+  removeFlow: (id: string) => Promise<void>;
+  setFlowEnabled: (id: string, enabled: boolean) => Promise<void>;
+  importFlowFile: (file: File) => Promise<string>;
+  exportFlowFile: (
+    id: string,
+    format: 'native' | 'flowyprompt' | 'flow-definition-json' | 'flow-definition-yaml',
+  ) => Promise<void>;
+}
+
+export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set, get) => ({
+  flows: [],
+  isLoadingFlows: false,
+  async loadFlows() {
+    set({ isLoadingFlows: true });
+    try {
+      set({ flows: await api.flows.list({}) });
+    } finally {
+      set({ isLoadingFlows: false });
+    }
+  },
+  async createFlow(name) {
+    const detail = await api.flows.create({ name });
+    await get().loadFlows();
+    return detail.flow.id;
+  },
+  async duplicateFlow(id) {
+    await api.flows.duplicate({ id });
+    await get().loadFlows();
+  },
+  async removeFlow(id) {
+    await api.flows.remove({ id });
+    await get().loadFlows();
+  },
+  async setFlowEnabled(id, enabled) {
+    await api.flows.setEnabled({ id, enabled });
+    await get().loadFlows();
+  },
+  async importFlowFile(file) {
+    const result = await api.flows.importText({ text: await file.text(), fileName: file.name });
+    await get().loadFlows();
+    const errors = result.problems.filter((p) => p.severity === 'error');
+    get().notify(
+      errors.length > 0
+        ? `Imported "${result.flow.name}" (${result.format}) as a draft with ${errors.length} problem(s) to fix`
+        : `Imported "${result.flow.name}" (${result.format})`,
+    );
+    return result.flow.id;
+  },
+  async exportFlowFile(id, format) {
+    const { text, fileName } = await api.flows.exportText({ id, format });
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName;
+    link.click();
+    URL.revokeObjectURL(url);
+  },
+});

@@ -1,0 +1,81 @@
+import type { StateCreator } from 'zustand';
+import type { RunEvent, RunRecord, StepStatus } from '../../../core/model/run';
+import { RunRecordBuilder } from '../../../core/model/run-record';
+import { api } from '../api/client';
+import type { AppState } from './app-store';
+
+/** The run started from the editor, shown live on the canvas. */
+export interface RunSlice {
+  runId: string | undefined;
+  run: RunRecord | undefined;
+  nodeStatus: Record<string, StepStatus>;
+  tokens: Record<string, string>;
+  runInputs: Record<string, string>;
+  setRunInput: (name: string, value: string) => void;
+  startRun: () => Promise<void>;
+  cancelRun: () => Promise<void>;
+  applyRunEvent: (event: RunEvent) => void;
+}
+
+let builder: RunRecordBuilder | undefined;
+
+export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, get) => ({
+  runId: undefined,
+  run: undefined,
+  nodeStatus: {},
+  tokens: {},
+  runInputs: {},
+  setRunInput(name, value) {
+    set((state) => ({ runInputs: { ...state.runInputs, [name]: value } }));
+  },
+  async startRun() {
+    const { flow, flowId, runInputs } = get();
+    if (!flow || !flowId) return;
+    await get().flushSaves();
+    // Inputs are typed by their parameter: text fields hold numbers, booleans or JSON.
+    const inputs: Record<string, unknown> = {};
+    for (const parameter of flow.parameters) {
+      const text = runInputs[parameter.name];
+      if (text === undefined || text === '') continue;
+      if (parameter.type === 'number' || parameter.type === 'integer') inputs[parameter.name] = Number(text);
+      else if (parameter.type === 'boolean') inputs[parameter.name] = text === 'true';
+      else if (parameter.type === 'array' || parameter.type === 'object') {
+        try {
+          inputs[parameter.name] = JSON.parse(text) as unknown;
+        } catch {
+          inputs[parameter.name] = text;
+        }
+      } else inputs[parameter.name] = text;
+    }
+    builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
+    set({ runId: undefined, run: undefined, nodeStatus: {}, tokens: {}, panel: 'run' });
+    try {
+      const { runId } = await api.runs.start({ flowId, inputs });
+      set({ runId });
+    } catch (error) {
+      get().notify(error instanceof Error ? error.message : String(error));
+    }
+  },
+  async cancelRun() {
+    const runId = get().runId;
+    if (runId) await api.runs.cancel({ runId }).catch(() => undefined);
+  },
+  applyRunEvent(event) {
+    if (!builder) return;
+    const state = get();
+    // Events of the run this window started (it may arrive before the start call returns).
+    if (state.runId !== undefined && event.runId !== state.runId) return;
+    if (state.runId === undefined && event.type !== 'run.started' && state.run?.id !== event.runId) return;
+    builder.apply(event);
+    if (event.type === 'node.token') {
+      set((s) => ({ tokens: { ...s.tokens, [event.nodeId]: (s.tokens[event.nodeId] ?? '') + event.text } }));
+      return;
+    }
+    const run = builder.record();
+    set({
+      run,
+      runId: run.id,
+      nodeStatus: Object.fromEntries(run.steps.map((s) => [s.nodeId, s.status])),
+    });
+  },
+});

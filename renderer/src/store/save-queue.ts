@@ -1,0 +1,57 @@
+import type { ChangeSet } from '../../../core/model/change-set';
+
+/** The longest an edit waits before it is sent to the host. */
+export const AUTOSAVE_DELAY_MS = 300;
+
+interface Pending {
+  changes: ChangeSet;
+  /** Consecutive edits with the same key (typing in one field) replace each other. */
+  coalesceKey: string | undefined;
+}
+
+/**
+ * Edits waiting to be saved, in order. They are sent one after another (each
+ * names the node revisions it was based on), at most AUTOSAVE_DELAY_MS after
+ * the last edit.
+ */
+export class SaveQueue {
+  private pending: Pending[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly send: (changes: ChangeSet) => Promise<void>) {}
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  push(changes: ChangeSet, coalesceKey?: string): void {
+    const last = this.pending.at(-1);
+    if (coalesceKey !== undefined && last?.coalesceKey === coalesceKey) last.changes = changes;
+    else this.pending.push({ changes, coalesceKey });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), AUTOSAVE_DELAY_MS);
+  }
+
+  /** Sends everything now (before leaving the editor, or when a test asks). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.running) await this.running;
+    this.running = (async () => {
+      while (this.pending.length > 0) {
+        const next = this.pending.shift() as Pending;
+        await this.send(next.changes);
+      }
+    })();
+    try {
+      await this.running;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.pending = [];
+  }
+}
