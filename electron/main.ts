@@ -1,12 +1,39 @@
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, ipcMain } from 'electron';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { HostEvent } from '../core/api/contract';
+import { ApiHost } from '../core/host/api-host';
+import { DATABASE_FILE_NAME } from '../core/host/paths';
+import { openServices } from '../core/host/services';
 
-// Wiring only: the window and its security settings. The host API over IPC is
-// added with the editor; everything else lives in core/.
+// Wiring only: the window, its security settings, and the host API over IPC.
+// Everything else lives in core/ and is shared with the CLI and `serve`.
+
+/** A better-sqlite3 build for Electron's ABI, when packaging put one beside the app. */
+function electronSqliteBinding(): string | undefined {
+  const candidate = join(process.resourcesPath ?? '', 'better_sqlite3.node');
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+const binding = electronSqliteBinding();
+const services = openServices(process.env.FLOWBENCH_DB || join(app.getPath('userData'), DATABASE_FILE_NAME), {
+  seedExamples: !process.env.FLOWBENCH_DB,
+  migrationsFolder: join(app.getAppPath(), 'resources', 'migrations'),
+  ...(binding ? { nativeBinding: binding } : {}),
+});
+const api = new ApiHost(services, 'electron');
+
+ipcMain.handle('flowbench:invoke', (event, service: unknown, method: unknown, args: unknown) =>
+  api.invoke(String(service), String(method), args, { clientId: `window-${event.sender.id}` }),
+);
+api.subscribe((hostEvent: HostEvent) => {
+  for (const window of BrowserWindow.getAllWindows()) window.webContents.send('flowbench:event', hostEvent);
+});
+
 function createWindow(): void {
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
+    width: 1400,
+    height: 900,
     title: 'Flowbench',
     webPreferences: {
       preload: join(import.meta.dirname, '../preload/index.mjs'),
@@ -30,3 +57,5 @@ void app.whenReady().then(() => {
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
+
+app.on('will-quit', () => services.close());

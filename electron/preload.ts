@@ -1,5 +1,17 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { ApiReply, HostEvent } from '../core/api/contract';
 
-// The one allowlisted bridge. The typed `invoke(service, method, args)` joins it
-// with the host API; until then the renderer only learns where it runs.
-contextBridge.exposeInMainWorld('flowbench', { host: 'electron' as const });
+// The one allowlisted bridge: `invoke(service, method, args)` and event
+// subscriptions. No raw ipcRenderer reaches the page.
+contextBridge.exposeInMainWorld('flowbench', {
+  host: 'electron' as const,
+  api: {
+    invoke: (service: string, method: string, args: unknown): Promise<ApiReply> =>
+      ipcRenderer.invoke('flowbench:invoke', service, method, args) as Promise<ApiReply>,
+    subscribe: (listener: (event: HostEvent) => void) => {
+      const handler = (_: IpcRendererEvent, event: HostEvent) => listener(event);
+      ipcRenderer.on('flowbench:event', handler);
+      return () => ipcRenderer.off('flowbench:event', handler);
+    },
+  },
+});

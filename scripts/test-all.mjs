@@ -42,6 +42,9 @@ if (existsSync(vitestReport)) {
 
 const browserDir = join(root, 'tests', 'browser');
 if (existsSync(browserDir) && readdirSync(browserDir).some((f) => f.endsWith('.spec.ts'))) {
+  // The browser tests drive the built renderer; build it from the sources being tested.
+  if (run('renderer build', bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']) !== 0)
+    checksFailed.push('renderer build');
   const playwrightReport = join(reports, 'playwright.json');
   const code = run('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,

@@ -43,6 +43,8 @@ export function Canvas() {
   const { screenToFlowPosition } = useReactFlow();
   const [nodes, setNodes] = useState<FlowRfNode[]>([]);
   const [edges, setEdges] = useState<Edge[]>([]);
+  // Fit the view once, on opening a flow that has nodes; an empty flow starts at 100 %.
+  const [shouldFitView] = useState(() => (useAppStore.getState().flow?.nodes.length ?? 0) > 0);
 
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
@@ -121,7 +123,8 @@ export function Canvas() {
         colorMode="system"
         onlyRenderVisibleElements
         minZoom={0.05}
-        fitView
+        fitView={shouldFitView}
+        fitViewOptions={{ maxZoom: 1 }}
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />

@@ -1,0 +1,148 @@
+import type { Locator, Page } from '@playwright/test';
+import { generatedFlow } from '../helpers/flows';
+import { expect, expectSaved, test, withDatabase } from './fixtures';
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
+}
+
+/** Drags from a node's output handle to another node's input handle, as a person does. */
+async function connect(page: Page, from: string, to: string, port = 'out'): Promise<void> {
+  const source = page.locator(
+    `.react-flow__node[data-id="${from}"] .react-flow__handle.source[data-handleid="${port}"]`,
+  );
+  const target = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`);
+  const a = await source.boundingBox();
+  const b = await target.boundingBox();
+  if (!a || !b) throw new Error(`handles of ${from} → ${to} not visible`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+async function dropFromPalette(page: Page, type: string, x: number, y: number): Promise<void> {
+  await page.getByTestId(`palette-${type}`).dragTo(page.locator('.react-flow__pane'), { targetPosition: { x, y } });
+}
+
+const nodes = (page: Page): Locator => page.locator('.react-flow__node');
+
+test('build a flow on the canvas: palette, connections, template autocomplete, problems, autosave, undo and delete', async ({
+  page,
+  served,
+}) => {
+  await page.goto(served.editorUrl);
+  page.once('dialog', (dialog) => void dialog.accept('Greeting flow'));
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await expect(page.locator('.flow-title')).toHaveText('Greeting flow');
+
+  // A parameter to reference, from the flow settings (shown when nothing is selected).
+  await page.getByRole('button', { name: 'Add parameter' }).click();
+  await page.getByLabel('Parameter 1 name').fill('topic');
+
+  await dropFromPalette(page, 'input', 150, 300);
+  await dropFromPalette(page, 'template', 450, 300);
+  await dropFromPalette(page, 'output', 750, 300);
+  await expect(nodes(page)).toHaveCount(3);
+  await expect(page.getByTestId('node-input_1')).toContainText('topic');
+
+  await connect(page, 'input_1', 'template_1');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+
+  // The template: `{{` offers the references this node can use.
+  await page.getByTestId('node-template_1').click();
+  const template = page.getByTestId('template-template').locator('.cm-content');
+  await template.click();
+  await page.keyboard.type('Tell me about {{');
+  const option = page.locator('.cm-tooltip-autocomplete li', { hasText: 'inputs.topic' });
+  await expect(option).toBeVisible();
+  // CodeMirror ignores Enter for 75 ms after the list opens, so a fast typist does not pick by accident.
+  await page.waitForTimeout(200);
+  await page.keyboard.press('Enter');
+  await expect(template).toHaveText('Tell me about {{inputs.topic}}');
+  await shot(page, 'template-autocomplete');
+
+  // The output refers to the template before they are connected: a problem appears…
+  await page.getByTestId('node-output_1').click();
+  const returned = page.getByTestId('template-returnValues.0.text').locator('.cm-content');
+  await returned.click();
+  await page.keyboard.type('{{nodes.template_1.output}}');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('node-output_1').locator('.fb-problems')).toHaveText('1');
+  await page.getByRole('tab', { name: /Problems/ }).click();
+  await expect(page.getByRole('list', { name: 'Problems' })).toContainText(
+    'node "template_1" is not upstream of "output_1"',
+  );
+  await shot(page, 'problem-shown');
+  // …and clears once they are.
+  await connect(page, 'template_1', 'output_1');
+  await expect(page.getByTestId('node-output_1').locator('.fb-problems')).toHaveCount(0);
+  await expect(page.getByText('No problems.')).toBeVisible();
+  await expectSaved(page);
+
+  // Everything survives a reload.
+  await page.reload();
+  await expect(nodes(page)).toHaveCount(3);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await page.getByTestId('node-template_1').click();
+  await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveText(
+    'Tell me about {{inputs.topic}}',
+  );
+  await shot(page, 'after-reload');
+
+  // Delete, undo, redo.
+  await page.getByTestId('node-output_1').click();
+  await page.locator('.react-flow__pane').press('Delete');
+  await expect(nodes(page)).toHaveCount(2);
+  await page.keyboard.press('Control+z');
+  await expect(nodes(page)).toHaveCount(3);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+  await page.keyboard.press('Control+Shift+z');
+  await expect(nodes(page)).toHaveCount(2);
+  await page.keyboard.press('Control+z');
+  await expect(nodes(page)).toHaveCount(3);
+  await expectSaved(page);
+  await page.reload();
+  await expect(nodes(page)).toHaveCount(3);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(2);
+
+  // Copy and paste duplicates nodes with new ids.
+  await page.getByTestId('node-template_1').click();
+  await page.locator('.react-flow__pane').press('Control+c');
+  await page.keyboard.press('Control+v');
+  await expect(page.getByTestId('node-template_2')).toBeVisible();
+  await shot(page, 'pasted');
+
+  // Back home: the flow is listed, and deleting it asks first.
+  await page.getByRole('button', { name: '← Flows' }).click();
+  const row = page.getByTestId('flow-row-greeting_flow');
+  await expect(row).toContainText('4');
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await row.getByRole('button', { name: 'Delete “Greeting flow”?' }).click();
+  await expect(page.getByText('No flows yet.')).toBeVisible();
+});
+
+test('two windows editing one flow: an edit from the other window shows up', async ({ page, context, served }) => {
+  withDatabase(served.db, (services) => services.flows.create({ ...generatedFlow(5, 'shared'), name: 'Shared flow' }));
+  await page.goto(`${served.editorUrl}#/flow/shared`);
+  await expect(nodes(page)).toHaveCount(5);
+  const other = await context.newPage();
+  await other.goto(`${served.editorUrl}#/flow/shared`);
+  await other.getByTestId('node-n1').click();
+  await other.getByLabel('Label').fill('Renamed elsewhere');
+  await expectSaved(other);
+  await expect(page.getByTestId('node-n1')).toContainText('Renamed elsewhere');
+});
+
+test('opens a 1,000-node flow', async ({ page, served }) => {
+  withDatabase(served.db, (services) => services.flows.create(generatedFlow(1000, 'big')));
+  const started = Date.now();
+  await page.goto(`${served.editorUrl}#/flow/big`);
+  await expect(page.locator('.flow-title')).toHaveText('Generated 1000');
+  await expect(nodes(page).first()).toBeVisible();
+  const elapsed = Date.now() - started;
+  test.info().annotations.push({ type: 'open-1000-nodes-ms', description: String(elapsed) });
+  await shot(page, 'thousand-nodes');
+  // The minimap and the canvas both show the whole flow after fit view.
+  await expect(page.locator('.react-flow__minimap-node')).toHaveCount(1000);
+});
