@@ -1,6 +1,7 @@
 import { benchEngine } from './engine.bench';
 import { benchMcp } from './mcp.bench';
 import { benchStore } from './store.bench';
+import { benchUi } from './ui.bench';
 import { printRows, type BenchRow } from './stats';
 
 /**
@@ -11,6 +12,7 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   store: benchStore,
   engine: benchEngine,
   mcp: benchMcp,
+  ui: benchUi,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

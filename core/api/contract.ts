@@ -43,7 +43,8 @@ export interface ImportResult {
 export const API = {
   flows: {
     list: method<FlowSummary[]>()(z.object({})),
-    get: method<FlowDetail>()(z.object({ id })),
+    /** `withProblems: false` skips validation; the editor validates big flows itself after the first paint. */
+    get: method<FlowDetail>()(z.object({ id, withProblems: z.boolean().default(true) })),
     create: method<FlowDetail>()(z.object({ name: z.string().trim().min(1).max(300) })),
     duplicate: method<FlowSummary>()(z.object({ id })),
     remove: method<{ id: string }>()(z.object({ id })),

@@ -78,10 +78,12 @@ export class ApiHost {
     }
   }
 
-  private detail(id: string): FlowDetail {
+  private detail(id: string, withProblems = true): FlowDetail {
     const { flows, versions } = this.services;
     const flow = flows.get(id);
-    const { problems } = validateFlow(flow, { isToolNameTaken: (name, flowId) => flows.isToolNameTaken(name, flowId) });
+    const { problems } = withProblems
+      ? validateFlow(flow, { isToolNameTaken: (name, flowId) => flows.isToolNameTaken(name, flowId) })
+      : { problems: [] };
     return { flow, revs: flows.nodeRevisions(id), problems, enabled: flow.tool.enabled, versions: versions.list(id) };
   }
 
@@ -94,7 +96,7 @@ export class ApiHost {
     return {
       flows: {
         list: () => flows.list(),
-        get: ({ id }: { id: string }) => this.detail(id),
+        get: ({ id, withProblems }: { id: string; withProblems: boolean }) => this.detail(id, withProblems),
         create: ({ name }: { name: string }, context: CallContext) => {
           const base =
             name

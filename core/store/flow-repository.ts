@@ -68,6 +68,10 @@ export class FlowRepository {
     return flowFromRows(row, nodeRows, edgeRows);
   }
 
+  exists(id: string): boolean {
+    return this.db.select({ id: flows.id }).from(flows).where(eq(flows.id, id)).get() !== undefined;
+  }
+
   /** The current revision of every node, for editors that send `rev` with their updates. */
   nodeRevisions(id: string): Record<string, number> {
     const rows = this.db.select({ id: nodes.id, rev: nodes.rev }).from(nodes).where(eq(nodes.flowId, id)).all();

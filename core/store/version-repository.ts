@@ -68,7 +68,8 @@ export class VersionRepository {
   }
 
   list(flowId: string): VersionSummary[] {
-    this.flows.get(flowId);
+    if (!this.flows.exists(flowId))
+      throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
     return this.db
       .select()
       .from(flowVersions)

@@ -16,7 +16,7 @@ declare global {
 const count = Number(new URLSearchParams(location.search).get('nodes') ?? 100);
 const initialNodes: Node[] = Array.from({ length: count }, (_, i) => ({
   id: `n${i}`,
-  position: { x: (i % 50) * 260, y: Math.floor(i / 50) * 160 },
+  position: { x: (i % 50) * 220, y: Math.floor(i / 50) * 140 },
   data: { label: `Step ${i}` },
   style: { width: 220, height: 90 },
 }));
@@ -36,6 +36,7 @@ function Bare() {
       onlyRenderVisibleElements
       minZoom={0.05}
       fitView
+      fitViewOptions={{ maxZoom: 1 }}
       onInit={() => (window.benchReady = performance.now())}
     >
       <Background />

@@ -68,6 +68,6 @@ export const llmNode = defineNode({
     });
     ctx.report({ messages: response.messages, ...(response.usage ? { usage: response.usage } : {}) });
     if (config.outputFormat === 'text') return { kind: 'output', output: response.text };
-    return { kind: 'output', output: parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`) };
+    return { kind: 'output', output: await parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`) };
   },
 });

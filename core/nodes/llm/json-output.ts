@@ -1,7 +1,10 @@
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
 import { FlowbenchError } from '../../model/errors';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// Loaded on the first JSON answer: the editor, which never checks answers, does not carry it.
+let ajv: Promise<Ajv> | undefined;
+const loadAjv = () =>
+  (ajv ??= import('ajv').then(({ Ajv: AjvClass }) => new AjvClass({ allErrors: true, strict: false })));
 
 /** The instruction added to the system prompt when a node asks for JSON. */
 export function jsonInstruction(schema: Record<string, unknown> | undefined): string {
@@ -10,7 +13,11 @@ export function jsonInstruction(schema: Record<string, unknown> | undefined): st
 }
 
 /** Parses a model's answer as JSON (tolerating a code fence) and checks it against the schema. */
-export function parseJsonAnswer(text: string, schema: Record<string, unknown> | undefined, nodeHint: string): unknown {
+export async function parseJsonAnswer(
+  text: string,
+  schema: Record<string, unknown> | undefined,
+  nodeHint: string,
+): Promise<unknown> {
   const unfenced = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/i, '$1');
   let value: unknown;
   try {
@@ -27,7 +34,7 @@ export function parseJsonAnswer(text: string, schema: Record<string, unknown> | 
   if (schema) {
     let validate;
     try {
-      validate = ajv.compile(schema);
+      validate = (await loadAjv()).compile(schema);
     } catch (error) {
       throw new FlowbenchError(
         'VALIDATION_ERROR',

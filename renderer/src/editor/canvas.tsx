@@ -26,6 +26,17 @@ function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange
   }
 }
 
+declare global {
+  interface Window {
+    /** When the canvas became interactive (ms since navigation); read by the UI benchmark. */
+    flowbenchReady?: number;
+  }
+}
+
+const markInteractive = () => {
+  window.flowbenchReady = performance.now();
+};
+
 export const PALETTE_MIME = 'application/x-flowbench-node-type';
 const GRID: [number, number] = [20, 20];
 
@@ -123,6 +134,7 @@ export function Canvas() {
         colorMode="system"
         onlyRenderVisibleElements
         minZoom={0.05}
+        onInit={markInteractive}
         fitView={shouldFitView}
         fitViewOptions={{ maxZoom: 1 }}
         proOptions={{ hideAttribution: true }}

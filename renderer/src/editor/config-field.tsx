@@ -1,6 +1,9 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { EditorField } from '../../../core/nodes/define-node';
-import { TemplateEditor, type ReferenceOption } from './template-editor';
+import type { ReferenceOption } from './template-editor';
+
+// CodeMirror loads when the first template field is shown, not with the canvas.
+const TemplateEditor = lazy(() => import('./template-editor').then((m) => ({ default: m.TemplateEditor })));
 
 interface FieldProps {
   field: EditorField;

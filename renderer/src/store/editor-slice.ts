@@ -162,7 +162,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
     async openFlow(id) {
       await queue.flush();
-      const detail = await api.flows.get({ id });
+      // The canvas first; problems are found right after it is drawn.
+      const detail = await api.flows.get({ id, withProblems: false });
       set({
         flowId: id,
         flow: detail.flow,
@@ -175,6 +176,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         future: [],
         saveState: 'saved',
       });
+      revalidate();
     },
     async closeFlow() {
       await queue.flush();
