@@ -22,12 +22,14 @@ export function ConfigField({ field, value, onChange, references, path }: FieldP
       return (
         <div className="field">
           <span className="field-label">{field.label}</span>
-          <TemplateEditor
-            label={path}
-            value={typeof value === 'string' ? value : ''}
-            onChange={onChange}
-            references={references}
-          />
+          <Suspense fallback={<div className="template-editor" />}>
+            <TemplateEditor
+              label={path}
+              value={typeof value === 'string' ? value : ''}
+              onChange={onChange}
+              references={references}
+            />
+          </Suspense>
           {field.help && <small>{field.help}</small>}
         </div>
       );
