@@ -1,18 +1,19 @@
-// `npm start`: builds and opens the desktop app. Electron's binary is fetched
-// on first launch; where it cannot be (an offline machine), say so plainly.
+// `npm start`: the desktop app, or, where Electron's binary cannot be had (it
+// downloads on first launch), the same editor in the browser via `flowbench serve --open`.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+const run = (command, args) => spawnSync(command, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
 
-const build = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-const app = spawnSync(bin('electron'), ['.'], { cwd: root, stdio: 'inherit' });
-if (app.status !== 0) {
-  console.error(
-    '\nThe desktop shell could not start (Electron downloads its binary on first launch and needs the network for that).\n' +
-      'Everything else works without it: see `./bin/flowbench --help`.',
-  );
-}
-process.exit(app.status ?? 1);
+const build = run(bin('electron-vite'), ['build']);
+if (build !== 0) process.exit(build);
+const electronReady =
+  existsSync(join(root, 'node_modules', 'electron', 'path.txt')) ||
+  run(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')]) === 0;
+if (electronReady && run(bin('electron'), ['.']) === 0) process.exit(0);
+console.error('\nThe desktop shell could not start (Electron needs its binary, downloaded on first launch).');
+console.error('Opening the same editor in your browser instead: `flowbench serve --open`.\n');
+process.exit(run(process.execPath, [join(root, 'bin', 'flowbench'), 'serve', '--open']));

@@ -7,6 +7,7 @@ export function HomePage() {
   const {
     loadFlows,
     createFlow,
+    renameFlow,
     duplicateFlow,
     removeFlow,
     setFlowEnabled,
@@ -110,6 +111,14 @@ export function HomePage() {
                   </label>
                 </td>
                 <td className="row-actions">
+                  <button
+                    onClick={run(async () => {
+                      const name = window.prompt('New name', flow.name);
+                      if (name?.trim() && name.trim() !== flow.name) await renameFlow(flow.id, name.trim());
+                    })}
+                  >
+                    Rename
+                  </button>
                   <button onClick={run(() => duplicateFlow(flow.id))}>Duplicate</button>
                   <button onClick={run(() => exportFlowFile(flow.id, 'native'))}>Export</button>
                   {confirming === flow.id ? (

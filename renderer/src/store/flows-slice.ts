@@ -9,6 +9,7 @@ export interface FlowsSlice {
   isLoadingFlows: boolean;
   loadFlows: () => Promise<void>;
   createFlow: (name: string) => Promise<string>;
+  renameFlow: (id: string, name: string) => Promise<void>;
   duplicateFlow: (id: string) => Promise<void>;
   removeFlow: (id: string) => Promise<void>;
   setFlowEnabled: (id: string, enabled: boolean) => Promise<void>;
@@ -34,6 +35,10 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
     const detail = await api.flows.create({ name });
     await get().loadFlows();
     return detail.flow.id;
+  },
+  async renameFlow(id, name) {
+    await api.flows.applyChanges({ id, changes: { flow: { name } } });
+    await get().loadFlows();
   },
   async duplicateFlow(id) {
     await api.flows.duplicate({ id });
