@@ -1,32 +1,15 @@
 import { chromium, type Page } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openServices } from '../core/host/services';
-import { BIN, ROOT } from '../tests/helpers/cli';
+import { startServe } from '../tests/helpers/serve';
 import { generatedFlow } from '../tests/helpers/flows';
 import config from '../playwright.config';
 import { median, ms, type BenchRow } from './stats';
 
 const SIZES = [100, 1000, 5000];
 const ROUNDS = 3;
-
-async function startServe(db: string): Promise<{ editorUrl: string; base: string; stop: () => void }> {
-  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, FLOWBENCH_DB: '' },
-  });
-  let out = '';
-  const editorUrl = await new Promise<string>((resolve) =>
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /Editor: (\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    }),
-  );
-  return { editorUrl, base: new URL(editorUrl).origin, stop: () => child.kill('SIGTERM') };
-}
 
 /** Milliseconds from navigation to React Flow's onInit (the canvas takes input). */
 async function timeToInteractive(page: Page, url: string, flag: 'flowbenchReady' | 'benchReady'): Promise<number> {
@@ -80,7 +63,7 @@ export async function benchUi(): Promise<BenchRow[]> {
       const bare: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         ours.push(await timeToInteractive(page, `${serve.editorUrl}#/flow/ui-${size}`, 'flowbenchReady'));
-        bare.push(await timeToInteractive(page, `${serve.base}/bench/bare.html?nodes=${size}`, 'benchReady'));
+        bare.push(await timeToInteractive(page, `${serve.url}/bench/bare.html?nodes=${size}`, 'benchReady'));
       }
       const ratio = median(ours) / median(bare);
       rows.push({
@@ -101,7 +84,7 @@ export async function benchUi(): Promise<BenchRow[]> {
     }
     await timeToInteractive(page, `${serve.editorUrl}#/flow/ui-1000`, 'flowbenchReady');
     const oursFps = await dragFps(page, '.react-flow__node[data-id="n1"]');
-    await timeToInteractive(page, `${serve.base}/bench/bare.html?nodes=1000`, 'benchReady');
+    await timeToInteractive(page, `${serve.url}/bench/bare.html?nodes=1000`, 'benchReady');
     const bareFps = await dragFps(page, '.react-flow__node[data-id="n1"]');
     rows.push({
       suite: 'ui',
@@ -113,7 +96,7 @@ export async function benchUi(): Promise<BenchRow[]> {
     return rows;
   } finally {
     await browser.close();
-    serve.stop();
+    await serve.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

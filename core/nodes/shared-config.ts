@@ -1,5 +1,33 @@
 import { z } from 'zod';
 
+/** Which model a model-calling node uses, and its two prompts. */
+export const ModelCallShape = {
+  /** Provider name from settings; empty means the default provider. */
+  provider: z.string().max(128).default(''),
+  model: z.string().max(256).default(''),
+  system: z.string().max(200_000).default(''),
+  prompt: z.string().max(200_000).default(''),
+};
+
+/** The ports of model-calling nodes: the answer, and the branch taken when the call fails. */
+export const MODEL_PORTS = {
+  inputs: [{ id: 'in', label: 'in', kind: 'data' as const }],
+  outputs: [
+    { id: 'out', label: 'answer', kind: 'data' as const },
+    { id: 'error', label: 'on error', kind: 'error' as const },
+  ],
+};
+
+/** Editor hints for the fields of ModelCallShape; `promptLabel` names the user prompt. */
+export function modelCallEditor(promptLabel: string) {
+  return [
+    { key: 'provider', label: 'Provider', kind: 'text' as const, help: 'empty: the default provider' },
+    { key: 'model', label: 'Model', kind: 'text' as const },
+    { key: 'system', label: 'System prompt', kind: 'template' as const },
+    { key: 'prompt', label: promptLabel, kind: 'template' as const },
+  ];
+}
+
 /** Sampling options shared by model-calling nodes (seed 004's step overrides). */
 export const ModelOptionsShape = {
   temperature: z.number().min(0).max(2).optional(),

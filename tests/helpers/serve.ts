@@ -3,6 +3,8 @@ import { BIN, ROOT } from './cli';
 
 export interface ServeProcess {
   url: string;
+  /** The editor's URL with its session token. */
+  editorUrl: string;
   mcpUrl: string;
   port: number;
   token: string | undefined;
@@ -29,6 +31,7 @@ export function startServe(db: string, extraArgs: readonly string[] = []): Promi
       const token = /Authorization: Bearer (\S+)/.exec(stdout)?.[1];
       resolve({
         url,
+        editorUrl: /Editor: (\S+)/.exec(stdout)?.[1] ?? url,
         mcpUrl: `${url}/mcp`,
         port: Number(new URL(url).port),
         token,

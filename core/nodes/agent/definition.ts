@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
-import { ModelOptionsShape } from '../shared-config';
+import { MODEL_PORTS, ModelCallShape, modelCallEditor, ModelOptionsShape } from '../shared-config';
 
 const ToolRefSchema = z.object({
   /** Name of a registered MCP server, or `flowbench` for other flows. */
@@ -9,10 +9,7 @@ const ToolRefSchema = z.object({
 });
 
 const AgentConfigSchema = z.object({
-  provider: z.string().max(128).default(''),
-  model: z.string().max(256).default(''),
-  system: z.string().max(200_000).default(''),
-  prompt: z.string().max(200_000).default(''),
+  ...ModelCallShape,
   ...ModelOptionsShape,
   tools: z.array(ToolRefSchema).default([]),
   /** Upper bound on model turns in the tool-use loop. */
@@ -26,18 +23,11 @@ export const agentNode = defineNode({
   label: 'Agent',
   category: 'ai',
   description: 'Lets a model call MCP tools in a loop, up to a step limit.',
-  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
-  outputs: [
-    { id: 'out', label: 'answer', kind: 'data' },
-    { id: 'error', label: 'on error', kind: 'error' },
-  ],
+  ...MODEL_PORTS,
   configSchema: AgentConfigSchema,
   defaults: () => AgentConfigSchema.parse({}),
   editor: [
-    { key: 'provider', label: 'Provider', kind: 'text', help: 'empty: the default provider' },
-    { key: 'model', label: 'Model', kind: 'text' },
-    { key: 'system', label: 'System prompt', kind: 'template' },
-    { key: 'prompt', label: 'Task', kind: 'template' },
+    ...modelCallEditor('Task'),
     {
       key: 'tools',
       label: 'Tools',

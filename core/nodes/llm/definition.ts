@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
 import { parseJsonAnswer } from './json-output';
-import { MemoryReadSchema, MemoryWriteSchema, ModelOptionsShape } from '../shared-config';
+import {
+  MemoryReadSchema,
+  MemoryWriteSchema,
+  MODEL_PORTS,
+  ModelCallShape,
+  modelCallEditor,
+  ModelOptionsShape,
+} from '../shared-config';
 
 const LlmConfigSchema = z.object({
-  /** Provider name from settings; empty means the default provider. */
-  provider: z.string().max(128).default(''),
-  model: z.string().max(256).default(''),
-  system: z.string().max(200_000).default(''),
-  prompt: z.string().max(200_000).default(''),
+  ...ModelCallShape,
   ...ModelOptionsShape,
   outputFormat: z.enum(['text', 'json']).default('text'),
   /** JSON Schema the answer must satisfy when outputFormat is json. */
@@ -26,18 +29,11 @@ export const llmNode = defineNode({
   label: 'LLM',
   category: 'ai',
   description: 'Calls a model once with a system and a user prompt.',
-  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
-  outputs: [
-    { id: 'out', label: 'answer', kind: 'data' },
-    { id: 'error', label: 'on error', kind: 'error' },
-  ],
+  ...MODEL_PORTS,
   configSchema: LlmConfigSchema,
   defaults: () => LlmConfigSchema.parse({}),
   editor: [
-    { key: 'provider', label: 'Provider', kind: 'text', help: 'empty: the default provider' },
-    { key: 'model', label: 'Model', kind: 'text' },
-    { key: 'system', label: 'System prompt', kind: 'template' },
-    { key: 'prompt', label: 'Prompt', kind: 'template' },
+    ...modelCallEditor('Prompt'),
     { key: 'temperature', label: 'Temperature', kind: 'number', min: 0, max: 2, step: 0.1 },
     { key: 'topP', label: 'Top P', kind: 'number', min: 0, max: 1, step: 0.05 },
     { key: 'maxTokens', label: 'Max tokens', kind: 'number', min: 1, step: 1 },
