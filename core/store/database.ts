@@ -21,6 +21,11 @@ export interface FlowbenchDatabase {
   path: string;
   /** True when this open created the database (and so it may be seeded). */
   isNew: boolean;
+  /**
+   * Bumped by this process's writes that change what MCP serves (flows created,
+   * deleted, enabled, published). Other processes' writes show in `data_version`.
+   */
+  catalogueEpoch: { value: number };
   close(): void;
 }
 
@@ -93,7 +98,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
     if (sqlite.pragma('user_version', { simple: true }) !== knownMigrations) {
       sqlite.pragma(`user_version = ${knownMigrations}`);
     }
-    return { db, sqlite, path, isNew, close: () => sqlite.close() };
+    return { db, sqlite, path, isNew, catalogueEpoch: { value: 0 }, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
     throw error;

@@ -145,6 +145,7 @@ export class FlowRepository {
         .run();
       this.insertNodes(flow.id, flow.nodes, 0, now);
       this.insertEdges(flow.id, flow.edges, 0);
+      this.database.catalogueEpoch.value++;
       return flow;
     });
   }
@@ -192,6 +193,7 @@ export class FlowRepository {
       const nodeRevs = this.checkRevisions(flowId, changes);
       const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
       this.writeChanges(flowId, changes, validated, nodeRevs);
+      if (changes.flow) this.database.catalogueEpoch.value++;
       const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       return { rowsWritten: after - before, nodeRevs };
     });
@@ -328,12 +330,14 @@ export class FlowRepository {
       .where(eq(flows.id, id))
       .run();
     if (result.changes === 0) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+    this.database.catalogueEpoch.value++;
   }
 
   /** Deletes a flow with its nodes, edges, versions and runs. */
   delete(id: string): void {
     const result = this.db.delete(flows).where(eq(flows.id, id)).run();
     if (result.changes === 0) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+    this.database.catalogueEpoch.value++;
   }
 
   /** One node as stored, for the editor's conflict recovery. */

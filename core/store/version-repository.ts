@@ -27,8 +27,10 @@ export class VersionRepository {
   // Asked before every MCP call: prepared once.
   private signatureQuery: Statement | undefined;
 
+  private signatureCache: { key: string; signature: string } | undefined;
+
   constructor(
-    database: FlowbenchDatabase,
+    private readonly database: FlowbenchDatabase,
     private readonly flows: FlowRepository,
   ) {
     this.db = database.db;
@@ -63,6 +65,7 @@ export class VersionRepository {
       const version = (latest?.max ?? 0) + 1;
       const createdAt = Date.now();
       this.db.insert(flowVersions).values({ flowId, version, snapshot: flow, note, createdAt }).run();
+      this.database.catalogueEpoch.value++;
       return summaryOf({ flowId, version, note, snapshot: flow, createdAt });
     });
   }
@@ -119,12 +122,18 @@ export class VersionRepository {
    * compared by the server to know when to send tools/list_changed.
    */
   catalogueSignature(): string {
+    // Asked before every MCP call: recomputed only when some process changed the database's
+    // catalogue (another connection's commit moves data_version; ours bump the epoch).
+    const key = `${String(this.sqlite.pragma('data_version', { simple: true }))}:${this.database.catalogueEpoch.value}`;
+    if (this.signatureCache?.key === key) return this.signatureCache.signature;
     this.signatureQuery ??= this.sqlite.prepare(`
       select group_concat(id || ':' || version || ':' || enabled, ',') from (
         select f.id as id, f.tool_enabled as enabled, max(v.version) as version
         from flows f join flow_versions v on v.flow_id = f.id
         group by f.id order by f.id)`);
-    return (this.signatureQuery.pluck().get() as string | null) ?? '';
+    const signature = (this.signatureQuery.pluck().get() as string | null) ?? '';
+    this.signatureCache = { key, signature };
+    return signature;
   }
 }
 
