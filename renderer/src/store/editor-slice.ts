@@ -77,6 +77,15 @@ function freeEdgeId(flow: Flow): string {
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
 
+// A flow asked for before React rendered (the page was opened on its URL).
+let prefetched: { id: string; detail: ReturnType<typeof api.flows.get> } | undefined;
+
+/** Starts loading a flow at once, so the request overlaps the app's start. */
+export function prefetchFlow(id: string): void {
+  prefetched = { id, detail: api.flows.get({ id, withProblems: false }) };
+  prefetched.detail.catch(() => undefined);
+}
+
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get) => {
   const queue = new SaveQueue(async (changes) => {
     const { flowId, revs } = get();
@@ -163,7 +172,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     async openFlow(id) {
       await queue.flush();
       // The canvas first; problems are found right after it is drawn.
-      const detail = await api.flows.get({ id, withProblems: false });
+      const early = prefetched?.id === id ? prefetched.detail : undefined;
+      prefetched = undefined;
+      const detail = await (early ?? api.flows.get({ id, withProblems: false }));
       set({
         flowId: id,
         flow: detail.flow,
