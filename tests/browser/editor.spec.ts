@@ -1,4 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { importFlowText } from '../../core/host/import-service';
 import { generatedFlow } from '../helpers/flows';
 import { expect, expectSaved, test, withDatabase } from './fixtures';
 
@@ -145,4 +147,33 @@ test('opens a 1,000-node flow', async ({ page, served }) => {
   await shot(page, 'thousand-nodes');
   // The minimap and the canvas both show the whole flow after fit view.
   await expect(page.locator('.react-flow__minimap-node')).toHaveCount(1000);
+});
+
+test('an imported flow shows what could not be carried over until it is dismissed or fixed', async ({
+  page,
+  served,
+}) => {
+  let id = '';
+  withDatabase(served.db, (services) => {
+    id = importFlowText(
+      services,
+      readFileSync('tests/fixtures/formats/flow-definition-workshop.json', 'utf8'),
+      'workshop.json',
+    ).flow.id;
+  });
+  await page.goto(`${served.editorUrl}#/flow/${id}`);
+  await page.getByRole('tab', { name: /Problems/ }).click();
+  const problems = page.getByRole('list', { name: 'Problems' });
+  await expect(problems).toContainText('goes on failure to "refine_solution", which is not a step');
+  await expect(problems).toContainText('UNRESOLVED_AGENT node gather_requirements');
+  await shot(page, 'import-problems');
+  await problems.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(problems).not.toContainText('refine_solution');
+  // An unresolved agent is fixed by choosing a model, not dismissed.
+  await page.getByTestId('node-gather_requirements').click();
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await page.getByLabel('Model').fill('llama3.2');
+  await page.getByRole('tab', { name: /Problems/ }).click();
+  await expect(problems).not.toContainText('node gather_requirements');
+  await expectSaved(page);
 });

@@ -2,6 +2,19 @@ import { useReactFlow } from '@xyflow/react';
 import { formatProblem } from '../../../core/model/problems';
 import { useAppStore } from '../store/app-store';
 
+/** Import problems are notes the importer left on the flow; the user dismisses them once handled. */
+function dismissImportProblem(message: string): void {
+  const flow = useAppStore.getState().flow;
+  if (!flow) return;
+  const recorded = Array.isArray(flow.metadata.importProblems) ? flow.metadata.importProblems : [];
+  // The shown message is `<source>: <message>` when the importer said where.
+  const remaining = recorded.filter((item) => {
+    const { message: text, source } = (item ?? {}) as { message?: string; source?: string };
+    return (source ? `${source}: ${text}` : text) !== message;
+  });
+  useAppStore.getState().updateFlowFields({ metadata: { ...flow.metadata, importProblems: remaining } });
+}
+
 /** Every validation problem of the draft; a click selects and centres the node. */
 export function ProblemsPanel() {
   const problems = useAppStore((s) => s.problems);
@@ -21,6 +34,15 @@ export function ProblemsPanel() {
           >
             {formatProblem(problem)}
           </button>
+          {problem.code === 'IMPORT_PROBLEM' && (
+            <button
+              className="small"
+              onClick={() => dismissImportProblem(problem.message)}
+              title="Fixed it, or it does not matter"
+            >
+              Dismiss
+            </button>
+          )}
         </li>
       ))}
     </ul>
