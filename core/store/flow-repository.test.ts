@@ -168,3 +168,22 @@ describe('FlowRepository', () => {
     expect(() => flows.delete('small')).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
   });
 });
+
+describe('publishing', () => {
+  it('refuses a tool name another flow still serves from an older published version', async () => {
+    const { VersionRepository } = await import('./version-repository');
+    const versions = new VersionRepository(store, flows);
+    flows.create(smallFlow());
+    versions.publish('small');
+    flows.applyChanges('small', { flow: { tool: { name: 'renamed_tool' } } });
+    flows.create(smallFlow({ id: 'second', tool: { name: 'small_flow' } }));
+    expect(() => versions.publish('second')).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('still serves the tool name "small_flow"'),
+      }),
+    );
+    versions.publish('small');
+    expect(versions.publish('second').version).toBe(1);
+  });
+});

@@ -57,6 +57,24 @@ export class VersionRepository {
           },
         );
       }
+      // Draft tool names are unique, but a renamed flow's old published version may still serve a name.
+      const clash = this.latestPublished().find((p) => p.flowId !== flowId && p.snapshot.tool.name === flow.tool.name);
+      if (clash) {
+        throw new FlowbenchError(
+          'VALIDATION_ERROR',
+          `flow "${draft.name}" cannot be published: flow "${clash.snapshot.name}" still serves the tool name "${flow.tool.name}"`,
+          {
+            problems: [
+              {
+                code: 'DUPLICATE_TOOL_NAME',
+                severity: 'error',
+                field: 'tool.name',
+                message: `the published flow "${clash.snapshot.name}" serves "${flow.tool.name}"; rename one of them and publish it`,
+              },
+            ],
+          },
+        );
+      }
       const latest = this.db
         .select({ max: sql<number | null>`max(${flowVersions.version})` })
         .from(flowVersions)
