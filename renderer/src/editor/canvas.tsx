@@ -35,6 +35,7 @@ declare global {
 
 const markInteractive = () => {
   window.flowbenchReady = performance.now();
+  useAppStore.setState({ isCanvasReady: true });
 };
 
 export const PALETTE_MIME = 'application/x-flowbench-node-type';
@@ -52,8 +53,15 @@ export function Canvas() {
   const nodeStatus = useAppStore((s) => s.nodeStatus);
   const store = useAppStore.getState();
   const { screenToFlowPosition } = useReactFlow();
-  const [nodes, setNodes] = useState<FlowRfNode[]>([]);
-  const [edges, setEdges] = useState<Edge[]>([]);
+  // The first render already has every node, so React Flow initialises once, with the whole graph.
+  const [nodes, setNodes] = useState<FlowRfNode[]>(() => {
+    const state = useAppStore.getState();
+    return state.flow ? toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems, state.nodeStatus) : [];
+  });
+  const [edges, setEdges] = useState<Edge[]>(() => {
+    const state = useAppStore.getState();
+    return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
+  });
   // Fit the view once, on opening a flow that has nodes; an empty flow starts at 100 %.
   const [shouldFitView] = useState(() => (useAppStore.getState().flow?.nodes.length ?? 0) > 0);
 

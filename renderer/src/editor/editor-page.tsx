@@ -44,6 +44,7 @@ function EditorLayout() {
   const problemCount = useAppStore((s) => s.problems.filter((p) => p.severity === 'error').length);
   const isShortcutsOpen = useAppStore((s) => s.isShortcutsOpen);
   const versions = useAppStore((s) => s.versions);
+  const isCanvasReady = useAppStore((s) => s.isCanvasReady);
   const { fitView } = useReactFlow();
   const store = useAppStore.getState();
 
@@ -124,9 +125,9 @@ function EditorLayout() {
             Run
           </button>
         </nav>
-        {panel === 'inspector' && <Inspector />}
-        {panel === 'problems' && <ProblemsPanel />}
-        {panel === 'run' && <RunPanel />}
+        {isCanvasReady && panel === 'inspector' && <Inspector />}
+        {isCanvasReady && panel === 'problems' && <ProblemsPanel />}
+        {isCanvasReady && panel === 'run' && <RunPanel />}
       </aside>
       {isShortcutsOpen && (
         <div className="dialog-backdrop" onClick={() => store.setShortcutsOpen(false)}>

@@ -53,7 +53,7 @@ function NodeView({ data, selected }: NodeProps<FlowRfNode>) {
         />
       ))}
       <div className="fb-node-head">
-        <span className="fb-node-type">{definition?.label ?? node.type}</span>
+        {definition?.label ?? node.type} · {node.id}
         {status && <span className={`fb-status fb-status-${status}`}>{status}</span>}
         {problemCount > 0 && (
           <span className="fb-problems" title={`${problemCount} problem(s)`}>
@@ -63,7 +63,6 @@ function NodeView({ data, selected }: NodeProps<FlowRfNode>) {
       </div>
       <div className="fb-node-label">{node.label || node.id}</div>
       <div className="fb-node-summary">{summary}</div>
-      <div className="fb-node-id">{node.id}</div>
       {definition?.outputs.map((port, i) => (
         <Handle
           key={port.id}

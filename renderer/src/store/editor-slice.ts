@@ -176,6 +176,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       prefetched = undefined;
       const detail = await (early ?? api.flows.get({ id, withProblems: false }));
       set({
+        isCanvasReady: false,
         flowId: id,
         flow: detail.flow,
         revs: detail.revs,

@@ -7,6 +7,8 @@ export interface UiSlice {
   toast: string | undefined;
   isShortcutsOpen: boolean;
   panel: 'inspector' | 'problems' | 'run';
+  /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
+  isCanvasReady: boolean;
   navigate: (route: UiSlice['route']) => void;
   notify: (message: string) => void;
   setShortcutsOpen: (isOpen: boolean) => void;
@@ -25,6 +27,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   toast: undefined,
   isShortcutsOpen: false,
   panel: 'inspector',
+  isCanvasReady: false,
   navigate(route) {
     const hash = route.page === 'editor' ? `#/flow/${encodeURIComponent(route.flowId)}` : '#/';
     if (location.hash !== hash) history.pushState(null, '', `${location.pathname}${location.search}${hash}`);
