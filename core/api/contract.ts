@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
-import type { SerializedError } from '../model/errors';
+import { FlowbenchError, type SerializedError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { Problem } from '../model/problems';
 import type { RunEvent, RunRecord, RunSummary } from '../model/run';
@@ -49,7 +49,8 @@ export const API = {
     duplicate: method<FlowSummary>()(z.object({ id })),
     remove: method<{ id: string }>()(z.object({ id })),
     setEnabled: method<{ id: string; enabled: boolean }>()(z.object({ id, enabled: z.boolean() })),
-    applyChanges: method<ChangeResult & { problems: Problem[] }>()(z.object({ id, changes: ChangeSetSchema })),
+    /** `problems` is left out after a move or rename: they cannot change the flow's problems. */
+    applyChanges: method<ChangeResult & { problems?: Problem[] }>()(z.object({ id, changes: ChangeSetSchema })),
     importText: method<ImportResult>()(
       z.object({ text: z.string().max(MAX_IMPORT_TEXT), fileName: z.string().max(500) }),
     ),
@@ -101,18 +102,6 @@ export interface ApiTransport {
   subscribe(listener: (event: HostEvent) => void): () => void;
 }
 
-/** Thrown in the renderer for a failed call, carrying the host's code. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly data?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
-
 /** Builds the typed client over any transport. */
 export function createApiClient(transport: ApiTransport): ApiClient {
   const client: Record<string, Record<string, (args: unknown) => Promise<unknown>>> = {};
@@ -121,7 +110,8 @@ export function createApiClient(transport: ApiTransport): ApiClient {
     for (const name of Object.keys(methods)) {
       client[service][name] = async (args: unknown) => {
         const reply = await transport.invoke(service, name, args ?? {});
-        if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message, reply.error.data);
+        // The host's error arrives as data; it becomes the same error type again.
+        if (!reply.ok) throw new FlowbenchError(reply.error.code, reply.error.message, reply.error.data);
         return reply.value;
       };
     }

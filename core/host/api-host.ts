@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { API, type ApiReply, type FlowDetail, type HostEvent } from '../api/contract';
 import { exportFlowText } from '../formats/export';
+import { isLayoutOnly, type ChangeSet } from '../model/change-set';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { validateFlow } from '../model/validate';
 import { importFlowText } from './import-service';
@@ -136,12 +137,11 @@ export class ApiHost {
           this.changed([id], context);
           return { id, enabled };
         },
-        applyChanges: (
-          { id, changes }: { id: string; changes: Parameters<typeof flows.applyChanges>[1] },
-          context: CallContext,
-        ) => {
+        applyChanges: ({ id, changes }: { id: string; changes: ChangeSet }, context: CallContext) => {
           const result = flows.applyChanges(id, changes);
           this.changed([id], context);
+          // Moves and renames happen on every drag: they cannot change problems, so skip the full validation.
+          if (isLayoutOnly(changes)) return result;
           const { problems } = validateFlow(flows.get(id), {
             isToolNameTaken: (name, flowId) => flows.isToolNameTaken(name, flowId),
           });

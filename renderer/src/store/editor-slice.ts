@@ -1,5 +1,4 @@
 import type { StateCreator } from 'zustand';
-import { ApiError } from '../../../core/api/contract';
 import {
   applyChangeSet,
   ChangeSetSchema,
@@ -8,6 +7,7 @@ import {
   type ChangeSetInput,
   type NodeUpdate,
 } from '../../../core/model/change-set';
+import { FlowbenchError } from '../../../core/model/errors';
 import type { Flow, FlowEdge, FlowNode, Position } from '../../../core/model/flow';
 import { buildAdjacency, wouldCreateCycle } from '../../../core/model/graph';
 import type { Problem } from '../../../core/model/problems';
@@ -102,11 +102,15 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const nextRevs = Object.fromEntries(
         Object.entries({ ...get().revs, ...result.nodeRevs }).filter(([id]) => !removed.has(id)),
       );
-      set({ revs: nextRevs, problems: result.problems, saveState: queue.size > 0 ? 'pending' : 'saved' });
+      set({
+        revs: nextRevs,
+        ...(result.problems ? { problems: result.problems } : {}),
+        saveState: queue.size > 0 ? 'pending' : 'saved',
+      });
     } catch (error) {
       queue.clear();
       set({ saveState: 'error' });
-      const code = error instanceof ApiError ? error.code : 'ERROR';
+      const code = error instanceof FlowbenchError ? error.code : 'ERROR';
       const message = error instanceof Error ? error.message : String(error);
       await get().reloadFlow(
         code === 'EDIT_CONFLICT'
