@@ -11,6 +11,8 @@ export interface GlobalOptions {
 /** What a command needs: the services over the database (opened on first use) and output helpers. */
 export class CliContext {
   private opened: Services | undefined;
+  /** Set by the commands that keep running (mcp, serve) before they open the services. */
+  isLongLived = false;
 
   constructor(private readonly options: () => GlobalOptions) {}
 
@@ -18,7 +20,7 @@ export class CliContext {
     if (!this.opened) {
       const { path, isDefault } = resolveDatabasePath(this.options().db);
       // The user's own database starts with the examples; explicit --db files start empty.
-      this.opened = openServices(path, { seedExamples: isDefault });
+      this.opened = openServices(path, { seedExamples: isDefault, backgroundWrites: this.isLongLived });
     }
     return this.opened;
   }

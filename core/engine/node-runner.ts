@@ -59,7 +59,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
           { nodeId: node.id },
         );
       }
-      const ctx = createContext(input, guard, details, used);
+      const ctx = new RunContext(input, guard, details, used);
       const outcome = await guard.settle(definition.execute(ctx, node.config), input.timeoutMs);
       emit({
         type: 'node.finished',
@@ -138,34 +138,51 @@ class AttemptGuard {
   }
 }
 
-function createContext(
-  input: NodeRunInput,
-  guard: AttemptGuard,
-  details: StepDetails,
-  used: Record<string, unknown>,
-): NodeContext {
-  // Remember every reference the node resolves: the step record's "resolved input".
-  const track = (template: string) => {
+/** What a node's `execute` sees. A class: its methods are shared, not made again for every node run. */
+class RunContext implements NodeContext {
+  readonly nodeId: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly llm: LlmPort;
+
+  constructor(
+    private readonly input: NodeRunInput,
+    private readonly guard: AttemptGuard,
+    private readonly details: StepDetails,
+    /** Every reference the node resolved: the step record's "resolved input". */
+    private readonly used: Record<string, unknown>,
+  ) {
+    this.nodeId = input.node.id;
+    this.inputs = input.scope.inputs;
+    this.llm = input.llm;
+  }
+
+  get signal(): AbortSignal {
+    return this.guard.signal;
+  }
+
+  render(template: string): string {
+    this.track(template);
+    return renderTemplate(template, this.input.scope);
+  }
+
+  resolve(template: string): unknown {
+    this.track(template);
+    return resolveTemplateValue(template, this.input.scope);
+  }
+
+  emitToken(text: string): void {
+    this.input.emit({ type: 'node.token', runId: this.input.runId, nodeId: this.nodeId, text });
+  }
+
+  report(more: StepDetails): void {
+    Object.assign(this.details, more);
+  }
+
+  private track(template: string): void {
     for (const segment of parseTemplate(template)) {
-      if (segment.kind === 'ref') used[formatReference(segment.ref)] = resolveTemplateValue(segment.raw, input.scope);
+      if (segment.kind === 'ref') {
+        this.used[formatReference(segment.ref)] = resolveTemplateValue(segment.raw, this.input.scope);
+      }
     }
-  };
-  return {
-    nodeId: input.node.id,
-    get signal() {
-      return guard.signal;
-    },
-    inputs: input.scope.inputs,
-    render: (template) => {
-      track(template);
-      return renderTemplate(template, input.scope);
-    },
-    resolve: (template) => {
-      track(template);
-      return resolveTemplateValue(template, input.scope);
-    },
-    llm: input.llm,
-    emitToken: (text) => input.emit({ type: 'node.token', runId: input.runId, nodeId: input.node.id, text }),
-    report: (more) => Object.assign(details, more),
-  };
+  }
 }

@@ -16,7 +16,7 @@ export interface RunOptions {
   inputs: Record<string, unknown>;
   llm: LlmPort;
   runId?: string;
-  /** Abort with a FlowbenchError('CANCELLED') to cancel. */
+  /** Aborting it cancels the run; a reason that is no FlowbenchError becomes CANCELLED. */
   signal?: AbortSignal;
   /** Limit for the whole run; it then fails with RUN_TIMEOUT. */
   timeoutMs?: number;
@@ -50,6 +50,13 @@ function validateOnce(flow: Flow, registry: NodeRegistry): ReturnType<typeof val
 }
 export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
 
+/** Callers cancel with their own reasons (an MCP client's text, a DOMException); the run records CANCELLED. */
+function cancellation(reason: unknown): FlowbenchError {
+  if (reason instanceof FlowbenchError) return reason;
+  const detail = typeof reason === 'string' && reason !== '' ? `: ${reason}` : '';
+  return new FlowbenchError('CANCELLED', `the run was cancelled${detail}`);
+}
+
 /**
  * Checks the flow and the inputs, then runs the flow and reports every step as
  * an event. Throws (before any event) when the flow is invalid or the inputs
@@ -74,7 +81,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
 
   const controller = new AbortController();
-  const forward = () => controller.abort(options.signal?.reason);
+  const forward = () => controller.abort(cancellation(options.signal?.reason));
   options.signal?.addEventListener('abort', forward, { once: true });
   const timer =
     options.timeoutMs === undefined
@@ -93,7 +100,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
       inputs,
       llm: options.llm,
       registry,
-      signal: controller.signal,
+      controller,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.defaultNodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS,
       retry: options.retry ?? DEFAULT_RETRY,

@@ -1,9 +1,10 @@
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
-import type { Flow, FlowEdge, FlowNode } from '../model/flow';
+import type { Flow } from '../model/flow';
 import type { LlmPort } from '../model/llm';
 import type { RenderScope } from '../model/render';
 import type { RunEvent, RunOutput, RunStatus, StepError } from '../model/run';
 import type { NodeRegistry } from '../nodes/registry';
+import { planFlow, type FlowPlan, type PlannedNode } from './flow-plan';
 import { runNode, type NodeResult } from './node-runner';
 import type { RetryPolicy } from './retry';
 
@@ -14,8 +15,12 @@ export interface ScheduleInput {
   inputs: Record<string, unknown>;
   llm: LlmPort;
   registry: NodeRegistry;
-  /** Aborted by the caller to cancel (reason CANCELLED) or on the run's time limit (RUN_TIMEOUT). */
-  signal: AbortSignal;
+  /**
+   * The run's one controller: the caller aborts it to cancel (reason CANCELLED)
+   * or on the run's time limit (RUN_TIMEOUT); the scheduler aborts it when the
+   * run ends early, which stops whatever is still running.
+   */
+  controller: AbortController;
   concurrency: number;
   defaultTimeoutMs: number;
   retry: RetryPolicy;
@@ -36,127 +41,141 @@ export interface ScheduleResult {
  * node ends the run and aborts whatever is still running.
  */
 export function schedule(input: ScheduleInput): Promise<ScheduleResult> {
-  const { flow, registry, emit, runId } = input;
-  const nodesById = new Map<string, FlowNode>(flow.nodes.map((n) => [n.id, n]));
-  const outgoing = new Map<string, FlowEdge[]>(flow.nodes.map((n) => [n.id, []]));
-  const remaining = new Map<string, number>(flow.nodes.map((n) => [n.id, 0]));
-  const liveInputs = new Map<string, number>(flow.nodes.map((n) => [n.id, 0]));
-  for (const edge of flow.edges) {
-    outgoing.get(edge.source)?.push(edge);
-    remaining.set(edge.target, (remaining.get(edge.target) ?? 0) + 1);
+  return new Promise((resolve) => new RunScheduler(input, planFlow(input.flow, input.registry), resolve).begin());
+}
+
+/** One run's state. A class, not closures: a one-node flow run thousands of times a second pays per allocation. */
+class RunScheduler implements RenderScope {
+  readonly inputs: Record<string, unknown>;
+  private readonly remaining: Int32Array;
+  private readonly liveInputs: Int32Array;
+  private readonly results = new Map<string, { output?: unknown; error?: StepError }>();
+  private readonly queue: number[] = [];
+  private head = 0;
+  private running = 0;
+  private hasEnded = false;
+  private hasProgress = false;
+  private ending: ScheduleResult | undefined;
+  private output: RunOutput | undefined;
+  private readonly onAbort = () => this.abortedFromOutside();
+
+  constructor(
+    private readonly input: ScheduleInput,
+    private readonly plan: FlowPlan,
+    private readonly resolve: (result: ScheduleResult) => void,
+  ) {
+    this.inputs = input.inputs;
+    this.remaining = plan.indegree.slice();
+    this.liveInputs = new Int32Array(plan.nodes.length);
   }
 
-  const results = new Map<string, { output?: unknown; error?: StepError }>();
-  const scope: RenderScope = { inputs: input.inputs, node: (id) => results.get(id) };
-  const controller = new AbortController();
-  const queue: string[] = [];
-  let head = 0;
-  let running = 0;
-  let hasEnded = false;
-  let hasProgress = false;
-  let ending: ScheduleResult | undefined;
-  let output: RunOutput | undefined;
+  /** RenderScope: what an upstream node left. */
+  node(id: string): { output?: unknown; error?: StepError } | undefined {
+    return this.results.get(id);
+  }
 
-  return new Promise((resolve) => {
-    const end = (result: ScheduleResult, reason: FlowbenchError) => {
-      if (hasEnded) return;
-      hasEnded = true;
-      ending = result;
-      controller.abort(reason);
-    };
-    const onExternalAbort = () => {
-      const reason = toFlowbenchError(input.signal.reason);
-      const status: RunStatus = reason.code === 'RUN_TIMEOUT' ? 'failed' : 'cancelled';
-      end({ status, error: { code: reason.code, message: reason.message } }, reason);
-    };
-    if (input.signal.aborted) onExternalAbort();
-    else input.signal.addEventListener('abort', onExternalAbort, { once: true });
+  begin(): void {
+    const signal = this.input.controller.signal;
+    if (signal.aborted) this.abortedFromOutside();
+    else signal.addEventListener('abort', this.onAbort, { once: true });
+    for (const index of this.plan.roots) this.queue.push(index);
+    this.pump();
+  }
 
-    const finishIfIdle = () => {
-      if (running > 0 || (!hasEnded && head < queue.length)) return;
-      input.signal.removeEventListener('abort', onExternalAbort);
-      resolve(ending ?? { status: 'succeeded', ...(output ? { output } : {}) });
-    };
+  private pump(): void {
+    while (!this.hasEnded && this.running < this.input.concurrency && this.head < this.queue.length) {
+      this.start(this.queue[this.head++] as number);
+    }
+    if (this.running > 0 || (!this.hasEnded && this.head < this.queue.length)) return;
+    this.input.controller.signal.removeEventListener('abort', this.onAbort);
+    this.resolve(this.ending ?? { status: 'succeeded', ...(this.output ? { output: this.output } : {}) });
+  }
 
-    const settle = (nodeId: string, livePorts: ReadonlySet<string> | undefined) => {
-      for (const edge of outgoing.get(nodeId) ?? []) {
-        const left = (remaining.get(edge.target) ?? 1) - 1;
-        remaining.set(edge.target, left);
-        if (livePorts?.has(edge.sourcePort)) liveInputs.set(edge.target, (liveInputs.get(edge.target) ?? 0) + 1);
-        if (left === 0) {
-          if ((liveInputs.get(edge.target) ?? 0) > 0) queue.push(edge.target);
-          else skip(edge.target);
-        }
+  private start(index: number): void {
+    const planned = this.plan.nodes[index] as PlannedNode;
+    const { input } = this;
+    this.running++;
+    void runNode({
+      runId: input.runId,
+      node: planned.node,
+      definition: planned.definition,
+      scope: this,
+      llm: input.llm,
+      runSignal: input.controller.signal,
+      timeoutMs: planned.node.timeoutMs ?? input.defaultTimeoutMs,
+      retry: input.retry,
+      isHandled: planned.isHandled,
+      emit: input.emit,
+    }).then((result) => {
+      this.running--;
+      this.handle(planned, result);
+      this.pump();
+    });
+  }
+
+  private handle(planned: PlannedNode, result: NodeResult): void {
+    const { node } = planned;
+    const { runId, emit } = this.input;
+    if (result.status === 'cancelled') {
+      emit({ type: 'node.cancelled', runId, nodeId: node.id, at: Date.now() });
+      return;
+    }
+    if (result.status === 'failed') {
+      const error = { code: result.error.code, message: result.error.message };
+      this.results.set(node.id, { error });
+      if (planned.isHandled) return this.settle(planned, ERROR_PORT);
+      return this.end(
+        { status: this.hasProgress ? 'partial' : 'failed', error: { ...error, nodeId: node.id } },
+        new FlowbenchError('CANCELLED', `the run failed at node "${node.id}"`),
+      );
+    }
+    const { outcome } = result;
+    if (outcome.kind === 'stop') {
+      this.results.set(node.id, { output: { stopped: outcome.reason } });
+      return this.end(
+        { status: 'stopped', error: { code: 'STOPPED', message: outcome.reason, nodeId: node.id } },
+        new FlowbenchError('CANCELLED', 'a stop node ended the run'),
+      );
+    }
+    this.results.set(node.id, { output: outcome.output });
+    if (node.type !== 'input') this.hasProgress = true;
+    if (node.type === 'output') this.output = outcome.output as RunOutput;
+    this.settle(planned, outcome.ports ?? planned.dataPorts);
+  }
+
+  /** Counts the node as settled for everything downstream; `livePorts` are the ports it took. */
+  private settle(planned: PlannedNode, livePorts: readonly string[] | undefined): void {
+    for (const edge of planned.outgoing) {
+      const target = edge.target;
+      const left = --this.remaining[target]!;
+      if (livePorts?.includes(edge.sourcePort)) this.liveInputs[target]!++;
+      if (left === 0) {
+        if (this.liveInputs[target]! > 0) this.queue.push(target);
+        else this.skip(target);
       }
-    };
+    }
+  }
 
-    const skip = (nodeId: string) => {
-      if (hasEnded) return;
-      emit({ type: 'node.skipped', runId, nodeId, at: Date.now() });
-      settle(nodeId, undefined);
-    };
+  private skip(index: number): void {
+    if (this.hasEnded) return;
+    const planned = this.plan.nodes[index] as PlannedNode;
+    this.input.emit({ type: 'node.skipped', runId: this.input.runId, nodeId: planned.node.id, at: Date.now() });
+    this.settle(planned, undefined);
+  }
 
-    const handle = (node: FlowNode, result: NodeResult) => {
-      const definition = registry.get(node.type);
-      if (result.status === 'cancelled') {
-        emit({ type: 'node.cancelled', runId, nodeId: node.id, at: Date.now() });
-        return;
-      }
-      if (result.status === 'failed') {
-        const error = { code: result.error.code, message: result.error.message };
-        results.set(node.id, { error });
-        const isHandled = (outgoing.get(node.id) ?? []).some((e) => e.sourcePort === 'error');
-        if (isHandled) return settle(node.id, new Set(['error']));
-        const status: RunStatus = hasProgress ? 'partial' : 'failed';
-        return end(
-          { status, error: { ...error, nodeId: node.id } },
-          new FlowbenchError('CANCELLED', `the run failed at node "${node.id}"`),
-        );
-      }
-      const { outcome } = result;
-      if (outcome.kind === 'stop') {
-        results.set(node.id, { output: { stopped: outcome.reason } });
-        return end(
-          { status: 'stopped', error: { code: 'STOPPED', message: outcome.reason, nodeId: node.id } },
-          new FlowbenchError('CANCELLED', 'a stop node ended the run'),
-        );
-      }
-      results.set(node.id, { output: outcome.output });
-      if (node.type !== 'input') hasProgress = true;
-      if (node.type === 'output') output = outcome.output as RunOutput;
-      const ports = outcome.ports ?? definition?.outputs.filter((p) => p.kind === 'data').map((p) => p.id) ?? [];
-      settle(node.id, new Set(ports));
-    };
+  private end(result: ScheduleResult, reason: FlowbenchError): void {
+    if (this.hasEnded) return;
+    this.hasEnded = true;
+    this.ending = result;
+    // Also fires onAbort; hasEnded makes that a no-op.
+    this.input.controller.abort(reason);
+  }
 
-    const start = (nodeId: string) => {
-      const node = nodesById.get(nodeId);
-      const definition = node && registry.get(node.type);
-      if (!node || !definition) return;
-      running++;
-      void runNode({
-        runId,
-        node,
-        definition,
-        scope,
-        llm: input.llm,
-        runSignal: controller.signal,
-        timeoutMs: node.timeoutMs ?? input.defaultTimeoutMs,
-        retry: input.retry,
-        isHandled: (outgoing.get(node.id) ?? []).some((e) => e.sourcePort === 'error'),
-        emit,
-      }).then((result) => {
-        running--;
-        handle(node, result);
-        pump();
-      });
-    };
-
-    const pump = () => {
-      while (!hasEnded && running < input.concurrency && head < queue.length) start(queue[head++] as string);
-      finishIfIdle();
-    };
-
-    for (const node of flow.nodes) if (remaining.get(node.id) === 0) queue.push(node.id);
-    pump();
-  });
+  private abortedFromOutside(): void {
+    const reason = toFlowbenchError(this.input.controller.signal.reason);
+    const status: RunStatus = reason.code === 'RUN_TIMEOUT' ? 'failed' : 'cancelled';
+    this.end({ status, error: { code: reason.code, message: reason.message } }, reason);
+  }
 }
+
+const ERROR_PORT: readonly string[] = ['error'];

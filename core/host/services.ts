@@ -23,12 +23,17 @@ export interface ServicesOptions extends OpenOptions {
   /** Add the example flows when this open creates the database. */
   seedExamples?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Commit run records on a worker thread: for long-lived hosts (MCP, serve, the app). */
+  backgroundWrites?: boolean;
 }
 
 export function openServices(path: string, options: ServicesOptions = {}): Services {
   const database = openDatabase(path, options);
   const flows = new FlowRepository(database);
-  const runs = new RunRepository(database);
+  const runs = new RunRepository(database, {
+    background: options.backgroundWrites ?? false,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
   const settings = new SettingsRepository(database.db);
   const providers = new ProviderService(settings, options.env);
   if (database.isNew && options.seedExamples) installExamples(flows);
@@ -43,7 +48,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     providers,
     runner: new RunService(runs, () => providers.port()),
     close: () => {
-      runs.flush();
+      runs.close();
       database.close();
     },
   };

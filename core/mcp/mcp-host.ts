@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../host/services';
-import { FlowbenchError, toFlowbenchError } from '../model/errors';
+import { toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
 import type { RunEventListener, RunRecord } from '../model/run';
@@ -14,6 +14,12 @@ import { toolResult, type ToolResult } from './tool-result';
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;
 /** How often the catalogue is compared with the database, for tools/list_changed. */
 export const CATALOGUE_POLL_MS = 500;
+/**
+ * How long a call trusts the catalogue it last checked, for changes made by
+ * other processes (this process's own changes show at once). Asking SQLite on
+ * every call cost a read transaction, a sizeable part of a one-node call.
+ */
+export const CATALOGUE_FRESH_MS = 100;
 
 interface CatalogueEntry extends PublishedFlow {
   tool: ReturnType<typeof toolFor>;
@@ -33,7 +39,8 @@ const textResult = (text: string, isError = false): ToolResult => ({
  */
 export class McpHost {
   private readonly servers = new Set<Server>();
-  private cache: { signature: string; byName: Map<string, CatalogueEntry> } | undefined;
+  private cache:
+    { signature: string; epoch: number; checkedAt: number; byName: Map<string, CatalogueEntry> } | undefined;
   private watcher: NodeJS.Timeout | undefined;
   private lastSignature: string | undefined;
 
@@ -44,16 +51,22 @@ export class McpHost {
 
   /** The enabled published flows by tool name; rebuilt only when the database says something changed. */
   catalogue(): Map<string, CatalogueEntry> {
+    const epoch = this.services.database.catalogueEpoch.value;
+    const now = performance.now();
+    const cache = this.cache;
+    if (cache && cache.epoch === epoch && now - cache.checkedAt < CATALOGUE_FRESH_MS) return cache.byName;
     const signature = this.services.versions.catalogueSignature();
-    if (this.cache?.signature !== signature) {
-      const byName = new Map<string, CatalogueEntry>();
-      for (const published of this.services.versions.latestPublished()) {
-        if (published.enabled)
-          byName.set(published.snapshot.tool.name, { ...published, tool: toolFor(published.snapshot) });
-      }
-      this.cache = { signature, byName };
+    if (cache?.signature === signature) {
+      Object.assign(cache, { epoch, checkedAt: now });
+      return cache.byName;
     }
-    return this.cache.byName;
+    const byName = new Map<string, CatalogueEntry>();
+    for (const published of this.services.versions.latestPublished()) {
+      if (published.enabled)
+        byName.set(published.snapshot.tool.name, { ...published, tool: toolFor(published.snapshot) });
+    }
+    this.cache = { signature, epoch, checkedAt: now, byName };
+    return byName;
   }
 
   /** A protocol server for one connection. */
@@ -142,10 +155,6 @@ export class McpHost {
     inputs: Record<string, unknown>,
     extra: CallExtra,
   ): Promise<RunRecord> {
-    const controller = new AbortController();
-    const cancel = () => controller.abort(new FlowbenchError('CANCELLED', 'cancelled by the MCP client'));
-    if (extra.signal.aborted) cancel();
-    else extra.signal.addEventListener('abort', cancel, { once: true });
     const client = server.getClientVersion()?.name;
     return this.services.runner.run({
       flow: entry.snapshot,
@@ -153,7 +162,8 @@ export class McpHost {
       inputs,
       trigger: 'mcp',
       ...(client ? { client } : {}),
-      signal: controller.signal,
+      // The SDK aborts it on notifications/cancelled (with the client's reason); the run records CANCELLED.
+      signal: extra.signal,
       listeners: progressListeners(entry.snapshot, extra),
     });
   }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../engine/run-flow';
-import { FlowSchema } from '../model/flow';
+import { FlowSchema, type Flow } from '../model/flow';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openDatabase, type FlowbenchDatabase } from './database';
@@ -21,19 +21,25 @@ const flow = FlowSchema.parse(
 );
 const noLlm = { generate: () => Promise.reject(new Error('no model in this test')) };
 
-beforeEach(() => {
-  store = openDatabase(join(tempDir(), 'runs.db'));
-  new FlowRepository(store).create(flow);
-  runs = new RunRepository(store);
-});
-afterEach(() => store.close());
-
-async function recordRun(inputs: Record<string, unknown>) {
-  const recorder = createRunRecorder(runs, { flow, trigger: 'editor' });
-  return runFlow({ flow, inputs, llm: noLlm, listeners: [recorder] });
+async function recordRun(inputs: Record<string, unknown>, recorded: Flow = flow) {
+  const recorder = createRunRecorder(runs, { flow: recorded, trigger: 'editor' });
+  return runFlow({ flow: recorded, inputs, llm: noLlm, listeners: [recorder] });
 }
 
-describe('RunRepository', () => {
+describe.each([
+  ['inline', false],
+  ['on a worker thread', true],
+])('RunRepository writing %s', (_, background) => {
+  beforeEach(() => {
+    store = openDatabase(join(tempDir(), 'runs.db'));
+    new FlowRepository(store).create(flow);
+    runs = new RunRepository(store, { background });
+  });
+  afterEach(() => {
+    runs.close();
+    store.close();
+  });
+
   it('stores a run with its steps, resolved inputs and output', async () => {
     const { runId } = await recordRun({ who: 'Ada' });
     const record = runs.get(runId);
@@ -82,5 +88,24 @@ describe('RunRepository', () => {
 
   it('refuses an unknown run id', () => {
     expect(() => runs.get('nope')).toThrow(expect.objectContaining({ code: 'RUN_NOT_FOUND' }));
+  });
+
+  it('skips the records of a flow deleted before they were written, and keeps the other runs of the batch', async () => {
+    const other = FlowSchema.parse({ ...flow, id: 'other-flow', tool: { name: 'other_tool' } });
+    new FlowRepository(store).create(other);
+    const gone = await recordRun({ who: 'gone' }, other);
+    const kept = await recordRun({ who: 'kept' });
+    // Both runs wait in the group-commit queue; the flow goes before they are written.
+    store.sqlite.prepare("DELETE FROM flows WHERE id = 'other-flow'").run();
+    expect(runs.get(kept.runId).status).toBe('succeeded');
+    expect(() => runs.get(gone.runId)).toThrow(expect.objectContaining({ code: 'RUN_NOT_FOUND' }));
+    expect(runs.count()).toBe(1);
+  });
+
+  it('writes what is queued when it closes', async () => {
+    const { runId } = await recordRun({ who: 'last' });
+    runs.close();
+    expect(store.sqlite.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId)).toBe('succeeded');
+    runs = new RunRepository(store);
   });
 });

@@ -4,6 +4,8 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { RunEvent, RunRecord, RunSummary, RunTrigger, StepRecord, StepStatus } from '../model/run';
 import type { FlowbenchDatabase, Db } from './database';
+import type { RunWrite, RunWriteBatch } from './run-statements';
+import { BackgroundRunWriter, InlineRunWriter, type RunWriter } from './run-writer';
 import { runSteps, runs, snapshots } from './schema';
 
 export interface RunStart {
@@ -19,7 +21,13 @@ export interface RunStart {
 /** Longest a run event waits before it is written (see `enqueue`). */
 export const GROUP_COMMIT_MS = 5;
 /** A queue this long is written at once, whatever the time. */
-const MAX_QUEUED_BATCHES = 500;
+const MAX_QUEUED_EVENTS = 2000;
+
+/** A run being recorded: its start (until written) and the order its steps appeared in. */
+export interface RecordedRun {
+  start?: RunStart;
+  seq: Map<string, number>;
+}
 
 export type { RunSummary } from '../model/run';
 
@@ -47,187 +55,112 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+export interface RunRepositoryOptions {
+  /**
+   * Commit run records on a worker thread (long-lived hosts: the MCP server,
+   * `serve`, the app) instead of on the caller's thread (commands, tests).
+   */
+  background?: boolean;
+  nativeBinding?: string;
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
 /** Stores runs and their steps; the engine's events are the only input. */
 export class RunRepository {
   private readonly db: Db;
-  private readonly upsertStep;
-  private readonly insertSnapshot;
-  private readonly insertRun;
-  private readonly finishRun;
+  private readonly writer: RunWriter;
   /** Snapshots this process already stored, so a repeated run skips the insert. */
   private readonly storedSnapshots = new Set<string>();
-  /** Writes waiting for the next turn of the event loop; see `enqueue`. */
-  private queue: { start?: RunStart; events: RunEvent[]; seqOf: (nodeId: string) => number }[] = [];
-  private isFlushScheduled = false;
+  /** Events waiting for the next group commit, each with the run it belongs to; see `enqueue`. */
+  private queued: RunEvent[] = [];
+  private queuedRuns: RecordedRun[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly database: FlowbenchDatabase) {
+  constructor(database: FlowbenchDatabase, options: RunRepositoryOptions = {}) {
     this.db = database.db;
-    // The hot path (every run, every step) uses statements prepared once: building
-    // them through the query builder on every call cost more than the run itself.
-    this.insertSnapshot = database.sqlite.prepare(
-      'INSERT OR IGNORE INTO snapshots (hash, body, created_at) VALUES (?, ?, ?)',
-    );
-    this.insertRun = database.sqlite.prepare(`
-      INSERT INTO runs (id, flow_id, flow_name, flow_version, snapshot_hash, inputs, trigger, client, status, host_pid, started_at)
-      VALUES (@id, @flowId, @flowName, @flowVersion, @hash, @inputs, @trigger, @client, 'running', @pid, @startedAt)`);
-    this.finishRun = database.sqlite.prepare(`
-      UPDATE runs SET status = @status, output = @output, error_code = @errorCode, error_message = @errorMessage,
-        error_node_id = @errorNodeId, finished_at = @finishedAt, duration_ms = @durationMs
-      WHERE id = @id`);
-    this.upsertStep = database.sqlite.prepare(`
-      INSERT INTO run_steps (run_id, node_id, seq, status, attempts, input, output, error_code, error_message, usage, messages, started_at, finished_at)
-      VALUES (@runId, @nodeId, @seq, @status, @attempts, @input, @output, @errorCode, @errorMessage, @usage, @messages, @startedAt, @finishedAt)
-      ON CONFLICT (run_id, node_id) DO UPDATE SET
-        status = excluded.status,
-        attempts = max(run_steps.attempts, excluded.attempts),
-        input = coalesce(excluded.input, run_steps.input),
-        output = coalesce(excluded.output, run_steps.output),
-        error_code = excluded.error_code,
-        error_message = excluded.error_message,
-        usage = coalesce(excluded.usage, run_steps.usage),
-        messages = coalesce(excluded.messages, run_steps.messages),
-        started_at = coalesce(run_steps.started_at, excluded.started_at),
-        finished_at = excluded.finished_at`);
+    const forget = (hashes: readonly string[]) => hashes.forEach((h) => this.storedSnapshots.delete(h));
+    this.writer =
+      options.background && !database.sqlite.memory
+        ? new BackgroundRunWriter(database.sqlite, forget, options)
+        : new InlineRunWriter(database.sqlite, forget);
   }
 
   /** Records a run's start with its flow snapshot (stored once per distinct flow content). */
   start(run: RunStart): void {
-    this.database.sqlite.transaction(() => this.insertStart(run))();
-  }
-
-  private insertStart(run: RunStart): void {
-    const hash = snapshotHash(run.flow);
-    if (!this.storedSnapshots.has(hash)) {
-      this.insertSnapshot.run(hash, JSON.stringify(run.flow), run.startedAt);
-      this.storedSnapshots.add(hash);
-    }
-    this.insertRun.run({
-      id: run.runId,
-      flowId: run.flow.id,
-      flowName: run.flow.name,
-      flowVersion: run.flowVersion ?? null,
-      hash,
-      inputs: JSON.stringify(run.inputs),
-      trigger: run.trigger,
-      client: run.client ?? null,
-      pid: process.pid,
-      startedAt: run.startedAt,
-    });
+    this.commit();
+    const batch: RunWriteBatch = { writes: [] };
+    this.startWrites(run, batch);
+    this.writer.write(batch);
+    this.writer.sync();
   }
 
   /**
-   * Queues a run's events; the queue is written as one transaction at most
-   * GROUP_COMMIT_MS later (group commit). An MCP answer or a CLI line is not
-   * held up by the disk, and many runs share one commit. Reads in this process
-   * flush first, and `close` of the services writes what is left.
+   * Queues a run's events; the queue is handed to the writer as one batch at
+   * most GROUP_COMMIT_MS later (group commit), so an MCP answer or a CLI line
+   * is not held up by the disk and many runs share one commit. Reads in this
+   * process flush first, and `close` writes what is left.
    */
-  enqueue(events: readonly RunEvent[], seqOf: (nodeId: string) => number, start?: RunStart): void {
-    this.queue.push({ events: [...events], seqOf, ...(start ? { start } : {}) });
-    if (this.queue.length >= MAX_QUEUED_BATCHES) return this.flush();
-    if (this.isFlushScheduled) return;
-    this.scheduleFlush(GROUP_COMMIT_MS);
+  enqueue(event: RunEvent, run: RecordedRun): void {
+    this.queued.push(event);
+    this.queuedRuns.push(run);
+    if (this.queued.length >= MAX_QUEUED_EVENTS) return this.commit();
+    this.flushTimer ??= setTimeout(() => this.commit(), GROUP_COMMIT_MS);
   }
 
-  private scheduleFlush(delayMs: number): void {
-    this.isFlushScheduled = true;
-    this.flushTimer = setTimeout(() => {
-      try {
-        this.flush();
-      } catch (error) {
-        // The database stayed locked past busy_timeout (another process holds a long
-        // write): keep the records and try again rather than lose them or crash.
-        process.stderr.write(`flowbench: run records wait for the database: ${(error as Error).message}\n`);
-        this.scheduleFlush(1000);
-      }
-    }, delayMs);
-  }
-
-  /** Writes every queued event now. */
+  /** Hands the queue to the writer and waits until it is in the database. */
   flush(): void {
-    this.isFlushScheduled = false;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    if (this.queue.length === 0) return;
-    const batches = this.queue;
-    this.queue = [];
-    try {
-      this.database.sqlite.transaction(() => {
-        for (const batch of batches) {
-          if (batch.start) this.insertStart(batch.start);
-          for (const event of batch.events) this.applyOne(event, batch.seqOf);
-        }
-      })();
-    } catch (error) {
-      // The transaction rolled back: nothing of it was written, so all of it waits again.
-      this.queue = [...batches, ...this.queue];
-      for (const batch of batches) if (batch.start) this.storedSnapshots.delete(snapshotHash(batch.start.flow));
-      throw error;
-    }
+    this.commit();
+    this.writer.sync();
   }
 
-  private applyOne(event: RunEvent, seqOf: (nodeId: string) => number): void {
-    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-    const step = (nodeId: string, status: StepStatus, fields: Record<string, unknown>) =>
-      this.upsertStep.run({
-        runId: event.runId,
-        nodeId,
-        seq: seqOf(nodeId),
-        status,
-        attempts: 0,
-        input: null,
-        output: null,
-        errorCode: null,
-        errorMessage: null,
-        usage: null,
-        messages: null,
-        startedAt: null,
-        finishedAt: null,
-        ...fields,
-      });
-    switch (event.type) {
-      case 'node.started':
-        return void step(event.nodeId, 'running', { attempts: event.attempt, startedAt: event.at });
-      case 'node.finished':
-        return void step(event.nodeId, 'succeeded', {
-          attempts: event.attempts,
-          input: json(event.input),
-          output: json(event.output),
-          usage: json(event.usage),
-          messages: json(event.messages),
-          finishedAt: event.at,
-        });
-      case 'node.failed':
-        return void step(event.nodeId, event.willRetry ? 'running' : 'failed', {
-          attempts: event.attempt,
-          input: json(event.input),
-          errorCode: event.error.code,
-          errorMessage: event.error.message,
-          messages: json(event.messages),
-          finishedAt: event.willRetry ? null : event.at,
-        });
-      case 'node.skipped':
-        return void step(event.nodeId, 'skipped', { finishedAt: event.at });
-      case 'node.cancelled':
-        return void step(event.nodeId, 'cancelled', {
-          errorCode: 'CANCELLED',
-          errorMessage: 'the run ended before this node finished',
-          finishedAt: event.at,
-        });
-      case 'run.finished':
-        return void this.finishRun.run({
-          id: event.runId,
-          status: event.status,
-          output: json(event.output),
-          errorCode: event.error?.code ?? null,
-          errorMessage: event.error?.message ?? null,
-          errorNodeId: event.error?.nodeId ?? null,
-          finishedAt: event.at,
-          durationMs: event.durationMs,
-        });
-      case 'run.started':
-      case 'node.token':
-        return;
+  /** Flushes and stops the writer; the repository is not used afterwards. */
+  close(): void {
+    this.commit();
+    this.writer.close();
+  }
+
+  /** Hands the queue to the writer as one batch. */
+  private commit(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.queued.length === 0) return;
+    const batch: RunWriteBatch = { writes: [] };
+    for (let i = 0; i < this.queued.length; i++) {
+      const run = this.queuedRuns[i] as RecordedRun;
+      if (run.start) {
+        this.startWrites(run.start, batch);
+        run.start = undefined;
+      }
+      const write = eventWrite(this.queued[i] as RunEvent, run);
+      if (write) batch.writes.push(write);
     }
+    this.queued = [];
+    this.queuedRuns = [];
+    this.writer.write(batch);
+  }
+
+  private startWrites(run: RunStart, batch: RunWriteBatch): void {
+    const hash = snapshotHash(run.flow);
+    if (!this.storedSnapshots.has(hash)) {
+      batch.writes.push(['insertSnapshot', [hash, JSON.stringify(run.flow), run.startedAt]]);
+      this.storedSnapshots.add(hash);
+    }
+    batch.writes.push([
+      'insertRun',
+      [
+        run.runId,
+        run.flow.id,
+        run.flow.name,
+        run.flowVersion ?? null,
+        hash,
+        JSON.stringify(run.inputs),
+        run.trigger,
+        run.client ?? null,
+        process.pid,
+        run.startedAt,
+      ],
+    ]);
   }
 
   /** Marks runs whose process is gone (a crash, a killed terminal) as interrupted. */
@@ -334,6 +267,104 @@ export class RunRepository {
         .from(runs)
         .get()?.n ?? 0
     );
+  }
+}
+
+/** A step's position in the run: the order its node first appeared. */
+function seqOf(run: RecordedRun, nodeId: string): number {
+  let seq = run.seq.get(nodeId);
+  if (seq === undefined) {
+    seq = run.seq.size;
+    run.seq.set(nodeId, seq);
+  }
+  return seq;
+}
+
+/** An upsertStep write; `null` leaves what an earlier event of the step stored (see the statement). */
+function stepWrite(
+  event: RunEvent & { nodeId: string },
+  run: RecordedRun,
+  status: StepStatus,
+  step: {
+    attempts?: number;
+    input?: unknown;
+    output?: unknown;
+    errorCode?: string;
+    errorMessage?: string;
+    usage?: unknown;
+    messages?: unknown;
+    startedAt?: number;
+    finishedAt?: number | null;
+  },
+): RunWrite {
+  return [
+    'upsertStep',
+    [
+      event.runId,
+      event.nodeId,
+      seqOf(run, event.nodeId),
+      status,
+      step.attempts ?? 0,
+      json(step.input),
+      json(step.output),
+      step.errorCode ?? null,
+      step.errorMessage ?? null,
+      json(step.usage),
+      json(step.messages),
+      step.startedAt ?? null,
+      step.finishedAt ?? null,
+    ],
+  ];
+}
+
+/** The write one engine event makes, if any. */
+function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefined {
+  switch (event.type) {
+    case 'node.started':
+      return stepWrite(event, run, 'running', { attempts: event.attempt, startedAt: event.at });
+    case 'node.finished':
+      return stepWrite(event, run, 'succeeded', {
+        attempts: event.attempts,
+        input: event.input,
+        output: event.output,
+        usage: event.usage,
+        messages: event.messages,
+        finishedAt: event.at,
+      });
+    case 'node.failed':
+      return stepWrite(event, run, event.willRetry ? 'running' : 'failed', {
+        attempts: event.attempt,
+        input: event.input,
+        errorCode: event.error.code,
+        errorMessage: event.error.message,
+        messages: event.messages,
+        finishedAt: event.willRetry ? null : event.at,
+      });
+    case 'node.skipped':
+      return stepWrite(event, run, 'skipped', { finishedAt: event.at });
+    case 'node.cancelled':
+      return stepWrite(event, run, 'cancelled', {
+        errorCode: 'CANCELLED',
+        errorMessage: 'the run ended before this node finished',
+        finishedAt: event.at,
+      });
+    case 'run.finished':
+      return [
+        'finishRun',
+        [
+          event.status,
+          json(event.output),
+          event.error?.code ?? null,
+          event.error?.message ?? null,
+          event.error?.nodeId ?? null,
+          event.at,
+          event.durationMs,
+          event.runId,
+        ],
+      ];
+    case 'run.started':
+    case 'node.token':
+      return undefined;
   }
 }
 

@@ -26,6 +26,7 @@ export class VersionRepository {
   private readonly sqlite: FlowbenchDatabase['sqlite'];
   // Asked before every MCP call: prepared once.
   private signatureQuery: Statement | undefined;
+  private dataVersionQuery: Statement | undefined;
 
   private signatureCache: { key: string; signature: string } | undefined;
 
@@ -142,7 +143,9 @@ export class VersionRepository {
   catalogueSignature(): string {
     // Asked before every MCP call: recomputed only when some process changed the database's
     // catalogue (another connection's commit moves data_version; ours bump the epoch).
-    const key = `${String(this.sqlite.pragma('data_version', { simple: true }))}:${this.database.catalogueEpoch.value}`;
+    // A prepared PRAGMA: `sqlite.pragma()` prepares it again on every call, which cost more than the check.
+    this.dataVersionQuery ??= this.sqlite.prepare('PRAGMA data_version').pluck();
+    const key = `${String(this.dataVersionQuery.get())}:${this.database.catalogueEpoch.value}`;
     if (this.signatureCache?.key === key) return this.signatureCache.signature;
     this.signatureQuery ??= this.sqlite.prepare(`
       select group_concat(id || ':' || version || ':' || enabled, ',') from (

@@ -220,7 +220,11 @@ describe('flowbench mcp (stdio)', () => {
     await expect(call).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 300));
     const [run] = await storedRuns(db, 1);
-    expect(run).toMatchObject({ status: 'cancelled', trigger: 'mcp', error: { code: 'CANCELLED' } });
+    expect(run).toMatchObject({
+      status: 'cancelled',
+      trigger: 'mcp',
+      error: { code: 'CANCELLED', message: expect.stringContaining('changed my mind') },
+    });
     expect(server.requests[0]?.wasAborted).toBe(true);
   });
 
@@ -251,6 +255,9 @@ describe('flowbench mcp (stdio)', () => {
     expect((await runCli(['--db', db, 'disable', 'echo_tool'])).code).toBe(0);
     await waitForChange(1);
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('echo_tool');
+    await expect(client.callTool({ name: 'echo_tool', arguments: { message: 'x' } })).rejects.toThrow(
+      /Unknown tool: echo_tool/,
+    );
 
     expect((await runCli(['--db', db, 'enable', 'echo_tool'])).code).toBe(0);
     await waitForChange(2);
@@ -273,18 +280,27 @@ describe('flowbench mcp (stdio)', () => {
     expect(await storedRuns(db, 20)).toHaveLength(20);
   });
 
-  it('answers while another process holds a write lock, and records the run once it is released', async () => {
+  it('keeps answering while another process holds a write lock, and records the runs once it is released', async () => {
     const other = new Database(db);
     other.pragma('busy_timeout = 5000');
     other.exec('BEGIN IMMEDIATE');
     other.prepare("INSERT INTO settings (key, value) VALUES ('busy', '1')").run();
     const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'patient' } });
     expect(textOf(result)[0]).toBe('You said: patient');
-    await new Promise((r) => setTimeout(r, 1500));
+    // The first run's records are now waiting for the lock; the server must not be.
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const second = await client.callTool({ name: 'echo_tool', arguments: { message: 'still here' } });
+    expect(textOf(second)[0]).toBe('You said: still here');
+    expect(Date.now() - started, 'a call while the database is locked').toBeLessThan(700);
+    await new Promise((r) => setTimeout(r, 1000));
     other.exec('COMMIT');
     other.close();
-    const runs = await storedRuns(db, 1);
-    expect(runs).toEqual([expect.objectContaining({ status: 'succeeded', trigger: 'mcp' })]);
+    const runs = await storedRuns(db, 2);
+    expect(runs).toEqual([
+      expect.objectContaining({ status: 'succeeded', trigger: 'mcp' }),
+      expect.objectContaining({ status: 'succeeded', trigger: 'mcp' }),
+    ]);
   });
 
   it('offers flows_list and flows_execute in the shapes of the FlowyPrompt tools', async () => {

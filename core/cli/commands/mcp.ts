@@ -59,6 +59,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .command('mcp')
     .description('serve published, enabled flows as MCP tools over stdio (for desktop clients)')
     .action(async () => {
+      ctx.isLongLived = true;
       await serveStdio(ctx.services, FLOWBENCH_VERSION);
     });
 
@@ -69,6 +70,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--open', 'open the editor in the default browser')
     .option('--no-auth', 'accept MCP requests without the bearer token (only on a machine you alone use)')
     .action(async (options: { port: string; auth: boolean; open?: boolean }) => {
+      ctx.isLongLived = true;
       const host = await startHttpHost(ctx.services, {
         port: parsePort(options.port),
         requireAuth: options.auth,

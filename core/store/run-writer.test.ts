@@ -1,0 +1,82 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../../tests/helpers/temp';
+import { buildFlow, template } from '../../tests/helpers/flow-builder';
+import { openDatabase, type FlowbenchDatabase } from './database';
+import { FlowRepository } from './flow-repository';
+import type { RunWriteBatch } from './run-statements';
+import { BackgroundRunWriter, InlineRunWriter, type RunWriter } from './run-writer';
+
+const tempDir = useTempDir();
+let store: FlowbenchDatabase;
+let writer: RunWriter | undefined;
+
+beforeEach(() => {
+  store = openDatabase(join(tempDir(), 'writer.db'));
+  new FlowRepository(store).create(buildFlow({ id: 'f', nodes: [template('t', 'x')], edges: [] }));
+});
+afterEach(() => {
+  writer?.close();
+  writer = undefined;
+  store.close();
+});
+
+/** A run row (with its snapshot) as the repository would write it. */
+function runBatch(id: string): RunWriteBatch {
+  return {
+    writes: [
+      ['insertSnapshot', [`hash-${id}`, '{}', 0]],
+      ['insertRun', [id, 'f', 'F', null, `hash-${id}`, '{}', 'cli', null, process.pid, Date.now()]],
+    ],
+  };
+}
+const storedRuns = () => store.sqlite.prepare('SELECT id FROM runs ORDER BY id').pluck().all();
+
+describe('BackgroundRunWriter', () => {
+  it('commits on its own thread; sync makes the records visible here', () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined);
+    writer.write(runBatch('a'));
+    writer.write(runBatch('b'));
+    writer.sync();
+    expect(storedRuns()).toEqual(['a', 'b']);
+  });
+
+  it('leaves this thread free while another process holds the write lock, and writes once it is released', async () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined);
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    writer.write(runBatch('waiting'));
+    // Timers still fire here: the waiting happens on the worker.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(storedRuns()).toEqual([]);
+    other.exec('COMMIT');
+    other.close();
+    writer.sync();
+    expect(storedRuns()).toEqual(['waiting']);
+  });
+
+  it('falls back to writing inline when its worker cannot open the database', () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined, { nativeBinding: '/nonexistent/addon.node' });
+    writer.write(runBatch('anyway'));
+    writer.sync();
+    expect(storedRuns()).toEqual(['anyway']);
+  });
+});
+
+describe('InlineRunWriter', () => {
+  it('keeps the batch and retries when the database stays locked, instead of failing', () => {
+    store.sqlite.pragma('busy_timeout = 20');
+    writer = new InlineRunWriter(store.sqlite, () => undefined);
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    expect(() => writer?.write(runBatch('later'))).not.toThrow();
+    expect(storedRuns()).toEqual([]);
+    other.exec('COMMIT');
+    other.close();
+    writer.sync();
+    expect(storedRuns()).toEqual(['later']);
+  });
+});
