@@ -46,13 +46,13 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await dropFromPalette(page, 'template', 450, 300);
   await dropFromPalette(page, 'output', 750, 300);
   await expect(nodes(page)).toHaveCount(3);
-  await expect(page.getByTestId('node-input_1')).toContainText('topic');
+  await expect(page.getByTestId('rf__node-input_1')).toContainText('topic');
 
   await connect(page, 'input_1', 'template_1');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
 
   // The template: `{{` offers the references this node can use.
-  await page.getByTestId('node-template_1').click();
+  await page.getByTestId('rf__node-template_1').click();
   const template = page.getByTestId('template-template').locator('.cm-content');
   await template.click();
   await page.keyboard.type('Tell me about {{');
@@ -65,12 +65,12 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await shot(page, 'template-autocomplete');
 
   // The output refers to the template before they are connected: a problem appears…
-  await page.getByTestId('node-output_1').click();
+  await page.getByTestId('rf__node-output_1').click();
   const returned = page.getByTestId('template-returnValues.0.text').locator('.cm-content');
   await returned.click();
   await page.keyboard.type('{{nodes.template_1.output}}');
   await page.keyboard.press('Escape');
-  await expect(page.getByTestId('node-output_1').locator('.fb-problems')).toHaveText('1');
+  await expect(page.getByTestId('rf__node-output_1').locator('.fb-problems')).toHaveText('1');
   await page.getByRole('tab', { name: /Problems/ }).click();
   await expect(page.getByRole('list', { name: 'Problems' })).toContainText(
     'node "template_1" is not upstream of "output_1"',
@@ -78,7 +78,7 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await shot(page, 'problem-shown');
   // …and clears once they are.
   await connect(page, 'template_1', 'output_1');
-  await expect(page.getByTestId('node-output_1').locator('.fb-problems')).toHaveCount(0);
+  await expect(page.getByTestId('rf__node-output_1').locator('.fb-problems')).toHaveCount(0);
   await expect(page.getByText('No problems.')).toBeVisible();
   await expectSaved(page);
 
@@ -86,14 +86,14 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await page.reload();
   await expect(nodes(page)).toHaveCount(3);
   await expect(page.locator('.react-flow__edge')).toHaveCount(2);
-  await page.getByTestId('node-template_1').click();
+  await page.getByTestId('rf__node-template_1').click();
   await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveText(
     'Tell me about {{inputs.topic}}',
   );
   await shot(page, 'after-reload');
 
   // Delete, undo, redo.
-  await page.getByTestId('node-output_1').click();
+  await page.getByTestId('rf__node-output_1').click();
   await page.locator('.react-flow__pane').press('Delete');
   await expect(nodes(page)).toHaveCount(2);
   await page.keyboard.press('Control+z');
@@ -109,10 +109,10 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await expect(page.locator('.react-flow__edge')).toHaveCount(2);
 
   // Copy and paste duplicates nodes with new ids.
-  await page.getByTestId('node-template_1').click();
+  await page.getByTestId('rf__node-template_1').click();
   await page.locator('.react-flow__pane').press('Control+c');
   await page.keyboard.press('Control+v');
-  await expect(page.getByTestId('node-template_2')).toBeVisible();
+  await expect(page.getByTestId('rf__node-template_2')).toBeVisible();
   await shot(page, 'pasted');
 
   // Back home: the flow is listed, and deleting it asks first.
@@ -130,10 +130,10 @@ test('two windows editing one flow: an edit from the other window shows up', asy
   await expect(nodes(page)).toHaveCount(5);
   const other = await context.newPage();
   await other.goto(`${served.editorUrl}#/flow/shared`);
-  await other.getByTestId('node-n1').click();
+  await other.getByTestId('rf__node-n1').click();
   await other.getByLabel('Label').fill('Renamed elsewhere');
   await expectSaved(other);
-  await expect(page.getByTestId('node-n1')).toContainText('Renamed elsewhere');
+  await expect(page.getByTestId('rf__node-n1')).toContainText('Renamed elsewhere');
 });
 
 test('opens a 1,000-node flow', async ({ page, served }) => {
@@ -147,6 +147,15 @@ test('opens a 1,000-node flow', async ({ page, served }) => {
   await shot(page, 'thousand-nodes');
   // The minimap and the canvas both show the whole flow after fit view.
   await expect(page.locator('.react-flow__minimap-node')).toHaveCount(1000);
+  // Zoomed out that far, nodes show their labels only; zoomed in, their details come back.
+  await expect(page.getByTestId('rf__node-n1').locator('.fb-node-compact')).toHaveText('Step 1');
+  await expect(page.locator('.fb-node-summary')).toHaveCount(0);
+  for (let i = 0; i < 15 && (await page.locator('.fb-node-summary').count()) === 0; i++) {
+    await page.locator('.react-flow__controls-zoomin').click();
+    await page.waitForTimeout(250);
+  }
+  await expect(page.locator('.fb-node-summary').first()).toBeVisible();
+  await shot(page, 'thousand-nodes-zoomed-in');
 });
 
 test('an imported flow shows what could not be carried over until it is dismissed or fixed', async ({
@@ -170,7 +179,7 @@ test('an imported flow shows what could not be carried over until it is dismisse
   await problems.getByRole('button', { name: 'Dismiss' }).click();
   await expect(problems).not.toContainText('refine_solution');
   // An unresolved agent is fixed by choosing a model, not dismissed.
-  await page.getByTestId('node-gather_requirements').click();
+  await page.getByTestId('rf__node-gather_requirements').click();
   await page.getByRole('tab', { name: 'Inspector' }).click();
   await page.getByLabel('Model').fill('llama3.2');
   await page.getByRole('tab', { name: /Problems/ }).click();

@@ -6,16 +6,18 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   type Connection,
   type Edge,
   type EdgeChange,
   type IsValidConnection,
   type NodeChange,
 } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
-import { nodeTypes, type FlowRfNode } from './node-view';
+import { CompactNodesContext, nodeTypes, type FlowRfNode } from './node-view';
+import { COMPACT_ZOOM, initialViewport, MIN_ZOOM } from './viewport';
 
 /** Folds React Flow's select changes into a set of selected ids. */
 function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<FlowRfNode> | EdgeChange)[]): void {
@@ -42,10 +44,28 @@ export const PALETTE_MIME = 'application/x-flowbench-node-type';
 const GRID: [number, number] = [20, 20];
 
 /**
+ * The canvas area. It measures itself first, so React Flow starts with the
+ * viewport that fits the flow (see initialViewport) instead of fitting later.
+ */
+export function Canvas() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<{ width: number; height: number }>();
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setSize({ width: element.clientWidth, height: element.clientHeight });
+  }, []);
+  return (
+    <div className="canvas" ref={ref}>
+      {size && <FlowCanvas {...size} />}
+    </div>
+  );
+}
+
+/**
  * The React Flow canvas. The store's flow is the truth; this component keeps
  * React Flow's node objects (for smooth dragging) and reports edits back.
  */
-export function Canvas() {
+function FlowCanvas({ width, height }: { width: number; height: number }) {
   const flow = useAppStore((s) => s.flow);
   const selectedNodes = useAppStore((s) => s.selectedNodes);
   const selectedEdges = useAppStore((s) => s.selectedEdges);
@@ -62,8 +82,12 @@ export function Canvas() {
     const state = useAppStore.getState();
     return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
   });
-  // Fit the view once, on opening a flow that has nodes; an empty flow starts at 100 %.
-  const [shouldFitView] = useState(() => (useAppStore.getState().flow?.nodes.length ?? 0) > 0);
+  // The whole flow in view on opening; an empty flow starts at 100 %.
+  const [viewport] = useState(() => {
+    const opened = useAppStore.getState().flow;
+    return opened ? initialViewport(opened, width, height) : { x: 0, y: 0, zoom: 1 };
+  });
+  const [isCompact, setCompact] = useState(viewport.zoom < COMPACT_ZOOM);
 
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
@@ -120,37 +144,49 @@ export function Canvas() {
 
   return (
     <div
-      className="canvas"
+      className="canvas-drop"
       onDragOver={(e) => (e.preventDefault(), (e.dataTransfer.dropEffect = 'move'))}
       onDrop={onDrop}
     >
-      <ReactFlow<FlowRfNode>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onConnect={onConnect}
-        isValidConnection={isValidConnection}
-        onNodeDragStop={(_, __, dragged) => store.moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })))}
-        onPaneClick={() => store.setSelection([], [])}
-        deleteKeyCode={null}
-        selectionKeyCode="Shift"
-        multiSelectionKeyCode={['Meta', 'Control']}
-        snapToGrid
-        snapGrid={GRID}
-        colorMode="system"
-        onlyRenderVisibleElements
-        minZoom={0.05}
-        onInit={markInteractive}
-        fitView={shouldFitView}
-        fitViewOptions={{ maxZoom: 1 }}
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
-        <MiniMap pannable zoomable />
-        <Controls />
-      </ReactFlow>
+      <CompactNodesContext.Provider value={isCompact}>
+        <ReactFlow<FlowRfNode>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onNodeDragStop={(_, __, dragged) => store.moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })))}
+          onPaneClick={() => store.setSelection([], [])}
+          deleteKeyCode={null}
+          selectionKeyCode="Shift"
+          multiSelectionKeyCode={['Meta', 'Control']}
+          snapToGrid
+          snapGrid={GRID}
+          colorMode="system"
+          onlyRenderVisibleElements
+          minZoom={MIN_ZOOM}
+          defaultViewport={viewport}
+          onInit={markInteractive}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
+          <MiniMap pannable zoomable />
+          <Controls fitViewOptions={{ maxZoom: 1 }} />
+          <CompactZoomWatcher onChange={setCompact} />
+        </ReactFlow>
+      </CompactNodesContext.Provider>
     </div>
   );
+}
+
+/** Tells the canvas when the zoom crosses COMPACT_ZOOM, however it changed (wheel, controls, fit). */
+function CompactZoomWatcher({ onChange }: { onChange: (isCompact: boolean) => void }) {
+  // Undefined until React Flow has applied the first viewport: before that its zoom is a placeholder 1.
+  const isCompact = useStore((s) => (s.panZoom ? s.transform[2] < COMPACT_ZOOM : undefined));
+  useEffect(() => {
+    if (isCompact !== undefined) onChange(isCompact);
+  }, [isCompact, onChange]);
+  return null;
 }

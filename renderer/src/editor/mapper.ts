@@ -2,7 +2,17 @@ import type { Edge } from '@xyflow/react';
 import type { Flow, FlowEdge } from '../../../core/model/flow';
 import type { Problem } from '../../../core/model/problems';
 import type { StepStatus } from '../../../core/model/run';
-import { rfType, type FlowRfNode } from './node-view';
+import { nodeClassName, rfType, type FlowRfNode } from './node-view';
+
+/**
+ * The previous array itself when nothing in it changed: React Flow hands every
+ * new array to its store, which asks each node's subscription again.
+ */
+function reuse<T>(previous: readonly T[], next: T[]): T[] {
+  if (previous.length !== next.length) return next;
+  for (let i = 0; i < next.length; i++) if (previous[i] !== next[i]) return next;
+  return previous as T[];
+}
 
 /**
  * The one mapper between the flow model and React Flow. Unchanged nodes keep
@@ -22,7 +32,7 @@ export function toRfNodes(
       problemCounts.set(problem.nodeId, (problemCounts.get(problem.nodeId) ?? 0) + 1);
   }
   const parameters = flow.parameters.map((p) => p.name);
-  return flow.nodes.map((node) => {
+  const next = flow.nodes.map((node): FlowRfNode => {
     const old = before.get(node.id);
     const problemCount = problemCounts.get(node.id) ?? 0;
     const isSelected = selected.has(node.id);
@@ -42,15 +52,17 @@ export function toRfNodes(
       type: rfType(node.type),
       position: node.position,
       selected: isSelected,
+      className: nodeClassName(node, problemCount, nodeStatus),
       data: { node, problemCount, status: nodeStatus, parameters },
       ...(old?.measured ? { measured: old.measured } : {}),
     };
   });
+  return reuse(previous, next);
 }
 
 export function toRfEdges(flow: Flow, previous: readonly Edge[], selected: ReadonlySet<string>): Edge[] {
   const before = new Map(previous.map((e) => [e.id, e]));
-  return flow.edges.map((edge: FlowEdge) => {
+  const next = flow.edges.map((edge: FlowEdge): Edge => {
     const old = before.get(edge.id);
     const isSelected = selected.has(edge.id);
     if (
@@ -71,4 +83,5 @@ export function toRfEdges(flow: Flow, previous: readonly Edge[], selected: Reado
       className: edge.sourcePort === 'error' ? 'edge-error' : edge.sourcePort === 'false' ? 'edge-false' : undefined,
     };
   });
+  return reuse(previous, next);
 }

@@ -1,5 +1,5 @@
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { createContext, memo, useContext } from 'react';
 import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -16,14 +16,59 @@ export type FlowRfNode = Node<FlowNodeData>;
 
 const CATEGORY_CLASS: Record<string, string> = { io: 'cat-io', text: 'cat-text', ai: 'cat-ai', logic: 'cat-logic' };
 
-function portTop(index: number, count: number): string {
-  return `${((index + 1) / (count + 1)) * 100}%`;
+/**
+ * The classes of a node's React Flow wrapper. The wrapper is the node's box
+ * (React Flow adds `selected`), so a view renders no box of its own: one
+ * element less per node, which a 5,000-node flow notices when it opens.
+ */
+export function nodeClassName(node: FlowNode, problemCount: number, status: StepStatus | undefined): string {
+  const category = CATEGORY_CLASS[nodeRegistry.get(node.type)?.category ?? ''];
+  let className = category ? `fb-node ${category}` : 'fb-node';
+  if (problemCount > 0) className += ' has-problems';
+  if (status) className += ` status-${status}`;
+  return className;
+}
+
+/** True while the canvas is zoomed out below COMPACT_ZOOM: node views then show their label only. */
+export const CompactNodesContext = createContext(false);
+
+/** Ports spread over the node's height; a lone port keeps React Flow's default, the middle. */
+function portStyle(index: number, count: number): { top: string } | undefined {
+  return count > 1 ? { top: `${((index + 1) / (count + 1)) * 100}%` } : undefined;
 }
 
 /** One view for every node type: what matters at a glance, ports as handles. */
-function NodeView({ data, selected }: NodeProps<FlowRfNode>) {
+function NodeView({ data }: NodeProps<FlowRfNode>) {
   const { node, problemCount, status, parameters } = data;
   const definition = nodeRegistry.get(node.type);
+  const isCompact = useContext(CompactNodesContext);
+  if (isCompact) {
+    // What a zoomed-out canvas can show: the box (its colour says the category) and the label.
+    return (
+      <>
+        {definition?.inputs.map((port, i) => (
+          <Handle
+            key={port.id}
+            id={port.id}
+            type="target"
+            position={Position.Left}
+            style={portStyle(i, definition.inputs.length)}
+          />
+        ))}
+        <div className="fb-node-compact">{node.label || node.id}</div>
+        {definition?.outputs.map((port, i) => (
+          <Handle
+            key={port.id}
+            id={port.id}
+            type="source"
+            position={Position.Right}
+            className={`port-${port.kind}`}
+            style={portStyle(i, definition.outputs.length)}
+          />
+        ))}
+      </>
+    );
+  }
   const summary = definition
     ? node.type === 'input'
       ? parameters.length > 0
@@ -31,35 +76,26 @@ function NodeView({ data, selected }: NodeProps<FlowRfNode>) {
         : 'no parameters yet'
       : safeSummary(definition.summary, node.config)
     : `unknown type ${node.type}`;
-  const classes = [
-    'fb-node',
-    CATEGORY_CLASS[definition?.category ?? ''] ?? '',
-    selected ? 'selected' : '',
-    problemCount > 0 ? 'has-problems' : '',
-    status ? `status-${status}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
   return (
-    <div className={classes} data-testid={`node-${node.id}`}>
+    <>
       {definition?.inputs.map((port, i) => (
         <Handle
           key={port.id}
           id={port.id}
           type="target"
           position={Position.Left}
-          style={{ top: portTop(i, definition.inputs.length) }}
+          style={portStyle(i, definition.inputs.length)}
           title={port.label}
         />
       ))}
       <div className="fb-node-head">
-        {definition?.label ?? node.type} · {node.id}
-        {status && <span className={`fb-status fb-status-${status}`}>{status}</span>}
         {problemCount > 0 && (
           <span className="fb-problems" title={`${problemCount} problem(s)`}>
             {problemCount}
           </span>
         )}
+        {status && <span className={`fb-status fb-status-${status}`}>{status}</span>}
+        {`${definition?.label ?? node.type} · ${node.id}`}
       </div>
       <div className="fb-node-label">{node.label || node.id}</div>
       <div className="fb-node-summary">{summary}</div>
@@ -70,13 +106,13 @@ function NodeView({ data, selected }: NodeProps<FlowRfNode>) {
           type="source"
           position={Position.Right}
           className={`port-${port.kind}`}
-          style={{ top: portTop(i, definition.outputs.length) }}
+          style={portStyle(i, definition.outputs.length)}
           title={port.label}
         >
           {definition.outputs.length > 1 && <span className="port-label">{port.label}</span>}
         </Handle>
       ))}
-    </div>
+    </>
   );
 }
 

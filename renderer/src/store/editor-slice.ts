@@ -86,7 +86,7 @@ export function prefetchFlow(id: string): void {
   prefetched.detail.catch(() => undefined);
 }
 
-export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get) => {
+export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
   const queue = new SaveQueue(async (changes) => {
     const { flowId, revs } = get();
     if (!flowId) return;
@@ -126,6 +126,16 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const flow = get().flow;
       if (flow) set({ problems: validateFlow(flow).problems });
     }, 150);
+  };
+
+  /** Runs once the canvas is interactive: opening a big flow draws it before checking it. */
+  const whenCanvasReady = (run: () => void) => {
+    if (get().isCanvasReady) return run();
+    const stop = store.subscribe((state) => {
+      if (!state.isCanvasReady) return;
+      stop();
+      run();
+    });
   };
 
   /** Applies a change locally at once, queues it for saving, and records how to undo it. */
@@ -192,7 +202,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         future: [],
         saveState: 'saved',
       });
-      revalidate();
+      whenCanvasReady(revalidate);
     },
     async closeFlow() {
       await queue.flush();
