@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
 import { useAppStore } from './store/app-store';
-import { routeFromHash } from './store/ui-slice';
+import { routeFromHash } from './routes';
 
 /** The app shell: the flows list, or the editor of one flow. */
 export function App() {

@@ -1,23 +1,11 @@
 import '@xyflow/react/dist/style.css';
 import './styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { z } from 'zod';
-import { App } from './app';
-import { prefetchFlow } from './store/editor-slice';
-import { routeFromHash } from './store/ui-slice';
+import { prefetch } from './api/transport';
+import { routeFromHash } from './routes';
 
-// The renderer's CSP forbids eval; zod then need not probe for it.
-z.config({ jitless: true });
-
+// The entry imports almost nothing, so a flow named in the URL is asked for
+// while the app's code is still loading; the editor then gets that reply.
 const route = routeFromHash();
-if (route.page === 'editor') prefetchFlow(route.flowId);
+if (route.page === 'editor') prefetch('flows', 'get', { id: route.flowId, withProblems: false });
 
-const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+void import('./start');

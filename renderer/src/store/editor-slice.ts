@@ -77,15 +77,6 @@ function freeEdgeId(flow: Flow): string {
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
 
-// A flow asked for before React rendered (the page was opened on its URL).
-let prefetched: { id: string; detail: ReturnType<typeof api.flows.get> } | undefined;
-
-/** Starts loading a flow at once, so the request overlaps the app's start. */
-export function prefetchFlow(id: string): void {
-  prefetched = { id, detail: api.flows.get({ id, withProblems: false }) };
-  prefetched.detail.catch(() => undefined);
-}
-
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
   const queue = new SaveQueue(async (changes) => {
     const { flowId, revs } = get();
@@ -185,10 +176,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
     async openFlow(id) {
       await queue.flush();
-      // The canvas first; problems are found right after it is drawn.
-      const early = prefetched?.id === id ? prefetched.detail : undefined;
-      prefetched = undefined;
-      const detail = await (early ?? api.flows.get({ id, withProblems: false }));
+      // The canvas first; problems are found right after it is drawn. (main.tsx may
+      // have asked for this already: see prefetch in api/transport.ts.)
+      const detail = await api.flows.get({ id, withProblems: false });
       set({
         isCanvasReady: false,
         flowId: id,

@@ -1,9 +1,10 @@
 import type { StateCreator } from 'zustand';
+import { routeFromHash, type Route } from '../routes';
 import type { AppState } from './app-store';
 
 /** Dialogs, panels and passing messages. */
 export interface UiSlice {
-  route: { page: 'home' } | { page: 'editor'; flowId: string };
+  route: Route;
   toast: string | undefined;
   isShortcutsOpen: boolean;
   panel: 'inspector' | 'problems' | 'run';
@@ -14,11 +15,6 @@ export interface UiSlice {
   setShortcutsOpen: (isOpen: boolean) => void;
   setPanel: (panel: UiSlice['panel']) => void;
 }
-
-export const routeFromHash = (): UiSlice['route'] => {
-  const match = /^#\/flow\/(.+)$/.exec(location.hash);
-  return match?.[1] ? { page: 'editor', flowId: decodeURIComponent(match[1]) } : { page: 'home' };
-};
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
