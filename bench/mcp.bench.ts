@@ -63,10 +63,13 @@ async function bareHttp(): Promise<Target> {
 const call = (target: Target, i: number) =>
   target.client.callTool({ name: target.tool, arguments: { message: `m${i}` } });
 
+/** Untimed calls first: both servers' hot paths are compiled by the JIT before anything is measured. */
+const WARMUP_CALLS = 300;
+
 /** Alternates blocks of sequential calls between the two targets so both see the same machine. */
 async function roundTrips(a: Target, b: Target, total: number): Promise<[number[], number[]]> {
   const samples: [number[], number[]] = [[], []];
-  for (let i = 0; i < 50; i++) await Promise.all([call(a, i), call(b, i)]);
+  for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all([call(a, i), call(b, i)]);
   for (let block = 0; block < 10; block++) {
     for (const [index, target] of [a, b].entries()) {
       for (let i = 0; i < total / 10; i++) {

@@ -1,6 +1,15 @@
 import type { RunEvent, RunRecord, RunTrigger, StepRecord } from './run';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+// A fast run's events mostly share a millisecond; formatting each time cost more than the rest of the fold.
+let lastMs = NaN;
+let lastIso = '';
+const iso = (ms: number) => {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
 
 /**
  * Folds a run's events into the record the store keeps, in memory: the

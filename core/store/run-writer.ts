@@ -115,7 +115,8 @@ export class BackgroundRunWriter implements RunWriter {
     const numbered = { ...batch, id: ++this.posted };
     this.forgetSettled();
     this.unsettled.push(numbered);
-    this.worker?.postMessage({ type: 'write', batch: numbered });
+    // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
+    this.worker?.postMessage({ type: 'write', batch: JSON.stringify(numbered) });
   }
 
   sync(): void {

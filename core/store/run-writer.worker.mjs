@@ -35,7 +35,7 @@ try {
     onSettled: (batch) => signal(0, batch.id),
   });
   parentPort.on('message', (message) => {
-    if (message.type === 'write') return committer.add(message.batch);
+    if (message.type === 'write') return committer.add(JSON.parse(message.batch));
     if (message.type === 'close') {
       committer.drain();
       committer.stop();
