@@ -9,7 +9,8 @@ import config from '../playwright.config';
 import { median, ms, type BenchRow } from './stats';
 
 const SIZES = [100, 1000, 5000];
-const ROUNDS = 3;
+// Medians over five loads each: a page load on these machines varies by ±20 %.
+const ROUNDS = 5;
 
 /** Milliseconds from navigation to React Flow's onInit (the canvas takes input). */
 async function timeToInteractive(page: Page, url: string, flag: 'flowbenchReady' | 'benchReady'): Promise<number> {
