@@ -8,7 +8,6 @@
  * batch settled, [1] 1 once closed, -1 if the worker could not start.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchCommitter } from './run-batches.mjs';
 
 const { path, nativeBinding, statements, signals } = workerData;
 const state = new Int32Array(signals);
@@ -19,6 +18,8 @@ const signal = (index, value) => {
 };
 
 try {
+  // Dynamic imports: a missing module sets the failure flag at once instead of stalling sync().
+  const { createBatchCommitter } = await import('./run-batches.mjs');
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, nativeBinding ? { nativeBinding } : {});
   db.pragma('busy_timeout = 10000');
