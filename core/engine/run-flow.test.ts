@@ -299,6 +299,19 @@ describe('runFlow', () => {
     expect(server.requests[0]?.wasAborted).toBe(true);
   });
 
+  it('does not start a run whose signal was aborted before it began, and records the reason', async () => {
+    const controller = new AbortController();
+    controller.abort('changed my mind');
+    const flow = buildFlow({ nodes: [llm('answer', 'hi'), output('x')], edges: ['answer>result'] });
+    const { result, statusOf } = await run(flow, {}, { signal: controller.signal });
+    expect(result).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'CANCELLED', message: 'the run was cancelled: changed my mind' },
+    });
+    expect(statusOf('answer')).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('ends the run at a stop node with its reason', async () => {
     const flow = buildFlow({
       parameters: [{ name: 'word', type: 'string' }],

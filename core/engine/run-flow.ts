@@ -82,7 +82,9 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
 
   const controller = new AbortController();
   const forward = () => controller.abort(cancellation(options.signal?.reason));
-  options.signal?.addEventListener('abort', forward, { once: true });
+  // A signal aborted before the run started (a client that cancelled at once) cancels it too.
+  if (options.signal?.aborted) forward();
+  else options.signal?.addEventListener('abort', forward, { once: true });
   const timer =
     options.timeoutMs === undefined
       ? undefined
