@@ -24,7 +24,7 @@ export interface PublishedFlow {
 export class VersionRepository {
   private readonly db: Db;
   private readonly sqlite: FlowbenchDatabase['sqlite'];
-  // Asked before every MCP call: prepared once.
+  // Asked by MCP calls (at most every CATALOGUE_FRESH_MS) and the catalogue watcher: prepared once.
   private signatureQuery: Statement | undefined;
   private dataVersionQuery: Statement | undefined;
 
@@ -141,7 +141,7 @@ export class VersionRepository {
    * compared by the server to know when to send tools/list_changed.
    */
   catalogueSignature(): string {
-    // Asked before every MCP call: recomputed only when some process changed the database's
+    // Asked often (MCP calls, the catalogue watcher): recomputed only when some process changed the database's
     // catalogue (another connection's commit moves data_version; ours bump the epoch).
     // A prepared PRAGMA: `sqlite.pragma()` prepares it again on every call, which cost more than the check.
     this.dataVersionQuery ??= this.sqlite.prepare('PRAGMA data_version').pluck();
