@@ -2,6 +2,7 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { createContext, memo, useContext } from 'react';
 import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
+import type { PortSpec } from '../../../core/nodes/define-node';
 import { nodeRegistry } from '../../../core/nodes/registry';
 
 export interface FlowNodeData extends Record<string, unknown> {
@@ -37,35 +38,41 @@ function portStyle(index: number, count: number): { top: string } | undefined {
   return count > 1 ? { top: `${((index + 1) / (count + 1)) * 100}%` } : undefined;
 }
 
+/**
+ * A node's handles on one side. Zoomed out they carry no hover titles or port
+ * labels: nothing that small can be read, and a big flow draws faster without.
+ */
+function handles(ports: readonly PortSpec[], type: 'target' | 'source', isCompact: boolean) {
+  const isSource = type === 'source';
+  return ports.map((port, i) => (
+    <Handle
+      key={port.id}
+      id={port.id}
+      type={type}
+      position={isSource ? Position.Right : Position.Left}
+      className={isSource ? `port-${port.kind}` : undefined}
+      style={portStyle(i, ports.length)}
+      title={isCompact ? undefined : port.label}
+    >
+      {isSource && !isCompact && ports.length > 1 && <span className="port-label">{port.label}</span>}
+    </Handle>
+  ));
+}
+
 /** One view for every node type: what matters at a glance, ports as handles. */
 function NodeView({ data }: NodeProps<FlowRfNode>) {
   const { node, problemCount, status, parameters } = data;
   const definition = nodeRegistry.get(node.type);
   const isCompact = useContext(CompactNodesContext);
+  const inputs = handles(definition?.inputs ?? [], 'target', isCompact);
+  const outputs = handles(definition?.outputs ?? [], 'source', isCompact);
   if (isCompact) {
     // What a zoomed-out canvas can show: the box (its colour says the category) and the label.
     return (
       <>
-        {definition?.inputs.map((port, i) => (
-          <Handle
-            key={port.id}
-            id={port.id}
-            type="target"
-            position={Position.Left}
-            style={portStyle(i, definition.inputs.length)}
-          />
-        ))}
+        {inputs}
         <div className="fb-node-compact">{node.label || node.id}</div>
-        {definition?.outputs.map((port, i) => (
-          <Handle
-            key={port.id}
-            id={port.id}
-            type="source"
-            position={Position.Right}
-            className={`port-${port.kind}`}
-            style={portStyle(i, definition.outputs.length)}
-          />
-        ))}
+        {outputs}
       </>
     );
   }
@@ -78,16 +85,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     : `unknown type ${node.type}`;
   return (
     <>
-      {definition?.inputs.map((port, i) => (
-        <Handle
-          key={port.id}
-          id={port.id}
-          type="target"
-          position={Position.Left}
-          style={portStyle(i, definition.inputs.length)}
-          title={port.label}
-        />
-      ))}
+      {inputs}
       <div className="fb-node-head">
         {problemCount > 0 && (
           <span className="fb-problems" title={`${problemCount} problem(s)`}>
@@ -99,19 +97,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
       </div>
       <div className="fb-node-label">{node.label || node.id}</div>
       <div className="fb-node-summary">{summary}</div>
-      {definition?.outputs.map((port, i) => (
-        <Handle
-          key={port.id}
-          id={port.id}
-          type="source"
-          position={Position.Right}
-          className={`port-${port.kind}`}
-          style={portStyle(i, definition.outputs.length)}
-          title={port.label}
-        >
-          {definition.outputs.length > 1 && <span className="port-label">{port.label}</span>}
-        </Handle>
-      ))}
+      {outputs}
     </>
   );
 }
