@@ -11,13 +11,9 @@ const tempDir = useTempDir();
 let server: OpenAiServer;
 let db: string;
 
-beforeEach(async () => {
-  server = await startOpenAiServer((request) => {
-    const prompt = JSON.stringify(request.body.messages?.at(-1)?.content ?? '');
-    return { content: prompt.startsWith('"Write a title') ? 'Otters, Briefly' : 'Otters hold hands while they sleep.' };
-  });
-  db = join(tempDir(), 'run.db');
-  await runJson([
+/** Points the provider named `test` at an OpenAI-compatible URL. */
+const setTestProvider = (baseUrl: string, model: string, ...more: string[]) =>
+  runJson([
     '--db',
     db,
     'providers',
@@ -26,11 +22,19 @@ beforeEach(async () => {
     '--kind',
     'openai-compatible',
     '--base-url',
-    server.url,
+    baseUrl,
     '--default-model',
-    'test-model',
-    '--default',
+    model,
+    ...more,
   ]);
+
+beforeEach(async () => {
+  server = await startOpenAiServer((request) => {
+    const prompt = JSON.stringify(request.body.messages?.at(-1)?.content ?? '');
+    return { content: prompt.startsWith('"Write a title') ? 'Otters, Briefly' : 'Otters hold hands while they sleep.' };
+  });
+  db = join(tempDir(), 'run.db');
+  await setTestProvider(server.url, 'test-model', '--default');
   await runJson(['--db', db, 'import', 'resources/examples/summarise-then-title.json']);
 });
 afterEach(() => server.close());
@@ -104,19 +108,7 @@ describe('flowbench run', () => {
 
   it('records a failed run when the provider is unreachable, naming the URL', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
-    await runJson([
-      '--db',
-      db,
-      'providers',
-      'set',
-      'test',
-      '--kind',
-      'openai-compatible',
-      '--base-url',
-      url,
-      '--default-model',
-      'm',
-    ]);
+    await setTestProvider(url, 'm');
     const result = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--json']);
     expect(result.code).toBe(1);
     const record = JSON.parse(result.stdout) as RunRecord;

@@ -43,6 +43,10 @@ function inspect(args: readonly string[]): Promise<unknown> {
   });
 }
 
+/** tools/call of echo_tool through the Inspector, with `key=value` arguments. */
+const callEcho = (target: readonly string[], ...toolArgs: string[]) =>
+  inspect([...target, '--method', 'tools/call', '--tool-name', 'echo_tool', '--tool-arg', ...toolArgs]);
+
 const tempDir = useTempDir();
 let db: string;
 let serve: ServeProcess;
@@ -59,31 +63,14 @@ describe('MCP Inspector CLI', () => {
     const stdio = [process.execPath, BIN, '-e', `FLOWBENCH_DB=${db}`, 'mcp'];
     const list = (await inspect([...stdio, '--method', 'tools/list'])) as { tools: { name: string }[] };
     expect(list.tools.map((t) => t.name).sort()).toEqual(['echo_tool', 'flows_execute', 'flows_list']);
-    const call = await inspect([
-      ...stdio,
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'echo_tool',
-      '--tool-arg',
-      'message=inspected',
-      'count=2',
-    ]);
+    const call = await callEcho(stdio, 'message=inspected', 'count=2');
     expect(call).toEqual({
       content: [
         { type: 'text', text: 'You said: inspected' },
         { type: 'text', text: 'count=2' },
       ],
     });
-    const bad = await inspect([
-      ...stdio,
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'echo_tool',
-      '--tool-arg',
-      'count=2',
-    ]);
+    const bad = await callEcho(stdio, 'count=2');
     expect(bad).toMatchObject({
       isError: true,
       content: [{ text: 'Invalid arguments for echo_tool: missing required input: message' }],
@@ -94,15 +81,7 @@ describe('MCP Inspector CLI', () => {
     const http = [serve.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${serve.token}`];
     const list = (await inspect([...http, '--method', 'tools/list'])) as { tools: { name: string }[] };
     expect(list.tools.map((t) => t.name)).toContain('echo_tool');
-    const call = await inspect([
-      ...http,
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'echo_tool',
-      '--tool-arg',
-      'message=via http',
-    ]);
+    const call = await callEcho(http, 'message=via http');
     expect(call).toEqual({
       content: [
         { type: 'text', text: 'You said: via http' },
