@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
+import { preloadAppChunks } from './renderer/preload-app-chunks.ts';
 
 export default defineConfig({
   main: {
@@ -16,6 +17,6 @@ export default defineConfig({
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
     build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } } },
-    plugins: [react()],
+    plugins: [react(), preloadAppChunks()],
   },
 });

@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import { preloadAppChunks } from './preload-app-chunks.ts';
 
 /** The renderer build `flowbench serve` hands to browsers (the desktop app builds it with electron-vite). */
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
-  plugins: [react()],
+  plugins: [react(), preloadAppChunks()],
   build: {
     outDir: resolve(import.meta.dirname, '../out/renderer'),
     emptyOutDir: true,

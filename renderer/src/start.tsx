@@ -2,12 +2,23 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 import { App } from './app';
+import { routeFromHash } from './routes';
+import { useAppStore } from './store/app-store';
 
 // The renderer's CSP forbids eval; zod then need not probe for it.
 z.config({ jitless: true });
 
 const root = document.getElementById('root');
 if (root) {
+  // A flow named in the URL is usually here already (main.tsx asked for it), so
+  // the first render draws the editor instead of "Opening…" and then the editor.
+  // A failure is left to the editor page, which asks again and shows it.
+  const route = routeFromHash();
+  if (route.page === 'editor')
+    await useAppStore
+      .getState()
+      .openFlow(route.flowId)
+      .catch(() => undefined);
   createRoot(root).render(
     <StrictMode>
       <App />

@@ -22,8 +22,10 @@ declare global {
 /** The session token `flowbench serve` put in the URL; kept for reloads of this tab. */
 function sessionToken(): string {
   const fromUrl = new URLSearchParams(location.search).get('session');
-  if (fromUrl) sessionStorage.setItem('flowbench.session', fromUrl);
-  return fromUrl ?? sessionStorage.getItem('flowbench.session') ?? '';
+  if (!fromUrl) return sessionStorage.getItem('flowbench.session') ?? '';
+  // Stored once the first request is on its way: a page's first storage access takes milliseconds.
+  setTimeout(() => sessionStorage.setItem('flowbench.session', fromUrl));
+  return fromUrl;
 }
 
 /** The same contract over HTTP and server-sent events, for `flowbench serve`. */

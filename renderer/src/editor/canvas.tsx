@@ -5,13 +5,14 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
-  useReactFlow,
   useStore,
   type Connection,
   type Edge,
   type EdgeChange,
   type IsValidConnection,
   type NodeChange,
+  type OnNodeDrag,
+  type ReactFlowInstance,
 } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useAppStore } from '../store/app-store';
@@ -35,9 +36,13 @@ declare global {
   }
 }
 
-const markInteractive = () => {
-  window.flowbenchReady = performance.now();
-  useAppStore.setState({ isCanvasReady: true });
+// Handlers that need nothing from the component: one function each, so React Flow's props stay the same.
+const onNodeDragStop: OnNodeDrag<FlowRfNode> = (_, __, dragged) =>
+  useAppStore.getState().moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })));
+const clearSelection = () => useAppStore.getState().setSelection([], []);
+const allowDrop = (event: DragEvent) => {
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'move';
 };
 
 export const PALETTE_MIME = 'application/x-flowbench-node-type';
@@ -71,8 +76,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
   const nodeStatus = useAppStore((s) => s.nodeStatus);
-  const store = useAppStore.getState();
-  const { screenToFlowPosition } = useReactFlow();
+  // From onInit rather than useReactFlow(), which re-renders this component (and React Flow) once its viewport exists.
+  const instance = useRef<ReactFlowInstance<FlowRfNode>>(undefined);
   // The first render already has every node, so React Flow initialises once, with the whole graph.
   const [nodes, setNodes] = useState<FlowRfNode[]>(() => {
     const state = useAppStore.getState();
@@ -129,25 +134,24 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
       .connect(connection.source, connection.sourceHandle ?? 'out', connection.target, connection.targetHandle ?? 'in');
   }, []);
 
-  const onDrop = useCallback(
-    (event: DragEvent) => {
-      const type = event.dataTransfer.getData(PALETTE_MIME);
-      if (!type) return;
-      event.preventDefault();
-      const point = screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      useAppStore
-        .getState()
-        .addNode(type, { x: Math.round(point.x / GRID[0]) * GRID[0], y: Math.round(point.y / GRID[1]) * GRID[1] });
-    },
-    [screenToFlowPosition],
-  );
+  const onDrop = useCallback((event: DragEvent) => {
+    const type = event.dataTransfer.getData(PALETTE_MIME);
+    if (!type || !instance.current) return;
+    event.preventDefault();
+    const point = instance.current.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    useAppStore
+      .getState()
+      .addNode(type, { x: Math.round(point.x / GRID[0]) * GRID[0], y: Math.round(point.y / GRID[1]) * GRID[1] });
+  }, []);
+
+  const onInit = useCallback((flow: ReactFlowInstance<FlowRfNode>) => {
+    instance.current = flow;
+    window.flowbenchReady = performance.now();
+    useAppStore.setState({ isCanvasReady: true });
+  }, []);
 
   return (
-    <div
-      className="canvas-drop"
-      onDragOver={(e) => (e.preventDefault(), (e.dataTransfer.dropEffect = 'move'))}
-      onDrop={onDrop}
-    >
+    <div className="canvas-drop" onDragOver={allowDrop} onDrop={onDrop}>
       <CompactNodesContext.Provider value={isCompact}>
         <ReactFlow<FlowRfNode>
           nodes={nodes}
@@ -157,8 +161,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           onEdgesChange={onEdgesChange}
           onConnect={onConnect}
           isValidConnection={isValidConnection}
-          onNodeDragStop={(_, __, dragged) => store.moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })))}
-          onPaneClick={() => store.setSelection([], [])}
+          onNodeDragStop={onNodeDragStop}
+          onPaneClick={clearSelection}
           deleteKeyCode={null}
           selectionKeyCode="Shift"
           multiSelectionKeyCode={['Meta', 'Control']}
@@ -168,7 +172,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           onlyRenderVisibleElements
           minZoom={MIN_ZOOM}
           defaultViewport={viewport}
-          onInit={markInteractive}
+          onInit={onInit}
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />

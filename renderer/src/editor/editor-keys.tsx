@@ -1,0 +1,40 @@
+import { useReactFlow } from '@xyflow/react';
+import { useEffect } from 'react';
+import { useAppStore } from '../store/app-store';
+import { isEditable } from './shortcuts';
+
+/** The editor's keyboard shortcuts (listed in SHORTCUTS). Renders nothing. */
+export function EditorKeys() {
+  const { fitView } = useReactFlow();
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const state = useAppStore.getState();
+      const mod = event.ctrlKey || event.metaKey;
+      const key = event.key.toLowerCase();
+      if (event.key === 'Escape')
+        return state.isShortcutsOpen ? state.setShortcutsOpen(false) : state.setSelection([], []);
+      if (isEditable(event.target)) return;
+      const handled = (action: () => void) => {
+        event.preventDefault();
+        action();
+      };
+      if (mod && key === 'z' && event.shiftKey) return handled(state.redo);
+      if (mod && key === 'z') return handled(state.undo);
+      if (mod && key === 'y') return handled(state.redo);
+      if (mod && key === 'c') return handled(state.copySelection);
+      if (mod && key === 'v') return handled(state.paste);
+      if (mod && key === 'd') return handled(state.duplicateSelection);
+      if (mod && key === 'a') return handled(state.selectAll);
+      if (mod && event.shiftKey && key === 'l') return handled(() => void state.autoLayout());
+      if (mod && event.key === 'Enter') return handled(() => void state.startRun());
+      if (event.key === 'Delete' || event.key === 'Backspace') return handled(state.removeSelection);
+      if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
+      if (event.shiftKey && event.key === '!') return handled(() => void fitView({ duration: 300 }));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [fitView]);
+
+  return null;
+}

@@ -1,0 +1,52 @@
+import { useReactFlow } from '@xyflow/react';
+import { useAppStore } from '../store/app-store';
+
+/**
+ * The editor's toolbar. It subscribes to what it shows (save state, undo
+ * depth, problems) on its own, so an edit re-renders the toolbar, not the canvas.
+ */
+export function Toolbar() {
+  const name = useAppStore((s) => s.flow?.name);
+  const toolName = useAppStore((s) => s.flow?.tool.name);
+  const saveState = useAppStore((s) => s.saveState);
+  const canUndo = useAppStore((s) => s.past.length > 0);
+  const canRedo = useAppStore((s) => s.future.length > 0);
+  const errorCount = useAppStore((s) => s.problems.filter((p) => p.severity === 'error').length);
+  const latestVersion = useAppStore((s) => s.versions[0]?.version);
+  const { fitView } = useReactFlow();
+  const store = useAppStore.getState();
+
+  return (
+    <header className="toolbar">
+      <button onClick={() => void store.closeFlow().then(() => store.navigate({ page: 'home' }))}>← Flows</button>
+      <strong className="flow-title">{name}</strong>
+      <code className="muted">{toolName}</code>
+      <span className={`save-state save-${saveState}`} data-testid="save-state">
+        {saveState === 'saved' ? 'Saved' : saveState === 'error' ? 'Not saved' : 'Saving…'}
+      </span>
+      <span className="spacer" />
+      <button onClick={store.undo} disabled={!canUndo} title="Undo (Ctrl+Z)">
+        Undo
+      </button>
+      <button onClick={store.redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
+        Redo
+      </button>
+      <button onClick={() => void store.autoLayout()} title="Auto-layout (Ctrl+Shift+L)">
+        Layout
+      </button>
+      <button onClick={() => void fitView({ duration: 300 })} title="Fit view (Shift+1)">
+        Fit
+      </button>
+      <button
+        onClick={() => void store.publish('')}
+        disabled={errorCount > 0}
+        title={errorCount > 0 ? 'Fix the problems first' : 'Publish this draft as the next version'}
+      >
+        Publish{latestVersion !== undefined ? ` (v${latestVersion + 1})` : ''}
+      </button>
+      <button onClick={() => store.setShortcutsOpen(true)} aria-label="Keyboard shortcuts">
+        ?
+      </button>
+    </header>
+  );
+}
