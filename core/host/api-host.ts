@@ -81,11 +81,11 @@ export class ApiHost {
 
   private detail(id: string, withProblems = true): FlowDetail {
     const { flows, versions } = this.services;
-    const flow = flows.get(id);
+    const { flow, revs } = flows.load(id);
     const { problems } = withProblems
       ? validateFlow(flow, { isToolNameTaken: (name, flowId) => flows.isToolNameTaken(name, flowId) })
       : { problems: [] };
-    return { flow, revs: flows.nodeRevisions(id), problems, enabled: flow.tool.enabled, versions: versions.list(id) };
+    return { flow, revs, problems, enabled: flow.tool.enabled, versions: versions.list(id) };
   }
 
   private changed(flowIds: string[], context: CallContext): void {

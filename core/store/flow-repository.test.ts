@@ -135,6 +135,15 @@ describe('FlowRepository', () => {
     );
   });
 
+  it('opens a flow with the revision of each node, and names a missing flow', () => {
+    flows.create(smallFlow());
+    flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'Edited' }] });
+    const { flow, revs } = flows.load('small');
+    expect(flow.nodes.find((n) => n.id === 'greet')?.label).toBe('Edited');
+    expect(revs).toEqual({ input: 1, greet: 2, result: 1 });
+    expect(() => flows.load('nope')).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
+  });
+
   it('refuses a malformed change set with a clear message', () => {
     flows.create(smallFlow());
     expect(() =>
@@ -185,5 +194,11 @@ describe('publishing', () => {
     );
     versions.publish('small');
     expect(versions.publish('second').version).toBe(1);
+    expect(versions.list('small')).toEqual([
+      expect.objectContaining({ flowId: 'small', version: 2, toolName: 'renamed_tool', nodeCount: 3 }),
+      expect.objectContaining({ flowId: 'small', version: 1, toolName: 'small_flow', nodeCount: 3 }),
+    ]);
+    expect(versions.list('small')[0]?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(() => versions.list('nope')).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
   });
 });

@@ -27,11 +27,40 @@ function validationError(message: string, problems: Problem[]): FlowbenchError {
   return new FlowbenchError('VALIDATION_ERROR', message, { problems });
 }
 
+/** Opening a flow is the editor's most frequent read: its queries are built and prepared once. */
+function prepareFlowReads(db: Db) {
+  const id = sql.placeholder('id');
+  return {
+    flow: db.select().from(flows).where(eq(flows.id, id)).prepare(),
+    nodes: db.select().from(nodes).where(eq(nodes.flowId, id)).orderBy(asc(nodes.ord)).prepare(),
+    edges: db.select().from(edges).where(eq(edges.flowId, id)).orderBy(asc(edges.ord)).prepare(),
+  };
+}
+
+/** A flow with each node's revision, as an editor opens it. */
+export interface LoadedFlow {
+  flow: Flow;
+  revs: Record<string, number>;
+}
+
 export class FlowRepository {
   private readonly db: Db;
+  private readonly reads: ReturnType<typeof prepareFlowReads>;
+  private readonly loadConsistently: (id: string) => LoadedFlow;
 
   constructor(private readonly database: FlowbenchDatabase) {
     this.db = database.db;
+    this.reads = prepareFlowReads(this.db);
+    // One read transaction: another process's edit cannot land between the three queries.
+    this.loadConsistently = database.sqlite.transaction((flowId: string): LoadedFlow => {
+      const row = this.reads.flow.get({ id: flowId });
+      if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
+      const nodeRows = this.reads.nodes.all({ id: flowId });
+      const edgeRows = this.reads.edges.all({ id: flowId });
+      const revs: Record<string, number> = {};
+      for (const node of nodeRows) revs[node.id] = node.rev;
+      return { flow: flowFromRows(row, nodeRows, edgeRows), revs };
+    });
   }
 
   list(): FlowSummary[] {
@@ -61,21 +90,16 @@ export class FlowRepository {
 
   /** Loads a whole flow; throws FLOW_NOT_FOUND. */
   get(id: string): Flow {
-    const row = this.db.select().from(flows).where(eq(flows.id, id)).get();
-    if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
-    const nodeRows = this.db.select().from(nodes).where(eq(nodes.flowId, id)).orderBy(asc(nodes.ord)).all();
-    const edgeRows = this.db.select().from(edges).where(eq(edges.flowId, id)).orderBy(asc(edges.ord)).all();
-    return flowFromRows(row, nodeRows, edgeRows);
+    return this.loadConsistently(id).flow;
+  }
+
+  /** The flow and its nodes' revisions, from the same snapshot of the database; throws FLOW_NOT_FOUND. */
+  load(id: string): LoadedFlow {
+    return this.loadConsistently(id);
   }
 
   exists(id: string): boolean {
     return this.db.select({ id: flows.id }).from(flows).where(eq(flows.id, id)).get() !== undefined;
-  }
-
-  /** The current revision of every node, for editors that send `rev` with their updates. */
-  nodeRevisions(id: string): Record<string, number> {
-    const rows = this.db.select({ id: nodes.id, rev: nodes.rev }).from(nodes).where(eq(nodes.flowId, id)).all();
-    return Object.fromEntries(rows.map((r) => [r.id, r.rev]));
   }
 
   /**

@@ -29,6 +29,7 @@ export class VersionRepository {
   private dataVersionQuery: Statement | undefined;
 
   private signatureCache: { key: string; signature: string } | undefined;
+  private summaries: ReturnType<typeof prepareSummaries> | undefined;
 
   constructor(
     private readonly database: FlowbenchDatabase,
@@ -92,13 +93,8 @@ export class VersionRepository {
   list(flowId: string): VersionSummary[] {
     if (!this.flows.exists(flowId))
       throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
-    return this.db
-      .select()
-      .from(flowVersions)
-      .where(eq(flowVersions.flowId, flowId))
-      .orderBy(desc(flowVersions.version))
-      .all()
-      .map(summaryOf);
+    this.summaries ??= prepareSummaries(this.db);
+    return this.summaries.all({ flowId }).map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
   }
 
   get(flowId: string, version: number): Flow {
@@ -156,6 +152,24 @@ export class VersionRepository {
     this.signatureCache = { key, signature };
     return signature;
   }
+}
+
+/** A flow's versions, newest first; asked each time the editor opens a flow, so prepared once. */
+function prepareSummaries(db: Db) {
+  return db
+    .select({
+      flowId: flowVersions.flowId,
+      version: flowVersions.version,
+      note: flowVersions.note,
+      createdAt: flowVersions.createdAt,
+      // Read inside SQLite: a summary needs two fields, not every snapshot parsed into objects.
+      toolName: sql<string>`json_extract(${flowVersions.snapshot}, '$.tool.name')`,
+      nodeCount: sql<number>`json_array_length(${flowVersions.snapshot}, '$.nodes')`,
+    })
+    .from(flowVersions)
+    .where(eq(flowVersions.flowId, sql.placeholder('flowId')))
+    .orderBy(desc(flowVersions.version))
+    .prepare();
 }
 
 function summaryOf(row: {
