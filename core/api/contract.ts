@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
-import { FlowbenchError, type SerializedError } from '../model/errors';
+import type { SerializedError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { Problem } from '../model/problems';
 import type { RunEvent, RunRecord, RunSummary } from '../model/run';
@@ -100,21 +100,4 @@ export type ApiReply<T = unknown> = { ok: true; value: T } | { ok: false; error:
 export interface ApiTransport {
   invoke(service: string, method: string, args: unknown): Promise<ApiReply>;
   subscribe(listener: (event: HostEvent) => void): () => void;
-}
-
-/** Builds the typed client over any transport. */
-export function createApiClient(transport: ApiTransport): ApiClient {
-  const client: Record<string, Record<string, (args: unknown) => Promise<unknown>>> = {};
-  for (const [service, methods] of Object.entries(API)) {
-    client[service] = {};
-    for (const name of Object.keys(methods)) {
-      client[service][name] = async (args: unknown) => {
-        const reply = await transport.invoke(service, name, args ?? {});
-        // The host's error arrives as data; it becomes the same error type again.
-        if (!reply.ok) throw new FlowbenchError(reply.error.code, reply.error.message, reply.error.data);
-        return reply.value;
-      };
-    }
-  }
-  return client as ApiClient;
 }

@@ -1,7 +1,7 @@
-import { createApiClient } from '../../../core/api/contract';
+import { createApiClient } from '../../../core/api/client';
 import { transport } from './transport';
 
 export { CLIENT_ID, transport } from './transport';
 
-/** The typed API: one method per contract entry, arguments checked, host errors rethrown as FlowbenchError. */
+/** The typed API: one method per contract entry (the host checks arguments), host errors rethrown as FlowbenchError. */
 export const api = createApiClient(transport);
