@@ -21,14 +21,17 @@ export function createApiClient(transport: ApiTransport): ApiClient {
         if (!reply.ok) throw new FlowbenchError(reply.error.code, reply.error.message, reply.error.data);
         return reply.value;
       };
-    return new Proxy<Record<string, Call>>({}, {
-      // `then` stays undefined, so a service is never mistaken for a promise.
-      get: (_, method) => {
-        if (typeof method !== 'string' || method === 'then') return undefined;
-        if (!calls.has(method)) calls.set(method, call(method));
-        return calls.get(method);
+    return new Proxy<Record<string, Call>>(
+      {},
+      {
+        // `then` stays undefined, so a service is never mistaken for a promise.
+        get: (_, method) => {
+          if (typeof method !== 'string' || method === 'then') return undefined;
+          if (!calls.has(method)) calls.set(method, call(method));
+          return calls.get(method);
+        },
       },
-    });
+    );
   };
   return new Proxy({} as ApiClient, {
     get: (_, service) => {
