@@ -3,39 +3,45 @@ import { FlowEdgeSchema, FlowNodeSchema, PositionSchema, ToolSettingsSchema, typ
 import { ParameterSchema } from './parameter';
 
 /** A change to one node; absent fields stay as they are. */
-export const NodeUpdateSchema = z.object({
-  id: z.string().min(1),
-  /** The revision the editor last saw; a mismatch is an EDIT_CONFLICT, not a silent overwrite. */
-  rev: z.number().int().min(1).optional(),
-  label: z.string().max(200).optional(),
-  position: PositionSchema.optional(),
-  config: z.record(z.string(), z.unknown()).optional(),
-  version: z.number().int().min(1).optional(),
-  maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
-  timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
-});
+export const NodeUpdateSchema = z.lazy(() =>
+  z.object({
+    id: z.string().min(1),
+    /** The revision the editor last saw; a mismatch is an EDIT_CONFLICT, not a silent overwrite. */
+    rev: z.number().int().min(1).optional(),
+    label: z.string().max(200).optional(),
+    position: PositionSchema.optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    version: z.number().int().min(1).optional(),
+    maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
+    timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
+  }),
+);
 
 /** Changes to the flow's own fields; absent fields stay as they are. */
-export const FlowFieldsUpdateSchema = z.object({
-  name: z.string().trim().min(1, 'a flow needs a name').max(300).optional(),
-  description: z.string().max(4000).optional(),
-  tool: ToolSettingsSchema.partial().optional(),
-  parameters: z.array(ParameterSchema).optional(),
-  metadata: z.record(z.string(), z.json()).optional(),
-});
+export const FlowFieldsUpdateSchema = z.lazy(() =>
+  z.object({
+    name: z.string().trim().min(1, 'a flow needs a name').max(300).optional(),
+    description: z.string().max(4000).optional(),
+    tool: ToolSettingsSchema.unwrap().partial().optional(),
+    parameters: z.array(ParameterSchema).optional(),
+    metadata: z.record(z.string(), z.json()).optional(),
+  }),
+);
 
 /**
  * One edit from the editor or the API, applied in one transaction: all of it
  * or none of it. Removals run first, then additions, then updates.
  */
-export const ChangeSetSchema = z.object({
-  flow: FlowFieldsUpdateSchema.optional(),
-  removeEdges: z.array(z.string().min(1)).default([]),
-  removeNodes: z.array(z.string().min(1)).default([]),
-  addNodes: z.array(FlowNodeSchema).default([]),
-  updateNodes: z.array(NodeUpdateSchema).default([]),
-  addEdges: z.array(FlowEdgeSchema).default([]),
-});
+export const ChangeSetSchema = z.lazy(() =>
+  z.object({
+    flow: FlowFieldsUpdateSchema.optional(),
+    removeEdges: z.array(z.string().min(1)).default([]),
+    removeNodes: z.array(z.string().min(1)).default([]),
+    addNodes: z.array(FlowNodeSchema).default([]),
+    updateNodes: z.array(NodeUpdateSchema).default([]),
+    addEdges: z.array(FlowEdgeSchema).default([]),
+  }),
+);
 
 export type NodeUpdate = z.infer<typeof NodeUpdateSchema>;
 export type ChangeSet = z.infer<typeof ChangeSetSchema>;

@@ -6,66 +6,80 @@ import { ParameterSchema } from './parameter';
 /** The native file format's version; bump it with a migration in formats/native. */
 export const SCHEMA_VERSION = 1;
 
-export const PositionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+// The schemas of the flow model (here, in parameter.ts and change-set.ts) and of
+// node configs are wrapped in z.lazy: each is built when first used, not when its
+// module loads. The editor loads these modules while it opens a flow, and building
+// schemas was most of their load time (and of the memory they allocate then).
+export const PositionSchema = z.lazy(() => z.object({ x: z.number().finite(), y: z.number().finite() }));
 
-export const ToolAnnotationsSchema = z.object({
-  title: z.string().max(200).optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
+export const ToolAnnotationsSchema = z.lazy(() =>
+  z.object({
+    title: z.string().max(200).optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  }),
+);
 
 /** How the flow is offered as an MCP tool. */
-export const ToolSettingsSchema = z.object({
-  /** Checked against TOOL_NAME_PATTERN by validation, so a bad name is a listed problem. */
-  name: z.string(),
-  description: z.string().max(4000).default(''),
-  whenToUse: z.string().max(2000).default(''),
-  whenNotToUse: z.string().max(2000).default(''),
-  enabled: z.boolean().default(true),
-  annotations: ToolAnnotationsSchema.default({}),
-});
+export const ToolSettingsSchema = z.lazy(() =>
+  z.object({
+    /** Checked against TOOL_NAME_PATTERN by validation, so a bad name is a listed problem. */
+    name: z.string(),
+    description: z.string().max(4000).default(''),
+    whenToUse: z.string().max(2000).default(''),
+    whenNotToUse: z.string().max(2000).default(''),
+    enabled: z.boolean().default(true),
+    annotations: ToolAnnotationsSchema.default({}),
+  }),
+);
 
-export const FlowNodeSchema = z.object({
-  id: z.string().regex(NODE_ID_PATTERN, 'a node id is a letter then up to 63 letters, digits, _ or -'),
-  type: z.string().min(1),
-  /** Version of the node type's config schema the config was written for. */
-  version: z.number().int().min(1).default(1),
-  label: z.string().max(200).default(''),
-  position: PositionSchema.default({ x: 0, y: 0 }),
-  config: z.record(z.string(), z.unknown()).default({}),
-  /** Attempts before the node counts as failed (retryable failures only). */
-  maxAttempts: z.number().int().min(1).max(10).optional(),
-  /** Per-node time limit; the engine's default applies when absent. */
-  timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
-  /** Fields of an imported format that Flowbench does not use, kept for export. */
-  metadata: z.record(z.string(), z.json()).optional(),
-});
+export const FlowNodeSchema = z.lazy(() =>
+  z.object({
+    id: z.string().regex(NODE_ID_PATTERN, 'a node id is a letter then up to 63 letters, digits, _ or -'),
+    type: z.string().min(1),
+    /** Version of the node type's config schema the config was written for. */
+    version: z.number().int().min(1).default(1),
+    label: z.string().max(200).default(''),
+    position: PositionSchema.default({ x: 0, y: 0 }),
+    config: z.record(z.string(), z.unknown()).default({}),
+    /** Attempts before the node counts as failed (retryable failures only). */
+    maxAttempts: z.number().int().min(1).max(10).optional(),
+    /** Per-node time limit; the engine's default applies when absent. */
+    timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+    /** Fields of an imported format that Flowbench does not use, kept for export. */
+    metadata: z.record(z.string(), z.json()).optional(),
+  }),
+);
 
-export const FlowEdgeSchema = z.object({
-  id: z.string().min(1).max(128),
-  source: z.string().min(1),
-  sourcePort: z.string().min(1).default('out'),
-  target: z.string().min(1),
-  targetPort: z.string().min(1).default('in'),
-  /** Fields of an imported format that Flowbench does not use, kept for export. */
-  metadata: z.record(z.string(), z.json()).optional(),
-});
+export const FlowEdgeSchema = z.lazy(() =>
+  z.object({
+    id: z.string().min(1).max(128),
+    source: z.string().min(1),
+    sourcePort: z.string().min(1).default('out'),
+    target: z.string().min(1),
+    targetPort: z.string().min(1).default('in'),
+    /** Fields of an imported format that Flowbench does not use, kept for export. */
+    metadata: z.record(z.string(), z.json()).optional(),
+  }),
+);
 
 /** A whole flow as the native format stores it and the API passes it around. */
-export const FlowSchema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION).default(SCHEMA_VERSION),
-  id: z.string().min(1).max(128),
-  name: z.string().trim().min(1, 'a flow needs a name').max(300),
-  description: z.string().max(4000).default(''),
-  tool: ToolSettingsSchema,
-  parameters: z.array(ParameterSchema).default([]),
-  nodes: z.array(FlowNodeSchema),
-  edges: z.array(FlowEdgeSchema).default([]),
-  /** Fields kept from an imported format so that exporting back loses nothing. */
-  metadata: z.record(z.string(), z.json()).default({}),
-});
+export const FlowSchema = z.lazy(() =>
+  z.object({
+    schemaVersion: z.literal(SCHEMA_VERSION).default(SCHEMA_VERSION),
+    id: z.string().min(1).max(128),
+    name: z.string().trim().min(1, 'a flow needs a name').max(300),
+    description: z.string().max(4000).default(''),
+    tool: ToolSettingsSchema,
+    parameters: z.array(ParameterSchema).default([]),
+    nodes: z.array(FlowNodeSchema),
+    edges: z.array(FlowEdgeSchema).default([]),
+    /** Fields kept from an imported format so that exporting back loses nothing. */
+    metadata: z.record(z.string(), z.json()).default({}),
+  }),
+);
 
 export type Position = z.infer<typeof PositionSchema>;
 export type ToolSettings = z.infer<typeof ToolSettingsSchema>;

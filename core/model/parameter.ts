@@ -5,17 +5,19 @@ export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'enum'
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
 /** A typed flow parameter: the flow's trigger data and its MCP tool's inputSchema. */
-export const ParameterSchema = z.object({
-  name: z.string().regex(PARAMETER_NAME_PATTERN, 'a parameter name is a letter or _ then letters, digits or _'),
-  type: z.enum(PARAMETER_TYPES),
-  description: z.string().max(2000).default(''),
-  required: z.boolean().default(true),
-  default: z.json().optional(),
-  /** Allowed values, for `enum` parameters. */
-  enum: z.array(z.string()).optional(),
-  /** Element type, for `array` parameters. */
-  items: z.enum(['string', 'number', 'integer', 'boolean', 'object']).optional(),
-});
+export const ParameterSchema = z.lazy(() =>
+  z.object({
+    name: z.string().regex(PARAMETER_NAME_PATTERN, 'a parameter name is a letter or _ then letters, digits or _'),
+    type: z.enum(PARAMETER_TYPES),
+    description: z.string().max(2000).default(''),
+    required: z.boolean().default(true),
+    default: z.json().optional(),
+    /** Allowed values, for `enum` parameters. */
+    enum: z.array(z.string()).optional(),
+    /** Element type, for `array` parameters. */
+    items: z.enum(['string', 'number', 'integer', 'boolean', 'object']).optional(),
+  }),
+);
 export type Parameter = z.infer<typeof ParameterSchema>;
 
 /** Why a value does not fit a parameter, or undefined when it fits. */

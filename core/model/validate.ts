@@ -22,11 +22,13 @@ export interface ValidationResult {
 
 // The flow's own fields are parsed first; nodes, edges and parameters one by
 // one, so one broken node does not hide the problems of the others.
-const FlowShellSchema = FlowSchema.extend({
-  parameters: z.array(z.unknown()).default([]),
-  nodes: z.array(z.unknown()),
-  edges: z.array(z.unknown()).default([]),
-});
+const FlowShellSchema = z.lazy(() =>
+  FlowSchema.unwrap().extend({
+    parameters: z.array(z.unknown()).default([]),
+    nodes: z.array(z.unknown()),
+    edges: z.array(z.unknown()).default([]),
+  }),
+);
 
 const issuePath = (issue: z.core.$ZodIssue, prefix?: string): string =>
   [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');

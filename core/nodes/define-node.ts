@@ -75,7 +75,7 @@ export interface NodeDefinition<Config = Record<string, unknown>> {
   description: string;
   inputs: readonly PortSpec[];
   outputs: readonly PortSpec[];
-  /** Parses a config and fills in defaults. */
+  /** Parses a config and fills in defaults. Definitions build it with z.lazy (see model/flow.ts). */
   configSchema: z.ZodType<Config, unknown>;
   /** The config of a node just added from the palette. */
   defaults: () => Config;

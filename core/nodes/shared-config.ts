@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /** Which model a model-calling node uses, and its two prompts. */
-export const ModelCallShape = {
+export const modelCallShape = () => ({
   /** Provider name from settings; empty means the default provider. */
   provider: z.string().max(128).default(''),
   model: z.string().max(256).default(''),
   system: z.string().max(200_000).default(''),
   prompt: z.string().max(200_000).default(''),
-};
+});
 
 /** The ports of model-calling nodes: the answer, and the branch taken when the call fails. */
 export const MODEL_PORTS = {
@@ -18,7 +18,7 @@ export const MODEL_PORTS = {
   ],
 };
 
-/** Editor hints for the fields of ModelCallShape; `promptLabel` names the user prompt. */
+/** Editor hints for the fields of modelCallShape; `promptLabel` names the user prompt. */
 export function modelCallEditor(promptLabel: string) {
   return [
     { key: 'provider', label: 'Provider', kind: 'text' as const, help: 'empty: the default provider' },
@@ -29,21 +29,25 @@ export function modelCallEditor(promptLabel: string) {
 }
 
 /** Sampling options shared by model-calling nodes (seed 004's step overrides). */
-export const ModelOptionsShape = {
+export const modelOptionsShape = () => ({
   temperature: z.number().min(0).max(2).optional(),
   topP: z.number().min(0).max(1).optional(),
   maxTokens: z.number().int().min(1).max(1_000_000).optional(),
-};
+});
 
 /** Reads the last `limit` entries of a memory channel into the prompt context. */
-export const MemoryReadSchema = z.object({
-  channel: z.string().min(1).max(128),
-  limit: z.number().int().min(1).max(1000).default(10),
-});
+export const MemoryReadSchema = z.lazy(() =>
+  z.object({
+    channel: z.string().min(1).max(128),
+    limit: z.number().int().min(1).max(1000).default(10),
+  }),
+);
 
 /** Writes the node's answer (AGENT_OUTPUT) or a fixed payload (STATIC) to a channel. */
-export const MemoryWriteSchema = z.object({
-  channel: z.string().min(1).max(128),
-  mode: z.enum(['AGENT_OUTPUT', 'STATIC']),
-  payload: z.json().optional(),
-});
+export const MemoryWriteSchema = z.lazy(() =>
+  z.object({
+    channel: z.string().min(1).max(128),
+    mode: z.enum(['AGENT_OUTPUT', 'STATIC']),
+    payload: z.json().optional(),
+  }),
+);

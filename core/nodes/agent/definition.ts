@@ -1,20 +1,24 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
-import { MODEL_PORTS, ModelCallShape, modelCallEditor, ModelOptionsShape } from '../shared-config';
+import { MODEL_PORTS, modelCallShape, modelCallEditor, modelOptionsShape } from '../shared-config';
 
-const ToolRefSchema = z.object({
-  /** Name of a registered MCP server, or `flowbench` for other flows. */
-  server: z.string().min(1).max(128),
-  tool: z.string().min(1).max(128),
-});
+const ToolRefSchema = z.lazy(() =>
+  z.object({
+    /** Name of a registered MCP server, or `flowbench` for other flows. */
+    server: z.string().min(1).max(128),
+    tool: z.string().min(1).max(128),
+  }),
+);
 
-const AgentConfigSchema = z.object({
-  ...ModelCallShape,
-  ...ModelOptionsShape,
-  tools: z.array(ToolRefSchema).default([]),
-  /** Upper bound on model turns in the tool-use loop. */
-  maxSteps: z.number().int().min(1).max(100).default(8),
-});
+const AgentConfigSchema = z.lazy(() =>
+  z.object({
+    ...modelCallShape(),
+    ...modelOptionsShape(),
+    tools: z.array(ToolRefSchema).default([]),
+    /** Upper bound on model turns in the tool-use loop. */
+    maxSteps: z.number().int().min(1).max(100).default(8),
+  }),
+);
 
 /** A model with tools from MCP servers, looping over tool calls until it answers. */
 export const agentNode = defineNode({

@@ -16,20 +16,24 @@ export const CONDITION_OPERATORS = [
   'matches',
 ] as const;
 
-const RuleSchema = z.object({
-  /** A template whose rendered value is tested, e.g. `{{nodes.classify.output}}`. */
-  value: z.string().max(10_000),
-  /** JSONPath into the value when it is JSON; `$` tests the value itself. */
-  path: z.string().max(1000).default('$'),
-  operator: z.enum(CONDITION_OPERATORS),
-  operand: z.json().optional(),
-});
+const RuleSchema = z.lazy(() =>
+  z.object({
+    /** A template whose rendered value is tested, e.g. `{{nodes.classify.output}}`. */
+    value: z.string().max(10_000),
+    /** JSONPath into the value when it is JSON; `$` tests the value itself. */
+    path: z.string().max(1000).default('$'),
+    operator: z.enum(CONDITION_OPERATORS),
+    operand: z.json().optional(),
+  }),
+);
 
-const ConditionConfigSchema = z.object({
-  /** `all`: every rule must hold; `any`: one is enough. */
-  match: z.enum(['all', 'any']).default('all'),
-  rules: z.array(RuleSchema).min(1, 'a condition needs at least one rule'),
-});
+const ConditionConfigSchema = z.lazy(() =>
+  z.object({
+    /** `all`: every rule must hold; `any`: one is enough. */
+    match: z.enum(['all', 'any']).default('all'),
+    rules: z.array(RuleSchema).min(1, 'a condition needs at least one rule'),
+  }),
+);
 
 /** Routes the run down its `true` or `false` port. */
 export const conditionNode = defineNode({

@@ -10,7 +10,7 @@ export const inputNode = defineNode({
   description: 'Starts the flow with its parameters; reference them as {{inputs.<name>}}.',
   inputs: [],
   outputs: [{ id: 'out', label: 'inputs', kind: 'data' }],
-  configSchema: z.object({}),
+  configSchema: z.lazy(() => z.object({})),
   defaults: () => ({}),
   editor: [],
   templates: () => [],

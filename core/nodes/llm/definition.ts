@@ -5,22 +5,24 @@ import {
   MemoryReadSchema,
   MemoryWriteSchema,
   MODEL_PORTS,
-  ModelCallShape,
+  modelCallShape,
   modelCallEditor,
-  ModelOptionsShape,
+  modelOptionsShape,
 } from '../shared-config';
 
-const LlmConfigSchema = z.object({
-  ...ModelCallShape,
-  ...ModelOptionsShape,
-  outputFormat: z.enum(['text', 'json']).default('text'),
-  /** JSON Schema the answer must satisfy when outputFormat is json. */
-  jsonSchema: z.record(z.string(), z.json()).optional(),
-  /** Seed 004: the agent version a step ran; Flowbench needs a provider and model instead. */
-  agentVersionId: z.string().max(200).optional(),
-  memoryReads: z.array(MemoryReadSchema).optional(),
-  memoryWrites: z.array(MemoryWriteSchema).optional(),
-});
+const LlmConfigSchema = z.lazy(() =>
+  z.object({
+    ...modelCallShape(),
+    ...modelOptionsShape(),
+    outputFormat: z.enum(['text', 'json']).default('text'),
+    /** JSON Schema the answer must satisfy when outputFormat is json. */
+    jsonSchema: z.record(z.string(), z.json()).optional(),
+    /** Seed 004: the agent version a step ran; Flowbench needs a provider and model instead. */
+    agentVersionId: z.string().max(200).optional(),
+    memoryReads: z.array(MemoryReadSchema).optional(),
+    memoryWrites: z.array(MemoryWriteSchema).optional(),
+  }),
+);
 
 /** One model call: system and user prompt templates in, text or JSON out. */
 export const llmNode = defineNode({

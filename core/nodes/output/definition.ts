@@ -1,31 +1,37 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
 
-const ReturnValueSchema = z.object({
-  id: z.string().min(1).max(128),
-  /** Template rendered into one MCP `content[]` text item. */
-  text: z.string().max(200_000),
-});
+const ReturnValueSchema = z.lazy(() =>
+  z.object({
+    id: z.string().min(1).max(128),
+    /** Template rendered into one MCP `content[]` text item. */
+    text: z.string().max(200_000),
+  }),
+);
 
 export const OUTPUT_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'any'] as const;
 
-const OutputFieldSchema = z.object({
-  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a field name is a letter or _ then letters, digits or _'),
-  /** A template; when it is one reference alone the referenced JSON value is kept as is. */
-  value: z.string().max(200_000),
-  type: z.enum(OUTPUT_FIELD_TYPES).default('any'),
-  description: z.string().max(2000).default(''),
-});
+const OutputFieldSchema = z.lazy(() =>
+  z.object({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a field name is a letter or _ then letters, digits or _'),
+    /** A template; when it is one reference alone the referenced JSON value is kept as is. */
+    value: z.string().max(200_000),
+    type: z.enum(OUTPUT_FIELD_TYPES).default('any'),
+    description: z.string().max(2000).default(''),
+  }),
+);
 
-const OutputConfigSchema = z.object({
-  /**
-   * `return_values`: ordered texts that become MCP `content[]`;
-   * `structured`: named fields that become `structuredContent` with an `outputSchema`.
-   */
-  mode: z.enum(['return_values', 'structured']).default('return_values'),
-  returnValues: z.array(ReturnValueSchema).default([]),
-  fields: z.array(OutputFieldSchema).default([]),
-});
+const OutputConfigSchema = z.lazy(() =>
+  z.object({
+    /**
+     * `return_values`: ordered texts that become MCP `content[]`;
+     * `structured`: named fields that become `structuredContent` with an `outputSchema`.
+     */
+    mode: z.enum(['return_values', 'structured']).default('return_values'),
+    returnValues: z.array(ReturnValueSchema).default([]),
+    fields: z.array(OutputFieldSchema).default([]),
+  }),
+);
 
 /** The flow's result. */
 export const outputNode = defineNode({

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
 
-const StopConfigSchema = z.object({
-  reason: z.string().max(10_000).default('Stopped by the flow'),
-});
+const StopConfigSchema = z.lazy(() =>
+  z.object({
+    reason: z.string().max(10_000).default('Stopped by the flow'),
+  }),
+);
 
 /** Ends the run with status `stopped` and a reason (seed 003's StopWorkflowChecker). */
 export const stopNode = defineNode({

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
 
-const TemplateConfigSchema = z.object({
-  template: z.string().max(200_000).default(''),
-});
+const TemplateConfigSchema = z.lazy(() =>
+  z.object({
+    template: z.string().max(200_000).default(''),
+  }),
+);
 
 /** Renders a text template from inputs and upstream outputs; makes no model call. */
 export const templateNode = defineNode({
