@@ -3,7 +3,7 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
 import type { LlmPort } from '../model/llm';
-import { hasErrors } from '../model/problems';
+import { errorsIn, hasErrors } from '../model/problems';
 import type { RunEventListener } from '../model/run';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
@@ -66,7 +66,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const registry = options.registry ?? nodeRegistry;
   const { flow, problems } = validateOnce(options.flow, registry);
   if (!flow || hasErrors(problems)) {
-    const errors = problems.filter((p) => p.severity === 'error');
+    const errors = errorsIn(problems);
     throw new FlowbenchError(
       'VALIDATION_ERROR',
       `flow "${options.flow.name}" cannot run: ${errors.length} problem${errors.length === 1 ? '' : 's'}`,

@@ -1,7 +1,7 @@
 import { detectImport, type ImportFormat } from '../formats/detect';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
-import type { Problem } from '../model/problems';
+import { hasErrors, type Problem } from '../model/problems';
 import { validateFlow } from '../model/validate';
 import type { Services } from './services';
 
@@ -38,7 +38,7 @@ export function importFlowText(services: Services, text: string, source: string)
       isToolNameTaken: (name, id) => services.flows.isToolNameTaken(name, id),
     }).problems;
     let publishedVersion: number | undefined;
-    if (imported.isPublished && !problems.some((p) => p.severity === 'error')) {
+    if (imported.isPublished && !hasErrors(problems)) {
       publishedVersion = services.versions.publish(flow.id, `imported from ${source}`).version;
     }
     return { format: imported.format, flow, problems, ...(publishedVersion !== undefined ? { publishedVersion } : {}) };

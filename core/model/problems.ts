@@ -40,6 +40,11 @@ export function hasErrors(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.severity === 'error');
 }
 
+/** The problems that block a run or a publish; warnings are left out. */
+export function errorsIn<P extends Problem>(problems: readonly P[]): P[] {
+  return problems.filter((p) => p.severity === 'error');
+}
+
 /** One line a person can read: `CODE node x (field): message`. */
 export function formatProblem(problem: Problem): string {
   const where = [

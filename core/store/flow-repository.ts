@@ -11,7 +11,7 @@ import {
 } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowNode } from '../model/flow';
-import { hasErrors, type Problem } from '../model/problems';
+import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { validateFlow } from '../model/validate';
 import type { Db, FlowbenchDatabase } from './database';
@@ -45,18 +45,18 @@ export interface LoadedFlow {
 
 export class FlowRepository {
   private readonly db: Db;
-  private readonly reads: ReturnType<typeof prepareFlowReads>;
-  private readonly loadConsistently: (id: string) => LoadedFlow;
+  /** The flow and its nodes' revisions, from the same snapshot of the database; throws FLOW_NOT_FOUND. */
+  readonly load: (id: string) => LoadedFlow;
 
   constructor(private readonly database: FlowbenchDatabase) {
     this.db = database.db;
-    this.reads = prepareFlowReads(this.db);
+    const reads = prepareFlowReads(this.db);
     // One read transaction: another process's edit cannot land between the three queries.
-    this.loadConsistently = database.sqlite.transaction((flowId: string): LoadedFlow => {
-      const row = this.reads.flow.get({ id: flowId });
+    this.load = database.sqlite.transaction((flowId: string): LoadedFlow => {
+      const row = reads.flow.get({ id: flowId });
       if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
-      const nodeRows = this.reads.nodes.all({ id: flowId });
-      const edgeRows = this.reads.edges.all({ id: flowId });
+      const nodeRows = reads.nodes.all({ id: flowId });
+      const edgeRows = reads.edges.all({ id: flowId });
       const revs: Record<string, number> = {};
       for (const node of nodeRows) revs[node.id] = node.rev;
       return { flow: flowFromRows(row, nodeRows, edgeRows), revs };
@@ -90,12 +90,7 @@ export class FlowRepository {
 
   /** Loads a whole flow; throws FLOW_NOT_FOUND. */
   get(id: string): Flow {
-    return this.loadConsistently(id).flow;
-  }
-
-  /** The flow and its nodes' revisions, from the same snapshot of the database; throws FLOW_NOT_FOUND. */
-  load(id: string): LoadedFlow {
-    return this.loadConsistently(id);
+    return this.load(id).flow;
   }
 
   exists(id: string): boolean {
@@ -157,7 +152,7 @@ export class FlowRepository {
         ? problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code))
         : problems;
       if (!flow || hasErrors(refused)) {
-        const errors = refused.filter((p) => p.severity === 'error').length;
+        const errors = errorsIn(refused).length;
         const name = (candidate as { name?: unknown } | null)?.name;
         const what = typeof name === 'string' ? `flow "${name}"` : 'the flow';
         throw validationError(`${what} was not saved: ${errors} problem${errors === 1 ? '' : 's'}`, refused);

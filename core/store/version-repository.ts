@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { VersionSummary } from '../model/summaries';
-import { hasErrors } from '../model/problems';
+import { errorsIn, hasErrors } from '../model/problems';
 import { validateFlow } from '../model/validate';
 import type { Statement } from 'better-sqlite3';
 import type { Db, FlowbenchDatabase } from './database';
@@ -50,7 +50,7 @@ export class VersionRepository {
         isToolNameTaken: (name, id) => this.flows.isToolNameTaken(name, id),
       });
       if (!flow || hasErrors(problems)) {
-        const errors = problems.filter((p) => p.severity === 'error');
+        const errors = errorsIn(problems);
         throw new FlowbenchError(
           'VALIDATION_ERROR',
           `flow "${draft.name}" cannot be published: ${errors.length} problem${errors.length === 1 ? '' : 's'}`,

@@ -5,7 +5,7 @@ import { exportFlowText } from '../../formats/export';
 import { assertExportFormat, EXPORT_FORMATS, importFlowText } from '../../host/import-service';
 import { installExamples } from '../../host/examples';
 import { readImportFile } from '../../host/read-import-file';
-import { formatProblem, hasErrors, type Problem } from '../../model/problems';
+import { errorsIn, formatProblem, hasErrors, type Problem } from '../../model/problems';
 import { validateFlow } from '../../model/validate';
 import { printJson, printLine, type CliContext } from '../context';
 
@@ -49,7 +49,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
         format: report.format,
         nodeCount: flow.nodes.length,
         edgeCount: flow.edges.length,
-        problems: problems.filter((p) => p.severity === 'error'),
+        problems: errorsIn(problems),
         warnings: problems.filter((p) => p.severity === 'warning'),
         ...(report.publishedVersion !== undefined ? { publishedVersion: report.publishedVersion } : {}),
       };
@@ -108,7 +108,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
         printLine(
           valid
             ? `valid${problems.length ? ` (${problems.length} warning(s))` : ''}`
-            : `invalid: ${problems.filter((p) => p.severity === 'error').length} error(s)`,
+            : `invalid: ${errorsIn(problems).length} error(s)`,
         );
       }
       if (!valid) process.exitCode = 1;

@@ -1,6 +1,6 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { useEffect } from 'react';
-import { useAppStore } from '../store/app-store';
+import { useAppStore, type AppState } from '../store/app-store';
 import { Canvas } from './canvas';
 import { EditorKeys } from './editor-keys';
 import { Palette } from './palette';
@@ -8,15 +8,17 @@ import { ShortcutsDialog } from './shortcuts-dialog';
 import { SidePanel } from './side-panel';
 import { Toolbar } from './toolbar';
 
+const isOpenIn = (state: AppState, flowId: string) => state.flow !== undefined && state.flowId === flowId;
+
 /** The editor of one flow: toolbar, palette, canvas and the side panel. */
 export function EditorPage({ flowId }: { flowId: string }) {
-  const isOpen = useAppStore((s) => s.flow !== undefined && s.flowId === flowId);
+  const isOpen = useAppStore((s) => isOpenIn(s, flowId));
   const notify = useAppStore((s) => s.notify);
 
   useEffect(() => {
     const state = useAppStore.getState();
     // Already open when the app started on this flow (see start.tsx).
-    const opening = state.flowId === flowId && state.flow ? Promise.resolve() : state.openFlow(flowId);
+    const opening = isOpenIn(state, flowId) ? Promise.resolve() : state.openFlow(flowId);
     opening.catch((error: unknown) => {
       notify(error instanceof Error ? error.message : String(error));
       useAppStore.getState().navigate({ page: 'home' });

@@ -1,12 +1,12 @@
 import { RunPanel } from '../run/run-panel';
-import { useAppStore } from '../store/app-store';
+import { selectErrorCount, useAppStore } from '../store/app-store';
 import { Inspector } from './inspector';
 import { ProblemsPanel } from './problems-panel';
 
 /** Inspector, problems and run tabs. Their content waits until the canvas is drawn: the canvas comes first. */
 export function SidePanel() {
   const panel = useAppStore((s) => s.panel);
-  const errorCount = useAppStore((s) => s.problems.filter((p) => p.severity === 'error').length);
+  const errorCount = useAppStore(selectErrorCount);
   const isCanvasReady = useAppStore((s) => s.isCanvasReady);
   const setPanel = useAppStore((s) => s.setPanel);
 

@@ -1,5 +1,5 @@
 import { useReactFlow } from '@xyflow/react';
-import { useAppStore } from '../store/app-store';
+import { selectErrorCount, useAppStore } from '../store/app-store';
 
 /**
  * The editor's toolbar. It subscribes to what it shows (save state, undo
@@ -11,7 +11,7 @@ export function Toolbar() {
   const saveState = useAppStore((s) => s.saveState);
   const canUndo = useAppStore((s) => s.past.length > 0);
   const canRedo = useAppStore((s) => s.future.length > 0);
-  const errorCount = useAppStore((s) => s.problems.filter((p) => p.severity === 'error').length);
+  const errorCount = useAppStore(selectErrorCount);
   const latestVersion = useAppStore((s) => s.versions[0]?.version);
   const { fitView } = useReactFlow();
   const store = useAppStore.getState();

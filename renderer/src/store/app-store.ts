@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { errorsIn } from '../../../core/model/problems';
 import { CLIENT_ID, transport } from '../api/client';
 import { createEditorSlice, type EditorSlice } from './editor-slice';
 import { createFlowsSlice, type FlowsSlice } from './flows-slice';
@@ -6,6 +7,9 @@ import { createRunSlice, type RunSlice } from './run-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 
 export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice;
+
+/** How many of the open flow's problems are errors (the toolbar and the problems tab show it). */
+export const selectErrorCount = (state: AppState): number => errorsIn(state.problems).length;
 
 /** The one store of the renderer, made of typed slices; host calls live in its actions. */
 export const useAppStore = create<AppState>()((...a) => ({

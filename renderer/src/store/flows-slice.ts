@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import { errorsIn } from '../../../core/model/problems';
 import type { FlowSummary } from '../../../core/model/summaries';
 import { api } from '../api/client';
 import type { AppState } from './app-store';
@@ -55,7 +56,7 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
   async importFlowFile(file) {
     const result = await api.flows.importText({ text: await file.text(), fileName: file.name });
     await get().loadFlows();
-    const errors = result.problems.filter((p) => p.severity === 'error');
+    const errors = errorsIn(result.problems);
     get().notify(
       errors.length > 0
         ? `Imported "${result.flow.name}" (${result.format}) as a draft with ${errors.length} problem(s) to fix`
