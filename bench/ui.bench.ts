@@ -9,28 +9,81 @@ import config from '../playwright.config';
 import { median, ms, type BenchRow } from './stats';
 
 const SIZES = [100, 1000, 5000];
-// Medians over nine loads each: a page load on these machines varies by ±20 %, and the
-// bare page by more (its onInit comes either before or after the nodes are measured).
+// Medians over nine loads each: a page load on these machines varies by ±20 %.
 const ROUNDS = 9;
 
 /**
- * Milliseconds from navigation to React Flow's onInit (the canvas takes input),
- * as the page recorded it. The wait is a plain CDP evaluation, not
- * page.waitForFunction: that would have Playwright compile its helper script
- * inside the page while it loads (8 ms on these machines), in the middle of
- * what is measured.
+ * Installed in every page before its own scripts. The canvas is interactive
+ * once React Flow's onInit has run (the page then sets its ready flag) and the
+ * flow is on screen: the first frame that paints the nodes, which React Flow
+ * keeps hidden until it has measured them and then shows with their edges.
+ * onInit alone is not enough: it is a timer React Flow starts once the viewport
+ * exists, and on the bare page it often fires over a canvas that shows nothing
+ * yet. The paint time comes from the browser (Element Timing): the texts of
+ * nodes are tagged as they are added, the same way on both pages.
  */
-async function timeToInteractive(
-  page: Page,
-  cdp: CDPSession,
-  url: string,
-  flag: 'flowbenchReady' | 'benchReady',
-): Promise<number> {
+const INTERACTIVE_PROBE = `(() => {
+  let paintedAt;
+  let readyAt;
+  const settle = () => {
+    if (paintedAt !== undefined && readyAt !== undefined) window.interactiveAt = Math.max(paintedAt, readyAt);
+  };
+  new PerformanceObserver((list) => {
+    if (paintedAt !== undefined) return;
+    paintedAt = Math.min(...list.getEntries().map((entry) => entry.renderTime || entry.loadTime));
+    settle();
+  }).observe({ type: 'element' });
+  const tagTexts = (node) => {
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode())
+      if (text.data.trim()) text.parentElement.setAttribute('elementtiming', 'flow-node');
+  };
+  new MutationObserver((records) => {
+    for (const record of records)
+      for (const added of record.addedNodes) {
+        if (added.nodeType !== Node.ELEMENT_NODE) continue;
+        if (added.matches('.react-flow__node')) tagTexts(added);
+        else for (const node of added.querySelectorAll('.react-flow__node')) tagTexts(node);
+      }
+  }).observe(document, { childList: true, subtree: true });
+  for (const flag of ['flowbenchReady', 'benchReady']) {
+    let value;
+    Object.defineProperty(window, flag, {
+      configurable: true,
+      get: () => value,
+      set: (at) => {
+        value = at;
+        readyAt = at;
+        settle();
+      },
+    });
+  }
+})();`;
+
+interface OpenTimes {
+  /** Milliseconds from navigation to an interactive canvas (see INTERACTIVE_PROBE). */
+  interactive: number;
+  /** Milliseconds from navigation to onInit alone. */
+  onInit: number;
+}
+
+/**
+ * Loads url in the page and returns the times it recorded. Before each load the
+ * previous page's garbage is collected, so it does not land on the load that
+ * follows. The wait is a plain CDP evaluation, not page.waitForFunction: that
+ * would have Playwright compile its helper script inside the page while it
+ * loads (8 ms on these machines), in the middle of what is measured.
+ */
+async function timeOpen(page: Page, cdp: CDPSession, url: string): Promise<OpenTimes> {
   await page.goto('about:blank');
+  await cdp.send('HeapProfiler.collectGarbage');
   await page.goto(url, { waitUntil: 'commit' });
   const waited = cdp.send('Runtime.evaluate', {
     expression: `new Promise((resolve) => {
-      const check = () => (window.${flag} === undefined ? setTimeout(check, 10) : resolve(window.${flag}));
+      const check = () =>
+        window.interactiveAt === undefined
+          ? setTimeout(check, 10)
+          : resolve({ interactive: window.interactiveAt, onInit: window.flowbenchReady ?? window.benchReady });
       check();
     })`,
     awaitPromise: true,
@@ -40,8 +93,7 @@ async function timeToInteractive(
     setTimeout(() => reject(new Error(`${url} did not become interactive in 60 s`)), 60_000).unref(),
   );
   const { result } = await Promise.race([waited, timeout]);
-  await page.locator('.react-flow__node').first().waitFor();
-  return result.value as number;
+  return result.value as OpenTimes;
 }
 
 /** Frames per second while a node is dragged back and forth for two seconds. */
@@ -80,36 +132,45 @@ export async function benchUi(): Promise<BenchRow[]> {
   const browser = await chromium.launch(config.use?.launchOptions ?? {});
   // The editor's CSP forbids eval; the measuring snippets below are evaluated strings.
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 }, bypassCSP: true });
+  await page.addInitScript(INTERACTIVE_PROBE);
   const cdp = await page.context().newCDPSession(page);
   const rows: BenchRow[] = [];
   try {
     for (const size of SIZES) {
-      const ours: number[] = [];
-      const bare: number[] = [];
+      const ours: OpenTimes[] = [];
+      const bare: OpenTimes[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        ours.push(await timeToInteractive(page, cdp, `${serve.editorUrl}#/flow/ui-${size}`, 'flowbenchReady'));
-        bare.push(await timeToInteractive(page, cdp, `${serve.url}/bench/bare.html?nodes=${size}`, 'benchReady'));
+        ours.push(await timeOpen(page, cdp, `${serve.editorUrl}#/flow/ui-${size}`));
+        bare.push(await timeOpen(page, cdp, `${serve.url}/bench/bare.html?nodes=${size}`));
       }
-      const ratio = median(ours) / median(bare);
+      const oursMs = median(ours.map((t) => t.interactive));
+      const bareMs = median(bare.map((t) => t.interactive));
+      const label = size.toLocaleString('en');
       rows.push({
         suite: 'ui',
-        metric: `open ${size.toLocaleString('en')}-node flow to interactive canvas (ours / bare)`,
-        value: `${ms(median(ours))} / ${ms(median(bare))}`,
+        metric: `open ${label}-node flow to interactive canvas (ours / bare)`,
+        value: `${ms(oursMs)} / ${ms(bareMs)}`,
         goal: size === 1000 ? '≤ 1.3× bare, < 1 s' : '≤ 1.3× bare',
-        ratio: ratio / 1.3,
+        ratio: oursMs / bareMs / 1.3,
+      });
+      // For reference, no goal: onInit alone, drawn or not (see INTERACTIVE_PROBE).
+      rows.push({
+        suite: 'ui',
+        metric: '  same, to onInit only (ours / bare)',
+        value: `${ms(median(ours.map((t) => t.onInit)))} / ${ms(median(bare.map((t) => t.onInit)))}`,
       });
       if (size === 1000)
         rows.push({
           suite: 'ui',
           metric: 'open 1,000-node flow, absolute',
-          value: ms(median(ours)),
+          value: ms(oursMs),
           goal: '< 1000 ms',
-          ratio: median(ours) / 1000,
+          ratio: oursMs / 1000,
         });
     }
-    await timeToInteractive(page, cdp, `${serve.editorUrl}#/flow/ui-1000`, 'flowbenchReady');
+    await timeOpen(page, cdp, `${serve.editorUrl}#/flow/ui-1000`);
     const oursFps = await dragFps(page, '.react-flow__node[data-id="n1"]');
-    await timeToInteractive(page, cdp, `${serve.url}/bench/bare.html?nodes=1000`, 'benchReady');
+    await timeOpen(page, cdp, `${serve.url}/bench/bare.html?nodes=1000`);
     const bareFps = await dragFps(page, '.react-flow__node[data-id="n1"]');
     rows.push({
       suite: 'ui',
