@@ -1,7 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
-import { preloadAppChunks } from './renderer/preload-app-chunks.ts';
 
 export default defineConfig({
   main: {
@@ -17,6 +16,6 @@ export default defineConfig({
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),
     build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } } },
-    plugins: [react(), preloadAppChunks()],
+    plugins: [react()],
   },
 });

@@ -1,13 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
-import { preloadAppChunks } from './preload-app-chunks.ts';
 
 /** The renderer build `flowbench serve` hands to browsers (the desktop app builds it with electron-vite). */
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
-  plugins: [react(), preloadAppChunks()],
+  plugins: [react()],
   build: {
     outDir: resolve(import.meta.dirname, '../out/renderer'),
     emptyOutDir: true,

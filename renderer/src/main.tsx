@@ -1,11 +1,31 @@
 import '@xyflow/react/dist/style.css';
 import './styles.css';
-import { prefetch } from './api/transport';
+// First among the app's modules: it asks for the flow named in the URL before the rest run.
+import './prefetch-route';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { z } from 'zod';
+import { App } from './app';
 import { routeFromHash } from './routes';
+import { useAppStore } from './store/app-store';
 
-// The entry imports almost nothing, so a flow named in the URL is asked for
-// while the app's code is still loading; the editor then gets that reply.
-const route = routeFromHash();
-if (route.page === 'editor') prefetch('flows', 'get', { id: route.flowId, withProblems: false });
+// The renderer's CSP forbids eval; zod then need not probe for it.
+z.config({ jitless: true });
 
-void import('./start');
+const root = document.getElementById('root');
+if (root) {
+  // A flow named in the URL is usually here already (see prefetch-route.ts), so
+  // the first render draws the editor instead of "Opening…" and then the editor.
+  // A failure is left to the editor page, which asks again and shows it.
+  const route = routeFromHash();
+  if (route.page === 'editor')
+    await useAppStore
+      .getState()
+      .openFlow(route.flowId)
+      .catch(() => undefined);
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

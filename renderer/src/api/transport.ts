@@ -2,7 +2,7 @@ import type { ApiReply, ApiTransport, HostEvent } from '../../../core/api/contra
 
 /**
  * The transport under the API client, kept free of the client's schemas so
- * the app's entry can start a request before the rest of the code has loaded.
+ * the app can start a request before the rest of its modules run (prefetch-route.ts).
  */
 
 /** Identifies this window, so it can tell its own changes from other windows'. */

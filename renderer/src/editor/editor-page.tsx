@@ -17,7 +17,7 @@ export function EditorPage({ flowId }: { flowId: string }) {
 
   useEffect(() => {
     const state = useAppStore.getState();
-    // Already open when the app started on this flow (see start.tsx).
+    // Already open when the app started on this flow (see main.tsx).
     const opening = isOpenIn(state, flowId) ? Promise.resolve() : state.openFlow(flowId);
     opening.catch((error: unknown) => {
       notify(error instanceof Error ? error.message : String(error));

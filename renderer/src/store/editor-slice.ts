@@ -176,7 +176,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
     async openFlow(id) {
       await queue.flush();
-      // The canvas first; problems are found right after it is drawn. (main.tsx may
+      // The canvas first; problems are found right after it is drawn. (prefetch-route.ts may
       // have asked for this already: see prefetch in api/transport.ts.)
       const detail = await api.flows.get({ id, withProblems: false });
       set({
