@@ -1,6 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import './styles.css';
-// First among the app's modules: it asks for the flow named in the URL before the rest run.
+// First among the app's modules: it asks for the flow named in the URL before the others run.
 import './prefetch-route';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
