@@ -40,6 +40,16 @@ export function hasErrors(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.severity === 'error');
 }
 
+/**
+ * How a note an importer left in `flow.metadata.importProblems` reads as an
+ * IMPORT_PROBLEM: `<source>: <message>` when the importer said where.
+ */
+export function importNoteText(note: unknown): string | undefined {
+  if (note === null || typeof note !== 'object') return undefined;
+  const { message, source } = note as { message?: unknown; source?: unknown };
+  return `${typeof source === 'string' ? `${source}: ` : ''}${String(message)}`;
+}
+
 /** The problems that block a run or a publish; warnings are left out. */
 export function errorsIn<P extends Problem>(problems: readonly P[]): P[] {
   return problems.filter((p) => p.severity === 'error');

@@ -5,7 +5,7 @@ import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, t
 import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
 import { TOOL_NAME_PATTERN } from './ids';
 import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
-import type { Problem, ProblemCode } from './problems';
+import { importNoteText, type Problem, type ProblemCode } from './problems';
 import { formatReference, parseTemplate } from './template';
 
 export interface ValidationContext {
@@ -154,13 +154,10 @@ export function validateFlow(input: unknown, context: ValidationContext = {}): V
 function checkImportLeftovers(metadata: Record<string, unknown>, nodes: readonly FlowNode[], add: Add): void {
   const recorded = Array.isArray(metadata.importProblems) ? metadata.importProblems : [];
   for (const item of recorded) {
-    if (item === null || typeof item !== 'object') continue;
-    const { message, nodeId, source } = item as { message?: unknown; nodeId?: unknown; source?: unknown };
-    add(
-      'IMPORT_PROBLEM',
-      `${typeof source === 'string' ? `${source}: ` : ''}${String(message)}`,
-      typeof nodeId === 'string' ? { nodeId } : {},
-    );
+    const text = importNoteText(item);
+    if (text === undefined) continue;
+    const { nodeId } = item as { nodeId?: unknown };
+    add('IMPORT_PROBLEM', text, typeof nodeId === 'string' ? { nodeId } : {});
   }
   for (const node of nodes) {
     const agent = node.config.agentVersionId;

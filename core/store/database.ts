@@ -5,6 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, sta
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlowbenchError } from '../model/errors';
+import { configureConnection } from './connection.mjs';
 import * as schema from './schema';
 
 /** Marks the file as Flowbench's in the SQLite header ("FLOW"). */
@@ -78,10 +79,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
     const knownMigrations = readJournal(migrationsFolder).entries.length;
     if (exists) checkExisting(sqlite, path, knownMigrations);
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('synchronous = NORMAL');
-    // Another process (the app, the CLI, `serve`) may be writing: wait, don't fail.
-    sqlite.pragma('busy_timeout = 10000');
+    configureConnection(sqlite);
     const db = drizzle(sqlite, { schema });
     const isNew = !exists || sqlite.pragma('user_version', { simple: true }) === 0;
     if (isNew) sqlite.pragma(`application_id = ${APPLICATION_ID}`);

@@ -27,6 +27,11 @@ function validationError(message: string, problems: Problem[]): FlowbenchError {
   return new FlowbenchError('VALIDATION_ERROR', message, { problems });
 }
 
+/** The error for an id that names no flow. */
+export function flowNotFound(id: string): FlowbenchError {
+  return new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+}
+
 /** Opening a flow is the editor's most frequent read: its queries are built and prepared once. */
 function prepareFlowReads(db: Db) {
   const id = sql.placeholder('id');
@@ -54,7 +59,7 @@ export class FlowRepository {
     // One read transaction: another process's edit cannot land between the three queries.
     this.load = database.sqlite.transaction((flowId: string): LoadedFlow => {
       const row = reads.flow.get({ id: flowId });
-      if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
+      if (!row) throw flowNotFound(flowId);
       const nodeRows = reads.nodes.all({ id: flowId });
       const edgeRows = reads.edges.all({ id: flowId });
       const revs: Record<string, number> = {};
@@ -221,9 +226,7 @@ export class FlowRepository {
   /** Refuses updates to nodes that are gone or changed since the editor read them. */
   private checkRevisions(flowId: string, changes: ChangeSet): Record<string, number> {
     const ids = changes.updateNodes.map((u) => u.id).filter((id) => !changes.addNodes.some((n) => n.id === id));
-    if (!this.db.select({ id: flows.id }).from(flows).where(eq(flows.id, flowId)).get()) {
-      throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
-    }
+    if (!this.exists(flowId)) throw flowNotFound(flowId);
     const current = new Map(
       ids.length === 0
         ? []
@@ -348,14 +351,14 @@ export class FlowRepository {
       .set({ toolEnabled: isEnabled, updatedAt: Date.now() })
       .where(eq(flows.id, id))
       .run();
-    if (result.changes === 0) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+    if (result.changes === 0) throw flowNotFound(id);
     this.database.catalogueEpoch.value++;
   }
 
   /** Deletes a flow with its nodes, edges, versions and runs. */
   delete(id: string): void {
     const result = this.db.delete(flows).where(eq(flows.id, id)).run();
-    if (result.changes === 0) throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${id}"`, { id });
+    if (result.changes === 0) throw flowNotFound(id);
     this.database.catalogueEpoch.value++;
   }
 

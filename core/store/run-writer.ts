@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { BUSY_TIMEOUT_MS } from './connection.mjs';
 import { createBatchCommitter, type BatchCommitter } from './run-batches.mjs';
 import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
 
@@ -62,7 +63,7 @@ interface NumberedBatch extends RunWriteBatch {
 }
 
 /** How long a read waits for the background writer: past busy_timeout, so a lock held that long is the cause. */
-const SYNC_TIMEOUT_MS = 12_000;
+const SYNC_TIMEOUT_MS = BUSY_TIMEOUT_MS + 2_000;
 const SETTLED = 0;
 const STATE = 1;
 

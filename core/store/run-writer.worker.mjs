@@ -20,11 +20,10 @@ const signal = (index, value) => {
 try {
   // Dynamic imports: a missing module sets the failure flag at once instead of stalling sync().
   const { createBatchCommitter } = await import('./run-batches.mjs');
+  const { configureConnection } = await import('./connection.mjs');
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, nativeBinding ? { nativeBinding } : {});
-  db.pragma('busy_timeout = 10000');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
+  configureConnection(db);
   const committer = createBatchCommitter(db, statements, {
     onBusy: (error) => report(`run records wait for the database: ${error.message}`),
     // The main thread reports them: it knows which snapshots to store again.

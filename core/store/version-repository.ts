@@ -6,7 +6,7 @@ import { errorsIn, hasErrors } from '../model/problems';
 import { validateFlow } from '../model/validate';
 import type { Statement } from 'better-sqlite3';
 import type { Db, FlowbenchDatabase } from './database';
-import type { FlowRepository } from './flow-repository';
+import { flowNotFound, type FlowRepository } from './flow-repository';
 import { flowVersions, flows } from './schema';
 
 export type { VersionSummary } from '../model/summaries';
@@ -86,15 +86,14 @@ export class VersionRepository {
       const createdAt = Date.now();
       this.db.insert(flowVersions).values({ flowId, version, snapshot: flow, note, createdAt }).run();
       this.database.catalogueEpoch.value++;
-      return summaryOf({ flowId, version, note, snapshot: flow, createdAt });
+      return summaryOf({ flowId, version, note, createdAt, toolName: flow.tool.name, nodeCount: flow.nodes.length });
     });
   }
 
   list(flowId: string): VersionSummary[] {
-    if (!this.flows.exists(flowId))
-      throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id "${flowId}"`, { id: flowId });
+    if (!this.flows.exists(flowId)) throw flowNotFound(flowId);
     this.summaries ??= prepareSummaries(this.db);
-    return this.summaries.all({ flowId }).map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
+    return this.summaries.all({ flowId }).map(summaryOf);
   }
 
   get(flowId: string, version: number): Flow {
@@ -172,19 +171,7 @@ function prepareSummaries(db: Db) {
     .prepare();
 }
 
-function summaryOf(row: {
-  flowId: string;
-  version: number;
-  note: string;
-  snapshot: Flow;
-  createdAt: number;
-}): VersionSummary {
-  return {
-    flowId: row.flowId,
-    version: row.version,
-    note: row.note,
-    toolName: row.snapshot.tool.name,
-    nodeCount: row.snapshot.nodes.length,
-    createdAt: new Date(row.createdAt).toISOString(),
-  };
+/** A stored version as listed: its creation time in ISO 8601. */
+function summaryOf(row: Omit<VersionSummary, 'createdAt'> & { createdAt: number }): VersionSummary {
+  return { ...row, createdAt: new Date(row.createdAt).toISOString() };
 }

@@ -1,6 +1,6 @@
 import type { Flow, Position } from '../../../core/model/flow';
+import { NODE_WIDTH } from './viewport';
 
-const WIDTH = 220;
 const HEIGHT = 90;
 
 /** Left-to-right layered layout (ELK), ports respected through edge order. */
@@ -15,7 +15,7 @@ export async function layoutFlow(flow: Flow): Promise<{ id: string; position: Po
       'elk.spacing.nodeNode': '40',
       'elk.layered.spacing.nodeNodeBetweenLayers': '80',
     },
-    children: flow.nodes.map((n) => ({ id: n.id, width: WIDTH, height: HEIGHT })),
+    children: flow.nodes.map((n) => ({ id: n.id, width: NODE_WIDTH, height: HEIGHT })),
     edges: flow.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   });
   return (graph.children ?? []).map((c) => ({

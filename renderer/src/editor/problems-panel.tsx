@@ -1,5 +1,5 @@
 import { useReactFlow } from '@xyflow/react';
-import { formatProblem } from '../../../core/model/problems';
+import { formatProblem, importNoteText } from '../../../core/model/problems';
 import { useAppStore } from '../store/app-store';
 
 /** Import problems are notes the importer left on the flow; the user dismisses them once handled. */
@@ -7,11 +7,7 @@ function dismissImportProblem(message: string): void {
   const flow = useAppStore.getState().flow;
   if (!flow) return;
   const recorded = Array.isArray(flow.metadata.importProblems) ? flow.metadata.importProblems : [];
-  // The shown message is `<source>: <message>` when the importer said where.
-  const remaining = recorded.filter((item) => {
-    const { message: text, source } = (item ?? {}) as { message?: string; source?: string };
-    return (source ? `${source}: ${text}` : text) !== message;
-  });
+  const remaining = recorded.filter((item) => importNoteText(item) !== message);
   useAppStore.getState().updateFlowFields({ metadata: { ...flow.metadata, importProblems: remaining } });
 }
 
