@@ -1,12 +1,43 @@
 // @ts-check
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
 
-/** Folders of core/ that the renderer may import: they run anywhere. */
-const ISOMORPHIC = ['core/model/**', 'core/nodes/**', 'core/api/**', 'core/formats/**'];
-/** Folders of core/ that need Node (a regex alternation); only hosts import them. */
-const NODE_ONLY_DIRS = 'store|host|cli|engine|providers|mcp';
+/**
+ * The layers of core/ as an allowlist: each folder may import itself and the
+ * folders listed, nothing else (VS Code's code-layering). A folder missing
+ * from this table may import no other folder, and none may import it, so a
+ * new folder or a back-edge (mcp → host, model → nodes) fails lint the day it
+ * is written. Tests are exempt: they wire layers together on purpose.
+ */
+const CORE_LAYERS = {
+  model: [],
+  nodes: ['model'],
+  formats: ['model'],
+  api: ['model', 'formats'],
+  editing: ['model', 'nodes'],
+  engine: ['model', 'nodes'],
+  providers: ['model'],
+  store: ['model', 'nodes'],
+  services: ['model', 'nodes', 'formats', 'api', 'engine', 'providers', 'store'],
+  mcp: ['model', 'nodes', 'store', 'services'],
+  host: ['model', 'api', 'services', 'mcp'],
+  cli: ['model', 'nodes', 'formats', 'providers', 'store', 'services', 'mcp', 'host'],
+};
+/** The part of core that runs anywhere (no Node built-ins); the renderer may import only these. */
+const ISOMORPHIC_LAYERS = ['model', 'nodes', 'formats', 'api', 'editing'];
+/** What electron/ may import of core: it wires the host to a window. */
+const ELECTRON_LAYERS = ['model', 'api', 'services', 'host', 'mcp'];
+const CORE_FOLDERS = readdirSync(join(import.meta.dirname, 'core'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const deniedOf = (allowed, self) => CORE_FOLDERS.filter((f) => f !== self && !allowed.includes(f));
+/** Matches a relative import that climbs out of the folder into one of `folders`. */
+const climbsInto = (folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+/** Matches an import of core/<one of folders> from outside core. */
+const coreFolder = (folders) => `(^|/)core/(${folders.join('|')})(/|$)`;
 const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const UI_PACKAGES = [
   'react',
@@ -80,38 +111,46 @@ export default tseslint.config(
       ],
     },
   },
-  // Dependency direction: core imports neither Electron nor UI; its isomorphic
-  // part imports nothing Node-only; the renderer reaches only the isomorphic part.
-  {
-    files: ['core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': restrict(
-        [...names(['electron'], 'core/ never imports Electron'), ...names(UI_PACKAGES, 'core/ never imports UI code')],
-        [{ group: ['**/renderer/**', '**/electron/**'], message: 'core/ does not depend on its hosts' }],
-      ),
-    },
-  },
-  {
-    files: ISOMORPHIC,
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': restrict(
-        [
-          ...names(['electron'], 'core/ never imports Electron'),
-          ...names(UI_PACKAGES, 'core/ never imports UI code'),
-          ...names(NODE_BUILTINS, 'the isomorphic part of core runs in the renderer too: no Node built-ins'),
-          ...names(
-            ['better-sqlite3', 'drizzle-orm', 'commander'],
-            'Node-only packages belong in the Node part of core',
-          ),
-        ],
-        [
-          { group: ['**/renderer/**', '**/electron/**'], message: 'core/ does not depend on its hosts' },
-          { regex: `(^|/)(${NODE_ONLY_DIRS})(/|$)`, message: 'the isomorphic part cannot import the Node part' },
-        ],
-      ),
-    },
-  },
+  // Dependency direction: core imports neither Electron nor UI; each core folder
+  // imports only the layers CORE_LAYERS allows; the isomorphic ones nothing Node-only.
+  ...[undefined, ...Object.keys(CORE_LAYERS)].map((folder) => {
+    const isIsomorphic = ISOMORPHIC_LAYERS.includes(folder);
+    const denied = folder ? deniedOf(CORE_LAYERS[folder], folder) : CORE_FOLDERS;
+    return {
+      files: folder ? [`core/${folder}/**/*.ts`, `core/${folder}/**/*.mjs`] : ['core/**/*.ts', 'core/**/*.mjs'],
+      ignores: ['**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': restrict(
+          [
+            ...names(['electron'], 'core/ never imports Electron'),
+            ...names(UI_PACKAGES, 'core/ never imports UI code'),
+            ...(isIsomorphic
+              ? [
+                  ...names(NODE_BUILTINS, 'the isomorphic part of core runs in the renderer too: no Node built-ins'),
+                  ...names(
+                    ['better-sqlite3', 'drizzle-orm', 'commander'],
+                    'Node-only packages belong in the Node part of core',
+                  ),
+                ]
+              : []),
+          ],
+          [
+            { group: ['**/renderer/**', '**/electron/**'], message: 'core/ does not depend on its hosts' },
+            ...(denied.length > 0
+              ? [
+                  {
+                    regex: climbsInto(denied),
+                    message: folder
+                      ? `core/${folder} may import only ${['itself', ...CORE_LAYERS[folder]].join(', ')} (CORE_LAYERS in eslint.config.js)`
+                      : 'this core folder is not in CORE_LAYERS (eslint.config.js): add it with the layers it may import',
+                  },
+                ]
+              : []),
+          ],
+        ),
+      },
+    };
+  }),
   {
     files: ['renderer/src/**/*.ts', 'renderer/src/**/*.tsx', 'renderer/bench/**/*.tsx'],
     rules: {
@@ -123,7 +162,10 @@ export default tseslint.config(
         ],
         [
           { group: ['**/electron/**'], message: 'the renderer talks to the host only through the typed API' },
-          { regex: `(^|/)core/(${NODE_ONLY_DIRS})(/|$)`, message: "the renderer imports only core's isomorphic part" },
+          {
+            regex: coreFolder(CORE_FOLDERS.filter((f) => !ISOMORPHIC_LAYERS.includes(f))),
+            message: `the renderer imports only core's isomorphic part (${ISOMORPHIC_LAYERS.join(', ')})`,
+          },
         ],
       ),
     },
@@ -133,6 +175,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(names(UI_PACKAGES, 'electron/ is wiring only'), [
         { group: ['**/renderer/**'], message: 'electron/ loads the renderer build, it does not import it' },
+        {
+          regex: coreFolder(CORE_FOLDERS.filter((f) => !ELECTRON_LAYERS.includes(f))),
+          message: `electron/ wires ${ELECTRON_LAYERS.join(', ')} of core together, nothing else`,
+        },
       ]),
     },
   },

@@ -7,6 +7,7 @@ import type { LlmPort } from '../core/model/llm';
 import { openDatabase } from '../core/store/database';
 import { FlowRepository } from '../core/store/flow-repository';
 import { createRunRecorder } from '../core/store/run-recorder';
+import { RunLog } from '../core/store/run-log';
 import { RunRepository } from '../core/store/run-repository';
 import { buildFlow, input, llm, output, template } from '../tests/helpers/flow-builder';
 import { testLlm } from '../tests/helpers/llm';
@@ -47,13 +48,14 @@ export async function benchEngine(): Promise<BenchRow[]> {
   try {
     const store = openDatabase(join(dir, 'engine.db'));
     const flows = new FlowRepository(store);
-    const runs = new RunRepository(store);
+    const log = new RunLog(store);
+    const runs = new RunRepository(store, log);
     const run = (flow: Flow, llmPort: LlmPort = noLlm) =>
       runFlow({
         flow,
         inputs: { topic: 'otters' },
         llm: llmPort,
-        listeners: [createRunRecorder(runs, { flow, trigger: 'cli' })],
+        listeners: [createRunRecorder(log, { flow, trigger: 'cli' })],
       });
 
     for (const [label, flow] of [

@@ -2,7 +2,7 @@ import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openServices } from '../core/host/services';
+import { openServices } from '../core/services/open-services';
 import { startServe } from '../tests/helpers/serve';
 import { generatedFlow } from '../tests/helpers/flows';
 import config from '../playwright.config';

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostEvent } from '../core/api/contract';
 import { ApiHost } from '../core/host/api-host';
-import { DATABASE_FILE_NAME } from '../core/host/paths';
-import { openServices } from '../core/host/services';
+import { DATABASE_FILE_NAME } from '../core/services/paths';
+import { openServices } from '../core/services/open-services';
 
 // Wiring only: the window, its security settings, and the host API over IPC.
 // Everything else lives in core/ and is shared with the CLI and `serve`.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { smallFlow } from '../../tests/helpers/flows';
 import { useTempDir } from '../../tests/helpers/temp';
 import { ApiHost } from '../host/api-host';
-import { openServices, type Services } from '../host/services';
+import { openServices, type Services } from '../services/open-services';
 import { createApiClient } from './client';
 import type { ApiTransport } from './contract';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPORT_FORMATS } from '../formats/export-formats';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
 import type { SerializedError } from '../model/errors';
 import type { Flow } from '../model/flow';
@@ -54,9 +55,7 @@ export const API = {
     importText: method<ImportResult>()(
       z.object({ text: z.string().max(MAX_IMPORT_TEXT), fileName: z.string().max(500) }),
     ),
-    exportText: method<{ text: string; fileName: string }>()(
-      z.object({ id, format: z.enum(['native', 'flowyprompt', 'flow-definition-json', 'flow-definition-yaml']) }),
-    ),
+    exportText: method<{ text: string; fileName: string }>()(z.object({ id, format: z.enum(EXPORT_FORMATS) })),
     publish: method<VersionSummary>()(z.object({ id, note: z.string().max(2000).default('') })),
   },
   runs: {
@@ -80,12 +79,43 @@ export type ServiceName = keyof Api;
 export type MethodName<S extends ServiceName> = keyof Api[S] & string;
 
 type ArgsOf<M> = M extends Method<infer A, unknown> ? z.input<A> : never;
+/** The arguments a handler receives: what the schema's parse returns, defaults filled in. */
+type ParsedArgsOf<M> = M extends Method<infer A, unknown> ? z.output<A> : never;
 type ResultOf<M> = M extends Method<z.ZodType, infer R> ? R : never;
 
 /** The renderer's view of the API, derived from the contract (never written twice). */
 export type ApiClient = {
   [S in ServiceName]: { [M in MethodName<S>]: (args: ArgsOf<Api[S][M]>) => Promise<ResultOf<Api[S][M]>> };
 };
+
+/** Who made a call, as a host's transport knows it. */
+export interface CallContext {
+  /** Which window or tab made the call, so it can ignore echoes of its own changes. */
+  clientId?: string;
+}
+
+/**
+ * The host's side, derived from the contract like the client: one handler
+ * per method, taking the parsed arguments and returning the promised result.
+ * A host checks its table with `satisfies ApiHandlers`, so a missing handler
+ * or a wrong result does not compile.
+ */
+export type ApiHandlers = {
+  [S in ServiceName]: {
+    [M in MethodName<S>]: (
+      args: ParsedArgsOf<Api[S][M]>,
+      context: CallContext,
+    ) => ResultOf<Api[S][M]> | Promise<ResultOf<Api[S][M]>>;
+  };
+};
+
+/** The contract's method, if `service.method` names one (own properties only: `constructor` is no method). */
+export function findMethod(service: string, method: string): Method<z.ZodType, unknown> | undefined {
+  const methods: Record<string, Method<z.ZodType, unknown>> | undefined = Object.hasOwn(API, service)
+    ? API[service as ServiceName]
+    : undefined;
+  return methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+}
 
 /** Host → renderer notifications. */
 export type HostEvent =

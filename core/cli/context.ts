@@ -1,5 +1,5 @@
-import { resolveDatabasePath } from '../host/paths';
-import { openServices, type Services } from '../host/services';
+import { resolveDatabasePath } from '../services/paths';
+import { openServices, type Services } from '../services/open-services';
 import { toFlowbenchError } from '../model/errors';
 import { formatProblem, type Problem } from '../model/problems';
 import type { FlowRepository } from '../store/flow-repository';

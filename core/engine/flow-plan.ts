@@ -55,7 +55,8 @@ function buildPlan(flow: Flow, registry: NodeRegistry): FlowPlan {
     if (source === undefined || target === undefined) continue;
     const planned = nodes[source] as PlannedNode;
     planned.outgoing.push({ target, sourcePort: edge.sourcePort });
-    if (edge.sourcePort === 'error') planned.isHandled = true;
+    if (planned.definition.outputs.some((p) => p.id === edge.sourcePort && p.kind === 'error'))
+      planned.isHandled = true;
     indegree[target]!++;
   }
   const roots = nodes.flatMap((_, index) => (indegree[index] === 0 ? [index] : []));

@@ -40,10 +40,10 @@ export const DEFAULT_CONCURRENCY = 8;
 // thousand times is validated once.
 const validations = new WeakMap<Flow, ReturnType<typeof validateFlow>>();
 function validateOnce(flow: Flow, registry: NodeRegistry): ReturnType<typeof validateFlow> {
-  if (registry !== nodeRegistry) return validateFlow(flow, { registry });
+  if (registry !== nodeRegistry) return validateFlow(flow, { catalogue: registry });
   let result = validations.get(flow);
   if (!result) {
-    result = validateFlow(flow, { registry });
+    result = validateFlow(flow, { catalogue: registry });
     validations.set(flow, result);
   }
   return result;

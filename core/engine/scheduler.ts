@@ -138,8 +138,9 @@ class RunScheduler implements RenderScope {
       );
     }
     this.results.set(node.id, { output: outcome.output });
-    if (node.type !== 'input') this.hasProgress = true;
-    if (node.type === 'output') this.output = outcome.output as RunOutput;
+    const { definition } = planned;
+    if (!definition.isEntry) this.hasProgress = true;
+    if (definition.isResult) this.output = outcome.output as RunOutput;
     this.settle(planned, outcome.ports ?? planned.dataPorts);
   }
 

@@ -2,14 +2,11 @@ import { stringify as stringifyYaml } from 'yaml';
 import type { Flow } from '../model/flow';
 import { exportFlowDefinition } from './flow-definition';
 import { exportFlowyPrompt } from './flowyprompt';
+import type { ExportFormat } from './export-formats';
 import { serializeNative } from './native';
 
 /** The text of a flow in an export format; throws UNSUPPORTED_FORMAT when the format cannot express it. */
-export function exportFlowText(
-  flow: Flow,
-  format: 'native' | 'flowyprompt' | 'flow-definition-json' | 'flow-definition-yaml',
-  publishedVersion?: number,
-): string {
+export function exportFlowText(flow: Flow, format: ExportFormat, publishedVersion?: number): string {
   switch (format) {
     case 'native':
       return serializeNative(flow);

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { FlowSchema, type Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
+import { nodeRegistry } from '../nodes/registry';
 import { detectImport } from './detect';
 import { exportFlowText } from './export';
 
@@ -17,7 +18,7 @@ function imported(name: string): { flow: Flow; format: string; problems: string[
     ...result.flow,
     metadata: { ...(result.flow.metadata as object), importProblems: result.problems },
   };
-  const validated = validateFlow(candidate);
+  const validated = validateFlow(candidate, { catalogue: nodeRegistry });
   if (!validated.flow) throw new Error(JSON.stringify(validated.problems));
   return {
     flow: FlowSchema.parse(validated.flow),

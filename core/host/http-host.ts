@@ -8,7 +8,7 @@ import { ApiHost } from './api-host';
 import { createApiHttpHandler } from './api-http';
 import { refuseForeignRequest } from './local-guard';
 import { hasRenderer, serveStatic } from './static-files';
-import type { Services } from './services';
+import type { Services } from '../services/open-services';
 
 export const DEFAULT_PORT = 4747;
 const TOKEN_KEY = 'mcp.httpToken';

@@ -1,6 +1,7 @@
 import type { Flow } from '../model/flow';
 import type { RunRecord } from '../model/run';
 import { stringifyValue } from '../model/template';
+import { nodeRegistry } from '../nodes/registry';
 
 /** The generic tools of seeds 001/002, next to one tool per flow. */
 export const FLOWS_LIST = 'flows_list';
@@ -83,9 +84,10 @@ export interface FlowExecution {
 /** A run in the shape of seed 001's FlowExecution. */
 export function flowExecution(flow: Flow, record: RunRecord): FlowExecution {
   const labels = new Map(flow.nodes.map((n) => [n.id, n.label || n.id]));
-  const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
+  // The entry node only passes the inputs on: seed 001 lists what the flow computed.
+  const entries = new Set(flow.nodes.filter((n) => nodeRegistry.get(n.type)?.isEntry).map((n) => n.id));
   const results = record.steps
-    .filter((s) => s.status === 'succeeded' && types.get(s.nodeId) !== 'input')
+    .filter((s) => s.status === 'succeeded' && !entries.has(s.nodeId))
     .map((s) => ({
       nodeId: s.nodeId,
       label: labels.get(s.nodeId) ?? s.nodeId,

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Services } from '../host/services';
+import type { Services } from '../services/open-services';
 import { McpHost } from './mcp-host';
 
 /**

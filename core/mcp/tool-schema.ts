@@ -1,5 +1,7 @@
 import type { Flow } from '../model/flow';
+import type { ResultField } from '../model/node-catalogue';
 import type { Parameter } from '../model/parameter';
+import { nodeRegistry } from '../nodes/registry';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -28,12 +30,20 @@ export function inputSchemaFor(parameters: readonly Parameter[]): JsonSchema {
   };
 }
 
-/** The structured output node whose fields become `structuredContent`, if the flow has one. */
-export function structuredOutputFields(flow: Flow): { name: string; type: string; description: string }[] | undefined {
-  const outputs = flow.nodes.filter((n) => n.type === 'output');
-  const structured = outputs.find((n) => n.config.mode === 'structured');
-  if (!structured || outputs.some((n) => n.config.mode !== 'structured')) return undefined;
-  return (structured.config.fields ?? []) as { name: string; type: string; description: string }[];
+/**
+ * The fields of the flow's structured result, which become `structuredContent`:
+ * only when every result node of the flow is structured, the first one's.
+ */
+export function structuredOutputFields(flow: Flow): readonly ResultField[] | undefined {
+  let first: readonly ResultField[] | undefined;
+  for (const node of flow.nodes) {
+    const spec = nodeRegistry.get(node.type);
+    if (!spec?.isResult) continue;
+    const fields = spec.resultFields?.(node.config);
+    if (!fields) return undefined;
+    first ??= fields;
+  }
+  return first;
 }
 
 /** outputSchema for structured flows. Fields may be null: a field fed by a skipped branch is empty. */

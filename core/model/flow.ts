@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { EdgeId, FlowId, NodeId } from './ids';
 import { NODE_ID_PATTERN } from './ids';
 import { ParameterSchema } from './parameter';
 
@@ -88,7 +87,3 @@ export type FlowEdge = z.infer<typeof FlowEdgeSchema>;
 export type Flow = z.infer<typeof FlowSchema>;
 /** What callers may pass before defaults are filled in. */
 export type FlowInput = z.input<typeof FlowSchema>;
-
-export const asFlowId = (id: string): FlowId => id as FlowId;
-export const asNodeId = (id: string): NodeId => id as NodeId;
-export const asEdgeId = (id: string): EdgeId => id as EdgeId;

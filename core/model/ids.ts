@@ -1,9 +1,3 @@
-/** Branded ids: a FlowId cannot be passed where a NodeId is expected. */
-export type FlowId = string & { readonly __brand: 'FlowId' };
-export type NodeId = string & { readonly __brand: 'NodeId' };
-export type EdgeId = string & { readonly __brand: 'EdgeId' };
-export type RunId = string & { readonly __brand: 'RunId' };
-
 /**
  * Node ids appear in references (`{{nodes.<id>.output}}`), so they are short,
  * readable slugs rather than UUIDs.

@@ -29,6 +29,12 @@ export interface LlmResponse {
   model: string;
 }
 
+/** The instruction a provider adds to the system prompt when a request asks for JSON. */
+export function jsonInstruction(schema: Record<string, unknown> | undefined): string {
+  const base = 'Answer with one JSON value only: no prose, no code fences.';
+  return schema ? `${base} It must match this JSON Schema:\n${JSON.stringify(schema)}` : base;
+}
+
 /** The port through which nodes call models; hosts plug providers in. */
 export interface LlmPort {
   generate(request: LlmRequest): Promise<LlmResponse>;

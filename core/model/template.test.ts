@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseReference, parseTemplate, readPath, stringifyValue, templateReferences } from './template';
+import {
+  parseReference,
+  parseTemplate,
+  readPath,
+  renameReferences,
+  stringifyValue,
+  templateReferences,
+} from './template';
 
 describe('templates', () => {
   it('finds references with their positions', () => {
@@ -37,5 +44,17 @@ describe('templates', () => {
     expect(stringifyValue(null)).toBe('');
     expect(stringifyValue({ a: 1 })).toBe('{"a":1}');
     expect(stringifyValue('x')).toBe('x');
+  });
+});
+
+describe('renameReferences', () => {
+  it('renames node references however they are spaced, keeping paths, fields and other text', () => {
+    const renamed = new Map([['a', 'b']]);
+    expect(renameReferences('x {{ nodes.a.output }} y {{nodes.a.error}} {{nodes.a.output.k[0]}}', renamed)).toBe(
+      'x {{nodes.b.output}} y {{nodes.b.error}} {{nodes.b.output.k.0}}',
+    );
+    expect(renameReferences('{{nodes.ab.output}} {{inputs.a}} {{ broken', renamed)).toBe(
+      '{{nodes.ab.output}} {{inputs.a}} {{ broken',
+    );
   });
 });

@@ -102,3 +102,22 @@ export function formatReference(ref: Reference): string {
   const head = ref.scope === 'inputs' ? `inputs.${ref.name}` : `nodes.${ref.nodeId}.${ref.field}`;
   return [head, ...ref.path].join('.');
 }
+
+/**
+ * Points references at renamed nodes: `{{nodes.a.output.x}}` becomes
+ * `{{nodes.b.output.x}}` when `renamed` maps a to b. Uses the same parser as
+ * rendering, so any spelling it accepts (`{{ nodes.a.output }}`) is renamed;
+ * other text is left exactly as it was.
+ */
+export function renameReferences(template: string, renamed: ReadonlyMap<string, string>): string {
+  let result = '';
+  let last = 0;
+  for (const segment of parseTemplate(template)) {
+    if (segment.kind !== 'ref' || segment.ref.scope !== 'nodes') continue;
+    const to = renamed.get(segment.ref.nodeId);
+    if (to === undefined) continue;
+    result += `${template.slice(last, segment.start)}{{${formatReference({ ...segment.ref, nodeId: to })}}}`;
+    last = segment.end;
+  }
+  return last === 0 ? template : result + template.slice(last);
+}

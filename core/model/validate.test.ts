@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { smallFlow } from '../../tests/helpers/flows';
 import type { ProblemCode } from './problems';
+import { nodeRegistry } from '../nodes/registry';
 import { validateFlow } from './validate';
 
-const codes = (input: unknown) => validateFlow(input).problems.map((p) => p.code);
-const errorsOf = (input: unknown) => validateFlow(input).problems.filter((p) => p.severity === 'error');
+const codes = (input: unknown) => validateFlow(input, { catalogue: nodeRegistry }).problems.map((p) => p.code);
+const errorsOf = (input: unknown) =>
+  validateFlow(input, { catalogue: nodeRegistry }).problems.filter((p) => p.severity === 'error');
 
 describe('validateFlow', () => {
   it('accepts a small flow and fills defaults', () => {
-    const { flow, problems } = validateFlow(smallFlow());
+    const { flow, problems } = validateFlow(smallFlow(), { catalogue: nodeRegistry });
     expect(problems).toEqual([]);
     expect(flow?.tool).toMatchObject({ name: 'small_flow', enabled: true, description: '' });
     expect(flow?.nodes[1]).toMatchObject({
@@ -31,7 +33,7 @@ describe('validateFlow', () => {
     const files = readdirSync(folder).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const file of files) {
-      const result = validateFlow(JSON.parse(readFileSync(join(folder, file), 'utf8')));
+      const result = validateFlow(JSON.parse(readFileSync(join(folder, file), 'utf8')), { catalogue: nodeRegistry });
       expect(result.problems, file).toEqual([]);
     }
   });
@@ -106,7 +108,10 @@ describe('validateFlow', () => {
   });
 
   it('reports the duplicate tool name the store knows about', () => {
-    const { problems } = validateFlow(smallFlow(), { isToolNameTaken: (name) => name === 'small_flow' });
+    const { problems } = validateFlow(smallFlow(), {
+      catalogue: nodeRegistry,
+      isToolNameTaken: (name) => name === 'small_flow',
+    });
     expect(problems).toEqual([
       {
         code: 'DUPLICATE_TOOL_NAME',
@@ -147,7 +152,7 @@ describe('validateFlow', () => {
       nodes: smallFlow().nodes.slice(0, 2),
       edges: [{ id: 'e1', source: 'input', target: 'greet' }],
     });
-    expect(validateFlow(flow).problems).toEqual([
+    expect(validateFlow(flow, { catalogue: nodeRegistry }).problems).toEqual([
       expect.objectContaining({ code: 'MISSING_OUTPUT', severity: 'warning' }),
     ]);
   });
@@ -169,7 +174,7 @@ describe('validateFlow', () => {
     }));
     const edges = nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: `n${i}`, target: n.id }));
     const started = performance.now();
-    const { problems } = validateFlow(smallFlow({ nodes, edges }));
+    const { problems } = validateFlow(smallFlow({ nodes, edges }), { catalogue: nodeRegistry });
     expect(problems.map((p) => p.code)).toEqual(['MISSING_OUTPUT']);
     expect(performance.now() - started).toBeLessThan(2000);
   });

@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
-import { parseNodeConfig } from '../nodes/config';
 import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
 import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
 import { TOOL_NAME_PATTERN } from './ids';
+import type { NodeCatalogue } from './node-catalogue';
+import { parseNodeConfig } from './node-config';
 import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
 import { importNoteText, type Problem, type ProblemCode } from './problems';
 import { formatReference, parseTemplate } from './template';
 
 export interface ValidationContext {
+  /** The node types flows may use (core/nodes' registry, or a test's). */
+  catalogue: NodeCatalogue;
   /** True when another flow (not `flowId`) already uses the tool name. */
   isToolNameTaken?: (toolName: string, flowId: string) => boolean;
-  registry?: NodeRegistry;
 }
 
 export interface ValidationResult {
@@ -40,8 +41,8 @@ function rawId(value: unknown): string | undefined {
 }
 
 /** Validates a flow (parsed JSON of any origin) and reports every problem at once. */
-export function validateFlow(input: unknown, context: ValidationContext = {}): ValidationResult {
-  const registry = context.registry ?? nodeRegistry;
+export function validateFlow(input: unknown, context: ValidationContext): ValidationResult {
+  const registry = context.catalogue;
   const problems: Problem[] = [];
   const add = (code: ProblemCode, message: string, where: Omit<Problem, 'code' | 'message' | 'severity'> = {}) =>
     problems.push({ code, severity: 'error', message, ...where });
@@ -136,13 +137,14 @@ export function validateFlow(input: unknown, context: ValidationContext = {}): V
   }
 
   checkReferences(nodes, parameters ?? [], adjacency, registry, add);
-  checkImportLeftovers(doc.metadata, nodes, add);
+  checkImportLeftovers(doc.metadata, add);
+  checkNodeConfigs(nodes, registry, problems);
 
-  const types = nodes.map((n) => n.type);
-  if (nodes.length > 0 && !types.includes('output')) {
+  const specs = nodes.map((n) => registry.get(n.type));
+  if (nodes.length > 0 && !specs.some((spec) => spec?.isResult)) {
     warn('MISSING_OUTPUT', 'the flow has no output node, so a run returns nothing');
   }
-  if (types.filter((t) => t === 'input').length > 1) {
+  if (specs.filter((spec) => spec?.isEntry).length > 1) {
     warn('MULTIPLE_INPUTS', 'the flow has more than one input node; they all carry the same parameters');
   }
 
@@ -150,8 +152,8 @@ export function validateFlow(input: unknown, context: ValidationContext = {}): V
   return { flow: { ...doc, parameters, nodes, edges }, problems };
 }
 
-/** Problems an importer recorded, and steps still waiting for a model (seed 004 agents). */
-function checkImportLeftovers(metadata: Record<string, unknown>, nodes: readonly FlowNode[], add: Add): void {
+/** Problems an importer recorded. */
+function checkImportLeftovers(metadata: Record<string, unknown>, add: Add): void {
   const recorded = Array.isArray(metadata.importProblems) ? metadata.importProblems : [];
   for (const item of recorded) {
     const text = importNoteText(item);
@@ -159,17 +161,15 @@ function checkImportLeftovers(metadata: Record<string, unknown>, nodes: readonly
     const { nodeId } = item as { nodeId?: unknown };
     add('IMPORT_PROBLEM', text, typeof nodeId === 'string' ? { nodeId } : {});
   }
+}
+
+/** What each node type finds wrong in its parsed config beyond its schema (seed 004's unresolved agents, …). */
+function checkNodeConfigs(nodes: readonly FlowNode[], catalogue: NodeCatalogue, problems: Problem[]): void {
   for (const node of nodes) {
-    const agent = node.config.agentVersionId;
-    if (node.type === 'llm' && typeof agent === 'string' && !node.config.model) {
-      add(
-        'UNRESOLVED_AGENT',
-        `node "${node.id}" ran agent version ${agent}, which Flowbench cannot resolve; choose a provider and model for it`,
-        {
-          nodeId: node.id,
-          field: 'config.model',
-        },
-      );
+    const check = catalogue.get(node.type)?.check;
+    if (!check) continue;
+    for (const problem of check(node.config)) {
+      problems.push({ ...problem, message: `node "${node.id}" ${problem.message}`, nodeId: node.id });
     }
   }
 }
@@ -214,7 +214,7 @@ function parseParameters(raw: readonly unknown[], add: Add): Parameter[] | undef
 function checkEdges(
   raw: readonly unknown[],
   nodesById: ReadonlyMap<string, FlowNode>,
-  registry: NodeRegistry,
+  registry: NodeCatalogue,
   add: Add,
 ): { edges: FlowEdge[]; isValid: boolean } {
   const edges: FlowEdge[] = [];
@@ -294,7 +294,7 @@ function checkReferences(
   nodes: readonly FlowNode[],
   parameters: readonly Parameter[],
   adjacency: Adjacency,
-  registry: NodeRegistry,
+  registry: NodeCatalogue,
   add: Add,
 ): void {
   const parameterNames = new Set(parameters.map((p) => p.name));

@@ -1,22 +1,11 @@
-import type { z } from 'zod';
 import type { AbortSignalLike } from '../model/abort';
 import type { LlmPort } from '../model/llm';
+import type { NodeTypeSpec } from '../model/node-catalogue';
 import type { LlmMessage, TokenUsage } from '../model/run';
 
-/** A connection point on a node. Edges join an output port to an input port. */
-export interface PortSpec {
-  id: string;
-  label: string;
-  /**
-   * `data` carries the node's output; `error` is taken only when the node fails
-   * (the run then continues down it); `branch` is one side of a condition.
-   */
-  kind: 'data' | 'error' | 'branch';
-}
+export type { ConfigTemplate, PortSpec } from '../model/node-catalogue';
 
-/** A declarative hint that lets the inspector build a form for one config field. */
-export interface EditorField {
-  key: string;
+interface EditorFieldBase {
   label: string;
   kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'list';
   help?: string;
@@ -24,15 +13,30 @@ export interface EditorField {
   min?: number;
   max?: number;
   step?: number;
-  /** Sub-fields of each item, for `list` fields. */
-  itemFields?: readonly EditorField[];
 }
 
-/** A template text found inside a node's config, with where it sits. */
-export interface ConfigTemplate {
-  field: string;
-  text: string;
+/** An editor hint with its config type erased: what the inspector reads. */
+export interface AnyEditorField extends EditorFieldBase {
+  key: string;
+  /** Sub-fields of each item, for `list` fields. */
+  itemFields?: readonly AnyEditorField[];
 }
+
+/** The sub-fields of a list: hints typed against the list's item, when the config says what an item is. */
+type ItemFields<Value> = unknown extends Value
+  ? readonly AnyEditorField[]
+  : NonNullable<Value> extends readonly (infer Item)[]
+    ? readonly EditorField<Item>[]
+    : never;
+
+/**
+ * A declarative hint that lets the inspector build a form for one config
+ * field. `key` is a key of the node's config (and `itemFields` keys of a list's
+ * items), so a misspelled key does not compile.
+ */
+export type EditorField<Config = Record<string, unknown>> = {
+  [Key in keyof Config & string]: EditorFieldBase & { key: Key; itemFields?: ItemFields<Config[Key]> };
+}[keyof Config & string];
 
 /** Details a node adds to its step record. */
 export interface StepDetails {
@@ -64,37 +68,41 @@ export interface NodeContext {
 export type NodeOutcome =
   { kind: 'output'; output: unknown; ports?: readonly string[] } | { kind: 'stop'; reason: string };
 
-/** One node type: everything the model, the editor and the engine need to know about it. */
-export interface NodeDefinition<Config = Record<string, unknown>> {
-  /** Stable type string saved in flows. */
-  type: string;
-  /** Current version of the config schema; older saved configs are migrated up to it. */
-  version: number;
+export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
+
+/**
+ * One node type: everything the model, the editor and the engine need to know
+ * about it. Code outside `core/nodes` asks a definition what it can do (its
+ * capabilities below and in NodeTypeSpec); it never compares type strings.
+ */
+export interface NodeDefinition<
+  Config = Record<string, unknown>,
+  Type extends string = string,
+> extends NodeTypeSpec<Config> {
+  type: Type;
   label: string;
-  category: 'io' | 'text' | 'ai' | 'logic';
+  category: NodeCategory;
   description: string;
-  inputs: readonly PortSpec[];
-  outputs: readonly PortSpec[];
-  /** Parses a config and fills in defaults. Definitions build it with z.lazy (see model/flow.ts). */
-  configSchema: z.ZodType<Config, unknown>;
   /** The config of a node just added from the palette. */
   defaults: () => Config;
-  editor: readonly EditorField[];
-  /** Every template text in the config, so references can be checked and autocompleted. */
-  templates: (config: Config) => ConfigTemplate[];
+  editor: readonly EditorField<Config>[];
   /** A one-line preview of the config for node views and listings. */
   summary: (config: Config) => string;
+  /** Node views show the flow's parameter names instead of the summary (the entry node). */
+  showsParameters?: boolean;
   /**
-   * Upgrades from older config versions: `migrations[n]` turns a version-n config
-   * into a version n+1 config.
+   * The inspector offers attempts and a time limit (default true). False for
+   * nodes that only pass data along and cannot time out or be retried.
    */
-  migrations?: Readonly<Record<number, (config: Record<string, unknown>) => Record<string, unknown>>>;
+  hasRunSettings?: boolean;
   /** Runs the node; absent for types this build cannot run yet. Throw a FlowbenchError to fail. */
   execute?: (ctx: NodeContext, config: Config) => Promise<NodeOutcome> | NodeOutcome;
 }
 
-/** Identity helper that keeps the config type of a definition. */
-export function defineNode<Config>(definition: NodeDefinition<Config>): NodeDefinition<Config> {
+/** Identity helper that keeps the config type and the literal type string of a definition. */
+export function defineNode<Config, const Type extends string>(
+  definition: NodeDefinition<Config, Type>,
+): NodeDefinition<Config, Type> {
   return definition;
 }
 

@@ -1,3 +1,4 @@
+import type { NodeCatalogue } from '../model/node-catalogue';
 import type { NodeDefinition } from './define-node';
 import { agentNode } from './agent/definition';
 import { conditionNode } from './condition/definition';
@@ -9,9 +10,9 @@ import { templateNode } from './template/definition';
 
 // Definitions are stored type-erased: each one parses its own config.
 type AnyNodeDefinition = NodeDefinition<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type ErasedDefinition = NodeDefinition<Record<string, unknown>>;
+export type ErasedDefinition = NodeDefinition<Record<string, unknown>>;
 
-export class NodeRegistry {
+export class NodeRegistry implements NodeCatalogue {
   private readonly byType = new Map<string, ErasedDefinition>();
 
   constructor(definitions: readonly AnyNodeDefinition[]) {
@@ -40,13 +41,10 @@ export class NodeRegistry {
   }
 }
 
-/** The built-in node types, in palette order. */
-export const nodeRegistry = new NodeRegistry([
-  inputNode,
-  templateNode,
-  llmNode,
-  agentNode,
-  conditionNode,
-  stopNode,
-  outputNode,
-]);
+/** The built-in node types, in palette order. Adding a type: its folder, and one line here. */
+const BUILT_IN = [inputNode, templateNode, llmNode, agentNode, conditionNode, stopNode, outputNode] as const;
+
+/** Every built-in node type string, derived from the registrations: a misspelled type does not compile. */
+export type NodeType = (typeof BUILT_IN)[number]['type'];
+
+export const nodeRegistry = new NodeRegistry(BUILT_IN);

@@ -21,10 +21,10 @@ export const MODEL_PORTS = {
 /** Editor hints for the fields of modelCallShape; `promptLabel` names the user prompt. */
 export function modelCallEditor(promptLabel: string) {
   return [
-    { key: 'provider', label: 'Provider', kind: 'text' as const, help: 'empty: the default provider' },
-    { key: 'model', label: 'Model', kind: 'text' as const },
-    { key: 'system', label: 'System prompt', kind: 'template' as const },
-    { key: 'prompt', label: promptLabel, kind: 'template' as const },
+    { key: 'provider' as const, label: 'Provider', kind: 'text' as const, help: 'empty: the default provider' },
+    { key: 'model' as const, label: 'Model', kind: 'text' as const },
+    { key: 'system' as const, label: 'System prompt', kind: 'template' as const },
+    { key: 'prompt' as const, label: promptLabel, kind: 'template' as const },
   ];
 }
 

@@ -3,9 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, streamText, type LanguageModel } from 'ai';
 import { FlowbenchError } from '../model/errors';
-import type { LlmPort, LlmRequest, LlmResponse } from '../model/llm';
+import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
 import type { LlmMessage, TokenUsage } from '../model/run';
-import { jsonInstruction } from '../nodes/llm/json-output';
 import { providerApiKey, providerUrl, type ProviderConfig } from './provider-config';
 import { providerError } from './provider-errors';
 

@@ -5,7 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, sta
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlowbenchError } from '../model/errors';
-import { configureConnection } from './connection.mjs';
+import { configureConnection } from './connection';
 import * as schema from './schema';
 
 /** Marks the file as Flowbench's in the SQLite header ("FLOW"). */

@@ -14,6 +14,7 @@ import type { Flow, FlowNode } from '../model/flow';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { validateFlow } from '../model/validate';
+import { nodeRegistry } from '../nodes/registry';
 import type { Db, FlowbenchDatabase } from './database';
 import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
 import { edges, flows, nodes } from './schema';
@@ -138,9 +139,12 @@ export class FlowRepository {
     return this.db.select({ id: flows.id }).from(flows).where(condition).get() !== undefined;
   }
 
-  /** Validates the check a creation needs: every problem is refused, drafts included. */
-  validateNew(input: unknown): { flow?: Flow; problems: Problem[] } {
-    return validateFlow(input, { isToolNameTaken: (name, id) => this.isToolNameTaken(name, id) });
+  /** Validates a flow against the node types and the tool names other flows use. */
+  validate(input: unknown): { flow?: Flow; problems: Problem[] } {
+    return validateFlow(input, {
+      catalogue: nodeRegistry,
+      isToolNameTaken: (name, id) => this.isToolNameTaken(name, id),
+    });
   }
 
   /**
@@ -151,7 +155,7 @@ export class FlowRepository {
   create(input: unknown, options: { isDraft?: boolean } = {}): Flow {
     return this.db.transaction(() => {
       const candidate = this.withFreeId(input);
-      const { flow, problems } = this.validateNew(candidate);
+      const { flow, problems } = this.validate(candidate);
       // A draft (a foreign import) may keep the problems an editor shows; nothing structural.
       const refused = options.isDraft
         ? problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code))
@@ -264,7 +268,7 @@ export class FlowRepository {
 
   private validateChange(flowId: string, changes: ChangeSet): Flow {
     const next = applyChangeSet(this.get(flowId), changes);
-    const { flow, problems } = validateFlow(next, { isToolNameTaken: (name, id) => this.isToolNameTaken(name, id) });
+    const { flow, problems } = this.validate(next);
     const blocking = problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code));
     if (!flow || blocking.length > 0) {
       throw validationError(`the change was refused: ${blocking.map((p) => p.message).join('; ')}`, blocking);

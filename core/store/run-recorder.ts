@@ -1,14 +1,14 @@
 import type { RunEventListener } from '../model/run';
-import type { RecordedRun, RunRepository, RunStart } from './run-repository';
+import type { RecordedRun, RunLog, RunStart } from './run-log';
 
 export type RecorderStart = Omit<RunStart, 'runId' | 'startedAt' | 'inputs'>;
 
 /**
  * Records a run's events as they happen: each event joins the run
- * repository's queue, which is written in one batch per group commit
- * (see RunRepository.enqueue).
+ * log's queue, which is written in one batch per group commit
+ * (see RunLog.enqueue).
  */
-export function createRunRecorder(runs: RunRepository, meta: RecorderStart): RunEventListener {
+export function createRunRecorder(log: RunLog, meta: RecorderStart): RunEventListener {
   const run: RecordedRun = { seq: new Map() };
   return (event) => {
     if (event.type === 'node.token') return;
@@ -16,6 +16,6 @@ export function createRunRecorder(runs: RunRepository, meta: RecorderStart): Run
       run.start = { ...meta, runId: event.runId, inputs: event.inputs, startedAt: event.at };
       return;
     }
-    runs.enqueue(event, run);
+    log.enqueue(event, run);
   };
 }

@@ -7,10 +7,12 @@ import { useTempDir } from '../../tests/helpers/temp';
 import { openDatabase, type FlowbenchDatabase } from './database';
 import { FlowRepository } from './flow-repository';
 import { createRunRecorder } from './run-recorder';
+import { RunLog } from './run-log';
 import { RunRepository } from './run-repository';
 
 const tempDir = useTempDir();
 let store: FlowbenchDatabase;
+let log: RunLog;
 let runs: RunRepository;
 const flow = FlowSchema.parse(
   buildFlow({
@@ -22,7 +24,7 @@ const flow = FlowSchema.parse(
 const noLlm = { generate: () => Promise.reject(new Error('no model in this test')) };
 
 async function recordRun(inputs: Record<string, unknown>, recorded: Flow = flow) {
-  const recorder = createRunRecorder(runs, { flow: recorded, trigger: 'editor' });
+  const recorder = createRunRecorder(log, { flow: recorded, trigger: 'editor' });
   return runFlow({ flow: recorded, inputs, llm: noLlm, listeners: [recorder] });
 }
 
@@ -33,10 +35,11 @@ describe.each([
   beforeEach(() => {
     store = openDatabase(join(tempDir(), 'runs.db'));
     new FlowRepository(store).create(flow);
-    runs = new RunRepository(store, { background });
+    log = new RunLog(store, { background });
+    runs = new RunRepository(store, log);
   });
   afterEach(() => {
-    runs.close();
+    log.close();
     store.close();
   });
 
@@ -74,10 +77,10 @@ describe.each([
   });
 
   it('marks runs of a process that died as interrupted, not running forever', () => {
-    runs.start({ runId: 'crashed', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
+    log.start({ runId: 'crashed', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
     // Pretend another process started it and then died.
     store.sqlite.prepare("UPDATE runs SET host_pid = 2147483646 WHERE id = 'crashed'").run();
-    runs.start({ runId: 'mine', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
+    log.start({ runId: 'mine', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
     expect(runs.markInterrupted()).toBe(1);
     expect(runs.get('crashed')).toMatchObject({
       status: 'interrupted',
@@ -104,8 +107,8 @@ describe.each([
 
   it('writes what is queued when it closes', async () => {
     const { runId } = await recordRun({ who: 'last' });
-    runs.close();
+    log.close();
     expect(store.sqlite.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId)).toBe('succeeded');
-    runs = new RunRepository(store);
+    log = new RunLog(store);
   });
 });

@@ -1,37 +1,118 @@
+import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
+import { runSteps, runs, snapshots } from './schema';
+
 /**
- * The statements that record runs, by name. Both run writers prepare them:
+ * The statements that record runs, by name, generated from the Drizzle
+ * schema: each lists schema keys, so a renamed or missing column fails to
+ * compile here instead of failing at run time. Both run writers prepare them:
  * the inline one on the main connection, the background one on its own.
- * Parameters are positional, in the order of the column lists: a write's
- * values cross to the worker as a plain array, the cheapest thing to copy.
+ * Parameters are positional, in the order of the key lists: a write's values
+ * cross to the worker as a plain array, the cheapest thing to copy.
  */
+
+type KeysOf<T extends Table> = readonly (keyof T['_']['columns'] & string)[];
+
+const columnName = <T extends Table>(table: T, key: keyof T['_']['columns'] & string): string => {
+  const column = (getTableColumns(table) as Record<string, { name: string }>)[key];
+  if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+  return column.name;
+};
+
+/** `INSERT INTO t (a, b) VALUES (?, ?)` for the keys given, with `fixed` columns set to SQL literals. */
+function insert<T extends Table>(
+  table: T,
+  keys: KeysOf<T>,
+  fixed: Partial<Record<keyof T['_']['columns'], string>> = {},
+) {
+  const fixedKeys = Object.keys(fixed) as (keyof T['_']['columns'] & string)[];
+  const names = [...keys, ...fixedKeys].map((key) => columnName(table, key));
+  const values = [...keys.map(() => '?'), ...fixedKeys.map((key) => fixed[key] as string)];
+  return `INSERT INTO ${getTableName(table)} (${names.join(', ')}) VALUES (${values.join(', ')})`;
+}
+
+export const SNAPSHOT_KEYS = ['hash', 'body', 'createdAt'] as const satisfies KeysOf<typeof snapshots>;
+export const RUN_START_KEYS = [
+  'id',
+  'flowId',
+  'flowName',
+  'flowVersion',
+  'snapshotHash',
+  'inputs',
+  'trigger',
+  'client',
+  'hostPid',
+  'startedAt',
+] as const satisfies KeysOf<typeof runs>;
+export const RUN_FINISH_KEYS = [
+  'status',
+  'output',
+  'errorCode',
+  'errorMessage',
+  'errorNodeId',
+  'finishedAt',
+  'durationMs',
+] as const satisfies KeysOf<typeof runs>;
+export const STEP_KEYS = [
+  'runId',
+  'nodeId',
+  'seq',
+  'status',
+  'attempts',
+  'input',
+  'output',
+  'errorCode',
+  'errorMessage',
+  'usage',
+  'messages',
+  'startedAt',
+  'finishedAt',
+] as const satisfies KeysOf<typeof runSteps>;
+
+const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
+/**
+ * What a later event of a step does to what an earlier one stored: a retry
+ * keeps the highest attempt count, values left null keep the earlier ones,
+ * the first start time stays.
+ */
+const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' | 'seq'>, string> = {
+  status: `excluded.${step('status')}`,
+  attempts: `max(run_steps.${step('attempts')}, excluded.${step('attempts')})`,
+  input: `coalesce(excluded.${step('input')}, run_steps.${step('input')})`,
+  output: `coalesce(excluded.${step('output')}, run_steps.${step('output')})`,
+  errorCode: `excluded.${step('errorCode')}`,
+  errorMessage: `excluded.${step('errorMessage')}`,
+  usage: `coalesce(excluded.${step('usage')}, run_steps.${step('usage')})`,
+  messages: `coalesce(excluded.${step('messages')}, run_steps.${step('messages')})`,
+  startedAt: `coalesce(run_steps.${step('startedAt')}, excluded.${step('startedAt')})`,
+  finishedAt: `excluded.${step('finishedAt')}`,
+};
+
 export const RUN_STATEMENTS = {
-  insertSnapshot: 'INSERT OR IGNORE INTO snapshots (hash, body, created_at) VALUES (?, ?, ?)',
-  insertRun: `
-    INSERT INTO runs (id, flow_id, flow_name, flow_version, snapshot_hash, inputs, trigger, client, status, host_pid, started_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
-  finishRun: `
-    UPDATE runs SET status = ?, output = ?, error_code = ?, error_message = ?, error_node_id = ?, finished_at = ?, duration_ms = ?
-    WHERE id = ?`,
-  upsertStep: `
-    INSERT INTO run_steps (run_id, node_id, seq, status, attempts, input, output, error_code, error_message, usage, messages, started_at, finished_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (run_id, node_id) DO UPDATE SET
-      status = excluded.status,
-      attempts = max(run_steps.attempts, excluded.attempts),
-      input = coalesce(excluded.input, run_steps.input),
-      output = coalesce(excluded.output, run_steps.output),
-      error_code = excluded.error_code,
-      error_message = excluded.error_message,
-      usage = coalesce(excluded.usage, run_steps.usage),
-      messages = coalesce(excluded.messages, run_steps.messages),
-      started_at = coalesce(run_steps.started_at, excluded.started_at),
-      finished_at = excluded.finished_at`,
+  insertSnapshot: insert(snapshots, SNAPSHOT_KEYS).replace('INSERT', 'INSERT OR IGNORE'),
+  insertRun: insert(runs, RUN_START_KEYS, { status: "'running'" }),
+  finishRun: `UPDATE ${getTableName(runs)} SET ${RUN_FINISH_KEYS.map((key) => `${columnName(runs, key)} = ?`).join(', ')} WHERE ${columnName(runs, 'id')} = ?`,
+  upsertStep: `${insert(runSteps, STEP_KEYS)} ON CONFLICT (${step('runId')}, ${step('nodeId')}) DO UPDATE SET ${Object.entries(
+    STEP_MERGE,
+  )
+    .map(([key, value]) => `${step(key as keyof typeof STEP_MERGE)} = ${value}`)
+    .join(', ')}`,
 } as const;
 
 export type RunStatementName = keyof typeof RUN_STATEMENTS;
 
+type SqlValue = string | number | null;
+/** One value per key of a key list, in its order. */
+type ValuesFor<Keys extends readonly unknown[]> = { -readonly [K in keyof Keys]: SqlValue };
+/** The positional parameters of each statement, one per key above. */
+export interface RunStatementParams {
+  insertSnapshot: ValuesFor<typeof SNAPSHOT_KEYS>;
+  insertRun: ValuesFor<typeof RUN_START_KEYS>;
+  finishRun: [...ValuesFor<typeof RUN_FINISH_KEYS>, id: string];
+  upsertStep: ValuesFor<typeof STEP_KEYS>;
+}
+
 /** One statement to run with its parameters (plain data: it may cross to a worker). */
-export type RunWrite = [statement: RunStatementName, params: (string | number | null)[]];
+export type RunWrite = { [N in RunStatementName]: [statement: N, params: RunStatementParams[N]] }[RunStatementName];
 
 /** Writes that belong together: one commit of the group-commit queue. */
 export interface RunWriteBatch {

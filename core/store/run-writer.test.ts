@@ -6,7 +6,7 @@ import { buildFlow, template } from '../../tests/helpers/flow-builder';
 import { openDatabase, type FlowbenchDatabase } from './database';
 import { FlowRepository } from './flow-repository';
 import type { RunWriteBatch } from './run-statements';
-import { BackgroundRunWriter, InlineRunWriter, type RunWriter } from './run-writer';
+import { BackgroundRunWriter, InlineRunWriter, MAX_SYNC_BLOCK_MS, type RunWriter } from './run-writer';
 
 const tempDir = useTempDir();
 let store: FlowbenchDatabase;
@@ -56,6 +56,28 @@ describe('BackgroundRunWriter', () => {
     other.close();
     writer.sync();
     expect(storedRuns()).toEqual(['waiting']);
+  });
+
+  it('blocks a read at most MAX_SYNC_BLOCK_MS while the database is locked, and settles once it is free', async () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined);
+    writer.write(runBatch('first'));
+    await writer.settled();
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    writer.write(runBatch('locked'));
+    let isSettled = false;
+    const settled = writer.settled().then(() => (isSettled = true));
+    const started = performance.now();
+    writer.sync();
+    const blocked = performance.now() - started;
+    expect(blocked).toBeGreaterThanOrEqual(MAX_SYNC_BLOCK_MS - 50);
+    expect(blocked).toBeLessThan(MAX_SYNC_BLOCK_MS + 500);
+    expect(storedRuns()).toEqual(['first']);
+    expect(isSettled).toBe(false);
+    other.exec('COMMIT');
+    other.close();
+    await settled;
+    expect(storedRuns()).toEqual(['first', 'locked']);
   });
 
   it('falls back to writing inline when its worker cannot open the database', () => {

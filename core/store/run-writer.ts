@@ -2,22 +2,39 @@ import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { BUSY_TIMEOUT_MS } from './connection.mjs';
-import { createBatchCommitter, type BatchCommitter } from './run-batches.mjs';
+import { BUSY_TIMEOUT_MS } from './connection';
+import { createBatchCommitter, type BatchCommitter } from './run-batches';
 import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
+import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker';
 
 /** Where run records go once the group-commit queue hands them over. */
 export interface RunWriter {
   /** Hands a batch over; it is committed now (inline) or soon on the writer's thread (background). */
   write(batch: RunWriteBatch): void;
-  /** Returns once every batch handed over is committed, or the database stayed locked too long. */
+  /** Resolves once every batch handed over so far is committed (or reported as failed). Never blocks. */
+  settled(): Promise<void>;
+  /**
+   * Blocks until every batch handed over is committed, at most MAX_SYNC_BLOCK_MS:
+   * reads in this process see what it recorded unless the database is locked that long.
+   */
   sync(): void;
-  /** Syncs and lets go of the writer's resources. */
+  /** Commits what is left (waiting for a locked database up to its busy timeout) and lets go. */
   close(): void;
 }
 
 /** Snapshot hashes whose write failed: the repository stores those snapshots again with a later run. */
 export type OnDropped = (snapshots: readonly string[]) => void;
+
+/**
+ * The longest `sync` blocks its thread. A read waiting for run records it may
+ * hold up is not worth freezing a window (Electron's main process) or every
+ * MCP session for; past this the read goes ahead without them, and says so.
+ */
+export const MAX_SYNC_BLOCK_MS = 1_000;
+/** How long `close` waits for the last records: past busy_timeout, so a lock held that long is the cause. */
+const CLOSE_TIMEOUT_MS = BUSY_TIMEOUT_MS + 2_000;
+/** Where scripts/build-worker.mjs puts the worker (`npm ci` runs it). */
+export const WORKER_SCRIPT = new URL('../../out/worker/run-writer.worker.mjs', import.meta.url);
 
 const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
 
@@ -26,12 +43,13 @@ function reportFailed(failed: readonly { write: RunWrite; message: string }[], o
   const first = failed[0];
   if (!first) return;
   report(`${failed.length} run record write(s) failed and were skipped: ${first.message}`);
-  onDropped(failed.filter((f) => f.write[0] === 'insertSnapshot').map((f) => String(f.write[1][0])));
+  onDropped(failed.flatMap((f) => (f.write[0] === 'insertSnapshot' ? [String(f.write[1][0])] : [])));
 }
 
 /** Commits on the main connection, on the caller's thread. For short-lived commands and tests. */
 export class InlineRunWriter implements RunWriter {
   private readonly committer: BatchCommitter<RunWriteBatch>;
+  private waiters: (() => void)[] = [];
 
   constructor(sqlite: Database.Database, onDropped: OnDropped) {
     this.committer = createBatchCommitter(sqlite, RUN_STATEMENTS, {
@@ -41,11 +59,22 @@ export class InlineRunWriter implements RunWriter {
           failed.map(({ write, error }) => ({ write, message: error.message })),
           onDropped,
         ),
+      onSettled: () => {
+        if (this.committer.pendingCount > 0) return;
+        const waiters = this.waiters;
+        this.waiters = [];
+        for (const resolve of waiters) resolve();
+      },
     });
   }
 
   write(batch: RunWriteBatch): void {
     this.committer.add(batch);
+  }
+
+  settled(): Promise<void> {
+    if (this.committer.pendingCount === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   sync(): void {
@@ -62,16 +91,15 @@ interface NumberedBatch extends RunWriteBatch {
   id: number;
 }
 
-/** How long a read waits for the background writer: past busy_timeout, so a lock held that long is the cause. */
-const SYNC_TIMEOUT_MS = BUSY_TIMEOUT_MS + 2_000;
 const SETTLED = 0;
 const STATE = 1;
 
 /**
  * Commits on a worker thread with its own connection. The main thread only
- * posts batches; `sync` blocks on shared memory until the worker has
- * committed them, so reads in this process still see every run it recorded.
- * If the worker cannot start, the batches it did not settle are written inline.
+ * posts batches; `sync` blocks on shared memory (briefly: MAX_SYNC_BLOCK_MS)
+ * until the worker has committed them, and `settled` awaits the same without
+ * blocking. If the worker cannot start, the batches it did not settle are
+ * written inline.
  */
 export class BackgroundRunWriter implements RunWriter {
   private readonly worker: Worker | undefined;
@@ -79,35 +107,39 @@ export class BackgroundRunWriter implements RunWriter {
   private unsettled: NumberedBatch[] = [];
   private posted = 0;
   private fallback: InlineRunWriter | undefined;
+  /** Callers of `settled`, each with the last batch id it waits for. */
+  private waiters: { id: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly onDropped: OnDropped,
     options: { nativeBinding?: string; script?: URL } = {},
   ) {
-    const script = options.script ?? new URL('./run-writer.worker.mjs', import.meta.url);
+    const script = options.script ?? WORKER_SCRIPT;
     // A build that left the worker out writes inline rather than stall the first read.
     if (!existsSync(fileURLToPath(script))) {
       report(`the background run writer is missing (${script.href}); writing run records inline`);
       this.fallback = new InlineRunWriter(sqlite, onDropped);
       return;
     }
-    this.worker = new Worker(script, {
-      workerData: {
-        path: sqlite.name,
-        nativeBinding: options.nativeBinding,
-        statements: RUN_STATEMENTS,
-        signals: this.state.buffer,
-      },
-    });
+    const workerData: WriterWorkerData = {
+      path: sqlite.name,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      statements: RUN_STATEMENTS,
+      signals: this.state.buffer,
+    };
+    this.worker = new Worker(script, { workerData });
     // Pending batches are settled by `close`, not by keeping the process alive.
     this.worker.unref();
-    this.worker.on('message', (message: { type: string; failed: { write: RunWrite; message: string }[] }) => {
+    this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'failed') reportFailed(message.failed, onDropped);
+      else this.wake(message.id);
     });
     this.worker.on('error', (error) => {
       report(`the background run writer stopped (${error.message}); writing run records inline`);
-      this.useFallback();
+      void this.useFallback()
+        .settled()
+        .then(() => this.wake(Infinity));
     });
   }
 
@@ -117,12 +149,19 @@ export class BackgroundRunWriter implements RunWriter {
     this.forgetSettled();
     this.unsettled.push(numbered);
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
-    this.worker?.postMessage({ type: 'write', batch: JSON.stringify(numbered) });
+    this.send({ type: 'write', batch: JSON.stringify(numbered) });
+  }
+
+  settled(): Promise<void> {
+    if (this.fallback) return this.fallback.settled();
+    const id = this.posted;
+    if (Atomics.load(this.state, SETTLED) >= id) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ id, resolve }));
   }
 
   sync(): void {
     if (this.fallback) return this.fallback.sync();
-    const deadline = performance.now() + SYNC_TIMEOUT_MS;
+    const deadline = performance.now() + MAX_SYNC_BLOCK_MS;
     for (;;) {
       if (Atomics.load(this.state, STATE) === -1) return this.useFallback().sync();
       const settled = Atomics.load(this.state, SETTLED);
@@ -137,14 +176,29 @@ export class BackgroundRunWriter implements RunWriter {
   }
 
   close(): void {
-    this.sync();
     if (this.fallback) return this.fallback.close();
-    this.worker?.postMessage({ type: 'close' });
-    const deadline = performance.now() + SYNC_TIMEOUT_MS;
+    this.send({ type: 'close' });
+    const deadline = performance.now() + CLOSE_TIMEOUT_MS;
     while (Atomics.load(this.state, STATE) === 0 && performance.now() < deadline) {
       Atomics.wait(this.state, STATE, 0, 100);
     }
+    if (Atomics.load(this.state, STATE) === -1) this.useFallback().close();
     void this.worker?.terminate();
+  }
+
+  private send(message: ToWorker): void {
+    this.worker?.postMessage(message);
+  }
+
+  /** Resolves the callers waiting for batches up to `settled`. */
+  private wake(settled: number): void {
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const waiter of this.waiters) {
+      if (waiter.id <= settled) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
   }
 
   private forgetSettled(): void {

@@ -3,7 +3,6 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { VersionSummary } from '../model/summaries';
 import { errorsIn, hasErrors } from '../model/problems';
-import { validateFlow } from '../model/validate';
 import type { Statement } from 'better-sqlite3';
 import type { Db, FlowbenchDatabase } from './database';
 import { flowNotFound, type FlowRepository } from './flow-repository';
@@ -46,9 +45,7 @@ export class VersionRepository {
   publish(flowId: string, note = ''): VersionSummary {
     return this.db.transaction(() => {
       const draft = this.flows.get(flowId);
-      const { flow, problems } = validateFlow(draft, {
-        isToolNameTaken: (name, id) => this.flows.isToolNameTaken(name, id),
-      });
+      const { flow, problems } = this.flows.validate(draft);
       if (!flow || hasErrors(problems)) {
         const errors = errorsIn(problems);
         throw new FlowbenchError(

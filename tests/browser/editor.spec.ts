@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { importFlowText } from '../../core/host/import-service';
+import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
 import { expect, expectSaved, test, withDatabase } from './fixtures';
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { openServices, type Services } from '../../core/host/services';
+import { openServices, type Services } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { BIN, ROOT } from './cli';
 

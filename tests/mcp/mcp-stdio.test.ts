@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openServices } from '../../core/host/services';
+import { openServices } from '../../core/services/open-services';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT, runCli } from '../helpers/cli';
 import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';

@@ -1,12 +1,13 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { detectImport } from '../../formats/detect';
-import { exportFlowText } from '../../formats/export';
-import { assertExportFormat, EXPORT_FORMATS, importFlowText } from '../../host/import-service';
-import { installExamples } from '../../host/examples';
-import { readImportFile } from '../../host/read-import-file';
+import { assertExportFormat, EXPORT_FORMATS } from '../../formats/export-formats';
+import { importFlowText } from '../../services/import-service';
+import { installExamples } from '../../services/examples';
+import { readImportFile } from '../../services/read-import-file';
 import { errorsIn, formatProblem, hasErrors, type Problem } from '../../model/problems';
 import { validateFlow } from '../../model/validate';
+import { nodeRegistry } from '../../nodes/registry';
 import { printJson, printLine, type CliContext } from '../context';
 
 interface JsonOption {
@@ -71,9 +72,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .option('--out <file>', 'write to a file instead of stdout')
     .action((ref: string, options: { out?: string; format: string }) => {
       const format = assertExportFormat(options.format);
-      const { flows, versions } = ctx.services;
-      const id = flows.resolve(ref).id;
-      const text = exportFlowText(flows.get(id), format, versions.list(id)[0]?.version);
+      const { text } = ctx.services.flowService.exportFile(ctx.flows.resolve(ref).id, format);
       if (options.out) writeFileSync(options.out, text);
       else process.stdout.write(text);
     });
@@ -89,17 +88,14 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       if (isFile) {
         const imported = detectImport(readImportFile(ref), ref);
         const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
-        problems = validateFlow({
-          id: 'file',
-          ...imported.flow,
-          metadata: { ...metadata, importProblems: imported.problems },
-        }).problems;
+        problems = validateFlow(
+          { id: 'file', ...imported.flow, metadata: { ...metadata, importProblems: imported.problems } },
+          { catalogue: nodeRegistry },
+        ).problems;
       } else {
         const flows = ctx.flows;
         const id = flows.resolve(ref).id;
-        problems = validateFlow(flows.get(id), {
-          isToolNameTaken: (name, flowId) => flows.isToolNameTaken(name, flowId),
-        }).problems;
+        problems = flows.validate(flows.get(id)).problems;
       }
       const valid = !hasErrors(problems);
       if (options.json) printJson({ valid, problems });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DEFAULT_PORT, httpToken, startHttpHost } from '../../host/http-host';
-import { FLOWBENCH_VERSION } from '../../host/version';
+import { FLOWBENCH_VERSION } from '../../services/version';
 import { serveStdio } from '../../mcp/stdio';
 import { BIN_PATH } from '../bin-path';
 import { printJson, printLine, type CliContext } from '../context';

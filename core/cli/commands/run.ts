@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readImportFile } from '../../host/read-import-file';
+import { readImportFile } from '../../services/read-import-file';
 import { parseJsonText } from '../../formats/parse-json';
 import { FlowbenchError } from '../../model/errors';
 import type { Flow } from '../../model/flow';

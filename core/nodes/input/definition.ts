@@ -15,5 +15,8 @@ export const inputNode = defineNode({
   editor: [],
   templates: () => [],
   summary: () => 'flow parameters',
+  isEntry: true,
+  showsParameters: true,
+  hasRunSettings: false,
   execute: (ctx) => ({ kind: 'output', output: ctx.inputs }),
 });

@@ -47,6 +47,17 @@ export const llmNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
+  check: (config) =>
+    config.agentVersionId !== undefined && !config.model
+      ? [
+          {
+            code: 'UNRESOLVED_AGENT',
+            severity: 'error',
+            message: `ran agent version ${config.agentVersionId}, which Flowbench cannot resolve; choose a provider and model for it`,
+            field: 'config.model',
+          },
+        ]
+      : [],
   execute: async (ctx, config) => {
     const system = ctx.render(config.system);
     const prompt = ctx.render(config.prompt);

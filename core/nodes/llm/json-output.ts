@@ -6,12 +6,6 @@ let ajv: Promise<Ajv> | undefined;
 const loadAjv = () =>
   (ajv ??= import('ajv').then(({ Ajv: AjvClass }) => new AjvClass({ allErrors: true, strict: false })));
 
-/** The instruction added to the system prompt when a node asks for JSON. */
-export function jsonInstruction(schema: Record<string, unknown> | undefined): string {
-  const base = 'Answer with one JSON value only: no prose, no code fences.';
-  return schema ? `${base} It must match this JSON Schema:\n${JSON.stringify(schema)}` : base;
-}
-
 /** Parses a model's answer as JSON (tolerating a code fence) and checks it against the schema. */
 export async function parseJsonAnswer(
   text: string,

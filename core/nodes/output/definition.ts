@@ -76,6 +76,9 @@ export const outputNode = defineNode({
     config.mode === 'structured'
       ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
       : preview(config.returnValues.map((r) => r.text).join(' | ')),
+  isResult: true,
+  resultFields: (config) => (config.mode === 'structured' ? config.fields : undefined),
+  hasRunSettings: false,
   execute: (ctx, config) => {
     if (config.mode === 'return_values') {
       const values = config.returnValues.map((r) => ({ id: r.id, text: ctx.render(r.text) }));

@@ -1,11 +1,6 @@
-import type { FlowEdge, FlowNode } from '../../../core/model/flow';
+import type { Clip } from '../../../core/editing/paste';
 
 const KEY = 'flowbench.clipboard';
-
-export interface Clip {
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-}
 
 /**
  * Copied nodes live in localStorage, so they paste into another flow or another

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { EditorField } from '../../../core/nodes/define-node';
+import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
 import type { ReferenceOption } from './template-editor';
 
 // CodeMirror loads when the first template field is shown, not with the canvas.

@@ -60,7 +60,7 @@ export function Inspector() {
           references={references}
         />
       ))}
-      {node.type !== 'input' && node.type !== 'output' && (
+      {definition.hasRunSettings !== false && (
         <details className="node-settings">
           <summary>Retries and time limit</summary>
           <label className="field" htmlFor="node-attempts">

@@ -2,6 +2,7 @@ import type { Edge } from '@xyflow/react';
 import type { Flow, FlowEdge } from '../../../core/model/flow';
 import type { Problem } from '../../../core/model/problems';
 import type { StepStatus } from '../../../core/model/run';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { nodeClassName, rfType, type FlowRfNode } from './node-view';
 
 /**
@@ -43,7 +44,7 @@ export function toRfNodes(
       old.selected === isSelected &&
       old.data.problemCount === problemCount &&
       old.data.status === nodeStatus &&
-      (node.type !== 'input' || old.data.parameters.join() === parameters.join())
+      (!nodeRegistry.get(node.type)?.showsParameters || old.data.parameters.join() === parameters.join())
     ) {
       return old;
     }

@@ -2,7 +2,7 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { createContext, memo, useContext } from 'react';
 import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
-import type { PortSpec } from '../../../core/nodes/define-node';
+import type { PortSpec } from '../../../core/model/node-catalogue';
 import { nodeRegistry } from '../../../core/nodes/registry';
 
 export interface FlowNodeData extends Record<string, unknown> {
@@ -77,7 +77,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     );
   }
   const summary = definition
-    ? node.type === 'input'
+    ? definition.showsParameters
       ? parameters.length > 0
         ? parameters.join(', ')
         : 'no parameters yet'

@@ -1,4 +1,7 @@
 import type { StateCreator } from 'zustand';
+import { addNodeChange, canConnect, connectChange, moveChange } from '../../../core/editing/edits';
+import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
+import { copyClip, pasteChanges } from '../../../core/editing/paste';
 import {
   applyChangeSet,
   ChangeSetSchema,
@@ -8,8 +11,7 @@ import {
   type NodeUpdate,
 } from '../../../core/model/change-set';
 import { FlowbenchError } from '../../../core/model/errors';
-import type { Flow, FlowEdge, FlowNode, Position } from '../../../core/model/flow';
-import { buildAdjacency, wouldCreateCycle } from '../../../core/model/graph';
+import type { Flow, Position } from '../../../core/model/flow';
 import type { Problem } from '../../../core/model/problems';
 import { validateFlow } from '../../../core/model/validate';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -18,13 +20,6 @@ import { layoutFlow } from '../editor/auto-layout';
 import { copyToClipboard, readClipboard } from '../editor/clipboard';
 import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
-
-interface HistoryEntry {
-  forward: ChangeSet;
-  backward: ChangeSet;
-  coalesceKey: string | undefined;
-  at: number;
-}
 
 export interface EditorSlice {
   flowId: string | undefined;
@@ -58,21 +53,6 @@ export interface EditorSlice {
   duplicateSelection: () => void;
   publish: (note: string) => Promise<void>;
   reloadFlow: (reason?: string) => Promise<void>;
-}
-
-const HISTORY_LIMIT = 200;
-/** Edits with the same key closer together than this are one undo step. */
-const COALESCE_MS = 1000;
-
-/** A node id not used yet: `<type>_<n>`, short because references name it. */
-function freeNodeId(flow: Flow, base: string): string {
-  const used = new Set(flow.nodes.map((n) => n.id));
-  for (let i = 1; ; i++) if (!used.has(`${base}_${i}`)) return `${base}_${i}`;
-}
-
-function freeEdgeId(flow: Flow): string {
-  const used = new Set(flow.edges.map((e) => e.id));
-  for (let i = flow.edges.length + 1; ; i++) if (!used.has(`e${i}`)) return `e${i}`;
 }
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
@@ -115,7 +95,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     clearTimeout(validationTimer);
     validationTimer = setTimeout(() => {
       const flow = get().flow;
-      if (flow) set({ problems: validateFlow(flow).problems });
+      if (flow) set({ problems: validateFlow(flow, { catalogue: nodeRegistry }).problems });
     }, 150);
   };
 
@@ -145,19 +125,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     revalidate();
     if (options.isHistory) return;
     const backward = invertChangeSet(flow, changes);
-    set((state) => {
-      const last = state.past.at(-1);
-      const now = Date.now();
-      if (options.coalesceKey && last?.coalesceKey === options.coalesceKey && now - last.at < COALESCE_MS) {
-        return { past: [...state.past.slice(0, -1), { ...last, forward: changes, at: now }], future: [] };
-      }
-      return {
-        past: [...state.past, { forward: changes, backward, coalesceKey: options.coalesceKey, at: now }].slice(
-          -HISTORY_LIMIT,
-        ),
-        future: [],
-      };
-    });
+    set((state) => recordEdit(state, { forward: changes, backward, coalesceKey: options.coalesceKey }, Date.now()));
   };
 
   const parse = (input: ChangeSetInput) => ChangeSetSchema.parse(input);
@@ -219,16 +187,16 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       commit(parse(changes), options);
     },
     undo() {
-      const entry = get().past.at(-1);
-      if (!entry) return;
-      set((state) => ({ past: state.past.slice(0, -1), future: [...state.future, entry] }));
-      commit(entry.backward, { isHistory: true });
+      const step = undo(get());
+      if (!step) return;
+      set(step.history);
+      commit(step.changes, { isHistory: true });
     },
     redo() {
-      const entry = get().future.at(-1);
-      if (!entry) return;
-      set((state) => ({ future: state.future.slice(0, -1), past: [...state.past, entry] }));
-      commit(entry.forward, { isHistory: true });
+      const step = redo(get());
+      if (!step) return;
+      set(step.history);
+      commit(step.changes, { isHistory: true });
     },
     setSelection(nodes, edges) {
       set({ selectedNodes: nodes, selectedEdges: edges });
@@ -241,44 +209,22 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const flow = get().flow;
       const definition = nodeRegistry.get(type);
       if (!flow || !definition) return undefined;
-      const id = freeNodeId(flow, type);
-      const node: FlowNode = {
-        id,
-        type,
-        version: definition.version,
-        label: definition.label,
-        position,
-        config: definition.defaults(),
-      };
-      commit(parse({ addNodes: [node] }));
-      set({ selectedNodes: [id], selectedEdges: [] });
-      return id;
+      const { changes, nodeId } = addNodeChange(flow, definition, position);
+      commit(parse(changes));
+      set({ selectedNodes: [nodeId], selectedEdges: [] });
+      return nodeId;
     },
     canConnect(source, target) {
       const flow = get().flow;
-      if (!flow || source === target) return false;
-      const adjacency = buildAdjacency(
-        flow.nodes.map((n) => n.id),
-        flow.edges,
-      );
-      return !wouldCreateCycle(adjacency, source, target);
+      return flow !== undefined && canConnect(flow, source, target);
     },
     connect(source, sourcePort, target, targetPort) {
       const flow = get().flow;
       if (!flow) return;
-      if (!get().canConnect(source, target)) {
+      const result = connectChange(flow, { source, sourcePort, target, targetPort });
+      if (result.kind === 'cycle')
         get().notify('That connection would make a cycle; flows run from inputs to outputs.');
-        return;
-      }
-      if (
-        flow.edges.some(
-          (e) =>
-            e.source === source && e.sourcePort === sourcePort && e.target === target && e.targetPort === targetPort,
-        )
-      )
-        return;
-      const edge: FlowEdge = { id: freeEdgeId(flow), source, sourcePort, target, targetPort };
-      commit(parse({ addEdges: [edge] }));
+      if (result.kind === 'change') commit(parse(result.changes));
     },
     removeSelection() {
       const { selectedNodes, selectedEdges } = get();
@@ -287,12 +233,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
     moveNodes(moves) {
       const flow = get().flow;
-      if (!flow || moves.length === 0) return;
-      const changed = moves.filter((m) => {
-        const node = flow.nodes.find((n) => n.id === m.id);
-        return node && (node.position.x !== m.position.x || node.position.y !== m.position.y);
-      });
-      if (changed.length > 0) commit(parse({ updateNodes: changed.map((m) => ({ id: m.id, position: m.position })) }));
+      const changes = flow && moveChange(flow, moves);
+      if (changes) commit(parse(changes));
     },
     updateNode(id, update, coalesceKey) {
       commit(parse({ updateNodes: [{ id, ...update }] }), coalesceKey ? { coalesceKey } : {});
@@ -309,49 +251,17 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     copySelection() {
       const { flow, selectedNodes } = get();
       if (!flow || selectedNodes.length === 0) return;
-      const ids = new Set(selectedNodes);
-      copyToClipboard({
-        nodes: flow.nodes.filter((n) => ids.has(n.id)),
-        edges: flow.edges.filter((e) => ids.has(e.source) && ids.has(e.target)),
-      });
-      get().notify(`Copied ${ids.size} node${ids.size === 1 ? '' : 's'}`);
+      const clip = copyClip(flow, selectedNodes);
+      copyToClipboard(clip);
+      get().notify(`Copied ${clip.nodes.length} node${clip.nodes.length === 1 ? '' : 's'}`);
     },
     paste() {
       const flow = get().flow;
       const clip = readClipboard();
       if (!flow || !clip || clip.nodes.length === 0) return;
-      // New ids for every pasted node; references between pasted nodes follow them.
-      let working = flow;
-      const renamed = new Map<string, string>();
-      for (const node of clip.nodes) {
-        const id = freeNodeId(working, node.type);
-        renamed.set(node.id, id);
-        working = { ...working, nodes: [...working.nodes, { ...node, id }] };
-      }
-      const rewrite = (config: Record<string, unknown>) => {
-        let text = JSON.stringify(config);
-        for (const [from, to] of renamed) text = text.split(`{{nodes.${from}.`).join(`{{nodes.${to}.`);
-        return JSON.parse(text) as Record<string, unknown>;
-      };
-      const nodes = clip.nodes.map((n) => ({
-        ...n,
-        id: renamed.get(n.id) as string,
-        config: rewrite(n.config),
-        position: { x: n.position.x + 40, y: n.position.y + 40 },
-      }));
-      let edgeFlow: Flow = { ...flow, edges: [...flow.edges] };
-      const edges = clip.edges.map((e) => {
-        const edge = {
-          ...e,
-          id: freeEdgeId(edgeFlow),
-          source: renamed.get(e.source) as string,
-          target: renamed.get(e.target) as string,
-        };
-        edgeFlow = { ...edgeFlow, edges: [...edgeFlow.edges, edge] };
-        return edge;
-      });
-      commit(parse({ addNodes: nodes, addEdges: edges }));
-      set({ selectedNodes: nodes.map((n) => n.id), selectedEdges: [] });
+      const { changes, nodeIds } = pasteChanges(flow, clip);
+      commit(parse(changes));
+      set({ selectedNodes: nodeIds, selectedEdges: [] });
     },
     duplicateSelection() {
       get().copySelection();

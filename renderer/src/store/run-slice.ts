@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import { coerceTextInput } from '../../../core/model/inputs';
 import type { RunEvent, RunRecord, StepStatus } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
@@ -34,18 +35,11 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     await get().flushSaves();
     // Inputs are typed by their parameter: text fields hold numbers, booleans or JSON.
     const inputs: Record<string, unknown> = {};
+    // The CLI's coercion: a text that does not fit its type stays text, and the host says why.
     for (const parameter of flow.parameters) {
       const text = runInputs[parameter.name];
       if (text === undefined || text === '') continue;
-      if (parameter.type === 'number' || parameter.type === 'integer') inputs[parameter.name] = Number(text);
-      else if (parameter.type === 'boolean') inputs[parameter.name] = text === 'true';
-      else if (parameter.type === 'array' || parameter.type === 'object') {
-        try {
-          inputs[parameter.name] = JSON.parse(text) as unknown;
-        } catch {
-          inputs[parameter.name] = text;
-        }
-      } else inputs[parameter.name] = text;
+      inputs[parameter.name] = coerceTextInput(parameter, text);
     }
     builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
     set({ runId: undefined, run: undefined, nodeStatus: {}, tokens: {}, panel: 'run' });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { FlowNode } from '../model/flow';
-import type { NodeDefinition } from './define-node';
+import type { FlowNode } from './flow';
+import type { NodeTypeSpec } from './node-catalogue';
 
 export type ConfigResult =
   | { ok: true; config: Record<string, unknown>; version: number }
@@ -10,10 +10,7 @@ export type ConfigResult =
  * Brings a saved config up to its type's current version through the type's
  * migrations, then parses it (filling defaults).
  */
-export function parseNodeConfig(
-  definition: NodeDefinition<Record<string, unknown>>,
-  node: Pick<FlowNode, 'config' | 'version'>,
-): ConfigResult {
+export function parseNodeConfig(definition: NodeTypeSpec, node: Pick<FlowNode, 'config' | 'version'>): ConfigResult {
   if (node.version > definition.version) {
     return {
       ok: false,

@@ -1,9 +1,7 @@
 import { detectImport, type ImportFormat } from '../formats/detect';
-import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { hasErrors, type Problem } from '../model/problems';
-import { validateFlow } from '../model/validate';
-import type { Services } from './services';
+import type { Services } from './open-services';
 
 export interface ImportReport {
   format: ImportFormat;
@@ -23,7 +21,7 @@ export function importFlowText(services: Services, text: string, source: string)
   const imported = detectImport(text, source);
   if (imported.format === 'native') {
     const flow = services.flows.create(imported.flow);
-    return { format: 'native', flow, problems: validateFlow(flow).problems };
+    return { format: 'native', flow, problems: services.flows.validate(flow).problems };
   }
   const tool = (imported.flow.tool ?? {}) as Record<string, unknown>;
   const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
@@ -34,21 +32,11 @@ export function importFlowText(services: Services, text: string, source: string)
   };
   return services.database.db.transaction(() => {
     const flow = services.flows.create(candidate, { isDraft: true });
-    const problems = validateFlow(flow, {
-      isToolNameTaken: (name, id) => services.flows.isToolNameTaken(name, id),
-    }).problems;
+    const problems = services.flows.validate(flow).problems;
     let publishedVersion: number | undefined;
     if (imported.isPublished && !hasErrors(problems)) {
       publishedVersion = services.versions.publish(flow.id, `imported from ${source}`).version;
     }
     return { format: imported.format, flow, problems, ...(publishedVersion !== undefined ? { publishedVersion } : {}) };
   });
-}
-
-export const EXPORT_FORMATS = ['native', 'flowyprompt', 'flow-definition-json', 'flow-definition-yaml'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export function assertExportFormat(format: string): ExportFormat {
-  if ((EXPORT_FORMATS as readonly string[]).includes(format)) return format as ExportFormat;
-  throw new FlowbenchError('USAGE_ERROR', `--format must be one of ${EXPORT_FORMATS.join(', ')}, got "${format}"`);
 }

@@ -1,9 +1,11 @@
 import { openDatabase, type FlowbenchDatabase, type OpenOptions } from '../store/database';
 import { FlowRepository } from '../store/flow-repository';
+import { RunLog } from '../store/run-log';
 import { RunRepository } from '../store/run-repository';
 import { SettingsRepository } from '../store/settings-repository';
 import { VersionRepository } from '../store/version-repository';
 import { installExamples } from './examples';
+import { FlowService } from './flow-service';
 import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
 
@@ -11,8 +13,12 @@ import { RunService } from './run-service';
 export interface Services {
   database: FlowbenchDatabase;
   flows: FlowRepository;
+  /** Creating, copying, opening, editing and exporting flows, over the repositories. */
+  flowService: FlowService;
   versions: VersionRepository;
   runs: RunRepository;
+  /** Where run records are written; `runs` reads them. */
+  runLog: RunLog;
   settings: SettingsRepository;
   providers: ProviderService;
   runner: RunService;
@@ -30,25 +36,29 @@ export interface ServicesOptions extends OpenOptions {
 export function openServices(path: string, options: ServicesOptions = {}): Services {
   const database = openDatabase(path, options);
   const flows = new FlowRepository(database);
-  const runs = new RunRepository(database, {
+  const runLog = new RunLog(database, {
     background: options.backgroundWrites ?? false,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
+  const runs = new RunRepository(database, runLog);
   const settings = new SettingsRepository(database.db);
   const providers = new ProviderService(settings, options.env);
   if (database.isNew && options.seedExamples) installExamples(flows);
   // Runs left "running" by a process that died are closed as interrupted.
   runs.markInterrupted();
+  const versions = new VersionRepository(database, flows);
   return {
     database,
     flows,
-    versions: new VersionRepository(database, flows),
+    flowService: new FlowService(flows, versions),
+    versions,
     runs,
+    runLog,
     settings,
     providers,
-    runner: new RunService(runs, () => providers.port()),
+    runner: new RunService(runLog, () => providers.port()),
     close: () => {
-      runs.close();
+      runLog.close();
       database.close();
     },
   };

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { FlowSchema } from '../model/flow';
+import { inputNode } from '../nodes/input/definition';
+import { llmNode } from '../nodes/llm/definition';
+import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { addNodeChange, connectChange, moveChange } from './edits';
+
+const flow = FlowSchema.parse(
+  buildFlow({
+    nodes: [input(), template('ask', 'hi'), output('{{nodes.ask.output}}')],
+    edges: ['input>ask', 'ask>result'],
+  }),
+);
+
+describe('editing changes', () => {
+  it('adds a node of a type with its defaults under a free id', () => {
+    const { changes, nodeId } = addNodeChange(flow, llmNode, { x: 10, y: 20 });
+    expect(nodeId).toBe('llm_1');
+    expect(changes.addNodes?.[0]).toEqual({
+      id: 'llm_1',
+      type: 'llm',
+      version: 1,
+      label: 'LLM',
+      position: { x: 10, y: 20 },
+      config: llmNode.defaults(),
+    });
+    expect(addNodeChange(flow, inputNode, { x: 0, y: 0 }).nodeId).toBe('input_1');
+  });
+
+  it('connects two ports, refuses a cycle, and does nothing for a join that exists', () => {
+    expect(connectChange(flow, { source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' })).toEqual({
+      kind: 'change',
+      changes: { addEdges: [{ id: 'e3', source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' }] },
+    });
+    expect(connectChange(flow, { source: 'result', sourcePort: 'out', target: 'input', targetPort: 'in' })).toEqual({
+      kind: 'cycle',
+    });
+    expect(connectChange(flow, { source: 'ask', sourcePort: 'out', target: 'ask', targetPort: 'in' })).toEqual({
+      kind: 'cycle',
+    });
+    expect(connectChange(flow, { source: 'input', sourcePort: 'out', target: 'ask', targetPort: 'in' })).toEqual({
+      kind: 'exists',
+    });
+  });
+
+  it('moves only the nodes whose position changed', () => {
+    const ask = flow.nodes.find((n) => n.id === 'ask')!;
+    expect(
+      moveChange(flow, [
+        { id: 'ask', position: ask.position },
+        { id: 'input', position: { x: 5, y: 6 } },
+        { id: 'gone', position: { x: 1, y: 1 } },
+      ]),
+    ).toEqual({ updateNodes: [{ id: 'input', position: { x: 5, y: 6 } }] });
+    expect(moveChange(flow, [{ id: 'ask', position: ask.position }])).toBeUndefined();
+  });
+});

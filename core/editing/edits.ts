@@ -1,0 +1,70 @@
+import type { ChangeSetInput } from '../model/change-set';
+import type { Flow, FlowNode, Position } from '../model/flow';
+import { buildAdjacency, wouldCreateCycle } from '../model/graph';
+import type { NodeDefinition } from '../nodes/define-node';
+import { freeEdgeId, freeNodeId } from './ids';
+
+/** The change that adds a node of a type with its defaults, and the new node's id. */
+export function addNodeChange(
+  flow: Flow,
+  definition: Pick<NodeDefinition, 'type' | 'version' | 'label' | 'defaults'>,
+  position: Position,
+): { changes: ChangeSetInput; nodeId: string } {
+  const id = freeNodeId(new Set(flow.nodes.map((n) => n.id)), definition.type);
+  const node: FlowNode = {
+    id,
+    type: definition.type,
+    version: definition.version,
+    label: definition.label,
+    position,
+    config: definition.defaults(),
+  };
+  return { changes: { addNodes: [node] }, nodeId: id };
+}
+
+/** False when an edge from source to target would join a node to itself or close a cycle. */
+export function canConnect(flow: Flow, source: string, target: string): boolean {
+  if (source === target) return false;
+  const adjacency = buildAdjacency(
+    flow.nodes.map((n) => n.id),
+    flow.edges,
+  );
+  return !wouldCreateCycle(adjacency, source, target);
+}
+
+export type ConnectResult =
+  | { kind: 'change'; changes: ChangeSetInput }
+  /** The same ports are already joined: nothing to do. */
+  | { kind: 'exists' }
+  | { kind: 'cycle' };
+
+/** The change that joins two ports, or why there is none. */
+export function connectChange(
+  flow: Flow,
+  ends: { source: string; sourcePort: string; target: string; targetPort: string },
+): ConnectResult {
+  if (!canConnect(flow, ends.source, ends.target)) return { kind: 'cycle' };
+  const exists = flow.edges.some(
+    (e) =>
+      e.source === ends.source &&
+      e.sourcePort === ends.sourcePort &&
+      e.target === ends.target &&
+      e.targetPort === ends.targetPort,
+  );
+  if (exists) return { kind: 'exists' };
+  const id = freeEdgeId(new Set(flow.edges.map((e) => e.id)));
+  return { kind: 'change', changes: { addEdges: [{ id, ...ends }] } };
+}
+
+/** The change that moves nodes, leaving out those already where they are; undefined when none moved. */
+export function moveChange(
+  flow: Flow,
+  moves: readonly { id: string; position: Position }[],
+): ChangeSetInput | undefined {
+  const byId = new Map(flow.nodes.map((n) => [n.id, n]));
+  const changed = moves.filter((m) => {
+    const node = byId.get(m.id);
+    return node !== undefined && (node.position.x !== m.position.x || node.position.y !== m.position.y);
+  });
+  return changed.length > 0 ? { updateNodes: changed.map((m) => ({ id: m.id, position: m.position })) } : undefined;
+}

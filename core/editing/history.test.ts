@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeSetSchema } from '../model/change-set';
+import { COALESCE_MS, EMPTY_HISTORY, HISTORY_LIMIT, recordEdit, redo, undo } from './history';
+
+const rename = (label: string) => ChangeSetSchema.parse({ updateNodes: [{ id: 'a', label }] });
+
+describe('history', () => {
+  it('undoes and redoes edits in order; a new edit clears what could be redone', () => {
+    let history = recordEdit(EMPTY_HISTORY, { forward: rename('one'), backward: rename('') }, 0);
+    history = recordEdit(history, { forward: rename('two'), backward: rename('one') }, 5000);
+    const undone = undo(history);
+    expect(undone?.changes).toEqual(rename('one'));
+    const redone = redo(undone!.history);
+    expect(redone?.changes).toEqual(rename('two'));
+    const afterEdit = recordEdit(undone!.history, { forward: rename('three'), backward: rename('one') }, 9000);
+    expect(afterEdit.future).toEqual([]);
+    expect(redo(afterEdit)).toBeUndefined();
+    expect(undo(EMPTY_HISTORY)).toBeUndefined();
+  });
+
+  it('keystrokes in one field soon after each other are one step back to before the first', () => {
+    let history = recordEdit(EMPTY_HISTORY, { forward: rename('h'), backward: rename(''), coalesceKey: 'a.label' }, 0);
+    history = recordEdit(history, { forward: rename('hi'), backward: rename('h'), coalesceKey: 'a.label' }, 300);
+    expect(history.past).toHaveLength(1);
+    expect(undo(history)?.changes).toEqual(rename(''));
+    expect(redo(undo(history)!.history)?.changes).toEqual(rename('hi'));
+    const later = recordEdit(
+      history,
+      { forward: rename('hi!'), backward: rename('hi'), coalesceKey: 'a.label' },
+      300 + COALESCE_MS,
+    );
+    expect(later.past).toHaveLength(2);
+  });
+
+  it(`keeps the last ${HISTORY_LIMIT} steps`, () => {
+    let history = EMPTY_HISTORY;
+    for (let i = 0; i <= HISTORY_LIMIT; i++)
+      history = recordEdit(history, { forward: rename(`${i}`), backward: rename('') }, i * 2000);
+    expect(history.past).toHaveLength(HISTORY_LIMIT);
+    expect(history.past[0]?.forward).toEqual(rename('1'));
+  });
+});

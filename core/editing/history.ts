@@ -1,0 +1,51 @@
+import type { ChangeSet } from '../model/change-set';
+
+/** One undoable edit: the change made, and the change that reverts it. */
+export interface HistoryEntry {
+  forward: ChangeSet;
+  backward: ChangeSet;
+  coalesceKey: string | undefined;
+  at: number;
+}
+
+export interface History {
+  past: HistoryEntry[];
+  future: HistoryEntry[];
+}
+
+export const EMPTY_HISTORY: History = { past: [], future: [] };
+export const HISTORY_LIMIT = 200;
+/** Edits with the same key closer together than this are one undo step (typing in one field). */
+export const COALESCE_MS = 1000;
+
+/**
+ * The history after an edit: a new undo step, or the last one extended when
+ * the edit continues it (same key, soon after). Any edit clears the redo list.
+ */
+export function recordEdit(
+  history: History,
+  edit: { forward: ChangeSet; backward: ChangeSet; coalesceKey?: string | undefined },
+  now: number,
+): History {
+  const last = history.past.at(-1);
+  if (edit.coalesceKey && last?.coalesceKey === edit.coalesceKey && now - last.at < COALESCE_MS) {
+    // The step keeps its first backward change: undo returns to before the first keystroke.
+    return { past: [...history.past.slice(0, -1), { ...last, forward: edit.forward, at: now }], future: [] };
+  }
+  const entry: HistoryEntry = { ...edit, coalesceKey: edit.coalesceKey, at: now };
+  return { past: [...history.past, entry].slice(-HISTORY_LIMIT), future: [] };
+}
+
+/** The change that undoes the last step, and the history after it; undefined when there is nothing to undo. */
+export function undo(history: History): { changes: ChangeSet; history: History } | undefined {
+  const entry = history.past.at(-1);
+  if (!entry) return undefined;
+  return { changes: entry.backward, history: { past: history.past.slice(0, -1), future: [...history.future, entry] } };
+}
+
+/** The change that redoes the last undone step, and the history after it. */
+export function redo(history: History): { changes: ChangeSet; history: History } | undefined {
+  const entry = history.future.at(-1);
+  if (!entry) return undefined;
+  return { changes: entry.forward, history: { past: [...history.past, entry], future: history.future.slice(0, -1) } };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { nodeContext } from '../../../tests/helpers/node-context';
+import { conditionNode } from './definition';
+
+describe('condition node', () => {
+  it('needs at least one rule, and defaults to one empty equals rule', () => {
+    expect(conditionNode.configSchema.safeParse({}).success).toBe(false);
+    expect(conditionNode.configSchema.safeParse({ rules: [] }).success).toBe(false);
+    expect(conditionNode.configSchema.parse(conditionNode.defaults())).toEqual({
+      match: 'all',
+      rules: [{ value: '', path: '$', operator: 'equals', operand: '' }],
+    });
+  });
+
+  it('takes the true port when every rule holds, testing JSON paths into an upstream answer', async () => {
+    const ctx = nodeContext({ outputs: { classify: '{"label":"bug","score":0.9}' } });
+    const config = conditionNode.configSchema.parse({
+      rules: [
+        { value: '{{nodes.classify.output}}', path: '$.label', operator: 'equals', operand: 'bug' },
+        { value: '{{nodes.classify.output}}', path: '$.score', operator: 'greater_than', operand: 0.5 },
+      ],
+    });
+    const outcome = await conditionNode.execute?.(ctx, config);
+    expect(outcome).toEqual({ kind: 'output', output: true, ports: ['true'] });
+    expect(ctx.reported[0]?.input).toEqual([
+      expect.objectContaining({ path: '$.label', value: 'bug', result: true }),
+      expect.objectContaining({ path: '$.score', value: 0.9, result: true }),
+    ]);
+  });
+
+  it('takes the false port when no rule of an `any` condition holds', async () => {
+    const ctx = nodeContext({ inputs: { text: 'hello' } });
+    const config = conditionNode.configSchema.parse({
+      match: 'any',
+      rules: [
+        { value: '{{inputs.text}}', operator: 'contains', operand: 'urgent' },
+        { value: '{{inputs.text}}', operator: 'is_empty' },
+      ],
+    });
+    expect(await conditionNode.execute?.(ctx, config)).toEqual({ kind: 'output', output: false, ports: ['false'] });
+  });
+});

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeContext } from '../../../tests/helpers/node-context';
+import { testLlm } from '../../../tests/helpers/llm';
+import { startOpenAiServer, type OpenAiServer } from '../../../tests/helpers/openai-server';
+import { llmNode } from './definition';
+
+let server: OpenAiServer;
+beforeEach(async () => {
+  server = await startOpenAiServer();
+});
+afterEach(() => server.close());
+
+describe('llm node', () => {
+  it('defaults to the default provider and model, text output, empty prompts', () => {
+    expect(llmNode.defaults()).toEqual({ provider: '', model: '', system: '', prompt: '', outputFormat: 'text' });
+  });
+
+  it('sends its rendered prompts to the provider and answers with the streamed text', async () => {
+    server.reply = () => ({ chunks: ['Sea ', 'otters.'] });
+    const ctx = nodeContext({ inputs: { topic: 'otters' }, llm: testLlm(server.url) });
+    const config = llmNode.configSchema.parse({
+      system: 'Be brief.',
+      prompt: 'About {{inputs.topic}}',
+      temperature: 0.2,
+    });
+    const outcome = await llmNode.execute?.(ctx, config);
+    expect(outcome).toEqual({ kind: 'output', output: 'Sea otters.' });
+    expect(server.requests[0]?.body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'About otters' },
+    ]);
+    expect(server.requests[0]?.body.temperature).toBe(0.2);
+    expect(ctx.tokens.join('')).toBe('Sea otters.');
+    expect(ctx.reported[0]).toEqual({ input: { system: 'Be brief.', prompt: 'About otters' } });
+  });
+
+  it('parses a JSON answer and fails with INVALID_MODEL_OUTPUT when it breaks the schema', async () => {
+    const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const config = llmNode.configSchema.parse({ prompt: 'count', outputFormat: 'json', jsonSchema: schema });
+    server.reply = () => ({ content: '```json\n{"n": 3}\n```' });
+    expect(await llmNode.execute?.(nodeContext({ llm: testLlm(server.url) }), config)).toEqual({
+      kind: 'output',
+      output: { n: 3 },
+    });
+    server.reply = () => ({ content: '{"n": "three"}' });
+    await expect(llmNode.execute?.(nodeContext({ llm: testLlm(server.url) }), config)).rejects.toMatchObject({
+      code: 'INVALID_MODEL_OUTPUT',
+    });
+  });
+
+  it('reports an imported agent step without a model as unresolved, and nothing once a model is chosen', () => {
+    const imported = llmNode.configSchema.parse({ prompt: 'x', agentVersionId: 'agent-v3' });
+    expect(llmNode.check?.(imported)).toEqual([
+      expect.objectContaining({ code: 'UNRESOLVED_AGENT', severity: 'error', field: 'config.model' }),
+    ]);
+    expect(llmNode.check?.({ ...imported, model: 'llama3.2' })).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { FlowDetail } from '../api/contract';
+import { exportFlowText } from '../formats/export';
+import { exportFileName, type ExportFormat } from '../formats/export-formats';
+import { isLayoutOnly, type ChangeResult, type ChangeSet } from '../model/change-set';
+import type { Flow } from '../model/flow';
+import type { Problem } from '../model/problems';
+import type { FlowSummary } from '../model/summaries';
+import { flowNotFound, type FlowRepository } from '../store/flow-repository';
+import type { VersionRepository } from '../store/version-repository';
+
+/** A tool name made from a flow's name: lower case, runs of other characters as `_`. */
+export function toolNameSlug(name: string): string {
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'flow';
+  return slug.slice(0, 100);
+}
+
+/** What the editor and the CLI do to flows beyond storing them: create, copy, open, edit, export. */
+export class FlowService {
+  constructor(
+    private readonly flows: FlowRepository,
+    private readonly versions: VersionRepository,
+  ) {}
+
+  /** An empty flow under a free tool name made from its name. */
+  create(name: string): Flow {
+    return this.flows.create({
+      schemaVersion: 1,
+      id: randomUUID(),
+      name,
+      tool: { name: this.flows.freeToolName(toolNameSlug(name)) },
+      parameters: [],
+      nodes: [],
+      edges: [],
+    });
+  }
+
+  /** A copy named "<name> (copy)" under a free tool name. */
+  duplicate(id: string): Flow {
+    const original = this.flows.get(id);
+    return this.flows.create({
+      ...original,
+      id: randomUUID(),
+      name: `${original.name} (copy)`,
+      tool: { ...original.tool, name: this.flows.freeToolName(original.tool.name) },
+    });
+  }
+
+  /** The flow's summary as lists show it. Throws FLOW_NOT_FOUND. */
+  summary(id: string): FlowSummary {
+    const found = this.flows.list().find((f) => f.id === id);
+    if (!found) throw flowNotFound(id);
+    return found;
+  }
+
+  /** A flow as the editor opens it; `withProblems: false` leaves validation to the editor (big flows). */
+  detail(id: string, withProblems = true): FlowDetail {
+    const { flow, revs } = this.flows.load(id);
+    const problems = withProblems ? this.flows.validate(flow).problems : [];
+    return { flow, revs, problems, enabled: flow.tool.enabled, versions: this.versions.list(id) };
+  }
+
+  /** Applies an editor change set; the flow's problems come back unless it only moved or renamed nodes. */
+  applyChanges(id: string, changes: ChangeSet): ChangeResult & { problems?: Problem[] } {
+    const result = this.flows.applyChanges(id, changes);
+    // Moves and renames happen on every drag: they cannot change problems, so skip the full validation.
+    if (isLayoutOnly(changes)) return result;
+    return { ...result, problems: this.flows.validate(this.flows.get(id)).problems };
+  }
+
+  /** The flow's text in an export format, and the file name to offer it under. */
+  exportFile(id: string, format: ExportFormat): { text: string; fileName: string } {
+    const flow = this.flows.get(id);
+    const text = exportFlowText(flow, format, this.versions.list(id)[0]?.version);
+    return { text, fileName: exportFileName(flow.tool.name, format) };
+  }
+}

@@ -1,0 +1,84 @@
+import { runFlow, type RunOptions } from '../engine/run-flow';
+import { FlowbenchError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import type { LlmPort } from '../model/llm';
+import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
+import { RunRecordBuilder } from '../model/run-record';
+import { createRunRecorder } from '../store/run-recorder';
+import type { RunLog } from '../store/run-log';
+
+export interface StartRun {
+  flow: Flow;
+  flowVersion?: number;
+  inputs: Record<string, unknown>;
+  trigger: RunTrigger;
+  client?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  listeners?: readonly RunEventListener[];
+  engine?: Pick<RunOptions, 'concurrency' | 'retry' | 'defaultNodeTimeoutMs'>;
+}
+
+/** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
+export class RunService {
+  /** Runs started with `start` and not finished yet, by run id. */
+  private readonly active = new Map<string, AbortController>();
+
+  constructor(
+    private readonly log: RunLog,
+    private readonly llm: () => LlmPort,
+  ) {}
+
+  /** Runs the flow; the record returned is the one stored, built from the same events. */
+  async run(request: StartRun): Promise<RunRecord> {
+    const meta = {
+      trigger: request.trigger,
+      ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
+      ...(request.client !== undefined ? { client: request.client } : {}),
+    };
+    const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
+    const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
+    await runFlow({
+      flow: request.flow,
+      inputs: request.inputs,
+      llm: this.llm(),
+      listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+      ...request.engine,
+    });
+    return builder.record();
+  }
+
+  /**
+   * Starts a run in the background and resolves with its id once it started;
+   * its events reach `request.listeners`. Fails only when the run cannot start.
+   */
+  start(request: Omit<StartRun, 'signal'>): Promise<{ runId: string }> {
+    const controller = new AbortController();
+    return new Promise((resolve, reject) => {
+      let runId: string | undefined;
+      const onStart: RunEventListener = (event) => {
+        if (event.type !== 'run.started') return;
+        runId = event.runId;
+        this.active.set(runId, controller);
+        resolve({ runId });
+      };
+      this.run({ ...request, signal: controller.signal, listeners: [onStart, ...(request.listeners ?? [])] })
+        .then(
+          () => undefined,
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        )
+        .finally(() => {
+          if (runId) this.active.delete(runId);
+        });
+    });
+  }
+
+  /** Cancels a run `start` began. Throws RUN_NOT_FOUND when it is not running here. */
+  cancel(runId: string, reason: string): void {
+    const controller = this.active.get(runId);
+    if (!controller) throw new FlowbenchError('RUN_NOT_FOUND', `run ${runId} is not running`);
+    controller.abort(new FlowbenchError('CANCELLED', reason));
+  }
+}

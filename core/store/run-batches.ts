@@ -1,0 +1,117 @@
+import type Database from 'better-sqlite3';
+import type { RunStatementName, RunWrite, RunWriteBatch } from './run-statements';
+
+/**
+ * Commits batches of run-record writes, in order, on one better-sqlite3
+ * connection. Shared by the inline writer (main thread) and the background
+ * writer's worker.
+ */
+
+export interface FailedWrite {
+  write: RunWrite;
+  error: Error;
+}
+
+export interface BatchHooks<B extends RunWriteBatch> {
+  /** The database stayed locked past busy_timeout; the batch waits for a retry. */
+  onBusy(error: Error): void;
+  /** Writes that failed for a reason waiting does not fix; the rest of their batch was committed. */
+  onFailed(failed: FailedWrite[]): void;
+  /** The batch is done with: committed, or its failed writes reported. */
+  onSettled?(batch: B): void;
+  retryMs?: number;
+}
+
+export interface BatchCommitter<B extends RunWriteBatch> {
+  add(batch: B): void;
+  /** Commits what is pending; false when the database stayed locked (a retry is scheduled). */
+  drain(): boolean;
+  readonly pendingCount: number;
+  stop(): void;
+}
+
+/** Another connection holds the write lock past busy_timeout: worth trying again later. */
+const isBusy = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+};
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+export function createBatchCommitter<B extends RunWriteBatch>(
+  db: Database.Database,
+  statements: Readonly<Record<RunStatementName, string>>,
+  hooks: BatchHooks<B>,
+): BatchCommitter<B> {
+  const prepared = Object.fromEntries(
+    Object.entries(statements).map(([name, sql]) => [name, db.prepare(sql)]),
+  ) as Record<RunStatementName, Database.Statement>;
+  // IMMEDIATE: take the write lock when the transaction begins, so a busy database is waited for (busy_timeout).
+  const commitAll = db.transaction((writes: RunWrite[]) => {
+    for (const [name, params] of writes) prepared[name].run(params);
+  });
+  const commit = (writes: RunWrite[]) => commitAll.immediate(writes);
+  // After a failure that waiting does not fix (the run's flow was deleted meanwhile, a full
+  // disk): the same batch write by write, so one bad record does not take the others with it.
+  const commitEachTx = db.transaction((writes: RunWrite[]) => {
+    const failed: FailedWrite[] = [];
+    for (const write of writes) {
+      try {
+        prepared[write[0]].run(write[1]);
+      } catch (error) {
+        if (isBusy(error)) throw error;
+        failed.push({ write, error: asError(error) });
+      }
+    }
+    return failed;
+  });
+  const commitEach = (writes: RunWrite[]) => commitEachTx.immediate(writes);
+  const pending: B[] = [];
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const retryLater = (error: unknown): false => {
+    hooks.onBusy(asError(error));
+    retryTimer ??= setTimeout(() => {
+      retryTimer = undefined;
+      drain();
+    }, hooks.retryMs ?? 1000);
+    return false;
+  };
+
+  function drain(): boolean {
+    while (pending.length > 0) {
+      const batch = pending[0] as B;
+      try {
+        commit(batch.writes);
+      } catch (error) {
+        if (isBusy(error)) return retryLater(error);
+        try {
+          const failed = commitEach(batch.writes);
+          if (failed.length > 0) hooks.onFailed(failed);
+        } catch (again) {
+          if (isBusy(again)) return retryLater(again);
+          hooks.onFailed(batch.writes.map((write) => ({ write, error: asError(again) })));
+        }
+      }
+      pending.shift();
+      hooks.onSettled?.(batch);
+    }
+    return true;
+  }
+
+  return {
+    add(batch) {
+      pending.push(batch);
+      // While a retry waits for the lock, new batches line up behind it.
+      if (retryTimer === undefined) drain();
+    },
+    drain,
+    get pendingCount() {
+      return pending.length;
+    },
+    stop() {
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+    },
+  };
+}

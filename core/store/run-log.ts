@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import type { Flow } from '../model/flow';
+import type { RunEvent, RunTrigger } from '../model/run';
+import type { FlowbenchDatabase } from './database';
+import type { RunWriteBatch } from './run-statements';
+import { BackgroundRunWriter, InlineRunWriter, type RunWriter } from './run-writer';
+import { eventWrite, type RecordedRun } from './run-writes';
+
+export type { RecordedRun } from './run-writes';
+
+export interface RunStart {
+  runId: string;
+  flow: Flow;
+  flowVersion?: number;
+  inputs: Record<string, unknown>;
+  trigger: RunTrigger;
+  client?: string;
+  startedAt: number;
+}
+
+/** Longest a run event waits before it is written (see `enqueue`). */
+export const GROUP_COMMIT_MS = 5;
+/** A queue this long is written at once, whatever the time. */
+const MAX_QUEUED_EVENTS = 2000;
+
+// Hashing a big snapshot on every run would cost more than the run; flows are immutable once loaded.
+const hashes = new WeakMap<Flow, string>();
+function snapshotHash(flow: Flow): string {
+  let hash = hashes.get(flow);
+  if (!hash) {
+    hash = createHash('sha256').update(JSON.stringify(flow)).digest('hex');
+    hashes.set(flow, hash);
+  }
+  return hash;
+}
+
+export interface RunLogOptions {
+  /**
+   * Commit run records on a worker thread (long-lived hosts: the MCP server,
+   * `serve`, the app) instead of on the caller's thread (commands, tests).
+   */
+  background?: boolean;
+  nativeBinding?: string;
+}
+
+/**
+ * The write side of run records: the engine's events, queued and handed to a
+ * writer in group commits. Reads go through RunRepository, which flushes this
+ * log first.
+ */
+export class RunLog {
+  private readonly writer: RunWriter;
+  /** Snapshots this process already stored, so a repeated run skips the insert. */
+  private readonly storedSnapshots = new Set<string>();
+  /** Events waiting for the next group commit, each with the run it belongs to; see `enqueue`. */
+  private queued: RunEvent[] = [];
+  private queuedRuns: RecordedRun[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** The commit `durable` scheduled for this turn of the event loop, shared by its callers. */
+  private durableCommit: Promise<void> | undefined;
+
+  constructor(database: FlowbenchDatabase, options: RunLogOptions = {}) {
+    const forget = (hashes: readonly string[]) => hashes.forEach((h) => this.storedSnapshots.delete(h));
+    this.writer =
+      options.background && !database.sqlite.memory
+        ? new BackgroundRunWriter(database.sqlite, forget, options)
+        : new InlineRunWriter(database.sqlite, forget);
+  }
+
+  /** Records a run's start with its flow snapshot (stored once per distinct flow content). */
+  start(run: RunStart): void {
+    this.commit();
+    const batch: RunWriteBatch = { writes: [] };
+    this.startWrites(run, batch);
+    this.writer.write(batch);
+    this.writer.sync();
+  }
+
+  /**
+   * Queues a run's events; the queue is handed to the writer as one batch at
+   * most GROUP_COMMIT_MS later (group commit), so an MCP answer or a CLI line
+   * is not held up by the disk and many runs share one commit. Reads in this
+   * process flush first, and `close` writes what is left.
+   */
+  enqueue(event: RunEvent, run: RecordedRun): void {
+    this.queued.push(event);
+    this.queuedRuns.push(run);
+    if (this.queued.length >= MAX_QUEUED_EVENTS) return this.commit();
+    this.flushTimer ??= setTimeout(() => this.commit(), GROUP_COMMIT_MS);
+  }
+
+  /** Hands the queue to the writer and waits until it is in the database. */
+  flush(): void {
+    this.commit();
+    this.writer.sync();
+  }
+
+  /**
+   * Resolves once every event queued so far is committed: what a host awaits
+   * before it answers for a run, so that a result sent means its run is
+   * stored. Runs that finish in the same turn of the event loop share one
+   * commit, and the caller's thread never waits for the disk or a lock.
+   */
+  durable(): Promise<void> {
+    if (this.queued.length === 0) return this.writer.settled();
+    this.durableCommit ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.durableCommit = undefined;
+        this.commit();
+        resolve(this.writer.settled());
+      }),
+    );
+    return this.durableCommit;
+  }
+
+  /** Flushes and stops the writer; the log is not used afterwards. */
+  close(): void {
+    this.commit();
+    this.writer.close();
+  }
+
+  /** Hands the queue to the writer as one batch. */
+  private commit(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.queued.length === 0) return;
+    const batch: RunWriteBatch = { writes: [] };
+    for (let i = 0; i < this.queued.length; i++) {
+      const run = this.queuedRuns[i] as RecordedRun;
+      if (run.start) {
+        this.startWrites(run.start, batch);
+        run.start = undefined;
+      }
+      const write = eventWrite(this.queued[i] as RunEvent, run);
+      if (write) batch.writes.push(write);
+    }
+    this.queued = [];
+    this.queuedRuns = [];
+    this.writer.write(batch);
+  }
+
+  private startWrites(run: RunStart, batch: RunWriteBatch): void {
+    const hash = snapshotHash(run.flow);
+    if (!this.storedSnapshots.has(hash)) {
+      batch.writes.push(['insertSnapshot', [hash, JSON.stringify(run.flow), run.startedAt]]);
+      this.storedSnapshots.add(hash);
+    }
+    batch.writes.push([
+      'insertRun',
+      [
+        run.runId,
+        run.flow.id,
+        run.flow.name,
+        run.flowVersion ?? null,
+        hash,
+        JSON.stringify(run.inputs),
+        run.trigger,
+        run.client ?? null,
+        process.pid,
+        run.startedAt,
+      ],
+    ]);
+  }
+}

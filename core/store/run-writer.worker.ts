@@ -1,0 +1,68 @@
+/**
+ * The background run writer: commits run records on its own connection, so
+ * the thread that answers MCP calls and API requests never waits for the
+ * disk or for another process's write lock. Built to out/worker/ by
+ * scripts/build-worker.mjs (a worker does not inherit tsx's loader); see
+ * run-writer.ts for the other side.
+ *
+ * Shared state (Int32Array over workerData.signals): [0] the id of the last
+ * batch settled, [1] 1 once closed, -1 if the worker could not start.
+ * Each settled batch is also posted back, for callers awaiting it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { RunStatementName, RunWrite, RunWriteBatch } from './run-statements';
+
+export interface WriterWorkerData {
+  path: string;
+  nativeBinding?: string;
+  statements: Record<RunStatementName, string>;
+  signals: SharedArrayBuffer;
+}
+
+export type ToWorker = { type: 'write'; batch: string } | { type: 'close' };
+export type FromWorker =
+  { type: 'settled'; id: number } | { type: 'failed'; failed: { write: RunWrite; message: string }[] };
+
+interface NumberedBatch extends RunWriteBatch {
+  id: number;
+}
+
+const { path, nativeBinding, statements, signals } = workerData as WriterWorkerData;
+const state = new Int32Array(signals);
+const port = parentPort;
+const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
+const signal = (index: number, value: number) => {
+  Atomics.store(state, index, value);
+  Atomics.notify(state, index);
+};
+const post = (message: FromWorker) => port?.postMessage(message);
+
+try {
+  // Loaded inside the try: a database the worker cannot open (a missing native build) sets the failure flag at once.
+  const { createBatchCommitter } = await import('./run-batches');
+  const { configureConnection } = await import('./connection');
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path, nativeBinding ? { nativeBinding } : {});
+  configureConnection(db);
+  const committer = createBatchCommitter<NumberedBatch>(db, statements, {
+    onBusy: (error) => report(`run records wait for the database: ${error.message}`),
+    // The main thread reports them: it knows which snapshots to store again.
+    onFailed: (failed) =>
+      post({ type: 'failed', failed: failed.map(({ write, error }) => ({ write, message: error.message })) }),
+    onSettled: (batch) => {
+      signal(0, batch.id);
+      post({ type: 'settled', id: batch.id });
+    },
+  });
+  port?.on('message', (message: ToWorker) => {
+    if (message.type === 'write') return committer.add(JSON.parse(message.batch) as NumberedBatch);
+    committer.drain();
+    committer.stop();
+    db.close();
+    signal(1, 1);
+  });
+} catch (error) {
+  signal(1, -1);
+  Atomics.notify(state, 0);
+  throw error;
+}
