@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_IMPORT_TEXT } from '../api/contract';
+import { findMethod, MAX_IMPORT_TEXT } from '../api/contract';
 import type { ApiHost } from './api-host';
 
 /** API bodies may carry an imported file (10 MB) and some JSON around it. */
@@ -53,7 +53,8 @@ export function createApiHttpHandler(host: ApiHost, sessionToken: string) {
       return;
     }
     const match = /^\/api\/([a-zA-Z]+)\/([a-zA-Z]+)$/.exec(url.pathname);
-    if (!match || req.method !== 'POST')
+    // `constructor`, `toString` and other names the contract does not list are no routes.
+    if (!match || req.method !== 'POST' || !findMethod(match[1] ?? '', match[2] ?? ''))
       return sendJson(res, 404, {
         ok: false,
         error: { code: 'USAGE_ERROR', message: `no API route ${req.method} ${url.pathname}` },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createMcpHttpHandler } from '../mcp/http';
@@ -11,6 +11,23 @@ import { hasRenderer, serveStatic } from './static-files';
 import type { Services } from '../services/open-services';
 
 export const DEFAULT_PORT = 4747;
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(`${text}\n`);
+}
+
+/**
+ * The request's URL, or undefined when its target cannot be one (`http://[`,
+ * bytes that are no URL): a bad request, never an exception.
+ */
+export function parseRequestUrl(target: string | undefined, port: number): URL | undefined {
+  try {
+    return new URL(target ?? '/', `http://127.0.0.1:${port}`);
+  } catch {
+    return undefined;
+  }
+}
 const TOKEN_KEY = 'mcp.httpToken';
 
 /** The bearer token of the HTTP endpoint: generated on first start, kept in settings. */
@@ -55,27 +72,31 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const handleApi = createApiHttpHandler(api, sessionToken);
   let port = options.port;
 
-  const server: HttpServer = createServer((req, res) => {
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refuseForeignRequest(req, port);
-    if (refusal) {
-      res.writeHead(403, { 'content-type': 'text/plain' });
-      res.end(`Forbidden: ${refusal}\n`);
-      return;
-    }
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const fail = (error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`internal error: ${(error as Error).message}\n`);
-    };
-    if (url.pathname === '/mcp') return void handleMcp(req, res).catch(fail);
-    if (url.pathname.startsWith('/api/')) return void handleApi(req, res, url).catch(fail);
+    if (refusal) return sendText(res, 403, `Forbidden: ${refusal}`);
+    const url = parseRequestUrl(req.url, port);
+    if (!url) return sendText(res, 400, 'Bad request: the request target is not a valid URL path');
+    if (url.pathname === '/mcp') return handleMcp(req, res);
+    if (url.pathname.startsWith('/api/')) return handleApi(req, res, url);
     if (req.method === 'GET' && hasRenderer()) return serveStatic(url.pathname, res);
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end(
-      hasRenderer()
-        ? 'Not found\n'
-        : 'The editor is not built: run `npm run build:renderer`. The MCP endpoint is /mcp.\n',
+    sendText(
+      res,
+      404,
+      hasRenderer() ? 'Not found' : 'The editor is not built: run `npm run build:renderer`. The MCP endpoint is /mcp.',
     );
+  };
+  // The last resort: whatever one request does wrong, it gets an answer and the server goes on.
+  const server: HttpServer = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      process.stderr.write(`flowbench: ${req.method ?? '?'} request failed: ${(error as Error).message}\n`);
+      if (res.headersSent) res.destroy();
+      else sendText(res, 500, 'Internal error; the request was not carried out');
+    });
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

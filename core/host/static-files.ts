@@ -23,9 +23,17 @@ export function hasRenderer(dir = RENDERER_DIR): boolean {
 
 /** Serves a file of the renderer build; paths outside the folder are refused. */
 export function serveStatic(urlPath: string, res: ServerResponse, dir = RENDERER_DIR): void {
-  const relative = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath.slice(1));
+  let relative: string;
+  try {
+    relative = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath.slice(1));
+  } catch {
+    // `%ff` and other escapes that are no UTF-8: no file has such a name.
+    res.writeHead(400, { 'content-type': 'text/plain' });
+    res.end('Bad request: the path is not valid percent-encoded UTF-8\n');
+    return;
+  }
   const file = normalize(join(dir, relative));
-  if (!file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) {
+  if (relative.includes('\0') || !file.startsWith(dir + sep) || !existsSync(file) || !statSync(file).isFile()) {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('Not found\n');
     return;
@@ -36,5 +44,8 @@ export function serveStatic(urlPath: string, res: ServerResponse, dir = RENDERER
     'cache-control': isHashed ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
   });
-  createReadStream(file).pipe(res);
+  // A file removed between the check and the read ends this response, not the server.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }

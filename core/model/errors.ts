@@ -36,7 +36,9 @@ export const ERROR_CODES = {
   RUN_TIMEOUT: 'the whole run took longer than its time limit',
   STOPPED: 'a stop node ended the run; the message is its reason',
   // Unexpected failures: a bug or the environment.
+  DATABASE_BUSY: 'another process held the database write lock longer than Flowbench waits for it; try again',
   DATABASE_ERROR: 'SQLite reported an error',
+  HOST_UNREACHABLE: 'the editor could not reach Flowbench (the app or `flowbench serve` stopped)',
   INTERNAL_ERROR: 'an unexpected error; please report it',
 } as const;
 
@@ -106,9 +108,28 @@ export interface SerializedError {
   data?: Record<string, unknown>;
 }
 
-/** Wraps anything thrown into a FlowbenchError, keeping the original as the cause. */
+/** Failures that say nothing about the request: the same request may well succeed later. */
+export function isTransient(error: FlowbenchError): boolean {
+  return error.code === 'DATABASE_BUSY' || error.code === 'HOST_UNREACHABLE';
+}
+
+/**
+ * Wraps anything thrown into a FlowbenchError, keeping the original as the
+ * cause. SQLite's errors keep their meaning: a lock held too long is
+ * DATABASE_BUSY (worth retrying), the rest DATABASE_ERROR.
+ */
 export function toFlowbenchError(error: unknown): FlowbenchError {
   if (error instanceof FlowbenchError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+    const isBusy = /^SQLITE_(BUSY|LOCKED)/.test(code);
+    return new FlowbenchError(
+      isBusy ? 'DATABASE_BUSY' : 'DATABASE_ERROR',
+      isBusy ? `the database is locked by another process: ${message}` : message,
+      { sqliteCode: code },
+      { cause: error },
+    );
+  }
   return new FlowbenchError('INTERNAL_ERROR', message, undefined, { cause: error });
 }

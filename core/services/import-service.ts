@@ -1,6 +1,7 @@
 import { detectImport, type ImportFormat } from '../formats/detect';
 import type { Flow } from '../model/flow';
 import { hasErrors, type Problem } from '../model/problems';
+import { WRITE_TRANSACTION } from '../store/database';
 import type { Services } from './open-services';
 
 export interface ImportReport {
@@ -38,5 +39,5 @@ export function importFlowText(services: Services, text: string, source: string)
       publishedVersion = services.versions.publish(flow.id, `imported from ${source}`).version;
     }
     return { format: imported.format, flow, problems, ...(publishedVersion !== undefined ? { publishedVersion } : {}) };
-  });
+  }, WRITE_TRANSACTION);
 }

@@ -29,7 +29,7 @@ export class RunService {
     private readonly llm: () => LlmPort,
   ) {}
 
-  /** Runs the flow; the record returned is the one stored, built from the same events. */
+  /** Runs the flow; the record returned is the one stored, committed before it is returned. */
   async run(request: StartRun): Promise<RunRecord> {
     const meta = {
       trigger: request.trigger,
@@ -47,6 +47,8 @@ export class RunService {
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
       ...request.engine,
     });
+    // Whoever gets the record next passes it on (an MCP result, a CLI line): it is stored first.
+    await this.log.durable();
     return builder.record();
   }
 

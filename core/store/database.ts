@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FlowbenchError } from '../model/errors';
-import { configureConnection } from './connection';
+import { FlowbenchError, toFlowbenchError } from '../model/errors';
+import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import * as schema from './schema';
 
 /** Marks the file as Flowbench's in the SQLite header ("FLOW"). */
@@ -15,6 +15,14 @@ const SQLITE_HEADER = 'SQLite format 3\u0000';
 export const DEFAULT_MIGRATIONS_FOLDER = fileURLToPath(new URL('../../resources/migrations', import.meta.url));
 
 export type Db = BetterSQLite3Database<typeof schema>;
+
+/**
+ * The options of every transaction that writes. A deferred transaction that
+ * reads first cannot upgrade to a write while another process holds the
+ * write lock: SQLite answers BUSY at once instead of waiting busy_timeout.
+ * IMMEDIATE takes the write lock when it begins, so it waits.
+ */
+export const WRITE_TRANSACTION = { behavior: 'immediate' } as const;
 
 export interface FlowbenchDatabase {
   db: Db;
@@ -72,9 +80,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
       path,
     });
   }
-  if (!exists) mkdirSync(dirname(path), { recursive: true });
+  if (!exists) createPrivateFile(path);
 
-  const sqlite = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // The open waits for a lock as long as every later statement does (better-sqlite3's own default is 5 s).
+  const sqlite = new Database(path, {
+    timeout: BUSY_TIMEOUT_MS,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
   try {
     const knownMigrations = readJournal(migrationsFolder).entries.length;
     if (exists) checkExisting(sqlite, path, knownMigrations);
@@ -99,8 +111,20 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
     return { db, sqlite, path, isNew, catalogueEpoch: { value: 0 }, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
-    throw error;
+    throw toFlowbenchError(error);
   }
+}
+
+/**
+ * Creates the database file readable by its owner only (0600), in a folder
+ * only its owner can enter (0700) when Flowbench creates the folder: the
+ * database holds API keys and the MCP bearer token. SQLite gives the WAL and
+ * SHM files the database file's permissions.
+ */
+function createPrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
 }
 
 function checkExisting(sqlite: Database.Database, path: string, knownMigrations: number): void {
@@ -112,6 +136,14 @@ function checkExisting(sqlite: Database.Database, path: string, knownMigrations:
     userVersion = sqlite.pragma('user_version', { simple: true });
     tableCount = sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").pluck().get();
   } catch (error) {
+    if (toFlowbenchError(error).code === 'DATABASE_BUSY') {
+      throw new FlowbenchError(
+        'DATABASE_BUSY',
+        `${path} is locked by another process; try again once it lets go`,
+        { path },
+        { cause: error },
+      );
+    }
     throw new FlowbenchError(
       'NOT_A_DATABASE',
       `${path} cannot be read as a database: ${(error as Error).message}`,
@@ -119,7 +151,8 @@ function checkExisting(sqlite: Database.Database, path: string, knownMigrations:
       { cause: error },
     );
   }
-  if (applicationId !== APPLICATION_ID && tableCount !== 0) {
+  // Another application's file: it has its tables, or it set its own application id even while empty.
+  if (applicationId !== APPLICATION_ID && (tableCount !== 0 || applicationId !== 0)) {
     throw new FlowbenchError(
       'NOT_A_DATABASE',
       `${path} is a SQLite database of another application; Flowbench left it untouched`,

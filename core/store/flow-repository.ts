@@ -15,7 +15,7 @@ import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
-import type { Db, FlowbenchDatabase } from './database';
+import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
 import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
 import { edges, flows, nodes } from './schema';
 
@@ -175,7 +175,7 @@ export class FlowRepository {
       this.insertEdges(flow.id, flow.edges, 0);
       this.database.catalogueEpoch.value++;
       return flow;
-    });
+    }, WRITE_TRANSACTION);
   }
 
   private withFreeId(input: unknown): unknown {
@@ -224,7 +224,7 @@ export class FlowRepository {
       if (changes.flow) this.database.catalogueEpoch.value++;
       const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       return { rowsWritten: after - before, nodeRevs };
-    });
+    }, WRITE_TRANSACTION);
   }
 
   /** Refuses updates to nodes that are gone or changed since the editor read them. */

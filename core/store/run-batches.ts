@@ -24,6 +24,12 @@ export interface BatchHooks<B extends RunWriteBatch> {
 
 export interface BatchCommitter<B extends RunWriteBatch> {
   add(batch: B): void;
+  /**
+   * Commits one batch now, unless the database is locked (then 'busy', and
+   * the batch is not kept: the caller hands it on). Other failures are
+   * reported through onFailed, as in `add`.
+   */
+  tryCommit(batch: B): 'committed' | 'busy';
   /** Commits what is pending; false when the database stayed locked (a retry is scheduled). */
   drain(): boolean;
   readonly pendingCount: number;
@@ -78,20 +84,29 @@ export function createBatchCommitter<B extends RunWriteBatch>(
     return false;
   };
 
+  /** Commits a batch, or its writes one by one after a failure waiting does not fix; throws only when busy. */
+  function commitOrReport(batch: B): void {
+    try {
+      commit(batch.writes);
+    } catch (error) {
+      if (isBusy(error)) throw error;
+      try {
+        const failed = commitEach(batch.writes);
+        if (failed.length > 0) hooks.onFailed(failed);
+      } catch (again) {
+        if (isBusy(again)) throw again;
+        hooks.onFailed(batch.writes.map((write) => ({ write, error: asError(again) })));
+      }
+    }
+  }
+
   function drain(): boolean {
     while (pending.length > 0) {
       const batch = pending[0] as B;
       try {
-        commit(batch.writes);
+        commitOrReport(batch);
       } catch (error) {
-        if (isBusy(error)) return retryLater(error);
-        try {
-          const failed = commitEach(batch.writes);
-          if (failed.length > 0) hooks.onFailed(failed);
-        } catch (again) {
-          if (isBusy(again)) return retryLater(again);
-          hooks.onFailed(batch.writes.map((write) => ({ write, error: asError(again) })));
-        }
+        return retryLater(error);
       }
       pending.shift();
       hooks.onSettled?.(batch);
@@ -104,6 +119,16 @@ export function createBatchCommitter<B extends RunWriteBatch>(
       pending.push(batch);
       // While a retry waits for the lock, new batches line up behind it.
       if (retryTimer === undefined) drain();
+    },
+    tryCommit(batch) {
+      try {
+        commitOrReport(batch);
+      } catch (error) {
+        if (isBusy(error)) return 'busy';
+        throw error;
+      }
+      hooks.onSettled?.(batch);
+      return 'committed';
     },
     drain,
     get pendingCount() {

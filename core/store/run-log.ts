@@ -4,7 +4,7 @@ import type { RunEvent, RunTrigger } from '../model/run';
 import type { FlowbenchDatabase } from './database';
 import type { RunWriteBatch } from './run-statements';
 import { BackgroundRunWriter, InlineRunWriter, type RunWriter } from './run-writer';
-import { eventWrite, type RecordedRun } from './run-writes';
+import { eventWrite, mergeWrites, type RecordedRun } from './run-writes';
 
 export type { RecordedRun } from './run-writes';
 
@@ -136,7 +136,7 @@ export class RunLog {
     }
     this.queued = [];
     this.queuedRuns = [];
-    this.writer.write(batch);
+    this.writer.write({ writes: mergeWrites(batch.writes) });
   }
 
   private startWrites(run: RunStart, batch: RunWriteBatch): void {

@@ -90,6 +90,8 @@ const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' 
 export const RUN_STATEMENTS = {
   insertSnapshot: insert(snapshots, SNAPSHOT_KEYS).replace('INSERT', 'INSERT OR IGNORE'),
   insertRun: insert(runs, RUN_START_KEYS, { status: "'running'" }),
+  /** A run that started and finished within one batch: one row written once (see mergeWrites). */
+  insertFinishedRun: insert(runs, [...RUN_START_KEYS, ...RUN_FINISH_KEYS]),
   finishRun: `UPDATE ${getTableName(runs)} SET ${RUN_FINISH_KEYS.map((key) => `${columnName(runs, key)} = ?`).join(', ')} WHERE ${columnName(runs, 'id')} = ?`,
   upsertStep: `${insert(runSteps, STEP_KEYS)} ON CONFLICT (${step('runId')}, ${step('nodeId')}) DO UPDATE SET ${Object.entries(
     STEP_MERGE,
@@ -107,6 +109,7 @@ type ValuesFor<Keys extends readonly unknown[]> = { -readonly [K in keyof Keys]:
 export interface RunStatementParams {
   insertSnapshot: ValuesFor<typeof SNAPSHOT_KEYS>;
   insertRun: ValuesFor<typeof RUN_START_KEYS>;
+  insertFinishedRun: [...ValuesFor<typeof RUN_START_KEYS>, ...ValuesFor<typeof RUN_FINISH_KEYS>];
   finishRun: [...ValuesFor<typeof RUN_FINISH_KEYS>, id: string];
   upsertStep: ValuesFor<typeof STEP_KEYS>;
 }

@@ -107,3 +107,76 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
       return undefined;
   }
 }
+
+type StepParams = Extract<RunWrite, ['upsertStep', unknown]>[1];
+type RunStartParams = Extract<RunWrite, ['insertRun', unknown]>[1];
+type RunFinishParams = Extract<RunWrite, ['finishRun', unknown]>[1];
+
+/**
+ * One step write standing for two in a row, exactly as the upsert statement
+ * would combine them: the latest status, error and finish time; the highest
+ * attempt count; the latest value of what later events may leave null; the
+ * first start time.
+ */
+function mergeStep(a: StepParams, b: StepParams): StepParams {
+  const merged = [...b] as StepParams;
+  merged[2] = a[2];
+  merged[4] = Math.max(Number(a[4]), Number(b[4]));
+  for (const i of [5, 6, 9, 10] as const) merged[i] = b[i] ?? a[i];
+  merged[11] = a[11] ?? b[11];
+  return merged;
+}
+
+/**
+ * The same records in fewer writes: each step of the batch written once, and
+ * a run that started and finished within the batch inserted once with its
+ * outcome. A short run then costs two statements instead of four or more,
+ * which is most of the commit an MCP answer waits for. Snapshots come first
+ * and runs before their steps, as the foreign keys need.
+ */
+export function mergeWrites(writes: readonly RunWrite[]): RunWrite[] {
+  /** Writes that go first as they are: snapshots (runs point at them). */
+  const leading: RunWrite[] = [];
+  const started = new Map<string, { start: RunStartParams; finish?: RunFinishParams }>();
+  const steps = new Map<string, StepParams>();
+  const finished = new Map<string, RunFinishParams>();
+  for (const write of writes) {
+    switch (write[0]) {
+      case 'insertSnapshot':
+      case 'insertFinishedRun':
+        leading.push(write);
+        break;
+      case 'insertRun':
+        started.set(String(write[1][0]), { start: write[1] });
+        break;
+      case 'upsertStep': {
+        const key = `${write[1][0]}\u0000${write[1][1]}`;
+        const earlier = steps.get(key);
+        steps.set(key, earlier ? mergeStep(earlier, write[1]) : write[1]);
+        break;
+      }
+      case 'finishRun': {
+        const runId = write[1][7];
+        const run = started.get(runId);
+        if (run) run.finish = write[1];
+        else finished.set(runId, write[1]);
+        break;
+      }
+    }
+  }
+  const merged: RunWrite[] = [...leading];
+  for (const { start, finish } of started.values()) {
+    if (!finish) {
+      merged.push(['insertRun', start]);
+      continue;
+    }
+    const [status, output, errorCode, errorMessage, errorNodeId, finishedAt, durationMs] = finish;
+    merged.push([
+      'insertFinishedRun',
+      [...start, status, output, errorCode, errorMessage, errorNodeId, finishedAt, durationMs],
+    ]);
+  }
+  for (const step of steps.values()) merged.push(['upsertStep', step]);
+  for (const finish of finished.values()) merged.push(['finishRun', finish]);
+  return merged;
+}

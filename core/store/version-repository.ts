@@ -4,7 +4,7 @@ import type { Flow } from '../model/flow';
 import type { VersionSummary } from '../model/summaries';
 import { errorsIn, hasErrors } from '../model/problems';
 import type { Statement } from 'better-sqlite3';
-import type { Db, FlowbenchDatabase } from './database';
+import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
 import { flowNotFound, type FlowRepository } from './flow-repository';
 import { flowVersions, flows } from './schema';
 
@@ -84,7 +84,7 @@ export class VersionRepository {
       this.db.insert(flowVersions).values({ flowId, version, snapshot: flow, note, createdAt }).run();
       this.database.catalogueEpoch.value++;
       return summaryOf({ flowId, version, note, createdAt, toolName: flow.tool.name, nodeCount: flow.nodes.length });
-    });
+    }, WRITE_TRANSACTION);
   }
 
   list(flowId: string): VersionSummary[] {

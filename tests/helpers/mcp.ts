@@ -27,7 +27,7 @@ export function publishFlows(services: Services, flows: readonly FlowInput[]): v
 export async function connectStdio(
   db: string,
   name = 'flowbench-tests',
-): Promise<{ client: Client; stderr: () => string }> {
+): Promise<{ client: Client; stderr: () => string; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, '--db', db, 'mcp'],
@@ -39,7 +39,7 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => stderr };
+  return { client, stderr: () => stderr, pid: transport.pid ?? 0 };
 }
 
 /** The real SDK client over Streamable HTTP. */

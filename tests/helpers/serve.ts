@@ -9,6 +9,8 @@ export interface ServeProcess {
   port: number;
   token: string | undefined;
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL), as a crash or `kill -9` would; resolves when it is gone. */
+  kill(): Promise<void>;
 }
 
 /** Starts `./bin/flowbench serve --port 0` and reads its URL and token from stdout. */
@@ -20,6 +22,13 @@ export function startServe(db: string, extraArgs: readonly string[] = []): Promi
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((done) => {
+      child.removeAllListeners('exit');
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill(signal);
+    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
@@ -35,12 +44,8 @@ export function startServe(db: string, extraArgs: readonly string[] = []): Promi
         mcpUrl: `${url}/mcp`,
         port: Number(new URL(url).port),
         token,
-        stop: () =>
-          new Promise<void>((done) => {
-            child.removeAllListeners('exit');
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
+        stop: () => end('SIGTERM'),
+        kill: () => end('SIGKILL'),
       });
     });
   });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { RunOutput } from '../../model/run';
 import { flows } from './flows';
@@ -40,5 +41,11 @@ export const runs = sqliteTable(
     finishedAt: integer('finished_at'),
     durationMs: integer('duration_ms'),
   },
-  (t) => [index('runs_flow_started').on(t.flowId, t.startedAt), index('runs_status').on(t.status)],
+  (t) => [
+    index('runs_flow_started').on(t.flowId, t.startedAt),
+    // Only runs still going, for finding those a crash left behind: a run stored finished never touches it.
+    index('runs_running')
+      .on(t.status)
+      .where(sql`${t.status} = 'running'`),
+  ],
 );

@@ -42,11 +42,22 @@ function httpTransport(): ApiTransport {
   };
   return {
     async invoke(service, method, args) {
-      const response = await fetch(`api/${service}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-flowbench-session': token, 'x-flowbench-client': CLIENT_ID },
-        body: JSON.stringify(args),
-      });
+      let response: Response;
+      try {
+        response = await fetch(`api/${service}/${method}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-flowbench-session': token,
+            'x-flowbench-client': CLIENT_ID,
+          },
+          body: JSON.stringify(args),
+        });
+      } catch (error) {
+        // The host is gone (serve stopped, restarting): say so as the API's own error.
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, error: { code: 'HOST_UNREACHABLE', message: `Flowbench is not reachable: ${message}` } };
+      }
       return (await response.json()) as ApiReply;
     },
     subscribe(listener) {

@@ -1,6 +1,14 @@
 import { useReactFlow } from '@xyflow/react';
 import { selectErrorCount, useAppStore } from '../store/app-store';
 
+const SAVE_STATE_TEXT = {
+  saved: 'Saved',
+  pending: 'Saving…',
+  saving: 'Saving…',
+  paused: 'Saving paused: your edits are kept and will be saved when Flowbench can write them',
+  error: 'Not saved',
+} as const;
+
 /**
  * The editor's toolbar. It subscribes to what it shows (save state, undo
  * depth, problems) on its own, so an edit re-renders the toolbar, not the canvas.
@@ -9,6 +17,7 @@ export function Toolbar() {
   const name = useAppStore((s) => s.flow?.name);
   const toolName = useAppStore((s) => s.flow?.tool.name);
   const saveState = useAppStore((s) => s.saveState);
+  const saveProblem = useAppStore((s) => s.saveProblem);
   const canUndo = useAppStore((s) => s.past.length > 0);
   const canRedo = useAppStore((s) => s.future.length > 0);
   const errorCount = useAppStore(selectErrorCount);
@@ -21,8 +30,8 @@ export function Toolbar() {
       <button onClick={() => void store.closeFlow().then(() => store.navigate({ page: 'home' }))}>← Flows</button>
       <strong className="flow-title">{name}</strong>
       <code className="muted">{toolName}</code>
-      <span className={`save-state save-${saveState}`} data-testid="save-state">
-        {saveState === 'saved' ? 'Saved' : saveState === 'error' ? 'Not saved' : 'Saving…'}
+      <span className={`save-state save-${saveState}`} data-testid="save-state" title={saveProblem} role="status">
+        {SAVE_STATE_TEXT[saveState]}
       </span>
       <span className="spacer" />
       <button onClick={store.undo} disabled={!canUndo} title="Undo (Ctrl+Z)">

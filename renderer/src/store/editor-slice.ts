@@ -10,7 +10,7 @@ import {
   type ChangeSetInput,
   type NodeUpdate,
 } from '../../../core/model/change-set';
-import { FlowbenchError } from '../../../core/model/errors';
+import { isTransient, toFlowbenchError } from '../../../core/model/errors';
 import type { Flow, Position } from '../../../core/model/flow';
 import type { Problem } from '../../../core/model/problems';
 import { validateFlow } from '../../../core/model/validate';
@@ -31,7 +31,10 @@ export interface EditorSlice {
   selectedEdges: string[];
   past: HistoryEntry[];
   future: HistoryEntry[];
-  saveState: 'saved' | 'pending' | 'saving' | 'error';
+  /** `paused`: edits could not be saved for now (host gone, database locked); they are kept and retried. */
+  saveState: 'saved' | 'pending' | 'saving' | 'paused' | 'error';
+  /** Why saving is paused. */
+  saveProblem: string | undefined;
   openFlow: (id: string) => Promise<void>;
   closeFlow: () => Promise<void>;
   flushSaves: () => Promise<void>;
@@ -60,7 +63,7 @@ let validationTimer: ReturnType<typeof setTimeout> | undefined;
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
   const queue = new SaveQueue(async (changes) => {
     const { flowId, revs } = get();
-    if (!flowId) return;
+    if (!flowId) return 'sent';
     // Each update names the revision it was based on, as known when it is sent.
     const stamped = {
       ...changes,
@@ -77,17 +80,25 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         revs: nextRevs,
         ...(result.problems ? { problems: result.problems } : {}),
         saveState: queue.size > 0 ? 'pending' : 'saved',
+        saveProblem: undefined,
       });
+      return 'sent';
     } catch (error) {
+      const failure = toFlowbenchError(error);
+      if (isTransient(failure)) {
+        // The edit is kept and sent again; the toolbar says why it is waiting.
+        set({ saveState: 'paused', saveProblem: failure.message });
+        return 'retry';
+      }
       queue.clear();
       set({ saveState: 'error' });
-      const code = error instanceof FlowbenchError ? error.code : 'ERROR';
-      const message = error instanceof Error ? error.message : String(error);
+      const { code, message } = failure;
       await get().reloadFlow(
         code === 'EDIT_CONFLICT'
           ? `Someone changed this flow elsewhere: ${message}. The flow was reloaded; redo your last edit.`
           : `Your last edit was not saved (${code}): ${message}`,
       );
+      return 'sent';
     }
   });
 
@@ -141,6 +152,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     past: [],
     future: [],
     saveState: 'saved',
+    saveProblem: undefined,
 
     async openFlow(id) {
       await queue.flush();
@@ -271,6 +283,10 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const id = get().flowId;
       if (!id) return;
       await queue.flush();
+      if (queue.size > 0) {
+        get().notify('Your latest edits are not saved yet (saving is paused); publish once they are.');
+        return;
+      }
       try {
         const version = await api.flows.publish({ id, note });
         get().notify(`Published version ${version.version} as the tool ${version.toolName}`);

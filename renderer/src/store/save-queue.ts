@@ -2,6 +2,9 @@ import type { ChangeSet } from '../../../core/model/change-set';
 
 /** The longest an edit waits before it is sent to the host. */
 export const AUTOSAVE_DELAY_MS = 300;
+/** How soon an edit that could not be saved (host gone, database locked) is tried again; doubling up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 10_000;
 
 interface Pending {
   changes: ChangeSet;
@@ -19,7 +22,10 @@ export class SaveQueue {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
 
-  constructor(private readonly send: (changes: ChangeSet) => Promise<void>) {}
+  private retryDelayMs = RETRY_FIRST_MS;
+
+  /** `send` answers 'retry' when the edit could not be saved for now: it stays queued, first in line. */
+  constructor(private readonly send: (changes: ChangeSet) => Promise<'sent' | 'retry'>) {}
 
   get size(): number {
     return this.pending.length;
@@ -40,7 +46,15 @@ export class SaveQueue {
     this.running = (async () => {
       while (this.pending.length > 0) {
         const next = this.pending.shift() as Pending;
-        await this.send(next.changes);
+        if ((await this.send(next.changes)) === 'sent') {
+          this.retryDelayMs = RETRY_FIRST_MS;
+          continue;
+        }
+        // Kept, never dropped: tried again later, longer and longer apart.
+        this.pending.unshift(next);
+        this.timer = setTimeout(() => void this.flush(), this.retryDelayMs);
+        this.retryDelayMs = Math.min(this.retryDelayMs * 2, RETRY_MAX_MS);
+        return;
       }
     })();
     try {

@@ -1,0 +1,2 @@
+DROP INDEX `runs_status`;--> statement-breakpoint
+CREATE INDEX `runs_running` ON `runs` (`status`) WHERE "runs"."status" = 'running';

@@ -1,0 +1,93 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { echoFlow } from '../fixtures/mcp-flows';
+import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { startServe } from '../helpers/serve';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+const CONCURRENT = 50;
+const ROUNDS = 3;
+
+/**
+ * Keeps CONCURRENT echo calls in flight until `stop` is called, and collects
+ * the messages whose results came back: the calls the server acknowledged.
+ */
+function callContinuously(client: Client, round: number) {
+  const acknowledged: string[] = [];
+  let isStopped = false;
+  let next = 0;
+  const caller = async () => {
+    while (!isStopped) {
+      const message = `r${round}-m${next++}`;
+      try {
+        // A call cut off by the kill is never answered: it times out, unacknowledged.
+        const result = (await client.callTool({ name: 'echo_tool', arguments: { message } }, undefined, {
+          timeout: 3000,
+        })) as {
+          content: { text: string }[];
+        };
+        if (result.content[0]?.text === `You said: ${message}`) acknowledged.push(message);
+      } catch {
+        return; // The server is gone: this call was never acknowledged.
+      }
+    }
+  };
+  const callers = Array.from({ length: CONCURRENT }, caller);
+  return {
+    acknowledged,
+    stop: async () => {
+      isStopped = true;
+      await Promise.allSettled(callers);
+    },
+  };
+}
+
+/** The messages of every run stored with status succeeded. */
+function storedMessages(db: string): Set<string> {
+  const sqlite = new Database(db, { readonly: true });
+  const rows = sqlite.prepare("SELECT inputs FROM runs WHERE status = 'succeeded'").pluck().all() as string[];
+  sqlite.close();
+  return new Set(rows.map((inputs) => (JSON.parse(inputs) as { message: string }).message));
+}
+
+const missingFrom = (acknowledged: readonly string[], stored: Set<string>) =>
+  acknowledged.filter((m) => !stored.has(m));
+
+describe('every acknowledged MCP call is a stored run, even when the server is killed (finding 3)', () => {
+  it(`over stdio: SIGKILL during ${CONCURRENT} concurrent calls, ${ROUNDS} times`, async () => {
+    const db = join(tempDir(), 'killed-stdio.db');
+    prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+    let acknowledgedTotal = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const { client, pid } = await connectStdio(db);
+      const calls = callContinuously(client, round);
+      await new Promise((r) => setTimeout(r, 600 + round * 300));
+      process.kill(pid, 'SIGKILL');
+      await calls.stop();
+      await client.close().catch(() => undefined);
+      expect(calls.acknowledged.length, 'calls answered before the kill').toBeGreaterThan(20);
+      expect(missingFrom(calls.acknowledged, storedMessages(db))).toEqual([]);
+      acknowledgedTotal += calls.acknowledged.length;
+    }
+    expect(acknowledgedTotal).toBeGreaterThan(ROUNDS * 20);
+  });
+
+  it(`over HTTP: SIGKILL of serve during ${CONCURRENT} concurrent calls, ${ROUNDS} times`, async () => {
+    const db = join(tempDir(), 'killed-http.db');
+    prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const serve = await startServe(db);
+      const client = await connectHttp(serve.mcpUrl, serve.token);
+      const calls = callContinuously(client, round);
+      await new Promise((r) => setTimeout(r, 600 + round * 300));
+      await serve.kill();
+      await calls.stop();
+      await client.close().catch(() => undefined);
+      expect(calls.acknowledged.length, 'calls answered before the kill').toBeGreaterThan(20);
+      expect(missingFrom(calls.acknowledged, storedMessages(db))).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { echoFlow } from '../fixtures/mcp-flows';
+import { prepareDatabase, publishFlows } from '../helpers/mcp';
+import { startServe, type ServeProcess } from '../helpers/serve';
+
+// One server for every test: each request below must leave it serving the next.
+const dir = mkdtempSync(join(tmpdir(), 'flowbench-requests-'));
+let serve: ServeProcess;
+
+beforeAll(async () => {
+  const db = join(dir, 'requests.db');
+  prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+  serve = await startServe(db);
+});
+afterAll(async () => {
+  await serve.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Sends raw bytes, as a browser's <img src> or a broken client would, and returns the status line. */
+function rawRequest(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(bytes)}`)));
+  });
+}
+
+const sessionOf = (editorUrl: string) => new URL(editorUrl).searchParams.get('session') ?? '';
+
+describe('flowbench serve answers every request and stays up (finding 1)', () => {
+  it.each([
+    ['GET /%ff without a token', 'GET /%ff HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nConnection: close\r\n\r\n', '400'],
+    [
+      'a request target that is no URL',
+      'GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nConnection: close\r\n\r\n',
+      '400',
+    ],
+    ['a NUL in the path', 'GET /%00 HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nConnection: close\r\n\r\n', '404'],
+    ['bytes that are no HTTP', 'HELLO\r\n\r\n', '400'],
+  ])('%s', async (_, template, status) => {
+    const line = await rawRequest(serve.port, template.replace('PORT', String(serve.port)));
+    expect(line).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    // Still serving: the editor's page and the API answer.
+    const page = await fetch(serve.url);
+    expect(page.status).toBe(200);
+    const api = await fetch(`${serve.url}/api/flows/list`, {
+      method: 'POST',
+      headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(((await api.json()) as { ok: boolean }).ok).toBe(true);
+  });
+
+  it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty'])(
+    'POST /api/flows/%s is an unknown route: 404, not 500',
+    async (method) => {
+      const response = await fetch(`${serve.url}/api/flows/${method}`, {
+        method: 'POST',
+        headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ ok: false, error: { code: 'USAGE_ERROR' } });
+    },
+  );
+});
