@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EXPORT_FORMATS } from '../formats/export-formats';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
 import type { SerializedError } from '../model/errors';
+import { MAX_FLOW_FILE_BYTES } from '../model/limits';
 import type { Flow } from '../model/flow';
 import type { Problem } from '../model/problems';
 import type { RunEvent, RunRecord, RunSummary } from '../model/run';
@@ -24,7 +25,7 @@ function method<Result>() {
 
 const id = z.string().min(1).max(128);
 /** The largest file the editor may import, as in the CLI. */
-export const MAX_IMPORT_TEXT = 10 * 1024 * 1024;
+export const MAX_IMPORT_TEXT = MAX_FLOW_FILE_BYTES;
 
 /** A flow as the editor opens it: the draft, each node's revision, and its problems. */
 export interface FlowDetail {

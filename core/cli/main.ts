@@ -43,5 +43,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// `flowbench runs list | head`: once the reader has gone, there is nobody to tell anything.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const code = await main(process.argv.slice(2));
 process.exitCode = code;

@@ -1,5 +1,6 @@
-import { parse as parseYaml } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { FlowbenchError } from '../model/errors';
+import { isNestedDeeperThan, MAX_FLOW_FILE_BYTES, MAX_NESTING_DEPTH, megabytes } from '../model/limits';
 import { importFlowDefinition, isFlowDefinition } from './flow-definition';
 import { importFlowyPrompt, isFlowyPrompt } from './flowyprompt';
 import { isNativeFlow, upgradeNative } from './native';
@@ -13,21 +14,65 @@ export type { ImportFormat, ImportedFlow, ImportProblem } from './shared';
 /** YAML aliases beyond this are refused: a "billion laughs" file would otherwise expand without end. */
 const MAX_YAML_ALIASES = 100;
 
+/**
+ * The size a YAML node has once its aliases are expanded, counted on the
+ * parsed document without expanding anything: each anchored node is measured
+ * once, so a file of nested aliases costs its own size to measure.
+ */
+function expandedSize(node: unknown, doc: Document, memo: Map<unknown, number>): number {
+  const known = memo.get(node);
+  if (known !== undefined) return known;
+  let size = 1;
+  if (isAlias(node)) size = expandedSize(node.resolve(doc), doc, memo);
+  else if (isScalar(node)) size = String(node.value).length;
+  else if (isMap(node) || isSeq(node)) {
+    for (const item of node.items as unknown[]) {
+      size += isPair(item)
+        ? expandedSize(item.key, doc, memo) + expandedSize(item.value, doc, memo)
+        : expandedSize(item, doc, memo);
+      if (size > MAX_FLOW_FILE_BYTES) break;
+    }
+  }
+  memo.set(node, size);
+  return size;
+}
+
 /** JSON when it looks like JSON, YAML otherwise (seed 004 definitions come in both). */
 function parseText(text: string, source: string): unknown {
-  const trimmed = text.trimStart();
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed === '') return parseJsonText(text, source);
+  const fail = (reason: string) =>
+    new FlowbenchError('INVALID_YAML', `${source} is neither JSON nor valid YAML: ${reason}`, { source });
+  const doc = parseDocument(text, { prettyErrors: true });
+  const error = doc.errors[0];
+  if (error) throw fail(error.message.split('\n')[0] ?? '');
+  // Few aliases can still multiply a large string: the expanded document may be no larger than a file.
+  const size = expandedSize(doc.contents, doc, new Map());
+  if (size > MAX_FLOW_FILE_BYTES) {
+    throw new FlowbenchError(
+      'INVALID_YAML',
+      `${source} expands to more than ${megabytes(MAX_FLOW_FILE_BYTES)} through its aliases; the limit is that of a file`,
+      { source, limit: MAX_FLOW_FILE_BYTES },
+    );
+  }
   try {
-    return parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true }) as unknown;
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as unknown;
   } catch (error) {
-    const reason = (error as Error).message.split('\n')[0] ?? '';
-    throw new FlowbenchError('INVALID_YAML', `${source} is neither JSON nor valid YAML: ${reason}`, { source });
+    throw fail((error as Error).message.split('\n')[0] ?? '');
   }
 }
 
 /** Recognizes a file by its content (not its name) and converts it to a native flow. */
 export function detectImport(text: string, source: string): ImportedFlow {
   const value = parseText(text, source);
+  // Before any importer or schema recurses into it.
+  if (isNestedDeeperThan(value, MAX_NESTING_DEPTH)) {
+    throw new FlowbenchError(
+      'VALIDATION_ERROR',
+      `${source} nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels, the limit for a flow file`,
+      { source, limit: MAX_NESTING_DEPTH },
+    );
+  }
   if (isNativeFlow(value)) return { format: 'native', flow: upgradeNative(value), problems: [] };
   if (isFlowyPrompt(value)) return importFlowyPrompt(value);
   if (isFlowDefinition(value)) return importFlowDefinition(value);

@@ -245,4 +245,31 @@ describe('detection', () => {
       expect.objectContaining({ code: 'INVALID_JSON' }),
     );
   });
+
+  it('refuses a YAML file whose few aliases multiply one large string past the file limit (security finding 5)', () => {
+    const big = 'x'.repeat(1_500_000);
+    const amplified = [
+      `big: &b "${big}"`,
+      'flowId: amplified',
+      'steps:',
+      ...Array.from({ length: 90 }, (_, i) => `  - { id: s${i}, prompt: *b }`),
+    ].join('\n');
+    const heapBefore = process.memoryUsage().heapUsed;
+    expect(() => detectImport(amplified, 'amplified.yaml')).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_YAML',
+        message: expect.stringContaining('expands to more than 10.0 MB'),
+      }),
+    );
+    // Measured, not expanded: 90 × 1.5 MB would be 135 MB.
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(60 * 1024 * 1024);
+    // The same aliases under the limit import as before.
+    const small = amplified.replace(big, 'short prompt');
+    expect(detectImport(small, 'small.yaml').format).toBe('flow-definition');
+  });
+
+  it('reads JSON that starts with a UTF-8 byte order mark (security finding 8)', () => {
+    const text = `\uFEFF${fixture('flowyprompt-marketing.json')}`;
+    expect(detectImport(text, 'bom.json').format).toBe('flowyprompt');
+  });
 });

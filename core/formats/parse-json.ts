@@ -14,6 +14,8 @@ function lineAndColumn(text: string, offset: number): string {
 
 /** Parses JSON text; a syntax error becomes INVALID_JSON with a line and column. */
 export function parseJsonText(text: string, source: string): unknown {
+  // A byte order mark, as some Windows editors write, is not content.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

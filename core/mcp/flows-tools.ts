@@ -1,11 +1,12 @@
 import type { Flow } from '../model/flow';
+import { BUILT_IN_TOOL_NAMES } from '../model/ids';
 import type { RunRecord } from '../model/run';
 import { stringifyValue } from '../model/template';
 import { nodeRegistry } from '../nodes/registry';
 
 /** The generic tools of seeds 001/002, next to one tool per flow. */
-export const FLOWS_LIST = 'flows_list';
-export const FLOWS_EXECUTE = 'flows_execute';
+export const FLOWS_LIST = BUILT_IN_TOOL_NAMES.list;
+export const FLOWS_EXECUTE = BUILT_IN_TOOL_NAMES.execute;
 
 export const flowsListTool = {
   name: FLOWS_LIST,

@@ -7,9 +7,21 @@ import type { McpHost } from './mcp-host';
 /** Request bodies above this are refused before parsing (tool arguments themselves are limited to 1 MB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** A session no request has used for this long is closed; its client initializes again. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions kept at most; a new one beyond this closes the one idle longest. */
+export const MAX_SESSIONS = 1000;
+
 export interface McpHttpOptions {
   /** The bearer token clients must send; undefined only when the user turned auth off. */
   token: string | undefined;
+  idleMs?: number;
+  maxSessions?: number;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
 }
 
 function sendJsonRpcError(
@@ -23,8 +35,8 @@ function sendJsonRpcError(
 }
 
 function hasToken(req: IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
+  // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are Bearer.
+  const given = Buffer.from(/^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
@@ -50,16 +62,39 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
  * created by an initialize request and found again by its Mcp-Session-Id.
  */
 export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const idleMs = options.idleMs ?? SESSION_IDLE_MS;
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  // Insertion order is use order: a session is moved to the end each time it is used.
+  const sessions = new Map<string, Session>();
+  const close = (id: string) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    void session?.transport.close().catch(() => undefined);
+  };
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) if (now - session.lastSeen > idleMs) close(id);
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
+  const use = (id: string): StreamableHTTPServerTransport | undefined => {
+    const session = sessions.get(id);
+    if (!session) return undefined;
+    sessions.delete(id);
+    sessions.set(id, { ...session, lastSeen: Date.now() });
+    return session.transport;
+  };
 
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (options.token !== undefined && !hasToken(req, options.token)) {
       return sendJsonRpcError(res, 401, 'missing or wrong bearer token (see `flowbench mcp-config`)', {
         'www-authenticate': 'Bearer realm="flowbench"',
       });
     }
     const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    const existing = typeof sessionId === 'string' ? use(sessionId) : undefined;
     if (req.method !== 'POST') {
       if (!existing)
         return sendJsonRpcError(res, sessionId ? 404 : 400, sessionId ? 'unknown session' : 'missing Mcp-Session-Id');
@@ -79,7 +114,12 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
+        // Full: the session used least recently makes room (it is first in the map).
+        for (const oldest of sessions.keys()) {
+          if (sessions.size < maxSessions) break;
+          close(oldest);
+        }
+        sessions.set(id, { transport, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -87,5 +127,9 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
     };
     await host.createServer().connect(transport);
     await transport.handleRequest(req, res, body);
+  };
+  // A getter, not a copy: Object.assign would read it once.
+  return Object.defineProperty(handle, 'sessionCount', { get: () => sessions.size }) as typeof handle & {
+    readonly sessionCount: number;
   };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
 import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
-import { TOOL_NAME_PATTERN } from './ids';
+import { isBuiltInToolName, TOOL_NAME_PATTERN } from './ids';
+import { isNestedDeeperThan, MAX_NESTING_DEPTH } from './limits';
 import type { NodeCatalogue } from './node-catalogue';
 import { parseNodeConfig } from './node-config';
 import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
@@ -49,6 +50,10 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   const warn = (code: ProblemCode, message: string, where: Omit<Problem, 'code' | 'message' | 'severity'> = {}) =>
     problems.push({ code, severity: 'warning', message, ...where });
 
+  if (isNestedDeeperThan(input, MAX_NESTING_DEPTH)) {
+    add('INVALID_FLOW', `the flow nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels, the limit`);
+    return { problems };
+  }
   const shell = FlowShellSchema.safeParse(input);
   if (!shell.success) {
     for (const issue of shell.error.issues) {
@@ -68,6 +73,14 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
     add('INVALID_TOOL_NAME', `tool name "${doc.tool.name}" must be 1–128 letters, digits, _ . or -`, {
       field: 'tool.name',
     });
+  } else if (isBuiltInToolName(doc.tool.name)) {
+    add(
+      'INVALID_TOOL_NAME',
+      `the tool name "${doc.tool.name}" is reserved for Flowbench's own MCP tool; choose another`,
+      {
+        field: 'tool.name',
+      },
+    );
   } else if (context.isToolNameTaken?.(doc.tool.name, doc.id)) {
     add('DUPLICATE_TOOL_NAME', `another flow already uses the tool name "${doc.tool.name}"`, { field: 'tool.name' });
   }

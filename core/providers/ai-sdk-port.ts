@@ -115,7 +115,7 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
         }
       } catch (error) {
         if (request.signal.aborted) throw request.signal.reason;
-        throw providerError(error, config.name, url);
+        throw providerError(error, config.name, url, [providerApiKey(config, env)]);
       }
       messages.push({ role: 'assistant', content: text });
       return { text, messages, provider: config.name, model, ...(usage ? { usage } : {}) };

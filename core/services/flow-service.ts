@@ -3,7 +3,9 @@ import type { FlowDetail } from '../api/contract';
 import { exportFlowText } from '../formats/export';
 import { exportFileName, type ExportFormat } from '../formats/export-formats';
 import { isLayoutOnly, type ChangeResult, type ChangeSet } from '../model/change-set';
+import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
+import { MAX_FLOW_FILE_BYTES, megabytes } from '../model/limits';
 import type { Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { flowNotFound, type FlowRepository } from '../store/flow-repository';
@@ -76,6 +78,15 @@ export class FlowService {
   exportFile(id: string, format: ExportFormat): { text: string; fileName: string } {
     const flow = this.flows.get(id);
     const text = exportFlowText(flow, format, this.versions.list(id)[0]?.version);
+    // What cannot be imported again is not written: the two limits are one.
+    const size = Buffer.byteLength(text);
+    if (size > MAX_FLOW_FILE_BYTES) {
+      throw new FlowbenchError(
+        'FILE_TOO_LARGE',
+        `the export of "${flow.name}" would be ${megabytes(size)}; flow files are limited to ${megabytes(MAX_FLOW_FILE_BYTES)}, so it could not be imported again`,
+        { size, limit: MAX_FLOW_FILE_BYTES },
+      );
+    }
     return { text, fileName: exportFileName(flow.tool.name, format) };
   }
 }

@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { FlowbenchError } from '../model/errors';
+import { MAX_FLOW_FILE_BYTES, megabytes } from '../model/limits';
 
-/** Imports larger than this are refused before being read: 5,000-node flows take about 2 MB. */
-export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/** Imports larger than this are refused before being read. */
+export const MAX_IMPORT_BYTES = MAX_FLOW_FILE_BYTES;
 
 /** Reads a file for import, refusing missing, non-regular and oversized files. */
 export function readImportFile(path: string): string {
@@ -16,10 +17,9 @@ export function readImportFile(path: string): string {
     throw new FlowbenchError('FILE_NOT_FOUND', `cannot read ${path}: no such file`, { path }, { cause: error });
   }
   if (size > MAX_IMPORT_BYTES) {
-    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     throw new FlowbenchError(
       'FILE_TOO_LARGE',
-      `${path} is ${mb(size)}; imports are limited to ${mb(MAX_IMPORT_BYTES)}`,
+      `${path} is ${megabytes(size)}; imports are limited to ${megabytes(MAX_IMPORT_BYTES)}`,
       {
         path,
         size,

@@ -49,7 +49,16 @@ export class RunService {
     });
     // Whoever gets the record next passes it on (an MCP result, a CLI line): it is stored first.
     await this.log.durable();
-    return builder.record();
+    const record = builder.record();
+    const unstored = this.log.unstoredReason(record.id);
+    if (unstored !== undefined) {
+      throw new FlowbenchError(
+        'DATABASE_ERROR',
+        `run ${record.id} ended ${record.status} but could not be stored: ${unstored}`,
+        { runId: record.id, status: record.status },
+      );
+    }
+    return record;
   }
 
   /**

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../tests/helpers/temp';
@@ -58,6 +58,32 @@ describe('openDatabase', () => {
     expect(() => openDatabase(path)).toThrow(
       expect.objectContaining({ code: 'NOT_A_DATABASE', message: expect.stringContaining('another application') }),
     );
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('creates the database and its WAL and SHM files for its owner only, in a private folder (security finding 7)', () => {
+    const folder = join(tempDir(), 'private');
+    const path = join(folder, 'flowbench.db');
+    const store = openDatabase(path);
+    try {
+      store.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('k', '\"v\"')").run();
+      const mode = (file: string) => statSync(file).mode & 0o777;
+      expect(mode(folder)).toBe(0o700);
+      expect(mode(path)).toBe(0o600);
+      expect(mode(`${path}-wal`)).toBe(0o600);
+      expect(mode(`${path}-shm`)).toBe(0o600);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses an empty SQLite file that another application marked as its own (security finding 8)', () => {
+    const path = join(tempDir(), 'theirs-empty.db');
+    const theirs = new Database(path);
+    theirs.pragma('application_id = 1234');
+    theirs.close();
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(expect.objectContaining({ code: 'NOT_A_DATABASE' }));
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 

@@ -11,6 +11,7 @@ import {
 } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowNode } from '../model/flow';
+import { isBuiltInToolName } from '../model/ids';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { validateFlow } from '../model/validate';
@@ -124,10 +125,11 @@ export class FlowRepository {
     throw new FlowbenchError('FLOW_NOT_FOUND', `no flow has the id, tool name or name "${ref}"`, { ref });
   }
 
-  /** `name`, or `name_2`, `name_3`… whichever no flow uses yet. */
+  /** `name`, or `name_2`, `name_3`… whichever no flow uses yet and is not a built-in tool's. */
   freeToolName(name: string): string {
     let candidate = name;
-    for (let i = 2; this.isToolNameTaken(candidate); i++) candidate = `${name.slice(0, 120)}_${i}`;
+    for (let i = 2; this.isToolNameTaken(candidate) || isBuiltInToolName(candidate); i++)
+      candidate = `${name.slice(0, 120)}_${i}`;
     return candidate;
   }
 

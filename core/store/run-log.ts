@@ -3,8 +3,8 @@ import type { Flow } from '../model/flow';
 import type { RunEvent, RunTrigger } from '../model/run';
 import type { FlowbenchDatabase } from './database';
 import type { RunWriteBatch } from './run-statements';
-import { BackgroundRunWriter, InlineRunWriter, type RunWriter } from './run-writer';
-import { eventWrite, mergeWrites, type RecordedRun } from './run-writes';
+import { BackgroundRunWriter, InlineRunWriter, type DroppedWrite, type RunWriter } from './run-writer';
+import { eventWrite, mergeWrites, runIdOf, type RecordedRun } from './run-writes';
 
 export type { RecordedRun } from './run-writes';
 
@@ -56,11 +56,18 @@ export class RunLog {
   private queued: RunEvent[] = [];
   private queuedRuns: RecordedRun[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Runs some of whose records could not be written, with why; see `unstoredReason`. */
+  private readonly unstored = new Map<string, string>();
   /** The commit `durable` scheduled for this turn of the event loop, shared by its callers. */
   private durableCommit: Promise<void> | undefined;
 
   constructor(database: FlowbenchDatabase, options: RunLogOptions = {}) {
-    const forget = (hashes: readonly string[]) => hashes.forEach((h) => this.storedSnapshots.delete(h));
+    const forget = (dropped: readonly DroppedWrite[]) => {
+      for (const { write, message } of dropped) {
+        if (write[0] === 'insertSnapshot') this.storedSnapshots.delete(write[1][0] as string);
+        else this.unstored.set(runIdOf(write), message);
+      }
+    };
     this.writer =
       options.background && !database.sqlite.memory
         ? new BackgroundRunWriter(database.sqlite, forget, options)
@@ -111,6 +118,17 @@ export class RunLog {
       }),
     );
     return this.durableCommit;
+  }
+
+  /**
+   * Why a run's records could not all be written (a read-only or full
+   * database), once `durable` has settled; undefined when they were. Asking
+   * forgets the answer.
+   */
+  unstoredReason(runId: string): string | undefined {
+    const reason = this.unstored.get(runId);
+    this.unstored.delete(runId);
+    return reason;
   }
 
   /** Flushes and stops the writer; the log is not used afterwards. */

@@ -22,8 +22,14 @@ export interface RunWriter {
   close(): void;
 }
 
-/** Snapshot hashes whose write failed: the repository stores those snapshots again with a later run. */
-export type OnDropped = (snapshots: readonly string[]) => void;
+/** A write that failed for a reason waiting does not fix, with why. */
+export interface DroppedWrite {
+  write: RunWrite;
+  message: string;
+}
+
+/** Told of writes that failed: the log stores their snapshots again later, and fails the runs they belong to. */
+export type OnDropped = (dropped: readonly DroppedWrite[]) => void;
 
 /**
  * The longest `sync` blocks its thread. A read waiting for run records it may
@@ -39,11 +45,11 @@ export const WORKER_SCRIPT = new URL('../../out/worker/run-writer.worker.mjs', i
 const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
 
 /** Says which records were lost and why, and hands back the snapshots to store again. */
-function reportFailed(failed: readonly { write: RunWrite; message: string }[], onDropped: OnDropped): void {
+function reportFailed(failed: readonly DroppedWrite[], onDropped: OnDropped): void {
   const first = failed[0];
   if (!first) return;
   report(`${failed.length} run record write(s) failed and were skipped: ${first.message}`);
-  onDropped(failed.flatMap((f) => (f.write[0] === 'insertSnapshot' ? [String(f.write[1][0])] : [])));
+  onDropped(failed);
 }
 
 /** Commits on the main connection, on the caller's thread. For short-lived commands and tests. */

@@ -180,3 +180,15 @@ export function mergeWrites(writes: readonly RunWrite[]): RunWrite[] {
   for (const finish of finished.values()) merged.push(['finishRun', finish]);
   return merged;
 }
+
+/** The run a write belongs to. */
+export function runIdOf(write: RunWrite): string {
+  switch (write[0]) {
+    case 'finishRun':
+      return write[1][7];
+    case 'insertSnapshot':
+      return '';
+    default:
+      return String(write[1][0]);
+  }
+}

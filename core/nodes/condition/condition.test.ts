@@ -40,3 +40,40 @@ describe('condition node', () => {
     expect(await conditionNode.execute?.(ctx, config)).toEqual({ kind: 'output', output: false, ports: ['false'] });
   });
 });
+
+describe('condition node safety (security findings 4 and 8)', () => {
+  const matches = (pattern: string) =>
+    conditionNode.configSchema.parse({
+      rules: [{ value: '{{inputs.text}}', operator: 'matches', operand: pattern }],
+    });
+
+  it('tests `^(a+)+$` against 32 a and a ! in linear time, without freezing the process', async () => {
+    const started = performance.now();
+    const outcome = await conditionNode.execute?.(
+      nodeContext({ inputs: { text: `${'a'.repeat(32)}!` } }),
+      matches('^(a+)+$'),
+    );
+    expect(outcome).toEqual({ kind: 'output', output: false, ports: ['false'] });
+    expect(performance.now() - started).toBeLessThan(1000);
+    const long = await conditionNode.execute?.(
+      nodeContext({ inputs: { text: 'a'.repeat(100_000) } }),
+      matches('^(a+)+$'),
+    );
+    expect(long).toMatchObject({ output: true });
+  });
+
+  it('refuses at validation a pattern with a backreference or lookaround, an invalid one, and a JSONPath filter', () => {
+    expect(conditionNode.check?.(matches('(a)\\1'))).toEqual([
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'config.rules.0.operand' }),
+    ]);
+    expect(conditionNode.check?.(matches('(?=x)a'))?.[0]?.message).toContain('lookaround');
+    expect(conditionNode.check?.(matches('(unclosed'))?.[0]?.message).toContain('not a valid regular expression');
+    expect(conditionNode.check?.(matches('^[a-z]+$'))).toEqual([]);
+    const filtered = conditionNode.configSchema.parse({
+      rules: [{ value: '{{inputs.text}}', path: '$..items[?(@.price < 10)]', operator: 'is_not_empty' }],
+    });
+    expect(conditionNode.check?.(filtered)).toEqual([
+      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'config.rules.0.path' }),
+    ]);
+  });
+});

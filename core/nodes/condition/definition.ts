@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { stringifyValue } from '../../model/template';
 import { defineNode } from '../define-node';
-import { applyOperator, selectPath } from './evaluate';
+import { applyOperator, loadPatternTest, pathProblem, patternProblem, selectPath } from './evaluate';
 
 export const CONDITION_OPERATORS = [
   'equals',
@@ -71,7 +72,29 @@ export const conditionNode = defineNode({
     config.rules
       .map((r) => `${r.path} ${r.operator}${r.operand === undefined ? '' : ` ${JSON.stringify(r.operand)}`}`)
       .join(config.match === 'all' ? ' and ' : ' or '),
-  execute: (ctx, config) => {
+  check: (config) =>
+    config.rules.flatMap((rule, i) => {
+      const problems = [];
+      const path = pathProblem(rule.path);
+      if (path)
+        problems.push({
+          code: 'INVALID_CONFIG' as const,
+          severity: 'error' as const,
+          message: `rule ${i + 1}: ${path}`,
+          field: `config.rules.${i}.path`,
+        });
+      const pattern = rule.operator === 'matches' ? patternProblem(stringifyValue(rule.operand)) : undefined;
+      if (pattern)
+        problems.push({
+          code: 'INVALID_CONFIG' as const,
+          severity: 'error' as const,
+          message: `rule ${i + 1}: ${pattern}`,
+          field: `config.rules.${i}.operand`,
+        });
+      return problems;
+    }),
+  execute: async (ctx, config) => {
+    const test = config.rules.some((r) => r.operator === 'matches') ? await loadPatternTest() : undefined;
     const results = config.rules.map((rule) => {
       const value = selectPath(ctx.resolve(rule.value), rule.path);
       return {
@@ -79,7 +102,7 @@ export const conditionNode = defineNode({
         operator: rule.operator,
         operand: rule.operand,
         value,
-        result: applyOperator(rule.operator, value, rule.operand),
+        result: applyOperator(rule.operator, value, rule.operand, test),
       };
     });
     ctx.report({ input: results });

@@ -1,4 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
+import { FlowbenchError } from '../../model/errors';
 import { stringifyValue } from '../../model/template';
 import type { CONDITION_OPERATORS } from './definition';
 
@@ -39,7 +40,51 @@ function equals(a: unknown, b: unknown): boolean {
   return stringifyValue(a) === stringifyValue(b);
 }
 
-export function applyOperator(operator: Operator, value: unknown, operand: unknown): boolean {
+/** Tests a text against a pattern; RE2's engine runs in time linear in the text, whatever the pattern. */
+export type PatternTest = (pattern: string, text: string) => boolean;
+
+// Loaded on the first `matches`: the editor, which never evaluates conditions, does not carry RE2.
+let re2: Promise<PatternTest> | undefined;
+/** The linear-time matcher (RE2). `(a+)+$` against "aaaa…!" cannot freeze a run, or the process. */
+export const loadPatternTest = (): Promise<PatternTest> =>
+  (re2 ??= import('re2js').then(({ RE2JS }) => {
+    const compiled = new Map<string, InstanceType<typeof RE2JS>>();
+    return (pattern, text) => {
+      let regex = compiled.get(pattern);
+      if (!regex) {
+        regex = RE2JS.compile(pattern);
+        if (compiled.size > 200) compiled.clear();
+        compiled.set(pattern, regex);
+      }
+      return regex.matcher(text).find();
+    };
+  }));
+
+/**
+ * Why a `matches` pattern cannot be used, or undefined when it can. RE2 has no
+ * backreferences or lookaround (what makes a pattern's time explode), and a
+ * pattern must be valid at all.
+ */
+export function patternProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    return `the pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(error as Error).message}`;
+  }
+  if (/\\[1-9]|\\k<|\(\?<?[=!]/.test(pattern)) {
+    return `the pattern ${JSON.stringify(pattern)} uses a backreference or lookaround, which the linear-time engine does not run`;
+  }
+  return undefined;
+}
+
+/** Why a JSONPath cannot be used, or undefined: filters and scripts are refused, nothing is ever evaluated. */
+export function pathProblem(path: string): string | undefined {
+  return /\?\s*\(|\(\s*@/.test(path)
+    ? `the JSONPath ${JSON.stringify(path)} uses a filter or script expression; use a plain path such as $.a.b[0]`
+    : undefined;
+}
+
+export function applyOperator(operator: Operator, value: unknown, operand: unknown, test?: PatternTest): boolean {
   switch (operator) {
     case 'equals':
       return equals(value, operand);
@@ -50,7 +95,7 @@ export function applyOperator(operator: Operator, value: unknown, operand: unkno
         ? value.some((v) => equals(v, operand))
         : stringifyValue(value).includes(stringifyValue(operand));
     case 'not_contains':
-      return !applyOperator('contains', value, operand);
+      return !applyOperator('contains', value, operand, test);
     case 'greater_than':
       return asNumber(value) > asNumber(operand);
     case 'less_than':
@@ -64,10 +109,14 @@ export function applyOperator(operator: Operator, value: unknown, operand: unkno
     case 'is_not_empty':
       return !isEmpty(value);
     case 'matches':
+      if (!test) throw new FlowbenchError('INTERNAL_ERROR', 'a matches rule was evaluated without its matcher');
       try {
-        return new RegExp(stringifyValue(operand)).test(stringifyValue(value));
-      } catch {
-        return false;
+        return test(stringifyValue(operand), stringifyValue(value));
+      } catch (error) {
+        throw new FlowbenchError(
+          'VALIDATION_ERROR',
+          `cannot use the pattern ${JSON.stringify(operand)}: ${(error as Error).message}`,
+        );
       }
   }
 }

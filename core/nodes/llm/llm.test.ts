@@ -55,4 +55,20 @@ describe('llm node', () => {
     ]);
     expect(llmNode.check?.({ ...imported, model: 'llama3.2' })).toEqual([]);
   });
+
+  it('never repeats the API key a provider echoes in its error (security finding 8)', async () => {
+    const key = 'sk-test-0123456789abcdef';
+    server.reply = () => ({
+      status: 401,
+      body: JSON.stringify({ error: { message: `Incorrect API key provided: ${key}. Check it.` } }),
+    });
+    const ctx = nodeContext({ llm: testLlm(server.url, { apiKey: key, streaming: false }) });
+    const failure = await Promise.resolve(llmNode.execute?.(ctx, llmNode.configSchema.parse({ prompt: 'hi' }))).catch(
+      (e: Error) => e,
+    );
+    expect(failure).toMatchObject({ code: 'PROVIDER_AUTH_FAILED' });
+    expect((failure as Error).message).toContain('Incorrect API key provided: [redacted]');
+    expect((failure as Error).message).not.toContain(key);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+  });
 });
