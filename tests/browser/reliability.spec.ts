@@ -1,0 +1,32 @@
+import Database from 'better-sqlite3';
+import { echoFlow } from '../fixtures/mcp-flows';
+import { holdWriteLock } from '../helpers/lock';
+import { expect, expectSaved, test, withDatabase } from './fixtures';
+
+test('an edit the database cannot take yet is kept, said to be waiting, and saved once it can (reliability finding 2)', async ({
+  page,
+  served,
+}) => {
+  // Laid out side by side, as the editor would show them.
+  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
+  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await page.getByTestId('rf__node-say').click();
+  await expect(page.getByLabel('Label')).toBeVisible();
+
+  // Another process holds the write lock longer than a save waits for it (10 s).
+  const lock = await holdWriteLock(served.db, 13_000);
+  await page.getByLabel('Label').fill('typed while the database was locked');
+  await expect(page.getByTestId('save-state')).toContainText('Saving paused: your edits are kept', {
+    timeout: 15_000,
+  });
+  await page.screenshot({ path: test.info().outputPath('saving-paused.png') });
+  await lock.released;
+  await expectSaved(page);
+  await expect(page.getByTestId('rf__node-say')).toContainText('typed while the database was locked');
+
+  const db = new Database(served.db, { readonly: true });
+  const label = db.prepare("SELECT label FROM nodes WHERE flow_id = 'echo' AND id = 'say'").pluck().get();
+  db.close();
+  expect(label).toBe('typed while the database was locked');
+});
