@@ -97,6 +97,8 @@ interface NumberedBatch extends RunWriteBatch {
   id: number;
 }
 
+/** Commits made on this thread between two checkpoints run by the worker (about 1,000 WAL pages, SQLite's default). */
+const CHECKPOINT_EVERY = 200;
 const SETTLED = 0;
 const STATE = 1;
 
@@ -119,6 +121,7 @@ export class BackgroundRunWriter implements RunWriter {
   /** null: this thread cannot open a connection of its own, so it never commits here. */
   private here: BatchCommitter<RunWriteBatch> | undefined | null;
   private hereConnection: Database.Database | undefined;
+  private commitsHere = 0;
   private readonly nativeBinding: string | undefined;
 
   constructor(
@@ -223,6 +226,8 @@ export class BackgroundRunWriter implements RunWriter {
       }
       configureConnection(this.hereConnection);
       this.hereConnection.pragma('busy_timeout = 0');
+      // Its commits never checkpoint (that copies pages and syncs): the worker does, every CHECKPOINT_EVERY of them.
+      this.hereConnection.pragma('wal_autocheckpoint = 0');
       this.here = createBatchCommitter(this.hereConnection, RUN_STATEMENTS, {
         onBusy: () => undefined,
         onFailed: (failed) =>
@@ -232,7 +237,9 @@ export class BackgroundRunWriter implements RunWriter {
           ),
       });
     }
-    return this.here.tryCommit(batch) === 'committed';
+    if (this.here.tryCommit(batch) !== 'committed') return false;
+    if (++this.commitsHere % CHECKPOINT_EVERY === 0) this.send({ type: 'checkpoint' });
+    return true;
   }
 
   private send(message: ToWorker): void {

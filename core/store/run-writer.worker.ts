@@ -19,7 +19,7 @@ export interface WriterWorkerData {
   signals: SharedArrayBuffer;
 }
 
-export type ToWorker = { type: 'write'; batch: string } | { type: 'close' };
+export type ToWorker = { type: 'write'; batch: string } | { type: 'checkpoint' } | { type: 'close' };
 export type FromWorker =
   { type: 'settled'; id: number } | { type: 'failed'; failed: { write: RunWrite; message: string }[] };
 
@@ -56,6 +56,11 @@ try {
   });
   port?.on('message', (message: ToWorker) => {
     if (message.type === 'write') return committer.add(JSON.parse(message.batch) as NumberedBatch);
+    if (message.type === 'checkpoint') {
+      // PASSIVE: copies what no reader needs, never waits for anyone; its fsync happens here, not on the main thread.
+      db.pragma('wal_checkpoint(PASSIVE)');
+      return;
+    }
     committer.drain();
     committer.stop();
     db.close();
