@@ -74,24 +74,19 @@ export const conditionNode = defineNode({
       .join(config.match === 'all' ? ' and ' : ' or '),
   check: (config) =>
     config.rules.flatMap((rule, i) => {
-      const problems = [];
-      const path = pathProblem(rule.path);
-      if (path)
-        problems.push({
-          code: 'INVALID_CONFIG' as const,
-          severity: 'error' as const,
-          message: `rule ${i + 1}: ${path}`,
-          field: `config.rules.${i}.path`,
-        });
+      const problem = (field: 'path' | 'operand', reason: string | undefined) =>
+        reason === undefined
+          ? []
+          : [
+              {
+                code: 'INVALID_CONFIG' as const,
+                severity: 'error' as const,
+                message: `rule ${i + 1}: ${reason}`,
+                field: `config.rules.${i}.${field}`,
+              },
+            ];
       const pattern = rule.operator === 'matches' ? patternProblem(stringifyValue(rule.operand)) : undefined;
-      if (pattern)
-        problems.push({
-          code: 'INVALID_CONFIG' as const,
-          severity: 'error' as const,
-          message: `rule ${i + 1}: ${pattern}`,
-          field: `config.rules.${i}.operand`,
-        });
-      return problems;
+      return [...problem('path', pathProblem(rule.path)), ...problem('operand', pattern)];
     }),
   execute: async (ctx, config) => {
     const test = config.rules.some((r) => r.operator === 'matches') ? await loadPatternTest() : undefined;
