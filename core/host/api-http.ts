@@ -32,8 +32,8 @@ export function createApiHttpHandler(host: ApiHost, sessionToken: string) {
       return sendJson(res, 401, {
         ok: false,
         error: {
-          code: 'USAGE_ERROR',
-          message: 'missing or wrong session token; open the URL `flowbench serve` printed',
+          code: 'SESSION_INVALID',
+          message: "this page's session is not valid for this Flowbench; open the editor URL `flowbench serve` printed",
         },
       });
     }

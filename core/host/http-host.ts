@@ -28,16 +28,23 @@ export function parseRequestUrl(target: string | undefined, port: number): URL |
     return undefined;
   }
 }
-const TOKEN_KEY = 'mcp.httpToken';
-
-/** The bearer token of the HTTP endpoint: generated on first start, kept in settings. */
-export function httpToken(services: Services): string {
-  const existing = services.settings.get(TOKEN_KEY, z.string().min(32).optional(), undefined);
+/** A secret generated on first use and kept in settings, so it outlives restarts of the same database. */
+function keptToken(services: Services, key: string): string {
+  const existing = services.settings.get(key, z.string().min(24).optional(), undefined);
   if (existing) return existing;
   const token = randomBytes(24).toString('base64url');
-  services.settings.set(TOKEN_KEY, token);
+  services.settings.set(key, token);
   return token;
 }
+
+/** The bearer token of the MCP endpoint. */
+export const httpToken = (services: Services): string => keptToken(services, 'mcp.httpToken');
+
+/**
+ * The editor's session token: kept like the MCP token, so a tab stays valid
+ * when `serve` restarts on the same database, and reconnects by itself.
+ */
+export const editorSessionToken = (services: Services): string => keptToken(services, 'editor.sessionToken');
 
 export interface HttpHostOptions {
   port: number;
@@ -67,8 +74,8 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const token = options.requireAuth ? httpToken(services) : undefined;
   const handleMcp = createMcpHttpHandler(mcp, { token });
   const api = new ApiHost(services, 'serve');
-  // A new session token each start: the editor URL printed by serve carries it.
-  const sessionToken = randomBytes(18).toString('base64url');
+  // The editor URL printed by serve carries it.
+  const sessionToken = editorSessionToken(services);
   const handleApi = createApiHttpHandler(api, sessionToken);
   let port = options.port;
 

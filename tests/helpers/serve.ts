@@ -13,9 +13,13 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `./bin/flowbench serve --port 0` and reads its URL and token from stdout. */
-export function startServe(db: string, extraArgs: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...extraArgs], {
+/** Starts `./bin/flowbench serve` (on any free port unless one is given) and reads its URL and token from stdout. */
+export function startServe(
+  db: string,
+  extraArgs: readonly string[] = [],
+  options: { port?: number } = {},
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', String(options.port ?? 0), ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, FLOWBENCH_DB: '' },
   });

@@ -4,6 +4,7 @@ import { useAppStore } from '../store/app-store';
 /** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
 export function HomePage() {
   const flows = useAppStore((s) => s.flows);
+  const problem = useAppStore((s) => s.flowsProblem);
   const {
     loadFlows,
     createFlow,
@@ -66,7 +67,15 @@ export function HomePage() {
           }}
         />
       </header>
-      {shown.length === 0 ? (
+      {problem ? (
+        <p className="empty error" role="alert">
+          {problem.code === 'SESSION_INVALID'
+            ? "This page's session is not valid for this Flowbench. Open the editor URL that `flowbench serve` printed."
+            : problem.code === 'HOST_UNREACHABLE'
+              ? 'Flowbench is not reachable; trying again… (is `flowbench serve` or the app still running?)'
+              : `The flows could not be listed: ${problem.message}`}
+        </p>
+      ) : shown.length === 0 ? (
         <p className="empty">
           {flows.length === 0 ? 'No flows yet. Create one or import a file.' : 'No flow matches the search.'}
         </p>

@@ -60,47 +60,95 @@ export interface EditorSlice {
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
 
+const unsavedKey = (flowId: string) => `flowbench.unsaved.${flowId}`;
+
+/** Keeps the edits waiting to be saved in localStorage, or forgets them once there are none. */
+function keepUnsaved(flowId: string | undefined, waiting: readonly ChangeSet[]): void {
+  if (!flowId) return;
+  try {
+    if (waiting.length === 0) localStorage.removeItem(unsavedKey(flowId));
+    else localStorage.setItem(unsavedKey(flowId), JSON.stringify(waiting));
+  } catch {
+    // Storage full or refused: the edits are still queued in this page.
+  }
+}
+
+function readUnsaved(flowId: string): ChangeSet[] {
+  try {
+    const text = localStorage.getItem(unsavedKey(flowId));
+    if (!text) return [];
+    const parsed = ChangeSetSchema.array().safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
-  const queue = new SaveQueue(async (changes) => {
-    const { flowId, revs } = get();
-    if (!flowId) return 'sent';
-    // Each update names the revision it was based on, as known when it is sent.
-    const stamped = {
-      ...changes,
-      updateNodes: changes.updateNodes.map((u) => ({ ...u, ...(revs[u.id] !== undefined ? { rev: revs[u.id] } : {}) })),
-    };
-    set({ saveState: 'saving' });
-    try {
-      const result = await api.flows.applyChanges({ id: flowId, changes: stamped });
-      const removed = new Set(changes.removeNodes);
-      const nextRevs = Object.fromEntries(
-        Object.entries({ ...get().revs, ...result.nodeRevs }).filter(([id]) => !removed.has(id)),
-      );
-      set({
-        revs: nextRevs,
-        ...(result.problems ? { problems: result.problems } : {}),
-        saveState: queue.size > 0 ? 'pending' : 'saved',
-        saveProblem: undefined,
-      });
-      return 'sent';
-    } catch (error) {
-      const failure = toFlowbenchError(error);
-      if (isTransient(failure)) {
-        // The edit is kept and sent again; the toolbar says why it is waiting.
-        set({ saveState: 'paused', saveProblem: failure.message });
-        return 'retry';
+  const queue = new SaveQueue(
+    async (changes) => {
+      const { flowId, revs } = get();
+      if (!flowId) return 'sent';
+      // Each update names the revision it was based on, as known when it is sent.
+      const stamped = {
+        ...changes,
+        updateNodes: changes.updateNodes.map((u) => ({
+          ...u,
+          ...(revs[u.id] !== undefined ? { rev: revs[u.id] } : {}),
+        })),
+      };
+      set({ saveState: 'saving' });
+      try {
+        const result = await api.flows.applyChanges({ id: flowId, changes: stamped });
+        const removed = new Set(changes.removeNodes);
+        const nextRevs = Object.fromEntries(
+          Object.entries({ ...get().revs, ...result.nodeRevs }).filter(([id]) => !removed.has(id)),
+        );
+        set({
+          revs: nextRevs,
+          ...(result.problems ? { problems: result.problems } : {}),
+          // The queue lets this edit go once it is sent: anything beyond it is still waiting.
+          saveState: queue.size > 1 ? 'pending' : 'saved',
+          saveProblem: undefined,
+        });
+        return 'sent';
+      } catch (error) {
+        const failure = toFlowbenchError(error);
+        if (isTransient(failure)) {
+          // The edit is kept and sent again; the toolbar says why it is waiting.
+          set({ saveState: 'paused', saveProblem: failure.message });
+          return 'retry';
+        }
+        queue.clear();
+        set({ saveState: 'error' });
+        const { code, message } = failure;
+        await get().reloadFlow(
+          code === 'EDIT_CONFLICT'
+            ? `Someone changed this flow elsewhere: ${message}. The flow was reloaded; redo your last edit.`
+            : `Your last edit was not saved (${code}): ${message}`,
+        );
+        return 'sent';
       }
-      queue.clear();
-      set({ saveState: 'error' });
-      const { code, message } = failure;
-      await get().reloadFlow(
-        code === 'EDIT_CONFLICT'
-          ? `Someone changed this flow elsewhere: ${message}. The flow was reloaded; redo your last edit.`
-          : `Your last edit was not saved (${code}): ${message}`,
-      );
-      return 'sent';
-    }
-  });
+    },
+    // What waits to be saved is kept in this browser too: a reload (or a crash) while saving is paused loses nothing.
+    (waiting) => keepUnsaved(get().flowId, waiting),
+  );
+
+  /** Opens a flow's edits a reload left unsaved: shown at once, and queued to be saved. */
+  const restoreUnsaved = (id: string) => {
+    const unsaved = readUnsaved(id);
+    if (unsaved.length === 0) return;
+    for (const changes of unsaved) commit(changes, { isHistory: true });
+    get().notify(
+      `Restored ${unsaved.length} edit${unsaved.length === 1 ? '' : 's'} that had not been saved before the page was reloaded`,
+    );
+  };
+
+  /** Leaves the open flow's queue; edits that could not be saved stay kept for when it is opened again. */
+  const leaveFlow = async () => {
+    await queue.flush();
+    queue.forget();
+  };
 
   const revalidate = () => {
     clearTimeout(validationTimer);
@@ -155,7 +203,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     saveProblem: undefined,
 
     async openFlow(id) {
-      await queue.flush();
+      await leaveFlow();
       // The canvas first; problems are found right after it is drawn. (prefetch-route.ts may
       // have asked for this already: see prefetch in api/transport.ts.)
       const detail = await api.flows.get({ id, withProblems: false });
@@ -172,10 +220,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         future: [],
         saveState: 'saved',
       });
+      restoreUnsaved(id);
       whenCanvasReady(revalidate);
     },
     async closeFlow() {
-      await queue.flush();
+      await leaveFlow();
       set({ flowId: undefined, flow: undefined, past: [], future: [] });
     },
     flushSaves: () => queue.flush(),

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import { isTransient, toFlowbenchError } from '../../../core/model/errors';
 import { errorsIn } from '../../../core/model/problems';
 import type { FlowSummary } from '../../../core/model/summaries';
 import { api } from '../api/client';
@@ -8,6 +9,8 @@ import type { AppState } from './app-store';
 export interface FlowsSlice {
   flows: FlowSummary[];
   isLoadingFlows: boolean;
+  /** Why the list could not be loaded (the host is away, the session is not valid); the list is then unknown, not empty. */
+  flowsProblem: { code: string; message: string } | undefined;
   loadFlows: () => Promise<void>;
   createFlow: (name: string) => Promise<string>;
   renameFlow: (id: string, name: string) => Promise<void>;
@@ -21,13 +24,21 @@ export interface FlowsSlice {
   ) => Promise<void>;
 }
 
+const LIST_RETRY_MS = 2000;
+
 export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set, get) => ({
   flows: [],
   isLoadingFlows: false,
+  flowsProblem: undefined,
   async loadFlows() {
     set({ isLoadingFlows: true });
     try {
-      set({ flows: await api.flows.list({}) });
+      set({ flows: await api.flows.list({}), flowsProblem: undefined });
+    } catch (error) {
+      const { code, message } = toFlowbenchError(error);
+      set({ flowsProblem: { code, message } });
+      // Flowbench may be restarting: ask again until it answers.
+      if (isTransient(toFlowbenchError(error))) setTimeout(() => void get().loadFlows(), LIST_RETRY_MS);
     } finally {
       set({ isLoadingFlows: false });
     }

@@ -15,17 +15,23 @@ interface Pending {
 /**
  * Edits waiting to be saved, in order. They are sent one after another (each
  * names the node revisions it was based on), at most AUTOSAVE_DELAY_MS after
- * the last edit.
+ * the last edit. An edit leaves the queue only once the host has it, and
+ * `onChange` hears of every change to what is waiting, so the editor can
+ * keep it where a reload finds it.
  */
 export class SaveQueue {
   private pending: Pending[] = [];
+  /** The edit being sent: typing on must not fold into it. */
+  private inFlight: Pending | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
-
   private retryDelayMs = RETRY_FIRST_MS;
 
   /** `send` answers 'retry' when the edit could not be saved for now: it stays queued, first in line. */
-  constructor(private readonly send: (changes: ChangeSet) => Promise<'sent' | 'retry'>) {}
+  constructor(
+    private readonly send: (changes: ChangeSet) => Promise<'sent' | 'retry'>,
+    private readonly onChange: (waiting: readonly ChangeSet[]) => void = () => undefined,
+  ) {}
 
   get size(): number {
     return this.pending.length;
@@ -33,8 +39,10 @@ export class SaveQueue {
 
   push(changes: ChangeSet, coalesceKey?: string): void {
     const last = this.pending.at(-1);
-    if (coalesceKey !== undefined && last?.coalesceKey === coalesceKey) last.changes = changes;
-    else this.pending.push({ changes, coalesceKey });
+    if (coalesceKey !== undefined && last?.coalesceKey === coalesceKey && last !== this.inFlight) {
+      last.changes = changes;
+    } else this.pending.push({ changes, coalesceKey });
+    this.changed();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), AUTOSAVE_DELAY_MS);
   }
@@ -45,13 +53,17 @@ export class SaveQueue {
     if (this.running) await this.running;
     this.running = (async () => {
       while (this.pending.length > 0) {
-        const next = this.pending.shift() as Pending;
-        if ((await this.send(next.changes)) === 'sent') {
+        const next = this.pending[0] as Pending;
+        this.inFlight = next;
+        const outcome = await this.send(next.changes);
+        this.inFlight = undefined;
+        if (outcome === 'sent') {
+          if (this.pending[0] === next) this.pending.shift();
+          this.changed();
           this.retryDelayMs = RETRY_FIRST_MS;
           continue;
         }
         // Kept, never dropped: tried again later, longer and longer apart.
-        this.pending.unshift(next);
         this.timer = setTimeout(() => void this.flush(), this.retryDelayMs);
         this.retryDelayMs = Math.min(this.retryDelayMs * 2, RETRY_MAX_MS);
         return;
@@ -64,8 +76,19 @@ export class SaveQueue {
     }
   }
 
+  /** Drops what is waiting: it was refused for good, and the editor said so. */
   clear(): void {
+    this.forget();
+    this.changed();
+  }
+
+  /** Lets go of what is waiting without telling `onChange`: its copy kept for a reload stays. */
+  forget(): void {
     clearTimeout(this.timer);
     this.pending = [];
+  }
+
+  private changed(): void {
+    this.onChange(this.pending.map((p) => p.changes));
   }
 }
