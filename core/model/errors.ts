@@ -16,7 +16,8 @@ export const ERROR_CODES = {
   AMBIGUOUS_FLOW: 'more than one flow has that name',
   DUPLICATE_TOOL_NAME: 'another flow already uses that tool name',
   EDIT_CONFLICT: 'the edit was based on an older version of a node or flow',
-  SESSION_INVALID: "the editor's session token is missing or not this Flowbench's; open the URL `flowbench serve` printed",
+  SESSION_INVALID:
+    "the editor's session token is missing or not this Flowbench's; open the URL `flowbench serve` printed",
   CIRCULAR_DEPENDENCY: 'an imported flow has a cycle (the FlowyPrompt code; native flows list it as a problem)',
   INVALID_YAML: 'a file is not valid YAML, or uses aliases beyond the limit',
   NOT_A_DATABASE: 'the database file is not a Flowbench database',
