@@ -58,6 +58,8 @@ export const API = {
     ),
     exportText: method<{ text: string; fileName: string }>()(z.object({ id, format: z.enum(EXPORT_FORMATS) })),
     publish: method<VersionSummary>()(z.object({ id, note: z.string().max(2000).default('') })),
+    /** Adds the shipped example flows whose tool names are free; `skipped` lists the files left out. */
+    installExamples: method<{ added: number; skipped: string[] }>()(z.object({})),
   },
   runs: {
     start: method<{ runId: string }>()(z.object({ flowId: id, inputs: z.record(z.string(), z.unknown()).default({}) })),

@@ -1,5 +1,6 @@
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
 import { toFlowbenchError } from '../model/errors';
+import { installExamples } from '../services/examples';
 import { importFlowText } from '../services/import-service';
 import type { Services } from '../services/open-services';
 import { FLOWBENCH_VERSION } from '../services/version';
@@ -98,6 +99,14 @@ export class ApiHost {
           return { format: report.format, flow: flowService.summary(report.flow.id), problems: report.problems };
         },
         exportText: ({ id, format }) => flowService.exportFile(id, format),
+        installExamples: (_, context) => {
+          const { added, skipped } = installExamples(flows);
+          this.changed(
+            added.map((f) => f.id),
+            context,
+          );
+          return { added: added.length, skipped };
+        },
         publish: ({ id, note }, context) => {
           const published = versions.publish(id, note);
           this.changed([id], context);

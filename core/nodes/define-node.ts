@@ -10,6 +10,8 @@ interface EditorFieldBase {
   kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'list';
   help?: string;
   options?: readonly string[];
+  /** What the editor shows for each option, where the stored value is not for people (`return_values`). */
+  optionLabels?: Readonly<Record<string, string>>;
   min?: number;
   max?: number;
   step?: number;

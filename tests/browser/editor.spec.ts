@@ -34,8 +34,9 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   served,
 }) => {
   await page.goto(served.editorUrl);
-  page.once('dialog', (dialog) => void dialog.accept('Greeting flow'));
   await page.getByRole('button', { name: 'New flow' }).click();
+  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Greeting flow');
+  await page.keyboard.press('Enter');
   await expect(page.locator('.flow-title')).toHaveText('Greeting flow');
 
   // A parameter to reference, from the flow settings (shown when nothing is selected).

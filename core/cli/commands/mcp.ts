@@ -7,6 +7,8 @@ import { serveStdio } from '../../mcp/stdio';
 import { BIN_PATH } from '../bin-path';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
+import { z } from 'zod';
+import type { Services } from '../../services/open-services';
 
 const CLIENTS = ['claude', 'cursor', 'vscode', 'generic'] as const;
 
@@ -19,6 +21,21 @@ function openInBrowser(url: string): void {
   child.unref();
 }
 type Client = (typeof CLIENTS)[number];
+
+const SERVE_KEY = 'serve.running';
+const ServeRunningSchema = z.object({ port: z.number().int(), pid: z.number().int() }).optional();
+
+/** The port and process of a `flowbench serve` running on this database, if one is. */
+function runningServe(services: Services): { port: number; pid: number } | undefined {
+  const running = services.settings.get(SERVE_KEY, ServeRunningSchema, undefined);
+  if (!running) return undefined;
+  try {
+    process.kill(running.pid, 0);
+    return running;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? running : undefined;
+  }
+}
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -76,6 +93,8 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
         requireAuth: options.auth,
         version: FLOWBENCH_VERSION,
       });
+      // mcp-config reads it: the HTTP URL it prints names the port in use.
+      ctx.services.settings.set(SERVE_KEY, { port: host.port, pid: process.pid });
       printLine(`Flowbench is serving on ${host.url}`);
       printLine(`Editor: ${host.editorUrl}`);
       if (options.open) openInBrowser(host.editorUrl);
@@ -93,22 +112,26 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .command('mcp-config')
     .description('print the configuration snippet an MCP client needs')
     .option('--client <client>', CLIENTS.join('|'), 'generic')
-    .option('--port <n>', 'the port `flowbench serve` uses', String(DEFAULT_PORT))
+    .option('--port <n>', 'the port of the HTTP URL (default: the one `flowbench serve` runs on, else 4747)')
     .option('--json', 'print only the JSON snippet')
-    .action((options: { client: string; port: string; json?: boolean }) => {
+    .action((options: { client: string; port?: string; json?: boolean }) => {
       if (!(CLIENTS as readonly string[]).includes(options.client)) {
         throw usageError(`--client must be one of ${CLIENTS.join(', ')}, got "${options.client}"`);
       }
       const client = options.client as Client;
       const services = ctx.services;
-      const snippet = clientConfig(
-        client,
-        resolve(services.database.path),
-        parsePort(options.port),
-        httpToken(services),
-      );
+      const running = runningServe(services);
+      const port = options.port !== undefined ? parsePort(options.port) : (running?.port ?? DEFAULT_PORT);
+      const snippet = clientConfig(client, resolve(services.database.path), port, httpToken(services));
       if (options.json) return printJson(snippet);
       printLine(`# ${WHERE[client]}`);
+      printLine(
+        options.port !== undefined
+          ? `# the HTTP URL uses port ${port}, as asked`
+          : running
+            ? `# the HTTP URL uses port ${port}: \`flowbench serve\` is running there (pid ${running.pid})`
+            : `# the HTTP URL uses port ${port}, \`flowbench serve\`'s default; none is running now (pass --port if you start it on another)`,
+      );
       printLine(JSON.stringify(snippet, null, 2));
     });
 }

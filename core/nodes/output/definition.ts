@@ -49,7 +49,13 @@ export const outputNode = defineNode({
     fields: [],
   }),
   editor: [
-    { key: 'mode', label: 'Result', kind: 'select', options: ['return_values', 'structured'] },
+    {
+      key: 'mode',
+      label: 'Result',
+      kind: 'select',
+      options: ['return_values', 'structured'],
+      optionLabels: { return_values: 'Return values (text content)', structured: 'Structured fields (JSON)' },
+    },
     {
       key: 'returnValues',
       label: 'Return values',

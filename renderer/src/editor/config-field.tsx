@@ -68,7 +68,7 @@ export function ConfigField({ field, value, onChange, references, path }: FieldP
           <select id={id} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
             {(field.options ?? []).map((o) => (
               <option key={o} value={o}>
-                {o}
+                {field.optionLabels?.[o] ?? o}
               </option>
             ))}
           </select>

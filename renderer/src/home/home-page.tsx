@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
+import { NameDialog } from './name-dialog';
 
 /** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
 export function HomePage() {
@@ -14,11 +15,13 @@ export function HomePage() {
     setFlowEnabled,
     importFlowFile,
     exportFlowFile,
+    installExamples,
     navigate,
     notify,
   } = useAppStore.getState();
   const [query, setQuery] = useState('');
   const [confirming, setConfirming] = useState<string | undefined>();
+  const [naming, setNaming] = useState<{ kind: 'create' } | { kind: 'rename'; id: string; name: string }>();
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -35,6 +38,19 @@ export function HomePage() {
 
   return (
     <main className="home">
+      {naming && (
+        <NameDialog
+          title={naming.kind === 'create' ? 'New flow' : `Rename “${naming.name}”`}
+          initial={naming.kind === 'create' ? 'Untitled flow' : naming.name}
+          confirmLabel={naming.kind === 'create' ? 'Create' : 'Rename'}
+          onClose={() => setNaming(undefined)}
+          onConfirm={(name) =>
+            naming.kind === 'create'
+              ? run(async () => navigate({ page: 'editor', flowId: await createFlow(name) }))()
+              : name !== naming.name && run(() => renameFlow(naming.id, name))()
+          }
+        />
+      )}
       <header className="home-header">
         <h1>Flowbench</h1>
         <input
@@ -45,13 +61,7 @@ export function HomePage() {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
-        <button
-          className="primary"
-          onClick={run(async () => {
-            const name = window.prompt('Name of the new flow', 'Untitled flow');
-            if (name?.trim()) navigate({ page: 'editor', flowId: await createFlow(name.trim()) });
-          })}
-        >
+        <button className="primary" onClick={() => setNaming({ kind: 'create' })}>
           New flow
         </button>
         <button onClick={() => fileInput.current?.click()}>Import…</button>
@@ -77,7 +87,17 @@ export function HomePage() {
         </p>
       ) : shown.length === 0 ? (
         <p className="empty">
-          {flows.length === 0 ? 'No flows yet. Create one or import a file.' : 'No flow matches the search.'}
+          {flows.length === 0 ? (
+            <>
+              No flows yet. Create one, import a file, or{' '}
+              <button className="link" onClick={run(installExamples)}>
+                add the example flows
+              </button>
+              .
+            </>
+          ) : (
+            'No flow matches the search.'
+          )}
         </p>
       ) : (
         <table className="flows-table">
@@ -120,14 +140,7 @@ export function HomePage() {
                   </label>
                 </td>
                 <td className="row-actions">
-                  <button
-                    onClick={run(async () => {
-                      const name = window.prompt('New name', flow.name);
-                      if (name?.trim() && name.trim() !== flow.name) await renameFlow(flow.id, name.trim());
-                    })}
-                  >
-                    Rename
-                  </button>
+                  <button onClick={() => setNaming({ kind: 'rename', id: flow.id, name: flow.name })}>Rename</button>
                   <button onClick={run(() => duplicateFlow(flow.id))}>Duplicate</button>
                   <button onClick={run(() => exportFlowFile(flow.id, 'native'))}>Export</button>
                   {confirming === flow.id ? (

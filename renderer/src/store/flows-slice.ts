@@ -18,6 +18,8 @@ export interface FlowsSlice {
   removeFlow: (id: string) => Promise<void>;
   setFlowEnabled: (id: string, enabled: boolean) => Promise<void>;
   importFlowFile: (file: File) => Promise<string>;
+  /** Adds the example flows (those whose tool names are free). */
+  installExamples: () => Promise<void>;
   exportFlowFile: (
     id: string,
     format: 'native' | 'flowyprompt' | 'flow-definition-json' | 'flow-definition-yaml',
@@ -59,6 +61,11 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
   async removeFlow(id) {
     await api.flows.remove({ id });
     await get().loadFlows();
+  },
+  async installExamples() {
+    const { added } = await api.flows.installExamples({});
+    await get().loadFlows();
+    get().notify(`Added ${added} example flow${added === 1 ? '' : 's'}`);
   },
   async setFlowEnabled(id, enabled) {
     await api.flows.setEnabled({ id, enabled });

@@ -1,0 +1,56 @@
+import { echoFlow } from '../fixtures/mcp-flows';
+import { expect, test, withDatabase } from './fixtures';
+
+test('an empty home screen offers the example flows (issue 17, point 7)', async ({ page, served }) => {
+  await page.goto(served.editorUrl);
+  await expect(page.getByText('No flows yet')).toBeVisible();
+  await page.getByRole('button', { name: 'add the example flows' }).click();
+  await expect(page.locator('[data-testid^="flow-row-"]')).toHaveCount(3);
+  await expect(page.getByTestId('flow-row-triage_ticket')).toBeVisible();
+});
+
+test("new flow and rename use the app's own dialog, by keyboard (issue 17, point 6)", async ({ page, served }) => {
+  withDatabase(served.db, (services) => services.flows.create(echoFlow));
+  await page.goto(served.editorUrl);
+  // No browser dialog may open: Electron has none.
+  page.on('dialog', (dialog) => {
+    throw new Error(`a browser dialog opened: ${dialog.message()}`);
+  });
+
+  await page.getByTestId('flow-row-echo_tool').getByRole('button', { name: 'Rename' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename “Echo”' });
+  await expect(rename.getByLabel('Name')).toBeFocused();
+  await page.screenshot({ path: test.info().outputPath('rename-dialog.png') });
+  await page.keyboard.type('Echo back');
+  await page.keyboard.press('Enter');
+  await expect(rename).toHaveCount(0);
+  await expect(page.getByTestId('flow-row-echo_tool')).toContainText('Echo back');
+
+  // Escape closes without creating anything.
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await expect(page.getByRole('dialog', { name: 'New flow' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'New flow' })).toHaveCount(0);
+  await expect(page.locator('[data-testid^="flow-row-"]')).toHaveCount(1);
+
+  // An empty name cannot be confirmed; a real one creates the flow and opens it.
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('  ');
+  await expect(page.getByRole('button', { name: 'Create' })).toBeDisabled();
+  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Summarise notes');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.flow-title')).toHaveText('Summarise notes');
+});
+
+test('the Result select of an output node shows what each choice means (issue 17, point 7)', async ({
+  page,
+  served,
+}) => {
+  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
+  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await page.getByTestId('rf__node-result').click();
+  const select = page.getByRole('combobox', { name: 'Result' });
+  await expect(select.locator('option')).toHaveText(['Return values (text content)', 'Structured fields (JSON)']);
+  await expect(select).toHaveValue('return_values');
+});
