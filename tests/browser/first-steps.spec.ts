@@ -54,3 +54,26 @@ test('the Result select of an output node shows what each choice means (issue 17
   await expect(select.locator('option')).toHaveText(['Return values (text content)', 'Structured fields (JSON)']);
   await expect(select).toHaveValue('return_values');
 });
+
+test('Escape in a template field closes its completion and keeps the node selected (issue 17, point 7)', async ({
+  page,
+  served,
+}) => {
+  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
+  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await page.getByTestId('rf__node-say').click();
+  await page.getByTestId('template-template').locator('.cm-content').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' {{');
+  const completion = page.locator('.cm-tooltip-autocomplete');
+  await expect(completion).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(completion).toHaveCount(0);
+  await expect(page.getByLabel('Label')).toBeVisible();
+  // A second Escape leaves the field, still on the same node; a third deselects it.
+  await page.keyboard.press('Escape');
+  await expect(page.getByLabel('Label')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByLabel('Label')).toHaveCount(0);
+});

@@ -32,7 +32,10 @@ test('nothing typed is lost while Flowbench restarts: the tab keeps its session,
     // Flowbench stops; an edit typed meanwhile is kept and said to be waiting.
     await serve.stop();
     await label.fill('typed while Flowbench was stopped');
-    await expect(page.getByTestId('save-state')).toContainText('Saving paused', { timeout: 10_000 });
+    await expect(page.getByTestId('save-state')).toHaveText(
+      'Saving paused: Flowbench is not reachable — your edits are kept',
+      { timeout: 10_000 },
+    );
 
     // It comes back on the same database and port: the same tab saves the edit by itself.
     serve = await startServe(db, [], { port });

@@ -17,7 +17,7 @@ test('an edit the database cannot take yet is kept, said to be waiting, and save
   // Another process holds the write lock longer than a save waits for it (10 s).
   const lock = await holdWriteLock(served.db, 13_000);
   await page.getByLabel('Label').fill('typed while the database was locked');
-  await expect(page.getByTestId('save-state')).toContainText('Saving paused: your edits are kept', {
+  await expect(page.getByTestId('save-state')).toContainText('Saving paused: the database is busy', {
     timeout: 15_000,
   });
   await page.screenshot({ path: test.info().outputPath('saving-paused.png') });

@@ -12,8 +12,14 @@ export function EditorKeys() {
       const state = useAppStore.getState();
       const mod = event.ctrlKey || event.metaKey;
       const key = event.key.toLowerCase();
-      if (event.key === 'Escape')
-        return state.isShortcutsOpen ? state.setShortcutsOpen(false) : state.setSelection([], []);
+      if (event.key === 'Escape') {
+        // Whatever handled it first (a completion list closing, a dialog) keeps it.
+        if (event.defaultPrevented) return;
+        if (state.isShortcutsOpen) return state.setShortcutsOpen(false);
+        // In a field, Escape leaves the field; the node stays selected with its inspector open.
+        if (isEditable(event.target)) return (event.target as HTMLElement).blur();
+        return state.setSelection([], []);
+      }
       if (isEditable(event.target)) return;
       const handled = (action: () => void) => {
         event.preventDefault();

@@ -5,7 +5,7 @@ const SAVE_STATE_TEXT = {
   saved: 'Saved',
   pending: 'Saving…',
   saving: 'Saving…',
-  paused: 'Saving paused: your edits are kept and will be saved when Flowbench can write them',
+  paused: 'Saving paused',
   error: 'Not saved',
 } as const;
 
@@ -30,8 +30,10 @@ export function Toolbar() {
       <button onClick={() => void store.closeFlow().then(() => store.navigate({ page: 'home' }))}>← Flows</button>
       <strong className="flow-title">{name}</strong>
       <code className="muted">{toolName}</code>
-      <span className={`save-state save-${saveState}`} data-testid="save-state" title={saveProblem} role="status">
-        {SAVE_STATE_TEXT[saveState]}
+      <span className={`save-state save-${saveState}`} data-testid="save-state" role="status">
+        {saveState === 'paused' && saveProblem
+          ? `Saving paused: ${saveProblem} — your edits are kept`
+          : SAVE_STATE_TEXT[saveState]}
       </span>
       <span className="spacer" />
       <button onClick={store.undo} disabled={!canUndo} title="Undo (Ctrl+Z)">

@@ -33,7 +33,7 @@ export interface EditorSlice {
   future: HistoryEntry[];
   /** `paused`: edits could not be saved for now (host gone, database locked); they are kept and retried. */
   saveState: 'saved' | 'pending' | 'saving' | 'paused' | 'error';
-  /** Why saving is paused. */
+  /** Why saving is paused, in words for the toolbar. */
   saveProblem: string | undefined;
   openFlow: (id: string) => Promise<void>;
   closeFlow: () => Promise<void>;
@@ -116,7 +116,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         const failure = toFlowbenchError(error);
         if (isTransient(failure)) {
           // The edit is kept and sent again; the toolbar says why it is waiting.
-          set({ saveState: 'paused', saveProblem: failure.message });
+          set({
+            saveState: 'paused',
+            saveProblem:
+              failure.code === 'HOST_UNREACHABLE'
+                ? 'Flowbench is not reachable'
+                : 'the database is busy (another program is writing to it)',
+          });
           return 'retry';
         }
         queue.clear();
