@@ -34,6 +34,8 @@ export interface FlowDetail {
   problems: Problem[];
   enabled: boolean;
   versions: VersionSummary[];
+  /** The draft was edited after its latest version was published. */
+  hasUnpublishedChanges: boolean;
 }
 
 export interface ImportResult {

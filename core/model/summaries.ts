@@ -5,6 +5,10 @@ export interface FlowSummary {
   description: string;
   toolName: string;
   enabled: boolean;
+  /** The latest published version; absent when the flow was never published (no MCP client sees it). */
+  publishedVersion?: number;
+  /** The draft was edited after its latest version was published (always false when never published). */
+  hasUnpublishedChanges: boolean;
   nodeCount: number;
   edgeCount: number;
   createdAt: string;

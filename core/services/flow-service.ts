@@ -54,7 +54,7 @@ export class FlowService {
 
   /** The flow's summary as lists show it. Throws FLOW_NOT_FOUND. */
   summary(id: string): FlowSummary {
-    const found = this.flows.list().find((f) => f.id === id);
+    const found = this.flows.list(id)[0];
     if (!found) throw flowNotFound(id);
     return found;
   }
@@ -63,7 +63,9 @@ export class FlowService {
   detail(id: string, withProblems = true): FlowDetail {
     const { flow, revs } = this.flows.load(id);
     const problems = withProblems ? this.flows.validate(flow).problems : [];
-    return { flow, revs, problems, enabled: flow.tool.enabled, versions: this.versions.list(id) };
+    const versions = this.versions.list(id);
+    const hasUnpublishedChanges = this.flows.list(id)[0]?.hasUnpublishedChanges ?? false;
+    return { flow, revs, problems, enabled: flow.tool.enabled, versions, hasUnpublishedChanges };
   }
 
   /** Applies an editor change set; the flow's problems come back unless it only moved or renamed nodes. */

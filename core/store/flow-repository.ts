@@ -70,8 +70,9 @@ export class FlowRepository {
     });
   }
 
-  list(): FlowSummary[] {
-    const rows = this.db
+  /** Every flow's summary, by name; or the one flow `onlyId` names (none when it does not exist). */
+  list(onlyId?: string): FlowSummary[] {
+    const query = this.db
       .select({
         id: flows.id,
         name: flows.name,
@@ -84,15 +85,23 @@ export class FlowRepository {
         nodeCount: sql<number>`(select count(*) from nodes n where n.flow_id = flows.id)`,
         edgeCount: sql<number>`(select count(*) from edges e where e.flow_id = flows.id)`,
         nodesUpdatedAt: sql<number | null>`(select max(n.updated_at) from nodes n where n.flow_id = flows.id)`,
+        publishedVersion: sql<number | null>`(select max(v.version) from flow_versions v where v.flow_id = flows.id)`,
+        publishedAt: sql<number | null>`(select max(v.created_at) from flow_versions v where v.flow_id = flows.id)`,
       })
-      .from(flows)
+      .from(flows);
+    const rows = (onlyId === undefined ? query : query.where(eq(flows.id, onlyId)))
       .orderBy(asc(flows.name), asc(flows.id))
       .all();
-    return rows.map(({ nodesUpdatedAt, ...row }) => ({
-      ...row,
-      createdAt: new Date(row.createdAt).toISOString(),
-      updatedAt: new Date(Math.max(row.updatedAt, nodesUpdatedAt ?? 0)).toISOString(),
-    }));
+    return rows.map(({ nodesUpdatedAt, publishedVersion, publishedAt, ...row }) => {
+      const updatedAt = Math.max(row.updatedAt, nodesUpdatedAt ?? 0);
+      return {
+        ...row,
+        ...(publishedVersion !== null ? { publishedVersion } : {}),
+        hasUnpublishedChanges: publishedAt !== null && updatedAt > publishedAt,
+        createdAt: new Date(row.createdAt).toISOString(),
+        updatedAt: new Date(updatedAt).toISOString(),
+      };
+    });
   }
 
   /** Loads a whole flow; throws FLOW_NOT_FOUND. */

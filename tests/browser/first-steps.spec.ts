@@ -1,5 +1,5 @@
 import { echoFlow } from '../fixtures/mcp-flows';
-import { expect, test, withDatabase } from './fixtures';
+import { expect, expectSaved, test, withDatabase } from './fixtures';
 
 test('an empty home screen offers the example flows (issue 17, point 7)', async ({ page, served }) => {
   await page.goto(served.editorUrl);
@@ -76,4 +76,27 @@ test('Escape in a template field closes its completion and keeps the node select
   await expect(page.getByLabel('Label')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByLabel('Label')).toHaveCount(0);
+});
+
+test('publishing says what it means: never published, the version clients get, and a draft that equals it (issue 17, point 5)', async ({
+  page,
+  served,
+}) => {
+  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
+  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  await page.goto(served.editorUrl);
+  await expect(page.getByTestId('published-echo_tool')).toHaveText('never published: clients do not see it yet');
+
+  await page.getByRole('link', { name: 'Echo' }).click();
+  const publish = page.getByRole('button', { name: /^Publish/ });
+  await expect(publish).toHaveText('Publish');
+  await publish.click();
+  await expect(page.getByRole('button', { name: 'Published (v1)' })).toBeDisabled();
+
+  await page.getByTestId('rf__node-say').click();
+  await page.getByLabel('Label').fill('said');
+  await expect(page.getByRole('button', { name: 'Publish (v2)' })).toBeEnabled();
+  await expectSaved(page);
+  await page.getByRole('button', { name: '← Flows' }).click();
+  await expect(page.getByTestId('published-echo_tool')).toHaveText('published v1, draft changed since');
 });

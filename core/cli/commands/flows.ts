@@ -6,6 +6,7 @@ import { importFlowText } from '../../services/import-service';
 import { installExamples } from '../../services/examples';
 import { readImportFile } from '../../services/read-import-file';
 import { errorsIn, formatProblem, hasErrors, type Problem } from '../../model/problems';
+import type { FlowSummary } from '../../model/summaries';
 import { validateFlow } from '../../model/validate';
 import { nodeRegistry } from '../../nodes/registry';
 import { printJson, printLine, type CliContext } from '../context';
@@ -14,8 +15,14 @@ interface JsonOption {
   json?: boolean;
 }
 
-const summaryLine = (f: { id: string; toolName: string; name: string; nodeCount: number; enabled: boolean }) =>
-  `${f.id}  ${f.toolName.padEnd(28)} ${String(f.nodeCount).padStart(5)} nodes  ${f.enabled ? 'tool ' : 'off  '} ${f.name}`;
+/** What MCP clients get of a flow: a published version (and whether the draft moved on since), or nothing yet. */
+export function publishedState(f: Pick<FlowSummary, 'publishedVersion' | 'hasUnpublishedChanges'>): string {
+  if (f.publishedVersion === undefined) return 'never published';
+  return `v${f.publishedVersion}${f.hasUnpublishedChanges ? ', draft changed' : ''}`;
+}
+
+const summaryLine = (f: FlowSummary) =>
+  `${f.id}  ${f.toolName.padEnd(28)} ${String(f.nodeCount).padStart(5)} nodes  ${(f.enabled ? 'on ' : 'off').padEnd(4)}${publishedState(f).padEnd(20)} ${f.name}`;
 
 export function registerFlowCommands(program: Command, ctx: CliContext): void {
   program
@@ -23,7 +30,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .description('list the flows in the database')
     .option(
       '--json',
-      'print JSON: { flows: [{ id, name, description, toolName, enabled, nodeCount, edgeCount, createdAt, updatedAt }] }',
+      'print JSON: { flows: [{ id, name, description, toolName, enabled, publishedVersion?, hasUnpublishedChanges, nodeCount, edgeCount, createdAt, updatedAt }] }',
     )
     .action((options: JsonOption) => {
       const flows = ctx.flows.list();

@@ -22,6 +22,7 @@ export function Toolbar() {
   const canRedo = useAppStore((s) => s.future.length > 0);
   const errorCount = useAppStore(selectErrorCount);
   const latestVersion = useAppStore((s) => s.versions[0]?.version);
+  const isPublished = useAppStore((s) => s.versions.length > 0 && !s.hasUnpublishedChanges);
   const { fitView } = useReactFlow();
   const store = useAppStore.getState();
 
@@ -50,10 +51,18 @@ export function Toolbar() {
       </button>
       <button
         onClick={() => void store.publish('')}
-        disabled={errorCount > 0}
-        title={errorCount > 0 ? 'Fix the problems first' : 'Publish this draft as the next version'}
+        disabled={errorCount > 0 || isPublished}
+        title={
+          errorCount > 0
+            ? 'Fix the problems first'
+            : isPublished
+              ? `The draft is the same as version ${latestVersion}: nothing to publish`
+              : 'Publish this draft as the next version'
+        }
       >
-        Publish{latestVersion !== undefined ? ` (v${latestVersion + 1})` : ''}
+        {isPublished
+          ? `Published (v${latestVersion})`
+          : `Publish${latestVersion !== undefined ? ` (v${latestVersion + 1})` : ''}`}
       </button>
       <button onClick={() => store.setShortcutsOpen(true)} aria-label="Keyboard shortcuts">
         ?

@@ -138,6 +138,11 @@ export function HomePage() {
                     />
                     <span>{flow.enabled ? 'on' : 'off'}</span>
                   </label>
+                  <div className="muted" data-testid={`published-${flow.toolName}`}>
+                    {flow.publishedVersion === undefined
+                      ? 'never published: clients do not see it yet'
+                      : `published v${flow.publishedVersion}${flow.hasUnpublishedChanges ? ', draft changed since' : ''}`}
+                  </div>
                 </td>
                 <td className="row-actions">
                   <button onClick={() => setNaming({ kind: 'rename', id: flow.id, name: flow.name })}>Rename</button>

@@ -27,6 +27,8 @@ export interface EditorSlice {
   revs: Record<string, number>;
   problems: Problem[];
   versions: { version: number; createdAt: string }[];
+  /** The draft differs from its latest published version (edited since it was published). */
+  hasUnpublishedChanges: boolean;
   selectedNodes: string[];
   selectedEdges: string[];
   past: HistoryEntry[];
@@ -182,6 +184,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     const removed = new Set(changes.removeNodes);
     set((state) => ({
       flow: next,
+      hasUnpublishedChanges: true,
       saveState: 'pending',
       selectedNodes: state.selectedNodes.filter((id) => !removed.has(id)),
       selectedEdges: state.selectedEdges.filter((id) => next.edges.some((e) => e.id === id)),
@@ -201,6 +204,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     revs: {},
     problems: [],
     versions: [],
+    hasUnpublishedChanges: false,
     selectedNodes: [],
     selectedEdges: [],
     past: [],
@@ -220,6 +224,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         revs: detail.revs,
         problems: detail.problems,
         versions: detail.versions,
+        hasUnpublishedChanges: detail.hasUnpublishedChanges,
         selectedNodes: [],
         selectedEdges: [],
         past: [],
@@ -244,6 +249,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         revs: detail.revs,
         problems: detail.problems,
         versions: detail.versions,
+        hasUnpublishedChanges: detail.hasUnpublishedChanges,
         saveState: 'saved',
         past: reason ? [] : state.past,
         future: reason ? [] : state.future,
