@@ -43,6 +43,43 @@ describe('editing changes', () => {
     });
   });
 
+  it("fills a new upstream node's output into the target's empty text, and leaves written text alone (issue 17, point 3)", () => {
+    const drafted = FlowSchema.parse(
+      buildFlow({
+        nodes: [
+          input(),
+          template('ask', 'About {{inputs.topic}}'),
+          { id: 'answer', type: 'llm' },
+          { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '' }] } },
+          template('written', 'kept as it is'),
+        ],
+        edges: [],
+      }),
+    );
+    const connect = (source: string, target: string, sourcePort = 'out') =>
+      connectChange(drafted, { source, sourcePort, target, targetPort: 'in' });
+    expect(connect('ask', 'answer')).toMatchObject({
+      changes: { updateNodes: [{ id: 'answer', config: expect.objectContaining({ prompt: '{{nodes.ask.output}}' }) }] },
+    });
+    expect(connect('answer', 'result')).toMatchObject({
+      changes: {
+        updateNodes: [
+          {
+            id: 'result',
+            config: expect.objectContaining({ returnValues: [{ id: 'r', text: '{{nodes.answer.output}}' }] }),
+          },
+        ],
+      },
+    });
+    // Text already written stays; the entry node (every input at once) and error ports fill nothing.
+    expect(connect('ask', 'written')).toEqual({ kind: 'change', changes: { addEdges: [expect.any(Object)] } });
+    expect(connect('input', 'answer')).toEqual({ kind: 'change', changes: { addEdges: [expect.any(Object)] } });
+    expect(connect('answer', 'result', 'error')).toEqual({
+      kind: 'change',
+      changes: { addEdges: [expect.any(Object)] },
+    });
+  });
+
   it('moves only the nodes whose position changed', () => {
     const ask = flow.nodes.find((n) => n.id === 'ask')!;
     expect(

@@ -2,6 +2,7 @@ import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowNode, Position } from '../model/flow';
 import { buildAdjacency, wouldCreateCycle } from '../model/graph';
 import type { NodeDefinition } from '../nodes/define-node';
+import { nodeRegistry } from '../nodes/registry';
 import { freeEdgeId, freeNodeId } from './ids';
 
 /** The change that adds a node of a type with its defaults, and the new node's id. */
@@ -53,7 +54,32 @@ export function connectChange(
   );
   if (exists) return { kind: 'exists' };
   const id = freeEdgeId(new Set(flow.edges.map((e) => e.id)));
-  return { kind: 'change', changes: { addEdges: [{ id, ...ends }] } };
+  const filled = filledTarget(flow, ends);
+  return {
+    kind: 'change',
+    changes: { addEdges: [{ id, ...ends }], ...(filled ? { updateNodes: [filled] } : {}) },
+  };
+}
+
+/**
+ * The target's config with the new upstream node's output filled into its
+ * empty text, as people expect a connection to carry data. Only for data
+ * ports of nodes other than the flow's entry (its output is every input at once).
+ */
+function filledTarget(
+  flow: Flow,
+  ends: { source: string; sourcePort: string; target: string },
+): { id: string; config: Record<string, unknown> } | undefined {
+  const source = flow.nodes.find((n) => n.id === ends.source);
+  const target = flow.nodes.find((n) => n.id === ends.target);
+  const sourceSpec = source && nodeRegistry.get(source.type);
+  const targetSpec = target && nodeRegistry.get(target.type);
+  if (!source || !target || !sourceSpec || !targetSpec?.fillEmptyText || sourceSpec.isEntry) return undefined;
+  if (sourceSpec.outputs.find((p) => p.id === ends.sourcePort)?.kind !== 'data') return undefined;
+  const parsed = targetSpec.configSchema.safeParse(target.config);
+  if (!parsed.success) return undefined;
+  const config = targetSpec.fillEmptyText(parsed.data, `{{nodes.${source.id}.output}}`);
+  return config ? { id: target.id, config } : undefined;
 }
 
 /** The change that moves nodes, leaving out those already where they are; undefined when none moved. */

@@ -97,6 +97,12 @@ export interface NodeDefinition<
    * nodes that only pass data along and cannot time out or be retried.
    */
   hasRunSettings?: boolean;
+  /**
+   * The config with `reference` (`{{nodes.<id>.output}}`) written into the
+   * node's main text when that text is empty: connecting an upstream node
+   * fills it in. Undefined when there is nothing empty to fill.
+   */
+  fillEmptyText?: (config: Config, reference: string) => Config | undefined;
   /** Runs the node; absent for types this build cannot run yet. Throw a FlowbenchError to fail. */
   execute?: (ctx: NodeContext, config: Config) => Promise<NodeOutcome> | NodeOutcome;
 }

@@ -187,3 +187,25 @@ test('an imported flow shows what could not be carried over until it is dismisse
   await expect(problems).not.toContainText('node gather_requirements');
   await expectSaved(page);
 });
+
+test('a connection carries data: connecting into an empty prompt fills in the reference, and undo takes both back (issue 17, point 3)', async ({
+  page,
+  served,
+}) => {
+  await page.goto(served.editorUrl);
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Connected');
+  await page.keyboard.press('Enter');
+  await dropFromPalette(page, 'template', 200, 300);
+  await dropFromPalette(page, 'llm', 550, 300);
+  await connect(page, 'template_1', 'llm_1');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+  await page.getByTestId('rf__node-llm_1').click();
+  await expect(page.getByTestId('template-prompt').locator('.cm-content')).toHaveText('{{nodes.template_1.output}}');
+  await shot(page, 'connection-fills-prompt');
+
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  // The prompt is empty again (its summary no longer names the template).
+  await expect(page.getByTestId('rf__node-llm_1')).not.toContainText('template_1');
+});

@@ -72,6 +72,11 @@ export const conditionNode = defineNode({
     config.rules
       .map((r) => `${r.path} ${r.operator}${r.operand === undefined ? '' : ` ${JSON.stringify(r.operand)}`}`)
       .join(config.match === 'all' ? ' and ' : ' or '),
+  fillEmptyText: (config, reference) => {
+    const empty = config.rules.findIndex((rule) => rule.value.trim() === '');
+    if (empty === -1) return undefined;
+    return { ...config, rules: config.rules.map((rule, i) => (i === empty ? { ...rule, value: reference } : rule)) };
+  },
   check: (config) =>
     config.rules.flatMap((rule, i) => {
       const problem = (field: 'path' | 'operand', reason: string | undefined) =>

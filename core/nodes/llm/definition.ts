@@ -47,6 +47,7 @@ export const llmNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
+  fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
   check: (config) =>
     config.agentVersionId !== undefined && !config.model
       ? [

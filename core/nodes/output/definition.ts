@@ -82,6 +82,14 @@ export const outputNode = defineNode({
     config.mode === 'structured'
       ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
       : preview(config.returnValues.map((r) => r.text).join(' | ')),
+  fillEmptyText: (config, reference) => {
+    const list = config.mode === 'structured' ? config.fields : config.returnValues;
+    const empty = list.findIndex((item) => ('value' in item ? item.value : item.text).trim() === '');
+    if (empty === -1) return undefined;
+    return config.mode === 'structured'
+      ? { ...config, fields: config.fields.map((f, i) => (i === empty ? { ...f, value: reference } : f)) }
+      : { ...config, returnValues: config.returnValues.map((r, i) => (i === empty ? { ...r, text: reference } : r)) };
+  },
   isResult: true,
   resultFields: (config) => (config.mode === 'structured' ? config.fields : undefined),
   hasRunSettings: false,

@@ -21,6 +21,7 @@ export const templateNode = defineNode({
   editor: [{ key: 'template', label: 'Template', kind: 'template' }],
   templates: (config) => [{ field: 'template', text: config.template }],
   summary: (config) => preview(config.template),
+  fillEmptyText: (config, reference) => (config.template.trim() === '' ? { template: reference } : undefined),
   execute: (ctx, config) => {
     const text = ctx.render(config.template);
     return { kind: 'output', output: text };

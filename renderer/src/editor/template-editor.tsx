@@ -55,7 +55,10 @@ export function TemplateEditor(props: {
           autocompletion({ override: [referenceCompletions(() => latest.current.references)], activateOnTyping: true }),
           EditorView.contentAttributes.of({ 'aria-label': latest.current.label }),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+            if (!update.docChanged) return;
+            // A value set from outside (undo, a connection filling it in) is no edit of the person's.
+            const text = update.state.doc.toString();
+            if (text !== latest.current.value) latest.current.onChange(text);
           }),
         ],
       }),
