@@ -100,3 +100,17 @@ test('publishing says what it means: never published, the version clients get, a
   await page.getByRole('button', { name: '← Flows' }).click();
   await expect(page.getByTestId('published-echo_tool')).toHaveText('published v1, draft changed since');
 });
+
+test('a parameter description gets the width of the panel and wraps (issue 17, point 7)', async ({ page, served }) => {
+  withDatabase(served.db, (services) => services.flows.create(echoFlow));
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  const description = page.getByLabel('Parameter 1 description');
+  const text = 'The message to echo back, exactly as the person wrote it, including punctuation and emoji.';
+  await description.fill(text);
+  await expect(description).toHaveValue(text);
+  const field = await description.boundingBox();
+  const block = await description.locator('xpath=..').boundingBox();
+  expect(field && block && field.width / block.width).toBeGreaterThan(0.9);
+  // Wrapped, not cut: the text fits in the box's two lines.
+  expect(await description.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+});

@@ -98,9 +98,11 @@ export function FlowSettings() {
             />{' '}
             required
           </label>
-          <input
+          <textarea
+            className="parameter-description"
             aria-label={`Parameter ${index + 1} description`}
-            placeholder="description"
+            placeholder="description: what a model should pass here"
+            rows={2}
             value={parameter.description}
             onChange={(e) => updateParameter(index, { description: e.target.value })}
           />
