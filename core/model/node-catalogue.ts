@@ -61,6 +61,11 @@ export interface NodeTypeSpec<Config = Record<string, unknown>> {
   isResult?: boolean;
   /** For result nodes: the structured fields the result has, or undefined when it is not structured. */
   resultFields?: (config: Config) => readonly ResultField[] | undefined;
+  /**
+   * What an MCP client would suffer from if the node were published as it is
+   * (an empty prompt, an empty return value): said before publishing, never blocking it.
+   */
+  publishWarnings?: (config: Config) => string[];
   /** Problems of a parsed config that its schema cannot express (e.g. an imported agent left unresolved). */
   check?: (config: Config) => NodeConfigProblem[];
 }

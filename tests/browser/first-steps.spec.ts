@@ -114,3 +114,24 @@ test('a parameter description gets the width of the panel and wraps (issue 17, p
   // Wrapped, not cut: the text fits in the box's two lines.
   expect(await description.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });
+
+test('publishing asks first when a client would get a flow without a tool description (issue 17, point 5)', async ({
+  page,
+  served,
+}) => {
+  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
+  withDatabase(served.db, (services) =>
+    services.flows.create({ ...echoFlow, nodes, description: '', tool: { ...echoFlow.tool, description: '' } }),
+  );
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish anyway?' });
+  await expect(dialog).toContainText('the tool has no description');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeEnabled();
+
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await dialog.getByRole('button', { name: 'Publish anyway' }).click();
+  await expect(page.getByRole('button', { name: 'Published (v1)' })).toBeDisabled();
+});

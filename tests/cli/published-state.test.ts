@@ -28,4 +28,22 @@ describe('flowbench list says what clients get of each flow (issue 17, point 5)'
     ]);
     expect(flows[0]).toMatchObject({ publishedVersion: 1, hasUnpublishedChanges: true });
   });
+
+  it('flowbench publish prints what clients would suffer from, and publishes all the same', async () => {
+    const db = join(tempDir(), 'warned.db');
+    prepareDatabase(db, (services) =>
+      services.flows.create({ ...echoFlow, description: '', tool: { ...echoFlow.tool, description: '' } }),
+    );
+    const result = await runCli(['--db', db, 'publish', 'echo_tool']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning: the tool has no description');
+    expect(result.stdout).toContain('published echo_tool version 1');
+    const json = await runJson<{ version: number; warnings: { message: string }[] }>([
+      '--db',
+      db,
+      'publish',
+      'echo_tool',
+    ]);
+    expect(json).toMatchObject({ version: 2, warnings: [{ message: expect.stringContaining('no description') }] });
+  });
 });

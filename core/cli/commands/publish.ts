@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { publishWarnings } from '../../model/publish-warnings';
+import { nodeRegistry } from '../../nodes/registry';
 import { printJson, printLine, type CliContext } from '../context';
 
 interface JsonOption {
@@ -11,11 +13,18 @@ export function registerPublishCommands(program: Command, ctx: CliContext): void
     .argument('<flow>', 'id, name or tool name')
     .description('validate the draft and publish it as the next version (what MCP clients get)')
     .option('--note <text>', 'what changed', '')
-    .option('--json', 'print JSON: { flowId, version, note, toolName, nodeCount, createdAt }')
+    .option(
+      '--json',
+      'print JSON: { flowId, version, note, toolName, nodeCount, createdAt, warnings: [{ message, nodeId? }] }',
+    )
     .action((ref: string, options: JsonOption & { note: string }) => {
       const { flows, versions } = ctx.services;
-      const published = versions.publish(flows.resolve(ref).id, options.note);
-      if (options.json) return printJson(published);
+      const id = flows.resolve(ref).id;
+      // What a client would suffer from: said, as the editor asks, but never blocking.
+      const warnings = publishWarnings(flows.get(id), nodeRegistry);
+      const published = versions.publish(id, options.note);
+      if (options.json) return printJson({ ...published, warnings });
+      for (const warning of warnings) process.stderr.write(`warning: ${warning.message}\n`);
       printLine(`published ${published.toolName} version ${published.version}`);
     });
 

@@ -48,6 +48,8 @@ export const agentNode = defineNode({
     { field: 'system', text: config.system },
     { field: 'prompt', text: config.prompt },
   ],
+  publishWarnings: (config) =>
+    config.prompt.trim() === '' ? ['its task is empty: the agent is given nothing to do'] : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
   summary: (config) =>
     `${config.tools.length} tool${config.tools.length === 1 ? '' : 's'} · ${preview(config.prompt, 50)}`,

@@ -47,6 +47,8 @@ export const llmNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
+  publishWarnings: (config) =>
+    config.prompt.trim() === '' ? ['its prompt is empty: the model is sent no question'] : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
   check: (config) =>
     config.agentVersionId !== undefined && !config.model

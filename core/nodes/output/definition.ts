@@ -82,6 +82,12 @@ export const outputNode = defineNode({
     config.mode === 'structured'
       ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
       : preview(config.returnValues.map((r) => r.text).join(' | ')),
+  publishWarnings: (config) =>
+    config.mode === 'structured'
+      ? config.fields.flatMap((f) => (f.value.trim() === '' ? [`field "${f.name}" is empty`] : []))
+      : config.returnValues.flatMap((r, i) =>
+          r.text.trim() === '' ? [`return value ${i + 1} is empty: clients get an empty text`] : [],
+        ),
   fillEmptyText: (config, reference) => {
     const list = config.mode === 'structured' ? config.fields : config.returnValues;
     const empty = list.findIndex((item) => ('value' in item ? item.value : item.text).trim() === '');

@@ -1,5 +1,9 @@
 import { useReactFlow } from '@xyflow/react';
+import { useState } from 'react';
+import { publishWarnings, type PublishWarning } from '../../../core/model/publish-warnings';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { selectErrorCount, useAppStore } from '../store/app-store';
+import { PublishDialog } from './publish-dialog';
 
 const SAVE_STATE_TEXT = {
   saved: 'Saved',
@@ -24,6 +28,7 @@ export function Toolbar() {
   const latestVersion = useAppStore((s) => s.versions[0]?.version);
   const isPublished = useAppStore((s) => s.versions.length > 0 && !s.hasUnpublishedChanges);
   const { fitView } = useReactFlow();
+  const [warnings, setWarnings] = useState<PublishWarning[]>();
   const store = useAppStore.getState();
 
   return (
@@ -49,8 +54,20 @@ export function Toolbar() {
       <button onClick={() => void fitView({ duration: 300 })} title="Fit view (Shift+1)">
         Fit
       </button>
+      {warnings && (
+        <PublishDialog
+          warnings={warnings}
+          onPublish={() => void store.publish('')}
+          onClose={() => setWarnings(undefined)}
+        />
+      )}
       <button
-        onClick={() => void store.publish('')}
+        onClick={() => {
+          const flow = useAppStore.getState().flow;
+          const found = flow ? publishWarnings(flow, nodeRegistry) : [];
+          if (found.length > 0) setWarnings(found);
+          else void store.publish('');
+        }}
         disabled={errorCount > 0 || isPublished}
         title={
           errorCount > 0

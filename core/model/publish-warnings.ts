@@ -1,0 +1,31 @@
+import type { Flow } from './flow';
+import type { NodeCatalogue } from './node-catalogue';
+
+/** Something an MCP client would suffer from in a published flow, with where it is. */
+export interface PublishWarning {
+  message: string;
+  nodeId?: string;
+}
+
+/**
+ * What to tell a person before publishing: a flow can be valid and still
+ * useless to a client (no tool description for its model to read, an empty
+ * prompt, an empty return value). These never block publishing; the editor
+ * asks, and `flowbench publish` prints them.
+ */
+export function publishWarnings(flow: Flow, catalogue: NodeCatalogue): PublishWarning[] {
+  const warnings: PublishWarning[] = [];
+  if ((flow.tool.description || flow.description).trim() === '') {
+    warnings.push({
+      message: "the tool has no description: a client's model cannot tell what it does or when to call it",
+    });
+  }
+  for (const node of flow.nodes) {
+    const spec = catalogue.get(node.type);
+    const parsed = spec?.publishWarnings && spec.configSchema.safeParse(node.config);
+    if (!spec?.publishWarnings || !parsed?.success) continue;
+    for (const message of spec.publishWarnings(parsed.data))
+      warnings.push({ message: `node "${node.label || node.id}": ${message}`, nodeId: node.id });
+  }
+  return warnings;
+}
