@@ -1,5 +1,5 @@
 import { echoFlow } from '../fixtures/mcp-flows';
-import { expect, expectSaved, test, withDatabase } from './fixtures';
+import { expect, expectSaved, laidOutEcho, test, withDatabase } from './fixtures';
 
 test('an empty home screen offers the example flows (issue 17, point 7)', async ({ page, served }) => {
   await page.goto(served.editorUrl);
@@ -46,8 +46,7 @@ test('the Result select of an output node shows what each choice means (issue 17
   page,
   served,
 }) => {
-  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
-  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
   await page.goto(`${served.editorUrl}#/flow/echo`);
   await page.getByTestId('rf__node-result').click();
   const select = page.getByRole('combobox', { name: 'Result' });
@@ -59,8 +58,7 @@ test('Escape in a template field closes its completion and keeps the node select
   page,
   served,
 }) => {
-  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
-  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
   await page.goto(`${served.editorUrl}#/flow/echo`);
   await page.getByTestId('rf__node-say').click();
   await page.getByTestId('template-template').locator('.cm-content').click();
@@ -82,8 +80,7 @@ test('publishing says what it means: never published, the version clients get, a
   page,
   served,
 }) => {
-  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
-  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
   await page.goto(served.editorUrl);
   await expect(page.getByTestId('published-echo_tool')).toHaveText('never published: clients do not see it yet');
 
@@ -119,9 +116,8 @@ test('publishing asks first when a client would get a flow without a tool descri
   page,
   served,
 }) => {
-  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
   withDatabase(served.db, (services) =>
-    services.flows.create({ ...echoFlow, nodes, description: '', tool: { ...echoFlow.tool, description: '' } }),
+    services.flows.create(laidOutEcho({ description: '', tool: { ...echoFlow.tool, description: '' } })),
   );
   await page.goto(`${served.editorUrl}#/flow/echo`);
   await page.getByRole('button', { name: 'Publish' }).click();

@@ -2,10 +2,9 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { echoFlow } from '../fixtures/mcp-flows';
 import { prepareDatabase } from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
-import { expect, expectSaved, test } from './fixtures';
+import { expect, expectSaved, laidOutEcho, test } from './fixtures';
 
 const labelInDatabase = (db: string): unknown => {
   const sqlite = new Database(db, { readonly: true });
@@ -19,8 +18,7 @@ test('nothing typed is lost while Flowbench restarts: the tab keeps its session,
 }) => {
   const dir = mkdtempSync(join(tmpdir(), 'flowbench-restart-'));
   const db = join(dir, 'restart.db');
-  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
-  prepareDatabase(db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  prepareDatabase(db, (services) => services.flows.create(laidOutEcho()));
   let serve = await startServe(db);
   const { port } = serve;
   try {

@@ -1,15 +1,13 @@
 import Database from 'better-sqlite3';
-import { echoFlow } from '../fixtures/mcp-flows';
 import { holdWriteLock } from '../helpers/lock';
-import { expect, expectSaved, test, withDatabase } from './fixtures';
+import { expect, expectSaved, laidOutEcho, test, withDatabase } from './fixtures';
 
 test('an edit the database cannot take yet is kept, said to be waiting, and saved once it can (reliability finding 2)', async ({
   page,
   served,
 }) => {
   // Laid out side by side, as the editor would show them.
-  const nodes = echoFlow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } }));
-  withDatabase(served.db, (services) => services.flows.create({ ...echoFlow, nodes }));
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
   await page.goto(`${served.editorUrl}#/flow/echo`);
   await page.getByTestId('rf__node-say').click();
   await expect(page.getByLabel('Label')).toBeVisible();
