@@ -131,3 +131,28 @@ test('publishing asks first when a client would get a flow without a tool descri
   await dialog.getByRole('button', { name: 'Publish anyway' }).click();
   await expect(page.getByRole('button', { name: 'Published (v1)' })).toBeDisabled();
 });
+
+test('a refused import lists its problems in a dialog that stays until it is closed (issue 17, point 2)', async ({
+  page,
+  served,
+}) => {
+  await page.goto(served.editorUrl);
+  const broken = {
+    ...laidOutEcho(),
+    nodes: [...laidOutEcho().nodes, { id: 'say', type: 'template', config: { template: 'twice' } }],
+  };
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'broken.flowbench.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(broken)),
+  });
+  const dialog = page.getByRole('dialog', { name: 'Not imported' });
+  await expect(dialog).toContainText('broken.flowbench.json was not imported');
+  await expect(dialog).toContainText('two nodes have the id "say"');
+  // A toast would be gone by now; the dialog is not.
+  await page.waitForTimeout(6000);
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('No flows yet')).toBeVisible();
+});

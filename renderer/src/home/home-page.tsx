@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
+import { ImportProblemsDialog } from './import-problems-dialog';
 import { NameDialog } from './name-dialog';
 
 /** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
 export function HomePage() {
   const flows = useAppStore((s) => s.flows);
   const problem = useAppStore((s) => s.flowsProblem);
+  const refusedImport = useAppStore((s) => s.refusedImport);
   const {
     loadFlows,
     createFlow,
@@ -38,6 +40,9 @@ export function HomePage() {
 
   return (
     <main className="home">
+      {refusedImport && (
+        <ImportProblemsDialog {...refusedImport} onClose={() => useAppStore.getState().closeRefusedImport()} />
+      )}
       {naming && (
         <NameDialog
           title={naming.kind === 'create' ? 'New flow' : `Rename “${naming.name}”`}

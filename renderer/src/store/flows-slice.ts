@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import { isTransient, toFlowbenchError } from '../../../core/model/errors';
-import { errorsIn } from '../../../core/model/problems';
+import { errorsIn, type Problem } from '../../../core/model/problems';
 import type { FlowSummary } from '../../../core/model/summaries';
 import { api } from '../api/client';
 import type { AppState } from './app-store';
@@ -17,7 +17,10 @@ export interface FlowsSlice {
   duplicateFlow: (id: string) => Promise<void>;
   removeFlow: (id: string) => Promise<void>;
   setFlowEnabled: (id: string, enabled: boolean) => Promise<void>;
-  importFlowFile: (file: File) => Promise<string>;
+  importFlowFile: (file: File) => Promise<string | undefined>;
+  /** Why the last file was not imported, shown until it is closed (a toast would vanish with the reason). */
+  refusedImport: { fileName: string; message: string; problems: (Problem | { message: string })[] } | undefined;
+  closeRefusedImport: () => void;
   /** Adds the example flows (those whose tool names are free). */
   installExamples: () => Promise<void>;
   exportFlowFile: (
@@ -71,8 +74,20 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
     await api.flows.setEnabled({ id, enabled });
     await get().loadFlows();
   },
+  refusedImport: undefined,
+  closeRefusedImport() {
+    set({ refusedImport: undefined });
+  },
   async importFlowFile(file) {
-    const result = await api.flows.importText({ text: await file.text(), fileName: file.name });
+    let result;
+    try {
+      result = await api.flows.importText({ text: await file.text(), fileName: file.name });
+    } catch (error) {
+      const failure = toFlowbenchError(error);
+      const problems = (failure.data?.problems ?? []) as (Problem | { message: string })[];
+      set({ refusedImport: { fileName: file.name, message: failure.message, problems } });
+      return undefined;
+    }
     await get().loadFlows();
     const errors = errorsIn(result.problems);
     get().notify(
