@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
 import type { PublishWarning } from '../../../core/model/publish-warnings';
+import { useModalDialog } from '../use-modal-dialog';
 
 /**
  * Lists what an MCP client would suffer from before the draft is published,
@@ -10,13 +10,12 @@ export function PublishDialog(props: {
   onPublish: () => void;
   onClose: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => dialog.current?.showModal(), []);
+  const dialog = useModalDialog();
   return (
     <dialog ref={dialog} className="name-dialog" aria-label="Publish anyway?" onClose={props.onClose}>
       <h2>Publish anyway?</h2>
       <p>MCP clients would get this flow with:</p>
-      <ul className="publish-warnings">
+      <ul className="dialog-list">
         {props.warnings.map((w, i) => (
           <li key={i}>{w.message}</li>
         ))}

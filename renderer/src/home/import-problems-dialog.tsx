@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { formatProblem, type Problem } from '../../../core/model/problems';
+import { useModalDialog } from '../use-modal-dialog';
 
 /** Why a file was not imported, every problem listed; it stays until the person closes it. */
 export function ImportProblemsDialog(props: {
@@ -8,14 +8,13 @@ export function ImportProblemsDialog(props: {
   problems: readonly (Problem | { message: string })[];
   onClose: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => dialog.current?.showModal(), []);
+  const dialog = useModalDialog();
   return (
     <dialog ref={dialog} className="name-dialog" aria-label="Not imported" onClose={props.onClose}>
       <h2>{props.fileName} was not imported</h2>
       <p>{props.message}</p>
       {props.problems.length > 0 && (
-        <ul className="publish-warnings">
+        <ul className="dialog-list">
           {props.problems.map((p, i) => (
             <li key={i}>{'code' in p ? formatProblem(p) : p.message}</li>
           ))}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useModalDialog } from '../use-modal-dialog';
 
 /**
  * Asks for a name in the app's own modal dialog (Electron has no
@@ -12,13 +13,10 @@ export function NameDialog(props: {
   onConfirm: (name: string) => void;
   onClose: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const input = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(props.initial);
-  useEffect(() => {
-    dialog.current?.showModal();
-    input.current?.select();
-  }, []);
+  useEffect(() => input.current?.select(), []);
   const trimmed = name.trim();
   return (
     <dialog ref={dialog} className="name-dialog" aria-label={props.title} onClose={props.onClose}>

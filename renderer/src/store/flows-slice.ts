@@ -40,10 +40,10 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
     try {
       set({ flows: await api.flows.list({}), flowsProblem: undefined });
     } catch (error) {
-      const { code, message } = toFlowbenchError(error);
-      set({ flowsProblem: { code, message } });
+      const failure = toFlowbenchError(error);
+      set({ flowsProblem: { code: failure.code, message: failure.message } });
       // Flowbench may be restarting: ask again until it answers.
-      if (isTransient(toFlowbenchError(error))) setTimeout(() => void get().loadFlows(), LIST_RETRY_MS);
+      if (isTransient(failure)) setTimeout(() => void get().loadFlows(), LIST_RETRY_MS);
     } finally {
       set({ isLoadingFlows: false });
     }
