@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../tests/helpers/temp';
@@ -78,6 +79,26 @@ describe('BackgroundRunWriter', () => {
     other.close();
     await settled;
     expect(storedRuns()).toEqual(['first', 'locked']);
+  });
+
+  it('keeps the WAL file bounded while runs are committed without pause (the checkpoint lets it start over)', async () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined);
+    // A batch that meets a lock goes to the worker: once it is settled, the worker is up and checkpoints.
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    writer.write(runBatch('first'));
+    other.exec('COMMIT');
+    other.close();
+    await writer.settled();
+    for (let i = 0; i < 3000; i++) {
+      writer.write(runBatch(`r${i}`));
+      // An MCP server answers between commits; the worker checkpoints meanwhile.
+      if (i % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    writer.sync();
+    expect(store.sqlite.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(3001);
+    // About 24 KB of WAL per commit: 3,000 commits that never restart the WAL leave it near 70 MB.
+    expect(statSync(`${store.path}-wal`).size).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('falls back to writing inline when its worker cannot open the database', () => {

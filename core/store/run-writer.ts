@@ -122,6 +122,8 @@ export class BackgroundRunWriter implements RunWriter {
   private here: BatchCommitter<RunWriteBatch> | undefined | null;
   private hereConnection: Database.Database | undefined;
   private commitsHere = 0;
+  /** The worker is checkpointing (see run-writer.worker.ts); this thread does not commit meanwhile. */
+  private checkpointing = false;
   private readonly nativeBinding: string | undefined;
 
   constructor(
@@ -148,6 +150,7 @@ export class BackgroundRunWriter implements RunWriter {
     this.worker.unref();
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'failed') reportFailed(message.failed, onDropped);
+      else if (message.type === 'checkpointed') this.checkpointing = false;
       else this.wake(message.id);
     });
     this.worker.on('error', (error) => {
@@ -163,7 +166,7 @@ export class BackgroundRunWriter implements RunWriter {
     this.forgetSettled();
     // The common case: the database is free and the worker idle. Committing here, without
     // waiting for a lock, saves two thread hops on every MCP answer that waits for its run.
-    if (this.unsettled.length === 0 && this.commitHere(batch)) return;
+    if (this.unsettled.length === 0 && !this.checkpointing && this.commitHere(batch)) return;
     const numbered = { ...batch, id: ++this.posted };
     this.unsettled.push(numbered);
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
@@ -238,7 +241,11 @@ export class BackgroundRunWriter implements RunWriter {
       });
     }
     if (this.here.tryCommit(batch) !== 'committed') return false;
-    if (++this.commitsHere % CHECKPOINT_EVERY === 0) this.send({ type: 'checkpoint' });
+    if (++this.commitsHere % CHECKPOINT_EVERY === 0) {
+      // Until it is done, batches queue behind it on the worker: commits here would keep the WAL from starting over.
+      this.checkpointing = true;
+      this.send({ type: 'checkpoint' });
+    }
     return true;
   }
 

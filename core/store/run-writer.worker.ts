@@ -21,7 +21,9 @@ export interface WriterWorkerData {
 
 export type ToWorker = { type: 'write'; batch: string } | { type: 'checkpoint' } | { type: 'close' };
 export type FromWorker =
-  { type: 'settled'; id: number } | { type: 'failed'; failed: { write: RunWrite; message: string }[] };
+  | { type: 'settled'; id: number }
+  | { type: 'failed'; failed: { write: RunWrite; message: string }[] }
+  | { type: 'checkpointed' };
 
 interface NumberedBatch extends RunWriteBatch {
   id: number;
@@ -35,12 +37,14 @@ const signal = (index: number, value: number) => {
   Atomics.store(state, index, value);
   Atomics.notify(state, index);
 };
+/** Longest a checkpoint waits for readers of the WAL, holding writers off meanwhile. */
+const CHECKPOINT_WAIT_MS = 100;
 const post = (message: FromWorker) => port?.postMessage(message);
 
 try {
   // Loaded inside the try: a database the worker cannot open (a missing native build) sets the failure flag at once.
   const { createBatchCommitter } = await import('./run-batches');
-  const { configureConnection } = await import('./connection');
+  const { BUSY_TIMEOUT_MS, configureConnection } = await import('./connection');
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, nativeBinding ? { nativeBinding } : {});
   configureConnection(db);
@@ -54,13 +58,27 @@ try {
       post({ type: 'settled', id: batch.id });
     },
   });
+  /**
+   * RESTART, not PASSIVE: while a passive checkpoint copies, commits go on,
+   * so the WAL never starts over and grows without end (80 MB after 3,000
+   * runs). The main thread stops committing until it is told the checkpoint
+   * is done; RESTART holds other writers off until the WAL can start again.
+   * Its wait for them and for readers is capped, so another process's long
+   * read delays writes by at most CHECKPOINT_WAIT_MS (the next checkpoint
+   * tries again). Its fsync happens here, not on the main thread.
+   */
+  const checkpoint = () => {
+    db.pragma(`busy_timeout = ${CHECKPOINT_WAIT_MS}`);
+    try {
+      db.pragma('wal_checkpoint(RESTART)');
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      post({ type: 'checkpointed' });
+    }
+  };
   port?.on('message', (message: ToWorker) => {
     if (message.type === 'write') return committer.add(JSON.parse(message.batch) as NumberedBatch);
-    if (message.type === 'checkpoint') {
-      // PASSIVE: copies what no reader needs, never waits for anyone; its fsync happens here, not on the main thread.
-      db.pragma('wal_checkpoint(PASSIVE)');
-      return;
-    }
+    if (message.type === 'checkpoint') return checkpoint();
     committer.drain();
     committer.stop();
     db.close();
