@@ -32,11 +32,14 @@ describe('editing changes', () => {
       kind: 'change',
       changes: { addEdges: [{ id: 'e3', source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' }] },
     });
+    // The person dragging is told which path already runs the other way.
     expect(connectChange(flow, { source: 'result', sourcePort: 'out', target: 'input', targetPort: 'in' })).toEqual({
-      kind: 'cycle',
+      kind: 'refused',
+      reason: expect.stringMatching(/close a loop \(.*input.* → .*ask.* → .*result.*already runs the other way\)/),
     });
     expect(connectChange(flow, { source: 'ask', sourcePort: 'out', target: 'ask', targetPort: 'in' })).toEqual({
-      kind: 'cycle',
+      kind: 'refused',
+      reason: expect.stringContaining('cannot feed itself'),
     });
     expect(connectChange(flow, { source: 'input', sourcePort: 'out', target: 'ask', targetPort: 'in' })).toEqual({
       kind: 'exists',

@@ -1,6 +1,6 @@
 import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowNode, Position } from '../model/flow';
-import { buildAdjacency, wouldCreateCycle } from '../model/graph';
+import { buildAdjacency, shortestPath, wouldCreateCycle } from '../model/graph';
 import type { NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
 import { freeEdgeId, freeNodeId } from './ids';
@@ -23,28 +23,45 @@ export function addNodeChange(
   return { changes: { addNodes: [node] }, nodeId: id };
 }
 
-/** False when an edge from source to target would join a node to itself or close a cycle. */
-export function canConnect(flow: Flow, source: string, target: string): boolean {
-  if (source === target) return false;
+/**
+ * Why an edge from source to target is refused, in words for the person
+ * dragging it (a node joined to itself, or a cycle, naming the path that
+ * already leads back); undefined when it is allowed.
+ */
+export function connectionRefusal(flow: Flow, source: string, target: string): string | undefined {
+  const name = (id: string) => {
+    const node = flow.nodes.find((n) => n.id === id);
+    return node?.label ? `"${node.label}"` : id;
+  };
+  if (source === target) return `${name(source)} cannot feed itself`;
   const adjacency = buildAdjacency(
     flow.nodes.map((n) => n.id),
     flow.edges,
   );
-  return !wouldCreateCycle(adjacency, source, target);
+  if (!wouldCreateCycle(adjacency, source, target)) return undefined;
+  const path = shortestPath(adjacency, target, source) ?? [target, source];
+  return `it would close a loop (${path.map(name).join(' → ')} already runs the other way); flows run one way, from inputs to results`;
+}
+
+/** False when an edge from source to target would join a node to itself or close a cycle. */
+export function canConnect(flow: Flow, source: string, target: string): boolean {
+  return connectionRefusal(flow, source, target) === undefined;
 }
 
 export type ConnectResult =
   | { kind: 'change'; changes: ChangeSetInput }
   /** The same ports are already joined: nothing to do. */
   | { kind: 'exists' }
-  | { kind: 'cycle' };
+  /** A self-join or a cycle, with why in words. */
+  | { kind: 'refused'; reason: string };
 
 /** The change that joins two ports, or why there is none. */
 export function connectChange(
   flow: Flow,
   ends: { source: string; sourcePort: string; target: string; targetPort: string },
 ): ConnectResult {
-  if (!canConnect(flow, ends.source, ends.target)) return { kind: 'cycle' };
+  const reason = connectionRefusal(flow, ends.source, ends.target);
+  if (reason) return { kind: 'refused', reason };
   const exists = flow.edges.some(
     (e) =>
       e.source === ends.source &&

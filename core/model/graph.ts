@@ -108,3 +108,23 @@ export function isUpstream(adjacency: Adjacency, ancestor: string, node: string)
 export function wouldCreateCycle(adjacency: Adjacency, source: string, target: string): boolean {
   return source === target || isUpstream(adjacency, target, source);
 }
+
+/** The shortest chain of edges from one node to another (breadth first), or undefined. */
+export function shortestPath(adjacency: Adjacency, from: string, to: string): string[] | undefined {
+  const previous = new Map<string, string>([[from, from]]);
+  const queue = [from];
+  for (let i = 0; i < queue.length; i++) {
+    const at = queue[i] as string;
+    if (at === to) {
+      const path = [to];
+      while (path[0] !== from) path.unshift(previous.get(path[0] as string) as string);
+      return path;
+    }
+    for (const next of adjacency.outgoing.get(at) ?? []) {
+      if (previous.has(next)) continue;
+      previous.set(next, at);
+      queue.push(next);
+    }
+  }
+  return undefined;
+}

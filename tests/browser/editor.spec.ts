@@ -2,25 +2,10 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
-import { expect, expectSaved, test, withDatabase } from './fixtures';
+import { connect, expect, expectSaved, test, withDatabase } from './fixtures';
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
-}
-
-/** Drags from a node's output handle to another node's input handle, as a person does. */
-async function connect(page: Page, from: string, to: string, port = 'out'): Promise<void> {
-  const source = page.locator(
-    `.react-flow__node[data-id="${from}"] .react-flow__handle.source[data-handleid="${port}"]`,
-  );
-  const target = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`);
-  const a = await source.boundingBox();
-  const b = await target.boundingBox();
-  if (!a || !b) throw new Error(`handles of ${from} → ${to} not visible`);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-  await page.mouse.up();
 }
 
 async function dropFromPalette(page: Page, type: string, x: number, y: number): Promise<void> {

@@ -38,4 +38,29 @@ export async function expectSaved(page: Page): Promise<void> {
   await expect(page.getByTestId('save-state')).toHaveText('Saved', { timeout: 10_000 });
 }
 
+/**
+ * Drags from a node's output handle to another node's input handle, as a
+ * person does. `beforeRelease` looks at the screen while the pointer is still
+ * over the target.
+ */
+export async function connect(
+  page: Page,
+  from: string,
+  to: string,
+  options: { port?: string; beforeRelease?: () => Promise<void> } = {},
+): Promise<void> {
+  const source = page.locator(
+    `.react-flow__node[data-id="${from}"] .react-flow__handle.source[data-handleid="${options.port ?? 'out'}"]`,
+  );
+  const target = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`);
+  const a = await source.boundingBox();
+  const b = await target.boundingBox();
+  if (!a || !b) throw new Error(`handles of ${from} → ${to} not visible`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await options.beforeRelease?.();
+  await page.mouse.up();
+}
+
 export { expect };

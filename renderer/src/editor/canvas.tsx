@@ -3,18 +3,22 @@ import {
   Background,
   BackgroundVariant,
   Controls,
+  getBezierPath,
   MiniMap,
   ReactFlow,
   useStore,
   type Connection,
+  type ConnectionLineComponentProps,
   type Edge,
   type EdgeChange,
   type IsValidConnection,
   type NodeChange,
+  type OnConnectEnd,
   type OnNodeDrag,
   type ReactFlowInstance,
 } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { connectionRefusal } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
 import { CompactNodesContext, nodeTypes, type FlowRfNode } from './node-view';
@@ -43,6 +47,62 @@ const clearSelection = () => useAppStore.getState().setSelection([], []);
 const allowDrop = (event: DragEvent) => {
   event.preventDefault();
   event.dataTransfer.dropEffect = 'move';
+};
+
+/** Why joining the ends of a connection being dragged is refused; undefined when it is allowed or ends nowhere. */
+function refusalFor(
+  fromNode: string,
+  fromType: 'source' | 'target' | undefined,
+  toNode: string | undefined,
+): string | undefined {
+  const flow = useAppStore.getState().flow;
+  if (!flow || !toNode) return undefined;
+  // A connection can be dragged backwards, from an input port.
+  const [source, target] = fromType === 'target' ? [toNode, fromNode] : [fromNode, toNode];
+  return connectionRefusal(flow, source, target);
+}
+
+/** The line being dragged; over a port it may not join, it turns red and says why, beside the pointer. */
+function ConnectionLine({
+  fromX,
+  fromY,
+  toX,
+  toY,
+  fromPosition,
+  toPosition,
+  fromNode,
+  fromHandle,
+  toNode,
+  connectionStatus,
+}: ConnectionLineComponentProps<FlowRfNode>) {
+  const [path] = getBezierPath({
+    sourceX: fromX,
+    sourceY: fromY,
+    sourcePosition: fromPosition,
+    targetX: toX,
+    targetY: toY,
+    targetPosition: toPosition,
+  });
+  const reason = connectionStatus === 'invalid' ? refusalFor(fromNode.id, fromHandle.type, toNode?.id) : undefined;
+  return (
+    <g className={`fb-connection-line ${connectionStatus ?? ''}`}>
+      <path d={path} fill="none" />
+      {reason && (
+        <foreignObject x={toX + 12} y={toY + 12} width={300} height={90}>
+          <div className="connection-refusal" role="status">
+            Not allowed: {reason}
+          </div>
+        </foreignObject>
+      )}
+    </g>
+  );
+}
+
+/** Letting go over a port that may not be joined says why, once more, where the person looks afterwards. */
+const onConnectEnd: OnConnectEnd = (_, state) => {
+  if (state.isValid !== false || !state.fromNode || !state.toNode) return;
+  const reason = refusalFor(state.fromNode.id, state.fromHandle?.type, state.toNode.id);
+  if (reason) useAppStore.getState().notify(`Not connected: ${reason}`);
 };
 
 export const PALETTE_MIME = 'application/x-flowbench-node-type';
@@ -160,6 +220,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
           onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          connectionLineComponent={ConnectionLine}
           isValidConnection={isValidConnection}
           onNodeDragStop={onNodeDragStop}
           onPaneClick={clearSelection}

@@ -4,6 +4,7 @@ import { useAppStore, type AppState } from '../store/app-store';
 import { Canvas } from './canvas';
 import { EditorKeys } from './editor-keys';
 import { Palette } from './palette';
+import { RefusalBanner } from './refusal-banner';
 import { ShortcutsDialog } from './shortcuts-dialog';
 import { SidePanel } from './side-panel';
 import { Toolbar } from './toolbar';
@@ -35,6 +36,7 @@ export function EditorPage({ flowId }: { flowId: string }) {
         <Toolbar />
         <Palette />
         <Canvas />
+        <RefusalBanner />
         <SidePanel />
         <ShortcutsDialog />
         <EditorKeys />

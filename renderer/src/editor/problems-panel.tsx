@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
-import { formatProblem, importNoteText } from '../../../core/model/problems';
+import type { ReactNode } from 'react';
+import { formatProblem, importNoteText, type Problem } from '../../../core/model/problems';
 import { useAppStore } from '../store/app-store';
 
 /** Import problems are notes the importer left on the flow; the user dismisses them once handled. */
@@ -11,13 +12,19 @@ function dismissImportProblem(message: string): void {
   useAppStore.getState().updateFlowFields({ metadata: { ...flow.metadata, importProblems: remaining } });
 }
 
-/** Every validation problem of the draft; a click selects and centres the node. */
-export function ProblemsPanel() {
-  const problems = useAppStore((s) => s.problems);
+/** Problems as a list; a click on one selects its node and brings it into view. */
+export function ProblemList({
+  problems,
+  label,
+  actions,
+}: {
+  problems: readonly Problem[];
+  label: string;
+  actions?: (problem: Problem) => ReactNode;
+}) {
   const { fitView } = useReactFlow();
-  if (problems.length === 0) return <p className="muted problems-empty">No problems.</p>;
   return (
-    <ul className="problems" aria-label="Problems">
+    <ul className="problems" aria-label={label}>
       {problems.map((problem, i) => (
         <li key={i} className={problem.severity}>
           <button
@@ -30,17 +37,32 @@ export function ProblemsPanel() {
           >
             {formatProblem(problem)}
           </button>
-          {problem.code === 'IMPORT_PROBLEM' && (
-            <button
-              className="small"
-              onClick={() => dismissImportProblem(problem.message)}
-              title="Fixed it, or it does not matter"
-            >
-              Dismiss
-            </button>
-          )}
+          {actions?.(problem)}
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Every validation problem of the draft; import notes can be dismissed once handled. */
+export function ProblemsPanel() {
+  const problems = useAppStore((s) => s.problems);
+  if (problems.length === 0) return <p className="muted problems-empty">No problems.</p>;
+  return (
+    <ProblemList
+      problems={problems}
+      label="Problems"
+      actions={(problem) =>
+        problem.code === 'IMPORT_PROBLEM' && (
+          <button
+            className="small"
+            onClick={() => dismissImportProblem(problem.message)}
+            title="Fixed it, or it does not matter"
+          >
+            Dismiss
+          </button>
+        )
+      }
+    />
   );
 }

@@ -1,4 +1,6 @@
+import { errorsIn } from '../../../core/model/problems';
 import { stringifyValue } from '../../../core/model/template';
+import { ProblemList } from '../editor/problems-panel';
 import { useAppStore } from '../store/app-store';
 
 /** Test inputs, the Run button, and the live run: every step's status, output and error. */
@@ -7,9 +9,12 @@ export function RunPanel() {
   const run = useAppStore((s) => s.run);
   const inputs = useAppStore((s) => s.runInputs);
   const tokens = useAppStore((s) => s.tokens);
+  const problems = useAppStore((s) => s.problems);
   const { setRunInput, startRun, cancelRun } = useAppStore.getState();
   if (!flow) return null;
   const isRunning = run?.status === 'running';
+  // What the engine would refuse, listed where the person is about to press Run.
+  const blockers = errorsIn(problems);
   const output = run?.output;
   return (
     <div className="run-panel" aria-label="Run">
@@ -30,8 +35,23 @@ export function RunPanel() {
           />
         </label>
       ))}
+      {blockers.length > 0 && (
+        <div className="run-blockers" data-testid="run-blockers">
+          <p>
+            <strong>
+              This flow cannot run yet: {blockers.length} problem{blockers.length === 1 ? '' : 's'} to fix
+            </strong>
+          </p>
+          <ProblemList problems={blockers} label="What blocks the run" />
+        </div>
+      )}
       <div className="run-actions">
-        <button className="primary" disabled={isRunning} onClick={() => void startRun()}>
+        <button
+          className="primary"
+          disabled={isRunning || blockers.length > 0}
+          title={blockers.length > 0 ? 'Fix the problems listed above first' : undefined}
+          onClick={() => void startRun()}
+        >
           Run
         </button>
         {isRunning && <button onClick={() => void cancelRun()}>Cancel</button>}

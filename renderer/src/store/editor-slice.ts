@@ -57,7 +57,8 @@ export interface EditorSlice {
   paste: () => void;
   duplicateSelection: () => void;
   publish: (note: string) => Promise<void>;
-  reloadFlow: (reason?: string) => Promise<void>;
+  /** Reads the flow again; `afterRefusal` also drops the undo history, which no longer matches it. */
+  reloadFlow: (afterRefusal?: boolean) => Promise<void>;
 }
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
@@ -130,11 +131,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         queue.clear();
         set({ saveState: 'error' });
         const { code, message } = failure;
-        await get().reloadFlow(
+        const reason =
           code === 'EDIT_CONFLICT'
             ? `Someone changed this flow elsewhere: ${message}. The flow was reloaded; redo your last edit.`
-            : `Your last edit was not saved (${code}): ${message}`,
-        );
+            : `Your last edit was not saved (${code}): ${message}`;
+        await get().reloadFlow(true);
+        // The reasons stay on screen until closed: a toast would vanish with them.
+        get().showRefusal({ title: reason, problems: (failure.data?.problems ?? []) as Problem[] });
         return 'sent';
       }
     },
@@ -230,6 +233,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         past: [],
         future: [],
         saveState: 'saved',
+        refusal: undefined,
       });
       restoreUnsaved(id);
       whenCanvasReady(revalidate);
@@ -239,7 +243,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       set({ flowId: undefined, flow: undefined, past: [], future: [] });
     },
     flushSaves: () => queue.flush(),
-    async reloadFlow(reason) {
+    async reloadFlow(afterRefusal) {
       const id = get().flowId;
       if (!id) return;
       const detail = await api.flows.get({ id });
@@ -251,10 +255,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         versions: detail.versions,
         hasUnpublishedChanges: detail.hasUnpublishedChanges,
         saveState: 'saved',
-        past: reason ? [] : state.past,
-        future: reason ? [] : state.future,
+        past: afterRefusal ? [] : state.past,
+        future: afterRefusal ? [] : state.future,
       }));
-      if (reason) get().notify(reason);
     },
     edit(changes, options) {
       commit(parse(changes), options);
@@ -295,8 +298,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const flow = get().flow;
       if (!flow) return;
       const result = connectChange(flow, { source, sourcePort, target, targetPort });
-      if (result.kind === 'cycle')
-        get().notify('That connection would make a cycle; flows run from inputs to outputs.');
+      if (result.kind === 'refused') get().notify(`Not connected: ${result.reason}`);
       if (result.kind === 'change') commit(parse(result.changes));
     },
     removeSelection() {

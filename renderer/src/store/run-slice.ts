@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
+import { toFlowbenchError } from '../../../core/model/errors';
 import { coerceTextInput } from '../../../core/model/inputs';
+import type { Problem } from '../../../core/model/problems';
 import type { RunEvent, RunRecord, StepStatus } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
@@ -42,12 +44,14 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       inputs[parameter.name] = coerceTextInput(parameter, text);
     }
     builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
-    set({ runId: undefined, run: undefined, nodeStatus: {}, tokens: {}, panel: 'run' });
+    set({ runId: undefined, run: undefined, nodeStatus: {}, tokens: {}, panel: 'run', refusal: undefined });
     try {
       const { runId } = await api.runs.start({ flowId, inputs });
       set({ runId });
     } catch (error) {
-      get().notify(error instanceof Error ? error.message : String(error));
+      const failure = toFlowbenchError(error);
+      const problems = (failure.data?.problems ?? []) as Problem[];
+      get().showRefusal({ title: `The run did not start: ${failure.message}`, problems });
     }
   },
   async cancelRun() {

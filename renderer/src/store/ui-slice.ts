@@ -1,17 +1,27 @@
 import type { StateCreator } from 'zustand';
+import type { Problem } from '../../../core/model/problems';
 import { routeFromHash, type Route } from '../routes';
 import type { AppState } from './app-store';
+
+/** Something the host refused (a run, a save) with the problems why: shown until closed, as the reasons matter. */
+export interface Refusal {
+  title: string;
+  problems: Problem[];
+}
 
 /** Dialogs, panels and passing messages. */
 export interface UiSlice {
   route: Route;
   toast: string | undefined;
+  refusal: Refusal | undefined;
   isShortcutsOpen: boolean;
   panel: 'inspector' | 'problems' | 'run';
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
   navigate: (route: UiSlice['route']) => void;
   notify: (message: string) => void;
+  /** Shows a refusal until it is closed (undefined closes it). */
+  showRefusal: (refusal: Refusal | undefined) => void;
   setShortcutsOpen: (isOpen: boolean) => void;
   setPanel: (panel: UiSlice['panel']) => void;
 }
@@ -21,6 +31,7 @@ let toastTimer: ReturnType<typeof setTimeout> | undefined;
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   route: routeFromHash(),
   toast: undefined,
+  refusal: undefined,
   isShortcutsOpen: false,
   panel: 'inspector',
   isCanvasReady: false,
@@ -33,6 +44,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
     set({ toast: message });
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => set({ toast: undefined }), 5000);
+  },
+  showRefusal(refusal) {
+    set({ refusal });
   },
   setShortcutsOpen(isOpen) {
     set({ isShortcutsOpen: isOpen });

@@ -1,0 +1,76 @@
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import type { Page } from '@playwright/test';
+import { connect, expect, test, withDatabase } from './fixtures';
+
+/** Replaces the text of the selected node's first template field, as typed. */
+async function retypeTemplate(page: Page, text: string): Promise<void> {
+  await page.locator('.inspector .cm-content').first().click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Escape');
+}
+
+/** input → draft → polish → result, side by side: polish back into draft would close a loop. */
+const chain = {
+  ...buildFlow({
+    id: 'chain',
+    parameters: [{ name: 'topic', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...template('draft', 'About {{inputs.topic}}'), label: 'Draft', position: { x: 320, y: 100 } },
+      { ...template('polish', 'Polish: {{nodes.draft.output}}'), label: 'Polish', position: { x: 640, y: 100 } },
+      { ...output('{{nodes.polish.output}}'), position: { x: 960, y: 100 } },
+    ],
+    edges: ['input>draft', 'draft>polish', 'polish>result'],
+  }),
+  name: 'Chain',
+};
+
+test('the Run panel lists what blocks a run, and a click goes to the node (issue 17, point 2)', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(chain));
+  await page.goto(`${served.editorUrl}#/flow/chain`);
+  // A reference to a node that does not exist: the engine would refuse the run.
+  await page.getByTestId('rf__node-polish').click();
+  await retypeTemplate(page, '{{nodes.nowhere.output}}');
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const blockers = page.getByTestId('run-blockers');
+  await expect(blockers).toContainText('This flow cannot run yet: 1 problem to fix');
+  await expect(blockers.getByRole('button')).toContainText('nowhere');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+  await page.screenshot({ path: test.info().outputPath('run-blockers.png') });
+
+  await page.getByTestId('rf__node-draft').click();
+  await expect(page.getByTestId('rf__node-polish')).not.toHaveClass(/selected/);
+  await blockers.getByRole('button').click();
+  await expect(page.getByTestId('rf__node-polish')).toHaveClass(/selected/);
+
+  // Fixed, the list goes and Run is offered.
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await retypeTemplate(page, 'Polish: {{nodes.draft.output}}');
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await expect(page.getByTestId('run-blockers')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+});
+
+test('dragging a connection that would close a loop shows it is refused and why (issue 17, point 2)', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(chain));
+  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+  await connect(page, 'polish', 'draft', {
+    beforeRelease: async () => {
+      const refusal = page.locator('.connection-refusal');
+      await expect(refusal).toContainText('Not allowed: it would close a loop ("Draft" → "Polish" already runs');
+      await expect(page.locator('.fb-connection-line.invalid')).toHaveCount(1);
+      await page.screenshot({ path: test.info().outputPath('cycle-refused.png') });
+    },
+  });
+  // Let go, nothing is joined, and the reason is said once more.
+  await expect(page.getByRole('status').filter({ hasText: 'Not connected: it would close a loop' })).toBeVisible();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+});
