@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FlowEdgeSchema, FlowNodeSchema, PositionSchema, ToolSettingsSchema, type Flow, type FlowNode } from './flow';
 import { ParameterSchema } from './parameter';
+import type { Problem } from './problems';
 
 /** A change to one node; absent fields stay as they are. */
 export const NodeUpdateSchema = z.lazy(() =>
@@ -62,6 +63,11 @@ export const DRAFT_TOLERATED_PROBLEMS = new Set([
   'MISSING_OUTPUT',
   'MULTIPLE_INPUTS',
 ]);
+
+/** The problems that keep a change (or a draft) from being saved: errors a draft may not keep. */
+export function blockingProblems<P extends Problem>(problems: readonly P[]): P[] {
+  return problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code));
+}
 
 /**
  * Applies a change set to a flow in memory. The store applies the same change

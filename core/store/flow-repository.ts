@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   applyChangeSet,
   ChangeSetSchema,
-  DRAFT_TOLERATED_PROBLEMS,
+  blockingProblems,
   isLayoutOnly,
   type ChangeResult,
   type ChangeSet,
@@ -168,9 +168,7 @@ export class FlowRepository {
       const candidate = this.withFreeId(input);
       const { flow, problems } = this.validate(candidate);
       // A draft (a foreign import) may keep the problems an editor shows; nothing structural.
-      const refused = options.isDraft
-        ? problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code))
-        : problems;
+      const refused = options.isDraft ? blockingProblems(problems) : problems;
       if (!flow || hasErrors(refused)) {
         const errors = errorsIn(refused).length;
         const name = (candidate as { name?: unknown } | null)?.name;
@@ -280,7 +278,7 @@ export class FlowRepository {
   private validateChange(flowId: string, changes: ChangeSet): Flow {
     const next = applyChangeSet(this.get(flowId), changes);
     const { flow, problems } = this.validate(next);
-    const blocking = problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code));
+    const blocking = blockingProblems(problems);
     if (!flow || blocking.length > 0) {
       throw validationError(`the change was refused: ${blocking.map((p) => p.message).join('; ')}`, blocking);
     }

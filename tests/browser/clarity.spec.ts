@@ -1,6 +1,6 @@
 import { buildFlow, input, output, template } from '../helpers/flow-builder';
 import type { Page } from '@playwright/test';
-import { connect, expect, test, withDatabase } from './fixtures';
+import { connect, expect, expectSaved, storedFlow, test, withDatabase } from './fixtures';
 
 /** Replaces the text of the selected node's first template field, as typed. */
 async function retypeTemplate(page: Page, text: string): Promise<void> {
@@ -73,4 +73,58 @@ test('dragging a connection that would close a loop shows it is refused and why 
   // Let go, nothing is joined, and the reason is said once more.
   await expect(page.getByRole('status').filter({ hasText: 'Not connected: it would close a loop' })).toBeVisible();
   await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+});
+
+test('the inspector offers upstream values as chips that insert their reference (issue 17, point 3)', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(chain));
+  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await page.getByTestId('rf__node-polish').click();
+  const chips = page.getByRole('group', { name: 'Insert a reference' });
+  // Only what is upstream of polish: the parameter and draft (and the input node), never result.
+  await expect(chips.getByRole('button')).toHaveText(['inputs.topic', 'nodes.input.output', 'nodes.draft.output']);
+
+  // At the cursor of the field the person was in.
+  const field = page.locator('.inspector .cm-content').first();
+  await field.click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type(' for ');
+  await chips.getByRole('button', { name: 'inputs.topic' }).click();
+  await expect(field).toHaveText('Polish: {{nodes.draft.output}} for {{inputs.topic}}');
+  await page.screenshot({ path: test.info().outputPath('reference-chips.png') });
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'chain').nodes.find((n) => n.id === 'polish')?.config.template).toBe(
+    'Polish: {{nodes.draft.output}} for {{inputs.topic}}',
+  );
+});
+
+test("parameters are added and edited from the Input node's inspector (issue 17, point 3)", async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(chain));
+  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await page.getByTestId('rf__node-input').click();
+  const parameters = page.locator('.inspector').getByRole('group', { name: 'Parameters' });
+  await expect(parameters.getByLabel('Parameter 1 name')).toHaveValue('topic');
+  await parameters.getByRole('button', { name: 'Add parameter' }).click();
+  await parameters.getByLabel('Parameter 2 name').fill('tone');
+  // An enum without values cannot be saved yet: it stays on screen and says so, until values are typed.
+  await parameters.getByLabel('Parameter 2 type').selectOption('enum');
+  await expect(parameters.getByRole('alert')).toContainText(
+    'Not saved yet: enum parameter "tone" lists no allowed values',
+  );
+  await parameters.getByLabel('Parameter 2 values').pressSequentially('plain, warm');
+  await expect(parameters.getByLabel('Parameter 2 values')).toHaveValue('plain, warm');
+  await expect(parameters.getByRole('alert')).toHaveCount(0);
+  // The node on the canvas lists what it passes on.
+  await expect(page.getByTestId('rf__node-input')).toContainText('topic, tone');
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'chain').parameters;
+  expect(stored.map((p) => [p.name, p.type, p.enum])).toEqual([
+    ['topic', 'string', undefined],
+    ['tone', 'enum', ['plain', 'warm']],
+  ]);
 });

@@ -2,7 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FlowInput } from '../../core/model/flow';
+import type { Flow, FlowInput } from '../../core/model/flow';
 import { echoFlow } from '../fixtures/mcp-flows';
 import { prepareDatabase } from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
@@ -26,6 +26,13 @@ export const test = base.extend<{ served: Served }>({
 
 /** Opens the test's database beside `serve` (SQLite allows it) to add flows a test needs. */
 export const withDatabase = prepareDatabase;
+
+/** The flow as it is stored now, read beside `serve`. */
+export function storedFlow(db: string, id: string): Flow {
+  let flow: Flow | undefined;
+  prepareDatabase(db, (services) => (flow = services.flows.get(id)));
+  return flow as Flow;
+}
 
 /** The echo tool flow with its nodes side by side, as the editor would lay them out (clickable one by one). */
 export function laidOutEcho(overrides: Partial<FlowInput> = {}): FlowInput {

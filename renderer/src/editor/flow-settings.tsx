@@ -1,5 +1,5 @@
-import { PARAMETER_TYPES, type Parameter } from '../../../core/model/parameter';
 import { useAppStore } from '../store/app-store';
+import { ParametersEditor } from './parameters-editor';
 
 /** The flow's own fields: name, description, how it is offered as a tool, and its parameters. */
 export function FlowSettings() {
@@ -8,12 +8,6 @@ export function FlowSettings() {
   const { updateFlowFields } = useAppStore.getState();
   const setTool = (key: 'name' | 'description' | 'whenToUse' | 'whenNotToUse', value: string) =>
     updateFlowFields({ tool: { [key]: value } }, `tool.${key}`);
-  const setParameters = (parameters: Parameter[], key: string) => updateFlowFields({ parameters }, key);
-  const updateParameter = (index: number, patch: Partial<Parameter>) =>
-    setParameters(
-      flow.parameters.map((p, i) => (i === index ? { ...p, ...patch } : p)),
-      `parameters.${index}.${Object.keys(patch).join()}`,
-    );
 
   return (
     <div className="inspector flow-settings" aria-label="Flow settings">
@@ -74,80 +68,7 @@ export function FlowSettings() {
         <span className="field-label">Offered as a tool (its latest published version)</span>
       </label>
       <h3>Parameters</h3>
-      {flow.parameters.map((parameter, index) => (
-        <div className="parameter" key={index} data-testid={`parameter-${index}`}>
-          <input
-            aria-label={`Parameter ${index + 1} name`}
-            value={parameter.name}
-            onChange={(e) => updateParameter(index, { name: e.target.value })}
-          />
-          <select
-            aria-label={`Parameter ${index + 1} type`}
-            value={parameter.type}
-            onChange={(e) => updateParameter(index, { type: e.target.value as Parameter['type'] })}
-          >
-            {PARAMETER_TYPES.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-          <label className="inline">
-            <input
-              type="checkbox"
-              checked={parameter.required}
-              onChange={(e) => updateParameter(index, { required: e.target.checked })}
-            />{' '}
-            required
-          </label>
-          <textarea
-            className="parameter-description"
-            aria-label={`Parameter ${index + 1} description`}
-            placeholder="description: what a model should pass here"
-            rows={2}
-            value={parameter.description}
-            onChange={(e) => updateParameter(index, { description: e.target.value })}
-          />
-          {parameter.type === 'enum' && (
-            <input
-              aria-label={`Parameter ${index + 1} values`}
-              placeholder="values, comma separated"
-              value={(parameter.enum ?? []).join(', ')}
-              onChange={(e) =>
-                updateParameter(index, {
-                  enum: e.target.value
-                    .split(',')
-                    .map((v) => v.trim())
-                    .filter(Boolean),
-                })
-              }
-            />
-          )}
-          <button
-            className="small"
-            onClick={() =>
-              setParameters(
-                flow.parameters.filter((_, i) => i !== index),
-                `parameters.remove.${index}`,
-              )
-            }
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      <button
-        className="small"
-        onClick={() => {
-          const used = new Set(flow.parameters.map((p) => p.name));
-          let name = 'input';
-          for (let i = 2; used.has(name); i++) name = `input_${i}`;
-          setParameters(
-            [...flow.parameters, { name, type: 'string', description: '', required: true }],
-            `parameters.add.${flow.parameters.length}`,
-          );
-        }}
-      >
-        Add parameter
-      </button>
+      <ParametersEditor />
     </div>
   );
 }

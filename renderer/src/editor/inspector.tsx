@@ -1,9 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 import { ConfigField } from './config-field';
 import { FlowSettings } from './flow-settings';
+import { ParametersEditor } from './parameters-editor';
+import { insertReference } from './reference-target';
 import { referencesFor } from './references';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
@@ -12,6 +14,7 @@ export function Inspector() {
   const selected = useAppStore((s) => s.selectedNodes);
   const problems = useAppStore((s) => s.problems);
   const [error, setError] = useState<string | undefined>();
+  const panel = useRef<HTMLDivElement>(null);
   const node = selected.length === 1 ? flow?.nodes.find((n) => n.id === selected[0]) : undefined;
   const definition = node ? nodeRegistry.get(node.type) : undefined;
   const references = useMemo(() => (flow && node ? referencesFor(flow, node.id) : []), [flow, node]);
@@ -36,8 +39,9 @@ export function Inspector() {
   };
 
   const nodeProblems = problems.filter((p) => p.nodeId === node.id);
+  const takesReferences = definition.editor.some((f) => f.kind === 'template' || f.kind === 'list');
   return (
-    <div className="inspector" aria-label="Inspector">
+    <div className="inspector" aria-label="Inspector" ref={panel}>
       <h2>
         {definition.label} <code>{node.id}</code>
       </h2>
@@ -50,6 +54,28 @@ export function Inspector() {
           onChange={(e) => useAppStore.getState().updateNode(node.id, { label: e.target.value }, `${node.id}.label`)}
         />
       </label>
+      {definition.showsParameters && (
+        <section className="node-parameters">
+          <h3>Parameters</h3>
+          <p className="muted">What the Run panel asks for and what an MCP client passes.</p>
+          <ParametersEditor />
+        </section>
+      )}
+      {takesReferences && references.length > 0 && (
+        <div className="reference-chips" role="group" aria-label="Insert a reference">
+          <span className="field-label">Insert</span>
+          {references.map((r) => (
+            <button
+              key={r.label}
+              className="chip"
+              title={`Insert {{${r.label}}} where the cursor is (${r.detail})`}
+              onClick={() => insertReference(r.label, panel.current)}
+            >
+              {r.label}
+            </button>
+          ))}
+        </div>
+      )}
       {definition.editor.map((field) => (
         <ConfigField
           key={`${node.id}.${field.key}`}

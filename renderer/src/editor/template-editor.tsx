@@ -3,6 +3,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderExtension } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
+import { rememberReferenceTarget } from './reference-target';
 
 export interface ReferenceOption {
   /** What goes between the braces, e.g. `inputs.topic` or `nodes.summarise.output`. */
@@ -54,6 +55,7 @@ export function TemplateEditor(props: {
           placeholderExtension(latest.current.placeholder ?? 'Text with {{inputs.name}} or {{nodes.id.output}}'),
           autocompletion({ override: [referenceCompletions(() => latest.current.references)], activateOnTyping: true }),
           EditorView.contentAttributes.of({ 'aria-label': latest.current.label }),
+          EditorView.domEventHandlers({ focus: (_, editor) => rememberReferenceTarget(editor) }),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             // A value set from outside (undo, a connection filling it in) is no edit of the person's.
