@@ -21,7 +21,7 @@ const CORE_LAYERS = {
   engine: ['model', 'nodes'],
   providers: ['model'],
   store: ['model', 'nodes'],
-  services: ['model', 'nodes', 'formats', 'api', 'engine', 'providers', 'store'],
+  services: ['model', 'nodes', 'formats', 'api', 'editing', 'engine', 'providers', 'store'],
   mcp: ['model', 'nodes', 'store', 'services'],
   host: ['model', 'api', 'services', 'mcp'],
   cli: ['model', 'nodes', 'formats', 'providers', 'store', 'services', 'mcp', 'host'],

@@ -42,6 +42,8 @@ export interface ImportResult {
   format: string;
   flow: FlowSummary;
   problems: Problem[];
+  /** Why the nodes were laid out on import (positions missing, overlapping, a branching flow in one row). */
+  laidOut?: string;
 }
 
 export const API = {

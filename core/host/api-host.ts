@@ -93,10 +93,15 @@ export class ApiHost {
           this.changed([id], context);
           return result;
         },
-        importText: ({ text, fileName }, context) => {
-          const report = importFlowText(this.services, text, fileName);
+        importText: async ({ text, fileName }, context) => {
+          const report = await importFlowText(this.services, text, fileName);
           this.changed([report.flow.id], context);
-          return { format: report.format, flow: flowService.summary(report.flow.id), problems: report.problems };
+          return {
+            format: report.format,
+            flow: flowService.summary(report.flow.id),
+            problems: report.problems,
+            ...(report.laidOut ? { laidOut: report.laidOut } : {}),
+          };
         },
         exportText: ({ id, format }) => flowService.exportFile(id, format),
         installExamples: (_, context) => {

@@ -72,6 +72,9 @@ export type NodeOutcome =
 
 export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 
+/** What a node type's icon shows; the editor draws each (renderer/src/editor/node-icons.tsx). */
+export type NodeIcon = 'enter' | 'text' | 'model' | 'agent' | 'branch' | 'stop' | 'result';
+
 /**
  * One node type: everything the model, the editor and the engine need to know
  * about it. Code outside `core/nodes` asks a definition what it can do (its
@@ -84,6 +87,7 @@ export interface NodeDefinition<
   type: Type;
   label: string;
   category: NodeCategory;
+  icon: NodeIcon;
   description: string;
   /** The config of a node just added from the palette. */
   defaults: () => Config;

@@ -148,13 +148,13 @@ test('an imported flow shows what could not be carried over until it is dismisse
   page,
   served,
 }) => {
-  let id = '';
-  withDatabase(served.db, (services) => {
-    id = importFlowText(
+  const { id } = await withDatabase(served.db, async (services) => {
+    const report = await importFlowText(
       services,
       readFileSync('tests/fixtures/formats/flow-definition-workshop.json', 'utf8'),
       'workshop.json',
-    ).flow.id;
+    );
+    return report.flow;
   });
   await page.goto(`${served.editorUrl}#/flow/${id}`);
   await page.getByRole('tab', { name: /Problems/ }).click();

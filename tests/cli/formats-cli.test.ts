@@ -15,6 +15,7 @@ interface ImportJson {
   format: string;
   problems: { code: string; message: string; nodeId?: string }[];
   publishedVersion?: number;
+  laidOut?: string;
 }
 
 describe('flowbench import/export: other formats', () => {
@@ -38,10 +39,19 @@ describe('flowbench import/export: other formats', () => {
     expect(run.stdout).toBe(
       'Using this positioning (Brand_Positioning_Strategy):\nWrite a brand positioning for TechCorp in the AI market.\n\nPlan a campaign with a budget of 100K.\n',
     );
-    const exported = await runCli(['--db', db, 'export', 'Marketing_Strategy', '--format', 'flowyprompt']);
-    expect(JSON.parse(exported.stdout)).toEqual(
-      JSON.parse(readFileSync(`${FIXTURES}/flowyprompt-marketing.json`, 'utf8')),
-    );
+    // Its nodes were all in one row while the flow branches: they were laid out, and it said so.
+    expect(imported.laidOut).toBe('a branching flow was all in one row');
+    const exported = JSON.parse(
+      (await runCli(['--db', db, 'export', 'Marketing_Strategy', '--format', 'flowyprompt'])).stdout,
+    ) as { nodes: { id: string; position: { x: number; y: number } }[] };
+    // Everything comes back as it was but the positions, which are the ones the editor shows.
+    const original = JSON.parse(readFileSync(`${FIXTURES}/flowyprompt-marketing.json`, 'utf8')) as typeof exported;
+    const withoutPositions = (flow: typeof exported) => ({
+      ...flow,
+      nodes: flow.nodes.map(({ position: _, ...node }) => node),
+    });
+    expect(withoutPositions(exported)).toEqual(withoutPositions(original));
+    expect(new Set(exported.nodes.map((n) => n.position.y)).size).toBeGreaterThan(1);
   });
 
   it('keeps a flow definition with unresolved agents and a dangling transition as a draft that cannot be published', async () => {

@@ -5,14 +5,19 @@ import { openServices, type Services } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { BIN, ROOT } from './cli';
 
-/** Opens a database, lets the test add flows and settings, and closes it again. */
-export function prepareDatabase(path: string, setup: (services: Services) => void): void {
+/** Opens a database, lets the test add flows and settings, and closes it again (once a promise it returns settles). */
+export function prepareDatabase<T>(path: string, setup: (services: Services) => T): T {
   const services = openServices(path);
+  let result: T;
   try {
-    setup(services);
-  } finally {
+    result = setup(services);
+  } catch (error) {
     services.close();
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(() => services.close()) as T;
+  services.close();
+  return result;
 }
 
 /** Stores and publishes flows in one go. */

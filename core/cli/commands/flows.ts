@@ -45,10 +45,10 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .description('import a flow file as a new flow')
     .option(
       '--json',
-      'print JSON: { id, name, toolName, format, nodeCount, edgeCount, problems, warnings, publishedVersion? }',
+      'print JSON: { id, name, toolName, format, nodeCount, edgeCount, problems, warnings, publishedVersion?, laidOut? }',
     )
-    .action((file: string, options: JsonOption) => {
-      const report = importFlowText(ctx.services, readImportFile(file), file);
+    .action(async (file: string, options: JsonOption) => {
+      const report = await importFlowText(ctx.services, readImportFile(file), file);
       const { flow, problems } = report;
       const result = {
         id: flow.id,
@@ -60,11 +60,13 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
         problems: errorsIn(problems),
         warnings: problems.filter((p) => p.severity === 'warning'),
         ...(report.publishedVersion !== undefined ? { publishedVersion: report.publishedVersion } : {}),
+        ...(report.laidOut ? { laidOut: report.laidOut } : {}),
       };
       if (options.json) return printJson(result);
       printLine(
         `imported "${flow.name}" (${report.format}) as ${flow.id} (tool ${flow.tool.name}, ${flow.nodes.length} nodes)`,
       );
+      if (report.laidOut) printLine(`laid out anew: ${report.laidOut}`);
       if (report.publishedVersion !== undefined) printLine(`published as version ${report.publishedVersion}`);
       if (result.problems.length > 0)
         printLine(`kept as a draft with ${result.problems.length} problem(s) to fix before publishing:`);

@@ -26,6 +26,7 @@ export const agentNode = defineNode({
   version: 1,
   label: 'Agent',
   category: 'ai',
+  icon: 'agent',
   description: 'Lets a model call MCP tools in a loop, up to a step limit.',
   ...MODEL_PORTS,
   configSchema: AgentConfigSchema,

@@ -42,6 +42,7 @@ export const conditionNode = defineNode({
   version: 1,
   label: 'Condition',
   category: 'logic',
+  icon: 'branch',
   description: 'Tests values with JSONPath and operators; continues on the true or false port.',
   inputs: [{ id: 'in', label: 'in', kind: 'data' }],
   outputs: [

@@ -7,6 +7,7 @@ export const inputNode = defineNode({
   version: 1,
   label: 'Input',
   category: 'io',
+  icon: 'enter',
   description: 'Starts the flow with its parameters; reference them as {{inputs.<name>}}.',
   inputs: [],
   outputs: [{ id: 'out', label: 'inputs', kind: 'data' }],

@@ -30,6 +30,7 @@ export const llmNode = defineNode({
   version: 1,
   label: 'LLM',
   category: 'ai',
+  icon: 'model',
   description: 'Calls a model once with a system and a user prompt.',
   ...MODEL_PORTS,
   configSchema: LlmConfigSchema,

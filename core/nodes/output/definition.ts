@@ -39,6 +39,7 @@ export const outputNode = defineNode({
   version: 1,
   label: 'Output',
   category: 'io',
+  icon: 'result',
   description: 'The flow result: ordered return values, or structured fields.',
   inputs: [{ id: 'in', label: 'in', kind: 'data' }],
   outputs: [],

@@ -13,6 +13,7 @@ export const stopNode = defineNode({
   version: 1,
   label: 'Stop',
   category: 'logic',
+  icon: 'stop',
   description: 'Ends the run with status stopped and a reason.',
   inputs: [{ id: 'in', label: 'in', kind: 'data' }],
   outputs: [],

@@ -13,6 +13,7 @@ export const templateNode = defineNode({
   version: 1,
   label: 'Template',
   category: 'text',
+  icon: 'text',
   description: 'Renders text with {{inputs.x}} and {{nodes.<id>.output}} references.',
   inputs: [{ id: 'in', label: 'in', kind: 'data' }],
   outputs: [{ id: 'out', label: 'text', kind: 'data' }],

@@ -2,10 +2,12 @@ import {
   applyNodeChanges,
   Background,
   BackgroundVariant,
+  ControlButton,
   Controls,
   getBezierPath,
   MiniMap,
   ReactFlow,
+  useOnViewportChange,
   useStore,
   type Connection,
   type ConnectionLineComponentProps,
@@ -17,12 +19,13 @@ import {
   type OnNodeDrag,
   type ReactFlowInstance,
 } from '@xyflow/react';
+import { Map as MapIcon } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { connectionRefusal } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
-import { CompactNodesContext, nodeTypes, type FlowRfNode } from './node-view';
-import { COMPACT_ZOOM, initialViewport, MIN_ZOOM } from './viewport';
+import { NodeDetailContext, nodeTypes, type FlowRfNode } from './node-view';
+import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 
 /** Folds React Flow's select changes into a set of selected ids. */
 function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<FlowRfNode> | EdgeChange)[]): void {
@@ -152,7 +155,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     const opened = useAppStore.getState().flow;
     return opened ? initialViewport(opened, width, height) : { x: 0, y: 0, zoom: 1 };
   });
-  const [isCompact, setCompact] = useState(viewport.zoom < COMPACT_ZOOM);
+  const [detail, setDetail] = useState<NodeDetail>(detailAt(viewport.zoom));
 
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
@@ -212,7 +215,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
 
   return (
     <div className="canvas-drop" onDragOver={allowDrop} onDrop={onDrop}>
-      <CompactNodesContext.Provider value={isCompact}>
+      <NodeDetailContext.Provider value={detail}>
         <ReactFlow<FlowRfNode>
           nodes={nodes}
           edges={edges}
@@ -238,21 +241,59 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
-          <MiniMap pannable zoomable />
-          <Controls fitViewOptions={{ maxZoom: 1 }} />
-          <CompactZoomWatcher onChange={setCompact} />
+          <MapWhileMoving />
+          <DetailWatcher onChange={setDetail} />
         </ReactFlow>
-      </CompactNodesContext.Provider>
+      </NodeDetailContext.Provider>
     </div>
   );
 }
 
-/** Tells the canvas when the zoom crosses COMPACT_ZOOM, however it changed (wheel, controls, fit). */
-function CompactZoomWatcher({ onChange }: { onChange: (isCompact: boolean) => void }) {
+/** How long the minimap stays after the view stops moving. */
+const MAP_LINGER_MS = 1500;
+
+/**
+ * The minimap and the zoom controls. The map shows while the view moves (and
+ * a little after), or when pinned with its button: at rest it never covers
+ * nodes, at any window size. Its own component, so showing it redraws only it.
+ */
+function MapWhileMoving() {
+  const [isMoving, setMoving] = useState(false);
+  const [isPinned, setPinned] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useOnViewportChange({
+    onStart: () => {
+      clearTimeout(timer.current);
+      setMoving(true);
+    },
+    onEnd: () => {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setMoving(false), MAP_LINGER_MS);
+    },
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <>
+      <MiniMap pannable zoomable className={isMoving || isPinned ? undefined : 'is-hidden'} />
+      <Controls fitViewOptions={{ maxZoom: 1 }}>
+        <ControlButton
+          onClick={() => setPinned((pinned) => !pinned)}
+          title={isPinned ? 'Hide the map' : 'Show the map'}
+          aria-pressed={isPinned}
+        >
+          <MapIcon />
+        </ControlButton>
+      </Controls>
+    </>
+  );
+}
+
+/** Tells the canvas when the zoom crosses into another level of detail, however it changed (wheel, controls, fit). */
+function DetailWatcher({ onChange }: { onChange: (detail: NodeDetail) => void }) {
   // Undefined until React Flow has applied the first viewport: before that its zoom is a placeholder 1.
-  const isCompact = useStore((s) => (s.panZoom ? s.transform[2] < COMPACT_ZOOM : undefined));
+  const detail = useStore((s) => (s.panZoom ? detailAt(s.transform[2]) : undefined));
   useEffect(() => {
-    if (isCompact !== undefined) onChange(isCompact);
-  }, [isCompact, onChange]);
+    if (detail !== undefined) onChange(detail);
+  }, [detail, onChange]);
   return null;
 }

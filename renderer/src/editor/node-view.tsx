@@ -4,6 +4,8 @@ import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
 import type { PortSpec } from '../../../core/model/node-catalogue';
 import { nodeRegistry } from '../../../core/nodes/registry';
+import { NODE_ICONS, STATUS_ICONS } from './node-icons';
+import type { NodeDetail } from './viewport';
 
 export interface FlowNodeData extends Record<string, unknown> {
   node: FlowNode;
@@ -23,15 +25,18 @@ const CATEGORY_CLASS: Record<string, string> = { io: 'cat-io', text: 'cat-text',
  * element less per node, which a 5,000-node flow notices when it opens.
  */
 export function nodeClassName(node: FlowNode, problemCount: number, status: StepStatus | undefined): string {
-  const category = CATEGORY_CLASS[nodeRegistry.get(node.type)?.category ?? ''];
+  const definition = nodeRegistry.get(node.type);
+  const category = CATEGORY_CLASS[definition?.category ?? ''];
   let className = category ? `fb-node ${category}` : 'fb-node';
+  // Port labels sit inside the card's right edge: its text keeps clear of them.
+  if ((definition?.outputs.length ?? 0) > 1) className += ' has-port-labels';
   if (problemCount > 0) className += ' has-problems';
   if (status) className += ` status-${status}`;
   return className;
 }
 
-/** True while the canvas is zoomed out below COMPACT_ZOOM: node views then show their label only. */
-export const CompactNodesContext = createContext(false);
+/** How much node views show at the canvas's zoom (see detailAt). */
+export const NodeDetailContext = createContext<NodeDetail>('full');
 
 /** Ports spread over the node's height; a lone port keeps React Flow's default, the middle. */
 function portStyle(index: number, count: number): { top: string } | undefined {
@@ -63,19 +68,10 @@ function handles(ports: readonly PortSpec[], type: 'target' | 'source', isCompac
 function NodeView({ data }: NodeProps<FlowRfNode>) {
   const { node, problemCount, status, parameters } = data;
   const definition = nodeRegistry.get(node.type);
-  const isCompact = useContext(CompactNodesContext);
+  const detail = useContext(NodeDetailContext);
+  const isCompact = detail !== 'full';
   const inputs = handles(definition?.inputs ?? [], 'target', isCompact);
   const outputs = handles(definition?.outputs ?? [], 'source', isCompact);
-  if (isCompact) {
-    // What a zoomed-out canvas can show: the box (its colour says the category) and the label.
-    return (
-      <>
-        {inputs}
-        <div className="fb-node-compact">{node.label || node.id}</div>
-        {outputs}
-      </>
-    );
-  }
   const summary = definition
     ? definition.showsParameters
       ? parameters.length > 0
@@ -83,22 +79,67 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         : 'no parameters yet'
       : safeSummary(definition.summary, node.config)
     : `unknown type ${node.type}`;
+  const Icon = definition ? NODE_ICONS[definition.icon] : undefined;
+  if (detail === 'box') {
+    // Far out: the box (its colour says the category) and the label.
+    return (
+      <>
+        {inputs}
+        <div className="fb-node-compact">
+          <span className="fb-node-compact-label">{node.label || node.id}</span>
+        </div>
+        {outputs}
+      </>
+    );
+  }
+  if (detail === 'label') {
+    // Zoomed out, where the card's small print cannot be read: the same things in large type.
+    return (
+      <>
+        {inputs}
+        <div className="fb-node-compact">
+          {Icon && <Icon size={28} strokeWidth={2.2} className="fb-node-compact-icon" />}
+          <span className="fb-node-compact-label">{node.label || node.id}</span>
+        </div>
+        <div className="fb-node-compact-summary">{summary}</div>
+        {outputs}
+      </>
+    );
+  }
   return (
     <>
       {inputs}
       <div className="fb-node-head">
+        <span className="fb-node-icon" aria-hidden="true">
+          {Icon && <Icon size={16} strokeWidth={2.2} />}
+        </span>
+        <div className="fb-node-titles">
+          <div className="fb-node-label">{node.label || node.id}</div>
+          <div className="fb-node-type">
+            {definition?.label ?? node.type}
+            {node.label ? ` · ${node.id}` : ''}
+          </div>
+        </div>
+        {status && <StatusBadge status={status} />}
         {problemCount > 0 && (
           <span className="fb-problems" title={`${problemCount} problem(s)`}>
             {problemCount}
           </span>
         )}
-        {status && <span className={`fb-status fb-status-${status}`}>{status}</span>}
-        {`${definition?.label ?? node.type} · ${node.id}`}
       </div>
-      <div className="fb-node-label">{node.label || node.id}</div>
       <div className="fb-node-summary">{summary}</div>
       {outputs}
     </>
+  );
+}
+
+/** The step's status as an icon: the title keeps its room. The word is its tooltip and what a screen reader says. */
+function StatusBadge({ status }: { status: StepStatus }) {
+  const Icon = STATUS_ICONS[status];
+  return (
+    <span className={`fb-status fb-status-${status}`} title={status} role="img" aria-label={status}>
+      <Icon size={16} strokeWidth={2.4} />
+    </span>
   );
 }
 

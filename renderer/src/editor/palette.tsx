@@ -1,4 +1,5 @@
 import { useReactFlow } from '@xyflow/react';
+import { freePosition } from '../../../core/editing/placement';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 import { PALETTE_MIME } from './canvas';
@@ -8,15 +9,13 @@ export function Palette() {
   const { screenToFlowPosition } = useReactFlow();
   const add = (type: string) => {
     const canvas = document.querySelector('.canvas')?.getBoundingClientRect();
-    const center = canvas
-      ? screenToFlowPosition({ x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 2 })
-      : { x: 0, y: 0 };
-    const count = useAppStore.getState().flow?.nodes.length ?? 0;
-    // Nodes added in a row fan out instead of stacking on one spot.
-    const offset = (count % 6) * 30;
-    useAppStore
-      .getState()
-      .addNode(type, { x: Math.round((center.x + offset) / 20) * 20, y: Math.round((center.y + offset) / 20) * 20 });
+    const topLeft = screenToFlowPosition({ x: canvas?.left ?? 0, y: canvas?.top ?? 0 });
+    const bottomRight = screenToFlowPosition({ x: canvas?.right ?? 0, y: canvas?.bottom ?? 0 });
+    const view = { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+    const { flow, selectedNodes, addNode } = useAppStore.getState();
+    // Beside the selected node (the next step people add), else in free space in view: never on another card.
+    const selected = flow?.nodes.find((n) => n.id === selectedNodes.at(-1))?.position;
+    addNode(type, freePosition(flow?.nodes ?? [], selected, view));
   };
   return (
     <aside className="palette" aria-label="Node palette">

@@ -1,12 +1,23 @@
 import { getViewportForBounds, type Viewport } from '@xyflow/react';
+import { NODE_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 import type { Flow } from '../../../core/model/flow';
-
-/** Every node view is this wide (styles.css) and at least this tall; close enough to fit a flow before it is measured. */
-export const NODE_WIDTH = 220;
-export const NODE_HEIGHT = 64;
 export const MIN_ZOOM = 0.05;
-/** Below this zoom a node's small print is unreadable, so node views show their label only. */
-export const COMPACT_ZOOM = 0.45;
+/**
+ * Below this zoom a card's small print (12 px) is under 9 px on screen, too
+ * small to read, so cards show their icon, label and summary in large type
+ * instead; below ICONLESS_ZOOM their label alone. A flow opens fitted to the
+ * view, and whichever view it opens in reads at 9 px or more down to ICONLESS_ZOOM.
+ */
+export const COMPACT_ZOOM = 0.75;
+/** Below this the large summary (18 px) would be under 9 px too: cards show their label alone, and draw faster. */
+export const ICONLESS_ZOOM = 0.5;
+
+/** How much a card shows: everything, its icon, label and summary in large type, or its label alone. */
+export type NodeDetail = 'full' | 'label' | 'box';
+
+export function detailAt(zoom: number): NodeDetail {
+  return zoom >= COMPACT_ZOOM ? 'full' : zoom >= ICONLESS_ZOOM ? 'label' : 'box';
+}
 
 /**
  * The viewport that shows the whole flow, computed from the saved positions

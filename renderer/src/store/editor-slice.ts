@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import { addNodeChange, canConnect, connectChange, moveChange } from '../../../core/editing/edits';
+import { layoutPositions } from '../../../core/editing/layout';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
 import {
@@ -16,7 +17,6 @@ import type { Problem } from '../../../core/model/problems';
 import { validateFlow } from '../../../core/model/validate';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { api } from '../api/client';
-import { layoutFlow } from '../editor/auto-layout';
 import { copyToClipboard, readClipboard } from '../editor/clipboard';
 import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
@@ -320,7 +320,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     async autoLayout() {
       const flow = get().flow;
       if (!flow) return;
-      const positions = await layoutFlow(flow);
+      const positions = await layoutPositions(flow.nodes, flow.edges);
       get().moveNodes(positions);
     },
     copySelection() {

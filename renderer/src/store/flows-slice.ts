@@ -90,10 +90,11 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
     }
     await get().loadFlows();
     const errors = errorsIn(result.problems);
+    const laidOut = result.laidOut ? `; laid out, as ${result.laidOut}` : '';
     get().notify(
       errors.length > 0
-        ? `Imported "${result.flow.name}" (${result.format}) as a draft with ${errors.length} problem(s) to fix`
-        : `Imported "${result.flow.name}" (${result.format})`,
+        ? `Imported "${result.flow.name}" (${result.format}) as a draft with ${errors.length} problem(s) to fix${laidOut}`
+        : `Imported "${result.flow.name}" (${result.format})${laidOut}`,
     );
     return result.flow.id;
   },

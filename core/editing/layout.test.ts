@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { FlowSchema } from '../model/flow';
+import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { layOutIfNeeded, layoutReason } from './layout';
+
+const at = (x: number, y: number) => ({ position: { x, y } });
+/** input feeds two drafts that meet in the result: a flow that branches. */
+const branching = (positions: ({ position: { x: number; y: number } } | object)[]) =>
+  buildFlow({
+    nodes: [input(), template('a', 'A'), template('b', 'B'), output('{{nodes.a.output}} {{nodes.b.output}}')].map(
+      (node, i) => ({ ...node, ...positions[i] }),
+    ),
+    edges: ['input>a', 'input>b', 'a>result', 'b>result'],
+  });
+
+describe('layoutReason (issue 17, point 4)', () => {
+  it('asks for a layout when positions are missing, cards overlap, or a branching flow is in one row', () => {
+    const flow = branching([at(0, 0), {}, at(600, 0), at(900, 0)]);
+    expect(layoutReason(flow.nodes, flow.edges ?? [])).toBe('positions were missing');
+    const stacked = branching([at(0, 0), at(300, 0), at(310, 20), at(900, 0)]);
+    expect(layoutReason(stacked.nodes, stacked.edges ?? [])).toBe('nodes overlapped');
+    const row = branching([at(0, 100), at(300, 100), at(600, 100), at(900, 100)]);
+    expect(layoutReason(row.nodes, row.edges ?? [])).toBe('a branching flow was all in one row');
+  });
+
+  it('leaves alone a chain in a row and a branching flow that shows its branches', () => {
+    const chain = buildFlow({
+      nodes: [input(), template('a', 'A'), output('{{nodes.a.output}}')].map((node, i) => ({
+        ...node,
+        ...at(i * 300, 0),
+      })),
+      edges: ['input>a', 'a>result'],
+    });
+    expect(layoutReason(chain.nodes, chain.edges ?? [])).toBeUndefined();
+    const shown = branching([at(0, 100), at(300, 0), at(300, 200), at(600, 100)]);
+    expect(layoutReason(shown.nodes, shown.edges ?? [])).toBeUndefined();
+  });
+});
+
+describe('layOutIfNeeded', () => {
+  it('lays a branching flow out so that it looks branching: each node right of its inputs, branches one above the other', async () => {
+    const flow = FlowSchema.parse(branching([at(0, 100), at(300, 100), at(600, 100), at(900, 100)]));
+    const { flow: laidOut, reason } = await layOutIfNeeded(flow);
+    expect(reason).toBe('a branching flow was all in one row');
+    const position = (id: string) => laidOut.nodes.find((n) => n.id === id)?.position ?? { x: NaN, y: NaN };
+    expect(position('a').x).toBeGreaterThan(position('input').x);
+    expect(position('a').x).toBe(position('b').x);
+    expect(Math.abs(position('a').y - position('b').y)).toBeGreaterThanOrEqual(90);
+    expect(position('result').x).toBeGreaterThan(position('a').x);
+    // Nothing but positions changes.
+    expect(laidOut.nodes.map(({ position: _, ...rest }) => rest)).toEqual(
+      flow.nodes.map(({ position: _, ...rest }) => rest),
+    );
+  });
+
+  it('returns a flow whose positions show its shape as it is', async () => {
+    const flow = FlowSchema.parse(branching([at(0, 100), at(300, 0), at(300, 200), at(600, 100)]));
+    expect(await layOutIfNeeded(flow)).toEqual({ flow });
+  });
+});

@@ -1,0 +1,66 @@
+import type { Position } from '../model/flow';
+import { NODE_HEIGHT, NODE_WIDTH } from './layout';
+
+/** Space kept around a new card, and the grid the canvas snaps to. */
+const GAP = 40;
+const GRID = 20;
+/** Rows tried above and below the first choice before giving up and stacking. */
+const MAX_TRIES = 40;
+
+const snap = (value: number) => Math.round(value / GRID) * GRID;
+
+function isFree(nodes: readonly { position: Position }[], at: Position): boolean {
+  return nodes.every(
+    ({ position }) =>
+      Math.abs(position.x - at.x) >= NODE_WIDTH + GAP || Math.abs(position.y - at.y) >= NODE_HEIGHT + GAP,
+  );
+}
+
+/** The part of the canvas in view, in flow coordinates. */
+export interface ViewBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const inView = (view: ViewBox, at: Position) =>
+  at.x >= view.x &&
+  at.y >= view.y &&
+  at.x + NODE_WIDTH <= view.x + view.width &&
+  at.y + NODE_HEIGHT <= view.y + view.height;
+
+/** The nearest free row to `start` (below first, then above), or undefined when none is free within MAX_TRIES rows. */
+function freeRowNear(nodes: readonly { position: Position }[], start: Position): Position | undefined {
+  // A whole number of grid steps, so that every row stays on the grid.
+  const row = Math.ceil((NODE_HEIGHT + GAP) / GRID) * GRID;
+  for (let i = 0; i < MAX_TRIES; i++) {
+    // 0, +1, -1, +2, -2 … rows away from the first choice.
+    const offset = i % 2 === 1 ? (i + 1) / 2 : -i / 2;
+    const at = { x: start.x, y: start.y + offset * row };
+    if (isFree(nodes, at)) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Where a node added from the palette goes so that it covers no other card
+ * and can be seen: right of the selected node (the next step people add)
+ * when that is in view, else around the middle of the view; the nearest
+ * free row, below first, then above.
+ */
+export function freePosition(
+  nodes: readonly { position: Position }[],
+  selected: Position | undefined,
+  view: ViewBox,
+): Position {
+  if (selected) {
+    const beside = freeRowNear(nodes, { x: snap(selected.x + NODE_WIDTH + 2 * GAP), y: snap(selected.y) });
+    if (beside && inView(view, beside)) return beside;
+  }
+  const centre = {
+    x: snap(view.x + view.width / 2 - NODE_WIDTH / 2),
+    y: snap(view.y + view.height / 2 - NODE_HEIGHT / 2),
+  };
+  return freeRowNear(nodes, centre) ?? centre;
+}

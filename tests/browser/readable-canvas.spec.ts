@@ -1,0 +1,175 @@
+import type { Locator, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { expect, laidOutEcho, storedFlow, test, withDatabase } from './fixtures';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const contains = (outer: Box, inner: Box) =>
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
+
+async function boxes(nodes: Locator): Promise<Box[]> {
+  const found: Box[] = [];
+  for (const node of await nodes.all()) {
+    const box = await node.boundingBox();
+    if (box) found.push(box);
+  }
+  return found;
+}
+
+function expectNoOverlaps(found: Box[]): void {
+  for (let i = 0; i < found.length; i++) {
+    for (let j = i + 1; j < found.length; j++) expect(overlap(found[i] as Box, found[j] as Box)).toBe(false);
+  }
+}
+
+/** The smallest text on any card, in screen pixels: its font size times the canvas zoom. */
+async function smallestTextPx(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const transform = getComputedStyle(document.querySelector('.react-flow__viewport') as Element).transform;
+    const zoom = new DOMMatrix(transform).a;
+    const texts = document.querySelectorAll<HTMLElement>(
+      '.react-flow__node .fb-node-label, .react-flow__node .fb-node-type, .react-flow__node .fb-node-summary, .react-flow__node .fb-node-compact-label, .react-flow__node .fb-node-compact-summary, .react-flow__node .port-label',
+    );
+    let smallest = Infinity;
+    for (const text of Array.from(texts))
+      smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * zoom);
+    return smallest;
+  });
+}
+
+test('a node added from the palette goes beside the selection, else into free space in view (issue 17, point 4)', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await page.getByTestId('rf__node-say').click();
+  await page.getByTestId('palette-template').click();
+  const added = page.getByTestId('rf__node-template_1');
+  await expect(added).toBeVisible();
+  const say = (await page.getByTestId('rf__node-say').boundingBox()) as Box;
+  const placed = (await added.boundingBox()) as Box;
+  expect(placed.x).toBeGreaterThan(say.x + say.width);
+  expectNoOverlaps(await boxes(page.locator('.react-flow__node')));
+
+  // Nothing selected: into the view, on no other card, however many are added.
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  for (let i = 0; i < 3; i++) await page.getByTestId('palette-llm').click();
+  await expect(page.locator('.react-flow__node')).toHaveCount(7);
+  expectNoOverlaps(await boxes(page.locator('.react-flow__node')));
+  const canvas = (await page.locator('.react-flow').boundingBox()) as Box;
+  for (const box of await boxes(page.locator('.react-flow__node[data-id^="llm_"]'))) {
+    expect(overlap(box, canvas)).toBe(true);
+  }
+});
+
+test('an imported flow all in one row is laid out so that its branches show (issue 17, point 4)', async ({
+  page,
+  served,
+}) => {
+  await page.goto(served.editorUrl);
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'flowyprompt-marketing.json',
+    mimeType: 'application/json',
+    buffer: readFileSync('tests/fixtures/formats/flowyprompt-marketing.json'),
+  });
+  await expect(page.getByRole('status')).toContainText('laid out, as a branching flow was all in one row');
+  const row = page.locator('[data-testid^="flow-row-"]');
+  await row.getByRole('link').click();
+  await expect(page.locator('.react-flow__node')).toHaveCount(4);
+  const found = await boxes(page.locator('.react-flow__node'));
+  expectNoOverlaps(found);
+  expect(new Set(found.map((b) => Math.round(b.y))).size).toBeGreaterThan(1);
+  await page.screenshot({ path: test.info().outputPath('imported-laid-out.png') });
+  // What is on screen is what was saved.
+  const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
+  const stored = storedFlow(served.db, flowId);
+  expect(new Set(stored.nodes.map((n) => n.position.y)).size).toBeGreaterThan(1);
+});
+
+test('port labels stay inside their card, edges read in both themes, text is readable as a flow opens (issue 17, point 4)', async ({
+  page,
+  served,
+}) => {
+  const branching = {
+    ...buildFlow({
+      id: 'branching',
+      parameters: [{ name: 'question', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { ...llm('answer', '{{inputs.question}}'), position: { x: 320, y: 100 } },
+        { ...output('{{nodes.answer.output}}'), position: { x: 640, y: 0 } },
+        { ...output('{{nodes.answer.error}}'), id: 'fallback', position: { x: 640, y: 200 } },
+      ],
+      edges: ['input>answer', 'answer>result', 'answer.error>fallback'],
+    }),
+    name: 'Branching',
+  };
+  withDatabase(served.db, (services) => services.flows.create(branching));
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.goto(`${served.editorUrl}#/flow/branching`);
+    const answer = page.getByTestId('rf__node-answer');
+    await expect(answer.locator('.port-label')).toHaveText(['answer', 'on error']);
+    const card = (await answer.boundingBox()) as Box;
+    for (const label of await answer.locator('.port-label').all()) {
+      expect(contains(card, (await label.boundingBox()) as Box)).toBe(true);
+    }
+    expect(await smallestTextPx(page)).toBeGreaterThanOrEqual(9);
+    // An edge stands out from the canvas: 2 px wide, in a colour far from the background's.
+    const contrast = await page.evaluate(() => {
+      const luminance = (colour: string) => {
+        const [r = 0, g = 0, b = 0] = (colour.match(/[\d.]+/g) ?? []).map(Number);
+        return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+      };
+      const path = document.querySelector('.react-flow__edge-path') as Element;
+      const pane = document.querySelector('.react-flow') as Element;
+      return {
+        width: parseFloat(getComputedStyle(path).strokeWidth),
+        difference: Math.abs(
+          luminance(getComputedStyle(path).stroke) - luminance(getComputedStyle(pane).backgroundColor),
+        ),
+      };
+    });
+    expect(contrast.width).toBeGreaterThanOrEqual(2);
+    expect(contrast.difference).toBeGreaterThan(0.3);
+    await page.screenshot({ path: test.info().outputPath(`ports-${colorScheme}.png`) });
+  }
+});
+
+test('at 1024×700 the minimap covers no node at rest, and shows while the view moves (issue 17, point 4)', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.goto(`${served.editorUrl}#/flow/echo`);
+  const map = page.locator('.react-flow__minimap');
+  await expect(map).toHaveClass(/is-hidden/);
+  await expect(map).toHaveCSS('pointer-events', 'none');
+  // Every node can be clicked where it is drawn: nothing lies over it.
+  for (const id of ['input', 'say', 'result']) {
+    await page.getByTestId(`rf__node-${id}`).click();
+    await expect(page.getByTestId(`rf__node-${id}`)).toHaveClass(/selected/);
+  }
+  expect(await smallestTextPx(page)).toBeGreaterThanOrEqual(9);
+  await page.screenshot({ path: test.info().outputPath('small-window.png') });
+
+  const pane = (await page.locator('.react-flow__pane').boundingBox()) as Box;
+  await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+  await page.mouse.wheel(0, 200);
+  await expect(map).not.toHaveClass(/is-hidden/);
+  await expect(map).toHaveClass(/is-hidden/, { timeout: 5000 });
+  await page.getByRole('button', { name: 'Show the map' }).click();
+  await expect(map).not.toHaveClass(/is-hidden/);
+});
