@@ -1,6 +1,6 @@
 import { buildFlow, input, output, template } from '../helpers/flow-builder';
 import type { Page } from '@playwright/test';
-import { connect, expect, expectSaved, storedFlow, test, withDatabase } from './fixtures';
+import { connect, expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
 
 /** Replaces the text of the selected node's first template field, as typed. */
 async function retypeTemplate(page: Page, text: string): Promise<void> {
@@ -30,8 +30,7 @@ test('the Run panel lists what blocks a run, and a click goes to the node (issue
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(chain));
-  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await openFlow(page, served, chain);
   // A reference to a node that does not exist: the engine would refuse the run.
   await page.getByTestId('rf__node-polish').click();
   await retypeTemplate(page, '{{nodes.nowhere.output}}');
@@ -59,8 +58,7 @@ test('dragging a connection that would close a loop shows it is refused and why 
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(chain));
-  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await openFlow(page, served, chain);
   await expect(page.locator('.react-flow__edge')).toHaveCount(3);
   await connect(page, 'polish', 'draft', {
     beforeRelease: async () => {
@@ -79,8 +77,7 @@ test('the inspector offers upstream values as chips that insert their reference 
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(chain));
-  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await openFlow(page, served, chain);
   await page.getByTestId('rf__node-polish').click();
   const chips = page.getByRole('group', { name: 'Insert a reference' });
   // Only what is upstream of polish: the parameter and draft (and the input node), never result.
@@ -104,8 +101,7 @@ test("parameters are added and edited from the Input node's inspector (issue 17,
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(chain));
-  await page.goto(`${served.editorUrl}#/flow/chain`);
+  await openFlow(page, served, chain);
   await page.getByTestId('rf__node-input').click();
   const parameters = page.locator('.inspector').getByRole('group', { name: 'Parameters' });
   await expect(parameters.getByLabel('Parameter 1 name')).toHaveValue('topic');

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
-import { connect, expect, expectSaved, test, withDatabase } from './fixtures';
+import { connect, expect, expectSaved, openFlow, test, withDatabase } from './fixtures';
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -111,8 +111,7 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
 });
 
 test('two windows editing one flow: an edit from the other window shows up', async ({ page, context, served }) => {
-  withDatabase(served.db, (services) => services.flows.create({ ...generatedFlow(5, 'shared'), name: 'Shared flow' }));
-  await page.goto(`${served.editorUrl}#/flow/shared`);
+  await openFlow(page, served, { ...generatedFlow(5, 'shared'), name: 'Shared flow' });
   await expect(nodes(page)).toHaveCount(5);
   const other = await context.newPage();
   await other.goto(`${served.editorUrl}#/flow/shared`);

@@ -1,5 +1,5 @@
 import { echoFlow } from '../fixtures/mcp-flows';
-import { expect, expectSaved, laidOutEcho, test, withDatabase } from './fixtures';
+import { expect, expectSaved, laidOutEcho, openFlow, test, withDatabase } from './fixtures';
 
 test('an empty home screen offers the example flows (issue 17, point 7)', async ({ page, served }) => {
   await page.goto(served.editorUrl);
@@ -46,8 +46,7 @@ test('the Result select of an output node shows what each choice means (issue 17
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
-  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await openFlow(page, served, laidOutEcho());
   await page.getByTestId('rf__node-result').click();
   const select = page.getByRole('combobox', { name: 'Result' });
   await expect(select.locator('option')).toHaveText(['Return values (text content)', 'Structured fields (JSON)']);
@@ -58,8 +57,7 @@ test('Escape in a template field closes its completion and keeps the node select
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
-  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await openFlow(page, served, laidOutEcho());
   await page.getByTestId('rf__node-say').click();
   await page.getByTestId('template-template').locator('.cm-content').click();
   await page.keyboard.press('End');
@@ -99,8 +97,7 @@ test('publishing says what it means: never published, the version clients get, a
 });
 
 test('a parameter description gets the width of the panel and wraps (issue 17, point 7)', async ({ page, served }) => {
-  withDatabase(served.db, (services) => services.flows.create(echoFlow));
-  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await openFlow(page, served, echoFlow);
   const description = page.getByLabel('Parameter 1 description');
   const text = 'The message to echo back, exactly as the person wrote it, including punctuation and emoji.';
   await description.fill(text);

@@ -27,6 +27,12 @@ export const test = base.extend<{ served: Served }>({
 /** Opens the test's database beside `serve` (SQLite allows it) to add flows a test needs. */
 export const withDatabase = prepareDatabase;
 
+/** Stores a flow beside `serve` and opens it in the editor. */
+export async function openFlow(page: Page, served: Served, flow: FlowInput): Promise<void> {
+  const created = prepareDatabase(served.db, (services) => services.flows.create(flow));
+  await page.goto(`${served.editorUrl}#/flow/${encodeURIComponent(created.id)}`);
+}
+
 /** The flow as it is stored now, read beside `serve`. */
 export function storedFlow(db: string, id: string): Flow {
   let flow: Flow | undefined;

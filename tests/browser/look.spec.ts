@@ -1,5 +1,5 @@
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { expect, laidOutEcho, test, withDatabase } from './fixtures';
+import { expect, laidOutEcho, openFlow, test, withDatabase } from './fixtures';
 
 const everyKind = {
   ...buildFlow({
@@ -31,9 +31,8 @@ test('node cards: an icon per type, a clear title, the key setting, the status a
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(everyKind));
   await page.setViewportSize({ width: 1900, height: 900 });
-  await page.goto(`${served.editorUrl}#/flow/every-kind`);
+  await openFlow(page, served, everyKind);
   const card = (id: string) => page.getByTestId(`rf__node-${id}`);
   const icons = new Set<string>();
   for (const [id, title, type] of [

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
-import { expect, laidOutEcho, storedFlow, test, withDatabase } from './fixtures';
+import { expect, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 interface Box {
   x: number;
@@ -51,8 +51,7 @@ test('a node added from the palette goes beside the selection, else into free sp
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
-  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await openFlow(page, served, laidOutEcho());
   await page.getByTestId('rf__node-say').click();
   await page.getByTestId('palette-template').click();
   const added = page.getByTestId('rf__node-template_1');
@@ -151,9 +150,8 @@ test('at 1024×700 the minimap covers no node at rest, and shows while the view 
   page,
   served,
 }) => {
-  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
   await page.setViewportSize({ width: 1024, height: 700 });
-  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await openFlow(page, served, laidOutEcho());
   const map = page.locator('.react-flow__minimap');
   await expect(map).toHaveClass(/is-hidden/);
   await expect(map).toHaveCSS('pointer-events', 'none');

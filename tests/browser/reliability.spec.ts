@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
 import { holdWriteLock } from '../helpers/lock';
-import { expect, expectSaved, laidOutEcho, test, withDatabase } from './fixtures';
+import { expect, expectSaved, laidOutEcho, openFlow, test } from './fixtures';
 
 test('an edit the database cannot take yet is kept, said to be waiting, and saved once it can (reliability finding 2)', async ({
   page,
   served,
 }) => {
   // Laid out side by side, as the editor would show them.
-  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
-  await page.goto(`${served.editorUrl}#/flow/echo`);
+  await openFlow(page, served, laidOutEcho());
   await page.getByTestId('rf__node-say').click();
   await expect(page.getByLabel('Label')).toBeVisible();
 
