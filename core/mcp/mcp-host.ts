@@ -8,7 +8,7 @@ import type { RunEventListener, RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
 import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
 import { toolFor } from './tool-schema';
-import { toolResult, type ToolResult } from './tool-result';
+import { toolResult, type ToolResult } from '../model/tool-result';
 
 /** Tool arguments larger than this are refused. */
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;

@@ -73,3 +73,15 @@ export function coerceTextInput(parameter: Parameter | undefined, text: string):
       return text;
   }
 }
+
+/**
+ * Why a value typed as text cannot be sent for a parameter, checked as the
+ * host will (coerceTextInput, then the parameter's type); undefined when it
+ * can. Empty means "not given": wrong only for a required parameter with no default.
+ */
+export function textInputProblem(parameter: Parameter, text: string | undefined): string | undefined {
+  if (text === undefined || text === '') {
+    return parameter.required && parameter.default === undefined ? 'required' : undefined;
+  }
+  return checkParameterValue(parameter, coerceTextInput(parameter, text));
+}

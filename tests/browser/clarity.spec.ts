@@ -124,3 +124,19 @@ test("parameters are added and edited from the Input node's inspector (issue 17,
     ['tone', 'enum', ['plain', 'warm']],
   ]);
 });
+
+test('the Run panel shows the result as an MCP client receives it, and steps by their labels (issue 16, point 3 in part)', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, chain);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByLabel(/^topic/).fill('otters');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByRole('region', { name: 'What an MCP client receives' });
+  await expect(result).toContainText('content[0] · text');
+  await expect(result.locator('pre')).toHaveText(['Polish: About otters']);
+  // Not Flowbench's own record of it.
+  await expect(page.getByTestId('run-result')).not.toContainText('"kind"');
+  await expect(page.locator('.steps .step-name')).toHaveText(['input', 'Draft draft', 'Polish polish', 'result']);
+});

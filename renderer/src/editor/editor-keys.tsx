@@ -18,13 +18,18 @@ export function EditorKeys() {
         if (state.isShortcutsOpen) return state.setShortcutsOpen(false);
         // In a field, Escape leaves the field; the node stays selected with its inspector open.
         if (isEditable(event.target)) return (event.target as HTMLElement).blur();
+        // Outside fields, Escape stops a run that is going before it clears the selection.
+        if (state.run?.status === 'running') return void state.cancelRun();
         return state.setSelection([], []);
       }
-      if (isEditable(event.target)) return;
       const handled = (action: () => void) => {
         event.preventDefault();
         action();
       };
+      // Ctrl+Enter means nothing else in a form field: it runs from the Run form's fields too
+      // (a template editor that uses it for a new line has handled it first).
+      if (mod && event.key === 'Enter' && !event.defaultPrevented) return handled(() => void state.startRun());
+      if (isEditable(event.target)) return;
       if (mod && key === 'z' && event.shiftKey) return handled(state.redo);
       if (mod && key === 'z') return handled(state.undo);
       if (mod && key === 'y') return handled(state.redo);
@@ -33,7 +38,6 @@ export function EditorKeys() {
       if (mod && key === 'd') return handled(state.duplicateSelection);
       if (mod && key === 'a') return handled(state.selectAll);
       if (mod && event.shiftKey && key === 'l') return handled(() => void state.autoLayout());
-      if (mod && event.key === 'Enter') return handled(() => void state.startRun());
       if (event.key === 'Delete' || event.key === 'Backspace') return handled(state.removeSelection);
       if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
       if (event.shiftKey && event.key === '!') return handled(() => void fitView({ duration: 300 }));

@@ -10,8 +10,8 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+click', action: 'Add to the selection' },
   { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
   { keys: 'Shift+1', action: 'Fit view' },
-  { keys: 'Ctrl+Enter', action: 'Run with the test inputs' },
-  { keys: 'Escape', action: 'Clear the selection, close dialogs' },
+  { keys: 'Ctrl+Enter', action: 'Run with the test inputs (also from the Run form)' },
+  { keys: 'Escape', action: 'Cancel a running run, else clear the selection; close dialogs' },
   { keys: '?', action: 'This list' },
 ];
 

@@ -1,6 +1,10 @@
 import { errorsIn } from '../../../core/model/problems';
 import { stringifyValue } from '../../../core/model/template';
+import { toolResult } from '../../../core/model/tool-result';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { ProblemList } from '../editor/problems-panel';
+import { textInputProblem } from '../../../core/model/inputs';
+import { RunInputField } from './run-input-field';
 import { useAppStore } from '../store/app-store';
 
 /** Test inputs, the Run button, and the live run: every step's status, output and error. */
@@ -9,31 +13,24 @@ export function RunPanel() {
   const run = useAppStore((s) => s.run);
   const inputs = useAppStore((s) => s.runInputs);
   const tokens = useAppStore((s) => s.tokens);
+  const inputProblems = useAppStore((s) => s.runInputProblems);
   const problems = useAppStore((s) => s.problems);
   const { setRunInput, startRun, cancelRun } = useAppStore.getState();
   if (!flow) return null;
   const isRunning = run?.status === 'running';
   // What the engine would refuse, listed where the person is about to press Run.
   const blockers = errorsIn(problems);
-  const output = run?.output;
   return (
     <div className="run-panel" aria-label="Run">
       {flow.parameters.map((p) => (
-        <label className="field" key={p.name} htmlFor={`run-input-${p.name}`}>
-          <span className="field-label">
-            {p.name}{' '}
-            <small>
-              ({p.type}
-              {p.required ? '' : ', optional'})
-            </small>
-          </span>
-          <input
-            id={`run-input-${p.name}`}
-            value={inputs[p.name] ?? ''}
-            placeholder={p.default === undefined ? p.description : stringifyValue(p.default)}
-            onChange={(e) => setRunInput(p.name, e.target.value)}
-          />
-        </label>
+        <RunInputField
+          key={p.name}
+          parameter={p}
+          text={inputs[p.name]}
+          // A wrong value is said as it is typed; a missing one once Run was asked for.
+          problem={inputProblems[p.name] ?? (inputs[p.name] ? textInputProblem(p, inputs[p.name]) : undefined)}
+          onChange={(text) => setRunInput(p.name, text)}
+        />
       ))}
       {blockers.length > 0 && (
         <div className="run-blockers" data-testid="run-blockers">
@@ -67,12 +64,11 @@ export function RunPanel() {
               {run.error.code}: {run.error.message}
             </p>
           )}
-          {output?.kind === 'return_values' && output.values.map((v) => <pre key={v.id}>{v.text}</pre>)}
-          {output?.kind === 'structured' && <pre>{JSON.stringify(output.data, null, 2)}</pre>}
+          {run.status !== 'running' && <ClientResult />}
           <ol className="steps">
             {run.steps.map((step) => (
               <li key={step.nodeId} className={`step step-${step.status}`}>
-                <span className="step-id">{step.nodeId}</span> <span className="step-status">{step.status}</span>
+                <StepName nodeId={step.nodeId} /> <span className="step-status">{step.status}</span>
                 {step.durationMs !== undefined && <span className="muted"> {step.durationMs} ms</span>}
                 {step.error && (
                   <div className="error">
@@ -82,7 +78,7 @@ export function RunPanel() {
                 {step.status === 'running' && tokens[step.nodeId] && (
                   <pre className="tokens">{tokens[step.nodeId]}</pre>
                 )}
-                {step.output !== undefined && step.status === 'succeeded' && (
+                {step.output !== undefined && step.status === 'succeeded' && !isResultNode(step.nodeId) && (
                   <pre className="step-output">{stringifyValue(step.output).slice(0, 2000)}</pre>
                 )}
               </li>
@@ -91,5 +87,51 @@ export function RunPanel() {
         </div>
       )}
     </div>
+  );
+}
+
+const nodeOf = (nodeId: string) => useAppStore.getState().flow?.nodes.find((n) => n.id === nodeId);
+
+/** The result node's output is shown once, as a client receives it (ClientResult), not as Flowbench stores it. */
+const isResultNode = (nodeId: string) => {
+  const node = nodeOf(nodeId);
+  return node !== undefined && nodeRegistry.get(node.type)?.isResult === true;
+};
+
+/** A step by the node's label, as on the canvas, with its id beside it. */
+function StepName({ nodeId }: { nodeId: string }) {
+  const label = nodeOf(nodeId)?.label;
+  return label ? (
+    <span className="step-name">
+      {label} <code className="muted">{nodeId}</code>
+    </span>
+  ) : (
+    <span className="step-name">{nodeId}</span>
+  );
+}
+
+/** The run's result exactly as an MCP client calling the flow as a tool receives it. */
+function ClientResult() {
+  const flow = useAppStore((s) => s.flow);
+  const run = useAppStore((s) => s.run);
+  if (!flow || !run) return null;
+  const result = toolResult(flow, run);
+  return (
+    <section className="client-result" aria-label="What an MCP client receives">
+      <h3>What an MCP client receives{result.isError ? <span className="error"> (isError)</span> : null}</h3>
+      {result.structuredContent ? (
+        <>
+          <small className="muted">structuredContent</small>
+          <pre>{JSON.stringify(result.structuredContent, null, 2)}</pre>
+        </>
+      ) : (
+        result.content.map((item, i) => (
+          <div key={i}>
+            <small className="muted">content[{i}] · text</small>
+            <pre>{item.text}</pre>
+          </div>
+        ))
+      )}
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import { toFlowbenchError } from '../../../core/model/errors';
-import { coerceTextInput } from '../../../core/model/inputs';
+import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Problem } from '../../../core/model/problems';
 import type { RunEvent, RunRecord, StepStatus } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
@@ -14,6 +14,8 @@ export interface RunSlice {
   nodeStatus: Record<string, StepStatus>;
   tokens: Record<string, string>;
   runInputs: Record<string, string>;
+  /** Why inputs cannot be sent, by parameter, from the last Run asked for; each clears when its field is edited. */
+  runInputProblems: Record<string, string>;
   setRunInput: (name: string, value: string) => void;
   startRun: () => Promise<void>;
   cancelRun: () => Promise<void>;
@@ -28,12 +30,25 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   nodeStatus: {},
   tokens: {},
   runInputs: {},
+  runInputProblems: {},
   setRunInput(name, value) {
-    set((state) => ({ runInputs: { ...state.runInputs, [name]: value } }));
+    set((state) => ({
+      runInputs: { ...state.runInputs, [name]: value },
+      runInputProblems: Object.fromEntries(Object.entries(state.runInputProblems).filter(([key]) => key !== name)),
+    }));
   },
   async startRun() {
     const { flow, flowId, runInputs } = get();
     if (!flow || !flowId) return;
+    // Checked as the host will, so the answer is at the field (Ctrl+Enter comes here too), not a refusal.
+    const problems = Object.fromEntries(
+      flow.parameters.flatMap((p) => {
+        const problem = textInputProblem(p, runInputs[p.name]);
+        return problem ? [[p.name, problem]] : [];
+      }),
+    );
+    set({ runInputProblems: problems });
+    if (Object.keys(problems).length > 0) return set({ panel: 'run' });
     await get().flushSaves();
     // Inputs are typed by their parameter: text fields hold numbers, booleans or JSON.
     const inputs: Record<string, unknown> = {};

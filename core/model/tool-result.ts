@@ -1,6 +1,6 @@
-import type { Flow } from '../model/flow';
-import type { RunRecord } from '../model/run';
-import { stringifyValue } from '../model/template';
+import type { Flow } from './flow';
+import type { RunRecord } from './run';
+import { stringifyValue } from './template';
 
 export interface ToolResult {
   [key: string]: unknown;

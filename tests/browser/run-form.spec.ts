@@ -1,0 +1,61 @@
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { expect, openFlow, test } from './fixtures';
+
+const typed = {
+  ...buildFlow({
+    id: 'typed',
+    parameters: [
+      { name: 'name', type: 'string' },
+      { name: 'count', type: 'integer', required: false, default: 2 },
+      { name: 'loud', type: 'boolean', required: false },
+      { name: 'mood', type: 'enum', enum: ['calm', 'cross'] },
+      { name: 'extra', type: 'object', required: false },
+    ],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      {
+        ...template('say', '{{inputs.name}}/{{inputs.count}}/{{inputs.loud}}/{{inputs.mood}}'),
+        position: { x: 320, y: 100 },
+      },
+      { ...output('{{nodes.say.output}}'), position: { x: 640, y: 100 } },
+    ],
+    edges: ['input>say', 'say>result'],
+  }),
+  name: 'Typed',
+};
+
+test('the Run form has a widget per parameter type and checks values before sending (issue 16, point 1 in part)', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, typed);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  // A choice is a choice; a default is shown where it applies.
+  await expect(page.locator('#run-input-loud option')).toHaveText(['not given', 'true', 'false']);
+  await expect(page.locator('#run-input-mood option')).toHaveText(['choose…', 'calm', 'cross']);
+  await expect(page.locator('#run-input-count')).toHaveAttribute('placeholder', '2');
+  await expect(page.locator('textarea#run-input-extra')).toBeVisible();
+
+  // A wrong value is said at its field as it is typed.
+  await page.locator('#run-input-count').fill('two');
+  await expect(page.locator('#run-input-count-problem')).toHaveText('expected an integer');
+  await page.locator('#run-input-extra').fill('[1, 2]');
+  await expect(page.locator('#run-input-extra-problem')).toHaveText('expected an object');
+
+  // Ctrl+Enter with required values missing: nothing is sent, each field says why.
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.locator('#run-input-name-problem')).toHaveText('required');
+  await expect(page.locator('#run-input-mood-problem')).toHaveText('required');
+  await expect(page.getByTestId('run-result')).toHaveCount(0);
+
+  await page.locator('#run-input-name').fill('Ada');
+  await page.locator('#run-input-count').fill('3');
+  await page.locator('#run-input-loud').selectOption('true');
+  await page.locator('#run-input-mood').selectOption('calm');
+  await page.locator('#run-input-extra').fill('{"k": 1}');
+  await expect(page.locator('.run-panel .error')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
+    'Ada/3/true/calm',
+  ]);
+});
