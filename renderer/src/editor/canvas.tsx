@@ -214,7 +214,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   }, []);
 
   return (
-    <div className="canvas-drop" onDragOver={allowDrop} onDrop={onDrop}>
+    <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={onDrop}>
       <NodeDetailContext.Provider value={detail}>
         <ReactFlow<FlowRfNode>
           nodes={nodes}

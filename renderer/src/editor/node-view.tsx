@@ -85,9 +85,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     return (
       <>
         {inputs}
-        <div className="fb-node-compact">
-          <span className="fb-node-compact-label">{node.label || node.id}</span>
-        </div>
+        <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
         {outputs}
       </>
     );
