@@ -1,4 +1,5 @@
 import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { runCli } from '../helpers/cli';
 import { expect, openFlow, test } from './fixtures';
 
 const typed = {
@@ -58,4 +59,38 @@ test('the Run form has a widget per parameter type and checks values before send
   await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
     'Ada/3/true/calm',
   ]);
+});
+
+test("after a reload the Run tab lists the flow's runs, the CLI's too, and opens one (issue 16, point 4 in part)", async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, typed);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-name').fill('Ada');
+  await page.locator('#run-input-mood').selectOption('cross');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const recent = page.getByRole('region', { name: 'Recent runs' });
+  await expect(recent.getByRole('button')).toHaveCount(1);
+  // A run from another process on the same database.
+  const cli = await runCli(['--db', served.db, 'run', 'typed', '--input', 'name=Bo', '--input', 'mood=calm']);
+  expect(cli.code).toBe(0);
+
+  await page.reload();
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await expect(recent.getByRole('button')).toHaveCount(2);
+  await expect(recent.getByRole('button').first()).toContainText('succeeded · cli');
+  await expect(recent.getByRole('button').nth(1)).toContainText('succeeded · editor');
+
+  await recent.getByRole('button').nth(1).click();
+  await expect(page.locator('.run-origin')).toContainText('A stored run from editor');
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
+    // An optional value not given renders empty.
+    'Ada/2//cross',
+  ]);
+  await expect(page.getByTestId('rf__node-say').getByRole('img', { name: 'succeeded' })).toBeVisible();
+  await page.getByRole('button', { name: 'Use its inputs' }).click();
+  await expect(page.locator('#run-input-name')).toHaveValue('Ada');
+  await expect(page.locator('#run-input-mood')).toHaveValue('cross');
+  await page.screenshot({ path: test.info().outputPath('recent-runs.png') });
 });

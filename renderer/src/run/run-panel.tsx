@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { errorsIn } from '../../../core/model/problems';
 import { stringifyValue } from '../../../core/model/template';
 import { toolResult } from '../../../core/model/tool-result';
@@ -14,6 +15,7 @@ export function RunPanel() {
   const inputs = useAppStore((s) => s.runInputs);
   const tokens = useAppStore((s) => s.tokens);
   const inputProblems = useAppStore((s) => s.runInputProblems);
+  const isStoredRun = useAppStore((s) => s.isStoredRun);
   const problems = useAppStore((s) => s.problems);
   const { setRunInput, startRun, cancelRun } = useAppStore.getState();
   if (!flow) return null;
@@ -64,6 +66,16 @@ export function RunPanel() {
               {run.error.code}: {run.error.message}
             </p>
           )}
+          {isStoredRun ? (
+            <p className="muted run-origin">
+              A stored run from {run.trigger}
+              {run.client ? ` (${run.client})` : ''}, {new Date(run.startedAt).toLocaleString()}
+              {run.flowVersion !== undefined ? `, version ${run.flowVersion}` : ', the draft'}.{' '}
+              <button className="small" onClick={() => useAppStore.getState().reuseRunInputs()}>
+                Use its inputs
+              </button>
+            </p>
+          ) : null}
           {run.status !== 'running' && <ClientResult />}
           <ol className="steps">
             {run.steps.map((step) => (
@@ -86,7 +98,38 @@ export function RunPanel() {
           </ol>
         </div>
       )}
+      <RecentRuns />
     </div>
+  );
+}
+
+/** The flow's latest runs (editor, CLI, MCP); a click shows one. Listed again whenever a run ends. */
+function RecentRuns() {
+  const runs = useAppStore((s) => s.recentRuns);
+  const shown = useAppStore((s) => s.run?.id);
+  useEffect(() => {
+    void useAppStore.getState().loadRecentRuns();
+  }, []);
+  if (runs.length === 0) return null;
+  return (
+    <section className="recent-runs" aria-label="Recent runs">
+      <h3>Recent runs</h3>
+      <ul>
+        {runs.map((run) => (
+          <li key={run.id}>
+            <button
+              className={`link run-${run.status}`}
+              aria-current={run.id === shown ? 'true' : undefined}
+              onClick={() => void useAppStore.getState().openRun(run.id)}
+            >
+              {run.status} · {run.trigger}
+              {run.client ? ` (${run.client})` : ''} · {new Date(run.startedAt).toLocaleTimeString()}
+              {run.durationMs !== undefined ? ` · ${(run.durationMs / 1000).toFixed(2)} s` : ''}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -234,6 +234,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         future: [],
         saveState: 'saved',
         refusal: undefined,
+        // The Run tab belongs to the flow: another flow's run and runs are not shown here.
+        run: undefined,
+        runId: undefined,
+        nodeStatus: {},
+        tokens: {},
+        recentRuns: [],
+        isStoredRun: false,
       });
       restoreUnsaved(id);
       whenCanvasReady(revalidate);

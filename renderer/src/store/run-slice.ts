@@ -2,9 +2,10 @@ import type { StateCreator } from 'zustand';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Problem } from '../../../core/model/problems';
-import type { RunEvent, RunRecord, StepStatus } from '../../../core/model/run';
+import type { RunEvent, RunRecord, RunSummary, StepStatus } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
+import { stringifyValue } from '../../../core/model/template';
 import type { AppState } from './app-store';
 
 /** The run started from the editor, shown live on the canvas. */
@@ -20,7 +21,19 @@ export interface RunSlice {
   startRun: () => Promise<void>;
   cancelRun: () => Promise<void>;
   applyRunEvent: (event: RunEvent) => void;
+  /** The run shown was opened from the list (stored earlier), not started in this window. */
+  isStoredRun: boolean;
+  /** The open flow's latest runs, from the editor, the CLI and MCP clients, newest first. */
+  recentRuns: RunSummary[];
+  loadRecentRuns: () => Promise<void>;
+  /** Shows a stored run in the Run tab and its statuses on the canvas. */
+  openRun: (id: string) => Promise<void>;
+  /** Fills the Run form with the inputs of the run shown. */
+  reuseRunInputs: () => void;
 }
+
+/** How many of a flow's runs the Run tab lists. */
+const RECENT_RUNS = 20;
 
 let builder: RunRecordBuilder | undefined;
 
@@ -31,6 +44,33 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   tokens: {},
   runInputs: {},
   runInputProblems: {},
+  recentRuns: [],
+  isStoredRun: false,
+  async loadRecentRuns() {
+    const flowId = get().flowId;
+    if (!flowId) return;
+    const runs = await api.runs.list({ flowId, limit: RECENT_RUNS }).catch(() => undefined);
+    // The flow may have been left meanwhile.
+    if (runs && get().flowId === flowId) set({ recentRuns: runs });
+  },
+  async openRun(id) {
+    const record = await api.runs.get({ id });
+    builder = undefined;
+    set({
+      run: record,
+      runId: record.id,
+      tokens: {},
+      nodeStatus: Object.fromEntries(record.steps.map((s) => [s.nodeId, s.status])),
+      panel: 'run',
+      isStoredRun: true,
+    });
+  },
+  reuseRunInputs() {
+    const run = get().run;
+    if (!run) return;
+    const texts = Object.fromEntries(Object.entries(run.inputs).map(([name, value]) => [name, stringifyValue(value)]));
+    set({ runInputs: texts, runInputProblems: {} });
+  },
   setRunInput(name, value) {
     set((state) => ({
       runInputs: { ...state.runInputs, [name]: value },
@@ -59,7 +99,15 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       inputs[parameter.name] = coerceTextInput(parameter, text);
     }
     builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
-    set({ runId: undefined, run: undefined, nodeStatus: {}, tokens: {}, panel: 'run', refusal: undefined });
+    set({
+      runId: undefined,
+      run: undefined,
+      nodeStatus: {},
+      tokens: {},
+      panel: 'run',
+      refusal: undefined,
+      isStoredRun: false,
+    });
     try {
       const { runId } = await api.runs.start({ flowId, inputs });
       set({ runId });
@@ -74,6 +122,8 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     if (runId) await api.runs.cancel({ runId }).catch(() => undefined);
   },
   applyRunEvent(event) {
+    // Any run of the open flow that ends (here, or an MCP client's through this host) joins the list.
+    if (event.type === 'run.finished') void get().loadRecentRuns();
     if (!builder) return;
     const state = get();
     // Events of the run this window started (it may arrive before the start call returns).
