@@ -66,7 +66,14 @@ export const API = {
     installExamples: method<{ added: number; skipped: string[] }>()(z.object({})),
   },
   runs: {
-    start: method<{ runId: string }>()(z.object({ flowId: id, inputs: z.record(z.string(), z.unknown()).default({}) })),
+    /** `from`: run from a node, reusing the outputs upstream of it from an earlier run (whose inputs fill the gaps). */
+    start: method<{ runId: string }>()(
+      z.object({
+        flowId: id,
+        inputs: z.record(z.string(), z.unknown()).default({}),
+        from: z.object({ nodeId: z.string().min(1).max(64), runId: id }).optional(),
+      }),
+    ),
     get: method<RunRecord>()(z.object({ id })),
     list: method<RunSummary[]>()(
       z.object({ flowId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),

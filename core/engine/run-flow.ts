@@ -9,6 +9,8 @@ import { validateFlow } from '../model/validate';
 import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
 import { EventBus } from './event-bus';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { planFlow } from './flow-plan';
+import { planReuse, type ReuseSource } from './reuse';
 import { schedule, type ScheduleResult } from './scheduler';
 
 export interface RunOptions {
@@ -27,6 +29,8 @@ export interface RunOptions {
   retry?: RetryPolicy;
   listeners?: readonly RunEventListener[];
   registry?: NodeRegistry;
+  /** Run from a node: it and what depends on it run; the rest reuse this earlier run's outputs. */
+  reuse?: ReuseSource;
 }
 
 export interface RunOutcome extends ScheduleResult {
@@ -76,6 +80,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
     );
   }
   const inputs = prepareInputs(flow.parameters, options.inputs);
+  const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
   const runId = options.runId ?? randomUUID();
   const bus = new EventBus();
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
@@ -94,7 +99,14 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         );
 
   const startedAt = Date.now();
-  bus.emit({ type: 'run.started', runId, flowId: flow.id, at: startedAt, inputs });
+  bus.emit({
+    type: 'run.started',
+    runId,
+    flowId: flow.id,
+    at: startedAt,
+    inputs,
+    ...(reuse ? { reuse: reuse.record } : {}),
+  });
   try {
     const result = await schedule({
       runId,
@@ -107,6 +119,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
       defaultTimeoutMs: options.defaultNodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS,
       retry: options.retry ?? DEFAULT_RETRY,
       emit: (event) => bus.emit(event),
+      ...(reuse ? { reuse } : {}),
     });
     const durationMs = Date.now() - startedAt;
     bus.emit({ type: 'run.finished', runId, at: Date.now(), durationMs, ...result });

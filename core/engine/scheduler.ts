@@ -7,6 +7,7 @@ import type { NodeRegistry } from '../nodes/registry';
 import { planFlow, type FlowPlan, type PlannedNode } from './flow-plan';
 import { runNode, type NodeResult } from './node-runner';
 import type { RetryPolicy } from './retry';
+import type { ReusedStep, ReusePlan } from './reuse';
 
 export interface ScheduleInput {
   runId: string;
@@ -25,6 +26,8 @@ export interface ScheduleInput {
   defaultTimeoutMs: number;
   retry: RetryPolicy;
   emit: (event: RunEvent) => void;
+  /** A run from a node: the nodes that settle as an earlier run left them instead of running. */
+  reuse?: ReusePlan;
 }
 
 export interface ScheduleResult {
@@ -94,6 +97,8 @@ class RunScheduler implements RenderScope {
   private start(index: number): void {
     const planned = this.plan.nodes[index] as PlannedNode;
     const { input } = this;
+    const reused = input.reuse?.settled.get(index);
+    if (reused) return this.settleReused(planned, reused, input.reuse?.runId as string);
     this.running++;
     void runNode({
       runId: input.runId,
@@ -142,6 +147,38 @@ class RunScheduler implements RenderScope {
     if (!definition.isEntry) this.hasProgress = true;
     if (definition.isResult) this.output = outcome.output as RunOutput;
     this.settle(planned, outcome.ports ?? planned.dataPorts);
+  }
+
+  /** A node outside a run from a node: it settles at once as the earlier run `fromRunId` left it. */
+  private settleReused(planned: PlannedNode, reused: ReusedStep, fromRunId: string): void {
+    const { runId, emit } = this.input;
+    const nodeId = planned.node.id;
+    const at = Date.now();
+    if (reused.kind === 'skipped') {
+      emit({ type: 'node.skipped', runId, nodeId, at });
+      return this.settle(planned, undefined);
+    }
+    if (reused.kind === 'error') {
+      this.results.set(nodeId, { error: reused.error });
+      emit({
+        type: 'node.failed',
+        runId,
+        nodeId,
+        at,
+        attempt: 0,
+        error: reused.error,
+        willRetry: false,
+        isHandled: true,
+      });
+      return this.settle(planned, ERROR_PORT);
+    }
+    const { output } = reused;
+    this.results.set(nodeId, { output });
+    emit({ type: 'node.finished', runId, nodeId, at, durationMs: 0, attempts: 0, output, reusedFrom: fromRunId });
+    const { definition } = planned;
+    if (!definition.isEntry) this.hasProgress = true;
+    if (definition.isResult) this.output = output as RunOutput;
+    this.settle(planned, definition.portsFor?.(output) ?? planned.dataPorts);
   }
 
   /** Counts the node as settled for everything downstream; `livePorts` are the ports it took. */

@@ -119,10 +119,11 @@ export class ApiHost {
         },
       },
       runs: {
-        start: ({ flowId, inputs }) =>
+        start: ({ flowId, inputs, from }) =>
           runner.start({
             flow: flows.get(flowId),
             inputs,
+            ...(from ? { from } : {}),
             trigger: 'editor',
             listeners: [(event) => this.emit({ type: 'run', event })],
           }),

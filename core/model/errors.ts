@@ -24,6 +24,10 @@ export const ERROR_CODES = {
   DATABASE_TOO_NEW: 'the database was written by a newer Flowbench',
   MISSING_VARIABLES: 'required inputs of a run are missing; `data.missing` lists them',
   RUN_NOT_FOUND: 'no run has that id',
+  NODE_NOT_FOUND: 'the flow has no node with that id',
+  REUSE_UNAVAILABLE:
+    'a run from a node needs stored outputs of every node upstream of it, and the chosen run lacks one; `data.nodeId` names it',
+  TESTS_FAILED: 'the flow must pass its test cases to publish, and some failed; `data.failed` names them',
   PROVIDER_NOT_FOUND: 'no model provider has that name',
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
   // Failures of a node while a flow runs.
@@ -65,6 +69,9 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'DATABASE_TOO_NEW',
   'MISSING_VARIABLES',
   'RUN_NOT_FOUND',
+  'NODE_NOT_FOUND',
+  'REUSE_UNAVAILABLE',
+  'TESTS_FAILED',
   'PROVIDER_NOT_FOUND',
   'MODEL_NOT_SET',
 ]);

@@ -36,6 +36,7 @@ export class RunRecordBuilder {
           status: 'running',
           inputs: event.inputs,
           startedAt: iso(event.at),
+          ...(event.reuse ? { reuse: event.reuse } : {}),
           steps: [],
         };
         return;

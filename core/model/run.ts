@@ -27,9 +27,27 @@ export type RunOutput =
   | { kind: 'return_values'; values: { id: string; text: string }[] }
   | { kind: 'structured'; data: Record<string, unknown> };
 
+/**
+ * A run started from a node ("run from here"): the nodes outside `fromNodeId`
+ * and what depends on it did not run; `nodeIds` took their stored outputs
+ * from run `runId` instead.
+ */
+export interface RunReuse {
+  fromNodeId: string;
+  runId: string;
+  nodeIds: string[];
+}
+
 /** Events of one run, in the order they happen. */
 export type RunEvent =
-  | { type: 'run.started'; runId: string; flowId: string; at: number; inputs: Record<string, unknown> }
+  | {
+      type: 'run.started';
+      runId: string;
+      flowId: string;
+      at: number;
+      inputs: Record<string, unknown>;
+      reuse?: RunReuse;
+    }
   | { type: 'node.started'; runId: string; nodeId: string; attempt: number; at: number; input?: unknown }
   | { type: 'node.token'; runId: string; nodeId: string; text: string }
   | {
@@ -43,6 +61,8 @@ export type RunEvent =
       output: unknown;
       usage?: TokenUsage;
       messages?: LlmMessage[];
+      /** The output was taken from this earlier run, not computed (see RunReuse). */
+      reusedFrom?: string;
     }
   | {
       type: 'node.failed';
@@ -101,6 +121,8 @@ export interface RunRecord {
   startedAt: string;
   finishedAt?: string;
   durationMs?: number;
+  /** Set when the run started from a node, reusing an earlier run's outputs. */
+  reuse?: RunReuse;
   steps: StepRecord[];
 }
 

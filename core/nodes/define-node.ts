@@ -107,6 +107,12 @@ export interface NodeDefinition<
    * fills it in. Undefined when there is nothing empty to fill.
    */
   fillEmptyText?: (config: Config, reference: string) => Config | undefined;
+  /**
+   * The ports an output takes when a run reuses it from an earlier run instead
+   * of running the node (default: every data port). Nodes that choose their
+   * ports from their output (a condition) say how here.
+   */
+  portsFor?: (output: unknown) => readonly string[];
   /** Runs the node; absent for types this build cannot run yet. Throw a FlowbenchError to fail. */
   execute?: (ctx: NodeContext, config: Config) => Promise<NodeOutcome> | NodeOutcome;
 }

@@ -56,7 +56,11 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     runLog,
     settings,
     providers,
-    runner: new RunService(runLog, () => providers.port()),
+    runner: new RunService(
+      runLog,
+      () => providers.port(),
+      (id) => runs.get(id),
+    ),
     close: () => {
       runLog.close();
       database.close();

@@ -3,6 +3,7 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { LlmPort } from '../model/llm';
 import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
+import type { ReuseSource } from '../engine/reuse';
 import { RunRecordBuilder } from '../model/run-record';
 import { createRunRecorder } from '../store/run-recorder';
 import type { RunLog } from '../store/run-log';
@@ -17,6 +18,12 @@ export interface StartRun {
   timeoutMs?: number;
   listeners?: readonly RunEventListener[];
   engine?: Pick<RunOptions, 'concurrency' | 'retry' | 'defaultNodeTimeoutMs'>;
+  /**
+   * Run from a node ("run from here"): `nodeId` and what depends on it run,
+   * every other node reuses its output from run `runId`, whose inputs are
+   * the defaults of `inputs`.
+   */
+  from?: { nodeId: string; runId: string };
 }
 
 /** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
@@ -27,6 +34,8 @@ export class RunService {
   constructor(
     private readonly log: RunLog,
     private readonly llm: () => LlmPort,
+    /** Reads a stored run (RunRepository.get), for runs that reuse one. */
+    private readonly readRun: (id: string) => RunRecord,
   ) {}
 
   /** Runs the flow; the record returned is the one stored, committed before it is returned. */
@@ -38,9 +47,11 @@ export class RunService {
     };
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
     const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
+    const reuse = request.from ? this.reuseSource(request.flow, request.from) : undefined;
     await runFlow({
       flow: request.flow,
-      inputs: request.inputs,
+      inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
+      ...(reuse ? { reuse: reuse.source } : {}),
       llm: this.llm(),
       listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
       ...(request.signal ? { signal: request.signal } : {}),
@@ -59,6 +70,23 @@ export class RunService {
       );
     }
     return record;
+  }
+
+  /** The earlier run a run from a node reuses; it must be a run of the same flow. */
+  private reuseSource(
+    flow: Flow,
+    from: { nodeId: string; runId: string },
+  ): { source: ReuseSource; inputs: Record<string, unknown> } {
+    const earlier = this.readRun(from.runId);
+    if (earlier.flowId !== flow.id) {
+      throw new FlowbenchError(
+        'REUSE_UNAVAILABLE',
+        `run ${earlier.id} is a run of "${earlier.flowName}", not of "${flow.name}"`,
+        { runId: earlier.id },
+      );
+    }
+    const steps = new Map(earlier.steps.map((step) => [step.nodeId, step]));
+    return { source: { fromNodeId: from.nodeId, runId: earlier.id, steps }, inputs: earlier.inputs };
   }
 
   /**

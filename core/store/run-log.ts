@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Flow } from '../model/flow';
-import type { RunEvent, RunTrigger } from '../model/run';
+import type { RunEvent, RunReuse, RunTrigger } from '../model/run';
 import type { FlowbenchDatabase } from './database';
 import type { RunWriteBatch } from './run-statements';
 import { BackgroundRunWriter, InlineRunWriter, type DroppedWrite, type RunWriter } from './run-writer';
@@ -16,6 +16,7 @@ export interface RunStart {
   trigger: RunTrigger;
   client?: string;
   startedAt: number;
+  reuse?: RunReuse;
 }
 
 /** Longest a run event waits before it is written (see `enqueue`). */
@@ -176,6 +177,7 @@ export class RunLog {
         run.client ?? null,
         process.pid,
         run.startedAt,
+        run.reuse ? JSON.stringify(run.reuse) : null,
       ],
     ]);
   }

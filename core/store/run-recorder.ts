@@ -13,7 +13,13 @@ export function createRunRecorder(log: RunLog, meta: RecorderStart): RunEventLis
   return (event) => {
     if (event.type === 'node.token') return;
     if (event.type === 'run.started') {
-      run.start = { ...meta, runId: event.runId, inputs: event.inputs, startedAt: event.at };
+      run.start = {
+        ...meta,
+        runId: event.runId,
+        inputs: event.inputs,
+        startedAt: event.at,
+        ...(event.reuse ? { reuse: event.reuse } : {}),
+      };
       return;
     }
     log.enqueue(event, run);

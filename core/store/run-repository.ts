@@ -160,5 +160,6 @@ function summaryOf(row: typeof runs.$inferSelect): RunSummary {
     startedAt: iso(row.startedAt) as string,
     ...(row.finishedAt ? { finishedAt: iso(row.finishedAt) } : {}),
     ...(row.durationMs !== null ? { durationMs: row.durationMs } : {}),
+    ...(row.reuse ? { reuse: row.reuse } : {}),
   };
 }

@@ -42,6 +42,7 @@ export const RUN_START_KEYS = [
   'client',
   'hostPid',
   'startedAt',
+  'reuse',
 ] as const satisfies KeysOf<typeof runs>;
 export const RUN_FINISH_KEYS = [
   'status',

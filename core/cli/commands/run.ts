@@ -14,6 +14,8 @@ interface RunCommandOptions {
   json?: boolean;
   timeout?: string;
   quiet?: boolean;
+  from?: string;
+  reuse?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -55,6 +57,7 @@ function progressLine(event: RunEvent, types: ReadonlyMap<string, string>): stri
     case 'node.started':
       return `▶ ${event.nodeId} (${types.get(event.nodeId) ?? '?'})${event.attempt > 1 ? ` attempt ${event.attempt}` : ''}`;
     case 'node.finished':
+      if (event.reusedFrom) return `↺ ${event.nodeId}  reused from run ${event.reusedFrom.slice(0, 8)}`;
       return `✓ ${event.nodeId}  ${(event.durationMs / 1000).toFixed(2)} s`;
     case 'node.failed':
       return `✗ ${event.nodeId}  ${event.error.code}: ${event.error.message}${event.willRetry ? ' (retrying)' : event.isHandled ? ' (error branch)' : ''}`;
@@ -77,10 +80,22 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--timeout <seconds>', 'limit for the whole run')
     .option('--json', 'print the whole run record (as `runs show --json`)')
     .option('-q, --quiet', 'no progress lines on stderr')
+    .option('--from <node>', 'run only this node and what depends on it, reusing stored upstream outputs')
+    .option('--reuse <run>', "with --from: the run whose outputs are reused (default: the flow's latest run)")
     .action(async (ref: string, options: RunCommandOptions) => {
-      const { flows, runner } = ctx.services;
+      const { flows, runner, runs } = ctx.services;
       const flow = flows.get(flows.resolve(ref).id);
       const inputs = readRunInputs(flow, options);
+      if (options.reuse !== undefined && options.from === undefined)
+        throw usageError('--reuse goes with --from <node>');
+      let from: { nodeId: string; runId: string } | undefined;
+      if (options.from !== undefined) {
+        const runId = options.reuse ?? runs.list({ flowId: flow.id, limit: 1 })[0]?.id;
+        if (!runId) {
+          throw new FlowbenchError('RUN_NOT_FOUND', `flow "${flow.name}" has no run to reuse yet: run it whole first`);
+        }
+        from = { nodeId: options.from, runId };
+      }
       let timeoutMs: number | undefined;
       if (options.timeout !== undefined) {
         const seconds = Number(options.timeout);
@@ -106,6 +121,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           inputs,
           trigger: 'cli',
           signal: controller.signal,
+          ...(from ? { from } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           listeners: showProgress
             ? [

@@ -37,6 +37,9 @@ const ConditionConfigSchema = z.lazy(() =>
 );
 
 /** Routes the run down its `true` or `false` port. */
+/** A condition continues on the port named after its result. */
+const portsFor = (output: unknown): readonly string[] => [output === true ? 'true' : 'false'];
+
 export const conditionNode = defineNode({
   type: 'condition',
   version: 1,
@@ -94,6 +97,7 @@ export const conditionNode = defineNode({
       const pattern = rule.operator === 'matches' ? patternProblem(stringifyValue(rule.operand)) : undefined;
       return [...problem('path', pathProblem(rule.path)), ...problem('operand', pattern)];
     }),
+  portsFor,
   execute: async (ctx, config) => {
     const test = config.rules.some((r) => r.operator === 'matches') ? await loadPatternTest() : undefined;
     const results = config.rules.map((rule) => {
@@ -108,6 +112,6 @@ export const conditionNode = defineNode({
     });
     ctx.report({ input: results });
     const passed = config.match === 'all' ? results.every((r) => r.result) : results.some((r) => r.result);
-    return { kind: 'output', output: passed, ports: [passed ? 'true' : 'false'] };
+    return { kind: 'output', output: passed, ports: portsFor(passed) };
   },
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { RunOutput } from '../../model/run';
+import type { RunOutput, RunReuse } from '../../model/run';
 import { flows } from './flows';
 import { snapshots } from './snapshots';
 
@@ -40,6 +40,8 @@ export const runs = sqliteTable(
     startedAt: integer('started_at').notNull(),
     finishedAt: integer('finished_at'),
     durationMs: integer('duration_ms'),
+    /** A run started from a node: which node, and the earlier run whose outputs it reused. */
+    reuse: text('reuse', { mode: 'json' }).$type<RunReuse>(),
   },
   (t) => [
     index('runs_flow_started').on(t.flowId, t.startedAt),

@@ -76,11 +76,20 @@ export function RunPanel() {
               </button>
             </p>
           ) : null}
+          {run.reuse && (
+            <p className="muted run-origin" data-testid="run-reuse">
+              Run from <strong>{nodeOf(run.reuse.fromNodeId)?.label || run.reuse.fromNodeId}</strong>, reusing{' '}
+              {run.reuse.nodeIds.length} output{run.reuse.nodeIds.length === 1 ? '' : 's'} of run{' '}
+              <code>{run.reuse.runId.slice(0, 8)}</code>.
+            </p>
+          )}
+          {run.status !== 'running' && <RunFromHere />}
           {run.status !== 'running' && <ClientResult />}
           <ol className="steps">
             {run.steps.map((step) => (
               <li key={step.nodeId} className={`step step-${step.status}`}>
                 <StepName nodeId={step.nodeId} /> <span className="step-status">{step.status}</span>
+                {run.reuse?.nodeIds.includes(step.nodeId) && <span className="step-reused"> reused</span>}
                 {step.durationMs !== undefined && <span className="muted"> {step.durationMs} ms</span>}
                 {step.error && (
                   <div className="error">
@@ -100,6 +109,29 @@ export function RunPanel() {
       )}
       <RecentRuns />
     </div>
+  );
+}
+
+/**
+ * "Run from here": with one node selected, runs it and what depends on it,
+ * reusing the outputs above it from the run shown (Rivet's and ComfyUI's
+ * partial re-run), so an upstream model is not asked again.
+ */
+function RunFromHere() {
+  const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
+  const run = useAppStore((s) => s.run);
+  if (!run) return null;
+  const node = selected ? nodeOf(selected) : undefined;
+  if (!node) {
+    return <p className="muted run-from-hint">Select a node to run from it, reusing this run's outputs above it.</p>;
+  }
+  return (
+    <p className="run-from">
+      <button onClick={() => void useAppStore.getState().runFromHere(node.id)}>
+        Run from “{node.label || node.id}”
+      </button>{' '}
+      <span className="muted">runs it and what depends on it; the nodes above reuse this run's outputs</span>
+    </p>
   );
 }
 

@@ -19,6 +19,12 @@ export interface RunSlice {
   runInputProblems: Record<string, string>;
   setRunInput: (name: string, value: string) => void;
   startRun: () => Promise<void>;
+  /**
+   * Runs the node and what depends on it, reusing the outputs upstream of it
+   * from the run shown ("run from here"). Inputs typed in the form override
+   * that run's.
+   */
+  runFromHere: (nodeId: string) => Promise<void>;
   cancelRun: () => Promise<void>;
   applyRunEvent: (event: RunEvent) => void;
   /** The run shown was opened from the list (stored earlier), not started in this window. */
@@ -77,45 +83,12 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       runInputProblems: Object.fromEntries(Object.entries(state.runInputProblems).filter(([key]) => key !== name)),
     }));
   },
-  async startRun() {
-    const { flow, flowId, runInputs } = get();
-    if (!flow || !flowId) return;
-    // Checked as the host will, so the answer is at the field (Ctrl+Enter comes here too), not a refusal.
-    const problems = Object.fromEntries(
-      flow.parameters.flatMap((p) => {
-        const problem = textInputProblem(p, runInputs[p.name]);
-        return problem ? [[p.name, problem]] : [];
-      }),
-    );
-    set({ runInputProblems: problems });
-    if (Object.keys(problems).length > 0) return set({ panel: 'run' });
-    await get().flushSaves();
-    // Inputs are typed by their parameter: text fields hold numbers, booleans or JSON.
-    const inputs: Record<string, unknown> = {};
-    // The CLI's coercion: a text that does not fit its type stays text, and the host says why.
-    for (const parameter of flow.parameters) {
-      const text = runInputs[parameter.name];
-      if (text === undefined || text === '') continue;
-      inputs[parameter.name] = coerceTextInput(parameter, text);
-    }
-    builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
-    set({
-      runId: undefined,
-      run: undefined,
-      nodeStatus: {},
-      tokens: {},
-      panel: 'run',
-      refusal: undefined,
-      isStoredRun: false,
-    });
-    try {
-      const { runId } = await api.runs.start({ flowId, inputs });
-      set({ runId });
-    } catch (error) {
-      const failure = toFlowbenchError(error);
-      const problems = (failure.data?.problems ?? []) as Problem[];
-      get().showRefusal({ title: `The run did not start: ${failure.message}`, problems });
-    }
+  runFromHere(nodeId) {
+    const runId = get().run?.id;
+    return runId ? launch(set, get, { nodeId, runId }) : Promise.resolve();
+  },
+  startRun() {
+    return launch(set, get);
   },
   async cancelRun() {
     const runId = get().runId;
@@ -142,3 +115,51 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     });
   },
 });
+
+type Set = Parameters<StateCreator<AppState, [], [], RunSlice>>[0];
+type Get = () => AppState;
+
+/** Starts a run of the open flow with the form's inputs; `from` runs from a node (see runFromHere). */
+async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string }): Promise<void> {
+  const { flow, flowId, runInputs } = get();
+  if (!flow || !flowId) return;
+  // Checked as the host will, so the answer is at the field (Ctrl+Enter comes here too), not a refusal.
+  // A run from a node takes what the form leaves empty from the run it reuses.
+  const problems = Object.fromEntries(
+    flow.parameters.flatMap((p) => {
+      const text = runInputs[p.name];
+      if (from && (text === undefined || text === '')) return [];
+      const problem = textInputProblem(p, text);
+      return problem ? [[p.name, problem]] : [];
+    }),
+  );
+  set({ runInputProblems: problems });
+  if (Object.keys(problems).length > 0) return set({ panel: 'run' });
+  await get().flushSaves();
+  // Inputs are typed by their parameter: text fields hold numbers, booleans or JSON.
+  const inputs: Record<string, unknown> = {};
+  // The CLI's coercion: a text that does not fit its type stays text, and the host says why.
+  for (const parameter of flow.parameters) {
+    const text = runInputs[parameter.name];
+    if (text === undefined || text === '') continue;
+    inputs[parameter.name] = coerceTextInput(parameter, text);
+  }
+  builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
+  set({
+    runId: undefined,
+    run: undefined,
+    nodeStatus: {},
+    tokens: {},
+    panel: 'run',
+    refusal: undefined,
+    isStoredRun: false,
+  });
+  try {
+    const { runId } = await api.runs.start({ flowId, inputs, ...(from ? { from } : {}) });
+    set({ runId });
+  } catch (error) {
+    const failure = toFlowbenchError(error);
+    const problems = (failure.data?.problems ?? []) as Problem[];
+    get().showRefusal({ title: `The run did not start: ${failure.message}`, problems });
+  }
+}

@@ -1,0 +1,89 @@
+import { FlowbenchError } from '../model/errors';
+import type { Flow } from '../model/flow';
+import type { RunReuse, StepError, StepStatus } from '../model/run';
+import type { FlowPlan } from './flow-plan';
+
+/** What "run from here" starts from: a node, and the steps of the earlier run whose outputs it reuses. */
+export interface ReuseSource {
+  fromNodeId: string;
+  runId: string;
+  steps: ReadonlyMap<string, { status: StepStatus; output?: unknown; error?: StepError }>;
+}
+
+/** How a node that does not run this time settles: with its earlier output, its earlier error, or skipped. */
+export type ReusedStep =
+  { kind: 'output'; output: unknown } | { kind: 'error'; error: StepError } | { kind: 'skipped' };
+
+export interface ReusePlan {
+  runId: string;
+  /** Nodes that do not run, each with how it settles. Nodes absent here run. */
+  settled: Map<number, ReusedStep>;
+  /** What the run record says (see RunReuse). */
+  record: RunReuse;
+}
+
+/** Every node reachable from `start` along `next`, `start` included. */
+function reachable(start: number, next: (index: number) => Iterable<number>): Set<number> {
+  const seen = new Set([start]);
+  const stack = [start];
+  while (stack.length > 0) {
+    for (const n of next(stack.pop() as number)) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        stack.push(n);
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * Plans a run from `source.fromNodeId`: that node and everything downstream
+ * of it run; every other node settles as it did in the earlier run. Throws
+ * NODE_NOT_FOUND, and REUSE_UNAVAILABLE when a node upstream of the start
+ * has nothing usable stored (it failed unhandled, was cancelled, or did not
+ * exist then): its downstream would run on a value that never was.
+ */
+export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): ReusePlan {
+  const start = flow.nodes.findIndex((n) => n.id === source.fromNodeId);
+  if (start < 0) {
+    throw new FlowbenchError('NODE_NOT_FOUND', `flow "${flow.name}" has no node "${source.fromNodeId}"`, {
+      nodeId: source.fromNodeId,
+    });
+  }
+  const incoming: number[][] = plan.nodes.map(() => []);
+  plan.nodes.forEach((planned, index) => {
+    for (const edge of planned.outgoing) incoming[edge.target]?.push(index);
+  });
+  const runs = reachable(start, (i) => (plan.nodes[i]?.outgoing ?? []).map((e) => e.target));
+  const upstream = reachable(start, (i) => incoming[i] ?? []);
+  const settled = new Map<number, ReusedStep>();
+  const reused: string[] = [];
+  plan.nodes.forEach((planned, index) => {
+    if (runs.has(index)) return;
+    const id = planned.node.id;
+    const step = source.steps.get(id);
+    if (step?.status === 'succeeded') {
+      settled.set(index, { kind: 'output', output: step.output });
+      reused.push(id);
+    } else if (step?.status === 'failed' && step.error && planned.isHandled) {
+      settled.set(index, { kind: 'error', error: step.error });
+      reused.push(id);
+    } else if (step?.status === 'skipped' || !upstream.has(index)) {
+      // Off the start's path, a node the earlier run never finished just stays out of this one.
+      settled.set(index, { kind: 'skipped' });
+    } else {
+      const what = step ? `ended ${step.status}` : 'has no step';
+      throw new FlowbenchError(
+        'REUSE_UNAVAILABLE',
+        `node "${id}" (upstream of "${source.fromNodeId}") ${what} in run ${source.runId}: run the whole flow, or pick a run where it succeeded`,
+        { nodeId: id, runId: source.runId },
+      );
+    }
+  });
+  return {
+    runId: source.runId,
+    settled,
+    record: { fromNodeId: source.fromNodeId, runId: source.runId, nodeIds: reused },
+  };
+}

@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../core/model/run';
+import { runCli, runJson } from '../helpers/cli';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+let server: OpenAiServer;
+let db: string;
+/** How many summaries the model has written: each answer differs, so a reused one is recognisable. */
+let summaries = 0;
+
+beforeEach(async () => {
+  summaries = 0;
+  server = await startOpenAiServer((request) => {
+    const prompt = JSON.stringify(request.body.messages?.at(-1)?.content ?? '');
+    if (prompt.startsWith('"Write a title')) return { content: `Title for: ${prompt.slice(-40, -1)}` };
+    summaries++;
+    return { content: `Summary number ${summaries}.` };
+  });
+  db = join(tempDir(), 'from.db');
+  await runJson([
+    '--db',
+    db,
+    'providers',
+    'set',
+    'test',
+    '--kind',
+    'openai-compatible',
+    '--base-url',
+    server.url,
+    '--default-model',
+    'test-model',
+    '--default',
+  ]);
+  await runJson(['--db', db, 'import', 'resources/examples/summarise-then-title.json']);
+});
+afterEach(() => server.close());
+
+const runWhole = () => runJson<RunRecord>(['--db', db, 'run', 'summarise_then_title', '--input', 'text=Otters.']);
+
+describe('flowbench run --from (run from here)', () => {
+  it('runs only the node and what depends on it, reusing the upstream outputs of the chosen run', async () => {
+    const first = await runWhole();
+    expect(server.requests).toHaveLength(2);
+
+    const result = await runCli(['--db', db, 'run', 'summarise_then_title', '--from', 'title', '--reuse', first.id]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`↺ summarise  reused from run ${first.id.slice(0, 8)}`);
+    expect(result.stderr).toContain('✓ title');
+    // Only the title node asked the model again, with the summary the first run stored.
+    expect(server.requests).toHaveLength(3);
+    expect(JSON.stringify(server.requests[2]?.body.messages)).toContain('Summary number 1.');
+    expect(summaries).toBe(1);
+    expect(result.stdout).toContain('Summary number 1.');
+
+    const { runs } = await runJson<{ runs: { id: string }[] }>(['--db', db, 'runs']);
+    const record = await runJson<RunRecord>(['--db', db, 'runs', 'show', runs[0]!.id]);
+    expect(record.reuse).toEqual({ fromNodeId: 'title', runId: first.id, nodeIds: ['input', 'summarise'] });
+    expect(record.inputs).toEqual(first.inputs);
+    expect(record.steps.find((s) => s.nodeId === 'summarise')).toMatchObject({
+      status: 'succeeded',
+      attempts: 0,
+      output: 'Summary number 1.',
+    });
+    expect(record.steps.find((s) => s.nodeId === 'title')).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it("reuses the flow's latest run when --reuse is left out", async () => {
+    await runWhole();
+    const second = await runWhole();
+    const record = await runJson<RunRecord>(['--db', db, 'run', 'summarise_then_title', '--from', 'summarise']);
+    expect(record.reuse).toEqual({ fromNodeId: 'summarise', runId: second.id, nodeIds: ['input'] });
+    expect(summaries).toBe(3);
+  });
+
+  it('refuses what it cannot honour, with a clear error and exit 1', async () => {
+    const noRun = await runCli(['--db', db, 'run', 'summarise_then_title', '--from', 'title']);
+    expect(noRun.code).toBe(1);
+    expect(noRun.stderr).toContain('[RUN_NOT_FOUND]');
+
+    const first = await runWhole();
+    const noNode = await runCli(['--db', db, 'run', 'summarise_then_title', '--from', 'nope', '--reuse', first.id]);
+    expect(noNode.code).toBe(1);
+    expect(noNode.stderr).toContain('error [NODE_NOT_FOUND]: flow "Summarise then title" has no node "nope"');
+
+    const badRun = await runCli([
+      '--db',
+      db,
+      'run',
+      'summarise_then_title',
+      '--from',
+      'title',
+      '--reuse',
+      'no-such-run',
+    ]);
+    expect(badRun.code).toBe(1);
+    expect(badRun.stderr).toContain('[RUN_NOT_FOUND]');
+
+    const reuseAlone = await runCli(['--db', db, 'run', 'summarise_then_title', '--reuse', first.id]);
+    expect(reuseAlone.code).toBe(2);
+
+    // A run whose summary failed has nothing to hand the title node.
+    server.reply = () => ({ status: 400, body: JSON.stringify({ error: { message: 'bad request' } }) });
+    const failed = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--json']);
+    const failedRun = JSON.parse(failed.stdout) as RunRecord;
+    expect(failedRun.status).toBe('failed');
+    const refused = await runCli([
+      '--db',
+      db,
+      'run',
+      'summarise_then_title',
+      '--from',
+      'title',
+      '--reuse',
+      failedRun.id,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `error [REUSE_UNAVAILABLE]: node "summarise" (upstream of "title") ended failed in run ${failedRun.id}`,
+    );
+    const { runs } = await runJson<{ runs: unknown[] }>(['--db', db, 'runs']);
+    expect(runs).toHaveLength(2);
+  });
+});
