@@ -6,6 +6,7 @@ import { registerProviderCommands } from './commands/providers';
 import { registerPublishCommands } from './commands/publish';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
+import { registerTestCommand } from './commands/test';
 
 /** Builds the `flowbench` program; commands register themselves by area. */
 export function buildProgram(ctx: CliContext): Command {
@@ -18,6 +19,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerPublishCommands(program, ctx);
   registerRunCommand(program, ctx);
   registerRunsCommands(program, ctx);
+  registerTestCommand(program, ctx);
   registerProviderCommands(program, ctx);
   registerMcpCommands(program, ctx);
   return program;

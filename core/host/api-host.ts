@@ -112,7 +112,8 @@ export class ApiHost {
           );
           return { added: added.length, skipped };
         },
-        publish: ({ id, note }, context) => {
+        publish: async ({ id, note }, context) => {
+          await this.services.tests.gatePublish(flows.get(id));
           const published = versions.publish(id, note);
           this.changed([id], context);
           return published;

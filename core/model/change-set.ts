@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FlowEdgeSchema, FlowNodeSchema, PositionSchema, ToolSettingsSchema, type Flow, type FlowNode } from './flow';
 import { ParameterSchema } from './parameter';
+import { TestCaseSchema } from './test-cases';
 import type { Problem } from './problems';
 
 /** A change to one node; absent fields stay as they are. */
@@ -26,6 +27,8 @@ export const FlowFieldsUpdateSchema = z.lazy(() =>
     tool: ToolSettingsSchema.unwrap().partial().optional(),
     parameters: z.array(ParameterSchema).optional(),
     metadata: z.record(z.string(), z.json()).optional(),
+    tests: z.array(TestCaseSchema).max(500).optional(),
+    testsGatePublish: z.boolean().optional(),
   }),
 );
 
@@ -95,6 +98,8 @@ export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
     ...(fields.description !== undefined ? { description: fields.description } : {}),
     ...(fields.parameters !== undefined ? { parameters: fields.parameters } : {}),
     ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
+    ...(fields.tests !== undefined ? { tests: fields.tests } : {}),
+    ...(fields.testsGatePublish !== undefined ? { testsGatePublish: fields.testsGatePublish } : {}),
     tool: { ...flow.tool, ...stripUndefined(fields.tool ?? {}) },
     nodes,
     edges,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NODE_ID_PATTERN } from './ids';
 import { ParameterSchema } from './parameter';
+import { TestCaseSchema } from './test-cases';
 
 /** The native file format's version; bump it with a migration in formats/native. */
 export const SCHEMA_VERSION = 1;
@@ -77,6 +78,10 @@ export const FlowSchema = z.lazy(() =>
     edges: z.array(FlowEdgeSchema).default([]),
     /** Fields kept from an imported format so that exporting back loses nothing. */
     metadata: z.record(z.string(), z.json()).default({}),
+    /** Named inputs with expectations, run by "Run all" and `flowbench test`. */
+    tests: z.array(TestCaseSchema).max(500).default([]),
+    /** Publishing (editor and CLI) first runs the test cases and refuses when one fails. */
+    testsGatePublish: z.boolean().default(false),
   }),
 );
 

@@ -22,6 +22,7 @@ export const PROBLEM_CODES = {
   UNRESOLVED_AGENT: 'a step names an agent version Flowbench cannot resolve; choose a provider and model',
   MISSING_OUTPUT: 'the flow has no output node',
   MULTIPLE_INPUTS: 'the flow has more than one input node',
+  INVALID_TEST_CASE: 'a test case has an expectation that cannot be checked (a bad pattern or JSONPath)',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

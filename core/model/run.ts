@@ -5,7 +5,8 @@
 
 export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed' | 'stopped' | 'cancelled' | 'interrupted';
 export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
-export type RunTrigger = 'editor' | 'cli' | 'mcp';
+/** Who started a run; `test` is a test case run by "Run all" or `flowbench test`. */
+export type RunTrigger = 'editor' | 'cli' | 'mcp' | 'test';
 
 export interface TokenUsage {
   inputTokens?: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { testCaseProblems } from './test-cases';
 import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
 import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
 import { isBuiltInToolName, TOOL_NAME_PATTERN } from './ids';
@@ -84,6 +85,9 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   } else if (context.isToolNameTaken?.(doc.tool.name, doc.id)) {
     add('DUPLICATE_TOOL_NAME', `another flow already uses the tool name "${doc.tool.name}"`, { field: 'tool.name' });
   }
+
+  for (const problem of testCaseProblems(doc.tests))
+    add('INVALID_TEST_CASE', problem.message, { field: problem.field });
 
   const parameters = parseParameters(doc.parameters, add);
   if (parameters === undefined) isShapeValid = false;

@@ -8,6 +8,7 @@ import { installExamples } from './examples';
 import { FlowService } from './flow-service';
 import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
+import { TestService } from './test-service';
 
 /** Everything a host (CLI, serve, MCP server, desktop main process) works with, over one database. */
 export interface Services {
@@ -22,6 +23,8 @@ export interface Services {
   settings: SettingsRepository;
   providers: ProviderService;
   runner: RunService;
+  /** Runs test cases, and gates publishing on them. */
+  tests: TestService;
   close(): void;
 }
 
@@ -47,6 +50,11 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   // Runs left "running" by a process that died are closed as interrupted.
   runs.markInterrupted();
   const versions = new VersionRepository(database, flows);
+  const runner = new RunService(
+    runLog,
+    () => providers.port(),
+    (id) => runs.get(id),
+  );
   return {
     database,
     flows,
@@ -56,11 +64,8 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     runLog,
     settings,
     providers,
-    runner: new RunService(
-      runLog,
-      () => providers.port(),
-      (id) => runs.get(id),
-    ),
+    runner,
+    tests: new TestService(runner, () => providers.port()),
     close: () => {
       runLog.close();
       database.close();

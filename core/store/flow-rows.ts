@@ -24,6 +24,8 @@ export function flowFromRows(row: FlowRow, nodeRows: readonly NodeRow[], edgeRow
     nodes: nodeRows.map(nodeFromRow),
     edges: edgeRows.map(edgeFromRow),
     metadata: row.metadata as Flow['metadata'],
+    tests: row.tests,
+    testsGatePublish: row.testsGatePublish,
   };
 }
 
@@ -65,6 +67,8 @@ export function flowFieldsToRow(flow: Flow, now: number): Omit<FlowRow, 'created
     toolAnnotations: flow.tool.annotations,
     parameters: flow.parameters,
     metadata: flow.metadata,
+    tests: flow.tests,
+    testsGatePublish: flow.testsGatePublish,
     updatedAt: now,
   };
 }

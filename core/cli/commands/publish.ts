@@ -17,11 +17,15 @@ export function registerPublishCommands(program: Command, ctx: CliContext): void
       '--json',
       'print JSON: { flowId, version, note, toolName, nodeCount, createdAt, warnings: [{ message, nodeId? }] }',
     )
-    .action((ref: string, options: JsonOption & { note: string }) => {
-      const { flows, versions } = ctx.services;
+    .action(async (ref: string, options: JsonOption & { note: string }) => {
+      const { flows, versions, tests } = ctx.services;
       const id = flows.resolve(ref).id;
+      const flow = flows.get(id);
       // What a client would suffer from: said, as the editor asks, but never blocking.
-      const warnings = publishWarnings(flows.get(id), nodeRegistry);
+      const warnings = publishWarnings(flow, nodeRegistry);
+      // A flow set to publish only when its test cases pass runs them first (TESTS_FAILED names the failing ones).
+      const gate = await tests.gatePublish(flow);
+      if (gate && !options.json) printLine(`test cases: ${gate.passed} passed`);
       const published = versions.publish(id, options.note);
       if (options.json) return printJson({ ...published, warnings });
       for (const warning of warnings) process.stderr.write(`warning: ${warning.message}\n`);

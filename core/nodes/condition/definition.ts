@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { stringifyValue } from '../../model/template';
 import { defineNode } from '../define-node';
-import { applyOperator, loadPatternTest, pathProblem, patternProblem, selectPath } from './evaluate';
+import { loadPatternTest, pathProblem, patternProblem, selectPath } from '../../model/matching';
+import { applyOperator } from './evaluate';
 
 export const CONDITION_OPERATORS = [
   'equals',

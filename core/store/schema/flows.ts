@@ -1,6 +1,7 @@
 import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Parameter } from '../../model/parameter';
 import type { ToolSettings } from '../../model/flow';
+import type { TestCase } from '../../model/test-cases';
 
 /** One row per flow: its own fields. Nodes and edges live in their own tables. */
 export const flows = sqliteTable(
@@ -17,6 +18,9 @@ export const flows = sqliteTable(
     toolAnnotations: text('tool_annotations', { mode: 'json' }).$type<ToolSettings['annotations']>().notNull(),
     parameters: text('parameters', { mode: 'json' }).$type<Parameter[]>().notNull(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The flow's test cases (see model/test-cases.ts). */
+    tests: text('tests', { mode: 'json' }).$type<TestCase[]>().notNull().default([]),
+    testsGatePublish: integer('tests_gate_publish', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -28,7 +28,7 @@ export const runs = sqliteTable(
       .notNull()
       .references(() => snapshots.hash),
     inputs: text('inputs', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
-    trigger: text('trigger', { enum: ['editor', 'cli', 'mcp'] }).notNull(),
+    trigger: text('trigger', { enum: ['editor', 'cli', 'mcp', 'test'] }).notNull(),
     client: text('client'),
     status: text('status', { enum: RUN_STATUSES }).notNull(),
     output: text('output', { mode: 'json' }).$type<RunOutput>(),
