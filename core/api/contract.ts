@@ -1,3 +1,4 @@
+import type { TestRunSummary } from '../model/test-cases';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../formats/export-formats';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
@@ -79,6 +80,10 @@ export const API = {
       z.object({ flowId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
     ),
     cancel: method<{ runId: string }>()(z.object({ runId: id })),
+  },
+  tests: {
+    /** Runs the flow's test cases as saved (all, or those in `only`); each is a stored run with trigger `test`. */
+    run: method<TestRunSummary>()(z.object({ flowId: id, only: z.array(z.string().max(64)).max(500).optional() })),
   },
   providers: {
     list: method<ProviderListing[]>()(z.object({})),

@@ -135,6 +135,9 @@ export class ApiHost {
           return { runId };
         },
       },
+      tests: {
+        run: ({ flowId, only }) => this.services.tests.runAll(flows.get(flowId), only ? { only } : {}),
+      },
       providers: { list: () => providers.list() },
       host: { info: () => ({ version: FLOWBENCH_VERSION, database: this.services.database.path, kind: this.kind }) },
     } satisfies ApiHandlers;

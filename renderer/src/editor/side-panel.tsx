@@ -1,9 +1,10 @@
 import { RunPanel } from '../run/run-panel';
+import { TestsPanel } from '../run/tests-panel';
 import { selectErrorCount, useAppStore } from '../store/app-store';
 import { Inspector } from './inspector';
 import { ProblemsPanel } from './problems-panel';
 
-/** Inspector, problems and run tabs. Their content waits until the canvas is drawn: the canvas comes first. */
+/** Inspector, problems, run and tests tabs. Their content waits until the canvas is drawn: the canvas comes first. */
 export function SidePanel() {
   const panel = useAppStore((s) => s.panel);
   const errorCount = useAppStore(selectErrorCount);
@@ -22,10 +23,14 @@ export function SidePanel() {
         <button role="tab" aria-selected={panel === 'run'} onClick={() => setPanel('run')}>
           Run
         </button>
+        <button role="tab" aria-selected={panel === 'tests'} onClick={() => setPanel('tests')}>
+          Tests
+        </button>
       </nav>
       {isCanvasReady && panel === 'inspector' && <Inspector />}
       {isCanvasReady && panel === 'problems' && <ProblemsPanel />}
       {isCanvasReady && panel === 'run' && <RunPanel />}
+      {isCanvasReady && panel === 'tests' && <TestsPanel />}
     </aside>
   );
 }

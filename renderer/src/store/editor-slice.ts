@@ -362,7 +362,12 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         get().notify(`Published version ${version.version} as the tool ${version.toolName}`);
         await get().reloadFlow();
       } catch (error) {
-        get().notify(error instanceof Error ? error.message : String(error));
+        const failure = toFlowbenchError(error);
+        // Failing test cases are a reason to read and act on, not a toast that goes away.
+        if (failure.code === 'TESTS_FAILED') {
+          get().showRefusal({ title: failure.message, problems: [] });
+          get().setPanel('tests');
+        } else get().notify(failure.message);
       }
     },
   };

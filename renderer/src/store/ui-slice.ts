@@ -15,7 +15,7 @@ export interface UiSlice {
   toast: string | undefined;
   refusal: Refusal | undefined;
   isShortcutsOpen: boolean;
-  panel: 'inspector' | 'problems' | 'run';
+  panel: 'inspector' | 'problems' | 'run' | 'tests';
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
   navigate: (route: UiSlice['route']) => void;
