@@ -1,3 +1,4 @@
+import { ProviderConfigSchema } from '../model/provider-config';
 import type { TestRunSummary } from '../model/test-cases';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../formats/export-formats';
@@ -87,6 +88,16 @@ export const API = {
   },
   providers: {
     list: method<ProviderListing[]>()(z.object({})),
+    /** Adds or replaces one; `apiKey` left out keeps the stored key (the editor never gets it back). */
+    set: method<ProviderListing[]>()(
+      z.object({ provider: ProviderConfigSchema.partial({ apiKey: true }), isDefault: z.boolean().default(false) }),
+    ),
+    remove: method<ProviderListing[]>()(z.object({ name: z.string().min(1).max(64) })),
+    setDefault: method<ProviderListing[]>()(z.object({ name: z.string().min(1).max(64) })),
+    /** Asks the provider for its model list: proves the URL and the key work. */
+    test: method<{ url: string; models: string[] }>()(z.object({ name: z.string().min(1).max(64) })),
+    /** Ollama or LM Studio answering on their default ports, with their models. */
+    detect: method<{ name: string; url: string; models: string[] }[]>()(z.object({})),
   },
   host: {
     info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),

@@ -138,7 +138,25 @@ export class ApiHost {
       tests: {
         run: ({ flowId, only }) => this.services.tests.runAll(flows.get(flowId), only ? { only } : {}),
       },
-      providers: { list: () => providers.list() },
+      providers: {
+        list: () => providers.list(),
+        set: ({ provider, isDefault }) => {
+          // A key is entered once: an edit that leaves it out keeps the stored one.
+          const kept = provider.apiKey ?? providers.storedKey(provider.name);
+          providers.set({ ...provider, ...(kept ? { apiKey: kept } : {}) }, isDefault);
+          return providers.list();
+        },
+        remove: ({ name }) => {
+          providers.remove(name);
+          return providers.list();
+        },
+        setDefault: ({ name }) => {
+          providers.setDefault(name);
+          return providers.list();
+        },
+        test: ({ name }) => providers.test(name),
+        detect: () => providers.detect(),
+      },
       host: { info: () => ({ version: FLOWBENCH_VERSION, database: this.services.database.path, kind: this.kind }) },
     } satisfies ApiHandlers;
   }

@@ -29,6 +29,8 @@ export const ERROR_CODES = {
     'a run from a node needs stored outputs of every node upstream of it, and the chosen run lacks one; `data.nodeId` names it',
   TESTS_FAILED: 'the flow must pass its test cases to publish, and some failed; `data.failed` names them',
   PROVIDER_NOT_FOUND: 'no model provider has that name',
+  NO_PROVIDER:
+    'a node uses the default model provider and none is set up: add one (the Providers screen, or `flowbench providers set … --default`)',
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
   // Failures of a node while a flow runs.
   NODE_TIMEOUT: 'a node took longer than its time limit',
@@ -73,6 +75,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'REUSE_UNAVAILABLE',
   'TESTS_FAILED',
   'PROVIDER_NOT_FOUND',
+  'NO_PROVIDER',
   'MODEL_NOT_SET',
 ]);
 

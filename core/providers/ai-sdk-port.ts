@@ -5,7 +5,7 @@ import { generateText, streamText, type LanguageModel } from 'ai';
 import { FlowbenchError } from '../model/errors';
 import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
 import type { LlmMessage, TokenUsage } from '../model/run';
-import { providerApiKey, providerUrl, type ProviderConfig } from './provider-config';
+import { providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
 import { providerError } from './provider-errors';
 
 /** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */

@@ -1,14 +1,14 @@
 import { FlowbenchError } from '../model/errors';
 import {
   allProviders,
-  FALLBACK_DEFAULT_PROVIDER,
+  LOCAL_PRESETS,
   ProviderConfigSchema,
   ProviderSettingsSchema,
   providerApiKey,
   providerUrl,
   type ProviderConfig,
   type ProviderSettings,
-} from '../providers/provider-config';
+} from '../model/provider-config';
 import { createAiSdkPort } from '../providers/ai-sdk-port';
 import type { LlmPort } from '../model/llm';
 import type { ProviderListing } from '../model/summaries';
@@ -30,8 +30,24 @@ export class ProviderService {
     return this.settings.get(KEY, ProviderSettingsSchema, EMPTY);
   }
 
-  defaultName(): string {
-    return this.read().defaultProvider ?? FALLBACK_DEFAULT_PROVIDER;
+  /**
+   * The provider nodes that name none use; undefined until the person chose
+   * one. (A preset is never assumed: a first run then says "set one up", not
+   * "cannot reach ollama" about a server they never chose.)
+   */
+  defaultName(): string | undefined {
+    return this.read().defaultProvider;
+  }
+
+  /** The key stored for a configured provider, for an edit that keeps it; never sent to the editor. */
+  storedKey(name: string): string | undefined {
+    return this.read().providers.find((p) => p.name === name)?.apiKey;
+  }
+
+  /** Makes an existing provider (a preset or a configured one) the default. */
+  setDefault(name: string): void {
+    const config = this.resolve(name);
+    this.settings.set(KEY, { ...this.read(), defaultProvider: config.name });
   }
 
   list(): ProviderListing[] {
@@ -48,9 +64,15 @@ export class ProviderService {
     }));
   }
 
-  /** '' means the default provider. Throws PROVIDER_NOT_FOUND with the names that exist. */
+  /** '' means the default provider. Throws PROVIDER_NOT_FOUND with the names that exist, NO_PROVIDER when none is the default. */
   resolve(name: string): ProviderConfig {
     const wanted = name || this.defaultName();
+    if (!wanted) {
+      throw new FlowbenchError(
+        'NO_PROVIDER',
+        'no model provider is set up yet: add one on the Providers screen (or `flowbench providers set <name> --kind openai-compatible --base-url <url> --default`), or name a provider in the node',
+      );
+    }
     const all = allProviders(this.read());
     const found = all.find((p) => p.name === wanted);
     if (!found) {
@@ -106,6 +128,24 @@ export class ProviderService {
 
   port(): LlmPort {
     return createAiSdkPort((name) => this.resolve(name), this.env);
+  }
+
+  /**
+   * Local servers answering on their default ports (Ollama, LM Studio), with
+   * their models: what a first run offers to use. Each is asked for at most
+   * `timeoutMs`; one that does not answer is simply not listed.
+   */
+  async detect(timeoutMs = 1_500): Promise<{ name: string; url: string; models: string[] }[]> {
+    const found = await Promise.all(
+      LOCAL_PRESETS.map(async (name) => {
+        try {
+          return { name, ...(await this.test(name, AbortSignal.timeout(timeoutMs))) };
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    return found.filter((f) => f !== undefined);
   }
 
   /** Asks the provider for its models: proves the URL and the key work. */

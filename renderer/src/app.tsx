@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
+import { ProvidersPage } from './providers/providers-page';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
 
@@ -21,7 +22,9 @@ export function App() {
 
   return (
     <div className="app">
-      {route.page === 'home' ? <HomePage /> : <EditorPage key={route.flowId} flowId={route.flowId} />}
+      {route.page === 'home' && <HomePage />}
+      {route.page === 'providers' && <ProvidersPage />}
+      {route.page === 'editor' && <EditorPage key={route.flowId} flowId={route.flowId} />}
       {toast && (
         <div className="toast" role="status">
           {toast}

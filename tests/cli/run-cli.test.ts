@@ -196,3 +196,19 @@ describe('flowbench providers', () => {
     expect((await runCli(['--db', db, 'providers', 'set', 'x', '--kind', 'banana'])).code).toBe(2);
   });
 });
+
+describe('a first run with no provider set up', () => {
+  it('fails with NO_PROVIDER saying what to do, not a connection error to a provider nobody chose', async () => {
+    const fresh = join(tempDir(), 'fresh.db');
+    await runJson(['--db', fresh, 'import', 'resources/examples/summarise-then-title.json']);
+    const result = await runCli(['--db', fresh, 'run', 'summarise_then_title', '--input', 'text=Otters.', '--json']);
+    expect(result.code).toBe(1);
+    const record = JSON.parse(result.stdout) as RunRecord;
+    expect(record.status).toBe('failed');
+    expect(record.error).toMatchObject({ code: 'NO_PROVIDER', nodeId: 'summarise' });
+    expect(record.error?.message).toContain('no model provider is set up yet: add one on the Providers screen');
+    expect(record.error?.message).not.toContain('ollama');
+    const { providers } = await runJson<{ providers: { isDefault: boolean }[] }>(['--db', fresh, 'providers', 'list']);
+    expect(providers.some((p) => p.isDefault)).toBe(false);
+  });
+});

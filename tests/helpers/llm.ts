@@ -1,7 +1,7 @@
 import { FlowbenchError } from '../../core/model/errors';
 import type { LlmPort } from '../../core/model/llm';
 import { createAiSdkPort } from '../../core/providers/ai-sdk-port';
-import type { ProviderConfig } from '../../core/providers/provider-config';
+import type { ProviderConfig } from '../../core/model/provider-config';
 
 /** The real AI SDK provider code, pointed at a test server as the `test` provider (also the default). */
 export function testLlm(url: string, extra: Partial<ProviderConfig> = {}): LlmPort {

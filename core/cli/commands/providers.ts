@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROVIDER_KINDS } from '../../providers/provider-config';
+import { PROVIDER_KINDS } from '../../model/provider-config';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 

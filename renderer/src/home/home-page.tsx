@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import { ImportProblemsDialog } from './import-problems-dialog';
 import { NameDialog } from './name-dialog';
+import { NoProviderNotice } from '../providers/no-provider-notice';
 
 /** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
 export function HomePage() {
@@ -58,6 +59,9 @@ export function HomePage() {
       )}
       <header className="home-header">
         <h1>Flowbench</h1>
+        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'providers' })}>
+          Model providers
+        </button>
         <input
           className="search"
           type="search"
@@ -82,6 +86,7 @@ export function HomePage() {
           }}
         />
       </header>
+      <NoProviderNotice />
       {problem ? (
         <p className="empty error" role="alert">
           {problem.code === 'SESSION_INVALID'

@@ -6,6 +6,7 @@ import { nodeRegistry } from '../../../core/nodes/registry';
 import { ProblemList } from '../editor/problems-panel';
 import { textInputProblem } from '../../../core/model/inputs';
 import { RunInputField } from './run-input-field';
+import { NoProviderNotice } from '../providers/no-provider-notice';
 import { useAppStore } from '../store/app-store';
 
 /** Test inputs, the Run button, and the live run: every step's status, output and error. */
@@ -22,8 +23,10 @@ export function RunPanel() {
   const isRunning = run?.status === 'running';
   // What the engine would refuse, listed where the person is about to press Run.
   const blockers = errorsIn(problems);
+  const needsModel = flow.nodes.some((n) => nodeRegistry.get(n.type)?.category === 'ai');
   return (
     <div className="run-panel" aria-label="Run">
+      {needsModel && <NoProviderNotice />}
       {flow.parameters.map((p) => (
         <RunInputField
           key={p.name}

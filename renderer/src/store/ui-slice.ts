@@ -36,7 +36,12 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   panel: 'inspector',
   isCanvasReady: false,
   navigate(route) {
-    const hash = route.page === 'editor' ? `#/flow/${encodeURIComponent(route.flowId)}` : '#/';
+    const hash =
+      route.page === 'editor'
+        ? `#/flow/${encodeURIComponent(route.flowId)}`
+        : route.page === 'providers'
+          ? '#/providers'
+          : '#/';
     if (location.hash !== hash) history.pushState(null, '', `${location.pathname}${location.search}${hash}`);
     set({ route });
   },

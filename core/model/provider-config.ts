@@ -30,7 +30,8 @@ export const PRESETS: readonly ProviderConfig[] = [
   { name: 'anthropic', kind: 'anthropic', streaming: true },
 ];
 
-export const FALLBACK_DEFAULT_PROVIDER = 'ollama';
+/** Local servers Flowbench looks for on their default ports, so a first run can offer them. */
+export const LOCAL_PRESETS: readonly string[] = ['ollama', 'lmstudio'];
 
 /** Every provider a flow can name: presets overlaid with the user's settings. */
 export function allProviders(settings: ProviderSettings): ProviderConfig[] {
@@ -46,7 +47,10 @@ export function providerUrl(config: ProviderConfig): string {
 }
 
 /** The key in use: the configured one, else the kind's environment variable. */
-export function providerApiKey(config: ProviderConfig, env: NodeJS.ProcessEnv): string | undefined {
+export function providerApiKey(
+  config: ProviderConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   if (config.apiKey) return config.apiKey;
   if (config.kind === 'openai') return env.OPENAI_API_KEY;
   if (config.kind === 'anthropic') return env.ANTHROPIC_API_KEY;

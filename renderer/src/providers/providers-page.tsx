@@ -1,0 +1,249 @@
+import { useEffect, useState } from 'react';
+import { toFlowbenchError } from '../../../core/model/errors';
+import { PROVIDER_KINDS, type ProviderKind } from '../../../core/model/provider-config';
+import type { ProviderListing } from '../../../core/model/summaries';
+import { api } from '../api/client';
+import { useAppStore } from '../store/app-store';
+import { useProviders } from './use-providers';
+
+const KIND_LABELS: Record<ProviderKind, string> = {
+  'openai-compatible': 'OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, …)',
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+};
+
+type Detected = Awaited<ReturnType<typeof api.providers.detect>>;
+
+/**
+ * Model providers: the presets and the person's own, which one is the
+ * default, a test that lists each one's models, and local servers found on
+ * their default ports. Keys are entered once and never shown again.
+ */
+export function ProvidersPage() {
+  const { providers, reload } = useProviders();
+  const [detected, setDetected] = useState<Detected | undefined>(undefined);
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    void api.providers
+      .detect({})
+      .then(setDetected)
+      .catch(() => setDetected([]));
+  }, []);
+  /** Runs a change and lists the providers again; a refusal is said on the page. */
+  const act = async (change: () => Promise<unknown>) => {
+    setMessage(undefined);
+    try {
+      await change();
+      await reload();
+    } catch (error) {
+      setMessage(toFlowbenchError(error).message);
+    }
+  };
+  const hasDefault = providers?.some((p) => p.isDefault) ?? true;
+
+  return (
+    <main className="providers-page">
+      <header className="home-header">
+        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <h1>Model providers</h1>
+      </header>
+      {!hasDefault && (
+        <p className="notice">
+          No default provider yet: LLM nodes that name none cannot run. Add one below, or make one the default.
+        </p>
+      )}
+      {message && (
+        <p className="error" role="alert">
+          {message}
+        </p>
+      )}
+      {detected && detected.length > 0 && (
+        <section aria-label="Found on this machine">
+          <h2>Found on this machine</h2>
+          {detected.map((d) => (
+            <p key={d.name}>
+              <strong>{d.name}</strong> answers at <code>{d.url}</code> with {d.models.length} model
+              {d.models.length === 1 ? '' : 's'}.{' '}
+              <button onClick={() => void act(() => api.providers.setDefault({ name: d.name }))}>
+                Use it as default
+              </button>
+            </p>
+          ))}
+        </section>
+      )}
+      <section aria-label="Providers">
+        <h2>Providers</h2>
+        {providers?.map((p) => (
+          <ProviderRow key={p.name} provider={p} act={act} />
+        ))}
+      </section>
+      <AddProvider act={act} />
+    </main>
+  );
+}
+
+function ProviderRow({
+  provider,
+  act,
+}: {
+  provider: ProviderListing;
+  act: (change: () => Promise<unknown>) => Promise<void>;
+}) {
+  const [models, setModels] = useState<string[] | undefined>(undefined);
+  const [testResult, setTestResult] = useState<string | undefined>(undefined);
+  const [model, setModel] = useState(provider.defaultModel ?? '');
+  const listId = `models-${provider.name}`;
+  const test = async () => {
+    setTestResult('asking…');
+    try {
+      const result = await api.providers.test({ name: provider.name });
+      setModels(result.models);
+      setTestResult(`reachable: ${result.models.length} model${result.models.length === 1 ? '' : 's'}`);
+    } catch (error) {
+      setTestResult(toFlowbenchError(error).message);
+    }
+  };
+  const saveModel = () =>
+    act(() =>
+      api.providers.set({
+        provider: {
+          name: provider.name,
+          kind: provider.kind,
+          ...(provider.kind === 'openai-compatible' || provider.url ? { baseUrl: provider.url } : {}),
+          streaming: provider.streaming,
+          ...(model ? { defaultModel: model } : {}),
+        },
+        isDefault: provider.isDefault,
+      }),
+    );
+  return (
+    <div className="provider-row" aria-label={`Provider ${provider.name}`} role="group">
+      <div>
+        <strong>{provider.name}</strong> {provider.isDefault && <span className="badge">default</span>}
+        <div className="muted">
+          {KIND_LABELS[provider.kind]} · <code>{provider.url}</code> · key:{' '}
+          {provider.apiKey === 'settings'
+            ? 'stored'
+            : provider.apiKey === 'environment'
+              ? 'from the environment'
+              : 'none'}
+        </div>
+      </div>
+      <label className="field" htmlFor={`${listId}-input`}>
+        <span className="field-label">Default model</span>
+        <input
+          id={`${listId}-input`}
+          list={listId}
+          value={model}
+          placeholder={models ? 'pick from the list, or type' : 'Test to list the models'}
+          onChange={(e) => setModel(e.target.value)}
+          onBlur={() => model !== (provider.defaultModel ?? '') && void saveModel()}
+        />
+        <datalist id={listId}>
+          {models?.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+      </label>
+      {models && (
+        <ul className="model-list" aria-label={`Models of ${provider.name}`}>
+          {models.map((m) => (
+            <li key={m}>
+              <button className="link" onClick={() => setModel(m)}>
+                {m}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="run-actions">
+        <button onClick={() => void test()}>Test</button>
+        {model !== (provider.defaultModel ?? '') && <button onClick={() => void saveModel()}>Save model</button>}
+        {!provider.isDefault && (
+          <button onClick={() => void act(() => api.providers.setDefault({ name: provider.name }))}>
+            Make default
+          </button>
+        )}
+        {provider.apiKey === 'settings' || !['ollama', 'lmstudio', 'openai', 'anthropic'].includes(provider.name) ? (
+          <button onClick={() => void act(() => api.providers.remove({ name: provider.name }))}>Remove</button>
+        ) : null}
+        {testResult && <span className="muted">{testResult}</span>}
+      </div>
+    </div>
+  );
+}
+
+function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise<void> }) {
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<ProviderKind>('openai-compatible');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [isDefault, setDefault] = useState(true);
+  const save = () =>
+    act(async () => {
+      await api.providers.set({
+        provider: {
+          name: name.trim(),
+          kind,
+          streaming: true,
+          ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+          ...(apiKey ? { apiKey } : {}),
+        },
+        isDefault,
+      });
+      // Entered once: the key leaves the page as soon as it is stored.
+      setApiKey('');
+      setName('');
+      setBaseUrl('');
+    });
+  return (
+    <section aria-label="Add a provider" className="add-provider">
+      <h2>Add a provider</h2>
+      <label className="field" htmlFor="provider-name">
+        <span className="field-label">Name</span>
+        <input id="provider-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="local" />
+      </label>
+      <label className="field" htmlFor="provider-kind">
+        <span className="field-label">Kind</span>
+        <select id="provider-kind" value={kind} onChange={(e) => setKind(e.target.value as ProviderKind)}>
+          {PROVIDER_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {KIND_LABELS[k]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field" htmlFor="provider-url">
+        <span className="field-label">Base URL{kind === 'openai-compatible' ? '' : ' (optional)'}</span>
+        <input
+          id="provider-url"
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          placeholder="http://127.0.0.1:11434/v1"
+        />
+      </label>
+      <label className="field" htmlFor="provider-key">
+        <span className="field-label">API key (stored in the database; never shown again)</span>
+        <input
+          id="provider-key"
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+        />
+      </label>
+      <label className="field inline" htmlFor="provider-default">
+        <input
+          id="provider-default"
+          type="checkbox"
+          checked={isDefault}
+          onChange={(e) => setDefault(e.target.checked)}
+        />
+        <span className="field-label">Make it the default</span>
+      </label>
+      <button className="primary" disabled={!name.trim()} onClick={() => void save()}>
+        Save provider
+      </button>
+    </section>
+  );
+}

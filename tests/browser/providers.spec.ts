@@ -1,0 +1,68 @@
+import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { startOpenAiServer } from '../helpers/openai-server';
+import { expect, openFlow, test, withDatabase } from './fixtures';
+
+const oneCall = {
+  ...buildFlow({
+    id: 'one-call',
+    parameters: [{ name: 'text', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...llm('answer', 'Say: {{inputs.text}}'), label: 'Answer', position: { x: 320, y: 100 } },
+      { ...output('{{nodes.answer.output}}'), position: { x: 640, y: 100 } },
+    ],
+    edges: ['input>answer', 'answer>result'],
+  }),
+  name: 'One call',
+};
+
+test('first run: with no provider the home says so; a provider added from the screen, its model picked from the list, runs the flow (issue 16, point 7)', async ({
+  page,
+  served,
+}) => {
+  const model = await startOpenAiServer(() => ({ content: 'Hello from the local model.' }));
+  try {
+    await page.goto(served.editorUrl);
+    await expect(page.getByTestId('no-provider')).toContainText('No model provider is set up yet');
+    await page.getByTestId('no-provider').getByRole('button', { name: 'Set one up' }).click();
+    await expect(page.getByRole('heading', { name: 'Model providers' })).toBeVisible();
+
+    // A URL that is not a URL is refused, and nothing is saved.
+    await page.locator('#provider-name').fill('local');
+    await page.locator('#provider-url').fill('not a url');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await expect(page.getByRole('alert')).toContainText('baseUrl');
+    withDatabase(served.db, (services) => expect(services.providers.list().map((p) => p.name)).not.toContain('local'));
+
+    await page.locator('#provider-url').fill(model.url);
+    await page.locator('#provider-key').fill('sk-secret-1234');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    const row = page.getByRole('group', { name: 'Provider local' });
+    await expect(row.locator('.badge')).toHaveText('default');
+    await expect(row).toContainText('key: stored');
+    await expect(page.locator('#provider-key')).toHaveValue('');
+    await expect(page.locator('body')).not.toContainText('sk-secret-1234');
+
+    await row.getByRole('button', { name: 'Test' }).click();
+    await expect(row.getByRole('list', { name: 'Models of local' }).getByRole('button')).toHaveText([
+      'test-model',
+      'other-model',
+    ]);
+    await row.getByRole('button', { name: 'other-model' }).click();
+    await row.getByRole('button', { name: 'Save model' }).click();
+    await expect(row.getByRole('button', { name: 'Save model' })).toHaveCount(0);
+
+    await openFlow(page, served, oneCall);
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await expect(page.getByTestId('no-provider')).toHaveCount(0);
+    await page.locator('#run-input-text').fill('hi');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
+      'Hello from the local model.',
+    ]);
+    expect(model.requests.find((r) => r.path.endsWith('/chat/completions'))?.body.model).toBe('other-model');
+    expect(model.requests.at(-1)?.headers.authorization).toBe('Bearer sk-secret-1234');
+  } finally {
+    await model.close();
+  }
+});
