@@ -77,3 +77,10 @@ export async function connect(
 }
 
 export { expect };
+
+/** Makes a provider named `local` at an OpenAI-compatible URL the default, beside `serve`. */
+export function setLocalProvider(served: Served, baseUrl: string): void {
+  prepareDatabase(served.db, (services) =>
+    services.providers.set({ name: 'local', kind: 'openai-compatible', baseUrl, defaultModel: 'test-model' }, true),
+  );
+}

@@ -1,6 +1,6 @@
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
 import { startOpenAiServer } from '../helpers/openai-server';
-import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { expect, expectSaved, openFlow, storedFlow, test, setLocalProvider, withDatabase } from './fixtures';
 
 /** Two model calls in a row, laid out side by side: the second reuses what the first wrote. */
 const twoCalls = {
@@ -29,12 +29,7 @@ test('run from here: only the selected node and what depends on it call the mode
     return { content: `summary ${++summaries}` };
   });
   try {
-    withDatabase(served.db, (services) =>
-      services.providers.set(
-        { name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-        true,
-      ),
-    );
+    setLocalProvider(served, model.url);
     await openFlow(page, served, twoCalls);
     await page.getByRole('tab', { name: 'Run' }).click();
     await page.locator('#run-input-text').fill('Otters hold hands.');
@@ -64,12 +59,7 @@ test('test cases: add from the Run inputs, a bad pattern stays unsaved with its 
 }) => {
   const model = await startOpenAiServer(() => ({ content: 'Otters hold hands.' }));
   try {
-    withDatabase(served.db, (services) =>
-      services.providers.set(
-        { name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-        true,
-      ),
-    );
+    setLocalProvider(served, model.url);
     await openFlow(page, served, twoCalls);
     await page.getByRole('tab', { name: 'Run' }).click();
     await page.locator('#run-input-text').fill('Otters.');

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
-import { BIN, ROOT, runCli, runJson } from '../helpers/cli';
+import { BIN, ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
 import { closedPort, startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -11,30 +11,13 @@ const tempDir = useTempDir();
 let server: OpenAiServer;
 let db: string;
 
-/** Points the provider named `test` at an OpenAI-compatible URL. */
-const setTestProvider = (baseUrl: string, model: string, ...more: string[]) =>
-  runJson([
-    '--db',
-    db,
-    'providers',
-    'set',
-    'test',
-    '--kind',
-    'openai-compatible',
-    '--base-url',
-    baseUrl,
-    '--default-model',
-    model,
-    ...more,
-  ]);
-
 beforeEach(async () => {
   server = await startOpenAiServer((request) => {
     const prompt = JSON.stringify(request.body.messages?.at(-1)?.content ?? '');
     return { content: prompt.startsWith('"Write a title') ? 'Otters, Briefly' : 'Otters hold hands while they sleep.' };
   });
   db = join(tempDir(), 'run.db');
-  await setTestProvider(server.url, 'test-model', '--default');
+  await setTestProvider(db, server.url, 'test-model', '--default');
   await runJson(['--db', db, 'import', 'resources/examples/summarise-then-title.json']);
 });
 afterEach(() => server.close());
@@ -108,7 +91,7 @@ describe('flowbench run', () => {
 
   it('records a failed run when the provider is unreachable, naming the URL', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
-    await setTestProvider(url, 'm');
+    await setTestProvider(db, url, 'm');
     const result = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--json']);
     expect(result.code).toBe(1);
     const record = JSON.parse(result.stdout) as RunRecord;

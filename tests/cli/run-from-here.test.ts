@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
-import { runCli, runJson } from '../helpers/cli';
+import { runCli, runJson, setTestProvider } from '../helpers/cli';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -20,20 +20,7 @@ beforeEach(async () => {
     return { content: `Summary number ${summaries}.` };
   });
   db = join(tempDir(), 'from.db');
-  await runJson([
-    '--db',
-    db,
-    'providers',
-    'set',
-    'test',
-    '--kind',
-    'openai-compatible',
-    '--base-url',
-    server.url,
-    '--default-model',
-    'test-model',
-    '--default',
-  ]);
+  await setTestProvider(db, server.url, 'test-model', '--default');
   await runJson(['--db', db, 'import', 'resources/examples/summarise-then-title.json']);
 });
 afterEach(() => server.close());

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestRunSummary } from '../../core/model/test-cases';
-import { ROOT, runCli, runJson } from '../helpers/cli';
+import { ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -52,20 +52,7 @@ beforeEach(async () => {
     return { content: last.startsWith('"Write a title') ? 'Otters, Briefly' : 'Otters hold hands while they sleep.' };
   });
   db = join(tempDir(), 'tests.db');
-  await runJson([
-    '--db',
-    db,
-    'providers',
-    'set',
-    'test',
-    '--kind',
-    'openai-compatible',
-    '--base-url',
-    server.url,
-    '--default-model',
-    'test-model',
-    '--default',
-  ]);
+  await setTestProvider(db, server.url, 'test-model', '--default');
 });
 afterEach(() => server.close());
 

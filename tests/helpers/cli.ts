@@ -38,3 +38,20 @@ export async function runJson<T>(args: readonly string[], env?: NodeJS.ProcessEn
   if (result.code !== 0) throw new Error(`flowbench ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout) as T;
 }
+
+/** Points the provider named `test` at an OpenAI-compatible URL, through the CLI as a person would. */
+export const setTestProvider = (db: string, baseUrl: string, model: string, ...more: string[]) =>
+  runJson([
+    '--db',
+    db,
+    'providers',
+    'set',
+    'test',
+    '--kind',
+    'openai-compatible',
+    '--base-url',
+    baseUrl,
+    '--default-model',
+    model,
+    ...more,
+  ]);
