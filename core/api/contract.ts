@@ -1,3 +1,4 @@
+import { PriceSchema, type PriceTable } from '../model/pricing';
 import { ProviderConfigSchema } from '../model/provider-config';
 import type { TestRunSummary } from '../model/test-cases';
 import { z } from 'zod';
@@ -77,9 +78,19 @@ export const API = {
       }),
     ),
     get: method<RunRecord>()(z.object({ id })),
+    /** Newest first; `offset` pages on. Each run carries its token and cost totals. */
     list: method<RunSummary[]>()(
-      z.object({ flowId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
+      z.object({
+        flowId: id.optional(),
+        trigger: z.enum(['editor', 'cli', 'mcp', 'test']).optional(),
+        status: z.enum(['running', 'succeeded', 'partial', 'failed', 'stopped', 'cancelled', 'interrupted']).optional(),
+        limit: z.number().int().min(1).max(500).default(50),
+        offset: z.number().int().min(0).max(1_000_000).default(0),
+      }),
     ),
+    /** The flow as the run ran it (its stored snapshot), to show an old run over the nodes it had. */
+    snapshot: method<Flow>()(z.object({ id })),
+    remove: method<{ removed: number }>()(z.object({ ids: z.array(id).min(1).max(500) })),
     cancel: method<{ runId: string }>()(z.object({ runId: id })),
   },
   tests: {
@@ -98,6 +109,10 @@ export const API = {
     test: method<{ url: string; models: string[] }>()(z.object({ name: z.string().min(1).max(64) })),
     /** Ollama or LM Studio answering on their default ports, with their models. */
     detect: method<{ name: string; url: string; models: string[] }[]>()(z.object({})),
+    prices: method<PriceTable>()(z.object({})),
+    /** Adds or replaces a model's price (dollars per million tokens); a negative one is refused. */
+    setPrice: method<PriceTable>()(z.object({ price: PriceSchema })),
+    removePrice: method<PriceTable>()(z.object({ model: z.string().min(1).max(200), provider: z.string().max(64).default('') })),
   },
   host: {
     info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),

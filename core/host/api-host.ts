@@ -129,7 +129,16 @@ export class ApiHost {
             listeners: [(event) => this.emit({ type: 'run', event })],
           }),
         get: ({ id }) => runs.get(id),
-        list: ({ flowId, limit }) => runs.list({ ...(flowId ? { flowId } : {}), limit }),
+        list: ({ flowId, trigger, status, limit, offset }) =>
+          runs.list({
+            ...(flowId ? { flowId } : {}),
+            ...(trigger ? { trigger } : {}),
+            ...(status ? { status } : {}),
+            limit,
+            offset,
+          }),
+        snapshot: ({ id }) => runs.snapshot(runs.get(id).id),
+        remove: ({ ids }) => ({ removed: runs.delete(ids) }),
         cancel: ({ runId }) => {
           runner.cancel(runId, 'cancelled from the editor');
           return { runId };
@@ -156,6 +165,9 @@ export class ApiHost {
         },
         test: ({ name }) => providers.test(name),
         detect: () => providers.detect(),
+        prices: () => providers.prices(),
+        setPrice: ({ price }) => providers.setPrice(price),
+        removePrice: ({ model, provider }) => providers.removePrice(model, provider),
       },
       host: { info: () => ({ version: FLOWBENCH_VERSION, database: this.services.database.path, kind: this.kind }) },
     } satisfies ApiHandlers;

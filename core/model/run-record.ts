@@ -1,3 +1,4 @@
+import { totalUsage } from './pricing';
 import type { RunEvent, RunRecord, RunTrigger, StepRecord } from './run';
 
 // A fast run's events mostly share a millisecond; formatting each time cost more than the rest of the fold.
@@ -118,6 +119,8 @@ export class RunRecordBuilder {
   /** The record so far; complete once `run.finished` was applied. */
   record(): RunRecord {
     if (!this.run) throw new Error('the run has not started');
-    return { ...this.run, steps: [...this.steps.values()].map(({ startedMs: _startedMs, ...step }) => step) };
+    const steps = [...this.steps.values()].map(({ startedMs: _startedMs, ...step }) => step);
+    const usage = totalUsage(steps.map((s) => s.usage));
+    return { ...this.run, ...(usage ? { usage } : {}), steps };
   }
 }

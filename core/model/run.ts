@@ -11,6 +11,11 @@ export type RunTrigger = 'editor' | 'cli' | 'mcp' | 'test';
 export interface TokenUsage {
   inputTokens?: number;
   outputTokens?: number;
+  /** Which model answered, so the cost can be told (steps only). */
+  provider?: string;
+  model?: string;
+  /** In US dollars, from the price table when the model has a price (see model/pricing.ts). */
+  cost?: number;
 }
 
 export interface LlmMessage {
@@ -124,6 +129,8 @@ export interface RunRecord {
   durationMs?: number;
   /** Set when the run started from a node, reusing an earlier run's outputs. */
   reuse?: RunReuse;
+  /** Tokens and cost summed over the steps. */
+  usage?: TokenUsage;
   steps: StepRecord[];
 }
 

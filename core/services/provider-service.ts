@@ -11,10 +11,12 @@ import {
 } from '../model/provider-config';
 import { createAiSdkPort } from '../providers/ai-sdk-port';
 import type { LlmPort } from '../model/llm';
+import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
 
 const KEY = 'providers';
+const PRICES_KEY = 'prices';
 const EMPTY: ProviderSettings = { providers: [] };
 
 export type { ProviderListing } from '../model/summaries';
@@ -126,8 +128,44 @@ export class ProviderService {
     });
   }
 
+  /** Every call's usage names the model that answered and, when it has a price, what it cost. */
   port(): LlmPort {
-    return createAiSdkPort((name) => this.resolve(name), this.env);
+    const base = createAiSdkPort((name) => this.resolve(name), this.env);
+    return {
+      generate: async (request) => {
+        const response = await base.generate(request);
+        if (!response.usage) return response;
+        const price = priceFor(this.prices(), response.provider, response.model);
+        const usage = { ...response.usage, provider: response.provider, model: response.model };
+        return { ...response, usage: price ? { ...usage, cost: costOf(usage, price) } : usage };
+      },
+    };
+  }
+
+  prices(): PriceTable {
+    return this.settings.get(PRICES_KEY, PriceTableSchema, { prices: [] });
+  }
+
+  /** Adds or replaces the price of a model (at a provider, or any). A negative price is refused. */
+  setPrice(input: unknown): PriceTable {
+    const parsed = PriceSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new FlowbenchError(
+        'VALIDATION_ERROR',
+        parsed.error.issues.map((i) => `${i.path.join('.') || 'price'}: ${i.message}`).join('; '),
+      );
+    }
+    const price: Price = parsed.data;
+    const others = this.prices().prices.filter((p) => !(p.model === price.model && p.provider === price.provider));
+    const table = { prices: [...others, price] };
+    this.settings.set(PRICES_KEY, table);
+    return table;
+  }
+
+  removePrice(model: string, provider = ''): PriceTable {
+    const table = { prices: this.prices().prices.filter((p) => !(p.model === model && p.provider === provider)) };
+    this.settings.set(PRICES_KEY, table);
+    return table;
   }
 
   /**

@@ -1,12 +1,21 @@
-import { and, asc, desc, eq, like, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
-import type { RunRecord, RunSummary, StepRecord } from '../model/run';
-import type { Db, FlowbenchDatabase } from './database';
+import { totalUsage } from '../model/pricing';
+import type { RunRecord, RunStatus, RunSummary, RunTrigger, StepRecord } from '../model/run';
+import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
 import type { RunLog } from './run-log';
 import { runSteps, runs, snapshots } from './schema';
 
 export type { RunSummary } from '../model/run';
+
+export interface RunListOptions {
+  flowId?: string;
+  trigger?: RunTrigger;
+  status?: RunStatus;
+  limit?: number;
+  offset?: number;
+}
 
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
@@ -73,8 +82,10 @@ export class RunRepository {
       (ref.length >= 6 ? this.uniqueByPrefix(ref) : undefined);
     if (!row) throw new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${ref}"`, { ref });
     const steps = this.db.select().from(runSteps).where(eq(runSteps.runId, row.id)).orderBy(asc(runSteps.seq)).all();
+    const usage = totalUsage(steps.map((s) => s.usage ?? undefined));
     return {
       ...summaryOf(row),
+      ...(usage ? { usage } : {}),
       inputs: row.inputs,
       ...(row.output ? { output: row.output } : {}),
       steps: steps.map((s): StepRecord => ({
@@ -116,16 +127,48 @@ export class RunRepository {
     return row.body;
   }
 
-  /** Newest first. */
-  list(options: { flowId?: string; limit?: number } = {}): RunSummary[] {
+  /** Newest first, filtered by flow, trigger and status; `offset` pages on. Each with its tokens and cost. */
+  list(options: RunListOptions = {}): RunSummary[] {
     this.log.flush();
-    const query = this.db.select().from(runs);
-    const filtered = options.flowId ? query.where(eq(runs.flowId, options.flowId)) : query;
-    return filtered
+    const filters = [
+      options.flowId ? eq(runs.flowId, options.flowId) : undefined,
+      options.trigger ? eq(runs.trigger, options.trigger) : undefined,
+      options.status ? eq(runs.status, options.status) : undefined,
+    ].filter((f) => f !== undefined);
+    const stepTotal = (path: string) =>
+      sql<number | null>`(SELECT sum(json_extract(${runSteps.usage}, ${path})) FROM ${runSteps} WHERE ${runSteps.runId} = ${runs.id})`;
+    return this.db
+      .select({
+        run: runs,
+        inputTokens: stepTotal('$.inputTokens'),
+        outputTokens: stepTotal('$.outputTokens'),
+        cost: stepTotal('$.cost'),
+      })
+      .from(runs)
+      .where(filters.length > 0 ? and(...filters) : undefined)
       .orderBy(desc(runs.startedAt))
       .limit(options.limit ?? 50)
+      .offset(options.offset ?? 0)
       .all()
-      .map(summaryOf);
+      .map(({ run, inputTokens, outputTokens, cost }) => ({
+        ...summaryOf(run),
+        ...(inputTokens !== null || outputTokens !== null
+          ? {
+              usage: {
+                inputTokens: inputTokens ?? 0,
+                outputTokens: outputTokens ?? 0,
+                ...(cost !== null ? { cost } : {}),
+              },
+            }
+          : {}),
+      }));
+  }
+
+  /** Deletes runs (their steps go with them); ids that are not there are skipped. Returns how many went. */
+  delete(ids: readonly string[]): number {
+    this.log.flush();
+    if (ids.length === 0) return 0;
+    return this.db.transaction(() => this.db.delete(runs).where(inArray(runs.id, [...ids])).run().changes, WRITE_TRANSACTION);
   }
 
   count(): number {

@@ -90,4 +90,47 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
         `ok: ${result.url} answers with ${result.models.length} model(s)${result.models.length ? `: ${result.models.slice(0, 10).join(', ')}` : ''}`,
       );
     });
+
+  const prices = providers
+    .command('price')
+    .description('prices per model (dollars per million tokens): `price list`, `price set`, `price remove`');
+  prices
+    .command('list', { isDefault: true })
+    .option('--json', 'print JSON: { prices: [{ provider, model, inputPerMillion, outputPerMillion }] }')
+    .action((options: { json?: boolean }) => {
+      const table = ctx.services.providers.prices();
+      if (options.json) return printJson(table);
+      if (table.prices.length === 0)
+        return printLine('no prices yet: runs have no cost (`providers price set <model> …`)');
+      for (const p of table.prices) {
+        printLine(
+          `${p.model}${p.provider ? ` at ${p.provider}` : ''}  in $${p.inputPerMillion}/M  out $${p.outputPerMillion}/M`,
+        );
+      }
+    });
+  prices
+    .command('set')
+    .argument('<model>', 'the model name, as the provider calls it')
+    .requiredOption('--input <dollars>', 'per million input tokens')
+    .requiredOption('--output <dollars>', 'per million output tokens')
+    .option('--provider <name>', 'only at this provider (default: at any)', '')
+    .option('--json', 'print JSON: { prices: [...] }')
+    .action((model: string, options: { input: string; output: string; provider: string; json?: boolean }) => {
+      const table = ctx.services.providers.setPrice({
+        model,
+        provider: options.provider,
+        inputPerMillion: Number(options.input),
+        outputPerMillion: Number(options.output),
+      });
+      if (options.json) return printJson(table);
+      printLine(`price of ${model} set`);
+    });
+  prices
+    .command('remove')
+    .argument('<model>')
+    .option('--provider <name>', 'the provider it was set for', '')
+    .action((model: string, options: { provider: string }) => {
+      ctx.services.providers.removePrice(model, options.provider);
+      printLine(`price of ${model} removed`);
+    });
 }

@@ -1,21 +1,43 @@
 import type { Command } from 'commander';
-import type { RunRecord } from '../../model/run';
+import { formatCost } from '../../model/pricing';
+import type { RunRecord, RunStatus, RunTrigger, TokenUsage } from '../../model/run';
+import { usageError } from '../usage';
 import { printJson, printLine, type CliContext } from '../context';
 import { formatOutput } from './run';
 
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : `${(ms / 1000).toFixed(2)} s`);
+/** "10→5 tokens, $0.0012": what a run or step used, as far as it is known. */
+const usageText = (usage: TokenUsage | undefined) =>
+  usage
+    ? `${usage.inputTokens ?? '?'}→${usage.outputTokens ?? '?'} tokens${usage.cost !== undefined ? `, ${formatCost(usage.cost)}` : ''}`
+    : '';
+const TRIGGERS: readonly RunTrigger[] = ['editor', 'cli', 'mcp', 'test'];
+const STATUSES: readonly RunStatus[] = [
+  'running',
+  'succeeded',
+  'partial',
+  'failed',
+  'stopped',
+  'cancelled',
+  'interrupted',
+];
 
 function showRun(run: RunRecord): void {
   printLine(
     `run ${run.id}  ${run.status}  flow "${run.flowName}"  ${run.trigger}${run.client ? ` (${run.client})` : ''}`,
   );
-  printLine(`started ${run.startedAt}  took ${seconds(run.durationMs)}`);
+  printLine(`started ${run.startedAt}  took ${seconds(run.durationMs)}${run.usage ? `  ${usageText(run.usage)}` : ''}`);
+  if (run.reuse) {
+    printLine(
+      `run from ${run.reuse.fromNodeId}, reusing ${run.reuse.nodeIds.join(', ') || 'nothing'} from run ${run.reuse.runId}`,
+    );
+  }
   printLine(`inputs ${JSON.stringify(run.inputs)}`);
   if (run.error)
     printLine(`error [${run.error.code}]${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}: ${run.error.message}`);
   printLine();
   for (const step of run.steps) {
-    const tokens = step.usage ? `  ${step.usage.inputTokens ?? '?'}→${step.usage.outputTokens ?? '?'} tokens` : '';
+    const tokens = step.usage ? `  ${usageText(step.usage)}` : '';
     const attempts = step.attempts > 1 ? `  ${step.attempts} attempts` : '';
     printLine(
       `  ${step.status.padEnd(10)} ${step.nodeId.padEnd(24)} ${seconds(step.durationMs).padStart(8)}${attempts}${tokens}`,
@@ -29,6 +51,15 @@ function showRun(run: RunRecord): void {
   }
 }
 
+interface ListOptions {
+  flow?: string;
+  trigger?: string;
+  status?: string;
+  limit: string;
+  offset: string;
+  json?: boolean;
+}
+
 export function registerRunsCommands(program: Command, ctx: CliContext): void {
   const runs = program.command('runs').description('stored runs: `runs [list]`, `runs show <id>`');
 
@@ -36,22 +67,46 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
     .command('list', { isDefault: true })
     .description('list stored runs, newest first')
     .option('--flow <flow>', 'only runs of this flow')
+    .option('--trigger <trigger>', `only runs started from: ${TRIGGERS.join(', ')}`)
+    .option('--status <status>', `only runs that ended so: ${STATUSES.join(', ')}`)
     .option('--limit <n>', 'how many', '20')
+    .option('--offset <n>', 'skip the newest n (paging)', '0')
     .option(
       '--json',
       'print JSON: { runs: [{ id, flowId, flowName, trigger, status, error?, startedAt, finishedAt?, durationMs? }] }',
     )
-    .action((options: { flow?: string; limit: string; json?: boolean }) => {
+    .action((options: ListOptions) => {
       const { flows, runs: repository } = ctx.services;
       const flowId = options.flow ? flows.resolve(options.flow).id : undefined;
-      const list = repository.list({ ...(flowId ? { flowId } : {}), limit: Math.max(1, Number(options.limit) || 20) });
+      const trigger = options.trigger as RunTrigger | undefined;
+      const status = options.status as RunStatus | undefined;
+      if (trigger && !TRIGGERS.includes(trigger)) throw usageError(`--trigger takes ${TRIGGERS.join(', ')}`);
+      if (status && !STATUSES.includes(status)) throw usageError(`--status takes ${STATUSES.join(', ')}`);
+      const list = repository.list({
+        ...(flowId ? { flowId } : {}),
+        ...(trigger ? { trigger } : {}),
+        ...(status ? { status } : {}),
+        limit: Math.max(1, Number(options.limit) || 20),
+        offset: Math.max(0, Number(options.offset) || 0),
+      });
       if (options.json) return printJson({ runs: list });
       if (list.length === 0) return printLine('no runs yet: `flowbench run <flow>`');
       for (const run of list) {
         printLine(
-          `${run.id}  ${run.status.padEnd(11)} ${run.startedAt}  ${seconds(run.durationMs).padStart(8)}  ${run.trigger.padEnd(6)} ${run.flowName}`,
+          `${run.id}  ${run.status.padEnd(11)} ${run.startedAt}  ${seconds(run.durationMs).padStart(8)}  ${run.trigger.padEnd(6)} ${run.flowName}${run.usage?.cost !== undefined ? `  ${formatCost(run.usage.cost)}` : ''}`,
         );
       }
+    });
+
+  runs
+    .command('delete')
+    .argument('<ids...>', 'run ids')
+    .description('delete stored runs with their steps')
+    .option('--json', 'print JSON: { removed }')
+    .action((ids: string[], options: { json?: boolean }) => {
+      const removed = ctx.services.runs.delete(ids.map((id) => ctx.services.runs.get(id).id));
+      if (options.json) return printJson({ removed });
+      printLine(`deleted ${removed} run${removed === 1 ? '' : 's'}`);
     });
 
   runs
