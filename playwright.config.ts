@@ -12,6 +12,8 @@ export default defineConfig({
   workers: 1,
   reporter: [['list']],
   use: {
+    // A step that cannot happen fails in seconds, naming what it waited for, instead of at the test's time limit.
+    actionTimeout: 15_000,
     viewport: { width: 1400, height: 860 },
     screenshot: 'on',
     trace: 'retain-on-failure',

@@ -112,7 +112,9 @@ export const API = {
     prices: method<PriceTable>()(z.object({})),
     /** Adds or replaces a model's price (dollars per million tokens); a negative one is refused. */
     setPrice: method<PriceTable>()(z.object({ price: PriceSchema })),
-    removePrice: method<PriceTable>()(z.object({ model: z.string().min(1).max(200), provider: z.string().max(64).default('') })),
+    removePrice: method<PriceTable>()(
+      z.object({ model: z.string().min(1).max(200), provider: z.string().max(64).default('') }),
+    ),
   },
   host: {
     info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),

@@ -136,7 +136,9 @@ export class RunRepository {
       options.status ? eq(runs.status, options.status) : undefined,
     ].filter((f) => f !== undefined);
     const stepTotal = (path: string) =>
-      sql<number | null>`(SELECT sum(json_extract(${runSteps.usage}, ${path})) FROM ${runSteps} WHERE ${runSteps.runId} = ${runs.id})`;
+      sql<
+        number | null
+      >`(SELECT sum(json_extract(${runSteps.usage}, ${path})) FROM ${runSteps} WHERE ${runSteps.runId} = ${runs.id})`;
     return this.db
       .select({
         run: runs,
@@ -168,7 +170,14 @@ export class RunRepository {
   delete(ids: readonly string[]): number {
     this.log.flush();
     if (ids.length === 0) return 0;
-    return this.db.transaction(() => this.db.delete(runs).where(inArray(runs.id, [...ids])).run().changes, WRITE_TRANSACTION);
+    return this.db.transaction(
+      () =>
+        this.db
+          .delete(runs)
+          .where(inArray(runs.id, [...ids]))
+          .run().changes,
+      WRITE_TRANSACTION,
+    );
   }
 
   count(): number {

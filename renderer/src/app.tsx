@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
 import { ProvidersPage } from './providers/providers-page';
+import { RunsPage } from './runs/runs-page';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
 
@@ -24,6 +25,7 @@ export function App() {
     <div className="app">
       {route.page === 'home' && <HomePage />}
       {route.page === 'providers' && <ProvidersPage />}
+      {route.page === 'runs' && <RunsPage />}
       {route.page === 'editor' && <EditorPage key={route.flowId} flowId={route.flowId} />}
       {toast && (
         <div className="toast" role="status">

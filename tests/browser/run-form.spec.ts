@@ -70,19 +70,20 @@ test("after a reload the Run tab lists the flow's runs, the CLI's too, and opens
   await page.locator('#run-input-name').fill('Ada');
   await page.locator('#run-input-mood').selectOption('cross');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  const recent = page.getByRole('region', { name: 'Recent runs' });
-  await expect(recent.getByRole('button')).toHaveCount(1);
+  // Each run listed is a button that opens it (beside it, one that deletes it).
+  const recent = page.getByRole('region', { name: 'Recent runs' }).locator('button.link');
+  await expect(recent).toHaveCount(1);
   // A run from another process on the same database.
   const cli = await runCli(['--db', served.db, 'run', 'typed', '--input', 'name=Bo', '--input', 'mood=calm']);
   expect(cli.code).toBe(0);
 
   await page.reload();
   await page.getByRole('tab', { name: 'Run' }).click();
-  await expect(recent.getByRole('button')).toHaveCount(2);
-  await expect(recent.getByRole('button').first()).toContainText('succeeded · cli');
-  await expect(recent.getByRole('button').nth(1)).toContainText('succeeded · editor');
+  await expect(recent).toHaveCount(2);
+  await expect(recent.first()).toContainText('succeeded · cli');
+  await expect(recent.nth(1)).toContainText('succeeded · editor');
 
-  await recent.getByRole('button').nth(1).click();
+  await recent.nth(1).click();
   await expect(page.locator('.run-origin')).toContainText('A stored run from editor');
   await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
     // An optional value not given renders empty.

@@ -10,6 +10,8 @@ export interface Reply {
   /** The completion text; streamed in `chunks` when the client asks for a stream. */
   content?: string;
   chunks?: string[];
+  /** Milliseconds between streamed chunks, so a test can watch tokens arrive. */
+  chunkDelayMs?: number;
   /** A raw body, sent as is (for malformed answers). */
   body?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
@@ -103,7 +105,8 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id: `chatcmpl-${index}`, object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
     res.write(chunk({ role: 'assistant', content: '' }, null));
-    for (const piece of answer.chunks ?? [content]) {
+    for (const [i, piece] of (answer.chunks ?? [content]).entries()) {
+      if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
       if (res.destroyed) return;
       res.write(chunk({ content: piece }, null));
     }

@@ -23,6 +23,7 @@ import { Map as MapIcon } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { connectionRefusal } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
+import { carriedEdges } from '../run/carried-edges';
 import { toRfEdges, toRfNodes } from './mapper';
 import { NodeDetailContext, nodeTypes, type FlowRfNode } from './node-view';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
@@ -134,7 +135,10 @@ export function Canvas() {
  * React Flow's node objects (for smooth dragging) and reports edits back.
  */
 function FlowCanvas({ width, height }: { width: number; height: number }) {
-  const flow = useAppStore((s) => s.flow);
+  // A past run whose flow differs from the draft is shown over the nodes it had, read-only.
+  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const isReadOnly = useAppStore((s) => s.runSnapshot !== undefined);
+  const run = useAppStore((s) => s.run);
   const selectedNodes = useAppStore((s) => s.selectedNodes);
   const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
@@ -160,11 +164,13 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
 
+  const carried = useMemo(() => (flow ? carriedEdges(flow, run) : undefined), [flow, run]);
+
   useEffect(() => {
     if (!flow) return;
-    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, problems, nodeStatus));
-    setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet));
-  }, [flow, selectedNodeSet, selectedEdgeSet, problems, nodeStatus]);
+    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, isReadOnly ? [] : problems, nodeStatus));
+    setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet, carried));
+  }, [flow, selectedNodeSet, selectedEdgeSet, problems, nodeStatus, carried, isReadOnly]);
 
   const onNodesChange = useCallback((changes: NodeChange<FlowRfNode>[]) => {
     setNodes((current) => applyNodeChanges(changes, current));
@@ -214,7 +220,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   }, []);
 
   return (
-    <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={onDrop}>
+    <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={isReadOnly ? undefined : onDrop}>
+      {isReadOnly && <PastRunBanner />}
       <NodeDetailContext.Provider value={detail}>
         <ReactFlow<FlowRfNode>
           nodes={nodes}
@@ -227,6 +234,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           connectionLineComponent={ConnectionLine}
           isValidConnection={isValidConnection}
           onNodeDragStop={onNodeDragStop}
+          nodesDraggable={!isReadOnly}
+          nodesConnectable={!isReadOnly}
           onPaneClick={clearSelection}
           deleteKeyCode={null}
           selectionKeyCode="Shift"
@@ -245,6 +254,18 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           <DetailWatcher onChange={setDetail} />
         </ReactFlow>
       </NodeDetailContext.Provider>
+    </div>
+  );
+}
+
+/** Over a past run's flow: what is shown, and the way back. */
+function PastRunBanner() {
+  const run = useAppStore((s) => s.run);
+  return (
+    <div className="past-run-banner" role="status" data-testid="past-run">
+      Showing run <code>{run?.id.slice(0, 8)}</code> on the flow as it ran
+      {run?.flowVersion !== undefined ? ` (version ${run.flowVersion})` : ''}: read-only.{' '}
+      <button onClick={() => useAppStore.getState().backToDraft()}>Back to the draft</button>
     </div>
   );
 }

@@ -19,7 +19,13 @@ export function EditorPage({ flowId }: { flowId: string }) {
   useEffect(() => {
     const state = useAppStore.getState();
     // Already open when the app started on this flow (see main.tsx).
-    const opening = isOpenIn(state, flowId) ? Promise.resolve() : state.openFlow(flowId);
+    const opening = (isOpenIn(state, flowId) ? Promise.resolve() : state.openFlow(flowId)).then(() => {
+      // Came from the runs page: show that run once its flow is open.
+      const runId = useAppStore.getState().runToOpen;
+      if (!runId) return;
+      useAppStore.setState({ runToOpen: undefined });
+      return useAppStore.getState().openRun(runId);
+    });
     opening.catch((error: unknown) => {
       notify(error instanceof Error ? error.message : String(error));
       useAppStore.getState().navigate({ page: 'home' });

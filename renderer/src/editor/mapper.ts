@@ -61,17 +61,25 @@ export function toRfNodes(
   return reuse(previous, next);
 }
 
-export function toRfEdges(flow: Flow, previous: readonly Edge[], selected: ReadonlySet<string>): Edge[] {
+/** Edges as React Flow draws them; `carried` are the ones a run carried data along (marked). */
+export function toRfEdges(
+  flow: Flow,
+  previous: readonly Edge[],
+  selected: ReadonlySet<string>,
+  carried: ReadonlySet<string> = NONE,
+): Edge[] {
   const before = new Map(previous.map((e) => [e.id, e]));
   const next = flow.edges.map((edge: FlowEdge): Edge => {
     const old = before.get(edge.id);
     const isSelected = selected.has(edge.id);
+    const className = edgeClass(edge, carried.has(edge.id));
     if (
       old &&
       old.source === edge.source &&
       old.target === edge.target &&
       old.sourceHandle === edge.sourcePort &&
-      old.selected === isSelected
+      old.selected === isSelected &&
+      old.className === className
     )
       return old;
     return {
@@ -81,8 +89,16 @@ export function toRfEdges(flow: Flow, previous: readonly Edge[], selected: Reado
       sourceHandle: edge.sourcePort,
       targetHandle: edge.targetPort,
       selected: isSelected,
-      className: edge.sourcePort === 'error' ? 'edge-error' : edge.sourcePort === 'false' ? 'edge-false' : undefined,
+      ...(className ? { className } : {}),
     };
   });
   return reuse(previous, next);
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+function edgeClass(edge: FlowEdge, isCarried: boolean): string | undefined {
+  const kind = edge.sourcePort === 'error' ? 'edge-error' : edge.sourcePort === 'false' ? 'edge-false' : '';
+  const classes = [kind, isCarried ? 'edge-carried' : ''].filter(Boolean).join(' ');
+  return classes || undefined;
 }

@@ -1,5 +1,6 @@
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
-import { createContext, memo, useContext } from 'react';
+import { createContext, memo, useContext, useEffect, useState } from 'react';
+import { useAppStore } from '../store/app-store';
 import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
 import type { PortSpec } from '../../../core/model/node-catalogue';
@@ -126,9 +127,32 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         )}
       </div>
       <div className="fb-node-summary">{summary}</div>
+      {status && <StepLine nodeId={node.id} status={status} />}
       {outputs}
     </>
   );
+}
+
+/**
+ * Under a card during and after a run: the elapsed time while it runs, then
+ * its duration, tokens and cost, or its error code. Subscribes to its own
+ * line, so a step finishing elsewhere does not redraw this card.
+ */
+function StepLine({ nodeId, status }: { nodeId: string; status: StepStatus }) {
+  const line = useAppStore((s) => s.stepLines[nodeId]);
+  const started = useAppStore((s) => s.stepStarted[nodeId]);
+  if (status === 'running' && started !== undefined) return <Elapsed since={started} />;
+  return line ? <div className={`fb-step-line fb-step-line-${status}`}>{line}</div> : null;
+}
+
+/** Seconds since a step started, ticking while it runs. */
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(timer);
+  }, []);
+  return <div className="fb-step-line fb-step-line-running">{((now - since) / 1000).toFixed(1)} s</div>;
 }
 
 /** The step's status as an icon: the title keeps its room. The word is its tooltip and what a screen reader says. */

@@ -62,6 +62,9 @@ export function HomePage() {
         <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'providers' })}>
           Model providers
         </button>
+        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'runs' })}>
+          All runs
+        </button>
         <input
           className="search"
           type="search"

@@ -1,11 +1,13 @@
-import { useEffect } from 'react';
 import { errorsIn } from '../../../core/model/problems';
 import { stringifyValue } from '../../../core/model/template';
 import { toolResult } from '../../../core/model/tool-result';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { ProblemList } from '../editor/problems-panel';
 import { textInputProblem } from '../../../core/model/inputs';
+import { formatCost } from '../../../core/model/pricing';
+import { RecentRuns } from './run-history';
 import { RunInputField } from './run-input-field';
+import { StepDetails } from './step-details';
 import { NoProviderNotice } from '../providers/no-provider-notice';
 import { useAppStore } from '../store/app-store';
 
@@ -63,6 +65,13 @@ export function RunPanel() {
           <p>
             <strong className={`run-status run-${run.status}`}>{run.status}</strong>
             {run.durationMs !== undefined && <span className="muted"> in {(run.durationMs / 1000).toFixed(2)} s</span>}
+            {run.usage && (
+              <span className="muted" data-testid="run-usage">
+                {' '}
+                · {(run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0)} tokens
+                {run.usage.cost !== undefined ? ` · ${formatCost(run.usage.cost)}` : ''}
+              </span>
+            )}
           </p>
           {run.error && (
             <p className="error">
@@ -76,6 +85,9 @@ export function RunPanel() {
               {run.flowVersion !== undefined ? `, version ${run.flowVersion}` : ', the draft'}.{' '}
               <button className="small" onClick={() => useAppStore.getState().reuseRunInputs()}>
                 Use its inputs
+              </button>{' '}
+              <button className="small" onClick={() => void useAppStore.getState().rerun()}>
+                Re-run with them
               </button>
             </p>
           ) : null}
@@ -86,6 +98,7 @@ export function RunPanel() {
               <code>{run.reuse.runId.slice(0, 8)}</code>.
             </p>
           )}
+          <SelectedStep />
           {run.status !== 'running' && <RunFromHere />}
           {run.status !== 'running' && <ClientResult />}
           <ol className="steps">
@@ -138,34 +151,10 @@ function RunFromHere() {
   );
 }
 
-/** The flow's latest runs (editor, CLI, MCP); a click shows one. Listed again whenever a run ends. */
-function RecentRuns() {
-  const runs = useAppStore((s) => s.recentRuns);
-  const shown = useAppStore((s) => s.run?.id);
-  useEffect(() => {
-    void useAppStore.getState().loadRecentRuns();
-  }, []);
-  if (runs.length === 0) return null;
-  return (
-    <section className="recent-runs" aria-label="Recent runs">
-      <h3>Recent runs</h3>
-      <ul>
-        {runs.map((run) => (
-          <li key={run.id}>
-            <button
-              className={`link run-${run.status}`}
-              aria-current={run.id === shown ? 'true' : undefined}
-              onClick={() => void useAppStore.getState().openRun(run.id)}
-            >
-              {run.status} · {run.trigger}
-              {run.client ? ` (${run.client})` : ''} · {new Date(run.startedAt).toLocaleTimeString()}
-              {run.durationMs !== undefined ? ` · ${(run.durationMs / 1000).toFixed(2)} s` : ''}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
+/** The selected node's step in the run shown, in full. */
+function SelectedStep() {
+  const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
+  return selected ? <StepDetails nodeId={selected} /> : null;
 }
 
 const nodeOf = (nodeId: string) => useAppStore.getState().flow?.nodes.find((n) => n.id === nodeId);

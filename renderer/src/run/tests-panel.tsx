@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { coerceTextInput } from '../../../core/model/inputs';
 import {
@@ -68,8 +68,8 @@ export function TestsPanel() {
   const [summary, setSummary] = useState<TestRunSummary | undefined>(undefined);
   const [isRunning, setRunning] = useState(false);
   const [runError, setRunError] = useState<string | undefined>(undefined);
-  // Another window's edit shows here unless this one holds an edit the host would refuse.
-  useEffect(() => setDraft(undefined), [flow?.tests]);
+  // `draft` holds what was typed while the host would refuse it; it goes once it can be saved.
+  // Until then it stays, whatever else arrives: nothing a person typed is dropped.
   if (!flow || !flowId) return null;
   const tests = draft ?? flow.tests;
   const problems = draftProblems(tests);

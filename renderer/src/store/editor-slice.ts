@@ -183,6 +183,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
   const commit = (changes: ChangeSet, options: { coalesceKey?: string; isHistory?: boolean } = {}) => {
     const flow = get().flow;
     if (!flow) return;
+    // The canvas shows a past run's flow: an edit there would land on a draft nobody sees.
+    if (get().runSnapshot) {
+      get().notify('This is a past run, shown read-only: go back to the draft to edit');
+      return;
+    }
     const next = applyChangeSet(flow, changes);
     const removed = new Set(changes.removeNodes);
     set((state) => ({
@@ -238,8 +243,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         run: undefined,
         runId: undefined,
         nodeStatus: {},
+        stepLines: {},
+        stepStarted: {},
+        runSnapshot: undefined,
         tokens: {},
         recentRuns: [],
+        hasMoreRuns: false,
+        runFilter: {},
         isStoredRun: false,
       });
       restoreUnsaved(id);

@@ -2,7 +2,17 @@ import type { StateCreator } from 'zustand';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Problem } from '../../../core/model/problems';
-import type { RunEvent, RunRecord, RunSummary, StepStatus } from '../../../core/model/run';
+import type { Flow } from '../../../core/model/flow';
+import { formatCost } from '../../../core/model/pricing';
+import type {
+  RunEvent,
+  RunRecord,
+  RunStatus,
+  RunSummary,
+  RunTrigger,
+  StepRecord,
+  StepStatus,
+} from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
 import { stringifyValue } from '../../../core/model/template';
@@ -13,6 +23,19 @@ export interface RunSlice {
   runId: string | undefined;
   run: RunRecord | undefined;
   nodeStatus: Record<string, StepStatus>;
+  /**
+   * What each node's card says of its step under its title: "820 ms · 15 tokens",
+   * an error code. Strings, so a card re-renders only when its own line changes.
+   */
+  stepLines: Record<string, string>;
+  /** When each running step started (ms since the epoch), for the elapsed time on its card. */
+  stepStarted: Record<string, number>;
+  /**
+   * The flow as the run shown ran it, when that differs from the draft: the
+   * canvas shows it read-only until "back to the draft".
+   */
+  runSnapshot: Flow | undefined;
+  backToDraft: () => void;
   tokens: Record<string, string>;
   runInputs: Record<string, string>;
   /** Why inputs cannot be sent, by parameter, from the last Run asked for; each clears when its field is edited. */
@@ -31,7 +54,15 @@ export interface RunSlice {
   isStoredRun: boolean;
   /** The open flow's latest runs, from the editor, the CLI and MCP clients, newest first. */
   recentRuns: RunSummary[];
+  /** More runs match than `recentRuns` holds ("More" pages on). */
+  hasMoreRuns: boolean;
+  runFilter: { trigger?: RunTrigger; status?: RunStatus };
+  setRunFilter: (filter: RunSlice['runFilter']) => void;
   loadRecentRuns: () => Promise<void>;
+  loadMoreRuns: () => Promise<void>;
+  deleteRun: (id: string) => Promise<void>;
+  /** Runs the flow again with the inputs of the run shown. */
+  rerun: () => Promise<void>;
   /** Shows a stored run in the Run tab and its statuses on the canvas. */
   openRun: (id: string) => Promise<void>;
   /** Fills the Run form with the inputs of the run shown. */
@@ -47,29 +78,62 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   runId: undefined,
   run: undefined,
   nodeStatus: {},
+  stepLines: {},
+  stepStarted: {},
+  runSnapshot: undefined,
   tokens: {},
   runInputs: {},
   runInputProblems: {},
   recentRuns: [],
+  hasMoreRuns: false,
+  runFilter: {},
   isStoredRun: false,
+  setRunFilter(filter) {
+    set({ runFilter: filter });
+    void get().loadRecentRuns();
+  },
   async loadRecentRuns() {
-    const flowId = get().flowId;
+    const { flowId, runFilter } = get();
     if (!flowId) return;
-    const runs = await api.runs.list({ flowId, limit: RECENT_RUNS }).catch(() => undefined);
-    // The flow may have been left meanwhile.
-    if (runs && get().flowId === flowId) set({ recentRuns: runs });
+    // One more than shown says whether there are more.
+    const runs = await api.runs.list({ flowId, ...runFilter, limit: RECENT_RUNS + 1 }).catch(() => undefined);
+    // The flow may have been left, or the filter changed, meanwhile.
+    if (runs && get().flowId === flowId && get().runFilter === runFilter) {
+      set({ recentRuns: runs.slice(0, RECENT_RUNS), hasMoreRuns: runs.length > RECENT_RUNS });
+    }
+  },
+  async loadMoreRuns() {
+    const { flowId, runFilter, recentRuns } = get();
+    if (!flowId) return;
+    const more = await api.runs.list({ flowId, ...runFilter, limit: RECENT_RUNS + 1, offset: recentRuns.length });
+    if (get().flowId !== flowId || get().runFilter !== runFilter) return;
+    set({ recentRuns: [...recentRuns, ...more.slice(0, RECENT_RUNS)], hasMoreRuns: more.length > RECENT_RUNS });
+  },
+  async deleteRun(id) {
+    await api.runs.remove({ ids: [id] });
+    if (get().run?.id === id) get().backToDraft();
+    await get().loadRecentRuns();
+  },
+  async rerun() {
+    get().reuseRunInputs();
+    await get().startRun();
   },
   async openRun(id) {
-    const record = await api.runs.get({ id });
+    const [record, snapshot] = await Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]);
     builder = undefined;
+    const draft = get().flow;
     set({
       run: record,
       runId: record.id,
       tokens: {},
-      nodeStatus: Object.fromEntries(record.steps.map((s) => [s.nodeId, s.status])),
+      ...stepViews(record),
+      runSnapshot: draft && sameGraph(draft, snapshot) ? undefined : snapshot,
       panel: 'run',
       isStoredRun: true,
     });
+  },
+  backToDraft() {
+    set({ runSnapshot: undefined, run: undefined, runId: undefined, ...stepViews(undefined), isStoredRun: false });
   },
   reuseRunInputs() {
     const run = get().run;
@@ -108,11 +172,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       return;
     }
     const run = builder.record();
-    set({
-      run,
-      runId: run.id,
-      nodeStatus: Object.fromEntries(run.steps.map((s) => [s.nodeId, s.status])),
-    });
+    set({ run, runId: run.id, ...stepViews(run) });
   },
 });
 
@@ -148,7 +208,8 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
   set({
     runId: undefined,
     run: undefined,
-    nodeStatus: {},
+    runSnapshot: undefined,
+    ...stepViews(undefined),
     tokens: {},
     panel: 'run',
     refusal: undefined,
@@ -162,4 +223,39 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
     const problems = (failure.data?.problems ?? []) as Problem[];
     get().showRefusal({ title: `The run did not start: ${failure.message}`, problems });
   }
+}
+
+/** What the canvas shows of a run's steps: statuses, card lines and start times. */
+function stepViews(run: RunRecord | undefined): Pick<RunSlice, 'nodeStatus' | 'stepLines' | 'stepStarted'> {
+  const nodeStatus: Record<string, StepStatus> = {};
+  const stepLines: Record<string, string> = {};
+  const stepStarted: Record<string, number> = {};
+  for (const step of run?.steps ?? []) {
+    nodeStatus[step.nodeId] = step.status;
+    stepLines[step.nodeId] = stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
+    if (step.status === 'running' && step.startedAt) stepStarted[step.nodeId] = Date.parse(step.startedAt);
+  }
+  return { nodeStatus, stepLines, stepStarted };
+}
+
+/** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */
+function stepLine(step: StepRecord, isReused: boolean): string {
+  if (isReused) return 'reused';
+  if (step.status === 'failed' || step.status === 'cancelled') return step.error?.code ?? step.status;
+  if (step.status !== 'succeeded') return '';
+  const parts = [step.durationMs !== undefined ? `${step.durationMs} ms` : ''];
+  const tokens = (step.usage?.inputTokens ?? 0) + (step.usage?.outputTokens ?? 0);
+  if (tokens > 0) parts.push(`${tokens} tokens`);
+  if (step.usage?.cost !== undefined) parts.push(formatCost(step.usage.cost));
+  return parts.filter(Boolean).join(' · ');
+}
+
+/** Same nodes (type, config, label) and edges: the run's statuses can be shown on the draft itself. */
+function sameGraph(a: Flow, b: Flow): boolean {
+  const shape = (flow: Flow) =>
+    JSON.stringify([
+      flow.nodes.map((n) => [n.id, n.type, n.label, n.config]),
+      flow.edges.map((e) => [e.source, e.sourcePort, e.target, e.targetPort]),
+    ]);
+  return shape(a) === shape(b);
 }

@@ -19,6 +19,8 @@ export interface UiSlice {
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
   navigate: (route: UiSlice['route']) => void;
+  /** A run to show once the editor has opened its flow (the runs page opens one this way). */
+  runToOpen: string | undefined;
   notify: (message: string) => void;
   /** Shows a refusal until it is closed (undefined closes it). */
   showRefusal: (refusal: Refusal | undefined) => void;
@@ -30,6 +32,7 @@ let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   route: routeFromHash(),
+  runToOpen: undefined,
   toast: undefined,
   refusal: undefined,
   isShortcutsOpen: false,
@@ -39,8 +42,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
     const hash =
       route.page === 'editor'
         ? `#/flow/${encodeURIComponent(route.flowId)}`
-        : route.page === 'providers'
-          ? '#/providers'
+        : route.page === 'providers' || route.page === 'runs'
+          ? `#/${route.page}`
           : '#/';
     if (location.hash !== hash) history.pushState(null, '', `${location.pathname}${location.search}${hash}`);
     set({ route });

@@ -1,0 +1,127 @@
+import { formatCost } from '../../../core/model/pricing';
+import type { StepRecord } from '../../../core/model/run';
+import { stringifyValue } from '../../../core/model/template';
+import { useAppStore } from '../store/app-store';
+
+/**
+ * Everything the run kept of the selected node's step: the exact input and
+ * messages the model got, the output (text, or JSON as a tree), the error,
+ * attempts, times, tokens and cost, each with a copy button. While the step
+ * runs, the model's tokens stream in here.
+ */
+export function StepDetails({ nodeId }: { nodeId: string }) {
+  const step = useAppStore((s) => s.run?.steps.find((st) => st.nodeId === nodeId));
+  const tokens = useAppStore((s) => s.tokens[nodeId]);
+  const isReused = useAppStore((s) => s.run?.reuse?.nodeIds.includes(nodeId) === true);
+  if (!step) return <p className="muted">This node has no step in the run shown.</p>;
+  return (
+    <section className="step-details" aria-label="Step details">
+      <h3>
+        Step <code>{nodeId}</code>: <span className={`step-status run-${step.status}`}>{step.status}</span>
+        {isReused && <span className="step-reused"> reused</span>}
+      </h3>
+      <Facts step={step} />
+      {step.error && (
+        <p className="error">
+          {step.error.code}: {step.error.message}
+        </p>
+      )}
+      {step.status === 'running' && tokens !== undefined && <Block title="Streaming" text={tokens} />}
+      {step.messages && step.messages.length > 0 && (
+        <Block title="Messages sent and received" text={JSON.stringify(step.messages, null, 2)}>
+          {step.messages.map((m, i) => (
+            <div key={i} className="message">
+              <small className="muted">{m.role}</small>
+              <pre>{m.content}</pre>
+            </div>
+          ))}
+        </Block>
+      )}
+      {step.input !== undefined && (
+        <Block title="Resolved input" text={stringifyValue(step.input)}>
+          <JsonValue value={step.input} />
+        </Block>
+      )}
+      {step.output !== undefined && (
+        <Block title="Output" text={stringifyValue(step.output)}>
+          <JsonValue value={step.output} />
+        </Block>
+      )}
+    </section>
+  );
+}
+
+function Facts({ step }: { step: StepRecord }) {
+  const facts: [string, string][] = [['attempts', String(step.attempts)]];
+  if (step.startedAt) facts.push(['started', new Date(step.startedAt).toLocaleTimeString()]);
+  if (step.durationMs !== undefined) facts.push(['took', `${step.durationMs} ms`]);
+  if (step.usage?.model)
+    facts.push(['model', `${step.usage.provider ? `${step.usage.provider} · ` : ''}${step.usage.model}`]);
+  if (step.usage) facts.push(['tokens', `${step.usage.inputTokens ?? '?'} in, ${step.usage.outputTokens ?? '?'} out`]);
+  if (step.usage?.cost !== undefined) facts.push(['cost', formatCost(step.usage.cost)]);
+  return (
+    <dl className="facts">
+      {facts.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A titled block with a copy button; `text` is what is copied (and shown when there are no children). */
+function Block({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
+  return (
+    <div className="step-block">
+      <div className="step-block-head">
+        <strong>{title}</strong>
+        <button
+          className="small"
+          aria-label={`Copy ${title.toLowerCase()}`}
+          onClick={() =>
+            void navigator.clipboard
+              ?.writeText(text)
+              .then(() => useAppStore.getState().notify(`${title} copied`))
+              .catch(() => useAppStore.getState().notify('The browser did not allow copying'))
+          }
+        >
+          Copy
+        </button>
+      </div>
+      {children ?? <pre>{text}</pre>}
+    </div>
+  );
+}
+
+/** Text as text; objects and arrays as a tree whose branches fold. */
+export function JsonValue({ value, name }: { value: unknown; name?: string }) {
+  const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
+  if (value === null || typeof value !== 'object') {
+    const text = typeof value === 'string' && name === undefined ? value : JSON.stringify(value);
+    return name === undefined ? (
+      <pre>{text}</pre>
+    ) : (
+      <div className="json-leaf">
+        {label}
+        <span className={`json-${value === null ? 'null' : typeof value}`}>{text}</span>
+      </div>
+    );
+  }
+  const entries: (readonly [string, unknown])[] = Array.isArray(value)
+    ? (value as unknown[]).map((v, i) => [String(i), v] as const)
+    : Object.entries(value);
+  const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
+  return (
+    <details className="json-tree" open={name === undefined || entries.length <= 8}>
+      <summary>
+        {label}
+        <span className="muted">{summary}</span>
+      </summary>
+      {entries.map(([key, v]) => (
+        <JsonValue key={key} name={key} value={v} />
+      ))}
+    </details>
+  );
+}

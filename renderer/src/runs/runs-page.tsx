@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { toFlowbenchError } from '../../../core/model/errors';
+import { formatCost } from '../../../core/model/pricing';
+import type { RunStatus, RunSummary, RunTrigger } from '../../../core/model/run';
+import { api, transport } from '../api/client';
+import { useAppStore } from '../store/app-store';
+
+const PAGE = 50;
+const TRIGGERS: readonly RunTrigger[] = ['editor', 'cli', 'mcp', 'test'];
+const STATUSES: readonly RunStatus[] = [
+  'succeeded',
+  'partial',
+  'failed',
+  'stopped',
+  'cancelled',
+  'interrupted',
+  'running',
+];
+
+/** Every flow's runs, newest first, like n8n's executions list: filter, page, open one over its flow, delete. */
+export function RunsPage() {
+  const [runs, setRuns] = useState<RunSummary[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [trigger, setTrigger] = useState<RunTrigger | ''>('');
+  const [status, setStatus] = useState<RunStatus | ''>('');
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+
+  const load = useCallback(
+    async (offset: number) => {
+      try {
+        const page = await api.runs.list({
+          ...(trigger ? { trigger } : {}),
+          ...(status ? { status } : {}),
+          limit: PAGE + 1,
+          offset,
+        });
+        setRuns((previous) => [...(offset === 0 ? [] : previous), ...page.slice(0, PAGE)]);
+        setHasMore(page.length > PAGE);
+        setProblem(undefined);
+      } catch (error) {
+        setProblem(toFlowbenchError(error).message);
+      }
+    },
+    [trigger, status],
+  );
+  useEffect(() => {
+    void load(0);
+  }, [load]);
+  // A run that ends anywhere (an MCP client's call, the CLI's through this host) shows up.
+  useEffect(
+    () =>
+      transport.subscribe((event) => {
+        if (event.type === 'run' && event.event.type === 'run.finished') void load(0);
+      }),
+    [load],
+  );
+
+  const open = (run: RunSummary) => {
+    useAppStore.setState({ runToOpen: run.id });
+    useAppStore.getState().navigate({ page: 'editor', flowId: run.flowId });
+  };
+  const remove = async (run: RunSummary) => {
+    await api.runs.remove({ ids: [run.id] }).catch((error: unknown) => setProblem(toFlowbenchError(error).message));
+    await load(0);
+  };
+
+  return (
+    <main className="runs-page">
+      <header className="home-header">
+        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <h1>All runs</h1>
+        <select
+          aria-label="Started from"
+          value={trigger}
+          onChange={(e) => setTrigger(e.target.value as RunTrigger | '')}
+        >
+          <option value="">from anywhere</option>
+          {TRIGGERS.map((t) => (
+            <option key={t} value={t}>
+              from {t === 'test' ? 'test cases' : t}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Ended" value={status} onChange={(e) => setStatus(e.target.value as RunStatus | '')}>
+          <option value="">any status</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </header>
+      {problem && <p className="error">{problem}</p>}
+      {runs.length === 0 && !problem && <p className="muted">No runs{trigger || status ? ' match' : ' yet'}.</p>}
+      <table className="runs-table">
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id}>
+              <td>
+                <button className="link" onClick={() => open(run)}>
+                  {run.flowName}
+                </button>
+              </td>
+              <td className={`run-${run.status}`}>{run.status}</td>
+              <td>
+                {run.trigger}
+                {run.client ? ` (${run.client})` : ''}
+              </td>
+              <td>{new Date(run.startedAt).toLocaleString()}</td>
+              <td>{run.durationMs !== undefined ? `${(run.durationMs / 1000).toFixed(2)} s` : ''}</td>
+              <td>{run.usage?.cost !== undefined ? formatCost(run.usage.cost) : ''}</td>
+              <td>
+                <button
+                  className="small"
+                  aria-label={`Delete run ${run.id.slice(0, 8)}`}
+                  onClick={() => void remove(run)}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {hasMore && <button onClick={() => void load(runs.length)}>More</button>}
+    </main>
+  );
+}
