@@ -38,6 +38,8 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
   const { node, definition, runId, emit } = input;
   const maxAttempts = node.maxAttempts ?? 1;
   const started = Date.now();
+  /** Errors of the attempts that were retried, for the step record. */
+  const retries: { code: string; message: string }[] = [];
   for (let attempt = 1; ; attempt++) {
     if (input.runSignal.aborted) return { status: 'cancelled' };
     emit({ type: 'node.started', runId, nodeId: node.id, attempt, at: Date.now() });
@@ -72,6 +74,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         output: outcome.kind === 'stop' ? { stopped: outcome.reason } : outcome.output,
         ...(details.usage ? { usage: details.usage } : {}),
         ...(details.messages ? { messages: details.messages } : {}),
+        ...(retries.length > 0 ? { retries } : {}),
       });
       return { status: 'succeeded', outcome };
     } catch (thrown) {
@@ -89,8 +92,10 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         isHandled: input.isHandled && !willRetry,
         input: details.input ?? used,
         ...(details.messages ? { messages: details.messages } : {}),
+        ...(!willRetry && retries.length > 0 ? { retries } : {}),
       });
       if (!willRetry) return { status: 'failed', error };
+      retries.push({ code: error.code, message: error.message });
       await sleep(backoffDelay(attempt, input.retry), input.runSignal);
     } finally {
       guard.dispose();

@@ -218,6 +218,12 @@ describe('runFlow', () => {
       ['PROVIDER_RATE_LIMITED', true],
       ['PROVIDER_ERROR', true],
     ]);
+    // The step record keeps why each retried attempt failed.
+    const finished = retried.events.find((e) => e.type === 'node.finished' && e.nodeId === 'answer');
+    expect(finished?.type === 'node.finished' && finished.retries?.map((r) => r.code)).toEqual([
+      'PROVIDER_RATE_LIMITED',
+      'PROVIDER_ERROR',
+    ]);
 
     server.requests.length = 0;
     server.reply = () => ({ status: 400 });

@@ -59,6 +59,7 @@ export class RunRecordBuilder {
           ...(event.input !== undefined ? { input: event.input } : {}),
           ...(event.usage ? { usage: event.usage } : {}),
           ...(event.messages ? { messages: event.messages } : {}),
+          ...(event.retries ? { retries: event.retries } : {}),
         });
         this.finish(step, event.at);
         return;
@@ -71,6 +72,9 @@ export class RunRecordBuilder {
           error: event.error,
           ...(event.input !== undefined ? { input: event.input } : {}),
           ...(event.messages ? { messages: event.messages } : {}),
+          // Live, each retried attempt's error joins the list; the last event carries the whole list.
+          ...(event.willRetry ? { retries: [...(step.retries ?? []), event.error] } : {}),
+          ...(event.retries ? { retries: event.retries } : {}),
         });
         if (!event.willRetry) this.finish(step, event.at);
         return;

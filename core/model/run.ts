@@ -69,6 +69,8 @@ export type RunEvent =
       messages?: LlmMessage[];
       /** The output was taken from this earlier run, not computed (see RunReuse). */
       reusedFrom?: string;
+      /** Why each earlier attempt failed, oldest first (retries). */
+      retries?: StepError[];
     }
   | {
       type: 'node.failed';
@@ -83,6 +85,8 @@ export type RunEvent =
       isHandled: boolean;
       input?: unknown;
       messages?: LlmMessage[];
+      /** On the last failure: why each earlier attempt failed, oldest first. */
+      retries?: StepError[];
     }
   | { type: 'node.skipped'; runId: string; nodeId: string; at: number }
   | { type: 'node.cancelled'; runId: string; nodeId: string; at: number }
@@ -107,6 +111,8 @@ export interface StepRecord {
   error?: StepError;
   usage?: TokenUsage;
   messages?: LlmMessage[];
+  /** Why each attempt before the last failed, oldest first. */
+  retries?: StepError[];
   startedAt?: string;
   finishedAt?: string;
   durationMs?: number;

@@ -15,6 +15,11 @@ interface EditorFieldBase {
   min?: number;
   max?: number;
   step?: number;
+  /**
+   * A text field the editor offers choices for, free text still allowed: the
+   * configured providers' names, or the models of the node's provider.
+   */
+  suggest?: 'providers' | 'models';
 }
 
 /** An editor hint with its config type erased: what the inspector reads. */

@@ -21,8 +21,20 @@ export const MODEL_PORTS = {
 /** Editor hints for the fields of modelCallShape; `promptLabel` names the user prompt. */
 export function modelCallEditor(promptLabel: string) {
   return [
-    { key: 'provider' as const, label: 'Provider', kind: 'text' as const, help: 'empty: the default provider' },
-    { key: 'model' as const, label: 'Model', kind: 'text' as const },
+    {
+      key: 'provider' as const,
+      label: 'Provider',
+      kind: 'text' as const,
+      help: 'empty: the default provider',
+      suggest: 'providers' as const,
+    },
+    {
+      key: 'model' as const,
+      label: 'Model',
+      kind: 'text' as const,
+      help: "empty: the provider's default model",
+      suggest: 'models' as const,
+    },
     { key: 'system' as const, label: 'System prompt', kind: 'template' as const },
     { key: 'prompt' as const, label: promptLabel, kind: 'template' as const },
   ];

@@ -97,6 +97,7 @@ export class RunRepository {
         ...(s.errorCode ? { error: { code: s.errorCode, message: s.errorMessage ?? '' } } : {}),
         ...(s.usage ? { usage: s.usage } : {}),
         ...(s.messages ? { messages: s.messages } : {}),
+        ...(s.retries ? { retries: s.retries } : {}),
         ...(s.startedAt ? { startedAt: iso(s.startedAt) } : {}),
         ...(s.finishedAt ? { finishedAt: iso(s.finishedAt) } : {}),
         ...(s.startedAt && s.finishedAt ? { durationMs: s.finishedAt - s.startedAt } : {}),

@@ -67,6 +67,7 @@ export const STEP_KEYS = [
   'messages',
   'startedAt',
   'finishedAt',
+  'retries',
 ] as const satisfies KeysOf<typeof runSteps>;
 
 const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
@@ -86,6 +87,7 @@ const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' 
   messages: `coalesce(excluded.${step('messages')}, run_steps.${step('messages')})`,
   startedAt: `coalesce(run_steps.${step('startedAt')}, excluded.${step('startedAt')})`,
   finishedAt: `excluded.${step('finishedAt')}`,
+  retries: `coalesce(excluded.${step('retries')}, run_steps.${step('retries')})`,
 };
 
 export const RUN_STATEMENTS = {

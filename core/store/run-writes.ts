@@ -35,6 +35,7 @@ function stepWrite(
     messages?: unknown;
     startedAt?: number;
     finishedAt?: number | null;
+    retries?: unknown;
   },
 ): RunWrite {
   return [
@@ -53,6 +54,7 @@ function stepWrite(
       json(step.messages),
       step.startedAt ?? null,
       step.finishedAt ?? null,
+      json(step.retries),
     ],
   ];
 }
@@ -70,6 +72,7 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         usage: event.usage,
         messages: event.messages,
         finishedAt: event.at,
+        retries: event.retries,
       });
     case 'node.failed':
       return stepWrite(event, run, event.willRetry ? 'running' : 'failed', {
@@ -79,6 +82,7 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         errorMessage: event.error.message,
         messages: event.messages,
         finishedAt: event.willRetry ? null : event.at,
+        retries: event.retries,
       });
     case 'node.skipped':
       return stepWrite(event, run, 'skipped', { finishedAt: event.at });
@@ -122,7 +126,7 @@ function mergeStep(a: StepParams, b: StepParams): StepParams {
   const merged = [...b] as StepParams;
   merged[2] = a[2];
   merged[4] = Math.max(Number(a[4]), Number(b[4]));
-  for (const i of [5, 6, 9, 10] as const) merged[i] = b[i] ?? a[i];
+  for (const i of [5, 6, 9, 10, 13] as const) merged[i] = b[i] ?? a[i];
   merged[11] = a[11] ?? b[11];
   return merged;
 }

@@ -52,7 +52,27 @@ test('first run: with no provider the home says so; a provider added from the sc
     await row.getByRole('button', { name: 'Save model' }).click();
     await expect(row.getByRole('button', { name: 'Save model' })).toHaveCount(0);
 
+    // A price: a negative one is refused and nothing is stored; then one that runs will cost.
+    const prices = page.getByRole('region', { name: 'Prices' });
+    await prices.getByLabel('Priced model').fill('other-model');
+    await prices.getByLabel('Input price').fill('-1');
+    await prices.getByLabel('Output price').fill('3');
+    await prices.getByRole('button', { name: 'Set price' }).click();
+    await expect(prices.getByRole('alert')).toContainText('a price cannot be negative');
+    withDatabase(served.db, (services) => expect(services.providers.prices().prices).toEqual([]));
+    await prices.getByLabel('Input price').fill('1000');
+    await prices.getByRole('button', { name: 'Set price' }).click();
+    await expect(prices.locator('tr')).toContainText(['other-model']);
+
     await openFlow(page, served, oneCall);
+    // The inspector offers the providers and the provider's models (free text still allowed).
+    await page.getByTestId('rf__node-answer').click();
+    await expect(page.getByTestId('field-provider-choices').locator('option')).toHaveCount(5);
+    await expect(page.getByTestId('field-model-choices').locator('option')).toHaveCount(2);
+    await expect(page.getByTestId('field-model-choices').locator('option').first()).toHaveAttribute(
+      'value',
+      'test-model',
+    );
     await page.getByRole('tab', { name: 'Run' }).click();
     await expect(page.getByTestId('no-provider')).toHaveCount(0);
     await page.locator('#run-input-text').fill('hi');
@@ -61,6 +81,8 @@ test('first run: with no provider the home says so; a provider added from the sc
       'Hello from the local model.',
     ]);
     expect(model.requests.find((r) => r.path.endsWith('/chat/completions'))?.body.model).toBe('other-model');
+    // 10 × $1000/M + 5 × $3/M
+    await expect(page.getByTestId('run-usage')).toHaveText('· 15 tokens · $0.01');
     expect(model.requests.at(-1)?.headers.authorization).toBe('Bearer sk-secret-1234');
   } finally {
     await model.close();

@@ -83,4 +83,16 @@ describe('run cost and history from the CLI (issue 16, points 4 and 8)', () => {
     const gone = await runCli(['--db', db, 'runs', 'show', page2[0]!.id]);
     expect(gone.stderr).toContain('[RUN_NOT_FOUND]');
   });
+
+  it('stores why each retried attempt failed (the example retries its summary once)', async () => {
+    server.reply = (_, i) =>
+      i === 0 ? { status: 500, body: '{"error":{"message":"overloaded"}}' } : { content: 'Otters.' };
+    const record = JSON.parse((await run('retry')).stdout) as RunRecord;
+    const stored = await runJson<RunRecord>(['--db', db, 'runs', 'show', record.id]);
+    const summarise = stored.steps.find((s) => s.nodeId === 'summarise');
+    expect(summarise).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(summarise?.retries).toEqual([
+      { code: 'PROVIDER_ERROR', message: expect.stringContaining('500') as unknown },
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { LlmMessage, TokenUsage } from '../../model/run';
+import type { LlmMessage, StepError, TokenUsage } from '../../model/run';
 import { runs } from './runs';
 
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
@@ -22,6 +22,8 @@ export const runSteps = sqliteTable(
     errorMessage: text('error_message'),
     usage: text('usage', { mode: 'json' }).$type<TokenUsage>(),
     messages: text('messages', { mode: 'json' }).$type<LlmMessage[]>(),
+    /** Why each attempt before the last failed (retries), oldest first. */
+    retries: text('retries', { mode: 'json' }).$type<StepError[]>(),
     startedAt: integer('started_at'),
     finishedAt: integer('finished_at'),
   },

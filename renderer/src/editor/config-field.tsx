@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
+import { suggestionsFor } from './suggestions';
 import type { ReferenceOption } from './template-editor';
 
 // CodeMirror loads when the first template field is shown, not with the canvas.
@@ -12,10 +13,12 @@ interface FieldProps {
   references: readonly ReferenceOption[];
   /** Distinguishes fields of list items, for labels and test ids. */
   path: string;
+  /** The whole config the field is part of (the model field's suggestions follow the provider field). */
+  config?: Readonly<Record<string, unknown>>;
 }
 
 /** One form field built from a node type's editor hint. */
-export function ConfigField({ field, value, onChange, references, path }: FieldProps) {
+export function ConfigField({ field, value, onChange, references, path, config }: FieldProps) {
   const id = `field-${path}`;
   switch (field.kind) {
     case 'template':
@@ -39,7 +42,21 @@ export function ConfigField({ field, value, onChange, references, path }: FieldP
         <label className="field" htmlFor={id}>
           <span className="field-label">{field.label}</span>
           {field.kind === 'text' ? (
-            <input id={id} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)} />
+            <>
+              <input
+                id={id}
+                list={field.suggest ? `${id}-choices` : undefined}
+                value={typeof value === 'string' ? value : ''}
+                onChange={(e) => onChange(e.target.value)}
+              />
+              {field.suggest && (
+                <Suggestions
+                  id={`${id}-choices`}
+                  kind={field.suggest}
+                  provider={typeof config?.provider === 'string' ? config.provider : ''}
+                />
+              )}
+            </>
           ) : (
             <textarea
               id={id}
@@ -220,5 +237,24 @@ function ListField({
         Add {field.label.toLowerCase().replace(/s$/, '')}
       </button>
     </fieldset>
+  );
+}
+
+/** The choices a suggesting text field offers: provider names, or the models the provider lists. */
+function Suggestions({ id, kind, provider }: { id: string; kind: 'providers' | 'models'; provider: string }) {
+  const [choices, setChoices] = useState<readonly string[]>([]);
+  useEffect(() => {
+    let isCurrent = true;
+    void suggestionsFor(kind, provider).then((list) => isCurrent && setChoices(list));
+    return () => {
+      isCurrent = false;
+    };
+  }, [kind, provider]);
+  return (
+    <datalist id={id} data-testid={id}>
+      {choices.map((choice) => (
+        <option key={choice} value={choice} />
+      ))}
+    </datalist>
   );
 }

@@ -84,6 +84,7 @@ export function Inspector() {
           value={node.config[field.key]}
           onChange={(v) => setConfigValue(field.key, v)}
           references={references}
+          config={node.config}
         />
       ))}
       {definition.hasRunSettings !== false && (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { PROVIDER_KINDS, type ProviderKind } from '../../../core/model/provider-config';
+import type { PriceTable } from '../../../core/model/pricing';
 import type { ProviderListing } from '../../../core/model/summaries';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -78,6 +79,7 @@ export function ProvidersPage() {
         ))}
       </section>
       <AddProvider act={act} />
+      <Prices />
     </main>
   );
 }
@@ -244,6 +246,99 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
       <button className="primary" disabled={!name.trim()} onClick={() => void save()}>
         Save provider
       </button>
+    </section>
+  );
+}
+
+/**
+ * What each model costs, in dollars per million tokens: runs and steps show a
+ * cost only for models priced here (nothing is assumed; local models are free).
+ */
+function Prices() {
+  const [table, setTable] = useState<PriceTable | undefined>(undefined);
+  const [model, setModel] = useState('');
+  const [provider, setProvider] = useState('');
+  const [input, setInput] = useState('');
+  const [output, setOutput] = useState('');
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    void api.providers.prices({}).then(setTable);
+  }, []);
+  const change = async (request: () => Promise<PriceTable>) => {
+    try {
+      setTable(await request());
+      setProblem(undefined);
+      return true;
+    } catch (error) {
+      setProblem(toFlowbenchError(error).message);
+      return false;
+    }
+  };
+  const add = async () => {
+    const saved = await change(() =>
+      api.providers.setPrice({
+        price: { model: model.trim(), provider, inputPerMillion: Number(input), outputPerMillion: Number(output) },
+      }),
+    );
+    if (saved) setModel('');
+  };
+  return (
+    <section aria-label="Prices" className="add-provider">
+      <h2>Prices</h2>
+      <p className="muted">Dollars per million tokens. A model without a price has no cost in runs.</p>
+      <table className="runs-table">
+        <tbody>
+          {table?.prices.map((p) => (
+            <tr key={`${p.provider}/${p.model}`}>
+              <td>{p.model}</td>
+              <td>{p.provider || 'any provider'}</td>
+              <td>in ${p.inputPerMillion}/M</td>
+              <td>out ${p.outputPerMillion}/M</td>
+              <td>
+                <button
+                  className="small"
+                  onClick={() => void change(() => api.providers.removePrice({ model: p.model, provider: p.provider }))}
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="run-actions">
+        <input aria-label="Priced model" placeholder="model" value={model} onChange={(e) => setModel(e.target.value)} />
+        <input
+          aria-label="At provider"
+          placeholder="any provider"
+          value={provider}
+          onChange={(e) => setProvider(e.target.value)}
+        />
+        <input
+          aria-label="Input price"
+          type="number"
+          step="any"
+          placeholder="in $/M"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+        />
+        <input
+          aria-label="Output price"
+          type="number"
+          step="any"
+          placeholder="out $/M"
+          value={output}
+          onChange={(e) => setOutput(e.target.value)}
+        />
+        <button disabled={!model.trim() || input === '' || output === ''} onClick={() => void add()}>
+          Set price
+        </button>
+      </div>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
     </section>
   );
 }

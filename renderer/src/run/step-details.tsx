@@ -21,8 +21,14 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
         {isReused && <span className="step-reused"> reused</span>}
       </h3>
       <Facts step={step} />
+      {step.retries?.map((retry, i) => (
+        <p key={i} className="muted step-retry">
+          Attempt {i + 1} failed, retried: {retry.code}: {retry.message}
+        </p>
+      ))}
       {step.error && (
         <p className="error">
+          {step.retries?.length ? `Attempt ${step.retries.length + 1}: ` : ''}
           {step.error.code}: {step.error.message}
         </p>
       )}
