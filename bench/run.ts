@@ -1,5 +1,6 @@
 import { benchEngine } from './engine.bench';
 import { benchMcp } from './mcp.bench';
+import { benchRunView } from './run-view.bench';
 import { benchStore } from './store.bench';
 import { benchUi } from './ui.bench';
 import { printRows, type BenchRow } from './stats';
@@ -13,6 +14,7 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   engine: benchEngine,
   mcp: benchMcp,
   ui: benchUi,
+  runview: benchRunView,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -18,6 +18,11 @@ const iso = (ms: number) => {
  */
 export class RunRecordBuilder {
   private readonly steps = new Map<string, StepRecord & { startedMs?: number }>();
+  /**
+   * The record's copy of each step, made again only after an event changed
+   * it: a view that shows 200 steps redraws the one that changed.
+   */
+  private readonly copies = new Map<string, StepRecord>();
   private run: RunRecord | undefined;
 
   constructor(
@@ -107,6 +112,7 @@ export class RunRecordBuilder {
   }
 
   private step(nodeId: string): StepRecord & { startedMs?: number } {
+    this.copies.delete(nodeId);
     let step = this.steps.get(nodeId);
     if (!step) {
       step = { nodeId, status: 'pending', attempts: 0 };
@@ -123,7 +129,17 @@ export class RunRecordBuilder {
   /** The record so far; complete once `run.finished` was applied. */
   record(): RunRecord {
     if (!this.run) throw new Error('the run has not started');
-    const steps = [...this.steps.values()].map(({ startedMs: _startedMs, ...step }) => step);
+    const steps = [...this.steps.values()].map((step) => {
+      let copy = this.copies.get(step.nodeId);
+      if (!copy) {
+        // The builder's own field stays out of the record.
+        const { startedMs, ...rest } = step;
+        void startedMs;
+        copy = rest;
+        this.copies.set(step.nodeId, copy);
+      }
+      return copy;
+    });
     const usage = totalUsage(steps.map((s) => s.usage));
     return { ...this.run, ...(usage ? { usage } : {}), steps };
   }

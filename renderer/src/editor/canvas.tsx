@@ -23,9 +23,9 @@ import { Map as MapIcon } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { connectionRefusal } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
-import { carriedEdges } from '../run/carried-edges';
 import { toRfEdges, toRfNodes } from './mapper';
 import { NodeDetailContext, nodeTypes, type FlowRfNode } from './node-view';
+import { edgeTypes } from './run-edge';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -138,17 +138,15 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   // A past run whose flow differs from the draft is shown over the nodes it had, read-only.
   const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
   const isReadOnly = useAppStore((s) => s.runSnapshot !== undefined);
-  const run = useAppStore((s) => s.run);
   const selectedNodes = useAppStore((s) => s.selectedNodes);
   const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
-  const nodeStatus = useAppStore((s) => s.nodeStatus);
   // From onInit rather than useReactFlow(), which re-renders this component (and React Flow) once its viewport exists.
   const instance = useRef<ReactFlowInstance<FlowRfNode>>(undefined);
   // The first render already has every node, so React Flow initialises once, with the whole graph.
   const [nodes, setNodes] = useState<FlowRfNode[]>(() => {
     const state = useAppStore.getState();
-    return state.flow ? toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems, state.nodeStatus) : [];
+    return state.flow ? toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems) : [];
   });
   const [edges, setEdges] = useState<Edge[]>(() => {
     const state = useAppStore.getState();
@@ -164,13 +162,13 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
 
-  const carried = useMemo(() => (flow ? carriedEdges(flow, run) : undefined), [flow, run]);
-
+  // A run's statuses never pass through here: each card and edge follows its own in the store
+  // (NodeView, RunEdge), so a hundred events a second leave React Flow's own state alone.
   useEffect(() => {
     if (!flow) return;
-    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, isReadOnly ? [] : problems, nodeStatus));
-    setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet, carried));
-  }, [flow, selectedNodeSet, selectedEdgeSet, problems, nodeStatus, carried, isReadOnly]);
+    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, isReadOnly ? [] : problems));
+    setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet));
+  }, [flow, selectedNodeSet, selectedEdgeSet, problems, isReadOnly]);
 
   const onNodesChange = useCallback((changes: NodeChange<FlowRfNode>[]) => {
     setNodes((current) => applyNodeChanges(changes, current));
@@ -227,6 +225,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           nodes={nodes}
           edges={edges}
           nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
           onConnect={onConnect}

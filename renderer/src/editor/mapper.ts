@@ -1,7 +1,6 @@
 import type { Edge } from '@xyflow/react';
 import type { Flow, FlowEdge } from '../../../core/model/flow';
 import type { Problem } from '../../../core/model/problems';
-import type { StepStatus } from '../../../core/model/run';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { nodeClassName, rfType, type FlowRfNode } from './node-view';
 
@@ -24,7 +23,6 @@ export function toRfNodes(
   previous: readonly FlowRfNode[],
   selected: ReadonlySet<string>,
   problems: readonly Problem[],
-  status: Readonly<Record<string, StepStatus>>,
 ): FlowRfNode[] {
   const before = new Map(previous.map((n) => [n.id, n]));
   const problemCounts = new Map<string, number>();
@@ -37,13 +35,11 @@ export function toRfNodes(
     const old = before.get(node.id);
     const problemCount = problemCounts.get(node.id) ?? 0;
     const isSelected = selected.has(node.id);
-    const nodeStatus = status[node.id];
     if (
       old &&
       old.data.node === node &&
       old.selected === isSelected &&
       old.data.problemCount === problemCount &&
-      old.data.status === nodeStatus &&
       (!nodeRegistry.get(node.type)?.showsParameters || old.data.parameters.join() === parameters.join())
     ) {
       return old;
@@ -53,8 +49,8 @@ export function toRfNodes(
       type: rfType(node.type),
       position: node.position,
       selected: isSelected,
-      className: nodeClassName(node, problemCount, nodeStatus),
-      data: { node, problemCount, status: nodeStatus, parameters },
+      className: nodeClassName(node, problemCount),
+      data: { node, problemCount, parameters },
       ...(old?.measured ? { measured: old.measured } : {}),
     };
   });

@@ -1,5 +1,5 @@
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
-import { createContext, memo, useContext, useEffect, useState } from 'react';
+import { createContext, memo, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
@@ -11,7 +11,6 @@ import type { NodeDetail } from './viewport';
 export interface FlowNodeData extends Record<string, unknown> {
   node: FlowNode;
   problemCount: number;
-  status: StepStatus | undefined;
   /** Parameter names, shown on input nodes. */
   parameters: string[];
 }
@@ -25,14 +24,13 @@ const CATEGORY_CLASS: Record<string, string> = { io: 'cat-io', text: 'cat-text',
  * (React Flow adds `selected`), so a view renders no box of its own: one
  * element less per node, which a 5,000-node flow notices when it opens.
  */
-export function nodeClassName(node: FlowNode, problemCount: number, status: StepStatus | undefined): string {
+export function nodeClassName(node: FlowNode, problemCount: number): string {
   const definition = nodeRegistry.get(node.type);
   const category = CATEGORY_CLASS[definition?.category ?? ''];
   let className = category ? `fb-node ${category}` : 'fb-node';
   // Port labels sit inside the card's right edge: its text keeps clear of them.
   if ((definition?.outputs.length ?? 0) > 1) className += ' has-port-labels';
   if (problemCount > 0) className += ' has-problems';
-  if (status) className += ` status-${status}`;
   return className;
 }
 
@@ -67,7 +65,9 @@ function handles(ports: readonly PortSpec[], type: 'target' | 'source', isCompac
 
 /** One view for every node type: what matters at a glance, ports as handles. */
 function NodeView({ data }: NodeProps<FlowRfNode>) {
-  const { node, problemCount, status, parameters } = data;
+  const { node, problemCount, parameters } = data;
+  // The run's status comes from the store, not React Flow's data: see useRunStatus.
+  const { status, ref } = useRunStatus(node.id);
   const definition = nodeRegistry.get(node.type);
   const detail = useContext(NodeDetailContext);
   const isCompact = detail !== 'full';
@@ -86,7 +86,9 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     return (
       <>
         {inputs}
-        <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
+        <div className="fb-node-compact fb-node-box" ref={ref}>
+          {node.label || node.id}
+        </div>
         {outputs}
       </>
     );
@@ -96,7 +98,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     return (
       <>
         {inputs}
-        <div className="fb-node-compact">
+        <div className="fb-node-compact" ref={ref}>
           {Icon && <Icon size={28} strokeWidth={2.2} className="fb-node-compact-icon" />}
           <span className="fb-node-compact-label">{node.label || node.id}</span>
         </div>
@@ -108,7 +110,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
   return (
     <>
       {inputs}
-      <div className="fb-node-head">
+      <div className="fb-node-head" ref={ref}>
         <span className="fb-node-icon" aria-hidden="true">
           {Icon && <Icon size={16} strokeWidth={2.2} />}
         </span>
@@ -153,6 +155,23 @@ function Elapsed({ since }: { since: number }) {
     return () => clearInterval(timer);
   }, []);
   return <div className="fb-step-line fb-step-line-running">{((now - since) / 1000).toFixed(1)} s</div>;
+}
+
+/**
+ * A node's status in the run shown, from the store, written on its React Flow
+ * wrapper as `data-status` (the wrapper is the card, see nodeClassName; React
+ * Flow manages its class, not this attribute).
+ */
+function useRunStatus(nodeId: string) {
+  const status = useAppStore((s) => s.nodeStatus[nodeId]);
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const wrapper = ref.current?.closest('.react-flow__node');
+    if (!wrapper) return;
+    if (status) wrapper.setAttribute('data-status', status);
+    else wrapper.removeAttribute('data-status');
+  });
+  return { status, ref };
 }
 
 /** The step's status as an icon: the title keeps its room. The word is its tooltip and what a screen reader says. */

@@ -4,10 +4,21 @@ import { nodeRegistry } from '../../../core/nodes/registry';
 
 const DOWNSTREAM_RAN = new Set(['running', 'succeeded', 'failed', 'cancelled']);
 
+// Node types by id, per flow: asked for every edge on every run event.
+const typesOf = new WeakMap<Flow, Map<string, string>>();
+function typeOf(flow: Flow, nodeId: string): string | undefined {
+  let types = typesOf.get(flow);
+  if (!types) {
+    types = new Map(flow.nodes.map((n) => [n.id, n.type]));
+    typesOf.set(flow, types);
+  }
+  return types.get(nodeId);
+}
+
 /** Did this step leave the node on `port`? A success on the ports its output took, a handled failure on `error`. */
 function tookPort(flow: Flow, step: StepRecord, port: string): boolean {
-  const node = flow.nodes.find((n) => n.id === step.nodeId);
-  const definition = node ? nodeRegistry.get(node.type) : undefined;
+  const type = typeOf(flow, step.nodeId);
+  const definition = type ? nodeRegistry.get(type) : undefined;
   if (!definition) return false;
   if (step.status === 'failed') return definition.outputs.some((p) => p.id === port && p.kind === 'error');
   if (step.status !== 'succeeded') return false;

@@ -245,6 +245,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         nodeStatus: {},
         stepLines: {},
         stepStarted: {},
+        carriedEdges: new Set(),
         runSnapshot: undefined,
         tokens: {},
         recentRuns: [],

@@ -4,6 +4,7 @@ import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Problem } from '../../../core/model/problems';
 import type { Flow } from '../../../core/model/flow';
 import { formatCost } from '../../../core/model/pricing';
+import { carriedEdges } from '../run/carried-edges';
 import type {
   RunEvent,
   RunRecord,
@@ -30,6 +31,8 @@ export interface RunSlice {
   stepLines: Record<string, string>;
   /** When each running step started (ms since the epoch), for the elapsed time on its card. */
   stepStarted: Record<string, number>;
+  /** The edges the run shown carried data along (see carriedEdges). */
+  carriedEdges: ReadonlySet<string>;
   /**
    * The flow as the run shown ran it, when that differs from the draft: the
    * canvas shows it read-only until "back to the draft".
@@ -73,6 +76,28 @@ export interface RunSlice {
 const RECENT_RUNS = 20;
 
 let builder: RunRecordBuilder | undefined;
+/** Tokens received since the store last took the run's events. */
+let pendingTokens: Record<string, string> = {};
+let isFlushScheduled = false;
+
+/** Runs `flush` at the next frame, once however many times it is asked for before then. */
+function scheduleFlush(flush: () => void): void {
+  if (isFlushScheduled) return;
+  isFlushScheduled = true;
+  const run = () => {
+    isFlushScheduled = false;
+    flush();
+  };
+  // A hidden tab gets no frames; the events must still land.
+  if (typeof document !== 'undefined' && document.visibilityState === 'visible') requestAnimationFrame(run);
+  else setTimeout(run, 16);
+}
+
+const mergeTokens = (current: Record<string, string>, more: Record<string, string>) => {
+  const merged = { ...current };
+  for (const [nodeId, text] of Object.entries(more)) merged[nodeId] = (merged[nodeId] ?? '') + text;
+  return merged;
+};
 
 export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, get) => ({
   runId: undefined,
@@ -80,6 +105,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   nodeStatus: {},
   stepLines: {},
   stepStarted: {},
+  carriedEdges: new Set(),
   runSnapshot: undefined,
   tokens: {},
   runInputs: {},
@@ -122,18 +148,25 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     const [record, snapshot] = await Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]);
     builder = undefined;
     const draft = get().flow;
+    const runSnapshot = draft && sameGraph(draft, snapshot) ? undefined : snapshot;
     set({
       run: record,
       runId: record.id,
       tokens: {},
-      ...stepViews(record),
-      runSnapshot: draft && sameGraph(draft, snapshot) ? undefined : snapshot,
+      ...stepViews(record, runSnapshot ?? draft),
+      runSnapshot,
       panel: 'run',
       isStoredRun: true,
     });
   },
   backToDraft() {
-    set({ runSnapshot: undefined, run: undefined, runId: undefined, ...stepViews(undefined), isStoredRun: false });
+    set({
+      runSnapshot: undefined,
+      run: undefined,
+      runId: undefined,
+      ...stepViews(undefined, undefined),
+      isStoredRun: false,
+    });
   },
   reuseRunInputs() {
     const run = get().run;
@@ -168,11 +201,21 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     if (state.runId === undefined && event.type !== 'run.started' && state.run?.id !== event.runId) return;
     builder.apply(event);
     if (event.type === 'node.token') {
-      set((s) => ({ tokens: { ...s.tokens, [event.nodeId]: (s.tokens[event.nodeId] ?? '') + event.text } }));
-      return;
+      pendingTokens[event.nodeId] = (pendingTokens[event.nodeId] ?? '') + event.text;
     }
-    const run = builder.record();
-    set({ run, runId: run.id, ...stepViews(run) });
+    // Events arrive faster than frames (a hundred a second): the store takes them once a frame.
+    scheduleFlush(() => {
+      const tokens = pendingTokens;
+      pendingTokens = {};
+      if (!builder) return;
+      const run = builder.record();
+      set((s) => ({
+        run,
+        runId: run.id,
+        ...stepViews(run, s.runSnapshot ?? s.flow),
+        ...(Object.keys(tokens).length > 0 ? { tokens: mergeTokens(s.tokens, tokens) } : {}),
+      }));
+    });
   },
 });
 
@@ -209,7 +252,7 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
     runId: undefined,
     run: undefined,
     runSnapshot: undefined,
-    ...stepViews(undefined),
+    ...stepViews(undefined, undefined),
     tokens: {},
     panel: 'run',
     refusal: undefined,
@@ -226,7 +269,10 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
 }
 
 /** What the canvas shows of a run's steps: statuses, card lines and start times. */
-function stepViews(run: RunRecord | undefined): Pick<RunSlice, 'nodeStatus' | 'stepLines' | 'stepStarted'> {
+function stepViews(
+  run: RunRecord | undefined,
+  flow: Flow | undefined,
+): Pick<RunSlice, 'nodeStatus' | 'stepLines' | 'stepStarted' | 'carriedEdges'> {
   const nodeStatus: Record<string, StepStatus> = {};
   const stepLines: Record<string, string> = {};
   const stepStarted: Record<string, number> = {};
@@ -235,7 +281,7 @@ function stepViews(run: RunRecord | undefined): Pick<RunSlice, 'nodeStatus' | 's
     stepLines[step.nodeId] = stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
     if (step.status === 'running' && step.startedAt) stepStarted[step.nodeId] = Date.parse(step.startedAt);
   }
-  return { nodeStatus, stepLines, stepStarted };
+  return { nodeStatus, stepLines, stepStarted, carriedEdges: flow ? carriedEdges(flow, run) : new Set() };
 }
 
 /** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */

@@ -1,0 +1,28 @@
+import { BaseEdge, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { useAppStore } from '../store/app-store';
+
+/**
+ * React Flow's bezier edge, marked while a run shows data went along it. The
+ * mark comes from the store, so a run's events redraw the edges they change
+ * and leave React Flow's own state alone.
+ */
+function RunEdge(props: EdgeProps) {
+  const isCarried = useAppStore((s) => s.carriedEdges.has(props.id));
+  const [path, labelX, labelY] = getBezierPath(props);
+  return (
+    <BaseEdge
+      id={props.id}
+      path={path}
+      labelX={labelX}
+      labelY={labelY}
+      {...(props.markerEnd ? { markerEnd: props.markerEnd } : {})}
+      {...(props.style ? { style: props.style } : {})}
+      {...(props.interactionWidth !== undefined ? { interactionWidth: props.interactionWidth } : {})}
+      {...(isCarried ? { className: 'edge-carried' } : {})}
+    />
+  );
+}
+
+/** Every edge is drawn by RunEdge (built once: React Flow warns when edgeTypes changes). */
+export const edgeTypes = { default: memo(RunEdge) };
