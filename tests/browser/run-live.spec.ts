@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { connectStdio } from '../helpers/mcp';
 import { startOpenAiServer } from '../helpers/openai-server';
 import { expect, openFlow, setLocalProvider, test, withDatabase } from './fixtures';
 
@@ -20,6 +21,22 @@ const slow = {
     edges: ['input>answer', 'answer>result'],
   }),
   name: 'Slow',
+};
+
+/** A flow that needs no model, published as the tool echo_live. */
+const templateOnly = {
+  ...buildFlow({
+    id: 'echo-live',
+    parameters: [{ name: 'text', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { id: 'say', type: 'template', config: { template: 'echo: {{inputs.text}}' }, position: { x: 320, y: 100 } },
+      { ...output('{{nodes.say.output}}'), position: { x: 640, y: 100 } },
+    ],
+    edges: ['input>say', 'say>result'],
+  }),
+  name: 'Echo live',
+  tool: { name: 'echo_live', description: 'Echoes.' },
 };
 
 const card = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
@@ -44,7 +61,8 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
     await page.locator('#run-input-topic').fill('otters');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
 
-    // Running: the card counts the seconds; the selected step shows the tokens as they stream.
+    // Queued until the run reaches it, then running: the card counts the seconds; the selected step shows the tokens as they stream.
+    await expect(card(page, 'result').getByRole('img', { name: 'queued' })).toBeVisible();
     await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
     await expect(card(page, 'answer').locator('.fb-step-line-running')).toHaveText(/^\d+\.\d s$/);
     const details = page.getByRole('region', { name: 'Step details' });
@@ -55,7 +73,7 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
     // Done: duration, tokens and cost on the card, the edges that carried data marked.
     await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
     await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText(/^\d+ ms · 15 tokens · \$0\.02$/);
-    await expect(page.locator('.react-flow__edge.edge-carried')).toHaveCount(2);
+    await expect(page.locator('.react-flow__edge-path.edge-carried')).toHaveCount(2);
     await expect(page.getByTestId('run-usage')).toHaveText('· 15 tokens · $0.02');
 
     // Inspection: the exact messages the model got, the output, the model and cost, copyable.
@@ -138,5 +156,26 @@ test('an old run opens over the flow it ran, read-only, after the flow changed; 
     withDatabase(served.db, (services) => expect(services.runs.count()).toBe(0));
   } finally {
     await model.close();
+  }
+});
+
+test('the Run tab lists a run an MCP client started, while it is open (issue 16, point 4)', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, templateOnly);
+  withDatabase(served.db, (services) => services.versions.publish('echo-live'));
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const recent = page.getByRole('region', { name: 'Recent runs' }).locator('button.link');
+  await expect(recent).toHaveCount(0);
+  const { client } = await connectStdio(served.db, 'claude-desktop');
+  try {
+    const result = await client.callTool({ name: 'echo_live', arguments: { text: 'hi' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
+    // No reload: the open tab learns of the other process's run by itself.
+    await expect(recent).toHaveCount(1);
+    await expect(recent.first()).toContainText('succeeded · mcp (claude-desktop)');
+  } finally {
+    await client.close();
   }
 });

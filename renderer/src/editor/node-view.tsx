@@ -157,6 +157,16 @@ function Elapsed({ since }: { since: number }) {
   return <div className="fb-step-line fb-step-line-running">{((now - since) / 1000).toFixed(1)} s</div>;
 }
 
+/** What a status is called on a card: a step the run has not reached yet is queued. */
+const STATUS_WORDS: Record<StepStatus, string> = {
+  pending: 'queued',
+  running: 'running',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  skipped: 'skipped',
+  cancelled: 'cancelled',
+};
+
 /**
  * A node's status in the run shown, from the store, written on its React Flow
  * wrapper as `data-status` (the wrapper is the card, see nodeClassName; React
@@ -178,7 +188,12 @@ function useRunStatus(nodeId: string) {
 function StatusBadge({ status }: { status: StepStatus }) {
   const Icon = STATUS_ICONS[status];
   return (
-    <span className={`fb-status fb-status-${status}`} title={status} role="img" aria-label={status}>
+    <span
+      className={`fb-status fb-status-${status}`}
+      title={STATUS_WORDS[status]}
+      role="img"
+      aria-label={STATUS_WORDS[status]}
+    >
       <Icon size={16} strokeWidth={2.4} />
     </span>
   );

@@ -50,7 +50,8 @@ export function RunsPage() {
   useEffect(
     () =>
       transport.subscribe((event) => {
-        if (event.type === 'run' && event.event.type === 'run.finished') void load(0);
+        // A run that ended here, or a change in the database file (another process's runs).
+        if (event.type === 'run' ? event.event.type === 'run.finished' : event.flowIds.length === 0) void load(0);
       }),
     [load],
   );

@@ -26,6 +26,9 @@ transport.subscribe((event) => {
   if (event.origin === CLIENT_ID) return;
   void state.loadFlows();
   const open = state.flowId;
+  // A change seen in the database file (another process, or this host's run writer): an MCP
+  // client's call or a CLI run may have added runs, so the Run tab's list is asked for again.
+  if (open && event.flowIds.length === 0) void state.loadRecentRuns();
   if (open && (event.flowIds.length === 0 || event.flowIds.includes(open)) && state.saveState === 'saved') {
     void state.reloadFlow();
   }

@@ -76,6 +76,8 @@ export interface RunSlice {
 const RECENT_RUNS = 20;
 
 let builder: RunRecordBuilder | undefined;
+/** The run `builder` folds, once its first event came. */
+let builderRunId: string | undefined;
 /** Tokens received since the store last took the run's events. */
 let pendingTokens: Record<string, string> = {};
 let isFlushScheduled = false;
@@ -196,9 +198,14 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     if (event.type === 'run.finished') void get().loadRecentRuns();
     if (!builder) return;
     const state = get();
-    // Events of the run this window started (it may arrive before the start call returns).
-    if (state.runId !== undefined && event.runId !== state.runId) return;
-    if (state.runId === undefined && event.type !== 'run.started' && state.run?.id !== event.runId) return;
+    // Events of the run this window started (they may arrive before the start call returns, and
+    // before the store took the first of them: the builder's own run id decides).
+    const expected = state.runId ?? builderRunId;
+    if (expected !== undefined && event.runId !== expected) return;
+    if (expected === undefined) {
+      if (event.type !== 'run.started') return;
+      builderRunId = event.runId;
+    }
     builder.apply(event);
     if (event.type === 'node.token') {
       pendingTokens[event.nodeId] = (pendingTokens[event.nodeId] ?? '') + event.text;
@@ -248,6 +255,7 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
     inputs[parameter.name] = coerceTextInput(parameter, text);
   }
   builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
+  builderRunId = undefined;
   set({
     runId: undefined,
     run: undefined,
@@ -276,6 +284,8 @@ function stepViews(
   const nodeStatus: Record<string, StepStatus> = {};
   const stepLines: Record<string, string> = {};
   const stepStarted: Record<string, number> = {};
+  // While a run goes, a node it has not reached yet is queued.
+  if (run?.status === 'running') for (const node of flow?.nodes ?? []) nodeStatus[node.id] = 'pending';
   for (const step of run?.steps ?? []) {
     nodeStatus[step.nodeId] = step.status;
     stepLines[step.nodeId] = stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
