@@ -265,12 +265,14 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const id = get().flowId;
       if (!id) return;
       const detail = await api.flows.get({ id });
-      // After a conflict the history no longer matches the flow; otherwise keep it.
+      // After a conflict the history no longer matches the flow; otherwise keep it. What did not
+      // change keeps its object: a reload because the database changed (another process's runs,
+      // every second while a client calls tools) then redraws nothing.
       set((state) => ({
-        flow: detail.flow,
-        revs: detail.revs,
-        problems: detail.problems,
-        versions: detail.versions,
+        flow: sameJson(state.flow, detail.flow) && state.flow ? state.flow : detail.flow,
+        revs: sameJson(state.revs, detail.revs) ? state.revs : detail.revs,
+        problems: sameJson(state.problems, detail.problems) ? state.problems : detail.problems,
+        versions: sameJson(state.versions, detail.versions) ? state.versions : detail.versions,
         hasUnpublishedChanges: detail.hasUnpublishedChanges,
         saveState: 'saved',
         past: afterRefusal ? [] : state.past,
@@ -383,3 +385,6 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
   };
 };
+
+/** Equal as JSON: how a reloaded part of the flow is told unchanged. */
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
