@@ -1,3 +1,4 @@
+import { RUN_STATUSES, RUN_TRIGGERS } from '../model/run';
 import { PriceSchema, type PriceTable } from '../model/pricing';
 import { ProviderConfigSchema } from '../model/provider-config';
 import type { TestRunSummary } from '../model/test-cases';
@@ -82,8 +83,8 @@ export const API = {
     list: method<RunSummary[]>()(
       z.object({
         flowId: id.optional(),
-        trigger: z.enum(['editor', 'cli', 'mcp', 'test']).optional(),
-        status: z.enum(['running', 'succeeded', 'partial', 'failed', 'stopped', 'cancelled', 'interrupted']).optional(),
+        trigger: z.enum(RUN_TRIGGERS).optional(),
+        status: z.enum(RUN_STATUSES).optional(),
         limit: z.number().int().min(1).max(500).default(50),
         offset: z.number().int().min(0).max(1_000_000).default(0),
       }),

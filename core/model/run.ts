@@ -3,10 +3,21 @@
  * the store records them, the renderer and MCP clients show them.
  */
 
-export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed' | 'stopped' | 'cancelled' | 'interrupted';
+/** How a run stands or ended: the one list the store, the API, the CLI and the editor's filters use. */
+export const RUN_STATUSES = [
+  'running',
+  'succeeded',
+  'partial',
+  'failed',
+  'stopped',
+  'cancelled',
+  'interrupted',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
 /** Who started a run; `test` is a test case run by "Run all" or `flowbench test`. */
-export type RunTrigger = 'editor' | 'cli' | 'mcp' | 'test';
+export const RUN_TRIGGERS = ['editor', 'cli', 'mcp', 'test'] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export interface TokenUsage {
   inputTokens?: number;

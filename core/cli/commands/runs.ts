@@ -1,6 +1,13 @@
 import type { Command } from 'commander';
 import { formatCost } from '../../model/pricing';
-import type { RunRecord, RunStatus, RunTrigger, TokenUsage } from '../../model/run';
+import {
+  RUN_STATUSES,
+  RUN_TRIGGERS,
+  type RunRecord,
+  type RunStatus,
+  type RunTrigger,
+  type TokenUsage,
+} from '../../model/run';
 import { usageError } from '../usage';
 import { printJson, printLine, type CliContext } from '../context';
 import { formatOutput } from './run';
@@ -11,16 +18,8 @@ const usageText = (usage: TokenUsage | undefined) =>
   usage
     ? `${usage.inputTokens ?? '?'}→${usage.outputTokens ?? '?'} tokens${usage.cost !== undefined ? `, ${formatCost(usage.cost)}` : ''}`
     : '';
-const TRIGGERS: readonly RunTrigger[] = ['editor', 'cli', 'mcp', 'test'];
-const STATUSES: readonly RunStatus[] = [
-  'running',
-  'succeeded',
-  'partial',
-  'failed',
-  'stopped',
-  'cancelled',
-  'interrupted',
-];
+const TRIGGERS: readonly RunTrigger[] = RUN_TRIGGERS;
+const STATUSES: readonly RunStatus[] = RUN_STATUSES;
 
 function showRun(run: RunRecord): void {
   printLine(

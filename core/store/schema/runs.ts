@@ -1,18 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { RunOutput, RunReuse } from '../../model/run';
+import { RUN_STATUSES, RUN_TRIGGERS, type RunOutput, type RunReuse } from '../../model/run';
 import { flows } from './flows';
 import { snapshots } from './snapshots';
-
-export const RUN_STATUSES = [
-  'running',
-  'succeeded',
-  'partial',
-  'failed',
-  'stopped',
-  'cancelled',
-  'interrupted',
-] as const;
 
 /** One row per run, from the editor, the CLI or an MCP client. */
 export const runs = sqliteTable(
@@ -28,7 +18,7 @@ export const runs = sqliteTable(
       .notNull()
       .references(() => snapshots.hash),
     inputs: text('inputs', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
-    trigger: text('trigger', { enum: ['editor', 'cli', 'mcp', 'test'] }).notNull(),
+    trigger: text('trigger', { enum: RUN_TRIGGERS }).notNull(),
     client: text('client'),
     status: text('status', { enum: RUN_STATUSES }).notNull(),
     output: text('output', { mode: 'json' }).$type<RunOutput>(),

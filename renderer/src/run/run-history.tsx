@@ -1,18 +1,7 @@
 import { useEffect } from 'react';
 import { formatCost } from '../../../core/model/pricing';
-import type { RunStatus, RunTrigger } from '../../../core/model/run';
 import { useAppStore } from '../store/app-store';
-
-const TRIGGERS: readonly RunTrigger[] = ['editor', 'cli', 'mcp', 'test'];
-const STATUSES: readonly RunStatus[] = [
-  'succeeded',
-  'partial',
-  'failed',
-  'stopped',
-  'cancelled',
-  'interrupted',
-  'running',
-];
+import { RunFilters } from './run-filters';
 
 /**
  * The flow's runs (from the editor, the CLI, MCP clients and test cases),
@@ -31,34 +20,7 @@ export function RecentRuns() {
   return (
     <section className="recent-runs" aria-label="Recent runs">
       <h3>Runs</h3>
-      <div className="run-filters">
-        <select
-          aria-label="Started from"
-          value={filter.trigger ?? ''}
-          onChange={(e) =>
-            setRunFilter({ ...filter, trigger: (e.target.value || undefined) as RunTrigger | undefined })
-          }
-        >
-          <option value="">from anywhere</option>
-          {TRIGGERS.map((t) => (
-            <option key={t} value={t}>
-              from {t === 'test' ? 'test cases' : t}
-            </option>
-          ))}
-        </select>
-        <select
-          aria-label="Ended"
-          value={filter.status ?? ''}
-          onChange={(e) => setRunFilter({ ...filter, status: (e.target.value || undefined) as RunStatus | undefined })}
-        >
-          <option value="">any status</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
+      <RunFilters filter={filter} onChange={setRunFilter} />
       {runs.length === 0 && <p className="muted">No runs{filter.trigger || filter.status ? ' match' : ' yet'}.</p>}
       <ul>
         {runs.map((run) => (

@@ -1,36 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { formatCost } from '../../../core/model/pricing';
-import type { RunStatus, RunSummary, RunTrigger } from '../../../core/model/run';
+import type { RunSummary } from '../../../core/model/run';
+import { RunFilters, type RunFilter } from '../run/run-filters';
 import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
 
 const PAGE = 50;
-const TRIGGERS: readonly RunTrigger[] = ['editor', 'cli', 'mcp', 'test'];
-const STATUSES: readonly RunStatus[] = [
-  'succeeded',
-  'partial',
-  'failed',
-  'stopped',
-  'cancelled',
-  'interrupted',
-  'running',
-];
-
 /** Every flow's runs, newest first, like n8n's executions list: filter, page, open one over its flow, delete. */
 export function RunsPage() {
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [hasMore, setHasMore] = useState(false);
-  const [trigger, setTrigger] = useState<RunTrigger | ''>('');
-  const [status, setStatus] = useState<RunStatus | ''>('');
+  const [filter, setFilter] = useState<RunFilter>({});
   const [problem, setProblem] = useState<string | undefined>(undefined);
 
   const load = useCallback(
     async (offset: number) => {
       try {
         const page = await api.runs.list({
-          ...(trigger ? { trigger } : {}),
-          ...(status ? { status } : {}),
+          ...filter,
           limit: PAGE + 1,
           offset,
         });
@@ -41,7 +29,7 @@ export function RunsPage() {
         setProblem(toFlowbenchError(error).message);
       }
     },
-    [trigger, status],
+    [filter],
   );
   useEffect(() => {
     void load(0);
@@ -70,29 +58,12 @@ export function RunsPage() {
       <header className="home-header">
         <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
         <h1>All runs</h1>
-        <select
-          aria-label="Started from"
-          value={trigger}
-          onChange={(e) => setTrigger(e.target.value as RunTrigger | '')}
-        >
-          <option value="">from anywhere</option>
-          {TRIGGERS.map((t) => (
-            <option key={t} value={t}>
-              from {t === 'test' ? 'test cases' : t}
-            </option>
-          ))}
-        </select>
-        <select aria-label="Ended" value={status} onChange={(e) => setStatus(e.target.value as RunStatus | '')}>
-          <option value="">any status</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+        <RunFilters filter={filter} onChange={setFilter} />
       </header>
       {problem && <p className="error">{problem}</p>}
-      {runs.length === 0 && !problem && <p className="muted">No runs{trigger || status ? ' match' : ' yet'}.</p>}
+      {runs.length === 0 && !problem && (
+        <p className="muted">No runs{filter.trigger || filter.status ? ' match' : ' yet'}.</p>
+      )}
       <table className="runs-table">
         <tbody>
           {runs.map((run) => (
