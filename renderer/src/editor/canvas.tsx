@@ -24,7 +24,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { connectionRefusal } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
-import { NodeDetailContext, nodeTypes, type FlowRfNode } from './node-view';
+import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 
@@ -138,6 +138,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   // A past run whose flow differs from the draft is shown over the nodes it had, read-only.
   const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
   const isReadOnly = useAppStore((s) => s.runSnapshot !== undefined);
+  const isRunShown = useAppStore((s) => s.run !== undefined);
   const selectedNodes = useAppStore((s) => s.selectedNodes);
   const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
@@ -221,37 +222,39 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={isReadOnly ? undefined : onDrop}>
       {isReadOnly && <PastRunBanner />}
       <NodeDetailContext.Provider value={detail}>
-        <ReactFlow<FlowRfNode>
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onConnect={onConnect}
-          onConnectEnd={onConnectEnd}
-          connectionLineComponent={ConnectionLine}
-          isValidConnection={isValidConnection}
-          onNodeDragStop={onNodeDragStop}
-          nodesDraggable={!isReadOnly}
-          nodesConnectable={!isReadOnly}
-          onPaneClick={clearSelection}
-          deleteKeyCode={null}
-          selectionKeyCode="Shift"
-          multiSelectionKeyCode={['Meta', 'Control']}
-          snapToGrid
-          snapGrid={GRID}
-          colorMode="system"
-          onlyRenderVisibleElements
-          minZoom={MIN_ZOOM}
-          defaultViewport={viewport}
-          onInit={onInit}
-          proOptions={{ hideAttribution: true }}
-        >
-          <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
-          <MapWhileMoving />
-          <DetailWatcher onChange={setDetail} />
-        </ReactFlow>
+        <RunShownContext.Provider value={isRunShown}>
+          <ReactFlow<FlowRfNode>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onConnect={onConnect}
+            onConnectEnd={onConnectEnd}
+            connectionLineComponent={ConnectionLine}
+            isValidConnection={isValidConnection}
+            onNodeDragStop={onNodeDragStop}
+            nodesDraggable={!isReadOnly}
+            nodesConnectable={!isReadOnly}
+            onPaneClick={clearSelection}
+            deleteKeyCode={null}
+            selectionKeyCode="Shift"
+            multiSelectionKeyCode={['Meta', 'Control']}
+            snapToGrid
+            snapGrid={GRID}
+            colorMode="system"
+            onlyRenderVisibleElements
+            minZoom={MIN_ZOOM}
+            defaultViewport={viewport}
+            onInit={onInit}
+            proOptions={{ hideAttribution: true }}
+          >
+            <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
+            <MapWhileMoving />
+            <DetailWatcher onChange={setDetail} />
+          </ReactFlow>
+        </RunShownContext.Provider>
       </NodeDetailContext.Provider>
     </div>
   );

@@ -66,8 +66,9 @@ function handles(ports: readonly PortSpec[], type: 'target' | 'source', isCompac
 /** One view for every node type: what matters at a glance, ports as handles. */
 function NodeView({ data }: NodeProps<FlowRfNode>) {
   const { node, problemCount, parameters } = data;
-  // The run's status comes from the store, not React Flow's data: see useRunStatus.
-  const { status, ref } = useRunStatus(node.id);
+  // A run's status comes from the store, not React Flow's data, and only while a run is shown:
+  // a flow opened with no run has no card listening to the store (see RunStatus).
+  const isRunShown = useContext(RunShownContext);
   const definition = nodeRegistry.get(node.type);
   const detail = useContext(NodeDetailContext);
   const isCompact = detail !== 'full';
@@ -86,9 +87,8 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     return (
       <>
         {inputs}
-        <div className="fb-node-compact fb-node-box" ref={ref}>
-          {node.label || node.id}
-        </div>
+        {isRunShown && <RunStatus nodeId={node.id} />}
+        <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
         {outputs}
       </>
     );
@@ -98,7 +98,8 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     return (
       <>
         {inputs}
-        <div className="fb-node-compact" ref={ref}>
+        {isRunShown && <RunStatus nodeId={node.id} />}
+        <div className="fb-node-compact">
           {Icon && <Icon size={28} strokeWidth={2.2} className="fb-node-compact-icon" />}
           <span className="fb-node-compact-label">{node.label || node.id}</span>
         </div>
@@ -110,7 +111,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
   return (
     <>
       {inputs}
-      <div className="fb-node-head" ref={ref}>
+      <div className="fb-node-head">
         <span className="fb-node-icon" aria-hidden="true">
           {Icon && <Icon size={16} strokeWidth={2.2} />}
         </span>
@@ -121,7 +122,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
             {node.label ? ` · ${node.id}` : ''}
           </div>
         </div>
-        {status && <StatusBadge status={status} />}
+        {isRunShown && <RunStatus nodeId={node.id} withBadge />}
         {problemCount > 0 && (
           <span className="fb-problems" title={`${problemCount} problem(s)`}>
             {problemCount}
@@ -129,7 +130,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         )}
       </div>
       <div className="fb-node-summary">{summary}</div>
-      {status && <StepLine nodeId={node.id} status={status} />}
+      {isRunShown && <StepLine nodeId={node.id} />}
       {outputs}
     </>
   );
@@ -140,9 +141,11 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
  * its duration, tokens and cost, or its error code. Subscribes to its own
  * line, so a step finishing elsewhere does not redraw this card.
  */
-function StepLine({ nodeId, status }: { nodeId: string; status: StepStatus }) {
+function StepLine({ nodeId }: { nodeId: string }) {
+  const status = useAppStore((s) => s.nodeStatus[nodeId]);
   const line = useAppStore((s) => s.stepLines[nodeId]);
   const started = useAppStore((s) => s.stepStarted[nodeId]);
+  if (!status) return null;
   if (status === 'running' && started !== undefined) return <Elapsed since={started} />;
   return line ? <div className={`fb-step-line fb-step-line-${status}`}>{line}</div> : null;
 }
@@ -167,28 +170,35 @@ const STATUS_WORDS: Record<StepStatus, string> = {
   cancelled: 'cancelled',
 };
 
+/** True while a run is shown on the canvas: only then do cards and edges listen for statuses. */
+export const RunShownContext = createContext(false);
+
 /**
  * A node's status in the run shown, from the store, written on its React Flow
  * wrapper as `data-status` (the wrapper is the card, see nodeClassName; React
- * Flow manages its class, not this attribute).
+ * Flow manages its class, not this attribute), and shown as a badge in the
+ * full card.
  */
-function useRunStatus(nodeId: string) {
+function RunStatus({ nodeId, withBadge = false }: { nodeId: string; withBadge?: boolean }) {
   const status = useAppStore((s) => s.nodeStatus[nodeId]);
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLSpanElement>(null);
+  const wrapper = useRef<Element | null>(null);
   useLayoutEffect(() => {
-    const wrapper = ref.current?.closest('.react-flow__node');
-    if (!wrapper) return;
-    if (status) wrapper.setAttribute('data-status', status);
-    else wrapper.removeAttribute('data-status');
-  });
-  return { status, ref };
+    wrapper.current = ref.current?.closest('.react-flow__node') ?? wrapper.current;
+    if (status) wrapper.current?.setAttribute('data-status', status);
+    else wrapper.current?.removeAttribute('data-status');
+  }, [status]);
+  // Gone with the run (or the level of detail changed): the card's wrapper forgets the status.
+  useLayoutEffect(() => () => wrapper.current?.removeAttribute('data-status'), []);
+  return withBadge && status ? <StatusBadge status={status} anchor={ref} /> : <span ref={ref} hidden />;
 }
 
 /** The step's status as an icon: the title keeps its room. The word is its tooltip and what a screen reader says. */
-function StatusBadge({ status }: { status: StepStatus }) {
+function StatusBadge({ status, anchor }: { status: StepStatus; anchor: React.Ref<HTMLSpanElement> }) {
   const Icon = STATUS_ICONS[status];
   return (
     <span
+      ref={anchor}
       className={`fb-status fb-status-${status}`}
       title={STATUS_WORDS[status]}
       role="img"

@@ -1,5 +1,6 @@
 import { BaseEdge, getBezierPath, type EdgeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, useContext } from 'react';
+import { RunShownContext } from './node-view';
 import { useAppStore } from '../store/app-store';
 
 /**
@@ -8,7 +9,16 @@ import { useAppStore } from '../store/app-store';
  * and leave React Flow's own state alone.
  */
 function RunEdge(props: EdgeProps) {
+  // Only while a run is shown does an edge listen to the store (see RunShownContext).
+  return useContext(RunShownContext) ? <CarriedEdge {...props} /> : <Edge {...props} isCarried={false} />;
+}
+
+function CarriedEdge(props: EdgeProps) {
   const isCarried = useAppStore((s) => s.carriedEdges.has(props.id));
+  return <Edge {...props} isCarried={isCarried} />;
+}
+
+function Edge({ isCarried, ...props }: EdgeProps & { isCarried: boolean }) {
   const [path, labelX, labelY] = getBezierPath(props);
   return (
     <BaseEdge
