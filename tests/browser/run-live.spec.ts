@@ -66,9 +66,12 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
     await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
     await expect(card(page, 'answer').locator('.fb-step-line-running')).toHaveText(/^\d+\.\d s$/);
     const details = page.getByRole('region', { name: 'Step details' });
-    const streaming = details.locator('.step-block', { hasText: 'Streaming' }).locator('pre');
-    // Part of the answer, while the step still runs.
-    await expect(streaming).toHaveText(/^Otters/);
+    // The answer as it streams, chunk by chunk, while the step still runs. Read every 50 ms: each
+    // chunk is on screen for 400 ms, which an assertion's backing-off retries can step over.
+    const streamed = () =>
+      page.evaluate<string>(`document.querySelector('[aria-label="Step details"] .step-block pre')?.textContent ?? ''`);
+    await expect.poll(streamed, { intervals: [50] }).toBe('Otters ');
+    await expect.poll(streamed, { intervals: [50] }).toBe('Otters hold ');
 
     // Done: duration, tokens and cost on the card, the edges that carried data marked.
     await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
