@@ -142,11 +142,16 @@ class RunScheduler implements RenderScope {
         new FlowbenchError('CANCELLED', 'a stop node ended the run'),
       );
     }
-    this.results.set(node.id, { output: outcome.output });
+    this.succeed(planned, outcome.output, outcome.ports ?? planned.dataPorts);
+  }
+
+  /** A node's output, computed now or reused from an earlier run, counted as the run's progress. */
+  private succeed(planned: PlannedNode, output: unknown, ports: readonly string[]): void {
+    this.results.set(planned.node.id, { output });
     const { definition } = planned;
     if (!definition.isEntry) this.hasProgress = true;
-    if (definition.isResult) this.output = outcome.output as RunOutput;
-    this.settle(planned, outcome.ports ?? planned.dataPorts);
+    if (definition.isResult) this.output = output as RunOutput;
+    this.settle(planned, ports);
   }
 
   /** A node outside a run from a node: it settles at once as the earlier run `fromRunId` left it. */
@@ -173,12 +178,8 @@ class RunScheduler implements RenderScope {
       return this.settle(planned, ERROR_PORT);
     }
     const { output } = reused;
-    this.results.set(nodeId, { output });
     emit({ type: 'node.finished', runId, nodeId, at, durationMs: 0, attempts: 0, output, reusedFrom: fromRunId });
-    const { definition } = planned;
-    if (!definition.isEntry) this.hasProgress = true;
-    if (definition.isResult) this.output = output as RunOutput;
-    this.settle(planned, definition.portsFor?.(output) ?? planned.dataPorts);
+    this.succeed(planned, output, planned.definition.portsFor?.(output) ?? planned.dataPorts);
   }
 
   /** Counts the node as settled for everything downstream; `livePorts` are the ports it took. */

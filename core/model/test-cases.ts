@@ -14,9 +14,12 @@ export const ExpectationSchema = z.lazy(() =>
   z.discriminatedUnion('kind', [
     /** The result text (what an MCP client reads) equals this text, spaces at the ends aside. */
     z.object({ kind: z.literal('equals'), value: z.string().max(100_000) }),
-    z.object({ kind: z.literal('contains'), value: z.string().min(1).max(100_000) }),
+    z.object({
+      kind: z.literal('contains'),
+      value: z.string().min(1, 'say what the result must contain').max(100_000),
+    }),
     /** A regular expression found in the result text (RE2: linear time, no backreferences or lookaround). */
-    z.object({ kind: z.literal('regex'), pattern: z.string().min(1).max(2_000) }),
+    z.object({ kind: z.literal('regex'), pattern: z.string().min(1, 'write a pattern').max(2_000) }),
     /** A plain JSONPath into the result's JSON, and the value it must select. */
     z.object({ kind: z.literal('json_path'), path: z.string().min(1).max(500), equals: z.json() }),
     /** The result's JSON is valid against this JSON Schema. */
@@ -24,7 +27,7 @@ export const ExpectationSchema = z.lazy(() =>
     /** A model reads the result and the criteria and answers yes or no. */
     z.object({
       kind: z.literal('judge'),
-      criteria: z.string().min(1).max(4_000),
+      criteria: z.string().regex(/\S/, 'write what the judge checks').max(4_000),
       provider: z.string().max(64).default(''),
       model: z.string().max(200).default(''),
     }),

@@ -1,4 +1,3 @@
-import type { Ajv } from 'ajv';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { LlmPort } from '../model/llm';
@@ -13,14 +12,11 @@ import {
   type TestRunSummary,
 } from '../model/test-cases';
 import { toolResult } from '../model/tool-result';
+import { loadAjv } from '../nodes/llm/json-output';
 import type { RunService } from './run-service';
 
 /** Test cases run at once, like a CI job's matrix: enough to overlap model calls, few enough for a local model. */
 export const TEST_CONCURRENCY = 4;
-
-let ajv: Promise<Ajv> | undefined;
-const loadAjv = () =>
-  (ajv ??= import('ajv').then(({ Ajv: AjvClass }) => new AjvClass({ allErrors: true, strict: false })));
 
 /** What the expectations read of a run: the text an MCP client gets, and the JSON in it (if any). */
 interface Observed {

@@ -3,7 +3,8 @@ import { FlowbenchError } from '../../model/errors';
 
 // Loaded on the first JSON answer: the editor, which never checks answers, does not carry it.
 let ajv: Promise<Ajv> | undefined;
-const loadAjv = () =>
+/** The one JSON Schema checker (ajv), loaded on first use; test cases' schema expectations use it too. */
+export const loadAjv = () =>
   (ajv ??= import('ajv').then(({ Ajv: AjvClass }) => new AjvClass({ allErrors: true, strict: false })));
 
 /** Parses a model's answer as JSON (tolerating a code fence) and checks it against the schema. */

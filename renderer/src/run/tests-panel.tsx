@@ -8,6 +8,7 @@ import {
   type ExpectationKind,
   type TestCase,
   type TestRunSummary,
+  TestCaseSchema,
 } from '../../../core/model/test-cases';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -39,17 +40,20 @@ function blankExpectation(kind: ExpectationKind): Expectation {
   }
 }
 
-/** Why a test case cannot be saved as typed (checked here as the host will), by field path. */
+/**
+ * Why a test case cannot be saved as typed, by field path: what the host
+ * will check, asked of the same schema and checks (so nothing is sent that
+ * it would refuse).
+ */
 function draftProblems(tests: readonly TestCase[]): Map<string, string> {
   const problems = new Map<string, string>();
   tests.forEach((test, t) => {
-    if (!test.name.trim()) problems.set(`tests.${t}.name`, 'a test case needs a name');
-    test.expectations.forEach((e, i) => {
-      const field = `tests.${t}.expectations.${i}`;
-      if (e.kind === 'contains' && e.value === '') problems.set(field, 'say what the result must contain');
-      if (e.kind === 'regex' && e.pattern === '') problems.set(field, 'write a pattern');
-      if (e.kind === 'judge' && e.criteria.trim() === '') problems.set(field, 'write what the judge checks');
-    });
+    for (const issue of TestCaseSchema.safeParse(test).error?.issues ?? []) {
+      // An expectation's problems are shown at the expectation, the rest at the field.
+      const [field, index] = issue.path;
+      const where = field === 'expectations' ? `expectations.${String(index)}` : String(field);
+      problems.set(`tests.${t}.${where}`, issue.message);
+    }
   });
   for (const problem of testCaseProblems(tests)) problems.set(problem.field, problem.message);
   return problems;
