@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Flow, FlowInput } from '../../core/model/flow';
 import { echoFlow } from '../fixtures/mcp-flows';
 import { prepareDatabase } from '../helpers/mcp';
+import { startOpenAiServer, type OpenAiServer, type ReplyFn } from '../helpers/openai-server';
 import { startServe } from '../helpers/serve';
 
 export interface Served {
@@ -12,7 +13,11 @@ export interface Served {
   db: string;
 }
 
-export const test = base.extend<{ served: Served }>({
+export const test = base.extend<{
+  served: Served;
+  /** Starts the local OpenAI-compatible test server and makes it the default provider `local`; closed after the test. */
+  localModel: (reply: ReplyFn) => Promise<OpenAiServer>;
+}>({
   // eslint-disable-next-line no-empty-pattern
   served: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'flowbench-browser-'));
@@ -21,6 +26,16 @@ export const test = base.extend<{ served: Served }>({
     await use({ editorUrl: serve.editorUrl, db });
     await serve.stop();
     rmSync(dir, { recursive: true, force: true });
+  },
+  localModel: async ({ served }, use) => {
+    const started: OpenAiServer[] = [];
+    await use(async (reply) => {
+      const model = await startOpenAiServer(reply);
+      started.push(model);
+      setLocalProvider(served, model.url);
+      return model;
+    });
+    for (const model of started) await model.close();
   },
 });
 

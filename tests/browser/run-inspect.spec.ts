@@ -1,6 +1,5 @@
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
-import { startOpenAiServer } from '../helpers/openai-server';
-import { expect, expectSaved, openFlow, storedFlow, test, setLocalProvider, withDatabase } from './fixtures';
+import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 /** Two model calls in a row, laid out side by side: the second reuses what the first wrote. */
 const twoCalls = {
@@ -23,98 +22,90 @@ const twoCalls = {
 test('run from here: only the selected node and what depends on it call the model again (issue 16, point 5)', async ({
   page,
   served,
+  localModel,
 }) => {
   let summaries = 0;
-  const model = await startOpenAiServer((request) => {
+  const model = await localModel((request) => {
     const prompt = JSON.stringify(request.body.messages?.at(-1)?.content ?? '').slice(1, -1);
     if (prompt.startsWith('Title for:')) return { content: `Title of (${prompt.slice('Title for: '.length)})` };
     return { content: `summary ${++summaries}` };
   });
-  try {
-    setLocalProvider(served, model.url);
-    await openFlow(page, served, twoCalls);
-    await page.getByRole('tab', { name: 'Run' }).click();
-    await page.locator('#run-input-text').fill('Otters hold hands.');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    const result = page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre');
-    await expect(result).toHaveText(['Title of (summary 1)']);
-    expect(model.requests).toHaveLength(2);
+  await openFlow(page, served, twoCalls);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('Otters hold hands.');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre');
+  await expect(result).toHaveText(['Title of (summary 1)']);
+  expect(model.requests).toHaveLength(2);
 
-    await expect(page.locator('.run-from-hint')).toBeVisible();
-    await page.locator('.react-flow__node[data-id="title"]').click();
-    await page.getByRole('button', { name: 'Run from “Title”' }).click();
-    await expect(page.getByTestId('run-reuse')).toContainText('Run from Title, reusing 2 outputs of run');
-    await expect(result).toHaveText(['Title of (summary 1)']);
-    // The server's request log: the summary was not asked for again, the title was.
-    expect(model.requests).toHaveLength(3);
-    expect(model.requests[2]?.body.messages?.at(-1)?.content).toBe('Title for: summary 1');
-    await expect(page.locator('.step', { hasText: 'Summarise' }).locator('.step-reused')).toHaveText('reused');
-    await expect(page.locator('.step', { hasText: 'Title' }).locator('.step-reused')).toHaveCount(0);
-  } finally {
-    await model.close();
-  }
+  await expect(page.locator('.run-from-hint')).toBeVisible();
+  await page.locator('.react-flow__node[data-id="title"]').click();
+  await page.getByRole('button', { name: 'Run from “Title”' }).click();
+  await expect(page.getByTestId('run-reuse')).toContainText('Run from Title, reusing 2 outputs of run');
+  await expect(result).toHaveText(['Title of (summary 1)']);
+  // The server's request log: the summary was not asked for again, the title was.
+  expect(model.requests).toHaveLength(3);
+  expect(model.requests[2]?.body.messages?.at(-1)?.content).toBe('Title for: summary 1');
+  await expect(page.locator('.step', { hasText: 'Summarise' }).locator('.step-reused')).toHaveText('reused');
+  await expect(page.locator('.step', { hasText: 'Title' }).locator('.step-reused')).toHaveCount(0);
 });
 
 test('test cases: add from the Run inputs, a bad pattern stays unsaved with its reason, Run all shows pass and fail, publishing is gated (issue 16, point 6)', async ({
   page,
   served,
+  localModel,
 }) => {
-  const model = await startOpenAiServer(() => ({ content: 'Otters hold hands.' }));
-  try {
-    setLocalProvider(served, model.url);
-    await openFlow(page, served, twoCalls);
-    await page.getByRole('tab', { name: 'Run' }).click();
-    await page.locator('#run-input-text').fill('Otters.');
-    await page.getByRole('tab', { name: 'Tests' }).click();
+  await localModel(() => ({ content: 'Otters hold hands.' }));
+  await openFlow(page, served, twoCalls);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('Otters.');
+  await page.getByRole('tab', { name: 'Tests' }).click();
 
-    // A case that passes: it starts from the Run form's inputs.
-    await page.getByRole('button', { name: 'Add test case' }).click();
-    const first = page.getByRole('group', { name: 'Test case Case 1' });
-    await expect(first.locator('#test-case_1-inputs')).toHaveValue('{\n "text": "Otters."\n}');
-    await first.getByLabel('Add an expectation').selectOption('contains');
-    await first.getByLabel('Expected text').fill('hold hands');
+  // A case that passes: it starts from the Run form's inputs.
+  await page.getByRole('button', { name: 'Add test case' }).click();
+  const first = page.getByRole('group', { name: 'Test case Case 1' });
+  await expect(first.locator('#test-case_1-inputs')).toHaveValue('{\n "text": "Otters."\n}');
+  await first.getByLabel('Add an expectation').selectOption('contains');
+  await first.getByLabel('Expected text').fill('hold hands');
 
-    // One that fails on purpose.
-    await page.getByRole('button', { name: 'Add test case' }).click();
-    const second = page.getByRole('group', { name: 'Test case Case 2' });
-    await second.locator('#test-case_2-name').fill('fails on purpose');
-    await page
-      .getByRole('group', { name: 'Test case fails on purpose' })
-      .getByLabel('Add an expectation')
-      .selectOption('regex');
-    const pattern = page.getByRole('group', { name: 'Test case fails on purpose' }).getByLabel('Pattern');
-    await pattern.fill('(unclosed');
-    // Said at the field, and not saved: the database keeps the last valid cases.
-    await expect(page.getByRole('group', { name: 'Test case fails on purpose' }).locator('.error')).toContainText(
-      'is not a valid regular expression',
-    );
-    await expect(page.getByRole('button', { name: 'Run all' })).toBeDisabled();
-    await expectSaved(page);
-    expect(storedFlow(served.db, 'two-calls').tests.map((t) => t.name)).toEqual(['Case 1', 'fails on purpose']);
-    expect(storedFlow(served.db, 'two-calls').tests[1]?.expectations).toEqual([]);
-    await pattern.fill('^Nothing like this$');
-    await expectSaved(page);
-    expect(storedFlow(served.db, 'two-calls').tests[1]?.expectations).toEqual([
-      { kind: 'regex', pattern: '^Nothing like this$' },
-    ]);
+  // One that fails on purpose.
+  await page.getByRole('button', { name: 'Add test case' }).click();
+  const second = page.getByRole('group', { name: 'Test case Case 2' });
+  await second.locator('#test-case_2-name').fill('fails on purpose');
+  await page
+    .getByRole('group', { name: 'Test case fails on purpose' })
+    .getByLabel('Add an expectation')
+    .selectOption('regex');
+  const pattern = page.getByRole('group', { name: 'Test case fails on purpose' }).getByLabel('Pattern');
+  await pattern.fill('(unclosed');
+  // Said at the field, and not saved: the database keeps the last valid cases.
+  await expect(page.getByRole('group', { name: 'Test case fails on purpose' }).locator('.error')).toContainText(
+    'is not a valid regular expression',
+  );
+  await expect(page.getByRole('button', { name: 'Run all' })).toBeDisabled();
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'two-calls').tests.map((t) => t.name)).toEqual(['Case 1', 'fails on purpose']);
+  expect(storedFlow(served.db, 'two-calls').tests[1]?.expectations).toEqual([]);
+  await pattern.fill('^Nothing like this$');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'two-calls').tests[1]?.expectations).toEqual([
+    { kind: 'regex', pattern: '^Nothing like this$' },
+  ]);
 
-    await page.getByRole('button', { name: 'Run all' }).click();
-    const results = page.getByRole('region', { name: 'Test results' });
-    await expect(results.locator('strong')).toHaveText('1 passed, 1 failed');
-    await expect(results.locator('tr.test-passed td').first()).toHaveText('Case 1');
-    await expect(results.locator('tr.test-failed')).toContainText(
-      'matches /^Nothing like this$/: got "Otters hold hands."',
-    );
+  await page.getByRole('button', { name: 'Run all' }).click();
+  const results = page.getByRole('region', { name: 'Test results' });
+  await expect(results.locator('strong')).toHaveText('1 passed, 1 failed');
+  await expect(results.locator('tr.test-passed td').first()).toHaveText('Case 1');
+  await expect(results.locator('tr.test-failed')).toContainText(
+    'matches /^Nothing like this$/: got "Otters hold hands."',
+  );
 
-    // Gated publishing names the failing case, above the canvas until closed.
-    await page.getByLabel('Publish only when its test cases pass').check();
-    await expectSaved(page);
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await expect(page.getByRole('alert', { name: 'Refused' })).toContainText(
-      'not published: 1 of 2 test cases failed: "fails on purpose"',
-    );
-    withDatabase(served.db, (services) => expect(services.versions.list('two-calls')).toEqual([]));
-  } finally {
-    await model.close();
-  }
+  // Gated publishing names the failing case, above the canvas until closed.
+  await page.getByLabel('Publish only when its test cases pass').check();
+  await expectSaved(page);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByRole('alert', { name: 'Refused' })).toContainText(
+    'not published: 1 of 2 test cases failed: "fails on purpose"',
+  );
+  withDatabase(served.db, (services) => expect(services.versions.list('two-calls')).toEqual([]));
 });

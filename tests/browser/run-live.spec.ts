@@ -1,8 +1,7 @@
 import type { Page } from '@playwright/test';
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
 import { connectStdio } from '../helpers/mcp';
-import { startOpenAiServer } from '../helpers/openai-server';
-import { expect, openFlow, setLocalProvider, test, withDatabase } from './fixtures';
+import { expect, openFlow, test, withDatabase } from './fixtures';
 
 /** Input → llm → output, laid out side by side. */
 const slow = {
@@ -44,122 +43,114 @@ const card = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
 test('a run live on the canvas: elapsed time, streamed tokens in the selected step, then duration, tokens, cost and marked edges; cancel shows cancelled (issue 16, points 2, 3 and 8)', async ({
   page,
   served,
+  localModel,
 }) => {
-  const model = await startOpenAiServer((request) =>
+  await localModel((request) =>
     String(request.body.messages?.at(-1)?.content).includes('forever')
       ? { delayMs: 20_000, content: 'never' }
       : { delayMs: 600, chunks: ['Otters ', 'hold ', 'hands.'], chunkDelayMs: 400 },
   );
-  try {
-    setLocalProvider(served, model.url);
-    withDatabase(served.db, (services) =>
-      services.providers.setPrice({ model: 'test-model', inputPerMillion: 1000, outputPerMillion: 2000 }),
-    );
-    await openFlow(page, served, slow);
-    await page.getByRole('tab', { name: 'Run' }).click();
-    await card(page, 'answer').click();
-    await page.locator('#run-input-topic').fill('otters');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
+  withDatabase(served.db, (services) =>
+    services.providers.setPrice({ model: 'test-model', inputPerMillion: 1000, outputPerMillion: 2000 }),
+  );
+  await openFlow(page, served, slow);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await card(page, 'answer').click();
+  await page.locator('#run-input-topic').fill('otters');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
 
-    // Queued until the run reaches it, then running: the card counts the seconds; the selected step shows the tokens as they stream.
-    await expect(card(page, 'result').getByRole('img', { name: 'queued' })).toBeVisible();
-    await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
-    await expect(card(page, 'answer').locator('.fb-step-line-running')).toHaveText(/^\d+\.\d s$/);
-    const details = page.getByRole('region', { name: 'Step details' });
-    // The answer as it streams, chunk by chunk, while the step still runs. Read every 50 ms: each
-    // chunk is on screen for 400 ms, which an assertion's backing-off retries can step over.
-    const streamed = () =>
-      page.evaluate<string>(`document.querySelector('[aria-label="Step details"] .step-block pre')?.textContent ?? ''`);
-    await expect.poll(streamed, { intervals: [50] }).toBe('Otters ');
-    await expect.poll(streamed, { intervals: [50] }).toBe('Otters hold ');
+  // Queued until the run reaches it, then running: the card counts the seconds; the selected step shows the tokens as they stream.
+  await expect(card(page, 'result').getByRole('img', { name: 'queued' })).toBeVisible();
+  await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
+  await expect(card(page, 'answer').locator('.fb-step-line-running')).toHaveText(/^\d+\.\d s$/);
+  const details = page.getByRole('region', { name: 'Step details' });
+  // The answer as it streams, chunk by chunk, while the step still runs. Read every 50 ms: each
+  // chunk is on screen for 400 ms, which an assertion's backing-off retries can step over.
+  const streamed = () =>
+    page.evaluate<string>(`document.querySelector('[aria-label="Step details"] .step-block pre')?.textContent ?? ''`);
+  await expect.poll(streamed, { intervals: [50] }).toBe('Otters ');
+  await expect.poll(streamed, { intervals: [50] }).toBe('Otters hold ');
 
-    // Done: duration, tokens and cost on the card, the edges that carried data marked.
-    await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
-    await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText(/^\d+ ms · 15 tokens · \$0\.02$/);
-    await expect(page.locator('.react-flow__edge-path.edge-carried')).toHaveCount(2);
-    await expect(page.getByTestId('run-usage')).toHaveText('· 15 tokens · $0.02');
+  // Done: duration, tokens and cost on the card, the edges that carried data marked.
+  await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
+  await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText(/^\d+ ms · 15 tokens · \$0\.02$/);
+  await expect(page.locator('.react-flow__edge-path.edge-carried')).toHaveCount(2);
+  await expect(page.getByTestId('run-usage')).toHaveText('· 15 tokens · $0.02');
 
-    // Inspection: the exact messages the model got, the output, the model and cost, copyable.
-    await expect(details.locator('.message pre')).toHaveText([
-      'Be brief.',
-      'Tell me about otters.',
-      'Otters hold hands.',
-    ]);
-    await expect(details.locator('.facts')).toContainText('local · test-model');
-    await expect(details.locator('.facts')).toContainText('10 in, 5 out');
-    await expect(details.getByRole('button', { name: 'Copy messages sent and received' })).toBeVisible();
+  // Inspection: the exact messages the model got, the output, the model and cost, copyable.
+  await expect(details.locator('.message pre')).toHaveText([
+    'Be brief.',
+    'Tell me about otters.',
+    'Otters hold hands.',
+  ]);
+  await expect(details.locator('.facts')).toContainText('local · test-model');
+  await expect(details.locator('.facts')).toContainText('10 in, 5 out');
+  await expect(details.getByRole('button', { name: 'Copy messages sent and received' })).toBeVisible();
 
-    // Cancel: a run that would wait 20 s ends cancelled, on the canvas and in the Run tab.
-    await page.locator('#run-input-topic').fill('forever');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    await expect(page.locator('.run-status')).toHaveText('cancelled');
-    await expect(card(page, 'answer').getByRole('img', { name: 'cancelled' })).toBeVisible();
-    await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText('CANCELLED');
-  } finally {
-    await model.close();
-  }
+  // Cancel: a run that would wait 20 s ends cancelled, on the canvas and in the Run tab.
+  await page.locator('#run-input-topic').fill('forever');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.run-status')).toHaveText('cancelled');
+  await expect(card(page, 'answer').getByRole('img', { name: 'cancelled' })).toBeVisible();
+  await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText('CANCELLED');
 });
 
 test('an old run opens over the flow it ran, read-only, after the flow changed; the runs page lists every flow’s runs and deletes one (issue 16, point 4)', async ({
   page,
   served,
+  localModel,
 }) => {
-  const model = await startOpenAiServer(() => ({ content: 'Otters hold hands.' }));
-  try {
-    setLocalProvider(served, model.url);
-    await openFlow(page, served, slow);
-    await page.getByRole('tab', { name: 'Run' }).click();
-    await page.locator('#run-input-topic').fill('otters');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.locator('.run-status')).toHaveText('succeeded');
+  await localModel(() => ({ content: 'Otters hold hands.' }));
+  await openFlow(page, served, slow);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-topic').fill('otters');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText('succeeded');
 
-    // The flow changes: the model node is replaced by a template.
-    await card(page, 'answer').click();
-    await page.getByRole('tab', { name: 'Inspector' }).click();
-    await page.keyboard.press('Delete');
-    await expect(card(page, 'answer')).toHaveCount(0);
+  // The flow changes: the model node is replaced by a template.
+  await card(page, 'answer').click();
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await page.keyboard.press('Delete');
+  await expect(card(page, 'answer')).toHaveCount(0);
 
-    await page.reload();
-    await page.getByRole('tab', { name: 'Run' }).click();
-    await page.getByRole('region', { name: 'Recent runs' }).locator('button.link').first().click();
-    await expect(page.getByTestId('past-run')).toContainText('on the flow as it ran');
-    // The node the draft no longer has is back, with its status and its output in the step details.
-    await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
-    await card(page, 'answer').click();
-    await expect(page.getByRole('region', { name: 'Step details' }).locator('.step-block pre').last()).toHaveText(
-      'Otters hold hands.',
-    );
-    // Read-only: Delete does nothing to what is shown.
-    await page.keyboard.press('Delete');
-    await expect(card(page, 'answer')).toHaveCount(1);
-    await page.getByRole('button', { name: 'Back to the draft' }).click();
-    await expect(card(page, 'answer')).toHaveCount(0);
-    await expect(page.getByTestId('past-run')).toHaveCount(0);
+  await page.reload();
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByRole('region', { name: 'Recent runs' }).locator('button.link').first().click();
+  await expect(page.getByTestId('past-run')).toContainText('on the flow as it ran');
+  // The node the draft no longer has is back, with its status and its output in the step details.
+  await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
+  await card(page, 'answer').click();
+  await expect(page.getByRole('region', { name: 'Step details' }).locator('.step-block pre').last()).toHaveText(
+    'Otters hold hands.',
+  );
+  // Read-only: Delete does nothing to what is shown.
+  await page.keyboard.press('Delete');
+  await expect(card(page, 'answer')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Back to the draft' }).click();
+  await expect(card(page, 'answer')).toHaveCount(0);
+  await expect(page.getByTestId('past-run')).toHaveCount(0);
 
-    // Every flow's runs on one page; one opens over its flow, one is deleted.
-    await page.goto(`${served.editorUrl}#/runs`);
-    await expect(page.getByRole('heading', { name: 'All runs' })).toBeVisible();
-    const rows = page.locator('.runs-table tr');
-    await expect(rows).toHaveCount(1);
-    await expect(rows.first()).toContainText('Slow');
-    await expect(rows.first()).toContainText('succeeded');
-    await page.getByRole('combobox', { name: 'Ended' }).selectOption('failed');
-    await expect(rows).toHaveCount(0);
-    await page.getByRole('combobox', { name: 'Ended' }).selectOption('');
-    await rows.first().getByRole('button', { name: 'Slow' }).click();
-    await expect(page.getByTestId('past-run')).toBeVisible();
-    await page.goto(`${served.editorUrl}#/runs`);
-    await rows
-      .first()
-      .getByRole('button', { name: /Delete run/ })
-      .click();
-    await expect(rows).toHaveCount(0);
-    withDatabase(served.db, (services) => expect(services.runs.count()).toBe(0));
-  } finally {
-    await model.close();
-  }
+  // Every flow's runs on one page; one opens over its flow, one is deleted.
+  await page.goto(`${served.editorUrl}#/runs`);
+  await expect(page.getByRole('heading', { name: 'All runs' })).toBeVisible();
+  const rows = page.locator('.runs-table tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Slow');
+  await expect(rows.first()).toContainText('succeeded');
+  await page.getByRole('combobox', { name: 'Ended' }).selectOption('failed');
+  await expect(rows).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Ended' }).selectOption('');
+  await rows.first().getByRole('button', { name: 'Slow' }).click();
+  await expect(page.getByTestId('past-run')).toBeVisible();
+  await page.goto(`${served.editorUrl}#/runs`);
+  await rows
+    .first()
+    .getByRole('button', { name: /Delete run/ })
+    .click();
+  await expect(rows).toHaveCount(0);
+  withDatabase(served.db, (services) => expect(services.runs.count()).toBe(0));
 });
 
 test('the Run tab lists a run an MCP client started, while it is open (issue 16, point 4)', async ({
