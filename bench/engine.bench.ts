@@ -14,7 +14,9 @@ import { testLlm } from '../tests/helpers/llm';
 import { startChildOpenAiServer } from './child-server';
 import { median, ms, timeRuns, type BenchRow } from './stats';
 
-const noLlm: LlmPort = { generate: () => Promise.reject(new Error('no model in this benchmark')) };
+const noLlm: LlmPort = { generate: () => Promise.reject(new Error('no model in this benchmark')),
+  runAgent: () => Promise.reject(new Error('no model in this benchmark')),
+};
 
 function templateChain(count: number, id: string): Flow {
   const nodes = [input()];

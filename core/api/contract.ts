@@ -1,6 +1,8 @@
 import { RUN_STATUSES, RUN_TRIGGERS } from '../model/run';
 import { PriceSchema, type PriceTable } from '../model/pricing';
 import { ProviderConfigSchema } from '../model/provider-config';
+import { AgentNameSchema, AgentSettingsSchema, type AgentSummary, type AgentVersion } from '../model/agents';
+import { McpServerConfigSchema, type ServerListing } from '../model/tools';
 import type { TestRunSummary } from '../model/test-cases';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../formats/export-formats';
@@ -116,6 +118,36 @@ export const API = {
     removePrice: method<PriceTable>()(
       z.object({ model: z.string().min(1).max(200), provider: z.string().max(64).default('') }),
     ),
+  },
+  servers: {
+    /** Every connected MCP server: its settings (secrets masked) and its state, tools and last error. */
+    list: method<ServerListing[]>()(z.object({})),
+    /** Adds or replaces one (`previousName` renames); masked secrets keep their stored values. */
+    set: method<ServerListing[]>()(
+      z.object({ server: McpServerConfigSchema, previousName: z.string().min(1).max(64).optional() }),
+    ),
+    remove: method<ServerListing[]>()(z.object({ name: z.string().min(1).max(64) })),
+    /** Connects afresh within the server's time limit and lists its tools. */
+    test: method<ServerListing>()(z.object({ name: z.string().min(1).max(64) })),
+  },
+  agents: {
+    list: method<AgentSummary[]>()(z.object({})),
+    create: method<AgentSummary>()(
+      z.object({ name: AgentNameSchema, description: z.string().max(4000).default(''), draft: AgentSettingsSchema }),
+    ),
+    /** `reviewed: true` marks an agent an import created as checked, so flows using it can publish. */
+    update: method<AgentSummary>()(
+      z.object({
+        id,
+        name: AgentNameSchema.optional(),
+        description: z.string().max(4000).optional(),
+        draft: AgentSettingsSchema.optional(),
+        reviewed: z.boolean().optional(),
+      }),
+    ),
+    publish: method<AgentVersion>()(z.object({ id })),
+    versions: method<AgentVersion[]>()(z.object({ id })),
+    remove: method<{ id: string }>()(z.object({ id })),
   },
   host: {
     info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),

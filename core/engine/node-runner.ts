@@ -1,6 +1,8 @@
 import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
 import type { FlowNode } from '../model/flow';
 import type { LlmPort } from '../model/llm';
+import type { NodePorts } from '../model/ports';
+import type { ToolCallRecord } from '../model/tools';
 import { renderTemplate, resolveTemplateValue, type RenderScope } from '../model/render';
 import type { RunEvent } from '../model/run';
 import { parseTemplate, formatReference } from '../model/template';
@@ -15,7 +17,7 @@ export interface NodeRunInput {
   node: FlowNode;
   definition: NodeDefinition<Record<string, unknown>>;
   scope: RenderScope;
-  llm: LlmPort;
+  ports: NodePorts;
   runSignal: AbortSignal;
   timeoutMs: number;
   retry: RetryPolicy;
@@ -75,6 +77,8 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         ...(details.usage ? { usage: details.usage } : {}),
         ...(details.messages ? { messages: details.messages } : {}),
         ...(retries.length > 0 ? { retries } : {}),
+        ...(details.toolCalls ? { toolCalls: details.toolCalls } : {}),
+        ...(details.childRunId ? { childRunId: details.childRunId } : {}),
       });
       return { status: 'succeeded', outcome };
     } catch (thrown) {
@@ -93,6 +97,8 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         input: details.input ?? used,
         ...(details.messages ? { messages: details.messages } : {}),
         ...(!willRetry && retries.length > 0 ? { retries } : {}),
+        ...(details.toolCalls ? { toolCalls: details.toolCalls } : {}),
+        ...(details.childRunId ? { childRunId: details.childRunId } : {}),
       });
       if (!willRetry) return { status: 'failed', error };
       retries.push({ code: error.code, message: error.message });
@@ -148,6 +154,11 @@ class RunContext implements NodeContext {
   readonly nodeId: string;
   readonly inputs: Readonly<Record<string, unknown>>;
   readonly llm: LlmPort;
+  readonly tools: NodePorts['tools'];
+  readonly subflows: NodePorts['subflows'];
+  readonly agents: NodePorts['agents'];
+  readonly runId: string;
+  readonly callers: readonly string[];
 
   constructor(
     private readonly input: NodeRunInput,
@@ -158,7 +169,12 @@ class RunContext implements NodeContext {
   ) {
     this.nodeId = input.node.id;
     this.inputs = input.scope.inputs;
-    this.llm = input.llm;
+    this.llm = input.ports.llm;
+    this.tools = input.ports.tools;
+    this.subflows = input.ports.subflows;
+    this.agents = input.ports.agents;
+    this.runId = input.runId;
+    this.callers = input.ports.callers;
   }
 
   get signal(): AbortSignal {
@@ -181,6 +197,27 @@ class RunContext implements NodeContext {
 
   report(more: StepDetails): void {
     Object.assign(this.details, more);
+  }
+
+  childSignal(): { signal: AbortSignal; abort(reason: unknown): void; dispose(): void } {
+    const parent = this.signal;
+    const controller = new AbortController();
+    const forward = () => controller.abort(parent.reason);
+    if (parent.aborted) forward();
+    else parent.addEventListener('abort', forward, { once: true });
+    return {
+      signal: controller.signal,
+      abort: (reason) => controller.abort(reason),
+      dispose: () => parent.removeEventListener('abort', forward),
+    };
+  }
+
+  toolCall(call: ToolCallRecord): void {
+    const calls = (this.details.toolCalls ??= []);
+    const index = calls.findIndex((c) => c.id === call.id);
+    if (index === -1) calls.push(call);
+    else calls[index] = call;
+    this.input.emit({ type: 'node.tool', runId: this.input.runId, nodeId: this.nodeId, call });
   }
 
   private track(template: string): void {

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
+import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
+import { NO_AGENTS, NO_SUBFLOWS, NO_TOOLS } from '../model/ports';
+import type { SubflowPort } from '../model/subflows';
+import type { ToolPort } from '../model/tools';
 import { errorsIn, hasErrors } from '../model/problems';
 import type { RunEventListener } from '../model/run';
 import { validateFlow } from '../model/validate';
@@ -17,6 +21,12 @@ export interface RunOptions {
   flow: Flow;
   inputs: Record<string, unknown>;
   llm: LlmPort;
+  /** MCP tools, other flows and library agents; without them, nodes that need them fail NODE_NOT_RUNNABLE. */
+  tools?: ToolPort;
+  subflows?: SubflowPort;
+  agents?: AgentResolver;
+  /** The flows of the runs above this one (a flow node's child run). */
+  callers?: readonly string[];
   runId?: string;
   /** Aborting it cancels the run; a reason that is no FlowbenchError becomes CANCELLED. */
   signal?: AbortSignal;
@@ -112,7 +122,13 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
       runId,
       flow,
       inputs,
-      llm: options.llm,
+      ports: {
+        llm: options.llm,
+        tools: options.tools ?? NO_TOOLS,
+        subflows: options.subflows ?? NO_SUBFLOWS,
+        agents: options.agents ?? NO_AGENTS,
+        callers: [...(options.callers ?? []), flow.id],
+      },
       registry,
       controller,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,

@@ -1,6 +1,6 @@
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
-import type { LlmPort } from '../model/llm';
+import type { NodePorts } from '../model/ports';
 import type { RenderScope } from '../model/render';
 import type { RunEvent, RunOutput, RunStatus, StepError } from '../model/run';
 import type { NodeRegistry } from '../nodes/registry';
@@ -14,7 +14,7 @@ export interface ScheduleInput {
   /** A validated flow: every node type is known and every config parsed. */
   flow: Flow;
   inputs: Record<string, unknown>;
-  llm: LlmPort;
+  ports: NodePorts;
   registry: NodeRegistry;
   /**
    * The run's one controller: the caller aborts it to cancel (reason CANCELLED)
@@ -105,7 +105,7 @@ class RunScheduler implements RenderScope {
       node: planned.node,
       definition: planned.definition,
       scope: this,
-      llm: input.llm,
+      ports: input.ports,
       runSignal: input.controller.signal,
       timeoutMs: planned.node.timeoutMs ?? input.defaultTimeoutMs,
       retry: input.retry,

@@ -169,6 +169,29 @@ export class ApiHost {
         setPrice: ({ price }) => providers.setPrice(price),
         removePrice: ({ model, provider }) => providers.removePrice(model, provider),
       },
+      servers: {
+        list: () => this.services.servers.list(),
+        set: ({ server, previousName }) => {
+          this.services.servers.set(server, previousName);
+          return this.services.servers.list();
+        },
+        remove: ({ name }) => {
+          this.services.servers.remove(name);
+          return this.services.servers.list();
+        },
+        test: ({ name }) => this.services.servers.test(name),
+      },
+      agents: {
+        list: () => this.services.agents.list(),
+        create: (input) => this.services.agents.create(input),
+        update: ({ id, ...change }) => this.services.agents.update(id, change),
+        publish: ({ id }) => this.services.agents.publish(id),
+        versions: ({ id }) => this.services.agents.versions(id),
+        remove: ({ id }) => {
+          this.services.agents.remove(id);
+          return { id };
+        },
+      },
       host: { info: () => ({ version: FLOWBENCH_VERSION, database: this.services.database.path, kind: this.kind }) },
     } satisfies ApiHandlers;
   }

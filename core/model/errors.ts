@@ -32,6 +32,11 @@ export const ERROR_CODES = {
   NO_PROVIDER:
     'a node uses the default model provider and none is set up: add one (the Providers screen, or `flowbench providers set … --default`)',
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
+  SERVER_NOT_FOUND: 'no connected MCP server has that name',
+  AGENT_NOT_FOUND: 'no agent or agent version has that id or name',
+  AGENT_NOT_REVIEWED:
+    'the flow uses an agent imported from a file that nobody has reviewed yet; review it (`flowbench agents review`) before publishing',
+  SUBFLOW_CYCLE: 'a flow node would call its own flow, directly or through others',
   // Failures of a node while a flow runs.
   NODE_TIMEOUT: 'a node took longer than its time limit',
   PROVIDER_UNAVAILABLE: 'the model provider could not be reached',
@@ -40,6 +45,14 @@ export const ERROR_CODES = {
   PROVIDER_ERROR: 'the model provider answered with an error',
   INVALID_MODEL_OUTPUT: "the model's answer is not the JSON the node asked for",
   NODE_NOT_RUNNABLE: 'this node type cannot run in this build',
+  SERVER_UNAVAILABLE: 'an MCP server did not start, did not answer in time, or closed',
+  TOOL_NOT_FOUND: 'a tool the flow or the model named is not offered by the connected servers',
+  TOOL_ARGUMENTS_INVALID: "a tool call's arguments do not match the tool's input schema",
+  TOOL_ERROR: 'an MCP tool answered with an error',
+  TOOL_TIMEOUT: 'an MCP tool took longer than its time limit',
+  STEP_LIMIT: 'an agent reached its step limit without answering',
+  SUBFLOW_NOT_PUBLISHED: 'a flow node calls a flow that has no published version',
+  SUBFLOW_FAILED: 'the flow a flow node called ended without succeeding; `data.runId` is its run',
   CANCELLED: 'the run was cancelled',
   RUN_TIMEOUT: 'the whole run took longer than its time limit',
   STOPPED: 'a stop node ended the run; the message is its reason',
@@ -77,6 +90,10 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'PROVIDER_NOT_FOUND',
   'NO_PROVIDER',
   'MODEL_NOT_SET',
+  'SERVER_NOT_FOUND',
+  'AGENT_NOT_FOUND',
+  'AGENT_NOT_REVIEWED',
+  'SUBFLOW_CYCLE',
 ]);
 
 /** Codes of node failures worth another attempt: the same call may well succeed later. */
@@ -84,6 +101,8 @@ export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'NODE_TIMEOUT',
   'PROVIDER_UNAVAILABLE',
   'PROVIDER_RATE_LIMITED',
+  'SERVER_UNAVAILABLE',
+  'TOOL_TIMEOUT',
 ]);
 
 /** True for timeouts, 429, 5xx and network failures; false for everything a retry cannot fix. */

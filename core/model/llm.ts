@@ -38,4 +38,40 @@ export function jsonInstruction(schema: Record<string, unknown> | undefined): st
 /** The port through which nodes call models; hosts plug providers in. */
 export interface LlmPort {
   generate(request: LlmRequest): Promise<LlmResponse>;
+  /** An agent's tool-use loop. */
+  runAgent(request: AgentRequest): Promise<AgentResponse>;
+}
+
+/** A tool an agent's model may call, as the node hands it to the provider. */
+export interface AgentTool {
+  /** The name the model sees: unique within the request, letters, digits, _ and -. */
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  /** Runs the call; the text returned goes back to the model. A throw is given to the model as the tool's error. */
+  execute(args: Record<string, unknown>, signal: AbortSignalLike, callId: string): Promise<string>;
+}
+
+/** A call the model made that cannot run: a tool that does not exist, or arguments that are not a JSON object. */
+export interface InvalidToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+  reason: 'unknown_tool' | 'invalid_arguments';
+  message: string;
+}
+
+/** A tool-use loop: the model calls tools until it answers or reaches `maxSteps` turns. */
+export interface AgentRequest extends Omit<LlmRequest, 'outputFormat' | 'jsonSchema'> {
+  tools: AgentTool[];
+  maxSteps: number;
+  /** Told of each invalid call; the model is then given the error (the node may abort its signal to fail instead). */
+  onInvalidCall?: (call: InvalidToolCall) => void;
+}
+
+export interface AgentResponse extends LlmResponse {
+  /** Model turns taken. */
+  steps: number;
+  /** True when the loop ended because it reached maxSteps with the model still calling tools. */
+  hitStepLimit: boolean;
 }

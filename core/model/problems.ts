@@ -23,6 +23,12 @@ export const PROBLEM_CODES = {
   MISSING_OUTPUT: 'the flow has no output node',
   MULTIPLE_INPUTS: 'the flow has more than one input node',
   INVALID_TEST_CASE: 'a test case has an expectation that cannot be checked (a bad pattern or JSONPath)',
+  MISSING_TOOL: 'an MCP tool node names no tool',
+  MISSING_FLOW: 'a flow node names no flow to call',
+  SUBFLOW_CYCLE: 'a flow node calls a flow that calls this one back, directly or through others',
+  AGENT_NEEDS_REVIEW:
+    'an import created a library agent for an agent version Flowbench did not know; review its provider, model and prompt, then mark it reviewed',
+  UNKNOWN_AGENT: 'a node names an agent version the library does not have',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

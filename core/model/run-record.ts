@@ -26,7 +26,13 @@ export class RunRecordBuilder {
   private run: RunRecord | undefined;
 
   constructor(
-    private readonly meta: { flowName: string; trigger: RunTrigger; flowVersion?: number; client?: string },
+    private readonly meta: {
+      flowName: string;
+      trigger: RunTrigger;
+      flowVersion?: number;
+      client?: string;
+      parentRunId?: string;
+    },
   ) {}
 
   apply(event: RunEvent): void {
@@ -43,6 +49,7 @@ export class RunRecordBuilder {
           inputs: event.inputs,
           startedAt: iso(event.at),
           ...(event.reuse ? { reuse: event.reuse } : {}),
+          ...(this.meta.parentRunId !== undefined ? { parentRunId: this.meta.parentRunId } : {}),
           steps: [],
         };
         return;
@@ -65,6 +72,8 @@ export class RunRecordBuilder {
           ...(event.usage ? { usage: event.usage } : {}),
           ...(event.messages ? { messages: event.messages } : {}),
           ...(event.retries ? { retries: event.retries } : {}),
+          ...(event.toolCalls ? { toolCalls: event.toolCalls } : {}),
+          ...(event.childRunId ? { childRunId: event.childRunId } : {}),
         });
         this.finish(step, event.at);
         return;
@@ -80,6 +89,8 @@ export class RunRecordBuilder {
           // Live, each retried attempt's error joins the list; the last event carries the whole list.
           ...(event.willRetry ? { retries: [...(step.retries ?? []), event.error] } : {}),
           ...(event.retries ? { retries: event.retries } : {}),
+          ...(event.toolCalls ? { toolCalls: event.toolCalls } : {}),
+          ...(event.childRunId ? { childRunId: event.childRunId } : {}),
         });
         if (!event.willRetry) this.finish(step, event.at);
         return;
@@ -106,6 +117,13 @@ export class RunRecordBuilder {
           ...(event.error ? { error: event.error } : {}),
         });
         return;
+      case 'node.tool': {
+        // Live: a call appears when it starts and is replaced when it ends.
+        const step = this.step(event.nodeId);
+        const calls = (step.toolCalls ?? []).filter((c) => c.id !== event.call.id);
+        step.toolCalls = [...calls, event.call];
+        return;
+      }
       case 'node.token':
         return;
     }

@@ -1,3 +1,5 @@
+import type { ToolCallRecord } from './tools';
+
 /**
  * Runs as every part of Flowbench sees them: the engine emits these events,
  * the store records them, the renderer and MCP clients show them.
@@ -15,8 +17,11 @@ export const RUN_STATUSES = [
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
-/** Who started a run; `test` is a test case run by "Run all" or `flowbench test`. */
-export const RUN_TRIGGERS = ['editor', 'cli', 'mcp', 'test'] as const;
+/**
+ * Who started a run; `test` is a test case run by "Run all" or `flowbench
+ * test`, `flow` a flow node of another run (its parent run links to it).
+ */
+export const RUN_TRIGGERS = ['editor', 'cli', 'mcp', 'test', 'flow'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export interface TokenUsage {
@@ -30,8 +35,12 @@ export interface TokenUsage {
 }
 
 export interface LlmMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** The tools an assistant turn called (agents). */
+  toolCalls?: { id: string; name: string; arguments: unknown }[];
+  /** Which call a `tool` message answers. */
+  toolCallId?: string;
 }
 
 export interface StepError {
@@ -55,6 +64,14 @@ export interface RunReuse {
   nodeIds: string[];
 }
 
+/** Details a node adds to its step besides input and output: tool calls, the run it started. */
+export interface StepLinks {
+  /** Every tool call of the step, in the order they started (agent and mcp_tool nodes). */
+  toolCalls?: ToolCallRecord[];
+  /** The run a flow node started for the flow it calls. */
+  childRunId?: string;
+}
+
 /** Events of one run, in the order they happen. */
 export type RunEvent =
   | {
@@ -67,7 +84,9 @@ export type RunEvent =
     }
   | { type: 'node.started'; runId: string; nodeId: string; attempt: number; at: number; input?: unknown }
   | { type: 'node.token'; runId: string; nodeId: string; text: string }
-  | {
+  /** A tool call started (no durationMs yet) or ended; the canvas shows it while the node runs. */
+  | { type: 'node.tool'; runId: string; nodeId: string; call: ToolCallRecord }
+  | ({
       type: 'node.finished';
       runId: string;
       nodeId: string;
@@ -82,8 +101,8 @@ export type RunEvent =
       reusedFrom?: string;
       /** Why each earlier attempt failed, oldest first (retries). */
       retries?: StepError[];
-    }
-  | {
+    } & StepLinks)
+  | ({
       type: 'node.failed';
       runId: string;
       nodeId: string;
@@ -98,7 +117,7 @@ export type RunEvent =
       messages?: LlmMessage[];
       /** On the last failure: why each earlier attempt failed, oldest first. */
       retries?: StepError[];
-    }
+    } & StepLinks)
   | { type: 'node.skipped'; runId: string; nodeId: string; at: number }
   | { type: 'node.cancelled'; runId: string; nodeId: string; at: number }
   | {
@@ -113,7 +132,7 @@ export type RunEvent =
 
 export type RunEventListener = (event: RunEvent) => void;
 
-export interface StepRecord {
+export interface StepRecord extends StepLinks {
   nodeId: string;
   status: StepStatus;
   attempts: number;
@@ -146,6 +165,8 @@ export interface RunRecord {
   durationMs?: number;
   /** Set when the run started from a node, reusing an earlier run's outputs. */
   reuse?: RunReuse;
+  /** The run whose flow node started this one (trigger `flow`). */
+  parentRunId?: string;
   /** Tokens and cost summed over the steps. */
   usage?: TokenUsage;
   steps: StepRecord[];

@@ -1,7 +1,10 @@
 import type { AbortSignalLike } from '../model/abort';
 import type { LlmPort } from '../model/llm';
 import type { NodeTypeSpec } from '../model/node-catalogue';
-import type { LlmMessage, TokenUsage } from '../model/run';
+import type { AgentResolver } from '../model/agents';
+import type { LlmMessage, StepLinks, TokenUsage } from '../model/run';
+import type { SubflowPort } from '../model/subflows';
+import type { ToolCallRecord, ToolPort } from '../model/tools';
 
 export type { ConfigTemplate, PortSpec } from '../model/node-catalogue';
 
@@ -17,9 +20,11 @@ interface EditorFieldBase {
   step?: number;
   /**
    * A text field the editor offers choices for, free text still allowed: the
-   * configured providers' names, or the models of the node's provider.
+   * configured providers' names, the models of the node's provider, the
+   * connected MCP servers, the tools of the item's server, the library's
+   * agent versions, or the saved flows.
    */
-  suggest?: 'providers' | 'models';
+  suggest?: 'providers' | 'models' | 'servers' | 'tools' | 'agents' | 'flows';
 }
 
 /** An editor hint with its config type erased: what the inspector reads. */
@@ -46,7 +51,7 @@ export type EditorField<Config = Record<string, unknown>> = {
 }[keyof Config & string];
 
 /** Details a node adds to its step record. */
-export interface StepDetails {
+export interface StepDetails extends StepLinks {
   /** What the node resolved from its templates (the rendered prompt, the tested values). */
   input?: unknown;
   messages?: LlmMessage[];
@@ -64,7 +69,23 @@ export interface NodeContext {
   /** Like render, but a lone reference yields the referenced value itself. */
   resolve(template: string): unknown;
   readonly llm: LlmPort;
+  /** MCP tools of the connected servers. */
+  readonly tools: ToolPort;
+  /** Other saved flows, run as children of this run. */
+  readonly subflows: SubflowPort;
+  /** The agent library's published versions. */
+  readonly agents: AgentResolver;
+  /** This run's id, and the flows of the runs above it (flow nodes use them). */
+  readonly runId: string;
+  readonly callers: readonly string[];
   emitToken(text: string): void;
+  /**
+   * A signal that aborts with the node's own and can be aborted by the node
+   * (an agent ends its loop on the first failed tool call); dispose when done.
+   */
+  childSignal(): { signal: AbortSignalLike; abort(reason: unknown): void; dispose(): void };
+  /** Records a tool call as it starts and again when it ends; the canvas shows it live. */
+  toolCall(call: ToolCallRecord): void;
   report(details: StepDetails): void;
 }
 
@@ -78,7 +99,7 @@ export type NodeOutcome =
 export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 
 /** What a node type's icon shows; the editor draws each (renderer/src/editor/node-icons.tsx). */
-export type NodeIcon = 'enter' | 'text' | 'model' | 'agent' | 'branch' | 'stop' | 'result';
+export type NodeIcon = 'enter' | 'text' | 'model' | 'agent' | 'tool' | 'flow' | 'branch' | 'stop' | 'result';
 
 /**
  * One node type: everything the model, the editor and the engine need to know

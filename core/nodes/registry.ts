@@ -2,6 +2,8 @@ import type { NodeCatalogue } from '../model/node-catalogue';
 import type { NodeDefinition } from './define-node';
 import { agentNode } from './agent/definition';
 import { conditionNode } from './condition/definition';
+import { flowNode } from './flow/definition';
+import { mcpToolNode } from './mcp-tool/definition';
 import { inputNode } from './input/definition';
 import { llmNode } from './llm/definition';
 import { outputNode } from './output/definition';
@@ -42,7 +44,17 @@ export class NodeRegistry implements NodeCatalogue {
 }
 
 /** The built-in node types, in palette order. Adding a type: its folder, and one line here. */
-const BUILT_IN = [inputNode, templateNode, llmNode, agentNode, conditionNode, stopNode, outputNode] as const;
+const BUILT_IN = [
+  inputNode,
+  templateNode,
+  llmNode,
+  agentNode,
+  mcpToolNode,
+  flowNode,
+  conditionNode,
+  stopNode,
+  outputNode,
+] as const;
 
 /** Every built-in node type string, derived from the registrations: a misspelled type does not compile. */
 export type NodeType = (typeof BUILT_IN)[number]['type'];

@@ -7,6 +7,8 @@ import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from
 import type { LlmMessage, TokenUsage } from '../model/run';
 import { providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
 import { providerError } from './provider-errors';
+import { runAgentLoop } from './agent-loop';
+import { usageOf } from './usage';
 
 /** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
 export type ProviderResolver = (name: string) => ProviderConfig;
@@ -43,13 +45,72 @@ function languageModel(config: ProviderConfig, model: string, env: NodeJS.Proces
   }
 }
 
-function usageOf(
-  usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined,
-): TokenUsage | undefined {
-  if (!usage) return undefined;
+/** A request resolved against its provider: the model client, the prompts as sent, and the sampling options. */
+export interface PreparedCall {
+  config: ProviderConfig;
+  model: string;
+  url: string;
+  secrets: (string | undefined)[];
+  system: string | undefined;
+  userPrompt: string;
+  /** The messages as sent, for the run record. */
+  messages: LlmMessage[];
+  call: {
+    model: LanguageModel;
+    system?: string;
+    prompt: string;
+    maxRetries: 0;
+    abortSignal: AbortSignal;
+    temperature?: number;
+    topP?: number;
+    maxOutputTokens?: number;
+  };
+}
+
+/** Resolves the provider and model, and builds the prompts exactly as they are sent. */
+export function prepareCall(
+  resolve: ProviderResolver,
+  env: NodeJS.ProcessEnv,
+  request: Omit<LlmRequest, 'outputFormat'> & { outputFormat?: LlmRequest['outputFormat'] },
+): PreparedCall {
+  const config = resolve(request.provider);
+  const model = request.model || config.defaultModel;
+  if (!model) {
+    throw new FlowbenchError(
+      'MODEL_NOT_SET',
+      `no model chosen, and provider "${config.name}" has no default model (set one with \`flowbench providers set ${config.name} --default-model …\`)`,
+    );
+  }
+  // A step defined by its system prompt alone (imported workflows and flow
+  // definitions) sends that prompt as the user message: providers need one.
+  const isSystemOnly = !request.prompt.trim() && Boolean(request.system?.trim());
+  const userPrompt = isSystemOnly ? (request.system ?? '') : request.prompt;
+  const baseSystem = isSystemOnly ? undefined : request.system;
+  const system =
+    request.outputFormat === 'json'
+      ? [baseSystem, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
+      : baseSystem || undefined;
   return {
-    ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
-    ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+    config,
+    model,
+    url: providerUrl(config),
+    secrets: [providerApiKey(config, env)],
+    system,
+    userPrompt,
+    messages: [
+      ...(system ? [{ role: 'system' as const, content: system }] : []),
+      { role: 'user', content: userPrompt },
+    ],
+    call: {
+      model: cachedModel(config, model, env),
+      ...(system ? { system } : {}),
+      prompt: userPrompt,
+      maxRetries: 0,
+      abortSignal: request.signal as AbortSignal,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.topP !== undefined ? { topP: request.topP } : {}),
+      ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
+    },
   };
 }
 
@@ -60,38 +121,8 @@ function usageOf(
 export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEnv = process.env): LlmPort {
   return {
     async generate(request: LlmRequest): Promise<LlmResponse> {
-      const config = resolve(request.provider);
-      const model = request.model || config.defaultModel;
-      if (!model) {
-        throw new FlowbenchError(
-          'MODEL_NOT_SET',
-          `no model chosen, and provider "${config.name}" has no default model (set one with \`flowbench providers set ${config.name} --default-model …\`)`,
-        );
-      }
-      const url = providerUrl(config);
-      // A step defined by its system prompt alone (imported workflows and flow
-      // definitions) sends that prompt as the user message: providers need one.
-      const isSystemOnly = !request.prompt.trim() && Boolean(request.system?.trim());
-      const userPrompt = isSystemOnly ? (request.system ?? '') : request.prompt;
-      const baseSystem = isSystemOnly ? undefined : request.system;
-      const system =
-        request.outputFormat === 'json'
-          ? [baseSystem, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
-          : baseSystem;
-      const messages: LlmMessage[] = [
-        ...(system ? [{ role: 'system' as const, content: system }] : []),
-        { role: 'user', content: userPrompt },
-      ];
-      const call = {
-        model: cachedModel(config, model, env),
-        ...(system ? { system } : {}),
-        prompt: userPrompt,
-        maxRetries: 0,
-        abortSignal: request.signal as AbortSignal,
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        ...(request.topP !== undefined ? { topP: request.topP } : {}),
-        ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
-      };
+      const prepared = prepareCall(resolve, env, request);
+      const { config, model, call, messages } = prepared;
       let text = '';
       let usage: TokenUsage | undefined;
       try {
@@ -115,10 +146,11 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
         }
       } catch (error) {
         if (request.signal.aborted) throw request.signal.reason;
-        throw providerError(error, config.name, url, [providerApiKey(config, env)]);
+        throw providerError(error, config.name, prepared.url, prepared.secrets);
       }
       messages.push({ role: 'assistant', content: text });
       return { text, messages, provider: config.name, model, ...(usage ? { usage } : {}) };
     },
+    runAgent: (request) => runAgentLoop(prepareCall(resolve, env, request), request),
   };
 }

@@ -8,6 +8,8 @@ import { installExamples } from './examples';
 import { FlowService } from './flow-service';
 import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
+import { ServerService } from './server-service';
+import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
 
 /** Everything a host (CLI, serve, MCP server, desktop main process) works with, over one database. */
@@ -22,6 +24,10 @@ export interface Services {
   runLog: RunLog;
   settings: SettingsRepository;
   providers: ProviderService;
+  /** External MCP servers and the connections nodes call their tools through. */
+  servers: ServerService;
+  /** The agent library. */
+  agents: AgentRepository;
   runner: RunService;
   /** Runs test cases, and gates publishing on them. */
   tests: TestService;
@@ -50,11 +56,16 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   // Runs left "running" by a process that died are closed as interrupted.
   runs.markInterrupted();
   const versions = new VersionRepository(database, flows);
-  const runner = new RunService(
-    runLog,
-    () => providers.port(),
-    (id) => runs.get(id),
-  );
+  const servers = new ServerService(settings);
+  const agents = new AgentRepository(database.db);
+  const runner = new RunService(runLog, {
+    llm: () => providers.port(),
+    readRun: (id) => runs.get(id),
+    tools: servers.connections,
+    agents,
+    findFlow: (ref) => flows.resolve(ref),
+    latestVersion: (flowId) => versions.latest(flowId),
+  });
   return {
     database,
     flows,
@@ -64,9 +75,12 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     runLog,
     settings,
     providers,
+    servers,
+    agents,
     runner,
     tests: new TestService(runner, () => providers.port()),
     close: () => {
+      void servers.close();
       runLog.close();
       database.close();
     },

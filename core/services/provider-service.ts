@@ -10,7 +10,7 @@ import {
   type ProviderSettings,
 } from '../model/provider-config';
 import { createAiSdkPort } from '../providers/ai-sdk-port';
-import type { LlmPort } from '../model/llm';
+import type { LlmPort, LlmResponse } from '../model/llm';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
@@ -131,14 +131,15 @@ export class ProviderService {
   /** Every call's usage names the model that answered and, when it has a price, what it cost. */
   port(): LlmPort {
     const base = createAiSdkPort((name) => this.resolve(name), this.env);
+    const priced = <R extends LlmResponse>(response: R): R => {
+      if (!response.usage) return response;
+      const price = priceFor(this.prices(), response.provider, response.model);
+      const usage = { ...response.usage, provider: response.provider, model: response.model };
+      return { ...response, usage: price ? { ...usage, cost: costOf(usage, price) } : usage };
+    };
     return {
-      generate: async (request) => {
-        const response = await base.generate(request);
-        if (!response.usage) return response;
-        const price = priceFor(this.prices(), response.provider, response.model);
-        const usage = { ...response.usage, provider: response.provider, model: response.model };
-        return { ...response, usage: price ? { ...usage, cost: costOf(usage, price) } : usage };
-      },
+      generate: async (request) => priced(await base.generate(request)),
+      runAgent: async (request) => priced(await base.runAgent(request)),
     };
   }
 

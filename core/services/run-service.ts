@@ -1,7 +1,10 @@
 import { runFlow, type RunOptions } from '../engine/run-flow';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
+import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
+import type { SubflowPort, SubflowResult } from '../model/subflows';
+import type { ToolPort } from '../model/tools';
 import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
 import type { ReuseSource } from '../engine/reuse';
 import { RunRecordBuilder } from '../model/run-record';
@@ -18,6 +21,8 @@ export interface StartRun {
   timeoutMs?: number;
   listeners?: readonly RunEventListener[];
   engine?: Pick<RunOptions, 'concurrency' | 'retry' | 'defaultNodeTimeoutMs'>;
+  /** Set for the run a flow node started: its parent run, and the flows of the runs above it. */
+  parent?: { runId: string; callers: readonly string[] };
   /**
    * Run from a node ("run from here"): `nodeId` and what depends on it run,
    * every other node reuses its output from run `runId`, whose inputs are
@@ -26,17 +31,79 @@ export interface StartRun {
   from?: { nodeId: string; runId: string };
 }
 
+/** What runs reach besides models: MCP tools, the agent library, other flows' published versions. */
+export interface RunDependencies {
+  llm: () => LlmPort;
+  /** Reads a stored run (RunRepository.get), for runs that reuse one. */
+  readRun: (id: string) => RunRecord;
+  tools?: ToolPort;
+  agents?: AgentResolver;
+  /** A flow by id, name or tool name, and its newest published version (flow nodes). */
+  findFlow?: (ref: string) => { id: string; name: string };
+  latestVersion?: (flowId: string) => { version: number; snapshot: Flow } | undefined;
+}
+
 /** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
 export class RunService {
   /** Runs started with `start` and not finished yet, by run id. */
   private readonly active = new Map<string, AbortController>();
+  private readonly subflows: SubflowPort = { run: (request) => this.runSubflow(request) };
 
   constructor(
     private readonly log: RunLog,
-    private readonly llm: () => LlmPort,
-    /** Reads a stored run (RunRepository.get), for runs that reuse one. */
-    private readonly readRun: (id: string) => RunRecord,
+    private readonly deps: RunDependencies,
   ) {}
+
+  private llm(): LlmPort {
+    return this.deps.llm();
+  }
+
+  private readRun(id: string): RunRecord {
+    return this.deps.readRun(id);
+  }
+
+  /** A flow node's call: the called flow's latest published version, run as a child of the caller's run. */
+  private async runSubflow(request: Parameters<SubflowPort['run']>[0]): Promise<SubflowResult> {
+    const { findFlow, latestVersion } = this.deps;
+    if (!findFlow || !latestVersion) {
+      throw new FlowbenchError('NODE_NOT_RUNNABLE', 'flow nodes cannot run where this flow runs');
+    }
+    const target = findFlow(request.flow);
+    if (request.callers.includes(target.id)) {
+      throw new FlowbenchError(
+        'SUBFLOW_CYCLE',
+        `flow "${target.name}" is already running above this node: calling it again would never end`,
+        { flowId: target.id },
+      );
+    }
+    const published = latestVersion(target.id);
+    if (!published) {
+      throw new FlowbenchError(
+        'SUBFLOW_NOT_PUBLISHED',
+        `flow "${target.name}" has no published version; publish it (\`flowbench publish ${target.id}\`) before another flow calls it`,
+        { flowId: target.id },
+      );
+    }
+    const record = await this.run({
+      flow: published.snapshot,
+      flowVersion: published.version,
+      inputs: request.inputs,
+      trigger: 'flow',
+      signal: request.signal as AbortSignal,
+      parent: { runId: request.parentRunId, callers: request.callers },
+      listeners: [
+        (event) => {
+          if (event.type === 'run.started') request.onStarted?.(event.runId);
+        },
+      ],
+    });
+    return {
+      runId: record.id,
+      status: record.status,
+      ...(record.output ? { output: record.output } : {}),
+      ...(record.error ? { error: { code: record.error.code, message: record.error.message } } : {}),
+    };
+  }
 
   /** Runs the flow; the record returned is the one stored, committed before it is returned. */
   async run(request: StartRun): Promise<RunRecord> {
@@ -44,6 +111,7 @@ export class RunService {
       trigger: request.trigger,
       ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
       ...(request.client !== undefined ? { client: request.client } : {}),
+      ...(request.parent ? { parentRunId: request.parent.runId } : {}),
     };
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
     const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
@@ -53,6 +121,10 @@ export class RunService {
       inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
       ...(reuse ? { reuse: reuse.source } : {}),
       llm: this.llm(),
+      subflows: this.subflows,
+      ...(this.deps.tools ? { tools: this.deps.tools } : {}),
+      ...(this.deps.agents ? { agents: this.deps.agents } : {}),
+      ...(request.parent ? { callers: request.parent.callers } : {}),
       listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),

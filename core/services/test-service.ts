@@ -12,7 +12,7 @@ import {
   type TestRunSummary,
 } from '../model/test-cases';
 import { toolResult } from '../model/tool-result';
-import { loadAjv } from '../nodes/llm/json-output';
+import { schemaProblems } from '../model/json-schema';
 import type { RunService } from './run-service';
 
 /** Test cases run at once, like a CI job's matrix: enough to overlap model calls, few enough for a local model. */
@@ -173,9 +173,8 @@ export class TestService {
       }
       case 'json_schema': {
         if (observed.json === undefined) return `the result is not JSON: ${shown(observed.text)}`;
-        const validate = (await loadAjv()).compile(expectation.schema);
-        if (validate(observed.json)) return undefined;
-        return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`).join('; ');
+        const problems = await schemaProblems(expectation.schema, observed.json);
+        return problems.length === 0 ? undefined : problems.join('; ');
       }
       case 'judge': {
         const answer = await this.llm().generate({

@@ -22,6 +22,8 @@ describe('openDatabase', () => {
         .all();
       expect(tables).toEqual([
         '__drizzle_migrations',
+        'agent_versions',
+        'agents',
         'edges',
         'flow_versions',
         'flows',

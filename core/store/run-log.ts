@@ -17,6 +17,7 @@ export interface RunStart {
   client?: string;
   startedAt: number;
   reuse?: RunReuse;
+  parentRunId?: string;
 }
 
 /** Longest a run event waits before it is written (see `enqueue`). */
@@ -178,6 +179,7 @@ export class RunLog {
         process.pid,
         run.startedAt,
         run.reuse ? JSON.stringify(run.reuse) : null,
+        run.parentRunId ?? null,
       ],
     ]);
   }

@@ -21,7 +21,10 @@ const flow = FlowSchema.parse(
     edges: ['input>greet', 'greet>result'],
   }),
 );
-const noLlm = { generate: () => Promise.reject(new Error('no model in this test')) };
+const noLlm = {
+  generate: () => Promise.reject(new Error('no model in this test')),
+  runAgent: () => Promise.reject(new Error('no model in this test')),
+};
 
 async function recordRun(inputs: Record<string, unknown>, recorded: Flow = flow) {
   const recorder = createRunRecorder(log, { flow: recorded, trigger: 'editor' });

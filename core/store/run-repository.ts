@@ -98,6 +98,8 @@ export class RunRepository {
         ...(s.usage ? { usage: s.usage } : {}),
         ...(s.messages ? { messages: s.messages } : {}),
         ...(s.retries ? { retries: s.retries } : {}),
+        ...(s.toolCalls ? { toolCalls: s.toolCalls } : {}),
+        ...(s.childRunId ? { childRunId: s.childRunId } : {}),
         ...(s.startedAt ? { startedAt: iso(s.startedAt) } : {}),
         ...(s.finishedAt ? { finishedAt: iso(s.finishedAt) } : {}),
         ...(s.startedAt && s.finishedAt ? { durationMs: s.finishedAt - s.startedAt } : {}),
@@ -214,5 +216,6 @@ function summaryOf(row: typeof runs.$inferSelect): RunSummary {
     ...(row.finishedAt ? { finishedAt: iso(row.finishedAt) } : {}),
     ...(row.durationMs !== null ? { durationMs: row.durationMs } : {}),
     ...(row.reuse ? { reuse: row.reuse } : {}),
+    ...(row.parentRunId ? { parentRunId: row.parentRunId } : {}),
   };
 }

@@ -43,6 +43,7 @@ export const RUN_START_KEYS = [
   'hostPid',
   'startedAt',
   'reuse',
+  'parentRunId',
 ] as const satisfies KeysOf<typeof runs>;
 export const RUN_FINISH_KEYS = [
   'status',
@@ -68,6 +69,8 @@ export const STEP_KEYS = [
   'startedAt',
   'finishedAt',
   'retries',
+  'toolCalls',
+  'childRunId',
 ] as const satisfies KeysOf<typeof runSteps>;
 
 const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
@@ -88,6 +91,8 @@ const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' 
   startedAt: `coalesce(run_steps.${step('startedAt')}, excluded.${step('startedAt')})`,
   finishedAt: `excluded.${step('finishedAt')}`,
   retries: `coalesce(excluded.${step('retries')}, run_steps.${step('retries')})`,
+  toolCalls: `coalesce(excluded.${step('toolCalls')}, run_steps.${step('toolCalls')})`,
+  childRunId: `coalesce(excluded.${step('childRunId')}, run_steps.${step('childRunId')})`,
 };
 
 export const RUN_STATEMENTS = {

@@ -36,6 +36,8 @@ function stepWrite(
     startedAt?: number;
     finishedAt?: number | null;
     retries?: unknown;
+    toolCalls?: unknown;
+    childRunId?: string | undefined;
   },
 ): RunWrite {
   return [
@@ -55,6 +57,8 @@ function stepWrite(
       step.startedAt ?? null,
       step.finishedAt ?? null,
       json(step.retries),
+      json(step.toolCalls),
+      step.childRunId ?? null,
     ],
   ];
 }
@@ -73,6 +77,8 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         messages: event.messages,
         finishedAt: event.at,
         retries: event.retries,
+        toolCalls: event.toolCalls,
+        childRunId: event.childRunId,
       });
     case 'node.failed':
       return stepWrite(event, run, event.willRetry ? 'running' : 'failed', {
@@ -83,6 +89,8 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         messages: event.messages,
         finishedAt: event.willRetry ? null : event.at,
         retries: event.retries,
+        toolCalls: event.toolCalls,
+        childRunId: event.childRunId,
       });
     case 'node.skipped':
       return stepWrite(event, run, 'skipped', { finishedAt: event.at });
@@ -108,6 +116,7 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
       ];
     case 'run.started':
     case 'node.token':
+    case 'node.tool':
       return undefined;
   }
 }
@@ -126,7 +135,7 @@ function mergeStep(a: StepParams, b: StepParams): StepParams {
   const merged = [...b] as StepParams;
   merged[2] = a[2];
   merged[4] = Math.max(Number(a[4]), Number(b[4]));
-  for (const i of [5, 6, 9, 10, 13] as const) merged[i] = b[i] ?? a[i];
+  for (const i of [5, 6, 9, 10, 13, 14, 15] as const) merged[i] = b[i] ?? a[i];
   merged[11] = a[11] ?? b[11];
   return merged;
 }

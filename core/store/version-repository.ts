@@ -103,6 +103,16 @@ export class VersionRepository {
     return row.snapshot;
   }
 
+  /** A flow's newest published version, if it has one. */
+  latest(flowId: string): { version: number; snapshot: Flow } | undefined {
+    return this.db
+      .select({ version: flowVersions.version, snapshot: flowVersions.snapshot })
+      .from(flowVersions)
+      .where(eq(flowVersions.flowId, flowId))
+      .orderBy(desc(flowVersions.version))
+      .get();
+  }
+
   /** The newest published version of every flow that has one, enabled or not. */
   latestPublished(): PublishedFlow[] {
     const rows = this.db

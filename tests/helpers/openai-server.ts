@@ -15,6 +15,18 @@ export interface Reply {
   /** A raw body, sent as is (for malformed answers). */
   body?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Tool calls, as OpenAI's API answers them (finish_reason `tool_calls`); `arguments` is sent as JSON text. */
+  toolCalls?: { name: string; arguments: unknown; id?: string }[];
+}
+
+/** The tool results the client sent back in a request (messages with role `tool`), oldest first. */
+export function toolMessages(request: RecordedRequest): { toolCallId: string; content: string }[] {
+  return (request.body.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => ({
+      toolCallId: String((m as { tool_call_id?: unknown }).tool_call_id),
+      content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+    }));
 }
 
 export interface RecordedRequest {
@@ -86,6 +98,15 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
     const content = answer.content ?? answer.chunks?.join('') ?? '';
     const usage = answer.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
     const model = recorded.body.model ?? 'test-model';
+    const toolCalls = (answer.toolCalls ?? []).map((call, i) => ({
+      id: call.id ?? `call_${index}_${i}`,
+      type: 'function',
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+      },
+    }));
+    const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
     if (!recorded.body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
@@ -94,7 +115,13 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model,
-          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+              finish_reason: finishReason,
+            },
+          ],
           usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
         }),
       );
@@ -110,7 +137,8 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
       if (res.destroyed) return;
       res.write(chunk({ content: piece }, null));
     }
-    res.write(chunk({}, 'stop'));
+    for (const [i, call] of toolCalls.entries()) res.write(chunk({ tool_calls: [{ index: i, ...call }] }, null));
+    res.write(chunk({}, finishReason));
     res.write(
       `data: ${JSON.stringify({ id: `chatcmpl-${index}`, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
     );

@@ -1,18 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { agentNode } from './definition';
+import type { AgentSettings } from '../../model/agents';
+import { agentNode, effectiveSettings } from './definition';
+
+const version: AgentSettings = {
+  provider: 'lib',
+  model: 'lib-model',
+  system: 'You are the library agent.',
+  tools: [{ server: 'files', tool: 'read_text_file' }],
+  maxSteps: 4,
+  toolErrors: 'tell_model',
+};
 
 describe('agent node', () => {
-  it('defaults to no tools and eight steps', () => {
-    expect(agentNode.configSchema.parse(agentNode.defaults())).toMatchObject({ tools: [], maxSteps: 8 });
+  it('defaults to no tools, eight steps, and failing on a failed tool call', () => {
+    expect(agentNode.configSchema.parse(agentNode.defaults())).toMatchObject({
+      tools: [],
+      maxSteps: 8,
+      toolErrors: 'fail',
+    });
   });
 
-  it('refuses a step limit outside 1–100 and a tool without a server', () => {
+  it('refuses a step limit outside 1–100 and a tool without a name', () => {
     expect(agentNode.configSchema.safeParse({ maxSteps: 0 }).success).toBe(false);
     expect(agentNode.configSchema.safeParse({ maxSteps: 101 }).success).toBe(false);
-    expect(agentNode.configSchema.safeParse({ tools: [{ tool: 'echo' }] }).success).toBe(false);
+    expect(agentNode.configSchema.safeParse({ tools: [{ server: 'everything' }] }).success).toBe(false);
   });
 
-  it('cannot run in this build: the engine reports NODE_NOT_RUNNABLE for it', () => {
-    expect(agentNode.execute).toBeUndefined();
+  it('runs a library version as it was published, with what the node sets on top', () => {
+    const own = agentNode.configSchema.parse({ agentVersionId: 'v1', prompt: 'Do it', temperature: 0.3 });
+    expect(effectiveSettings(own, version)).toMatchObject({
+      provider: 'lib',
+      model: 'lib-model',
+      system: 'You are the library agent.',
+      tools: version.tools,
+      maxSteps: 4,
+      toolErrors: 'tell_model',
+      temperature: 0.3,
+    });
+    const overridden = agentNode.configSchema.parse({ model: 'mine', tools: [{ tool: 'echo' }] });
+    expect(effectiveSettings(overridden, version)).toMatchObject({
+      model: 'mine',
+      tools: [{ server: '', tool: 'echo' }],
+    });
   });
 });

@@ -1,24 +1,38 @@
 import { z } from 'zod';
+import { agentSettingsShape, type AgentSettings } from '../../model/agents';
 import { defineNode, preview } from '../define-node';
-import { MODEL_PORTS, modelCallShape, modelCallEditor, modelOptionsShape } from '../shared-config';
-
-const ToolRefSchema = z.lazy(() =>
-  z.object({
-    /** Name of a registered MCP server, or `flowbench` for other flows. */
-    server: z.string().min(1).max(128),
-    tool: z.string().min(1).max(128),
-  }),
-);
+import { MODEL_PORTS, modelCallEditor } from '../shared-config';
+import { runAgent } from './run-agent';
 
 const AgentConfigSchema = z.lazy(() =>
   z.object({
-    ...modelCallShape(),
-    ...modelOptionsShape(),
-    tools: z.array(ToolRefSchema).default([]),
-    /** Upper bound on model turns in the tool-use loop. */
-    maxSteps: z.number().int().min(1).max(100).default(8),
+    ...agentSettingsShape(),
+    /** The task: the user message the loop starts from. */
+    prompt: z.string().max(200_000).default(''),
+    /**
+     * A published agent version of the library: its settings apply, and the
+     * node's own provider, model, system prompt, sampling and tools replace
+     * them where the node sets them.
+     */
+    agentVersionId: z.string().max(200).optional(),
   }),
 );
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+
+/** The settings a run uses: the agent version's, with what the node sets on top. */
+export function effectiveSettings(config: AgentConfig, version: AgentSettings | undefined): AgentSettings {
+  if (!version) return config;
+  return {
+    ...version,
+    provider: config.provider || version.provider,
+    model: config.model || version.model,
+    system: config.system || version.system,
+    tools: config.tools.length > 0 ? config.tools : version.tools,
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.topP !== undefined ? { topP: config.topP } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+  };
+}
 
 /** A model with tools from MCP servers, looping over tool calls until it answers. */
 export const agentNode = defineNode({
@@ -32,17 +46,33 @@ export const agentNode = defineNode({
   configSchema: AgentConfigSchema,
   defaults: () => AgentConfigSchema.parse({}),
   editor: [
+    {
+      key: 'agentVersionId',
+      label: 'Library agent',
+      kind: 'text',
+      help: 'a published agent version (Agents screen); the fields below override it where set',
+      suggest: 'agents',
+    },
     ...modelCallEditor('Task'),
     {
       key: 'tools',
       label: 'Tools',
       kind: 'list',
+      help: 'server empty: the tool is looked up by name on every connected server',
       itemFields: [
-        { key: 'server', label: 'Server', kind: 'text' },
-        { key: 'tool', label: 'Tool', kind: 'text' },
+        { key: 'server', label: 'Server', kind: 'text', suggest: 'servers' },
+        { key: 'tool', label: 'Tool', kind: 'text', suggest: 'tools' },
       ],
     },
     { key: 'maxSteps', label: 'Max steps', kind: 'number', min: 1, max: 100, step: 1 },
+    {
+      key: 'toolErrors',
+      label: 'When a tool call fails',
+      kind: 'select',
+      options: ['fail', 'tell_model'],
+      optionLabels: { fail: 'fail the step', tell_model: 'tell the model and go on' },
+    },
+    { key: 'toolTimeoutMs', label: 'Tool time limit (ms)', kind: 'number', min: 100, step: 100 },
     { key: 'temperature', label: 'Temperature', kind: 'number', min: 0, max: 2, step: 0.1 },
   ],
   templates: (config) => [
@@ -50,8 +80,13 @@ export const agentNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   publishWarnings: (config) =>
-    config.prompt.trim() === '' ? ['its task is empty: the agent is given nothing to do'] : [],
+    config.prompt.trim() === '' && config.system.trim() === '' && config.agentVersionId === undefined
+      ? ['its task is empty: the agent is given nothing to do']
+      : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
   summary: (config) =>
-    `${config.tools.length} tool${config.tools.length === 1 ? '' : 's'} · ${preview(config.prompt, 50)}`,
+    config.agentVersionId !== undefined && config.tools.length === 0
+      ? `library agent · ${preview(config.prompt, 50)}`
+      : `${config.tools.length} tool${config.tools.length === 1 ? '' : 's'} · ${preview(config.prompt, 50)}`,
+  execute: (ctx, config) => runAgent(ctx, config),
 });

@@ -1,11 +1,5 @@
-import type { Ajv } from 'ajv';
 import { FlowbenchError } from '../../model/errors';
-
-// Loaded on the first JSON answer: the editor, which never checks answers, does not carry it.
-let ajv: Promise<Ajv> | undefined;
-/** The one JSON Schema checker (ajv), loaded on first use; test cases' schema expectations use it too. */
-export const loadAjv = () =>
-  (ajv ??= import('ajv').then(({ Ajv: AjvClass }) => new AjvClass({ allErrors: true, strict: false })));
+import { schemaProblems } from '../../model/json-schema';
 
 /** Parses a model's answer as JSON (tolerating a code fence) and checks it against the schema. */
 export async function parseJsonAnswer(
@@ -27,17 +21,16 @@ export async function parseJsonAnswer(
     );
   }
   if (schema) {
-    let validate;
+    let problems: string[];
     try {
-      validate = (await loadAjv()).compile(schema);
+      problems = await schemaProblems(schema, value);
     } catch (error) {
       throw new FlowbenchError(
         'VALIDATION_ERROR',
         `${nodeHint}: the node's JSON schema is invalid: ${(error as Error).message}`,
       );
     }
-    if (!validate(value)) {
-      const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+    if (problems.length > 0) {
       throw new FlowbenchError(
         'INVALID_MODEL_OUTPUT',
         `${nodeHint}: the model's JSON does not match the schema: ${problems.join('; ')}`,

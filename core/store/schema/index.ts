@@ -6,3 +6,4 @@ export { snapshots } from './snapshots';
 export { runs } from './runs';
 export { runSteps } from './run-steps';
 export { settings } from './settings';
+export { agents, agentVersions } from './agents';

@@ -1,5 +1,6 @@
 import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { LlmMessage, StepError, TokenUsage } from '../../model/run';
+import type { ToolCallRecord } from '../../model/tools';
 import { runs } from './runs';
 
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
@@ -24,6 +25,10 @@ export const runSteps = sqliteTable(
     messages: text('messages', { mode: 'json' }).$type<LlmMessage[]>(),
     /** Why each attempt before the last failed (retries), oldest first. */
     retries: text('retries', { mode: 'json' }).$type<StepError[]>(),
+    /** Every tool call of the step (agent and mcp_tool nodes), with arguments, result and duration. */
+    toolCalls: text('tool_calls', { mode: 'json' }).$type<ToolCallRecord[]>(),
+    /** The run a flow node started for the flow it calls. */
+    childRunId: text('child_run_id'),
     startedAt: integer('started_at'),
     finishedAt: integer('finished_at'),
   },

@@ -32,6 +32,8 @@ export const runs = sqliteTable(
     durationMs: integer('duration_ms'),
     /** A run started from a node: which node, and the earlier run whose outputs it reused. */
     reuse: text('reuse', { mode: 'json' }).$type<RunReuse>(),
+    /** The run whose flow node started this one (trigger `flow`). */
+    parentRunId: text('parent_run_id'),
   },
   (t) => [
     index('runs_flow_started').on(t.flowId, t.startedAt),

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
-import { suggestionsFor } from './suggestions';
+import { suggestionsFor, type SuggestKind } from './suggestions';
 import type { ReferenceOption } from './template-editor';
 
 // CodeMirror loads when the first template field is shown, not with the canvas.
@@ -53,7 +53,7 @@ export function ConfigField({ field, value, onChange, references, path, config }
                 <Suggestions
                   id={`${id}-choices`}
                   kind={field.suggest}
-                  provider={typeof config?.provider === 'string' ? config.provider : ''}
+                  context={suggestionContext(field.suggest, config)}
                 />
               )}
             </>
@@ -212,6 +212,7 @@ function ListField({
               field={sub}
               path={`${path}.${index}.${sub.key}`}
               value={item[sub.key]}
+              config={item}
               references={references}
               onChange={(v) => onChange(value.map((it, i) => (i === index ? { ...it, [sub.key]: v } : it)))}
             />
@@ -240,16 +241,23 @@ function ListField({
   );
 }
 
-/** The choices a suggesting text field offers: provider names, or the models the provider lists. */
-function Suggestions({ id, kind, provider }: { id: string; kind: 'providers' | 'models'; provider: string }) {
+/** What a suggestion list depends on: the provider a model field's node names, the server a tool field's item names. */
+function suggestionContext(kind: SuggestKind, config: Record<string, unknown> | undefined): string {
+  const key = kind === 'models' ? 'provider' : kind === 'tools' ? 'server' : undefined;
+  const value = key ? config?.[key] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+/** The choices a suggesting text field offers (see suggestionsFor). */
+function Suggestions({ id, kind, context }: { id: string; kind: SuggestKind; context: string }) {
   const [choices, setChoices] = useState<readonly string[]>([]);
   useEffect(() => {
     let isCurrent = true;
-    void suggestionsFor(kind, provider).then((list) => isCurrent && setChoices(list));
+    void suggestionsFor(kind, context).then((list) => isCurrent && setChoices(list));
     return () => {
       isCurrent = false;
     };
-  }, [kind, provider]);
+  }, [kind, context]);
   return (
     <datalist id={id} data-testid={id}>
       {choices.map((choice) => (

@@ -12,6 +12,8 @@ import {
   OctagonX,
   SkipForward,
   Sparkles,
+  Workflow,
+  Wrench,
   type LucideIcon,
 } from 'lucide-react';
 import type { StepStatus } from '../../../core/model/run';
@@ -23,6 +25,8 @@ export const NODE_ICONS: Record<NodeIcon, LucideIcon> = {
   text: Braces,
   model: Sparkles,
   agent: Bot,
+  tool: Wrench,
+  flow: Workflow,
   branch: GitBranch,
   stop: OctagonX,
   result: Flag,

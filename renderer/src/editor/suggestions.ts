@@ -1,25 +1,50 @@
 import { api } from '../api/client';
+import type { AnyEditorField } from '../../../core/nodes/define-node';
 
-// Asked once per page: listing a provider's models is a request to that provider.
+export type SuggestKind = NonNullable<AnyEditorField['suggest']>;
+
+// Asked once per page: listing a provider's models is a request to that provider, a server's tools a connection.
 const cache = new Map<string, Promise<readonly string[]>>();
 
 /**
- * Provider names, or the models of a provider (empty name: the default one),
- * for the inspector's suggestions. A provider that cannot be reached offers
- * none: the field still takes any text.
+ * The inspector's suggestions for a text field: provider names, a provider's
+ * models (`context`: the provider, empty for the default), connected MCP
+ * servers, a server's tools (`context`: the server, empty for all), the
+ * library's agent versions, saved flows. A source that cannot be reached
+ * offers none: the field still takes any text.
  */
-export function suggestionsFor(kind: 'providers' | 'models', provider: string): Promise<readonly string[]> {
-  const key = `${kind}:${provider}`;
+export function suggestionsFor(kind: SuggestKind, context: string): Promise<readonly string[]> {
+  const key = `${kind}:${context}`;
   let found = cache.get(key);
   if (!found) {
-    found =
-      kind === 'providers'
-        ? api.providers.list({}).then((list) => list.map((p) => p.name))
-        : defaultProvider(provider).then((name) => (name ? api.providers.test({ name }).then((r) => r.models) : []));
-    found = found.catch(() => []);
+    found = load(kind, context).catch(() => []);
     cache.set(key, found);
   }
   return found;
+}
+
+async function load(kind: SuggestKind, context: string): Promise<readonly string[]> {
+  switch (kind) {
+    case 'providers':
+      return (await api.providers.list({})).map((p) => p.name);
+    case 'models': {
+      const name = await defaultProvider(context);
+      return name ? (await api.providers.test({ name })).models : [];
+    }
+    case 'servers':
+      return (await api.servers.list({})).map((s) => s.config.name);
+    case 'tools': {
+      const servers = (await api.servers.list({})).filter((s) => !context || s.config.name === context);
+      const listed = await Promise.all(
+        servers.map(async (s) => (s.status.tools ? s : await api.servers.test({ name: s.config.name }))),
+      );
+      return listed.flatMap((s) => (s.status.tools ?? []).map((t) => t.name));
+    }
+    case 'agents':
+      return (await api.agents.list({})).flatMap((a) => (a.latestVersion ? [a.latestVersion.id] : []));
+    case 'flows':
+      return (await api.flows.list({})).map((f) => f.toolName);
+  }
 }
 
 async function defaultProvider(name: string): Promise<string | undefined> {

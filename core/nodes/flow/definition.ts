@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { FlowbenchError } from '../../model/errors';
+import type { RunOutput } from '../../model/run';
+import { defineNode } from '../define-node';
+import { NamedValueSchema, namedValuesEditor } from '../shared-arguments';
+
+const FlowCallConfigSchema = z.lazy(() =>
+  z.object({
+    /** The called flow: its id, name or tool name. */
+    flow: z.string().max(300).default(''),
+    inputs: z.array(NamedValueSchema).max(200).default([]),
+  }),
+);
+
+/** A called flow's result as one value: its structured data, its one text, or its texts by id. */
+export function subflowOutput(output: RunOutput | undefined): unknown {
+  if (!output) return null;
+  if (output.kind === 'structured') return output.data;
+  if (output.values.length === 1) return output.values[0]?.text ?? '';
+  return Object.fromEntries(output.values.map((v) => [v.id, v.text]));
+}
+
+/** Calls another saved flow's latest published version; its result is the output, its run a linked child run. */
+export const flowNode = defineNode({
+  type: 'flow',
+  version: 1,
+  label: 'Flow',
+  category: 'logic',
+  icon: 'flow',
+  description: "Runs another saved flow's published version with inputs; its result is the output.",
+  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
+  outputs: [
+    { id: 'out', label: 'result', kind: 'data' },
+    { id: 'error', label: 'on error', kind: 'error' },
+  ],
+  configSchema: FlowCallConfigSchema,
+  defaults: () => FlowCallConfigSchema.parse({}),
+  editor: [
+    { key: 'flow', label: 'Flow', kind: 'text', suggest: 'flows', help: 'its latest published version runs' },
+    { key: 'inputs', ...namedValuesEditor('Inputs', 'the called flow’s parameters') },
+  ],
+  templates: (config) => config.inputs.map((a, i) => ({ field: `inputs.${i}.value`, text: a.value })),
+  summary: (config) => (config.flow ? `calls ${config.flow}` : 'no flow chosen'),
+  check: (config) =>
+    config.flow.trim() === ''
+      ? [{ code: 'MISSING_FLOW', severity: 'error', message: 'choose the flow this node calls', field: 'config.flow' }]
+      : [],
+  execute: async (ctx, config) => {
+    const inputs = Object.fromEntries(config.inputs.map((i) => [i.name, ctx.resolve(i.value)]));
+    ctx.report({ input: inputs });
+    const result = await ctx.subflows.run({
+      flow: config.flow,
+      inputs,
+      parentRunId: ctx.runId,
+      callers: ctx.callers,
+      signal: ctx.signal,
+      onStarted: (runId) => ctx.report({ childRunId: runId }),
+    });
+    ctx.report({ childRunId: result.runId });
+    if (result.status !== 'succeeded') {
+      throw new FlowbenchError(
+        'SUBFLOW_FAILED',
+        `flow "${config.flow}" ended ${result.status}${result.error ? `: ${result.error.code}: ${result.error.message}` : ''} (run ${result.runId})`,
+        { runId: result.runId, status: result.status },
+      );
+    }
+    return { kind: 'output', output: subflowOutput(result.output) };
+  },
+});

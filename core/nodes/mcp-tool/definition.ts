@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { FlowbenchError, toFlowbenchError } from '../../model/errors';
+import { toolOutput } from '../../model/tools';
+import { defineNode } from '../define-node';
+import { NamedValueSchema, namedValuesEditor, typedValue } from '../shared-arguments';
+
+const McpToolConfigSchema = z.lazy(() =>
+  z.object({
+    /** A connected server; empty: the tool is looked up by name on every server. */
+    server: z.string().max(128).default(''),
+    tool: z.string().max(128).default(''),
+    arguments: z.array(NamedValueSchema).max(200).default([]),
+  }),
+);
+
+/** Calls one tool of a connected MCP server with templated arguments; no model involved. */
+export const mcpToolNode = defineNode({
+  type: 'mcp_tool',
+  version: 1,
+  label: 'MCP tool',
+  category: 'ai',
+  icon: 'tool',
+  description: 'Calls one tool of a connected MCP server; its result is the output.',
+  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
+  outputs: [
+    { id: 'out', label: 'result', kind: 'data' },
+    { id: 'error', label: 'on error', kind: 'error' },
+  ],
+  configSchema: McpToolConfigSchema,
+  defaults: () => McpToolConfigSchema.parse({}),
+  editor: [
+    { key: 'server', label: 'Server', kind: 'text', suggest: 'servers', help: 'empty: any connected server' },
+    { key: 'tool', label: 'Tool', kind: 'text', suggest: 'tools' },
+    {
+      key: 'arguments',
+      ...namedValuesEditor('Arguments', 'numbers, booleans and JSON are read as the tool’s schema asks'),
+    },
+  ],
+  templates: (config) => config.arguments.map((a, i) => ({ field: `arguments.${i}.value`, text: a.value })),
+  summary: (config) => (config.tool ? `${config.server ? `${config.server}/` : ''}${config.tool}` : 'no tool chosen'),
+  check: (config) =>
+    config.tool.trim() === ''
+      ? [{ code: 'MISSING_TOOL', severity: 'error', message: 'choose the tool this node calls', field: 'config.tool' }]
+      : [],
+  execute: async (ctx, config) => {
+    const info = await ctx.tools.findTool(config.server, config.tool, ctx.signal);
+    const properties = (info.inputSchema.properties ?? {}) as Record<string, unknown>;
+    const args = Object.fromEntries(
+      config.arguments.map((a) => [a.name, typedValue(ctx.resolve(a.value), properties[a.name])]),
+    );
+    ctx.report({ input: args });
+    const started = Date.now();
+    const record = {
+      id: `${ctx.nodeId}-1`,
+      server: info.server,
+      tool: info.name,
+      arguments: args,
+      startedAt: new Date(started).toISOString(),
+    };
+    ctx.toolCall(record);
+    try {
+      const result = await ctx.tools.callTool(info.server, info.name, args, { signal: ctx.signal });
+      if (result.isError) {
+        throw new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error: ${result.text}`, {
+          server: info.server,
+          tool: info.name,
+        });
+      }
+      const output = toolOutput(result);
+      ctx.toolCall({ ...record, durationMs: Date.now() - started, result: output });
+      return { kind: 'output', output };
+    } catch (thrown) {
+      const error = toFlowbenchError(thrown);
+      ctx.toolCall({
+        ...record,
+        durationMs: Date.now() - started,
+        error: { code: error.code, message: error.message },
+      });
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,145 @@
+import {
+  dynamicTool,
+  generateText,
+  jsonSchema,
+  NoSuchToolError,
+  stepCountIs,
+  streamText,
+  type JSONSchema7,
+  type ToolSet,
+  type TypedToolCall,
+} from 'ai';
+import type { AgentRequest, AgentResponse, InvalidToolCall } from '../model/llm';
+import type { LlmMessage, TokenUsage } from '../model/run';
+import type { PreparedCall } from './ai-sdk-port';
+import { providerError } from './provider-errors';
+import { usageOf } from './usage';
+
+/** The parts of an AI SDK step the run record keeps. */
+interface FinishedStep {
+  text: string;
+  finishReason: string;
+  content: readonly object[];
+}
+
+type Part = { type: string } & Record<string, unknown>;
+
+/** The assistant turn and the tool answers of one step, as the step record shows them. */
+function stepMessages(step: FinishedStep): LlmMessage[] {
+  const parts = step.content as readonly Part[];
+  const calls = parts
+    .filter((part) => part.type === 'tool-call')
+    .map((part) => ({ id: String(part.toolCallId), name: String(part.toolName), arguments: part.input }));
+  const answers = parts
+    .filter((part) => part.type === 'tool-result' || part.type === 'tool-error')
+    .map((part): LlmMessage => ({
+      role: 'tool',
+      toolCallId: String(part.toolCallId),
+      content:
+        part.type === 'tool-result'
+          ? typeof part.output === 'string'
+            ? part.output
+            : JSON.stringify(part.output)
+          : `error: ${part.error instanceof Error ? part.error.message : String(part.error)}`,
+    }));
+  return [{ role: 'assistant', content: step.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) }, ...answers];
+}
+
+function parsedInput(input: string): unknown {
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
+
+/**
+ * An agent's tool-use loop through the AI SDK: the model gets the tools, the
+ * SDK runs the calls it makes (through each tool's `execute`, which reaches
+ * the MCP server) and sends the answers back, until the model answers
+ * without calling a tool or `maxSteps` turns were taken. A tool that throws
+ * is answered to the model as an error; a node that wants the step to fail
+ * instead aborts the request's signal with its error.
+ */
+export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest): Promise<AgentResponse> {
+  const { config, model, call } = prepared;
+  const messages = [...prepared.messages];
+  const tools: ToolSet = Object.fromEntries(
+    request.tools.map((agentTool) => [
+      agentTool.name,
+      dynamicTool({
+        ...(agentTool.description ? { description: agentTool.description } : {}),
+        inputSchema: jsonSchema(agentTool.inputSchema as JSONSchema7),
+        execute: (input, { abortSignal, toolCallId }) =>
+          agentTool.execute(input as Record<string, unknown>, abortSignal ?? request.signal, toolCallId),
+      }),
+    ]),
+  );
+  let steps = 0;
+  let lastFinish = '';
+  const options = {
+    ...call,
+    tools,
+    stopWhen: stepCountIs(request.maxSteps),
+    onStepFinish: (step: FinishedStep) => {
+      steps += 1;
+      lastFinish = step.finishReason;
+      messages.push(...stepMessages(step));
+    },
+    // An unknown tool or arguments that are not JSON: the node is told, then the model gets the error.
+    experimental_repairToolCall: ({
+      toolCall,
+      error,
+    }: {
+      toolCall: Pick<TypedToolCall<ToolSet>, 'toolCallId' | 'toolName'> & { input: string };
+      error: Error;
+    }) => {
+      const invalid: InvalidToolCall = {
+        id: toolCall.toolCallId,
+        name: toolCall.toolName,
+        arguments: parsedInput(toolCall.input),
+        reason: NoSuchToolError.isInstance(error) ? 'unknown_tool' : 'invalid_arguments',
+        message: error.message,
+      };
+      request.onInvalidCall?.(invalid);
+      return Promise.resolve(null);
+    },
+  };
+  let text = '';
+  let usage: TokenUsage | undefined;
+  try {
+    if (config.streaming) {
+      const result = streamText({ ...options, onError: () => undefined });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          text += part.text;
+          request.onToken?.(part.text);
+        } else if (part.type === 'start-step') {
+          text = '';
+        } else if (part.type === 'error') {
+          throw part.error;
+        } else if (part.type === 'finish') {
+          usage = usageOf(part.totalUsage);
+        }
+      }
+    } else {
+      const result = await generateText(options);
+      text = result.text;
+      usage = usageOf(result.totalUsage);
+      request.onToken?.(text);
+    }
+  } catch (error) {
+    if (request.signal.aborted) throw request.signal.reason;
+    throw providerError(error, config.name, prepared.url, prepared.secrets);
+  }
+  if (request.signal.aborted) throw request.signal.reason;
+  return {
+    text,
+    messages,
+    provider: config.name,
+    model,
+    steps,
+    hitStepLimit: lastFinish === 'tool-calls',
+    ...(usage ? { usage } : {}),
+  };
+}

@@ -1,0 +1,333 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AbortSignalLike } from '../model/abort';
+import { FlowbenchError, toFlowbenchError } from '../model/errors';
+import { schemaProblems } from '../model/json-schema';
+import {
+  contentText,
+  type McpServerConfig,
+  type ServerStatus,
+  type ToolCallOptions,
+  type ToolInfo,
+  type ToolPort,
+  type ToolResult,
+} from '../model/tools';
+
+/** The last lines a stdio server wrote to stderr: why it did not start is usually there. */
+const STDERR_TAIL = 2000;
+
+interface Connection {
+  /** The settings it was made with: edited settings make a new one. */
+  key: string;
+  client?: Client;
+  connecting?: Promise<Client>;
+  status: ServerStatus;
+  stderr: string;
+}
+
+export interface ConnectionsOptions {
+  clientVersion: string;
+  /** Told when a server's state or tool list changed (the servers screen refreshes). */
+  onChange?: (server: string) => void;
+}
+
+/**
+ * Flowbench as an MCP client: connects to the configured servers on demand
+ * (stdio or Streamable HTTP) within their time limit, keeps each connection
+ * for later calls, keeps their tool lists fresh on `tools/list_changed`, and
+ * remembers the last error of each. Also the ToolPort nodes call tools through.
+ */
+export class McpConnections implements ToolPort {
+  private readonly connections = new Map<string, Connection>();
+
+  constructor(
+    private readonly configs: () => readonly McpServerConfig[],
+    private readonly options: ConnectionsOptions,
+  ) {}
+
+  /** Every configured server's state, in settings order. */
+  statuses(): ServerStatus[] {
+    return this.configs().map(
+      (config) => this.connections.get(config.name)?.status ?? { name: config.name, state: 'idle' },
+    );
+  }
+
+  private config(name: string): McpServerConfig {
+    const configs = this.configs();
+    const found = configs.find((c) => c.name === name);
+    if (!found) {
+      const known = configs.map((c) => c.name);
+      throw new FlowbenchError(
+        'SERVER_NOT_FOUND',
+        `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
+        { server: name },
+      );
+    }
+    return found;
+  }
+
+  /** The connected client of a server, connecting first when needed. */
+  async client(name: string): Promise<Client> {
+    const config = this.config(name);
+    const key = JSON.stringify(config);
+    let connection = this.connections.get(name);
+    if (connection && connection.key !== key) {
+      await this.disconnect(name);
+      connection = undefined;
+    }
+    if (connection?.client) return connection.client;
+    if (connection?.connecting) return connection.connecting;
+    const fresh: Connection = connection ?? { key, status: { name, state: 'idle' }, stderr: '' };
+    this.connections.set(name, fresh);
+    fresh.connecting = this.connect(config, fresh).finally(() => {
+      delete fresh.connecting;
+    });
+    return fresh.connecting;
+  }
+
+  private async connect(config: McpServerConfig, connection: Connection): Promise<Client> {
+    const { name } = config;
+    this.setStatus(connection, { name, state: 'connecting', ...lastError(connection.status) });
+    const client = new Client(
+      { name: 'flowbench', version: this.options.clientVersion },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error || !tools || connection.client !== client) return;
+              this.setStatus(connection, { ...connection.status, tools: tools.map((t) => toolInfo(name, t)) });
+            },
+          },
+        },
+      },
+    );
+    const transport = this.transport(config, connection);
+    try {
+      await client.connect(transport, { timeout: config.connectTimeoutMs });
+      const tools = await listAll(client, name, config.connectTimeoutMs);
+      connection.client = client;
+      client.onclose = () => {
+        if (connection.client !== client) return;
+        delete connection.client;
+        this.setStatus(connection, {
+          name,
+          state: 'failed',
+          lastError: {
+            code: 'SERVER_UNAVAILABLE',
+            message: `server "${name}" closed the connection${stderrHint(connection.stderr)}`,
+            at: new Date().toISOString(),
+          },
+        });
+      };
+      const info = client.getServerVersion();
+      this.setStatus(connection, {
+        name,
+        state: 'connected',
+        connectedAt: new Date().toISOString(),
+        tools,
+        ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
+      });
+      return client;
+    } catch (thrown) {
+      await client.close().catch(() => undefined);
+      const error = connectError(config, thrown, connection.stderr);
+      this.setStatus(connection, {
+        name,
+        state: 'failed',
+        lastError: { code: error.code, message: error.message, at: new Date().toISOString() },
+      });
+      throw error;
+    }
+  }
+
+  private transport(config: McpServerConfig, connection: Connection): Transport {
+    if (config.transport === 'http') {
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers },
+      });
+    }
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      stderr: 'pipe',
+    });
+    connection.stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      connection.stderr = (connection.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    return transport;
+  }
+
+  private setStatus(connection: Connection, status: ServerStatus): void {
+    connection.status = status;
+    this.options.onChange?.(status.name);
+  }
+
+  /** Connects afresh and lists the tools: the servers screen's and `servers test`'s check. */
+  async test(name: string): Promise<ServerStatus> {
+    await this.disconnect(name);
+    try {
+      await this.client(name);
+    } catch {
+      // The status says why.
+    }
+    return this.connections.get(name)?.status ?? { name, state: 'idle' };
+  }
+
+  async listTools(server: string, signal?: AbortSignalLike): Promise<ToolInfo[]> {
+    const connection = await this.withSignal(this.client(server), signal);
+    void connection;
+    return this.connections.get(server)?.status.tools ?? [];
+  }
+
+  async findTool(server: string, tool: string, signal?: AbortSignalLike): Promise<ToolInfo> {
+    const names = server ? [server] : this.configs().map((c) => c.name);
+    const offered: string[] = [];
+    for (const name of names) {
+      const tools = await this.listTools(name, signal);
+      const found = tools.find((t) => t.name === tool);
+      if (found) return found;
+      offered.push(...tools.map((t) => (server ? t.name : `${name}/${t.name}`)));
+    }
+    throw new FlowbenchError(
+      'TOOL_NOT_FOUND',
+      `${server ? `server "${server}" offers` : 'the connected servers offer'} no tool "${tool}"${offered.length > 0 ? ` (tools: ${offered.slice(0, 30).join(', ')})` : ''}`,
+      { server, tool },
+    );
+  }
+
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions,
+  ): Promise<ToolResult> {
+    const info = await this.findTool(server, tool, options.signal);
+    const problems = await schemaProblems(info.inputSchema, args).catch(() => []);
+    if (problems.length > 0) {
+      throw new FlowbenchError(
+        'TOOL_ARGUMENTS_INVALID',
+        `arguments of ${info.server}/${tool} do not match its input schema: ${problems.join('; ')}`,
+        { server: info.server, tool, problems },
+      );
+    }
+    const config = this.config(info.server);
+    const timeoutMs = options.timeoutMs ?? config.toolTimeoutMs;
+    const client = await this.client(info.server);
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: timeoutMs,
+        signal: options.signal as AbortSignal,
+      });
+      const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+      return {
+        content,
+        text: contentText(content),
+        isError: result.isError === true,
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+      };
+    } catch (thrown) {
+      if (options.signal.aborted) throw options.signal.reason;
+      if (thrown instanceof McpError && thrown.code === Number(ErrorCode.RequestTimeout)) {
+        throw new FlowbenchError('TOOL_TIMEOUT', `${info.server}/${tool} took longer than ${timeoutMs} ms`, {
+          server: info.server,
+          tool,
+          timeoutMs,
+        });
+      }
+      if (thrown instanceof McpError && thrown.code === Number(ErrorCode.ConnectionClosed)) {
+        throw new FlowbenchError(
+          'SERVER_UNAVAILABLE',
+          `server "${info.server}" closed while ${tool} ran${stderrHint(this.connections.get(info.server)?.stderr ?? '')}`,
+          { server: info.server, tool },
+        );
+      }
+      const error = toFlowbenchError(thrown);
+      throw new FlowbenchError('TOOL_ERROR', `${info.server}/${tool} failed: ${error.message}`, {
+        server: info.server,
+        tool,
+      });
+    }
+  }
+
+  private async withSignal<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
+    if (!signal) return promise;
+    if (signal.aborted) throw toFlowbenchError(signal.reason);
+    return Promise.race([
+      promise,
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(toFlowbenchError(signal.reason)), { once: true }),
+      ),
+    ]);
+  }
+
+  async disconnect(name: string): Promise<void> {
+    const connection = this.connections.get(name);
+    if (!connection) return;
+    this.connections.delete(name);
+    const client = connection.client ?? (await connection.connecting?.catch(() => undefined));
+    delete connection.client;
+    await client?.close().catch(() => undefined);
+  }
+
+  /** Closes every connection (stdio servers' processes end). */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.keys()].map((name) => this.disconnect(name)));
+  }
+}
+
+function lastError(status: ServerStatus): Pick<ServerStatus, 'lastError'> {
+  return status.lastError ? { lastError: status.lastError } : {};
+}
+
+function stderrHint(stderr: string): string {
+  const tail = stderr.trim().split('\n').slice(-3).join(' | ');
+  return tail ? ` (its stderr: ${tail})` : '';
+}
+
+function toolInfo(server: string, tool: Tool): ToolInfo {
+  return {
+    server,
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.description ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+  };
+}
+
+/** Every page of `tools/list`. */
+async function listAll(client: Client, server: string, timeoutMs: number): Promise<ToolInfo[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: ToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    tools.push(...page.tools.map((t) => toolInfo(server, t)));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/** Why a server could not be connected, in words a person can act on. */
+function connectError(config: McpServerConfig, thrown: unknown, stderr: string): FlowbenchError {
+  const what = config.transport === 'stdio' ? `\`${[config.command, ...config.args].join(' ')}\`` : config.url;
+  const reason =
+    thrown instanceof McpError && thrown.code === Number(ErrorCode.RequestTimeout)
+      ? `did not answer within ${config.connectTimeoutMs} ms`
+      : thrown instanceof McpError && thrown.code === Number(ErrorCode.ConnectionClosed)
+        ? 'exited before answering'
+        : `did not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+  return new FlowbenchError(
+    'SERVER_UNAVAILABLE',
+    `MCP server "${config.name}" (${what}) ${reason}${stderrHint(stderr)}`,
+    {
+      server: config.name,
+    },
+  );
+}

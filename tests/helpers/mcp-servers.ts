@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** The entry script of a third-party MCP server package installed as a dev dependency. */
+function packageScript(name: string, file: string): string {
+  return join(dirname(require.resolve(`${name}/package.json`)), file);
+}
+
+/** `@modelcontextprotocol/server-everything` over stdio, as a server setting. */
+export const everythingStdio = (name = 'everything') => ({
+  name,
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: [packageScript('@modelcontextprotocol/server-everything', 'dist/index.js'), 'stdio'],
+});
+
+/** `@modelcontextprotocol/server-filesystem` over stdio, allowed into `folder`. */
+export const filesystemStdio = (folder: string, name = 'files') => ({
+  name,
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: [packageScript('@modelcontextprotocol/server-filesystem', 'dist/index.js'), folder],
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** server-everything's Streamable HTTP transport on a free port; stop it with `close`. */
+export async function startEverythingHttp(): Promise<{ url: string; close(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [packageScript('@modelcontextprotocol/server-everything', 'dist/index.js'), 'streamableHttp'],
+    { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`server-everything did not listen: ${seen}`)), 20_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server-everything exited ${code}: ${seen}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}

@@ -1,0 +1,172 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openServices, type Services } from '../../core/services/open-services';
+import { buildFlow, input } from '../helpers/flow-builder';
+import { everythingStdio } from '../helpers/mcp-servers';
+import { startOpenAiServer, toolMessages, type OpenAiServer, type ReplyFn } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+let model: OpenAiServer;
+let services: Services | undefined;
+
+beforeAll(async () => {
+  model = await startOpenAiServer();
+});
+afterAll(() => model.close());
+afterEach(() => {
+  services?.close();
+  services = undefined;
+});
+
+/** A database with the local model as the default provider and server-everything connected over stdio. */
+function open(reply: ReplyFn): Services {
+  model.reply = reply;
+  model.requests.length = 0;
+  services = openServices(join(tempDir(), 'flowbench.db'));
+  services.providers.set(
+    { name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+    true,
+  );
+  services.servers.set(everythingStdio());
+  return services;
+}
+
+const agentFlow = (config: Record<string, unknown>) =>
+  buildFlow({
+    parameters: [{ name: 'question', type: 'string' }],
+    nodes: [
+      input(),
+      { id: 'agent', type: 'agent', config: { prompt: '{{inputs.question}}', ...config } },
+      { id: 'result', type: 'output', config: { returnValues: [{ id: 'answer', text: '{{nodes.agent.output}}' }] } },
+    ],
+    edges: ['input>agent', 'agent>result'],
+  });
+
+async function runAgent(s: Services, config: Record<string, unknown>) {
+  const flow = s.flows.create(agentFlow(config));
+  return s.runner.run({ flow, inputs: { question: 'Say hello through echo' }, trigger: 'cli' });
+}
+
+describe('agent node with tools of server-everything (stdio)', () => {
+  it('calls echo as the model asks, gives the result back, and answers; every call is in the stored step', async () => {
+    const s = open((request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'echo', arguments: { message: 'hello from the agent' } }] }
+        : { content: `The tool said: ${toolMessages(request)[0]?.content ?? 'nothing'}` },
+    );
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'echo' }] });
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toEqual({
+      kind: 'return_values',
+      values: [{ id: 'answer', text: 'The tool said: Echo: hello from the agent' }],
+    });
+    // The model was offered echo with its schema, and got the tool's answer in the second request.
+    const offered = model.requests[0]?.body.tools as { function: { name: string; parameters: unknown } }[];
+    expect(offered.map((t) => t.function.name)).toEqual(['echo']);
+    expect(offered[0]?.function.parameters).toMatchObject({ properties: { message: { type: 'string' } } });
+    expect(toolMessages(model.requests[1]!)[0]?.content).toBe('Echo: hello from the agent');
+    const stored = s.runs.get(run.id).steps.find((step) => step.nodeId === 'agent');
+    expect(stored?.toolCalls).toEqual([
+      expect.objectContaining({
+        server: 'everything',
+        tool: 'echo',
+        arguments: { message: 'hello from the agent' },
+        result: 'Echo: hello from the agent',
+      }),
+    ]);
+    expect(stored?.toolCalls?.[0]?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(stored?.messages?.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('finds a tool by name on any connected server when the server is left empty, and adds with get-sum', async () => {
+    const s = open((request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'get-sum', arguments: { a: 2, b: 40 } }] }
+        : { content: toolMessages(request)[0]?.content ?? '' },
+    );
+    const run = await runAgent(s, { tools: [{ server: '', tool: 'get-sum' }] });
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toMatchObject({ values: [{ text: expect.stringContaining('42') }] });
+  });
+
+  it('fails the step with STEP_LIMIT when the model keeps calling tools', async () => {
+    const s = open(() => ({ toolCalls: [{ name: 'echo', arguments: { message: 'again' } }] }));
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'echo' }], maxSteps: 3 });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'STEP_LIMIT', nodeId: 'agent' });
+    expect(model.requests).toHaveLength(3);
+    expect(s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent')?.error?.code).toBe('STEP_LIMIT');
+  });
+
+  it('fails with TOOL_NOT_FOUND when the model names a tool the agent does not have', async () => {
+    const s = open(() => ({ toolCalls: [{ name: 'delete_everything', arguments: {} }] }));
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'echo' }] });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'TOOL_NOT_FOUND' });
+    expect(run.error?.message).toContain('delete_everything');
+  });
+
+  it('fails with TOOL_ARGUMENTS_INVALID when the arguments break the tool schema, before calling it', async () => {
+    const s = open(() => ({ toolCalls: [{ name: 'get-sum', arguments: { a: 'two', b: 3 } }] }));
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'get-sum' }] });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID' });
+    expect(run.error?.message).toContain('/a must be number');
+  });
+
+  it('with tell_model, gives a failed call back to the model, which answers anyway', async () => {
+    const s = open((request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'get-sum', arguments: { a: 'two', b: 3 } }] }
+        : { content: `sorry: ${toolMessages(request)[0]?.content.slice(0, 40) ?? ''}` },
+    );
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'get-sum' }], toolErrors: 'tell_model' });
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toMatchObject({ values: [{ text: expect.stringContaining('sorry') }] });
+    const step = s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent');
+    expect(step?.toolCalls?.[0]?.error?.code).toBe('TOOL_ARGUMENTS_INVALID');
+  });
+
+  it('a configured tool the server does not offer is TOOL_NOT_FOUND naming what it has', async () => {
+    const s = open(() => ({ content: 'never asked' }));
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'no_such_tool' }] });
+    expect(run.error).toMatchObject({ code: 'TOOL_NOT_FOUND' });
+    expect(run.error?.message).toContain('echo');
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('servers that misbehave', () => {
+  it('a server that does not start is SERVER_UNAVAILABLE with its stderr, and the server shows the error', async () => {
+    const s = open(() => ({ content: 'never asked' }));
+    s.servers.set({
+      name: 'broken',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'console.error("cannot open config file"); process.exit(3)'],
+    });
+    const run = await runAgent(s, { tools: [{ server: 'broken', tool: 'echo' }] });
+    expect(run.status).toBe('failed');
+    expect(run.error?.code).toBe('SERVER_UNAVAILABLE');
+    expect(run.error?.message).toContain('cannot open config file');
+    const listed = s.servers.list().find((x) => x.config.name === 'broken');
+    expect(listed?.status).toMatchObject({ state: 'failed', lastError: { code: 'SERVER_UNAVAILABLE' } });
+  });
+
+  it('a server that hangs is SERVER_UNAVAILABLE after its connect time limit', async () => {
+    const s = open(() => ({ content: 'never asked' }));
+    s.servers.set({
+      name: 'hangs',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+      connectTimeoutMs: 500,
+    });
+    const started = Date.now();
+    const run = await runAgent(s, { tools: [{ server: 'hangs', tool: 'echo' }] });
+    expect(run.error?.code).toBe('SERVER_UNAVAILABLE');
+    expect(run.error?.message).toContain('did not answer within 500 ms');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
