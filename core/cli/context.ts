@@ -29,8 +29,12 @@ export class CliContext {
     return this.services.flows;
   }
 
-  close(): void {
-    this.opened?.close();
+  /** Closes the database and ends the MCP servers this command started (their processes must not outlive it). */
+  async close(): Promise<void> {
+    const opened = this.opened;
+    if (!opened) return;
+    await opened.servers.close();
+    opened.close();
   }
 }
 

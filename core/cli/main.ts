@@ -7,6 +7,8 @@ import { registerPublishCommands } from './commands/publish';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
 import { registerTestCommand } from './commands/test';
+import { registerServerCommands } from './commands/servers';
+import { registerAgentCommands } from './commands/agents';
 
 /** Builds the `flowbench` program; commands register themselves by area. */
 export function buildProgram(ctx: CliContext): Command {
@@ -21,6 +23,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerRunsCommands(program, ctx);
   registerTestCommand(program, ctx);
   registerProviderCommands(program, ctx);
+  registerServerCommands(program, ctx);
+  registerAgentCommands(program, ctx);
   registerMcpCommands(program, ctx);
   return program;
 }
@@ -41,7 +45,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return reportError(error, isJson);
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 

@@ -85,7 +85,9 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
     };
     nodes.push({
       id,
-      type: 'llm',
+      // A step runs an agent version: an agent node, resolved in the agent library (the import creates
+      // one for a version the library lacks). A step without one is a plain model call.
+      type: typeof step.agentVersionId === 'string' ? 'agent' : 'llm',
       label: asString(step.name, id),
       position: gridPosition(index + 1),
       config,
@@ -177,15 +179,16 @@ function payloadExpression(value: string, stepIds: ReadonlyMap<string, string>):
 
 /** Writes a flow as a seed-004 definition; only input, llm and output nodes can be expressed. */
 export function exportFlowDefinition(flow: Flow, publishedVersion: number | undefined): Record<string, unknown> {
-  const unsupported = flow.nodes.filter((n) => !['input', 'llm', 'output'].includes(n.type));
+  const isStep = (n: FlowNode) => n.type === 'llm' || (n.type === 'agent' && typeof n.config.agentVersionId === 'string');
+  const unsupported = flow.nodes.filter((n) => !['input', 'output'].includes(n.type) && !isStep(n));
   if (unsupported.length > 0) {
     throw new FlowbenchError(
       'UNSUPPORTED_FORMAT',
-      `a flow definition has only steps (llm nodes); this flow also has ${unsupported.map((n) => `${n.type} "${n.id}"`).join(', ')}`,
+      `a flow definition has only steps (llm nodes, and agent nodes running a library agent); this flow also has ${unsupported.map((n) => `${n.type} "${n.id}"`).join(', ')}`,
     );
   }
   const kept = isRecord(flow.metadata[KEY]) ? flow.metadata[KEY] : {};
-  const steps = flow.nodes.filter((n) => n.type === 'llm');
+  const steps = flow.nodes.filter(isStep);
   const stepIds = new Map(steps.map((n) => [n.id, asString(keptStep(n).id, n.id)]));
   const outputIds = new Set(flow.nodes.filter((n) => n.type === 'output').map((n) => n.id));
   const transitionOf = (node: FlowNode, port: 'out' | 'error', kind: 'onSuccess' | 'onFailure') => {

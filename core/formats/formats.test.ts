@@ -108,7 +108,7 @@ describe('flow definitions (seed 004)', () => {
     ]);
     const generate = flow.nodes.find((n) => n.id === 'generate_solution');
     expect(generate).toMatchObject({
-      type: 'llm',
+      type: 'agent',
       label: 'Проектирование решения',
       config: {
         temperature: 0.2,
@@ -136,13 +136,8 @@ describe('flow definitions (seed 004)', () => {
         { name: 'nextActions', value: '{{nodes.review_solution.output.recommendations}}' },
       ],
     });
-    expect(problems).toEqual([
-      'IMPORT_PROBLEM',
-      'UNRESOLVED_AGENT',
-      'UNRESOLVED_AGENT',
-      'UNRESOLVED_AGENT',
-      'UNRESOLVED_AGENT',
-    ]);
+    // Agent versions resolve in the agent library (the import service creates unknown ones), not here.
+    expect(problems).toEqual(['IMPORT_PROBLEM']);
   });
 
   it('round-trips every field of the format, in JSON and YAML', () => {

@@ -62,7 +62,7 @@ export class FlowService {
   /** A flow as the editor opens it; `withProblems: false` leaves validation to the editor (big flows). */
   detail(id: string, withProblems = true): FlowDetail {
     const { flow, revs } = this.flows.load(id);
-    const problems = withProblems ? this.flows.validate(flow).problems : [];
+    const problems = withProblems ? this.flows.problemsOf(flow) : [];
     const versions = this.versions.list(id);
     const hasUnpublishedChanges = this.flows.list(id)[0]?.hasUnpublishedChanges ?? false;
     return { flow, revs, problems, enabled: flow.tool.enabled, versions, hasUnpublishedChanges };
@@ -73,7 +73,7 @@ export class FlowService {
     const result = this.flows.applyChanges(id, changes);
     // Moves and renames happen on every drag: they cannot change problems, so skip the full validation.
     if (isLayoutOnly(changes)) return result;
-    return { ...result, problems: this.flows.validate(this.flows.get(id)).problems };
+    return { ...result, problems: this.flows.problemsOf(this.flows.get(id)) };
   }
 
   /** The flow's text in an export format, and the file name to offer it under. */

@@ -4,6 +4,7 @@ import type { Flow } from '../model/flow';
 import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
 import type { Services } from './open-services';
+import { AgentSettingsSchema } from '../model/agents';
 
 export interface ImportReport {
   format: ImportFormat;
@@ -32,20 +33,32 @@ export async function importFlowText(services: Services, text: string, source: s
   const note = layout.reason ? { laidOut: layout.reason } : {};
   if (imported.format === 'native') {
     const flow = services.flows.create(layout.flow);
-    return { format: 'native', flow, problems: services.flows.validate(flow).problems, ...note };
+    return { format: 'native', flow, problems: services.flows.problemsOf(flow), ...note };
   }
   const tool = (imported.flow.tool ?? {}) as Record<string, unknown>;
   const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
+  const unknownAgents = agentsToCreate(services, imported.flow.nodes);
+  const importProblems = [...imported.problems];
+  if (imported.isPublished && unknownAgents.size > 0) {
+    importProblems.push({
+      code: 'IMPORT_PROBLEM',
+      source: 'status',
+      message: `the file says PUBLISHED, but its agent versions (${[...unknownAgents.keys()].join(', ')}) are new to Flowbench: it publishes once you review the agents made for them`,
+    });
+  }
   const candidate = {
     ...layout.flow,
     tool: { ...tool, name: services.flows.freeToolName(String(tool.name)) },
-    metadata: imported.problems.length > 0 ? { ...metadata, importProblems: imported.problems } : metadata,
+    metadata: importProblems.length > 0 ? { ...metadata, importProblems } : metadata,
   };
   return services.database.db.transaction(() => {
+    for (const [versionId, stepNames] of unknownAgents) {
+      services.agents.ensureImported(versionId, stepNames.join(', '), AgentSettingsSchema.parse({}));
+    }
     const flow = services.flows.create(candidate, { isDraft: true });
-    const problems = services.flows.validate(flow).problems;
+    const problems = services.flows.problemsOf(flow);
     let publishedVersion: number | undefined;
-    if (imported.isPublished && !hasErrors(problems)) {
+    if (imported.isPublished && !hasErrors(problems) && unknownAgents.size === 0) {
       publishedVersion = services.versions.publish(flow.id, `imported from ${source}`).version;
     }
     return {
@@ -56,4 +69,22 @@ export async function importFlowText(services: Services, text: string, source: s
       ...note,
     };
   }, WRITE_TRANSACTION);
+}
+
+/**
+ * Agent versions the imported steps run that the library lacks, with the
+ * names of the steps using each: the import creates one agent per version
+ * (default provider and model, in review) so the flow runs at once.
+ */
+function agentsToCreate(services: Services, nodes: unknown): Map<string, string[]> {
+  const wanted = new Map<string, string[]>();
+  for (const node of Array.isArray(nodes) ? nodes : []) {
+    const { type, label, id, config } = node as { type?: unknown; label?: unknown; id?: unknown; config?: unknown };
+    const versionId = (config as { agentVersionId?: unknown } | undefined)?.agentVersionId;
+    if (type !== 'agent' || typeof versionId !== 'string' || services.agents.hasVersion(versionId)) continue;
+    const names = wanted.get(versionId) ?? [];
+    names.push(String(label || id));
+    wanted.set(versionId, names);
+  }
+  return wanted;
 }

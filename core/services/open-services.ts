@@ -9,6 +9,7 @@ import { FlowService } from './flow-service';
 import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
 import { ServerService } from './server-service';
+import { libraryProblems } from './library-checks';
 import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
 
@@ -58,6 +59,24 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   const versions = new VersionRepository(database, flows);
   const servers = new ServerService(settings);
   const agents = new AgentRepository(database.db);
+  flows.libraryCheck = (flow) =>
+    libraryProblems(flow, {
+      agents,
+      findFlow: (ref) => {
+        try {
+          return flows.resolve(ref);
+        } catch {
+          return undefined;
+        }
+      },
+      calledFlows: (id) =>
+        flows.exists(id)
+          ? flows
+              .get(id)
+              .nodes.filter((n) => n.type === 'flow')
+              .map((n) => String(n.config.flow ?? ''))
+          : [],
+    });
   const runner = new RunService(runLog, {
     llm: () => providers.port(),
     readRun: (id) => runs.get(id),

@@ -150,6 +150,19 @@ export class FlowRepository {
     return this.db.select({ id: flows.id }).from(flows).where(condition).get() !== undefined;
   }
 
+  /**
+   * Problems only the services can tell (the agent library, flows calling
+   * flows); set by openServices. Shown with the flow's problems, and checked
+   * when it publishes; saving does not wait for them.
+   */
+  libraryCheck: (flow: Flow) => Problem[] = () => [];
+
+  /** Validation's problems and the library's, as the editor and the CLI list them. */
+  problemsOf(input: unknown): Problem[] {
+    const { flow, problems } = this.validate(input);
+    return flow ? [...problems, ...this.libraryCheck(flow)] : problems;
+  }
+
   /** Validates a flow against the node types and the tool names other flows use. */
   validate(input: unknown): { flow?: Flow; problems: Problem[] } {
     return validateFlow(input, {

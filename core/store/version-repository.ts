@@ -56,6 +56,7 @@ export class VersionRepository {
           },
         );
       }
+      this.assertLibraryAllows(draft.name, flow);
       // Draft tool names are unique, but a renamed flow's old published version may still serve a name.
       const clash = this.latestPublished().find((p) => p.flowId !== flowId && p.snapshot.tool.name === flow.tool.name);
       if (clash) {
@@ -101,6 +102,27 @@ export class VersionRepository {
       .get();
     if (!row) throw new FlowbenchError('FLOW_NOT_FOUND', `flow ${flowId} has no published version ${version}`);
     return row.snapshot;
+  }
+
+  /** Refuses a publish the library forbids: an unknown agent or a call cycle, or an agent still in review. */
+  private assertLibraryAllows(name: string, flow: Flow): void {
+    const problems = this.flows.libraryCheck(flow);
+    const errors = errorsIn(problems);
+    if (errors.length > 0) {
+      throw new FlowbenchError(
+        'VALIDATION_ERROR',
+        `flow "${name}" cannot be published: ${errors.map((p) => p.message).join('; ')}`,
+        { problems: errors },
+      );
+    }
+    const review = problems.filter((p) => p.code === 'AGENT_NEEDS_REVIEW');
+    if (review.length > 0) {
+      throw new FlowbenchError(
+        'AGENT_NOT_REVIEWED',
+        `flow "${name}" cannot be published yet: ${review.map((p) => p.message).join('; ')}`,
+        { problems: review },
+      );
+    }
   }
 
   /** A flow's newest published version, if it has one. */

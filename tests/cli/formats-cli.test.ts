@@ -14,6 +14,7 @@ interface ImportJson {
   toolName: string;
   format: string;
   problems: { code: string; message: string; nodeId?: string }[];
+  warnings: { code: string; message: string; nodeId?: string }[];
   publishedVersion?: number;
   laidOut?: string;
 }
@@ -54,16 +55,28 @@ describe('flowbench import/export: other formats', () => {
     expect(new Set(exported.nodes.map((n) => n.position.y)).size).toBeGreaterThan(1);
   });
 
-  it('keeps a flow definition with unresolved agents and a dangling transition as a draft that cannot be published', async () => {
+  it('keeps a flow definition with a dangling transition as a draft that cannot be published, and makes an agent to review per unknown agent version', async () => {
     const db = join(tempDir(), 'fd.db');
     const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);
     expect(imported.format).toBe('flow-definition');
-    expect(imported.problems.map((p) => p.code)).toEqual([
-      'IMPORT_PROBLEM',
-      'UNRESOLVED_AGENT',
-      'UNRESOLVED_AGENT',
-      'UNRESOLVED_AGENT',
-      'UNRESOLVED_AGENT',
+    expect(imported.problems.map((p) => p.code)).toEqual(['IMPORT_PROBLEM']);
+    expect(imported.warnings.map((p) => `${p.code} ${p.nodeId}`)).toEqual([
+      'AGENT_NEEDS_REVIEW gather_requirements',
+      'AGENT_NEEDS_REVIEW generate_solution',
+      'AGENT_NEEDS_REVIEW review_solution',
+      'AGENT_NEEDS_REVIEW abort_flow',
+    ]);
+    const agents = await runJson<{ agents: { name: string; status: string; latestVersion?: { id: string } }[] }>([
+      '--db',
+      db,
+      'agents',
+      'list',
+    ]);
+    expect(agents.agents.map((a) => [a.name, a.status, a.latestVersion?.id])).toEqual([
+      ['Прерывание', 'review', 'dddddddd-1111-2222-3333-444444444444'],
+      ['Проектирование решения', 'review', 'bbbbbbbb-1111-2222-3333-444444444444'],
+      ['Ревью решения', 'review', 'cccccccc-1111-2222-3333-444444444444'],
+      ['Сбор требований', 'review', 'aaaaaaaa-1111-2222-3333-444444444444'],
     ]);
     expect(imported.problems[0]).toMatchObject({
       nodeId: 'generate_solution',
@@ -72,7 +85,7 @@ describe('flowbench import/export: other formats', () => {
     });
     const publish = await runCli(['--db', db, 'publish', imported.id]);
     expect(publish.code).toBe(1);
-    expect(publish.stderr).toContain('cannot be published: 5 problems');
+    expect(publish.stderr).toContain('cannot be published: 1 problem');
     const yaml = await runCli(['--db', db, 'export', imported.id, '--format', 'flow-definition-yaml']);
     const definition = parseYaml(yaml.stdout) as {
       flowId: string;

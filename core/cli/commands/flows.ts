@@ -104,7 +104,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       } else {
         const flows = ctx.flows;
         const id = flows.resolve(ref).id;
-        problems = flows.validate(flows.get(id)).problems;
+        problems = flows.problemsOf(flows.get(id));
       }
       const valid = !hasErrors(problems);
       if (options.json) printJson({ valid, problems });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentSettingsShape, type AgentSettings } from '../../model/agents';
 import { defineNode, preview } from '../define-node';
-import { MODEL_PORTS, modelCallEditor } from '../shared-config';
+import { MemoryReadSchema, MemoryWriteSchema, MODEL_PORTS, modelCallEditor } from '../shared-config';
 import { runAgent } from './run-agent';
 
 const AgentConfigSchema = z.lazy(() =>
@@ -15,6 +15,9 @@ const AgentConfigSchema = z.lazy(() =>
      * them where the node sets them.
      */
     agentVersionId: z.string().max(200).optional(),
+    /** Seed 004's memory channels, carried from imported steps (see the llm node). */
+    memoryReads: z.array(MemoryReadSchema).optional(),
+    memoryWrites: z.array(MemoryWriteSchema).optional(),
   }),
 );
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;

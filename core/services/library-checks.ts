@@ -1,0 +1,93 @@
+import type { Flow } from '../model/flow';
+import type { Problem } from '../model/problems';
+import type { AgentRepository } from '../store/agent-repository';
+
+/** What the checks read besides the flow: the agent library, and the flows other flows call. */
+export interface LibraryLookups {
+  agents: Pick<AgentRepository, 'version'>;
+  /** A flow by id, name or tool name; undefined when none (or several) match. */
+  findFlow: (ref: string) => { id: string; name: string } | undefined;
+  /** The flow nodes of a flow's newest published version (or of its draft when never published). */
+  calledFlows: (flowId: string) => readonly string[];
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * Problems only the library can tell (validation proper is pure): an agent
+ * node naming an agent version that does not exist (error) or that an import
+ * created and nobody reviewed (warning, and publishing refuses it), a flow
+ * node naming no saved flow (error), and flow nodes that would call a flow
+ * back, directly or through others (error).
+ */
+export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] {
+  const problems: Problem[] = [];
+  for (const node of flow.nodes) {
+    const versionId = node.type === 'agent' ? text(node.config.agentVersionId) : '';
+    if (versionId) {
+      try {
+        const version = lookups.agents.version(versionId);
+        if (version.status === 'review') {
+          problems.push({
+            code: 'AGENT_NEEDS_REVIEW',
+            severity: 'warning',
+            nodeId: node.id,
+            field: 'config.agentVersionId',
+            message: `agent "${version.agentName}" was created by an import with the default provider and model; review it (Agents screen, or \`flowbench agents review "${version.agentName}"\`) before publishing`,
+          });
+        }
+      } catch {
+        problems.push({
+          code: 'UNKNOWN_AGENT',
+          severity: 'error',
+          nodeId: node.id,
+          field: 'config.agentVersionId',
+          message: `agent version "${versionId}" is not in the agent library`,
+        });
+      }
+    }
+    const called = node.type === 'flow' ? text(node.config.flow) : '';
+    if (!called) continue;
+    const target = lookups.findFlow(called);
+    if (!target) {
+      problems.push({
+        code: 'MISSING_FLOW',
+        severity: 'error',
+        nodeId: node.id,
+        field: 'config.flow',
+        message: `no saved flow is called "${called}"`,
+      });
+      continue;
+    }
+    const path = cyclePath(flow.id, target.id, lookups);
+    if (path) {
+      problems.push({
+        code: 'SUBFLOW_CYCLE',
+        severity: 'error',
+        nodeId: node.id,
+        field: 'config.flow',
+        message: `calling "${target.name}" comes back to this flow (${path.join(' → ')}): the run would never end`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** The chain of flow names from `start` back to `home`, if following flow nodes gets there. */
+function cyclePath(home: string, start: string, lookups: LibraryLookups): string[] | undefined {
+  const seen = new Set<string>();
+  const walk = (id: string, trail: string[]): string[] | undefined => {
+    if (id === home) return trail;
+    if (seen.has(id)) return undefined;
+    seen.add(id);
+    for (const ref of lookups.calledFlows(id)) {
+      const next = lookups.findFlow(ref);
+      if (!next) continue;
+      const found = walk(next.id, [...trail, next.name]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const first = lookups.findFlow(start);
+  return walk(start, [first?.name ?? start]);
+}
