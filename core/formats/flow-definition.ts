@@ -179,7 +179,8 @@ function payloadExpression(value: string, stepIds: ReadonlyMap<string, string>):
 
 /** Writes a flow as a seed-004 definition; only input, llm and output nodes can be expressed. */
 export function exportFlowDefinition(flow: Flow, publishedVersion: number | undefined): Record<string, unknown> {
-  const isStep = (n: FlowNode) => n.type === 'llm' || (n.type === 'agent' && typeof n.config.agentVersionId === 'string');
+  const isStep = (n: FlowNode) =>
+    n.type === 'llm' || (n.type === 'agent' && typeof n.config.agentVersionId === 'string');
   const unsupported = flow.nodes.filter((n) => !['input', 'output'].includes(n.type) && !isStep(n));
   if (unsupported.length > 0) {
     throw new FlowbenchError(

@@ -135,19 +135,16 @@ export function importWorkflow(doc: Record<string, unknown>): ImportedFlow {
       return;
     }
     const isAgent = step.type === 'custom_agent';
+    // Seed 003 keys tools by id; Flowbench reads `server/tool`, and looks a bare name up on every
+    // connected MCP server when the step runs (TOOL_NOT_FOUND names what exists when none has it).
     const tools = isRecord(step.tools)
       ? Object.entries(step.tools)
           .filter(([, v]) => !isRecord(v) || v.enabled !== false)
-          .map(([tool]) => ({ server: 'imported', tool }))
+          .map(([tool]) => {
+            const at = tool.indexOf('/');
+            return at > 0 ? { server: tool.slice(0, at), tool: tool.slice(at + 1) } : { server: '', tool };
+          })
       : [];
-    if (isAgent && tools.length > 0) {
-      problems.push({
-        code: 'IMPORT_PROBLEM',
-        nodeId: id,
-        source: `steps[${index}].tools`,
-        message: `agent "${label}" uses tools ${tools.map((t) => t.tool).join(', ')}; register an MCP server that provides them and pick it on the node`,
-      });
-    }
     nodes.push({
       id,
       type: isAgent ? 'agent' : 'llm',

@@ -74,7 +74,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
           ? flows
               .get(id)
               .nodes.filter((n) => n.type === 'flow')
-              .map((n) => String(n.config.flow ?? ''))
+              .map((n) => (typeof n.config.flow === 'string' ? n.config.flow : ''))
           : [],
     });
   const runner = new RunService(runLog, {

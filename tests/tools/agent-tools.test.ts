@@ -170,3 +170,66 @@ describe('servers that misbehave', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('connections over time', () => {
+  it('keeps a server’s tool list fresh when it says the list changed', async () => {
+    const s = open(() => ({ content: 'unused' }));
+    s.servers.set({
+      name: 'changing',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'changing-server.mjs')],
+    });
+    const tested = await s.servers.test('changing');
+    expect(tested.status.tools?.map((t) => t.name)).toEqual(['unlock']);
+    const result = await s.servers.connections.callTool(
+      'changing',
+      'unlock',
+      {},
+      { signal: new AbortController().signal },
+    );
+    expect(result.text).toBe('unlocked');
+    await expect
+      .poll(() => s.servers.list()[1]?.status.tools?.map((t) => t.name), { timeout: 5000 })
+      .toEqual(['unlock', 'secret']);
+  });
+
+  it('a tool call over its time limit fails the step with TOOL_TIMEOUT', async () => {
+    const s = open((_, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 10, steps: 2 } }] }
+        : { content: 'too late' },
+    );
+    const started = Date.now();
+    const run = await runAgent(s, {
+      tools: [{ server: 'everything', tool: 'trigger-long-running-operation' }],
+      toolTimeoutMs: 400,
+    });
+    expect(run.error).toMatchObject({ code: 'TOOL_TIMEOUT', nodeId: 'agent' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('cancelling the run stops the loop and the tool call in flight', async () => {
+    const s = open((_, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 2 } }] }
+        : { content: 'never' },
+    );
+    const flow = s.flows.create(
+      agentFlow({ tools: [{ server: 'everything', tool: 'trigger-long-running-operation' }] }),
+    );
+    const calls: string[] = [];
+    const started = Date.now();
+    const { runId } = await s.runner.start({
+      flow,
+      inputs: { question: 'wait' },
+      trigger: 'editor',
+      listeners: [(event) => event.type === 'node.tool' && calls.push(event.call.tool)],
+    });
+    await expect.poll(() => calls.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    s.runner.cancel(runId, 'the person pressed Cancel');
+    await expect.poll(() => s.runs.get(runId).status, { timeout: 5000 }).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(model.requests).toHaveLength(1);
+  });
+});

@@ -51,7 +51,12 @@ function settingsOptions(command: Command): Command {
     .option('--provider <name>', 'the provider (default: the default provider)')
     .option('--model <model>', "the model (default: the provider's default)")
     .option('--system <text>', 'the system prompt')
-    .option('--tool <server/tool>', 'a tool it may call; a bare name is looked up on every server (repeatable)', collect, [])
+    .option(
+      '--tool <server/tool>',
+      'a tool it may call; a bare name is looked up on every server (repeatable)',
+      collect,
+      [],
+    )
     .option('--max-steps <n>', 'model turns before it must answer (1–100, default 8)')
     .option('--tool-errors <policy>', `${TOOL_ERROR_POLICIES.join('|')}: fail the step, or tell the model`)
     .option('--description <text>', 'what the agent is for');
@@ -92,7 +97,9 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       });
       const version = options.publish ? ctx.services.agents.publish(agent.id) : undefined;
       if (options.json) return printJson({ agent: ctx.services.agents.get(agent.id), ...(version ? { version } : {}) });
-      printLine(`created agent ${agent.name}${version ? `, published v1 as ${version.id}` : ' (a draft: `agents publish`)'}`);
+      printLine(
+        `created agent ${agent.name}${version ? `, published v1 as ${version.id}` : ' (a draft: `agents publish`)'}`,
+      );
     });
 
   settingsOptions(agents.command('set').argument('<agent>', 'id or name'))

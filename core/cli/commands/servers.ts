@@ -52,7 +52,8 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
     .action((options: { json?: boolean }) => {
       const list = ctx.services.servers.list();
       if (options.json) return printJson({ servers: list });
-      if (list.length === 0) return printLine('no MCP servers yet: `flowbench servers add <name> -- <command> [args…]`');
+      if (list.length === 0)
+        return printLine('no MCP servers yet: `flowbench servers add <name> -- <command> [args…]`');
       for (const listing of list) printLine(describe(listing));
     });
 
@@ -60,9 +61,16 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
     .command('add')
     .argument('<name>', 'a name for the server (letters, digits, _ . -)')
     .argument('[command...]', 'for stdio: the command and its arguments, after `--`')
-    .description('add or replace a server: `servers add files -- npx -y @modelcontextprotocol/server-filesystem ~/notes`')
+    .description(
+      'add or replace a server: `servers add files -- npx -y @modelcontextprotocol/server-filesystem ~/notes`',
+    )
     .option('--url <url>', 'a Streamable HTTP server instead of a command')
-    .option('--env <NAME=value>', 'an environment variable for a stdio server (repeatable; stored like API keys)', collect, [])
+    .option(
+      '--env <NAME=value>',
+      'an environment variable for a stdio server (repeatable; stored like API keys)',
+      collect,
+      [],
+    )
     .option('--header <Name=value>', 'a header for an HTTP server (repeatable; stored like API keys)', collect, [])
     .option('--cwd <folder>', "a stdio server's working folder")
     .option('--connect-timeout <ms>', 'time to start and answer initialize (default 20000)')
@@ -74,7 +82,9 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
         throw usageError('give the server command after `--` (stdio), or --url for a Streamable HTTP server');
       }
       const timeouts = {
-        ...(options.connectTimeout ? { connectTimeoutMs: milliseconds(options.connectTimeout, '--connect-timeout') } : {}),
+        ...(options.connectTimeout
+          ? { connectTimeoutMs: milliseconds(options.connectTimeout, '--connect-timeout') }
+          : {}),
         ...(options.toolTimeout ? { toolTimeoutMs: milliseconds(options.toolTimeout, '--tool-timeout') } : {}),
       };
       const config = ctx.services.servers.set(
@@ -91,7 +101,9 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
             },
       );
       if (options.json) return printJson({ config });
-      printLine(`saved MCP server ${config.name} (\`flowbench servers test ${config.name}\` connects and lists its tools)`);
+      printLine(
+        `saved MCP server ${config.name} (\`flowbench servers test ${config.name}\` connects and lists its tools)`,
+      );
     });
 
   servers
@@ -107,7 +119,10 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
     .command('test')
     .argument('<name>')
     .description('connect to the server within its time limit and list its tools (exit 1 when it fails)')
-    .option('--json', 'print JSON: { config, status: { state, lastError?, tools?: [{ name, description, inputSchema }] } }')
+    .option(
+      '--json',
+      'print JSON: { config, status: { state, lastError?, tools?: [{ name, description, inputSchema }] } }',
+    )
     .action(async (name: string, options: { json?: boolean }) => {
       const listing = await ctx.services.servers.test(name);
       if (listing.status.state !== 'connected') process.exitCode = 1;
@@ -116,7 +131,9 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
         return printLine(`failed: ${listing.status.lastError.code}: ${listing.status.lastError.message}`);
       }
       const info = listing.status.serverInfo;
-      printLine(`ok: ${name}${info ? ` (${info.name} ${info.version})` : ''} offers ${listing.status.tools?.length ?? 0} tool(s)`);
+      printLine(
+        `ok: ${name}${info ? ` (${info.name} ${info.version})` : ''} offers ${listing.status.tools?.length ?? 0} tool(s)`,
+      );
       for (const tool of listing.status.tools ?? []) {
         printLine(`  ${tool.name.padEnd(28)} ${(tool.description ?? '').split('\n')[0]?.slice(0, 90) ?? ''}`);
       }

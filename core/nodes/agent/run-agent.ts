@@ -81,7 +81,10 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
         });
         if (!result.isError) {
           ctx.toolCall({ ...record, durationMs: Date.now() - started, result: toolOutput(result) });
-          return result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : result.text;
+          // The model reads the content blocks, as MCP clients show them; the record keeps structured content.
+          return result.text === '' && result.structuredContent !== undefined
+            ? JSON.stringify(result.structuredContent)
+            : result.text;
         }
         error = new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error: ${result.text}`, {
           server: info.server,

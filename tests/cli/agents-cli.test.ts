@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../core/model/run';
+import { runCli, runJson, setTestProvider } from '../helpers/cli';
+import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { everythingStdio } from '../helpers/mcp-servers';
+import { buildFlow, input } from '../helpers/flow-builder';
+import { startOpenAiServer, toolMessages, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+const FIXTURES = 'tests/fixtures/formats';
+const tempDir = useTempDir();
+let model: OpenAiServer;
+let db: string;
+
+beforeEach(async () => {
+  model = await startOpenAiServer();
+  db = join(tempDir(), 'agents.db');
+  await setTestProvider(db, model.url, 'test-model', '--default');
+});
+afterEach(() => model.close());
+
+const addEverything = () => {
+  const server = everythingStdio();
+  return runCli(['--db', db, 'servers', 'add', server.name, '--', server.command, ...server.args]);
+};
+
+/** First request: the model calls echo; then it answers with what the tool said. */
+const echoThenAnswer = () => {
+  model.reply = (request, index) =>
+    index === 0
+      ? { toolCalls: [{ name: 'echo', arguments: { message: 'otters' } }] }
+      : { content: `Agent answer: ${toolMessages(request)[0]?.content ?? 'no tool result'}` };
+};
+
+describe('flowbench servers', () => {
+  it('adds a server with a secret kept masked, tests it (its tools listed), and says why one fails', async () => {
+    const added = await addEverything();
+    expect(added.code).toBe(0);
+    const env = await runCli([
+      '--db',
+      db,
+      'servers',
+      'add',
+      'secretive',
+      '--env',
+      'API_TOKEN=s3cret-value',
+      '--',
+      'node',
+      '-e',
+      '0',
+    ]);
+    expect(env.code).toBe(0);
+    const listed = await runCli(['--db', db, 'servers', 'list', '--json']);
+    expect(listed.stdout).toContain('API_TOKEN');
+    expect(listed.stdout).not.toContain('s3cret-value');
+    const tested = await runJson<{ status: { state: string; tools: { name: string }[] } }>([
+      '--db',
+      db,
+      'servers',
+      'test',
+      'everything',
+    ]);
+    expect(tested.status.state).toBe('connected');
+    expect(tested.status.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
+    const failing = await runCli(['--db', db, 'servers', 'test', 'secretive']);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('failed: SERVER_UNAVAILABLE');
+    expect(failing.stdout).toContain('exited before answering');
+    const unknown = await runCli(['--db', db, 'servers', 'remove', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('SERVER_NOT_FOUND');
+    expect((await runCli(['--db', db, 'servers', 'add', 'x', '--url', 'ftp://example'])).stderr).toContain(
+      'VALIDATION_ERROR',
+    );
+  });
+});
+
+describe('seed 004: a flow definition whose agent versions Flowbench does not know', () => {
+  it('imports with one agent per version to review, runs at once against the local model, and publishes after review', async () => {
+    const imported = await runJson<{ id: string; problems: unknown[]; warnings: { code: string }[] }>([
+      '--db',
+      db,
+      'import',
+      `${FIXTURES}/flow-definition-minimal.json`,
+    ]);
+    expect(imported.problems).toEqual([]);
+    expect(imported.warnings.map((w) => w.code)).toEqual(Array(4).fill('AGENT_NEEDS_REVIEW'));
+    model.reply = (request) => ({ content: `answer ${model.requests.indexOf(request) + 1}` });
+    const run = await runJson<RunRecord>(['--db', db, 'run', imported.id, '--input', 'problemStatement=Slow checkout']);
+    expect(run.status).toBe('succeeded');
+    expect(run.steps.filter((s) => s.status === 'succeeded').map((s) => s.nodeId)).toEqual([
+      'input',
+      'gather_requirements',
+      'generate_solution',
+      'review_solution',
+      'result',
+    ]);
+    // The step's prompt is its system prompt (seed 004); with no task it is what the model is asked.
+    expect(model.requests[0]?.body.messages).toEqual([
+      { role: 'user', content: 'Ты бизнес-аналитик. Собери контекст и требования.' },
+    ]);
+    expect(model.requests[0]?.body.model).toBe('test-model');
+
+    const refused = await runCli(['--db', db, 'publish', imported.id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('AGENT_NOT_REVIEWED');
+    for (const name of ['Сбор требований', 'Проектирование решения', 'Ревью решения', 'Прерывание']) {
+      expect((await runCli(['--db', db, 'agents', 'review', name])).code).toBe(0);
+    }
+    const published = await runCli(['--db', db, 'publish', imported.id]);
+    expect(published.stderr).toBe('');
+    expect(published.code).toBe(0);
+  });
+});
+
+describe('seed 003: a workflow with a CustomAgent step', () => {
+  it('runs its enabled tools on the connected servers', async () => {
+    expect((await addEverything()).code).toBe(0);
+    const imported = await runJson<{ id: string }>(['--db', db, 'import', `${FIXTURES}/workflow-custom-agent.json`]);
+    echoThenAnswer();
+    const run = await runJson<RunRecord>([
+      '--db',
+      db,
+      'run',
+      imported.id,
+      '--input',
+      'trigger_output=Where do otters sleep?',
+    ]);
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toMatchObject({ values: [{ text: 'Agent answer: Echo: otters' }] });
+    const offered = (model.requests[0]?.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(offered.sort()).toEqual(['echo', 'get-sum']);
+    expect(run.steps.find((s) => s.nodeId === 'Researcher')?.toolCalls?.[0]).toMatchObject({
+      server: 'everything',
+      tool: 'echo',
+      result: 'Echo: otters',
+    });
+  });
+});
+
+describe('an agent flow published as a Flowbench tool', () => {
+  it('is called by the SDK client over stdio and returns the agent’s answer; the run keeps the tool calls', async () => {
+    expect((await addEverything()).code).toBe(0);
+    prepareDatabase(db, (services) =>
+      publishFlows(services, [
+        buildFlow({
+          id: 'otter-agent',
+          parameters: [{ name: 'question', type: 'string' }],
+          nodes: [
+            input(),
+            {
+              id: 'agent',
+              type: 'agent',
+              config: { prompt: '{{inputs.question}}', tools: [{ server: 'everything', tool: 'echo' }] },
+            },
+            {
+              id: 'result',
+              type: 'output',
+              config: { returnValues: [{ id: 'answer', text: '{{nodes.agent.output}}' }] },
+            },
+          ],
+          edges: ['input>agent', 'agent>result'],
+        }),
+      ]),
+    );
+    echoThenAnswer();
+    const { client } = await connectStdio(db);
+    try {
+      const result = await client.callTool({ name: 'otter-agent', arguments: { question: 'otters?' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toEqual([{ type: 'text', text: 'Agent answer: Echo: otters' }]);
+    } finally {
+      await client.close();
+    }
+    const runs = await runJson<{ runs: { id: string; trigger: string }[] }>(['--db', db, 'runs']);
+    const stored = await runJson<RunRecord>(['--db', db, 'runs', 'show', runs.runs[0]?.id as string]);
+    expect(stored.trigger).toBe('mcp');
+    expect(stored.steps.find((s) => s.nodeId === 'agent')?.toolCalls).toHaveLength(1);
+  });
+});

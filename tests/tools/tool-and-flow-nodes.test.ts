@@ -1,0 +1,234 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openServices, type Services } from '../../core/services/open-services';
+import { buildFlow, input } from '../helpers/flow-builder';
+import { everythingStdio, filesystemStdio, startEverythingHttp } from '../helpers/mcp-servers';
+import { startOpenAiServer, toolMessages, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+let model: OpenAiServer;
+let services: Services | undefined;
+
+beforeAll(async () => {
+  model = await startOpenAiServer();
+});
+afterAll(() => model.close());
+afterEach(async () => {
+  await services?.servers.close();
+  services?.close();
+  services = undefined;
+});
+
+function open(): Services {
+  model.requests.length = 0;
+  services = openServices(join(tempDir(), 'flowbench.db'));
+  services.providers.set({ name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'm' }, true);
+  services.servers.set(everythingStdio());
+  return services;
+}
+
+const toolFlow = (id: string, config: Record<string, unknown>) =>
+  buildFlow({
+    id,
+    parameters: [{ name: 'text', type: 'string', required: false, default: 'hi' }],
+    nodes: [
+      input(),
+      { id: 'call', type: 'mcp_tool', config },
+      { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '{{nodes.call.output}}' }] } },
+    ],
+    edges: ['input>call', 'call>result'],
+  });
+
+describe('mcp_tool node', () => {
+  it('calls echo with a templated argument and get-sum with numbers typed from text', async () => {
+    const s = open();
+    const echo = s.flows.create(
+      toolFlow('echo-flow', {
+        server: 'everything',
+        tool: 'echo',
+        arguments: [{ name: 'message', value: 'said {{inputs.text}}' }],
+      }),
+    );
+    const run = await s.runner.run({ flow: echo, inputs: { text: 'hello' }, trigger: 'cli' });
+    expect(run.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: said hello' }] });
+    const sum = s.flows.create(
+      toolFlow('sum-flow', {
+        tool: 'get-sum',
+        arguments: [
+          { name: 'a', value: '{{inputs.text}}' },
+          { name: 'b', value: '5' },
+        ],
+      }),
+    );
+    const added = await s.runner.run({ flow: sum, inputs: { text: '37' }, trigger: 'cli' });
+    expect(added.status).toBe('succeeded');
+    expect(added.output).toMatchObject({ values: [{ text: expect.stringContaining('42') }] });
+    const step = s.runs.get(added.id).steps.find((x) => x.nodeId === 'call');
+    expect(step?.toolCalls).toEqual([expect.objectContaining({ server: 'everything', arguments: { a: 37, b: 5 } })]);
+  });
+
+  it('returns structured content as JSON the next nodes can reach into', async () => {
+    const s = open();
+    const flow = s.flows.create(
+      buildFlow({
+        id: 'weather',
+        nodes: [
+          input(),
+          {
+            id: 'call',
+            type: 'mcp_tool',
+            config: { tool: 'get-structured-content', arguments: [{ name: 'location', value: 'New York' }] },
+          },
+          {
+            id: 'result',
+            type: 'output',
+            config: { returnValues: [{ id: 'r', text: '{{nodes.call.output.conditions}}' }] },
+          },
+        ],
+        edges: ['input>call', 'call>result'],
+      }),
+    );
+    const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toMatchObject({ values: [{ text: expect.stringMatching(/\w+/) }] });
+    expect(s.runs.get(run.id).steps.find((x) => x.nodeId === 'call')?.output).toMatchObject({
+      conditions: expect.any(String),
+    });
+  });
+
+  it('a tool that errors is a TOOL_ERROR step with the tool’s message; arguments that break the schema never reach it', async () => {
+    const s = open();
+    const bad = s.flows.create(
+      toolFlow('bad', { server: 'everything', tool: 'get-sum', arguments: [{ name: 'a', value: 'not a number' }] }),
+    );
+    const run = await s.runner.run({ flow: bad, inputs: {}, trigger: 'cli' });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', nodeId: 'call' });
+    expect(run.error?.message).toMatch(/must have required property 'b'|\/a must be number/);
+    const stored = s.runs.get(run.id);
+    expect(stored.steps.find((x) => x.nodeId === 'call')?.error?.code).toBe('TOOL_ARGUMENTS_INVALID');
+  });
+
+  it('reaches server-everything over Streamable HTTP', async () => {
+    const http = await startEverythingHttp();
+    try {
+      const s = open();
+      s.servers.set({ name: 'remote', transport: 'http', url: http.url });
+      const flow = s.flows.create(
+        toolFlow('remote-echo', {
+          server: 'remote',
+          tool: 'echo',
+          arguments: [{ name: 'message', value: 'over http' }],
+        }),
+      );
+      const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+      expect(run.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: over http' }] });
+      expect(s.servers.list().find((x) => x.config.name === 'remote')?.status).toMatchObject({ state: 'connected' });
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe('an agent with server-filesystem on a temporary folder', () => {
+  it('reads the file the model asks for and answers from it', async () => {
+    const s = open();
+    const folder = tempDir();
+    writeFileSync(join(folder, 'note.txt'), 'The meeting moved to Thursday.');
+    s.servers.set(filesystemStdio(folder));
+    model.reply = (request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'read_text_file', arguments: { path: join(folder, 'note.txt') } }] }
+        : { content: `From the note: ${toolMessages(request)[0]?.content ?? ''}` };
+    const flow = s.flows.create(
+      buildFlow({
+        id: 'reader',
+        nodes: [
+          input(),
+          {
+            id: 'agent',
+            type: 'agent',
+            config: { prompt: 'When is the meeting?', tools: [{ server: 'files', tool: 'read_text_file' }] },
+          },
+          { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '{{nodes.agent.output}}' }] } },
+        ],
+        edges: ['input>agent', 'agent>result'],
+      }),
+    );
+    const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+    expect(run.output).toEqual({
+      kind: 'return_values',
+      values: [{ id: 'r', text: 'From the note: The meeting moved to Thursday.' }],
+    });
+  });
+});
+
+const caller = (called: string) =>
+  buildFlow({
+    id: `calls-${called}`,
+    parameters: [{ name: 'topic', type: 'string' }],
+    nodes: [
+      input(),
+      {
+        id: 'sub',
+        type: 'flow',
+        config: { flow: called, inputs: [{ name: 'text', value: 'about {{inputs.topic}}' }] },
+      },
+      {
+        id: 'result',
+        type: 'output',
+        config: { returnValues: [{ id: 'r', text: 'child said: {{nodes.sub.output}}' }] },
+      },
+    ],
+    edges: ['input>sub', 'sub>result'],
+  });
+
+describe('flow node (subflow)', () => {
+  it("runs the called flow's published version as a linked child run", async () => {
+    const s = open();
+    const child = s.flows.create(
+      toolFlow('child', {
+        server: 'everything',
+        tool: 'echo',
+        arguments: [{ name: 'message', value: '{{inputs.text}}' }],
+      }),
+    );
+    s.versions.publish(child.id);
+    const parent = s.flows.create(caller('child'));
+    const run = await s.runner.run({ flow: parent, inputs: { topic: 'otters' }, trigger: 'cli' });
+    expect(run.output).toEqual({
+      kind: 'return_values',
+      values: [{ id: 'r', text: 'child said: Echo: about otters' }],
+    });
+    const step = s.runs.get(run.id).steps.find((x) => x.nodeId === 'sub');
+    expect(step?.childRunId).toEqual(expect.any(String));
+    const childRun = s.runs.get(step?.childRunId as string);
+    expect(childRun).toMatchObject({ trigger: 'flow', parentRunId: run.id, flowVersion: 1, status: 'succeeded' });
+  });
+
+  it('a flow that is not published is a SUBFLOW_NOT_PUBLISHED step error on a stored run', async () => {
+    const s = open();
+    s.flows.create(toolFlow('draft-only', { tool: 'echo', arguments: [{ name: 'message', value: 'x' }] }));
+    const parent = s.flows.create(caller('draft-only'));
+    const run = await s.runner.run({ flow: parent, inputs: { topic: 'x' }, trigger: 'cli' });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'SUBFLOW_NOT_PUBLISHED', nodeId: 'sub' });
+    expect(s.runs.get(run.id).status).toBe('failed');
+  });
+
+  it('a flow calling itself, directly or through another, is a SUBFLOW_CYCLE problem and cannot publish', async () => {
+    const s = open();
+    const self = s.flows.create({ ...caller('loop'), id: 'loop', tool: { name: 'loop' } });
+    expect(s.flows.problemsOf(self).map((p) => p.code)).toContain('SUBFLOW_CYCLE');
+    expect(() => s.versions.publish(self.id)).toThrow(/comes back to this flow/);
+    const a = s.flows.create({ ...caller('b'), id: 'a', tool: { name: 'a' } });
+    s.flows.create({ ...caller('a'), id: 'b', tool: { name: 'b' } });
+    const problem = s.flows.problemsOf(a).find((p) => p.code === 'SUBFLOW_CYCLE');
+    expect(problem?.message).toContain('→');
+    // At run time too, should a cycle slip in through published versions.
+    const run = await s.runner.run({ flow: self, inputs: { topic: 'x' }, trigger: 'cli' });
+    expect(run.error?.code).toMatch(/SUBFLOW_CYCLE|SUBFLOW_NOT_PUBLISHED/);
+  });
+});
