@@ -3,6 +3,8 @@ import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
 import { ProvidersPage } from './providers/providers-page';
 import { RunsPage } from './runs/runs-page';
+import { ServersPage } from './servers/servers-page';
+import { AgentsPage } from './agents/agents-page';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
 
@@ -26,6 +28,8 @@ export function App() {
       {route.page === 'home' && <HomePage />}
       {route.page === 'providers' && <ProvidersPage />}
       {route.page === 'runs' && <RunsPage />}
+      {route.page === 'servers' && <ServersPage />}
+      {route.page === 'agents' && <AgentsPage />}
       {route.page === 'editor' && <EditorPage key={route.flowId} flowId={route.flowId} />}
       {toast && (
         <div className="toast" role="status">

@@ -1,9 +1,12 @@
 /** The app's pages, kept in the URL's hash so a reload or a link opens the same page. */
-export type Route = { page: 'home' } | { page: 'providers' } | { page: 'runs' } | { page: 'editor'; flowId: string };
+/** Pages that are one screen each, reached at `#/<page>`. */
+export const SIMPLE_PAGES = ['providers', 'runs', 'servers', 'agents'] as const;
+export type SimplePage = (typeof SIMPLE_PAGES)[number];
+export type Route = { page: 'home' } | { page: SimplePage } | { page: 'editor'; flowId: string };
 
 export const routeFromHash = (): Route => {
-  if (location.hash === '#/providers') return { page: 'providers' };
-  if (location.hash === '#/runs') return { page: 'runs' };
+  const simple = SIMPLE_PAGES.find((page) => location.hash === `#/${page}`);
+  if (simple) return { page: simple };
   const match = /^#\/flow\/(.+)$/.exec(location.hash);
   return match?.[1] ? { page: 'editor', flowId: decodeURIComponent(match[1]) } : { page: 'home' };
 };

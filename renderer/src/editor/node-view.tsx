@@ -146,18 +146,22 @@ function StepLine({ nodeId }: { nodeId: string }) {
   const line = useAppStore((s) => s.stepLines[nodeId]);
   const started = useAppStore((s) => s.stepStarted[nodeId]);
   if (!status) return null;
-  if (status === 'running' && started !== undefined) return <Elapsed since={started} />;
+  if (status === 'running' && started !== undefined) return <Elapsed since={started} detail={line} />;
   return line ? <div className={`fb-step-line fb-step-line-${status}`}>{line}</div> : null;
 }
 
 /** Seconds since a step started, ticking while it runs. */
-function Elapsed({ since }: { since: number }) {
+function Elapsed({ since, detail }: { since: number; detail?: string | undefined }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 100);
     return () => clearInterval(timer);
   }, []);
-  return <div className="fb-step-line fb-step-line-running">{((now - since) / 1000).toFixed(1)} s</div>;
+  return (
+    <div className="fb-step-line fb-step-line-running">
+      {((now - since) / 1000).toFixed(1)} s{detail ? ` · ${detail}` : ''}
+    </div>
+  );
 }
 
 /** What a status is called on a card: a step the run has not reached yet is queued. */

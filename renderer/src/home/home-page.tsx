@@ -62,6 +62,12 @@ export function HomePage() {
         <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'providers' })}>
           Model providers
         </button>
+        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'servers' })}>
+          MCP servers
+        </button>
+        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'agents' })}>
+          Agents
+        </button>
         <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'runs' })}>
           All runs
         </button>

@@ -1,6 +1,9 @@
 import { formatCost } from '../../../core/model/pricing';
 import type { StepRecord } from '../../../core/model/run';
 import { stringifyValue } from '../../../core/model/template';
+import { toFlowbenchError } from '../../../core/model/errors';
+import type { ToolCallRecord } from '../../../core/model/tools';
+import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 
 /**
@@ -32,13 +35,28 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
           {step.error.code}: {step.error.message}
         </p>
       )}
+      {step.childRunId && <ChildRun runId={step.childRunId} />}
+      {step.toolCalls && step.toolCalls.length > 0 && (
+        <Block title="Tool calls" text={JSON.stringify(step.toolCalls, null, 2)}>
+          <ol className="tool-calls" aria-label="Tool calls">
+            {step.toolCalls.map((call) => (
+              <ToolCallItem key={call.id} call={call} />
+            ))}
+          </ol>
+        </Block>
+      )}
       {step.status === 'running' && tokens !== undefined && <Block title="Streaming" text={tokens} />}
       {step.messages && step.messages.length > 0 && (
         <Block title="Messages sent and received" text={JSON.stringify(step.messages, null, 2)}>
           {step.messages.map((m, i) => (
             <div key={i} className="message">
               <small className="muted">{m.role}</small>
-              <pre>{m.content}</pre>
+              {m.content && <pre>{m.content}</pre>}
+              {m.toolCalls?.map((c) => (
+                <pre key={c.id} className="muted">
+                  calls {c.name}({JSON.stringify(c.arguments)})
+                </pre>
+              ))}
             </div>
           ))}
         </Block>
@@ -54,6 +72,57 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
         </Block>
       )}
     </section>
+  );
+}
+
+/** One tool call: which tool, its arguments, and its result or error; a call still running says so. */
+function ToolCallItem({ call }: { call: ToolCallRecord }) {
+  const state = call.error ? 'failed' : call.durationMs === undefined ? 'running' : 'succeeded';
+  return (
+    <li className={`tool-call run-${state}`} aria-label={`Tool call ${call.tool}`}>
+      <div>
+        <code>
+          {call.server ? `${call.server}/` : ''}
+          {call.tool}
+        </code>{' '}
+        <span className="muted">{call.durationMs === undefined ? 'running…' : `${call.durationMs} ms`}</span>
+      </div>
+      <small className="muted">arguments</small>
+      <JsonValue value={call.arguments} />
+      {call.error ? (
+        <p className="error">
+          {call.error.code}: {call.error.message}
+        </p>
+      ) : (
+        call.result !== undefined && (
+          <>
+            <small className="muted">result</small>
+            <JsonValue value={call.result} />
+          </>
+        )
+      )}
+    </li>
+  );
+}
+
+/** The run a flow node started for the flow it called: a link that opens it over that flow. */
+function ChildRun({ runId }: { runId: string }) {
+  const open = async () => {
+    try {
+      const child = await api.runs.get({ id: runId });
+      useAppStore.setState({ runToOpen: child.id });
+      useAppStore.getState().navigate({ page: 'editor', flowId: child.flowId });
+    } catch (error) {
+      useAppStore.getState().notify(toFlowbenchError(error).message);
+    }
+  };
+  return (
+    <p className="step-child-run">
+      Ran the called flow as run <code>{runId.slice(0, 8)}</code>{' '}
+      <button className="small" onClick={() => void open()}>
+        Open that run
+      </button>
+    </p>
   );
 }
 

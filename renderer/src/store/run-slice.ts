@@ -298,13 +298,22 @@ function stepViews(
 function stepLine(step: StepRecord, isReused: boolean): string {
   if (isReused) return 'reused';
   if (step.status === 'failed' || step.status === 'cancelled') return step.error?.code ?? step.status;
+  const calls = step.toolCalls ?? [];
+  if (step.status === 'running') {
+    // An agent's card says which tool it waits for, so a long step is not a mystery.
+    const inFlight = calls.find((c) => c.durationMs === undefined);
+    return inFlight ? `calling ${inFlight.tool}` : calls.length > 0 ? toolCount(calls.length) : '';
+  }
   if (step.status !== 'succeeded') return '';
   const parts = [step.durationMs !== undefined ? `${step.durationMs} ms` : ''];
+  if (calls.length > 0) parts.push(toolCount(calls.length));
   const tokens = (step.usage?.inputTokens ?? 0) + (step.usage?.outputTokens ?? 0);
   if (tokens > 0) parts.push(`${tokens} tokens`);
   if (step.usage?.cost !== undefined) parts.push(formatCost(step.usage.cost));
   return parts.filter(Boolean).join(' · ');
 }
+
+const toolCount = (n: number) => `${n} tool call${n === 1 ? '' : 's'}`;
 
 /** Same nodes (type, config, label) and edges: the run's statuses can be shown on the draft itself. */
 function sameGraph(a: Flow, b: Flow): boolean {

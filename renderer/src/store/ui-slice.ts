@@ -42,7 +42,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
     const hash =
       route.page === 'editor'
         ? `#/flow/${encodeURIComponent(route.flowId)}`
-        : route.page === 'providers' || route.page === 'runs'
+        : route.page !== 'home'
           ? `#/${route.page}`
           : '#/';
     if (location.hash !== hash) history.pushState(null, '', `${location.pathname}${location.search}${hash}`);

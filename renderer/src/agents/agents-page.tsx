@@ -1,0 +1,207 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  TOOL_ERROR_POLICIES,
+  type AgentSettings,
+  type AgentSummary,
+  type AgentVersion,
+} from '../../../core/model/agents';
+import { toFlowbenchError } from '../../../core/model/errors';
+import { api } from '../api/client';
+import { useAppStore } from '../store/app-store';
+
+const toolsText = (settings: AgentSettings) =>
+  settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
+const toolsFrom = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const at = line.indexOf('/');
+      return at > 0 ? { server: line.slice(0, at), tool: line.slice(at + 1) } : { server: '', tool: line };
+    });
+
+/**
+ * The agent library: named agents with a draft (system prompt, provider and
+ * model, the tools they may call, a step limit) and published versions that
+ * agent nodes and imported flow steps run. Agents an import created are
+ * marked for review; flows using them publish once they are reviewed.
+ */
+export function AgentsPage() {
+  const [agents, setAgents] = useState<AgentSummary[] | undefined>(undefined);
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  const [newName, setNewName] = useState('');
+  const reload = useCallback(async () => setAgents(await api.agents.list({})), []);
+  useEffect(() => {
+    void reload().catch((error: unknown) => setMessage(toFlowbenchError(error).message));
+  }, [reload]);
+  const act = async (change: () => Promise<unknown>) => {
+    setMessage(undefined);
+    try {
+      await change();
+      await reload();
+    } catch (error) {
+      setMessage(toFlowbenchError(error).message);
+    }
+  };
+  const agent = agents?.find((a) => a.id === selected);
+
+  return (
+    <main className="providers-page agents-page">
+      <header className="home-header">
+        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <h1>Agents</h1>
+      </header>
+      {message && (
+        <p className="error" role="alert">
+          {message}
+        </p>
+      )}
+      <form
+        className="row-actions"
+        aria-label="New agent"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = newName.trim();
+          if (!name) return;
+          void act(async () => {
+            const created = await api.agents.create({ name, draft: {} });
+            setSelected(created.id);
+            setNewName('');
+          });
+        }}
+      >
+        <input
+          aria-label="New agent name"
+          placeholder="Name"
+          value={newName}
+          onChange={(e) => setNewName(e.target.value)}
+        />
+        <button type="submit">New agent</button>
+      </form>
+      <section aria-label="Agents">
+        {agents?.length === 0 && <p className="muted">No agents yet.</p>}
+        {agents?.map((a) => (
+          <button
+            key={a.id}
+            className={`provider-row agent-row${a.id === selected ? ' selected' : ''}`}
+            aria-label={`Agent ${a.name}`}
+            onClick={() => setSelected(a.id)}
+          >
+            <strong>{a.name}</strong> {a.status === 'review' && <span className="badge warning">imported: review</span>}
+            <span className="muted">
+              {a.latestVersion ? ` v${a.latestVersion.version}` : ' not published'} · {a.draft.model || 'default model'}{' '}
+              · {a.draft.tools.length} tool{a.draft.tools.length === 1 ? '' : 's'}
+            </span>
+          </button>
+        ))}
+      </section>
+      {agent && <AgentEditor key={agent.id + agent.updatedAt} agent={agent} act={act} />}
+    </main>
+  );
+}
+
+function AgentEditor({ agent, act }: { agent: AgentSummary; act: (change: () => Promise<unknown>) => Promise<void> }) {
+  const [name, setName] = useState(agent.name);
+  const [settings, setSettings] = useState<AgentSettings>(agent.draft);
+  const [tools, setTools] = useState(toolsText(agent.draft));
+  const [versions, setVersions] = useState<AgentVersion[]>([]);
+  useEffect(() => {
+    void api.agents.versions({ id: agent.id }).then(setVersions);
+  }, [agent.id, agent.updatedAt, agent.latestVersion?.id]);
+  const set = <K extends keyof AgentSettings>(key: K, value: AgentSettings[K]) =>
+    setSettings({ ...settings, [key]: value });
+  const save = () => api.agents.update({ id: agent.id, name, draft: { ...settings, tools: toolsFrom(tools) } });
+
+  return (
+    <section className="agent-editor" aria-label={`Edit agent ${agent.name}`}>
+      {agent.status === 'review' && (
+        <p className="notice">
+          An import made this agent for an agent version Flowbench did not know. It runs with the default provider and
+          model; check its settings, then mark it reviewed so the flows using it can publish.
+        </p>
+      )}
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span className="field-label">Provider</span>
+        <input
+          value={settings.provider}
+          placeholder="the default provider"
+          onChange={(e) => set('provider', e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Model</span>
+        <input
+          value={settings.model}
+          placeholder="the provider's default"
+          onChange={(e) => set('model', e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">System prompt</span>
+        <textarea value={settings.system} onChange={(e) => set('system', e.target.value)} />
+      </label>
+      <label className="field">
+        <span className="field-label">Tools</span>
+        <textarea value={tools} onChange={(e) => setTools(e.target.value)} />
+        <small>server/tool, one per line; a bare name is looked up on every connected server</small>
+      </label>
+      <label className="field">
+        <span className="field-label">Max steps</span>
+        <input
+          type="number"
+          min={1}
+          max={100}
+          value={settings.maxSteps}
+          onChange={(e) => set('maxSteps', Number(e.target.value))}
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">When a tool call fails</span>
+        <select
+          value={settings.toolErrors}
+          onChange={(e) => set('toolErrors', e.target.value as AgentSettings['toolErrors'])}
+        >
+          {TOOL_ERROR_POLICIES.map((p) => (
+            <option key={p} value={p}>
+              {p === 'fail' ? 'fail the step' : 'tell the model and go on'}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="row-actions">
+        <button className="primary" onClick={() => void act(save)}>
+          Save draft
+        </button>
+        <button onClick={() => void act(async () => (await save(), api.agents.publish({ id: agent.id })))}>
+          Publish a version
+        </button>
+        {agent.status === 'review' && (
+          <button
+            onClick={() => void act(async () => (await save(), api.agents.update({ id: agent.id, reviewed: true })))}
+          >
+            Mark reviewed
+          </button>
+        )}
+        <button onClick={() => void act(() => api.agents.remove({ id: agent.id }))}>Remove</button>
+      </div>
+      <h3>Versions</h3>
+      {versions.length === 0 ? (
+        <p className="muted">Not published yet: agent nodes name a published version.</p>
+      ) : (
+        <ul aria-label="Versions">
+          {versions.map((v) => (
+            <li key={v.id}>
+              v{v.version} <code>{v.id}</code> <span className="muted">{new Date(v.publishedAt).toLocaleString()}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

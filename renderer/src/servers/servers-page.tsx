@@ -1,0 +1,270 @@
+import { useCallback, useEffect, useState } from 'react';
+import { toFlowbenchError } from '../../../core/model/errors';
+import { SECRET_MASK, type McpServerConfig, type ServerListing } from '../../../core/model/tools';
+import { api } from '../api/client';
+import { useAppStore } from '../store/app-store';
+
+/** `NAME=value` lines to a record, and back; the secrets the editor never holds stay masked. */
+const toLines = (values: Record<string, string>) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+function fromLines(text: string): Record<string, string> {
+  const entries = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const at = line.indexOf('=');
+      return at > 0 ? ([line.slice(0, at).trim(), line.slice(at + 1)] as const) : ([line, ''] as const);
+    });
+  return Object.fromEntries(entries);
+}
+
+interface Draft {
+  previousName?: string;
+  name: string;
+  transport: 'stdio' | 'http';
+  command: string;
+  args: string;
+  env: string;
+  cwd: string;
+  url: string;
+  headers: string;
+  connectTimeoutMs: string;
+  toolTimeoutMs: string;
+}
+
+const EMPTY: Draft = {
+  name: '',
+  transport: 'stdio',
+  command: '',
+  args: '',
+  env: '',
+  cwd: '',
+  url: '',
+  headers: '',
+  connectTimeoutMs: '20000',
+  toolTimeoutMs: '60000',
+};
+
+function draftOf(config: McpServerConfig): Draft {
+  return {
+    ...EMPTY,
+    previousName: config.name,
+    name: config.name,
+    transport: config.transport,
+    connectTimeoutMs: String(config.connectTimeoutMs),
+    toolTimeoutMs: String(config.toolTimeoutMs),
+    ...(config.transport === 'stdio'
+      ? { command: config.command, args: config.args.join('\n'), env: toLines(config.env), cwd: config.cwd ?? '' }
+      : { url: config.url, headers: toLines(config.headers) }),
+  };
+}
+
+function configOf(draft: Draft): Record<string, unknown> {
+  const base = {
+    name: draft.name.trim(),
+    connectTimeoutMs: Number(draft.connectTimeoutMs),
+    toolTimeoutMs: Number(draft.toolTimeoutMs),
+  };
+  return draft.transport === 'stdio'
+    ? {
+        ...base,
+        transport: 'stdio',
+        command: draft.command.trim(),
+        args: draft.args.split('\n').filter((a) => a !== ''),
+        env: fromLines(draft.env),
+        ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
+      }
+    : { ...base, transport: 'http', url: draft.url.trim(), headers: fromLines(draft.headers) };
+}
+
+/**
+ * MCP servers whose tools agents and MCP tool nodes call: add one (a command
+ * over stdio, or a Streamable HTTP URL), see how each stands and why it last
+ * failed, test it (connects and lists its tools), edit or remove it. Secrets
+ * in env and headers are shown masked; saving keeps them.
+ */
+export function ServersPage() {
+  const [servers, setServers] = useState<ServerListing[] | undefined>(undefined);
+  const [draft, setDraft] = useState<Draft | undefined>(undefined);
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  const [testing, setTesting] = useState<string | undefined>(undefined);
+  const reload = useCallback(async () => setServers(await api.servers.list({})), []);
+  useEffect(() => {
+    void reload().catch((error: unknown) => setMessage(toFlowbenchError(error).message));
+  }, [reload]);
+
+  const act = async (change: () => Promise<unknown>) => {
+    setMessage(undefined);
+    try {
+      await change();
+      await reload();
+      return true;
+    } catch (error) {
+      setMessage(toFlowbenchError(error).message);
+      return false;
+    }
+  };
+  const test = async (name: string) => {
+    setTesting(name);
+    await act(() => api.servers.test({ name }));
+    setTesting(undefined);
+  };
+
+  return (
+    <main className="providers-page servers-page">
+      <header className="home-header">
+        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <h1>MCP servers</h1>
+        <button onClick={() => setDraft({ ...EMPTY })}>Add a server</button>
+      </header>
+      <p className="muted">
+        Agents and MCP tool nodes call the tools of these servers. Flowbench starts or connects to each when a run first
+        needs it.
+      </p>
+      {message && (
+        <p className="error" role="alert">
+          {message}
+        </p>
+      )}
+      {draft && (
+        <ServerForm
+          draft={draft}
+          onChange={setDraft}
+          onCancel={() => setDraft(undefined)}
+          onSave={async () => {
+            const saved = await act(() =>
+              api.servers.set({
+                server: configOf(draft) as McpServerConfig,
+                ...(draft.previousName ? { previousName: draft.previousName } : {}),
+              }),
+            );
+            if (saved) setDraft(undefined);
+          }}
+        />
+      )}
+      <section aria-label="Servers">
+        {servers?.length === 0 && <p className="muted">No servers yet.</p>}
+        {servers?.map(({ config, status }) => (
+          <div key={config.name} className="provider-row" role="group" aria-label={`Server ${config.name}`}>
+            <div>
+              <strong>{config.name}</strong>{' '}
+              <span className={`badge server-${status.state}`}>
+                {testing === config.name ? 'connecting…' : status.state}
+              </span>
+              <div className="muted">
+                {config.transport === 'stdio' ? (
+                  <code>{[config.command, ...config.args].join(' ')}</code>
+                ) : (
+                  <code>{config.url}</code>
+                )}
+                {status.serverInfo && ` · ${status.serverInfo.name} ${status.serverInfo.version}`}
+              </div>
+              {status.lastError && status.state !== 'connected' && (
+                <p className="error">
+                  {status.lastError.code}: {status.lastError.message}
+                </p>
+              )}
+              {status.tools && (
+                <details>
+                  <summary>
+                    {status.tools.length} tool{status.tools.length === 1 ? '' : 's'}
+                  </summary>
+                  <ul aria-label={`Tools of ${config.name}`}>
+                    {status.tools.map((tool) => (
+                      <li key={tool.name}>
+                        <code>{tool.name}</code> <span className="muted">{tool.description?.split('\n')[0]}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </div>
+            <div className="row-actions">
+              <button onClick={() => void test(config.name)}>Test</button>
+              <button onClick={() => setDraft(draftOf(config))}>Edit</button>
+              <button onClick={() => void act(() => api.servers.remove({ name: config.name }))}>Remove</button>
+            </div>
+          </div>
+        ))}
+      </section>
+    </main>
+  );
+}
+
+function ServerForm({
+  draft,
+  onChange,
+  onSave,
+  onCancel,
+}: {
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+  onSave: () => Promise<void>;
+  onCancel: () => void;
+}) {
+  const field = (key: keyof Draft, label: string, options: { multiline?: boolean; help?: string } = {}) => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      {options.multiline ? (
+        <textarea value={draft[key] ?? ''} onChange={(e) => onChange({ ...draft, [key]: e.target.value })} />
+      ) : (
+        <input value={draft[key] ?? ''} onChange={(e) => onChange({ ...draft, [key]: e.target.value })} />
+      )}
+      {options.help && <small>{options.help}</small>}
+    </label>
+  );
+  return (
+    <form
+      className="server-form"
+      aria-label={draft.previousName ? `Edit ${draft.previousName}` : 'Add a server'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSave();
+      }}
+    >
+      {field('name', 'Name')}
+      <label className="field">
+        <span className="field-label">Transport</span>
+        <select
+          value={draft.transport}
+          onChange={(e) => onChange({ ...draft, transport: e.target.value as Draft['transport'] })}
+        >
+          <option value="stdio">a command (stdio)</option>
+          <option value="http">a URL (Streamable HTTP)</option>
+        </select>
+      </label>
+      {draft.transport === 'stdio' ? (
+        <>
+          {field('command', 'Command', { help: 'e.g. npx' })}
+          {field('args', 'Arguments', { multiline: true, help: 'one per line' })}
+          {field('env', 'Environment', {
+            multiline: true,
+            help: `NAME=value, one per line; stored like API keys, shown as ${SECRET_MASK}`,
+          })}
+          {field('cwd', 'Working folder', { help: "empty: Flowbench's own" })}
+        </>
+      ) : (
+        <>
+          {field('url', 'URL')}
+          {field('headers', 'Headers', {
+            multiline: true,
+            help: `Name=value, one per line (e.g. Authorization=Bearer …); shown as ${SECRET_MASK}`,
+          })}
+        </>
+      )}
+      {field('connectTimeoutMs', 'Connect time limit (ms)')}
+      {field('toolTimeoutMs', 'Tool call time limit (ms)')}
+      <div className="row-actions">
+        <button type="submit" className="primary">
+          Save
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { importFlowText } from '../../core/services/import-service';
+import { buildFlow, input, output } from '../helpers/flow-builder';
+import { everythingStdio } from '../helpers/mcp-servers';
+import { toolMessages } from '../helpers/openai-server';
+import { expect, openFlow, test, withDatabase } from './fixtures';
+
+const agentFlow = {
+  ...buildFlow({
+    id: 'echo-agent',
+    parameters: [{ name: 'question', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      {
+        id: 'agent',
+        type: 'agent',
+        label: 'Researcher',
+        position: { x: 320, y: 100 },
+        config: { prompt: '{{inputs.question}}', tools: [{ server: 'everything', tool: 'echo' }] },
+      },
+      { ...output('{{nodes.agent.output}}'), position: { x: 640, y: 100 } },
+    ],
+    edges: ['input>agent', 'agent>result'],
+  }),
+  name: 'Echo agent',
+};
+
+test('MCP servers screen: a server added from the form connects and lists its tools; a broken one says why; secrets stay masked (issue 14, point 1)', async ({
+  page,
+  served,
+}) => {
+  const everything = everythingStdio();
+  await page.goto(served.editorUrl);
+  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  const form = page.getByRole('form', { name: 'Add a server' });
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('everything');
+  await form.getByRole('textbox', { name: /^Command/ }).fill(everything.command);
+  await form.getByRole('textbox', { name: /^Arguments/ }).fill(everything.args.join('\n'));
+  await form.getByRole('textbox', { name: /^Environment/ }).fill('SECRET_TOKEN=do-not-show-me');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const row = page.getByRole('group', { name: 'Server everything' });
+  await expect(row.locator('.badge')).toHaveText('idle');
+  await row.getByRole('button', { name: 'Test' }).click();
+  await expect(row.locator('.badge')).toHaveText('connected');
+  await row.getByText(/\d+ tools/).click();
+  await expect(row.getByRole('list', { name: 'Tools of everything' })).toContainText('echo');
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('form', { name: 'Edit everything' }).getByRole('textbox', { name: /^Environment/ })).toHaveValue(
+    'SECRET_TOKEN=••••••',
+  );
+  await expect(page.locator('body')).not.toContainText('do-not-show-me');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  const broken = page.getByRole('form', { name: 'Add a server' });
+  await broken.getByRole('textbox', { name: 'Name', exact: true }).fill('broken');
+  await broken.getByRole('textbox', { name: /^Command/ }).fill('flowbench-no-such-command');
+  await broken.getByRole('button', { name: 'Save' }).click();
+  const brokenRow = page.getByRole('group', { name: 'Server broken' });
+  await brokenRow.getByRole('button', { name: 'Test' }).click();
+  await expect(brokenRow.locator('.badge')).toHaveText('failed');
+  await expect(brokenRow.locator('.error')).toContainText('SERVER_UNAVAILABLE');
+  await expect(brokenRow.locator('.error')).toContainText('flowbench-no-such-command');
+  // The secret kept its value through the edit screens: the server still gets it.
+  withDatabase(served.db, (services) => {
+    const stored = services.servers.configs().find((c) => c.name === 'everything');
+    expect(stored?.transport === 'stdio' && stored.env.SECRET_TOKEN).toBe('do-not-show-me');
+  });
+});
+
+test('an agent run shows its tool calls live on the card and in the step details (issue 14, point 3)', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  withDatabase(served.db, (services) => services.servers.set(everythingStdio()));
+  await localModel((request, index) =>
+    index === 0
+      ? { toolCalls: [{ name: 'echo', arguments: { message: 'otters' } }] }
+      : { content: `The tool said ${toolMessages(request)[0]?.content ?? ''}` },
+  );
+  await openFlow(page, served, agentFlow);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-question').fill('Where do otters sleep?');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre');
+  await expect(result).toHaveText(['The tool said Echo: otters']);
+  await expect(page.locator('.react-flow__node[data-id="agent"] .fb-step-line')).toContainText('1 tool call');
+  await page.locator('.react-flow__node[data-id="agent"]').click();
+  const call = page.getByRole('list', { name: 'Tool calls' }).getByRole('listitem', { name: 'Tool call echo' });
+  await expect(call).toContainText('everything/echo');
+  await expect(call).toContainText('otters');
+  await expect(call).toContainText('Echo: otters');
+});
+
+test('agents screen: agents an import created are marked for review until a person reviews them (issue 14, point 2)', async ({
+  page,
+  served,
+}) => {
+  await withDatabase(served.db, (services) =>
+    importFlowText(
+      services,
+      readFileSync('tests/fixtures/formats/flow-definition-minimal.json', 'utf8'),
+      'minimal.json',
+    ),
+  );
+  await page.goto(served.editorUrl);
+  await page.getByRole('button', { name: 'Agents' }).click();
+  const agent = page.getByRole('button', { name: 'Agent Сбор требований' });
+  await expect(agent).toContainText('imported: review');
+  await agent.click();
+  const editor = page.getByRole('region', { name: 'Edit agent Сбор требований' });
+  await editor.getByLabel('System prompt').fill('You gather requirements.');
+  await editor.getByRole('button', { name: 'Mark reviewed' }).click();
+  await expect(agent).not.toContainText('imported: review');
+  await expect(page.getByRole('list', { name: 'Versions' })).toContainText('aaaaaaaa-1111-2222-3333-444444444444');
+  withDatabase(served.db, (services) => {
+    const stored = services.agents.get('Сбор требований');
+    expect(stored).toMatchObject({ status: 'active', draft: { system: 'You gather requirements.' } });
+  });
+});
