@@ -14,7 +14,8 @@ import { testLlm } from '../tests/helpers/llm';
 import { startChildOpenAiServer } from './child-server';
 import { median, ms, timeRuns, type BenchRow } from './stats';
 
-const noLlm: LlmPort = { generate: () => Promise.reject(new Error('no model in this benchmark')),
+const noLlm: LlmPort = {
+  generate: () => Promise.reject(new Error('no model in this benchmark')),
   runAgent: () => Promise.reject(new Error('no model in this benchmark')),
 };
 

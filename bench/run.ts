@@ -1,3 +1,4 @@
+import { benchAgent } from './agent.bench';
 import { benchEngine } from './engine.bench';
 import { benchMcp } from './mcp.bench';
 import { benchRunView } from './run-view.bench';
@@ -15,6 +16,7 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   mcp: benchMcp,
   ui: benchUi,
   runview: benchRunView,
+  agent: benchAgent,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

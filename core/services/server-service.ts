@@ -74,7 +74,7 @@ export class ServerService {
     const servers = configs.map((c) => (c.name === replaced ? config : c));
     if (!configs.some((c) => c.name === replaced)) servers.push(config);
     this.settings.set(KEY, { servers });
-    void this.connections.disconnect(replaced);
+    void this.connections.forget(replaced);
     return maskServer(config);
   }
 
@@ -82,7 +82,7 @@ export class ServerService {
     const configs = this.configs();
     if (!configs.some((c) => c.name === name)) throw this.notFound(name);
     this.settings.set(KEY, { servers: configs.filter((c) => c.name !== name) });
-    void this.connections.disconnect(name);
+    void this.connections.forget(name);
   }
 
   /** Connects afresh and lists the tools; the status says what went wrong, if anything. */

@@ -11,7 +11,8 @@ export type RecorderStart = Omit<RunStart, 'runId' | 'startedAt' | 'inputs'>;
 export function createRunRecorder(log: RunLog, meta: RecorderStart): RunEventListener {
   const run: RecordedRun = { seq: new Map() };
   return (event) => {
-    if (event.type === 'node.token') return;
+    // Tokens and tool calls in flight are for live views; the step's final event carries what is stored.
+    if (event.type === 'node.token' || event.type === 'node.tool') return;
     if (event.type === 'run.started') {
       run.start = {
         ...meta,

@@ -16,12 +16,16 @@ import {
   type ToolResult,
 } from '../model/tools';
 
+/** How long read settings are trusted before they are read again. */
+const CONFIG_FRESH_MS = 1000;
+
 /** The last lines a stdio server wrote to stderr: why it did not start is usually there. */
 const STDERR_TAIL = 2000;
 
 interface Connection {
-  /** The settings it was made with: edited settings make a new one. */
+  /** The settings it was made with (as text): edited settings make a new one. */
   key: string;
+  config: McpServerConfig;
   client?: Client;
   connecting?: Promise<Client>;
   status: ServerStatus;
@@ -42,11 +46,32 @@ export interface ConnectionsOptions {
  */
 export class McpConnections implements ToolPort {
   private readonly connections = new Map<string, Connection>();
+  /** The settings as last read, and when: every tool call needs them, and reading them is a query. */
+  private snapshot: { at: number; configs: readonly McpServerConfig[] } | undefined;
 
   constructor(
-    private readonly configs: () => readonly McpServerConfig[],
+    private readonly readConfigs: () => readonly McpServerConfig[],
     private readonly options: ConnectionsOptions,
   ) {}
+
+  /**
+   * The servers' settings, read again at most every CONFIG_FRESH_MS (edits in
+   * this process call `forget` and are seen at once; another process's within
+   * that time).
+   */
+  private configs(): readonly McpServerConfig[] {
+    const now = Date.now();
+    if (!this.snapshot || now - this.snapshot.at > CONFIG_FRESH_MS) {
+      this.snapshot = { at: now, configs: this.readConfigs() };
+    }
+    return this.snapshot.configs;
+  }
+
+  /** Settings changed here: read them again, and reconnect the server on its next use. */
+  async forget(name: string): Promise<void> {
+    this.snapshot = undefined;
+    await this.disconnect(name);
+  }
 
   /** Every configured server's state, in settings order. */
   statuses(): ServerStatus[] {
@@ -72,15 +97,17 @@ export class McpConnections implements ToolPort {
   /** The connected client of a server, connecting first when needed. */
   async client(name: string): Promise<Client> {
     const config = this.config(name);
-    const key = JSON.stringify(config);
     let connection = this.connections.get(name);
+    // Settings read again are new objects: compare their text only then.
+    const key = connection?.config === config ? connection.key : JSON.stringify(config);
+    if (connection) connection.config = config;
     if (connection && connection.key !== key) {
       await this.disconnect(name);
       connection = undefined;
     }
     if (connection?.client) return connection.client;
     if (connection?.connecting) return connection.connecting;
-    const fresh: Connection = connection ?? { key, status: { name, state: 'idle' }, stderr: '' };
+    const fresh: Connection = connection ?? { key, config, status: { name, state: 'idle' }, stderr: '' };
     this.connections.set(name, fresh);
     fresh.connecting = this.connect(config, fresh).finally(() => {
       delete fresh.connecting;
@@ -179,9 +206,16 @@ export class McpConnections implements ToolPort {
     return this.connections.get(name)?.status ?? { name, state: 'idle' };
   }
 
+  /** The client of a server connected with its current settings, without waiting; undefined otherwise. */
+  private ready(name: string): Client | undefined {
+    const connection = this.connections.get(name);
+    return connection?.client && connection.config === this.configs().find((c) => c.name === name)
+      ? connection.client
+      : undefined;
+  }
+
   async listTools(server: string, signal?: AbortSignalLike): Promise<ToolInfo[]> {
-    const connection = await this.withSignal(this.client(server), signal);
-    void connection;
+    if (!this.ready(server)) await this.withSignal(this.client(server), signal);
     return this.connections.get(server)?.status.tools ?? [];
   }
 
@@ -218,7 +252,7 @@ export class McpConnections implements ToolPort {
     }
     const config = this.config(info.server);
     const timeoutMs = options.timeoutMs ?? config.toolTimeoutMs;
-    const client = await this.client(info.server);
+    const client = this.ready(info.server) ?? (await this.client(info.server));
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: timeoutMs,
