@@ -48,9 +48,9 @@ test('MCP servers screen: a server added from the form connects and lists its to
   await row.getByText(/\d+ tools/).click();
   await expect(row.getByRole('list', { name: 'Tools of everything' })).toContainText('echo');
   await row.getByRole('button', { name: 'Edit' }).click();
-  await expect(page.getByRole('form', { name: 'Edit everything' }).getByRole('textbox', { name: /^Environment/ })).toHaveValue(
-    'SECRET_TOKEN=••••••',
-  );
+  await expect(
+    page.getByRole('form', { name: 'Edit everything' }).getByRole('textbox', { name: /^Environment/ }),
+  ).toHaveValue('SECRET_TOKEN=••••••');
   await expect(page.locator('body')).not.toContainText('do-not-show-me');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
