@@ -159,6 +159,7 @@ class RunContext implements NodeContext {
   readonly agents: NodePorts['agents'];
   readonly runId: string;
   readonly callers: readonly string[];
+  readonly streamsTokens: boolean;
 
   constructor(
     private readonly input: NodeRunInput,
@@ -175,6 +176,7 @@ class RunContext implements NodeContext {
     this.agents = input.ports.agents;
     this.runId = input.runId;
     this.callers = input.ports.callers;
+    this.streamsTokens = input.ports.streamsTokens;
   }
 
   get signal(): AbortSignal {

@@ -45,9 +45,17 @@ const chain = buildFlow({
 });
 
 describe('runFlow', () => {
-  it('runs input → template → llm → output and sends the exact prompt', async () => {
+  it('makes one plain request when nobody watches the tokens (CLI, MCP): no token events', async () => {
     server.reply = () => ({ chunks: ['Otters ', 'hold ', 'hands.'] });
     const { result, events } = await run(chain, { topic: 'otters' });
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'Otters hold hands.' }] });
+    expect(server.requests[0]?.body.stream).toBeFalsy();
+    expect(events.some((e) => e.type === 'node.token')).toBe(false);
+  });
+
+  it('runs input → template → llm → output and sends the exact prompt, streaming the answer to a watcher', async () => {
+    server.reply = () => ({ chunks: ['Otters ', 'hold ', 'hands.'] });
+    const { result, events } = await run(chain, { topic: 'otters' }, { streamTokens: true });
     expect(result).toMatchObject({
       status: 'succeeded',
       output: { kind: 'return_values', values: [{ id: 'r0', text: 'Otters hold hands.' }] },

@@ -27,6 +27,8 @@ export interface RunOptions {
   agents?: AgentResolver;
   /** The flows of the runs above this one (a flow node's child run). */
   callers?: readonly string[];
+  /** Stream model answers as `node.token` events (the editor shows them); default false. */
+  streamTokens?: boolean;
   runId?: string;
   /** Aborting it cancels the run; a reason that is no FlowbenchError becomes CANCELLED. */
   signal?: AbortSignal;
@@ -128,6 +130,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         subflows: options.subflows ?? NO_SUBFLOWS,
         agents: options.agents ?? NO_AGENTS,
         callers: [...(options.callers ?? []), flow.id],
+        streamsTokens: options.streamTokens ?? false,
       },
       registry,
       controller,

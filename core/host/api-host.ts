@@ -126,6 +126,8 @@ export class ApiHost {
             inputs,
             ...(from ? { from } : {}),
             trigger: 'editor',
+            // The editor shows the tokens as they come.
+            streamTokens: true,
             listeners: [(event) => this.emit({ type: 'run', event })],
           }),
         get: ({ id }) => runs.get(id),

@@ -15,7 +15,10 @@ export interface LlmRequest {
   outputFormat: 'text' | 'json';
   jsonSchema?: Record<string, unknown>;
   signal: AbortSignalLike;
-  /** Called with each streamed text chunk. */
+  /**
+   * Called with each streamed text chunk. Without it the provider makes one
+   * plain request (nobody watches the tokens), even if it could stream.
+   */
   onToken?: (text: string) => void;
 }
 

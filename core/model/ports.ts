@@ -12,6 +12,8 @@ export interface NodePorts {
   agents: AgentResolver;
   /** The flows of the runs above this one, outermost first (flow nodes refuse to call back into them). */
   callers: readonly string[];
+  /** Someone watches the run's tokens (see NodeContext.streamsTokens). */
+  streamsTokens: boolean;
 }
 
 const unavailable = (what: string) => () => {

@@ -78,6 +78,12 @@ export interface NodeContext {
   /** This run's id, and the flows of the runs above it (flow nodes use them). */
   readonly runId: string;
   readonly callers: readonly string[];
+  /**
+   * True when someone watches this run's tokens (the editor): model nodes
+   * then stream. Elsewhere (CLI, MCP, tests, child runs) they make one plain
+   * request: streaming costs about a millisecond per call in the AI SDK.
+   */
+  readonly streamsTokens: boolean;
   emitToken(text: string): void;
   /**
    * A signal that aborts with the node's own and can be aborted by the node

@@ -108,7 +108,7 @@ export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest
   let text = '';
   let usage: TokenUsage | undefined;
   try {
-    if (config.streaming) {
+    if (config.streaming && request.onToken) {
       const result = streamText({ ...options, onError: () => undefined });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {

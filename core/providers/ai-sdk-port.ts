@@ -126,7 +126,7 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
       let text = '';
       let usage: TokenUsage | undefined;
       try {
-        if (config.streaming) {
+        if (config.streaming && request.onToken) {
           const result = streamText({ ...call, onError: () => undefined });
           for await (const part of result.fullStream) {
             if (part.type === 'text-delta') {

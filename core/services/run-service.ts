@@ -21,6 +21,8 @@ export interface StartRun {
   timeoutMs?: number;
   listeners?: readonly RunEventListener[];
   engine?: Pick<RunOptions, 'concurrency' | 'retry' | 'defaultNodeTimeoutMs'>;
+  /** Stream model answers as node.token events: for runs a person watches (the editor). */
+  streamTokens?: boolean;
   /** Set for the run a flow node started: its parent run, and the flows of the runs above it. */
   parent?: { runId: string; callers: readonly string[] };
   /**
@@ -125,6 +127,7 @@ export class RunService {
       ...(this.deps.tools ? { tools: this.deps.tools } : {}),
       ...(this.deps.agents ? { agents: this.deps.agents } : {}),
       ...(request.parent ? { callers: request.parent.callers } : {}),
+      ...(request.streamTokens ? { streamTokens: true } : {}),
       listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),

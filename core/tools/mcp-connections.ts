@@ -253,10 +253,16 @@ export class McpConnections implements ToolPort {
     const config = this.config(info.server);
     const timeoutMs = options.timeoutMs ?? config.toolTimeoutMs;
     const client = this.ready(info.server) ?? (await this.client(info.server));
+    // The SDK leaves its abort listener on the signal it is given until the signal is collected;
+    // an agent's calls share one, so each call gets its own, forwarded and let go afterwards.
+    const call = new AbortController();
+    const forward = () => call.abort(options.signal.reason);
+    if (options.signal.aborted) forward();
+    else options.signal.addEventListener('abort', forward, { once: true });
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: timeoutMs,
-        signal: options.signal as AbortSignal,
+        signal: call.signal,
       });
       const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       return {
@@ -286,18 +292,25 @@ export class McpConnections implements ToolPort {
         server: info.server,
         tool,
       });
+    } finally {
+      options.signal.removeEventListener('abort', forward);
     }
   }
 
+  /** The promise, or the signal's reason if it aborts first; the listener goes when either settles. */
   private async withSignal<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
     if (!signal) return promise;
     if (signal.aborted) throw toFlowbenchError(signal.reason);
-    return Promise.race([
-      promise,
-      new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', () => reject(toFlowbenchError(signal.reason)), { once: true }),
-      ),
-    ]);
+    let onAbort = () => undefined as void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(toFlowbenchError(signal.reason));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([promise, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async disconnect(name: string): Promise<void> {

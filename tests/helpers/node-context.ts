@@ -42,6 +42,7 @@ export function nodeContext(
     agents: options.agents ?? NO_AGENTS,
     runId: 'run_under_test',
     callers: ['flow_under_test'],
+    streamsTokens: true,
     childSignal: () => {
       const controller = new AbortController();
       return { signal: controller.signal, abort: (reason) => controller.abort(reason), dispose: () => undefined };

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openServices, type Services } from '../../core/services/open-services';
@@ -231,5 +232,41 @@ describe('connections over time', () => {
     await expect.poll(() => s.runs.get(runId).status, { timeout: 5000 }).toBe('cancelled');
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe('many calls on one signal', () => {
+  it('leaves no abort listener on the caller’s signal after each call (an agent’s calls share one)', async () => {
+    const s = open(() => ({ content: 'unused' }));
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 15; i++) {
+      await s.servers.connections.callTool('everything', 'echo', { message: `m${i}` }, { signal });
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('parallel calls', () => {
+  it('a turn asking for a dozen tool calls at once runs and records each, and the model gets every answer', async () => {
+    const s = open((request) =>
+      toolMessages(request).length === 0
+        ? {
+            toolCalls: Array.from({ length: 12 }, (_, i) => ({
+              id: `call_${i}`,
+              name: 'echo',
+              arguments: { message: `call ${i + 1}` },
+            })),
+          }
+        : {
+            content: toolMessages(request)
+              .map((m) => m.content)
+              .join('|'),
+          },
+    );
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'echo' }] });
+    const answer = (run.output as { values: { text: string }[] }).values[0]?.text.split('|');
+    expect(answer).toEqual(Array.from({ length: 12 }, (_, i) => `Echo: call ${i + 1}`));
+    const calls = s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent')?.toolCalls ?? [];
+    expect(calls.map((c) => c.id).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `call_${i}`).sort());
   });
 });

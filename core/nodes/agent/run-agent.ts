@@ -115,7 +115,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       tools,
       maxSteps: settings.maxSteps,
       signal: controller.signal,
-      onToken: (text) => ctx.emitToken(text),
+      ...(ctx.streamsTokens ? { onToken: (text: string) => ctx.emitToken(text) } : {}),
       onInvalidCall: (call) => {
         const error = invalidCallError(call, names);
         ctx.toolCall({

@@ -77,7 +77,7 @@ export const llmNode = defineNode({
       outputFormat: config.outputFormat,
       ...(config.jsonSchema !== undefined ? { jsonSchema: config.jsonSchema } : {}),
       signal: ctx.signal,
-      onToken: (text) => ctx.emitToken(text),
+      ...(ctx.streamsTokens ? { onToken: (text: string) => ctx.emitToken(text) } : {}),
     });
     ctx.report({ messages: response.messages, ...(response.usage ? { usage: response.usage } : {}) });
     if (config.outputFormat === 'text') return { kind: 'output', output: response.text };
