@@ -7,7 +7,7 @@ import { prepareInputs } from '../model/inputs';
 import type { RunEventListener, RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
 import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
-import { toolFor } from './tool-schema';
+import { toolFor } from '../services/tool-schema';
 import { toolResult, type ToolResult } from '../model/tool-result';
 
 /** Tool arguments larger than this are refused. */

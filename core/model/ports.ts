@@ -26,5 +26,5 @@ export const NO_TOOLS: ToolPort = {
   findTool: unavailable('MCP servers'),
   callTool: unavailable('MCP servers'),
 };
-export const NO_SUBFLOWS: SubflowPort = { run: unavailable('other flows') };
+export const NO_SUBFLOWS: SubflowPort = { describe: unavailable('other flows'), run: unavailable('other flows') };
 export const NO_AGENTS: AgentResolver = { version: unavailable('library agents') };

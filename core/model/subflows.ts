@@ -1,5 +1,6 @@
 import type { AbortSignalLike } from './abort';
 import type { RunOutput, RunStatus, StepError } from './run';
+import type { ToolInfo } from './tools';
 
 /** What a flow node gets back from the flow it called. */
 export interface SubflowResult {
@@ -15,6 +16,8 @@ export interface SubflowResult {
  * FLOW_NOT_FOUND, SUBFLOW_NOT_PUBLISHED or SUBFLOW_CYCLE before it starts.
  */
 export interface SubflowPort {
+  /** A published flow as a tool an agent may call (server FLOWBENCH_SERVER). Throws like `run`. */
+  describe(flow: string): ToolInfo;
   run(request: {
     flow: string;
     inputs: Record<string, unknown>;
@@ -25,4 +28,12 @@ export interface SubflowPort {
     /** Called with the child's run id as soon as it started, so the canvas can link it live. */
     onStarted?: (runId: string) => void;
   }): Promise<SubflowResult>;
+}
+
+/** A called flow's result as one value: its structured data, its one text, or its texts by id. */
+export function subflowOutput(output: RunOutput | undefined): unknown {
+  if (!output) return null;
+  if (output.kind === 'structured') return output.data;
+  if (output.values.length === 1) return output.values[0]?.text ?? '';
+  return Object.fromEntries(output.values.map((v) => [v.id, v.text]));
 }

@@ -12,7 +12,10 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const NAME_RULE = 'a server name is 1–64 letters, digits, _ . or -';
 
 const serverBase = {
-  name: z.string().regex(NAME, NAME_RULE),
+  name: z
+    .string()
+    .regex(NAME, NAME_RULE)
+    .refine((name) => name !== 'flowbench', 'the name "flowbench" stands for your published flows'),
   /** Time to start and initialise the server before it counts as unavailable. */
   connectTimeoutMs: z.number().int().min(100).max(300_000).default(20_000),
   /** Time one tool call may take, unless a node sets its own. */
@@ -40,6 +43,12 @@ export const McpServerConfigSchema = z.discriminatedUnion('transport', [StdioSer
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
 export const ServerSettingsSchema = z.object({ servers: z.array(McpServerConfigSchema).default([]) });
+
+/**
+ * The server name an agent's tool uses for a published Flowbench flow: the
+ * tool is the flow's tool name, and a call is a child run of the agent's run.
+ */
+export const FLOWBENCH_SERVER = 'flowbench';
 
 /** Where secrets are shown instead of their values. */
 export const SECRET_MASK = '••••••';
@@ -122,6 +131,8 @@ export interface ToolCallRecord {
   /** The text or structured result, when the call answered. */
   result?: unknown;
   error?: { code: string; message: string };
+  /** The child run, when the tool is a published Flowbench flow. */
+  runId?: string;
 }
 
 export interface ToolCallOptions {

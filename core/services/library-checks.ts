@@ -1,4 +1,5 @@
-import type { Flow } from '../model/flow';
+import type { Flow, FlowNode } from '../model/flow';
+import { FLOWBENCH_SERVER } from '../model/tools';
 import type { Problem } from '../model/problems';
 import type { AgentRepository } from '../store/agent-repository';
 
@@ -12,6 +13,16 @@ export interface LibraryLookups {
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The flows a node calls: a flow node's flow, an agent's published flows used as tools. */
+export function calledFlowRefs(node: FlowNode): { ref: string; field: string }[] {
+  if (node.type === 'flow')
+    return text(node.config.flow) ? [{ ref: text(node.config.flow), field: 'config.flow' }] : [];
+  if (node.type !== 'agent' || !Array.isArray(node.config.tools)) return [];
+  return (node.config.tools as { server?: unknown; tool?: unknown }[]).flatMap((t, i) =>
+    t.server === FLOWBENCH_SERVER && text(t.tool) ? [{ ref: text(t.tool), field: `config.tools.${i}.tool` }] : [],
+  );
+}
 
 /**
  * Problems only the library can tell (validation proper is pure): an agent
@@ -46,28 +57,28 @@ export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] 
         });
       }
     }
-    const called = node.type === 'flow' ? text(node.config.flow) : '';
-    if (!called) continue;
-    const target = lookups.findFlow(called);
-    if (!target) {
-      problems.push({
-        code: 'MISSING_FLOW',
-        severity: 'error',
-        nodeId: node.id,
-        field: 'config.flow',
-        message: `no saved flow is called "${called}"`,
-      });
-      continue;
-    }
-    const path = cyclePath(flow.id, target.id, lookups);
-    if (path) {
-      problems.push({
-        code: 'SUBFLOW_CYCLE',
-        severity: 'error',
-        nodeId: node.id,
-        field: 'config.flow',
-        message: `calling "${target.name}" comes back to this flow (${path.join(' → ')}): the run would never end`,
-      });
+    for (const { ref: called, field } of calledFlowRefs(node)) {
+      const target = lookups.findFlow(called);
+      if (!target) {
+        problems.push({
+          code: 'MISSING_FLOW',
+          severity: 'error',
+          nodeId: node.id,
+          field,
+          message: `no saved flow is called "${called}"`,
+        });
+        continue;
+      }
+      const path = cyclePath(flow.id, target.id, lookups);
+      if (path) {
+        problems.push({
+          code: 'SUBFLOW_CYCLE',
+          severity: 'error',
+          nodeId: node.id,
+          field,
+          message: `calling "${target.name}" comes back to this flow (${path.join(' → ')}): the run would never end`,
+        });
+      }
     }
   }
   return problems;

@@ -9,7 +9,7 @@ import { FlowService } from './flow-service';
 import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
 import { ServerService } from './server-service';
-import { libraryProblems } from './library-checks';
+import { calledFlowRefs, libraryProblems } from './library-checks';
 import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
 
@@ -70,12 +70,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
         }
       },
       calledFlows: (id) =>
-        flows.exists(id)
-          ? flows
-              .get(id)
-              .nodes.filter((n) => n.type === 'flow')
-              .map((n) => (typeof n.config.flow === 'string' ? n.config.flow : ''))
-          : [],
+        flows.exists(id) ? flows.get(id).nodes.flatMap((n) => calledFlowRefs(n).map((c) => c.ref)) : [],
     });
   const runner = new RunService(runLog, {
     llm: () => providers.port(),

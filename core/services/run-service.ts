@@ -4,7 +4,8 @@ import type { Flow } from '../model/flow';
 import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
 import type { SubflowPort, SubflowResult } from '../model/subflows';
-import type { ToolPort } from '../model/tools';
+import { FLOWBENCH_SERVER, type ToolInfo, type ToolPort } from '../model/tools';
+import { inputSchemaFor, toolDescription } from './tool-schema';
 import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
 import type { ReuseSource } from '../engine/reuse';
 import { RunRecordBuilder } from '../model/run-record';
@@ -49,7 +50,10 @@ export interface RunDependencies {
 export class RunService {
   /** Runs started with `start` and not finished yet, by run id. */
   private readonly active = new Map<string, AbortController>();
-  private readonly subflows: SubflowPort = { run: (request) => this.runSubflow(request) };
+  private readonly subflows: SubflowPort = {
+    describe: (flow) => this.describeSubflow(flow),
+    run: (request) => this.runSubflow(request),
+  };
 
   constructor(
     private readonly log: RunLog,
@@ -64,25 +68,42 @@ export class RunService {
     return this.deps.readRun(id);
   }
 
-  /** A flow node's call: the called flow's latest published version, run as a child of the caller's run. */
-  private async runSubflow(request: Parameters<SubflowPort['run']>[0]): Promise<SubflowResult> {
+  /** The called flow and its newest published version; throws FLOW_NOT_FOUND or SUBFLOW_NOT_PUBLISHED. */
+  private published(ref: string): { target: { id: string; name: string }; version: number; snapshot: Flow } {
     const { findFlow, latestVersion } = this.deps;
     if (!findFlow || !latestVersion) {
-      throw new FlowbenchError('NODE_NOT_RUNNABLE', 'flow nodes cannot run where this flow runs');
+      throw new FlowbenchError('NODE_NOT_RUNNABLE', 'other flows cannot be called where this flow runs');
     }
-    const target = findFlow(request.flow);
-    if (request.callers.includes(target.id)) {
-      throw new FlowbenchError(
-        'SUBFLOW_CYCLE',
-        `flow "${target.name}" is already running above this node: calling it again would never end`,
-        { flowId: target.id },
-      );
-    }
+    const target = findFlow(ref);
     const published = latestVersion(target.id);
     if (!published) {
       throw new FlowbenchError(
         'SUBFLOW_NOT_PUBLISHED',
         `flow "${target.name}" has no published version; publish it (\`flowbench publish ${target.id}\`) before another flow calls it`,
+        { flowId: target.id },
+      );
+    }
+    return { target, ...published };
+  }
+
+  private describeSubflow(ref: string): ToolInfo {
+    const { snapshot } = this.published(ref);
+    const description = toolDescription(snapshot);
+    return {
+      server: FLOWBENCH_SERVER,
+      name: snapshot.tool.name,
+      ...(description ? { description } : {}),
+      inputSchema: inputSchemaFor(snapshot.parameters),
+    };
+  }
+
+  /** A flow node's call: the called flow's latest published version, run as a child of the caller's run. */
+  private async runSubflow(request: Parameters<SubflowPort['run']>[0]): Promise<SubflowResult> {
+    const { target, ...published } = this.published(request.flow);
+    if (request.callers.includes(target.id)) {
+      throw new FlowbenchError(
+        'SUBFLOW_CYCLE',
+        `flow "${target.name}" is already running above this node: calling it again would never end`,
         { flowId: target.id },
       );
     }

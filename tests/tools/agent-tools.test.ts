@@ -270,3 +270,14 @@ describe('parallel calls', () => {
     expect(calls.map((c) => c.id).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `call_${i}`).sort());
   });
 });
+
+describe('a tool that errors', () => {
+  it('fails the agent step with TOOL_ERROR and the tool’s message', async () => {
+    const s = open(() => ({ toolCalls: [{ name: 'get-resource-reference', arguments: { resourceId: -5 } }] }));
+    const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'get-resource-reference' }] });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'TOOL_ERROR', nodeId: 'agent' });
+    expect(run.error?.message).toContain('Invalid resourceId: -5');
+    expect(model.requests).toHaveLength(1);
+  });
+});

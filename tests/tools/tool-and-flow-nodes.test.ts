@@ -98,7 +98,24 @@ describe('mcp_tool node', () => {
     });
   });
 
-  it('a tool that errors is a TOOL_ERROR step with the tool’s message; arguments that break the schema never reach it', async () => {
+  it('a tool that errors is a TOOL_ERROR step with the tool’s own message, on a stored run', async () => {
+    const s = open();
+    const erring = s.flows.create(
+      toolFlow('erring', {
+        server: 'everything',
+        tool: 'get-resource-reference',
+        arguments: [{ name: 'resourceId', value: '-5' }],
+      }),
+    );
+    const run = await s.runner.run({ flow: erring, inputs: {}, trigger: 'cli' });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'TOOL_ERROR', nodeId: 'call' });
+    expect(run.error?.message).toContain('Invalid resourceId: -5');
+    const step = s.runs.get(run.id).steps.find((x) => x.nodeId === 'call');
+    expect(step?.toolCalls?.[0]?.error?.code).toBe('TOOL_ERROR');
+  });
+
+  it('arguments that break the tool’s schema are TOOL_ARGUMENTS_INVALID and never reach it', async () => {
     const s = open();
     const bad = s.flows.create(
       toolFlow('bad', { server: 'everything', tool: 'get-sum', arguments: [{ name: 'a', value: 'not a number' }] }),
@@ -106,9 +123,8 @@ describe('mcp_tool node', () => {
     const run = await s.runner.run({ flow: bad, inputs: {}, trigger: 'cli' });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', nodeId: 'call' });
-    expect(run.error?.message).toMatch(/must have required property 'b'|\/a must be number/);
-    const stored = s.runs.get(run.id);
-    expect(stored.steps.find((x) => x.nodeId === 'call')?.error?.code).toBe('TOOL_ARGUMENTS_INVALID');
+    expect(run.error?.message).toContain("must have required property 'b'");
+    expect(run.error?.message).toContain('/a must be number');
   });
 
   it('reaches server-everything over Streamable HTTP', async () => {
@@ -230,5 +246,79 @@ describe('flow node (subflow)', () => {
     // At run time too, should a cycle slip in through published versions.
     const run = await s.runner.run({ flow: self, inputs: { topic: 'x' }, trigger: 'cli' });
     expect(run.error?.code).toMatch(/SUBFLOW_CYCLE|SUBFLOW_NOT_PUBLISHED/);
+  });
+});
+
+describe('published flows as an agent’s tools', () => {
+  it('the agent calls a published flow as a tool (server "flowbench"); the call is a child run of the agent’s run', async () => {
+    const s = open();
+    const child = s.flows.create({
+      ...toolFlow('shout', {
+        server: 'everything',
+        tool: 'echo',
+        arguments: [{ name: 'message', value: '{{inputs.text}}!' }],
+      }),
+      tool: { name: 'shout', description: 'Shouts the text back.' },
+    });
+    s.versions.publish(child.id);
+    model.reply = (request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'shout', arguments: { text: 'otters' } }] }
+        : { content: `flow said ${toolMessages(request)[0]?.content ?? ''}` };
+    const parent = s.flows.create(
+      buildFlow({
+        id: 'uses-flow',
+        nodes: [
+          input(),
+          {
+            id: 'agent',
+            type: 'agent',
+            config: { prompt: 'Shout otters', tools: [{ server: 'flowbench', tool: 'shout' }] },
+          },
+          { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '{{nodes.agent.output}}' }] } },
+        ],
+        edges: ['input>agent', 'agent>result'],
+      }),
+    );
+    const run = await s.runner.run({ flow: parent, inputs: {}, trigger: 'cli' });
+    expect(run.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'flow said Echo: otters!' }] });
+    const offered = model.requests[0]?.body.tools as {
+      function: { name: string; description: string; parameters: unknown };
+    }[];
+    expect(offered[0]?.function).toMatchObject({
+      name: 'shout',
+      description: 'Shouts the text back.',
+      parameters: { properties: { text: { type: 'string' } } },
+    });
+    const call = s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent')?.toolCalls?.[0];
+    expect(call).toMatchObject({ server: 'flowbench', tool: 'shout', result: 'Echo: otters!' });
+    expect(s.runs.get(call?.runId as string)).toMatchObject({
+      trigger: 'flow',
+      parentRunId: run.id,
+      status: 'succeeded',
+    });
+  });
+
+  it('an agent using its own flow as a tool is a SUBFLOW_CYCLE problem', () => {
+    const s = open();
+    const own = s.flows.create(
+      buildFlow({
+        id: 'selfish',
+        nodes: [
+          input(),
+          { id: 'agent', type: 'agent', config: { prompt: 'x', tools: [{ server: 'flowbench', tool: 'selfish' }] } },
+          { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '{{nodes.agent.output}}' }] } },
+        ],
+        edges: ['input>agent', 'agent>result'],
+      }),
+    );
+    expect(s.flows.problemsOf(own)).toContainEqual(
+      expect.objectContaining({ code: 'SUBFLOW_CYCLE', nodeId: 'agent', field: 'config.tools.0.tool' }),
+    );
+  });
+
+  it('refuses a server named "flowbench": the name stands for the published flows', () => {
+    const s = open();
+    expect(() => s.servers.set({ ...everythingStdio(), name: 'flowbench' })).toThrow(/stands for your published flows/);
   });
 });

@@ -61,7 +61,7 @@ export const agentNode = defineNode({
       key: 'tools',
       label: 'Tools',
       kind: 'list',
-      help: 'server empty: the tool is looked up by name on every connected server',
+      help: 'server empty: looked up by name on every connected server; server “flowbench”: a published flow',
       itemFields: [
         { key: 'server', label: 'Server', kind: 'text', suggest: 'servers' },
         { key: 'tool', label: 'Tool', kind: 'text', suggest: 'tools' },

@@ -1,6 +1,8 @@
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import type { AgentTool, InvalidToolCall } from '../../model/llm';
-import { toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
+import type { AbortSignalLike } from '../../model/abort';
+import { FLOWBENCH_SERVER, toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
+import { subflowOutput } from '../../model/subflows';
 import type { NodeContext, NodeOutcome } from '../define-node';
 import { effectiveSettings, type AgentConfig } from './definition';
 
@@ -28,6 +30,24 @@ function invalidCallError(call: InvalidToolCall, offered: readonly string[]): Fl
       );
 }
 
+/** A published flow called as a tool: a child run of this one; a run that did not succeed is SUBFLOW_FAILED. */
+async function callFlow(
+  ctx: NodeContext,
+  flow: string,
+  args: Record<string, unknown>,
+  signal: AbortSignalLike,
+): Promise<{ runId: string; output: unknown }> {
+  const result = await ctx.subflows.run({ flow, inputs: args, parentRunId: ctx.runId, callers: ctx.callers, signal });
+  if (result.status !== 'succeeded') {
+    throw new FlowbenchError(
+      'SUBFLOW_FAILED',
+      `flow "${flow}" ended ${result.status}${result.error ? `: ${result.error.code}: ${result.error.message}` : ''} (run ${result.runId})`,
+      { runId: result.runId, status: result.status },
+    );
+  }
+  return { runId: result.runId, output: subflowOutput(result.output) };
+}
+
 /**
  * Runs an agent node: resolves its library version and tools, then the
  * model's tool-use loop. Every tool call is recorded on the step and shown
@@ -47,7 +67,13 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       tools: settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)),
     },
   });
-  const infos = await Promise.all(settings.tools.map((ref) => ctx.tools.findTool(ref.server, ref.tool, ctx.signal)));
+  const infos = await Promise.all(
+    settings.tools.map((ref) =>
+      ref.server === FLOWBENCH_SERVER
+        ? Promise.resolve(ctx.subflows.describe(ref.tool))
+        : ctx.tools.findTool(ref.server, ref.tool, ctx.signal),
+    ),
+  );
   const names = modelNames(infos);
 
   // The loop's own signal: the step's (cancel, time limit), or the first failed call under `fail`.
@@ -75,6 +101,11 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       ctx.toolCall(record);
       let error: FlowbenchError;
       try {
+        if (info.server === FLOWBENCH_SERVER) {
+          const called = await callFlow(ctx, info.name, args, signal);
+          ctx.toolCall({ ...record, durationMs: Date.now() - started, runId: called.runId, result: called.output });
+          return typeof called.output === 'string' ? called.output : JSON.stringify(called.output);
+        }
         const result = await ctx.tools.callTool(info.server, info.name, args, {
           signal,
           ...(settings.toolTimeoutMs !== undefined ? { timeoutMs: settings.toolTimeoutMs } : {}),

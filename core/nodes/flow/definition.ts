@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FlowbenchError } from '../../model/errors';
-import type { RunOutput } from '../../model/run';
+import { subflowOutput } from '../../model/subflows';
 import { defineNode } from '../define-node';
 import { NamedValueSchema, namedValuesEditor } from '../shared-arguments';
 
@@ -11,14 +11,6 @@ const FlowCallConfigSchema = z.lazy(() =>
     inputs: z.array(NamedValueSchema).max(200).default([]),
   }),
 );
-
-/** A called flow's result as one value: its structured data, its one text, or its texts by id. */
-export function subflowOutput(output: RunOutput | undefined): unknown {
-  if (!output) return null;
-  if (output.kind === 'structured') return output.data;
-  if (output.values.length === 1) return output.values[0]?.text ?? '';
-  return Object.fromEntries(output.values.map((v) => [v.id, v.text]));
-}
 
 /** Calls another saved flow's latest published version; its result is the output, its run a linked child run. */
 export const flowNode = defineNode({

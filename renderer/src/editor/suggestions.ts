@@ -1,5 +1,6 @@
 import { api } from '../api/client';
 import type { AnyEditorField } from '../../../core/nodes/define-node';
+import { FLOWBENCH_SERVER } from '../../../core/model/tools';
 
 export type SuggestKind = NonNullable<AnyEditorField['suggest']>;
 
@@ -32,8 +33,11 @@ async function load(kind: SuggestKind, context: string): Promise<readonly string
       return name ? (await api.providers.test({ name })).models : [];
     }
     case 'servers':
-      return (await api.servers.list({})).map((s) => s.config.name);
+      return [...(await api.servers.list({})).map((s) => s.config.name), FLOWBENCH_SERVER];
     case 'tools': {
+      if (context === FLOWBENCH_SERVER) {
+        return (await api.flows.list({})).filter((f) => f.publishedVersion !== undefined).map((f) => f.toolName);
+      }
       const servers = (await api.servers.list({})).filter((s) => !context || s.config.name === context);
       const listed = await Promise.all(
         servers.map(async (s) => (s.status.tools ? s : await api.servers.test({ name: s.config.name }))),
