@@ -46,7 +46,13 @@ test('MCP servers screen: a server added from the form connects and lists its to
   await row.getByRole('button', { name: 'Test' }).click();
   await expect(row.locator('.badge')).toHaveText('connected');
   await row.getByText(/\d+ tools/).click();
-  await expect(row.getByRole('list', { name: 'Tools of everything' })).toContainText('echo');
+  const tools = row.getByRole('list', { name: 'Tools of everything' });
+  await expect(tools).toContainText('echo');
+  // Each tool opens to its input schema.
+  const echo = tools.getByRole('listitem').filter({ hasText: 'Echoes back the input string' });
+  await echo.locator('summary').first().click();
+  await expect(echo).toContainText('input schema');
+  await expect(echo).toContainText('message');
   await row.getByRole('button', { name: 'Edit' }).click();
   await expect(
     page.getByRole('form', { name: 'Edit everything' }).getByRole('textbox', { name: /^Environment/ }),
@@ -94,6 +100,40 @@ test('an agent run shows its tool calls live on the card and in the step details
   await expect(call).toContainText('everything/echo');
   await expect(call).toContainText('otters');
   await expect(call).toContainText('Echo: otters');
+});
+
+test('while an agent waits for a tool, its card says which one, and the call shows as running in the step details', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  withDatabase(served.db, (services) => services.servers.set(everythingStdio()));
+  await localModel((_, index) =>
+    index === 0
+      ? { toolCalls: [{ name: 'trigger-long-running-operation', arguments: { duration: 3, steps: 3 } }] }
+      : { content: 'done waiting' },
+  );
+  await openFlow(page, served, {
+    ...agentFlow,
+    nodes: agentFlow.nodes.map((n) =>
+      n.id === 'agent'
+        ? {
+            ...n,
+            config: { prompt: 'wait', tools: [{ server: 'everything', tool: 'trigger-long-running-operation' }] },
+          }
+        : n,
+    ),
+  });
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-question').fill('wait');
+  await page.locator('.react-flow__node[data-id="agent"]').click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const card = page.locator('.react-flow__node[data-id="agent"] .fb-step-line');
+  await expect(card).toContainText('calling trigger-long-running-operation');
+  await expect(page.getByRole('listitem', { name: 'Tool call trigger-long-running-operation' })).toContainText(
+    'running…',
+  );
+  await expect(card).toContainText('1 tool call', { timeout: 15_000 });
 });
 
 test('agents screen: agents an import created are marked for review until a person reviews them (issue 14, point 2)', async ({

@@ -161,6 +161,36 @@ function AgentEditor({ agent, act }: { agent: AgentSummary; act: (change: () => 
           onChange={(e) => set('maxSteps', Number(e.target.value))}
         />
       </label>
+      <OptionalNumber
+        label="Temperature"
+        value={settings.temperature}
+        min={0}
+        max={2}
+        step={0.1}
+        onChange={(v) => set('temperature', v)}
+      />
+      <OptionalNumber
+        label="Top P"
+        value={settings.topP}
+        min={0}
+        max={1}
+        step={0.05}
+        onChange={(v) => set('topP', v)}
+      />
+      <OptionalNumber
+        label="Max tokens"
+        value={settings.maxTokens}
+        min={1}
+        step={1}
+        onChange={(v) => set('maxTokens', v)}
+      />
+      <OptionalNumber
+        label="Tool time limit (ms)"
+        value={settings.toolTimeoutMs}
+        min={100}
+        step={100}
+        onChange={(v) => set('toolTimeoutMs', v)}
+      />
       <label className="field">
         <span className="field-label">When a tool call fails</span>
         <select
@@ -203,5 +233,37 @@ function AgentEditor({ agent, act }: { agent: AgentSummary; act: (change: () => 
         </ul>
       )}
     </section>
+  );
+}
+
+/** A number the agent may leave unset (the provider's or the server's default then applies). */
+function OptionalNumber({
+  label,
+  value,
+  min,
+  max,
+  step,
+  onChange,
+}: {
+  label: string;
+  value: number | undefined;
+  min: number;
+  max?: number;
+  step: number;
+  onChange: (value: number | undefined) => void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input
+        type="number"
+        min={min}
+        max={max}
+        step={step}
+        placeholder="default"
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+      />
+    </label>
   );
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { SECRET_MASK, type McpServerConfig, type ServerListing } from '../../../core/model/tools';
 import { api } from '../api/client';
+import { JsonValue } from '../run/step-details';
 import { useAppStore } from '../store/app-store';
 
 /** `NAME=value` lines to a record, and back; the secrets the editor never holds stay masked. */
@@ -175,7 +176,13 @@ export function ServersPage() {
                   <ul aria-label={`Tools of ${config.name}`}>
                     {status.tools.map((tool) => (
                       <li key={tool.name}>
-                        <code>{tool.name}</code> <span className="muted">{tool.description?.split('\n')[0]}</span>
+                        <details>
+                          <summary>
+                            <code>{tool.name}</code> <span className="muted">{tool.description?.split('\n')[0]}</span>
+                          </summary>
+                          <small className="muted">input schema</small>
+                          <JsonValue value={tool.inputSchema} />
+                        </details>
                       </li>
                     ))}
                   </ul>
