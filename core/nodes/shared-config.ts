@@ -9,14 +9,17 @@ export const modelCallShape = () => ({
   prompt: z.string().max(200_000).default(''),
 });
 
-/** The ports of model-calling nodes: the answer, and the branch taken when the call fails. */
-export const MODEL_PORTS = {
+/** The ports of nodes that call something (a model, a tool, a flow): its result, and the branch taken when the call fails. */
+export const callPorts = (resultLabel: string) => ({
   inputs: [{ id: 'in', label: 'in', kind: 'data' as const }],
   outputs: [
-    { id: 'out', label: 'answer', kind: 'data' as const },
+    { id: 'out', label: resultLabel, kind: 'data' as const },
     { id: 'error', label: 'on error', kind: 'error' as const },
   ],
-};
+});
+
+/** The ports of model-calling nodes. */
+export const MODEL_PORTS = callPorts('answer');
 
 /** Editor hints for the fields of modelCallShape; `promptLabel` names the user prompt. */
 export function modelCallEditor(promptLabel: string) {

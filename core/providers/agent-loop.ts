@@ -1,19 +1,16 @@
 import {
   dynamicTool,
-  generateText,
   jsonSchema,
   NoSuchToolError,
   stepCountIs,
-  streamText,
   type JSONSchema7,
   type ToolSet,
   type TypedToolCall,
 } from 'ai';
 import type { AgentRequest, AgentResponse, InvalidToolCall } from '../model/llm';
-import type { LlmMessage, TokenUsage } from '../model/run';
+import type { LlmMessage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
-import { providerError } from './provider-errors';
-import { usageOf } from './usage';
+import { modelAnswer } from './model-answer';
 
 /** The parts of an AI SDK step the run record keeps. */
 interface FinishedStep {
@@ -105,33 +102,7 @@ export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest
       return Promise.resolve(null);
     },
   };
-  let text = '';
-  let usage: TokenUsage | undefined;
-  try {
-    if (config.streaming && request.onToken) {
-      const result = streamText({ ...options, onError: () => undefined });
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          text += part.text;
-          request.onToken?.(part.text);
-        } else if (part.type === 'start-step') {
-          text = '';
-        } else if (part.type === 'error') {
-          throw part.error;
-        } else if (part.type === 'finish') {
-          usage = usageOf(part.totalUsage);
-        }
-      }
-    } else {
-      const result = await generateText(options);
-      text = result.text;
-      usage = usageOf(result.totalUsage);
-      request.onToken?.(text);
-    }
-  } catch (error) {
-    if (request.signal.aborted) throw request.signal.reason;
-    throw providerError(error, config.name, prepared.url, prepared.secrets);
-  }
+  const { text, usage } = await modelAnswer(prepared, request, options);
   if (request.signal.aborted) throw request.signal.reason;
   return {
     text,

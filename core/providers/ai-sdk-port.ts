@@ -1,14 +1,13 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, streamText, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { FlowbenchError } from '../model/errors';
 import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
-import type { LlmMessage, TokenUsage } from '../model/run';
+import type { LlmMessage } from '../model/run';
 import { providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
-import { providerError } from './provider-errors';
 import { runAgentLoop } from './agent-loop';
-import { usageOf } from './usage';
+import { modelAnswer } from './model-answer';
 
 /** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
 export type ProviderResolver = (name: string) => ProviderConfig;
@@ -122,34 +121,9 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
   return {
     async generate(request: LlmRequest): Promise<LlmResponse> {
       const prepared = prepareCall(resolve, env, request);
-      const { config, model, call, messages } = prepared;
-      let text = '';
-      let usage: TokenUsage | undefined;
-      try {
-        if (config.streaming && request.onToken) {
-          const result = streamText({ ...call, onError: () => undefined });
-          for await (const part of result.fullStream) {
-            if (part.type === 'text-delta') {
-              text += part.text;
-              request.onToken?.(part.text);
-            } else if (part.type === 'error') {
-              throw part.error;
-            } else if (part.type === 'finish') {
-              usage = usageOf(part.totalUsage);
-            }
-          }
-        } else {
-          const result = await generateText(call);
-          text = result.text;
-          usage = usageOf(result.usage);
-          request.onToken?.(text);
-        }
-      } catch (error) {
-        if (request.signal.aborted) throw request.signal.reason;
-        throw providerError(error, config.name, prepared.url, prepared.secrets);
-      }
-      messages.push({ role: 'assistant', content: text });
-      return { text, messages, provider: config.name, model, ...(usage ? { usage } : {}) };
+      const { text, usage } = await modelAnswer(prepared, request, prepared.call);
+      const messages: LlmMessage[] = [...prepared.messages, { role: 'assistant', content: text }];
+      return { text, messages, provider: prepared.config.name, model: prepared.model, ...(usage ? { usage } : {}) };
     },
     runAgent: (request) => runAgentLoop(prepareCall(resolve, env, request), request),
   };

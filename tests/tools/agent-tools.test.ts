@@ -1,37 +1,13 @@
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openServices, type Services } from '../../core/services/open-services';
+import { describe, expect, it } from 'vitest';
+import type { Services } from '../../core/services/open-services';
 import { buildFlow, input } from '../helpers/flow-builder';
-import { everythingStdio } from '../helpers/mcp-servers';
-import { startOpenAiServer, toolMessages, type OpenAiServer, type ReplyFn } from '../helpers/openai-server';
-import { useTempDir } from '../helpers/temp';
+import { toolMessages } from '../helpers/openai-server';
+import { useToolServices } from '../helpers/tool-services';
 
-const tempDir = useTempDir();
-let model: OpenAiServer;
-let services: Services | undefined;
-
-beforeAll(async () => {
-  model = await startOpenAiServer();
-});
-afterAll(() => model.close());
-afterEach(() => {
-  services?.close();
-  services = undefined;
-});
-
-/** A database with the local model as the default provider and server-everything connected over stdio. */
-function open(reply: ReplyFn): Services {
-  model.reply = reply;
-  model.requests.length = 0;
-  services = openServices(join(tempDir(), 'flowbench.db'));
-  services.providers.set(
-    { name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-    true,
-  );
-  services.servers.set(everythingStdio());
-  return services;
-}
+const tools = useToolServices();
+const open = tools.open;
 
 const agentFlow = (config: Record<string, unknown>) =>
   buildFlow({
@@ -63,10 +39,10 @@ describe('agent node with tools of server-everything (stdio)', () => {
       values: [{ id: 'answer', text: 'The tool said: Echo: hello from the agent' }],
     });
     // The model was offered echo with its schema, and got the tool's answer in the second request.
-    const offered = model.requests[0]?.body.tools as { function: { name: string; parameters: unknown } }[];
+    const offered = tools.model().requests[0]?.body.tools as { function: { name: string; parameters: unknown } }[];
     expect(offered.map((t) => t.function.name)).toEqual(['echo']);
     expect(offered[0]?.function.parameters).toMatchObject({ properties: { message: { type: 'string' } } });
-    expect(toolMessages(model.requests[1]!)[0]?.content).toBe('Echo: hello from the agent');
+    expect(toolMessages(tools.model().requests[1]!)[0]?.content).toBe('Echo: hello from the agent');
     const stored = s.runs.get(run.id).steps.find((step) => step.nodeId === 'agent');
     expect(stored?.toolCalls).toEqual([
       expect.objectContaining({
@@ -96,7 +72,7 @@ describe('agent node with tools of server-everything (stdio)', () => {
     const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'echo' }], maxSteps: 3 });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'STEP_LIMIT', nodeId: 'agent' });
-    expect(model.requests).toHaveLength(3);
+    expect(tools.model().requests).toHaveLength(3);
     expect(s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent')?.error?.code).toBe('STEP_LIMIT');
   });
 
@@ -134,7 +110,7 @@ describe('agent node with tools of server-everything (stdio)', () => {
     const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'no_such_tool' }] });
     expect(run.error).toMatchObject({ code: 'TOOL_NOT_FOUND' });
     expect(run.error?.message).toContain('echo');
-    expect(model.requests).toHaveLength(0);
+    expect(tools.model().requests).toHaveLength(0);
   });
 });
 
@@ -231,7 +207,7 @@ describe('connections over time', () => {
     s.runner.cancel(runId, 'the person pressed Cancel');
     await expect.poll(() => s.runs.get(runId).status, { timeout: 5000 }).toBe('cancelled');
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(model.requests).toHaveLength(1);
+    expect(tools.model().requests).toHaveLength(1);
   });
 });
 
@@ -278,6 +254,6 @@ describe('a tool that errors', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'TOOL_ERROR', nodeId: 'agent' });
     expect(run.error?.message).toContain('Invalid resourceId: -5');
-    expect(model.requests).toHaveLength(1);
+    expect(tools.model().requests).toHaveLength(1);
   });
 });

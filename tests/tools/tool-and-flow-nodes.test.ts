@@ -1,33 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openServices, type Services } from '../../core/services/open-services';
+import { describe, expect, it } from 'vitest';
 import { buildFlow, input } from '../helpers/flow-builder';
 import { everythingStdio, filesystemStdio, startEverythingHttp } from '../helpers/mcp-servers';
-import { startOpenAiServer, toolMessages, type OpenAiServer } from '../helpers/openai-server';
+import { toolMessages } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
+import { useToolServices } from '../helpers/tool-services';
 
+const tools = useToolServices();
+const open = tools.open;
 const tempDir = useTempDir();
-let model: OpenAiServer;
-let services: Services | undefined;
-
-beforeAll(async () => {
-  model = await startOpenAiServer();
-});
-afterAll(() => model.close());
-afterEach(async () => {
-  await services?.servers.close();
-  services?.close();
-  services = undefined;
-});
-
-function open(): Services {
-  model.requests.length = 0;
-  services = openServices(join(tempDir(), 'flowbench.db'));
-  services.providers.set({ name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'm' }, true);
-  services.servers.set(everythingStdio());
-  return services;
-}
 
 const toolFlow = (id: string, config: Record<string, unknown>) =>
   buildFlow({
@@ -154,7 +136,7 @@ describe('an agent with server-filesystem on a temporary folder', () => {
     const folder = tempDir();
     writeFileSync(join(folder, 'note.txt'), 'The meeting moved to Thursday.');
     s.servers.set(filesystemStdio(folder));
-    model.reply = (request, index) =>
+    tools.model().reply = (request, index) =>
       index === 0
         ? { toolCalls: [{ name: 'read_text_file', arguments: { path: join(folder, 'note.txt') } }] }
         : { content: `From the note: ${toolMessages(request)[0]?.content ?? ''}` };
@@ -261,7 +243,7 @@ describe('published flows as an agent’s tools', () => {
       tool: { name: 'shout', description: 'Shouts the text back.' },
     });
     s.versions.publish(child.id);
-    model.reply = (request, index) =>
+    tools.model().reply = (request, index) =>
       index === 0
         ? { toolCalls: [{ name: 'shout', arguments: { text: 'otters' } }] }
         : { content: `flow said ${toolMessages(request)[0]?.content ?? ''}` };
@@ -282,7 +264,7 @@ describe('published flows as an agent’s tools', () => {
     );
     const run = await s.runner.run({ flow: parent, inputs: {}, trigger: 'cli' });
     expect(run.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'flow said Echo: otters!' }] });
-    const offered = model.requests[0]?.body.tools as {
+    const offered = tools.model().requests[0]?.body.tools as {
       function: { name: string; description: string; parameters: unknown };
     }[];
     expect(offered[0]?.function).toMatchObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FlowbenchError } from '../../model/errors';
 import { subflowOutput } from '../../model/subflows';
+import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
 import { NamedValueSchema, namedValuesEditor } from '../shared-arguments';
 
@@ -20,11 +21,7 @@ export const flowNode = defineNode({
   category: 'logic',
   icon: 'flow',
   description: "Runs another saved flow's published version with inputs; its result is the output.",
-  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
-  outputs: [
-    { id: 'out', label: 'result', kind: 'data' },
-    { id: 'error', label: 'on error', kind: 'error' },
-  ],
+  ...callPorts('result'),
   configSchema: FlowCallConfigSchema,
   defaults: () => FlowCallConfigSchema.parse({}),
   editor: [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import { toolOutput } from '../../model/tools';
+import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, typedValue } from '../shared-arguments';
 
@@ -21,11 +22,7 @@ export const mcpToolNode = defineNode({
   category: 'ai',
   icon: 'tool',
   description: 'Calls one tool of a connected MCP server; its result is the output.',
-  inputs: [{ id: 'in', label: 'in', kind: 'data' }],
-  outputs: [
-    { id: 'out', label: 'result', kind: 'data' },
-    { id: 'error', label: 'on error', kind: 'error' },
-  ],
+  ...callPorts('result'),
   configSchema: McpToolConfigSchema,
   defaults: () => McpToolConfigSchema.parse({}),
   editor: [

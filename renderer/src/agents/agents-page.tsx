@@ -1,13 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   TOOL_ERROR_POLICIES,
   type AgentSettings,
   type AgentSummary,
   type AgentVersion,
 } from '../../../core/model/agents';
-import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { useListing } from '../use-listing';
 
 const toolsText = (settings: AgentSettings) =>
   settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
@@ -27,24 +27,12 @@ const toolsFrom = (text: string) =>
  * agent nodes and imported flow steps run. Agents an import created are
  * marked for review; flows using them publish once they are reviewed.
  */
+const loadAgents = () => api.agents.list({});
+
 export function AgentsPage() {
-  const [agents, setAgents] = useState<AgentSummary[] | undefined>(undefined);
+  const { items: agents, message, act } = useListing(loadAgents);
   const [selected, setSelected] = useState<string | undefined>(undefined);
-  const [message, setMessage] = useState<string | undefined>(undefined);
   const [newName, setNewName] = useState('');
-  const reload = useCallback(async () => setAgents(await api.agents.list({})), []);
-  useEffect(() => {
-    void reload().catch((error: unknown) => setMessage(toFlowbenchError(error).message));
-  }, [reload]);
-  const act = async (change: () => Promise<unknown>) => {
-    setMessage(undefined);
-    try {
-      await change();
-      await reload();
-    } catch (error) {
-      setMessage(toFlowbenchError(error).message);
-    }
-  };
   const agent = agents?.find((a) => a.id === selected);
 
   return (
@@ -102,7 +90,13 @@ export function AgentsPage() {
   );
 }
 
-function AgentEditor({ agent, act }: { agent: AgentSummary; act: (change: () => Promise<unknown>) => Promise<void> }) {
+function AgentEditor({
+  agent,
+  act,
+}: {
+  agent: AgentSummary;
+  act: (change: () => Promise<unknown>) => Promise<boolean>;
+}) {
   const [name, setName] = useState(agent.name);
   const [settings, setSettings] = useState<AgentSettings>(agent.draft);
   const [tools, setTools] = useState(toolsText(agent.draft));

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
-import { toFlowbenchError } from '../../../core/model/errors';
-import { SECRET_MASK, type McpServerConfig, type ServerListing } from '../../../core/model/tools';
+import { useState } from 'react';
+import { SECRET_MASK, type McpServerConfig } from '../../../core/model/tools';
 import { api } from '../api/client';
 import { JsonValue } from '../run/step-details';
 import { useAppStore } from '../store/app-store';
+import { useListing } from '../use-listing';
 
 /** `NAME=value` lines to a record, and back; the secrets the editor never holds stay masked. */
 const toLines = (values: Record<string, string>) =>
@@ -87,27 +87,12 @@ function configOf(draft: Draft): Record<string, unknown> {
  * failed, test it (connects and lists its tools), edit or remove it. Secrets
  * in env and headers are shown masked; saving keeps them.
  */
-export function ServersPage() {
-  const [servers, setServers] = useState<ServerListing[] | undefined>(undefined);
-  const [draft, setDraft] = useState<Draft | undefined>(undefined);
-  const [message, setMessage] = useState<string | undefined>(undefined);
-  const [testing, setTesting] = useState<string | undefined>(undefined);
-  const reload = useCallback(async () => setServers(await api.servers.list({})), []);
-  useEffect(() => {
-    void reload().catch((error: unknown) => setMessage(toFlowbenchError(error).message));
-  }, [reload]);
+const loadServers = () => api.servers.list({});
 
-  const act = async (change: () => Promise<unknown>) => {
-    setMessage(undefined);
-    try {
-      await change();
-      await reload();
-      return true;
-    } catch (error) {
-      setMessage(toFlowbenchError(error).message);
-      return false;
-    }
-  };
+export function ServersPage() {
+  const { items: servers, message, act } = useListing(loadServers);
+  const [draft, setDraft] = useState<Draft | undefined>(undefined);
+  const [testing, setTesting] = useState<string | undefined>(undefined);
   const test = async (name: string) => {
     setTesting(name);
     await act(() => api.servers.test({ name }));
