@@ -188,6 +188,10 @@ class RunContext implements NodeContext {
     return renderTemplate(template, this.input.scope);
   }
 
+  ran(nodeId: string): boolean {
+    return this.input.scope.node(nodeId) !== undefined;
+  }
+
   resolve(template: string): unknown {
     this.track(template);
     return resolveTemplateValue(template, this.input.scope);

@@ -4,6 +4,8 @@ import { NODE_ID_PATTERN, TOOL_NAME_PATTERN } from '../model/ids';
 /** Something an importer could not carry over cleanly; stored on the draft until resolved. */
 export interface ImportProblem {
   code: 'IMPORT_PROBLEM';
+  /** Errors keep the flow from publishing until fixed or dismissed; warnings only say what changed. Default error. */
+  severity?: 'warning';
   message: string;
   nodeId?: string;
   /** Where in the source file, e.g. `steps[2].transitions.onSuccess.next`. */
@@ -44,6 +46,23 @@ export function nodeIdFactory(): (wanted: string) => string {
 }
 
 /** A tool name derived from a title: letters, digits, _ . - only. */
+/**
+ * `toolNameFrom`, plus a warning naming the rewrite when the file's name was
+ * not a valid tool name as it stood (a name is never changed silently).
+ */
+export function importedToolName(name: string, source: string, problems: ImportProblem[]): string {
+  const valid = toolNameFrom(name);
+  if (valid !== name) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source,
+      message: `"${name}" is not a valid MCP tool name (letters, digits, _ . - up to 128); imported as "${valid}"`,
+    });
+  }
+  return valid;
+}
+
 export function toolNameFrom(title: string): string {
   const name = title
     .trim()

@@ -1,4 +1,4 @@
-import { asString, isRecord, toolNameFrom, type ImportProblem, type ImportedFlow } from './shared';
+import { asString, importedToolName, isRecord, type ImportProblem, type ImportedFlow } from './shared';
 
 /**
  * A flow of seed 000: tool fields, typed parameters and ordered return values
@@ -19,7 +19,11 @@ export function importToolFlow(doc: Record<string, unknown>): ImportedFlow {
     .map((v, index) => ({ v, index }))
     // Sorting by `order` (then by position) keeps the sequence the tool returns.
     .sort((a, b) => Number(a.v.order ?? 0) - Number(b.v.order ?? 0) || a.index - b.index)
-    .map(({ v }, index) => ({ id: asString(v.id, `value_${index + 1}`), text: asString(v.text) }));
+    .map(({ v }, index) => {
+      const text = asString(v.text);
+      // Seed 000 returns the text as written: braces in it are not Flowbench references.
+      return { id: asString(v.id, `value_${index + 1}`), text, ...(text.includes('{{') ? { literal: true } : {}) };
+    });
   if (Array.isArray(doc.views) && doc.views.length > 0) {
     problems.push({
       code: 'IMPORT_PROBLEM',
@@ -47,7 +51,7 @@ export function importToolFlow(doc: Record<string, unknown>): ImportedFlow {
       name: asString(doc.name, asString(doc.toolName)),
       description: asString(doc.description),
       tool: {
-        name: toolNameFrom(asString(doc.toolName)),
+        name: importedToolName(asString(doc.toolName), 'toolName', problems),
         description: asString(doc.toolDescription),
         whenToUse: asString(doc.whenToUse),
         whenNotToUse: asString(doc.whenNotToUse),

@@ -154,7 +154,7 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   }
 
   checkReferences(nodes, parameters ?? [], adjacency, registry, add);
-  checkImportLeftovers(doc.metadata, add);
+  checkImportLeftovers(doc.metadata, add, warn);
   checkNodeConfigs(nodes, registry, problems);
 
   const specs = nodes.map((n) => registry.get(n.type));
@@ -170,13 +170,14 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
 }
 
 /** Problems an importer recorded. */
-function checkImportLeftovers(metadata: Record<string, unknown>, add: Add): void {
+function checkImportLeftovers(metadata: Record<string, unknown>, add: Add, warn: Add): void {
   const recorded = Array.isArray(metadata.importProblems) ? metadata.importProblems : [];
   for (const item of recorded) {
     const text = importNoteText(item);
     if (text === undefined) continue;
-    const { nodeId } = item as { nodeId?: unknown };
-    add('IMPORT_PROBLEM', text, typeof nodeId === 'string' ? { nodeId } : {});
+    const { nodeId, severity } = item as { nodeId?: unknown; severity?: unknown };
+    // A warning says what the import changed (a tool name rewritten); the flow can still publish.
+    (severity === 'warning' ? warn : add)('IMPORT_PROBLEM', text, typeof nodeId === 'string' ? { nodeId } : {});
   }
 }
 

@@ -68,6 +68,8 @@ export interface NodeContext {
   render(template: string): string;
   /** Like render, but a lone reference yields the referenced value itself. */
   resolve(template: string): unknown;
+  /** True when an upstream node ran (succeeded or failed); false when it was skipped or is unknown. */
+  ran(nodeId: string): boolean;
   readonly llm: LlmPort;
   /** MCP tools of the connected servers. */
   readonly tools: ToolPort;

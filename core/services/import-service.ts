@@ -46,9 +46,18 @@ export async function importFlowText(services: Services, text: string, source: s
       message: `the file says PUBLISHED, but its agent versions (${[...unknownAgents.keys()].join(', ')}) are new to Flowbench: it publishes once you review the agents made for them`,
     });
   }
+  const toolName = services.flows.freeToolName(String(tool.name));
+  if (toolName !== tool.name) {
+    importProblems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source: 'tool name',
+      message: `another flow already uses the tool name "${String(tool.name)}"; imported as "${toolName}"`,
+    });
+  }
   const candidate = {
     ...layout.flow,
-    tool: { ...tool, name: services.flows.freeToolName(String(tool.name)) },
+    tool: { ...tool, name: toolName },
     metadata: importProblems.length > 0 ? { ...metadata, importProblems } : metadata,
   };
   return services.database.db.transaction(() => {

@@ -33,6 +33,7 @@ export function nodeContext(
     inputs: scope.inputs,
     render: (template) => renderTemplate(template, scope),
     resolve: (template) => resolveTemplateValue(template, scope),
+    ran: (nodeId) => scope.node(nodeId) !== undefined,
     llm: options.llm ?? {
       generate: () => Promise.reject(new Error('this node was not expected to call a model')),
       runAgent: () => Promise.reject(new Error('this node was not expected to call a model')),

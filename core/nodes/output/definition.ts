@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTemplate } from '../../model/template';
 import { defineNode, preview } from '../define-node';
 
 const ReturnValueSchema = z.lazy(() =>
@@ -6,6 +7,11 @@ const ReturnValueSchema = z.lazy(() =>
     id: z.string().min(1).max(128),
     /** Template rendered into one MCP `content[]` text item. */
     text: z.string().max(200_000),
+    /**
+     * The text goes out as written, `{{…}}` included (seed 000's return values
+     * are plain text; a file's braces are not Flowbench references).
+     */
+    literal: z.boolean().optional(),
   }),
 );
 
@@ -44,11 +50,7 @@ export const outputNode = defineNode({
   inputs: [{ id: 'in', label: 'in', kind: 'data' }],
   outputs: [],
   configSchema: OutputConfigSchema,
-  defaults: () => ({
-    mode: 'return_values' as const,
-    returnValues: [{ id: 'result', text: '' }],
-    fields: [],
-  }),
+  defaults: () => OutputConfigSchema.parse({ returnValues: [{ id: 'result', text: '' }] }),
   editor: [
     {
       key: 'mode',
@@ -61,7 +63,10 @@ export const outputNode = defineNode({
       key: 'returnValues',
       label: 'Return values',
       kind: 'list',
-      itemFields: [{ key: 'text', label: 'Text', kind: 'template' }],
+      itemFields: [
+        { key: 'text', label: 'Text', kind: 'template' },
+        { key: 'literal', label: 'Literal text', kind: 'boolean', help: '{{…}} is sent as written' },
+      ],
     },
     {
       key: 'fields',
@@ -78,7 +83,7 @@ export const outputNode = defineNode({
   templates: (config) =>
     config.mode === 'structured'
       ? config.fields.map((f, i) => ({ field: `fields.${i}.value`, text: f.value }))
-      : config.returnValues.map((r, i) => ({ field: `returnValues.${i}.text`, text: r.text })),
+      : config.returnValues.flatMap((r, i) => (r.literal ? [] : [{ field: `returnValues.${i}.text`, text: r.text }])),
   summary: (config) =>
     config.mode === 'structured'
       ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
@@ -102,7 +107,10 @@ export const outputNode = defineNode({
   hasRunSettings: false,
   execute: (ctx, config) => {
     if (config.mode === 'return_values') {
-      const values = config.returnValues.map((r) => ({ id: r.id, text: ctx.render(r.text) }));
+      // A value fed only by nodes that did not run (a branch not taken) is left out, not sent empty.
+      const values = config.returnValues
+        .filter((r) => r.literal || !onlySkippedNodes(r.text, ctx))
+        .map((r) => ({ id: r.id, text: r.literal ? r.text : ctx.render(r.text) }));
       return { kind: 'output', output: { kind: 'return_values', values } };
     }
     const data = Object.fromEntries(config.fields.map((f) => [f.name, coerceField(ctx.resolve(f.value), f.type)]));
@@ -124,4 +132,12 @@ function coerceField(value: unknown, type: (typeof OUTPUT_FIELD_TYPES)[number]):
     }
   }
   return value;
+}
+
+/** True when the template references nodes and none of them ran (skipped, or on a branch not taken). */
+function onlySkippedNodes(template: string, ctx: { ran(nodeId: string): boolean }): boolean {
+  const nodeIds = parseTemplate(template).flatMap((s) =>
+    s.kind === 'ref' && s.ref.scope === 'nodes' ? [s.ref.nodeId] : [],
+  );
+  return nodeIds.length > 0 && nodeIds.every((id) => !ctx.ran(id));
 }

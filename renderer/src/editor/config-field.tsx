@@ -205,7 +205,22 @@ function ListField({
     <fieldset className="field list-field">
       <legend>{field.label}</legend>
       {value.map((item, index) => (
-        <div className="list-item" key={index}>
+        <div
+          className="list-item"
+          key={index}
+          draggable
+          onDragStart={(e) => {
+            e.dataTransfer.setData('application/x-flowbench-list-item', String(index));
+            e.dataTransfer.effectAllowed = 'move';
+          }}
+          onDragOver={(e) => {
+            if (e.dataTransfer.types.includes('application/x-flowbench-list-item')) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            const from = Number(e.dataTransfer.getData('application/x-flowbench-list-item'));
+            if (Number.isInteger(from) && from !== index) onChange(moved(value, from, index));
+          }}
+        >
           {itemFields.map((sub) => (
             <ConfigField
               key={sub.key}
@@ -217,6 +232,22 @@ function ListField({
               onChange={(v) => onChange(value.map((it, i) => (i === index ? { ...it, [sub.key]: v } : it)))}
             />
           ))}
+          <button
+            className="small"
+            aria-label={`Move ${field.label} ${index + 1} up`}
+            disabled={index === 0}
+            onClick={() => onChange(moved(value, index, index - 1))}
+          >
+            ↑
+          </button>
+          <button
+            className="small"
+            aria-label={`Move ${field.label} ${index + 1} down`}
+            disabled={index === value.length - 1}
+            onClick={() => onChange(moved(value, index, index + 1))}
+          >
+            ↓
+          </button>
           <button
             className="small"
             aria-label={`Remove ${field.label} ${index + 1}`}
@@ -265,4 +296,12 @@ function Suggestions({ id, kind, context }: { id: string; kind: SuggestKind; con
       ))}
     </datalist>
   );
+}
+
+/** The list with the item at `from` moved to `to` (the order return values are sent in, for one). */
+function moved<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
 }

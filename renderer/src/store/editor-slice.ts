@@ -265,6 +265,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const id = get().flowId;
       if (!id) return;
       const detail = await api.flows.get({ id });
+      // The person edited while the flow was being fetched: what they typed wins. Their edits go
+      // out with the revisions they were based on, so a real clash is still refused (EDIT_CONFLICT).
+      if (!afterRefusal && (queue.size > 0 || get().saveState !== 'saved')) return;
       // After a conflict the history no longer matches the flow; otherwise keep it. What did not
       // change keeps its object: a reload because the database changed (another process's runs,
       // every second while a client calls tools) then redraws nothing.
