@@ -5,7 +5,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AbortSignalLike } from '../model/abort';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
-import { schemaProblems } from '../model/json-schema';
+import type { ValidateFunction } from 'ajv';
+import { loadAjv } from '../model/json-schema';
 import {
   contentText,
   type McpServerConfig,
@@ -48,6 +49,8 @@ export class McpConnections implements ToolPort {
   private readonly connections = new Map<string, Connection>();
   /** The settings as last read, and when: every tool call needs them, and reading them is a query. */
   private snapshot: { at: number; configs: readonly McpServerConfig[] } | undefined;
+  /** Each tool's compiled input schema, by the schema object (a refreshed tool list compiles again). */
+  private readonly validators = new WeakMap<object, ValidateFunction>();
 
   constructor(
     private readonly readConfigs: () => readonly McpServerConfig[],
@@ -235,14 +238,40 @@ export class McpConnections implements ToolPort {
     );
   }
 
+  /** A tool of a connected server, found without waiting. */
+  private readyTool(server: string, tool: string): ToolInfo | undefined {
+    return this.connections.get(server)?.status.tools?.find((t) => t.name === tool);
+  }
+
+  /** Problems with the arguments, if the tool's schema is compiled already; undefined otherwise. */
+  private argumentProblems(info: ToolInfo, args: Record<string, unknown>): string[] | undefined {
+    const validate = this.validators.get(info.inputSchema);
+    if (!validate) return undefined;
+    if (validate(args)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+  }
+
+  /** Compiles the tool's input schema once (a schema the checker cannot read checks nothing). */
+  private async compileAndCheck(info: ToolInfo, args: Record<string, unknown>): Promise<string[]> {
+    try {
+      this.validators.set(info.inputSchema, (await loadAjv()).compile(info.inputSchema));
+    } catch {
+      return [];
+    }
+    return this.argumentProblems(info, args) ?? [];
+  }
+
   async callTool(
     server: string,
     tool: string,
     args: Record<string, unknown>,
     options: ToolCallOptions,
   ): Promise<ToolResult> {
-    const info = await this.findTool(server, tool, options.signal);
-    const problems = await schemaProblems(info.inputSchema, args).catch(() => []);
+    // A server connected with its settings answers from memory; only the first call waits for it.
+    const info =
+      (server && this.ready(server) ? this.readyTool(server, tool) : undefined) ??
+      (await this.findTool(server, tool, options.signal));
+    const problems = this.argumentProblems(info, args) ?? (await this.compileAndCheck(info, args));
     if (problems.length > 0) {
       throw new FlowbenchError(
         'TOOL_ARGUMENTS_INVALID',
