@@ -2,7 +2,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document }
 import { FlowbenchError } from '../model/errors';
 import { isNestedDeeperThan, MAX_FLOW_FILE_BYTES, MAX_NESTING_DEPTH, megabytes } from '../model/limits';
 import { importFlowDefinition, isFlowDefinition } from './flow-definition';
-import { importFlowyPrompt, isFlowyPrompt } from './flowyprompt';
+import { importFlowyPrompt, isFlowyPrompt, MAX_FLOWYPROMPT_BYTES } from './flowyprompt';
 import { isNativeFlow, upgradeNative } from './native';
 import { parseJsonText } from './parse-json';
 import type { ImportedFlow } from './shared';
@@ -74,7 +74,17 @@ export function detectImport(text: string, source: string): ImportedFlow {
     );
   }
   if (isNativeFlow(value)) return { format: 'native', flow: upgradeNative(value), problems: [] };
-  if (isFlowyPrompt(value)) return importFlowyPrompt(value);
+  if (isFlowyPrompt(value)) {
+    const size = utf8Length(text);
+    if (size > MAX_FLOWYPROMPT_BYTES) {
+      throw new FlowbenchError(
+        'FILE_TOO_LARGE',
+        `${source} is ${(size / 1024 / 1024).toFixed(1)} MB; a FlowyPrompt flow file is limited to 1 MB (seed 001)`,
+        { size, limit: MAX_FLOWYPROMPT_BYTES },
+      );
+    }
+    return importFlowyPrompt(value);
+  }
   if (isFlowDefinition(value)) return importFlowDefinition(value);
   if (isWorkflow(value)) return importWorkflow(value);
   if (isToolFlow(value)) return importToolFlow(value);
@@ -83,4 +93,14 @@ export function detectImport(text: string, source: string): ImportedFlow {
     `${source} is not a flow Flowbench can import: expected a Flowbench flow, a FlowyPrompt flow, a flow definition (JSON or YAML), a workflow with steps, or a tool flow with return values`,
     { source },
   );
+}
+
+/** A text's size in UTF-8 bytes, counted here: the formats run in the renderer too (no Buffer). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }

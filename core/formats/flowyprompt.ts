@@ -2,7 +2,7 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { buildAdjacency, findCycles, topologicalOrder } from '../model/graph';
 import { parseTemplate } from '../model/template';
-import { asString, isRecord, type ImportedFlow } from './shared';
+import { asString, isRecord, type ImportProblem, type ImportedFlow } from './shared';
 
 /**
  * FlowyPrompt JSON (seeds 001/002): metadata, multi_input / template / result
@@ -27,6 +27,19 @@ export function isFlowyPrompt(value: unknown): value is Record<string, unknown> 
 const compact = (id: string) => id.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
 const isIsoDate = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
+/** Seed 001's limits: a FlowyPrompt file has at most 50 nodes, 100 edges and 1 MB. */
+const MAX_NODES = 50;
+const MAX_EDGES = 100;
+export const MAX_FLOWYPROMPT_BYTES = 1024 * 1024;
+
+/** A variable as the seed writes it: a name, or `{ name, required }`. */
+function variableOf(value: unknown): { name: string; required: boolean } | undefined {
+  if (typeof value === 'string') return { name: value, required: true };
+  if (isRecord(value) && typeof value.name === 'string')
+    return { name: value.name, required: value.required !== false };
+  return undefined;
+}
+
 /** The seed's own validation rules, each broken rule listed; a cycle is CIRCULAR_DEPENDENCY. */
 export function checkFlowyPrompt(doc: Record<string, unknown>): void {
   const problems: string[] = [];
@@ -41,6 +54,10 @@ export function checkFlowyPrompt(doc: Record<string, unknown>): void {
   }
   const nodes = Array.isArray(doc.nodes) ? doc.nodes : [];
   if (nodes.length === 0) problems.push('nodes: at least one node is required');
+  // Seed 001's limits on a flow file (security: "max 50 nodes, 100 edges per flow").
+  if (nodes.length > MAX_NODES) problems.push(`nodes: ${nodes.length} nodes, over the limit of ${MAX_NODES}`);
+  if (Array.isArray(doc.edges) && doc.edges.length > MAX_EDGES)
+    problems.push(`edges: ${doc.edges.length} edges, over the limit of ${MAX_EDGES}`);
   const ids = new Set<string>();
   nodes.forEach((node, i) => {
     if (!isRecord(node)) return void problems.push(`nodes[${i}]: must be an object`);
@@ -109,15 +126,18 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
   const rawNodes = doc.nodes as Record<string, unknown>[];
   const rawEdges = doc.edges as Record<string, unknown>[];
   const byCompactId = new Map(rawNodes.map((n) => [compact(asString(n.id)), n]));
-  const variables = [
-    ...new Set(
-      rawNodes
-        .filter((n) => n.type === 'multi_input')
-        .flatMap((n) => ((n.data as Record<string, unknown>).variables as unknown[]).map(String)),
-    ),
-  ];
+  const declared = new Map<string, { name: string; required: boolean }>();
+  for (const node of rawNodes.filter((n) => n.type === 'multi_input')) {
+    for (const value of (node.data as Record<string, unknown>).variables as unknown[]) {
+      const variable = variableOf(value);
+      if (variable && !declared.has(variable.name)) declared.set(variable.name, variable);
+    }
+  }
+  const problems: ImportProblem[] = [];
+  /** `{x}` no multi_input declares: the seed's string replacement leaves it as written unless x is given. */
+  const undeclared = new Map<string, string>();
 
-  const rewrite = (text: string) =>
+  const rewrite = (text: string, nodeId: string) =>
     text.replace(VARIABLE, (whole, name: string) => {
       const chained = /^(.*)_(result|template)$/.exec(name);
       const source = chained ? byCompactId.get(compact(chained[1] ?? '')) : undefined;
@@ -128,6 +148,16 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
               (source.data as Record<string, unknown>).selectedTemplateId ??
                 (source.data as Record<string, unknown>).label,
             );
+      }
+      if (!declared.has(name) && !undeclared.has(name)) {
+        undeclared.set(name, nodeId);
+        problems.push({
+          code: 'IMPORT_PROBLEM',
+          severity: 'warning',
+          nodeId,
+          source: `template of "${nodeId}"`,
+          message: `{${name}} is not a variable any multi_input declares; it became an optional input that stays "{${name}}" when not given, as the seed's replacement leaves it`,
+        });
       }
       return `{{inputs.${name}}}`;
     });
@@ -145,7 +175,7 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
     };
     if (raw.type === 'multi_input') return { ...common, type: 'input', config: {} };
     if (raw.type === 'template') {
-      const template = rewrite(asString(data.template));
+      const template = rewrite(asString(data.template), asString(raw.id));
       return {
         ...common,
         type: 'template',
@@ -163,13 +193,22 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
   const name = asString(metadata.name);
   return {
     format: 'flowyprompt',
-    problems: [],
+    problems,
     flow: {
       schemaVersion: 1,
       name,
       description: asString(metadata.description),
       tool: { name, description: asString(metadata.description) },
-      parameters: variables.map((v) => ({ name: v, type: 'string' as const, required: true })),
+      parameters: [
+        ...[...declared.values()].map((v) => ({ name: v.name, type: 'string' as const, required: v.required })),
+        ...[...undeclared.keys()].map((v) => ({
+          name: v,
+          type: 'string' as const,
+          required: false,
+          default: `{${v}}`,
+          description: 'not declared by the FlowyPrompt file: left as written unless given',
+        })),
+      ],
       nodes,
       edges: rawEdges.map((e) => ({
         id: asString(e.id),

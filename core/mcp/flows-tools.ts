@@ -1,4 +1,4 @@
-import type { Flow } from '../model/flow';
+import type { Flow, FlowNode } from '../model/flow';
 import { BUILT_IN_TOOL_NAMES } from '../model/ids';
 import type { RunRecord } from '../model/run';
 import { stringifyValue } from '../model/template';
@@ -30,6 +30,10 @@ export const flowsExecuteTool = {
     properties: {
       flowName: { type: 'string', description: 'the flow tool name (from flows_list), its name or id' },
       initialVariables: { type: 'object', description: "values for the flow's parameters", additionalProperties: true },
+      ref: {
+        type: 'string',
+        description: 'a published version to run: its number, or the semver the flow declares (default: the newest)',
+      },
     },
     required: ['flowName'],
     additionalProperties: false,
@@ -59,7 +63,10 @@ export function seedCode(code: string): SeedCode {
 export interface FlowExecution {
   flowId: string;
   flowName: string;
+  /** Seed 001's format: `{flowName}_{timestamp}`. */
   executionId: string;
+  /** The stored run (`flowbench runs show <runId>`). */
+  runId: string;
   initialVariables: Record<string, unknown>;
   intermediateResults: {
     nodeId: string;
@@ -82,18 +89,47 @@ export interface FlowExecution {
   };
 }
 
+/**
+ * The name seed 001 gives a node's template: the FlowyPrompt template it
+ * came from (`selectedTemplateId`), else its label.
+ */
+function templateName(node: FlowNode | undefined, fallback: string): string {
+  const kept = node?.metadata?.flowyprompt as { node?: { data?: { selectedTemplateId?: unknown } } } | undefined;
+  const selected = kept?.node?.data?.selectedTemplateId;
+  return typeof selected === 'string' && selected !== '' ? selected : node?.label || fallback;
+}
+
+/**
+ * A step's resolved input with seed 001's variable names: `inputs.company`
+ * is `company`, the output of node `node-2` is `node2_result`.
+ */
+function seedVariables(input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input ?? {};
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => {
+      const parameter = /^inputs\.([^.]+)$/.exec(key);
+      if (parameter) return [parameter[1], value];
+      const output = /^nodes\.([^.]+)\.output$/.exec(key);
+      return output ? [`${(output[1] ?? '').replace(/[^A-Za-z0-9]/g, '')}_result`, value] : [key, value];
+    }),
+  );
+}
+
 /** A run in the shape of seed 001's FlowExecution. */
 export function flowExecution(flow: Flow, record: RunRecord): FlowExecution {
+  const nodes = new Map(flow.nodes.map((n) => [n.id, n]));
   const labels = new Map(flow.nodes.map((n) => [n.id, n.label || n.id]));
-  // The entry node only passes the inputs on: seed 001 lists what the flow computed.
-  const entries = new Set(flow.nodes.filter((n) => nodeRegistry.get(n.type)?.isEntry).map((n) => n.id));
+  // The entry node only passes the inputs on, the result node only collects: seed 001 lists what the flow computed.
+  const passOn = new Set(
+    flow.nodes.filter((n) => nodeRegistry.get(n.type)?.isEntry || nodeRegistry.get(n.type)?.isResult).map((n) => n.id),
+  );
   const results = record.steps
-    .filter((s) => s.status === 'succeeded' && !entries.has(s.nodeId))
+    .filter((s) => s.status === 'succeeded' && !passOn.has(s.nodeId))
     .map((s) => ({
       nodeId: s.nodeId,
       label: labels.get(s.nodeId) ?? s.nodeId,
-      templateName: labels.get(s.nodeId) ?? s.nodeId,
-      inputVariables: s.input ?? {},
+      templateName: templateName(nodes.get(s.nodeId), s.nodeId),
+      inputVariables: seedVariables(s.input),
       output: stringifyValue(s.output),
       executionTimeMs: s.durationMs ?? 0,
       timestamp: s.finishedAt ?? record.startedAt,
@@ -112,7 +148,8 @@ export function flowExecution(flow: Flow, record: RunRecord): FlowExecution {
   return {
     flowId: flow.id,
     flowName: flow.tool.name,
-    executionId: record.id,
+    executionId: `${flow.tool.name}_${Date.parse(record.startedAt)}`,
+    runId: record.id,
     initialVariables: record.inputs,
     intermediateResults: results,
     finalResult,

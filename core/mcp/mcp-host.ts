@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services/open-services';
-import { toFlowbenchError } from '../model/errors';
+import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
 import type { RunEventListener, RunRecord } from '../model/run';
@@ -168,11 +168,34 @@ export class McpHost {
     });
   }
 
+  /**
+   * The entry at a published version: `ref` is its number or the semver the
+   * flow declares; absent, the newest. Throws VALIDATION_ERROR naming the versions there are.
+   */
+  private atRef(entry: CatalogueEntry, ref: unknown): CatalogueEntry {
+    if (ref === undefined || ref === '') return entry;
+    if (typeof ref !== 'string') throw new FlowbenchError('VALIDATION_ERROR', 'ref must be a string');
+    const versions = this.services.versions.list(entry.flowId);
+    for (const summary of versions) {
+      const snapshot = this.services.versions.get(entry.flowId, summary.version);
+      if (String(summary.version) === ref || declaredMetadata(snapshot).version === ref) {
+        return { ...entry, version: summary.version, snapshot, publishedAt: Date.parse(summary.createdAt) };
+      }
+    }
+    throw new FlowbenchError(
+      'VALIDATION_ERROR',
+      `flow "${entry.snapshot.tool.name}" has no published version "${ref}" (versions: ${versions.map((v) => v.version).join(', ')})`,
+    );
+  }
+
   private flowsList(args: Record<string, unknown>): ToolResult {
     const includeMetadata = args.includeMetadata !== false;
     const flows = [...this.catalogue().values()].map((entry) => {
       const flow = entry.snapshot;
-      const semver = typeof flow.metadata.version === 'string' ? flow.metadata.version : undefined;
+      const declared = declaredMetadata(flow);
+      const semver = declared.version;
+      // Seed 001: dates the file declares; else when Flowbench first published it and when it last did.
+      const created = declared.created ?? this.services.versions.list(entry.flowId).at(-1)?.createdAt;
       return {
         name: flow.tool.name,
         flowId: flow.id,
@@ -189,7 +212,8 @@ export class McpHost {
                 required: p.required && p.default === undefined,
                 description: p.description,
               })),
-              updated: new Date(entry.publishedAt).toISOString(),
+              ...(created ? { created } : {}),
+              updated: declared.updated ?? new Date(entry.publishedAt).toISOString(),
             }
           : {}),
       };
@@ -227,14 +251,30 @@ export class McpHost {
       entries.find((e) => e.snapshot.name === flowName);
     if (!entry)
       return failure('FLOW_NOT_FOUND', `no published, enabled flow is named "${flowName}"; flows_list shows them`);
+    let chosen: CatalogueEntry;
+    try {
+      chosen = this.atRef(entry, args.ref);
+    } catch (error) {
+      return failure(toFlowbenchError(error).code, toFlowbenchError(error).message);
+    }
+    // Seed 001 starts from every initial variable; those no parameter takes are listed, not refused.
+    const known = new Set(chosen.snapshot.parameters.map((p) => p.name));
+    const given = variables as Record<string, unknown>;
+    const unused = Object.keys(given).filter((name) => !known.has(name));
     let inputs: Record<string, unknown>;
     try {
-      inputs = prepareInputs(entry.snapshot.parameters, variables as Record<string, unknown>);
+      inputs = prepareInputs(
+        chosen.snapshot.parameters,
+        Object.fromEntries(Object.entries(given).filter(([name]) => known.has(name))),
+      );
     } catch (error) {
       return failure(toFlowbenchError(error).code, argumentProblems(error));
     }
-    const record = await this.run(server, entry, inputs, extra);
-    const execution = flowExecution(entry.snapshot, record);
+    const record = await this.run(server, chosen, inputs, extra);
+    const execution = {
+      ...flowExecution(chosen.snapshot, record),
+      ...(unused.length > 0 ? { unusedVariables: unused } : {}),
+    };
     return {
       content: [{ type: 'text', text: JSON.stringify(execution) }],
       structuredContent: execution as unknown as Record<string, unknown>,
@@ -279,4 +319,17 @@ function progressListeners(flow: Flow, extra: CallExtra): RunEventListener[] {
         .catch(() => undefined);
     },
   ];
+}
+
+/** What a flow file declared about itself (seed 001's metadata: semver, dates), wherever the importer kept it. */
+function declaredMetadata(flow: Flow): { version?: string; created?: string; updated?: string } {
+  const kept = (flow.metadata.flowyprompt as { metadata?: Record<string, unknown> } | undefined)?.metadata ?? {};
+  const pick = (key: string) => {
+    const value = flow.metadata[key] ?? kept[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const version = pick('version');
+  const created = pick('created');
+  const updated = pick('updated');
+  return { ...(version ? { version } : {}), ...(created ? { created } : {}), ...(updated ? { updated } : {}) };
 }

@@ -322,9 +322,9 @@ describe('flowbench mcp (stdio)', () => {
       flowId: 'echo',
       flowName: 'echo_tool',
       initialVariables: { message: 'hey', count: 1 },
+      // Seed 001's shape: variables by their names, the result node not a step of its own.
       intermediateResults: [
-        { nodeId: 'say', label: 'say', inputVariables: { 'inputs.message': 'hey' }, output: 'You said: hey' },
-        { nodeId: 'result', label: 'result' },
+        { nodeId: 'say', label: 'say', inputVariables: { message: 'hey' }, output: 'You said: hey' },
       ],
       finalResult: 'You said: hey\n\ncount=1',
       status: 'success',
