@@ -69,13 +69,22 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
     { id: 'start', source: 'input', sourcePort: 'out', target: start, targetPort: 'in' },
   ];
   const completing: string[] = [];
+  const names = new Set(parameters.map((p) => p.name));
+  // Seed 004's runtime hands the launch parameters to the steps as their context: here each step's
+  // message lists them (a step's own prompt is its system prompt, or its agent's when it has none).
+  const launchContext = parameters.map((p) => `${p.name}: {{inputs.${p.name}}}`).join('\n');
+  // A prompt that names a launch parameter as {{name}} gets its value.
+  const withParameters = (text: string) =>
+    text.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) =>
+      names.has(name) ? `{{inputs.${name}}}` : whole,
+    );
 
   steps.forEach((step, index) => {
     const id = nodeIds.get(asString(step.id)) as string;
     const overrides = isRecord(step.overrides) ? step.overrides : {};
     const config: Record<string, unknown> = {
-      system: asString(step.prompt),
-      prompt: '',
+      system: withParameters(asString(step.prompt)),
+      prompt: launchContext,
       ...(typeof overrides.temperature === 'number' ? { temperature: overrides.temperature } : {}),
       ...(typeof overrides.topP === 'number' ? { topP: overrides.topP } : {}),
       ...(typeof overrides.maxTokens === 'number' ? { maxTokens: overrides.maxTokens } : {}),
@@ -221,7 +230,8 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
       id: stepIds.get(node.id),
       name: node.label || node.id,
       agentVersionId: config.agentVersionId,
-      prompt: asString(config.system) || undefined,
+      // Launch parameters are written back as the seed names them: {{name}}.
+      prompt: asString(config.system).replace(/\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, '{{$1}}') || undefined,
       overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
       memoryReads: config.memoryReads,
       memoryWrites: config.memoryWrites,

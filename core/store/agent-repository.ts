@@ -96,9 +96,19 @@ export class AgentRepository {
     ref: string,
     change: { name?: string; description?: string; draft?: AgentSettings; reviewed?: boolean },
   ): AgentSummary {
-    const id = this.row(ref).id;
+    const row = this.row(ref);
+    const id = row.id;
     this.db.transaction(() => {
       if (change.name !== undefined) this.assertNameFree(change.name, id);
+      // An agent an import made stands in for a version the file named: until it is reviewed, that
+      // version follows the draft, so what the person fixes is what the flow's steps run.
+      if (row.status === 'review' && change.draft !== undefined) {
+        this.db
+          .update(agentVersions)
+          .set({ settings: AgentSettingsSchema.parse(change.draft) })
+          .where(eq(agentVersions.agentId, id))
+          .run();
+      }
       this.db
         .update(agents)
         .set({

@@ -96,11 +96,33 @@ describe('seed 004: a flow definition whose agent versions Flowbench does not kn
       'review_solution',
       'result',
     ]);
-    // The step's prompt is its system prompt (seed 004); with no task it is what the model is asked.
+    // Seed 004: the step's prompt is its system prompt, and the launch parameters are its context.
     expect(model.requests[0]?.body.messages).toEqual([
-      { role: 'user', content: 'Ты бизнес-аналитик. Собери контекст и требования.' },
+      { role: 'system', content: 'Ты бизнес-аналитик. Собери контекст и требования.' },
+      { role: 'user', content: 'problemStatement: Slow checkout\nconstraints: ' },
+    ]);
+    // Every step gets them; a step without a prompt has its agent's system prompt (none yet: only the context).
+    expect(model.requests[2]?.body.messages).toEqual([
+      { role: 'user', content: 'problemStatement: Slow checkout\nconstraints: ' },
     ]);
     expect(model.requests[0]?.body.model).toBe('test-model');
+
+    // Reviewing an agent the import made: what the person sets is what the step's version runs.
+    const reviewer = await runCli(['--db', db, 'agents', 'set', 'Ревью решения', '--system', 'You review solutions.']);
+    expect(reviewer.code).toBe(0);
+    const again = await runJson<RunRecord>([
+      '--db',
+      db,
+      'run',
+      imported.id,
+      '--input',
+      'problemStatement=Slow checkout',
+    ]);
+    expect(again.status).toBe('succeeded');
+    expect(model.requests[5]?.body.messages).toEqual([
+      { role: 'system', content: 'You review solutions.' },
+      { role: 'user', content: 'problemStatement: Slow checkout\nconstraints: ' },
+    ]);
 
     const refused = await runCli(['--db', db, 'publish', imported.id]);
     expect(refused.code).toBe(1);

@@ -113,7 +113,8 @@ function AgentEditor({
       {agent.status === 'review' && (
         <p className="notice">
           An import made this agent for an agent version Flowbench did not know. It runs with the default provider and
-          model; check its settings, then mark it reviewed so the flows using it can publish.
+          model; what you save here is what the flow's steps run. Check its settings, then mark it reviewed so the flows
+          using it can publish.
         </p>
       )}
       <label className="field">
