@@ -72,7 +72,19 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
   const names = new Set(parameters.map((p) => p.name));
   // Seed 004's runtime hands the launch parameters to the steps as their context: here each step's
   // message lists them (a step's own prompt is its system prompt, or its agent's when it has none).
-  const launchContext = parameters.map((p) => `${p.name}: {{inputs.${p.name}}}`).join('\n');
+  const defaults = isRecord(doc.defaults) ? doc.defaults : {};
+  // defaults.context is shared context for every step; defaults.overrides.options the sampling of
+  // steps that set none of their own.
+  const sharedContext =
+    defaults.context === undefined
+      ? []
+      : [`Context: ${typeof defaults.context === 'string' ? defaults.context : JSON.stringify(defaults.context)}`];
+  const defaultOverrides = isRecord(defaults.overrides)
+    ? isRecord(defaults.overrides.options)
+      ? defaults.overrides.options
+      : defaults.overrides
+    : {};
+  const launchContext = [...sharedContext, ...parameters.map((p) => `${p.name}: {{inputs.${p.name}}}`)].join('\n');
   // A prompt that names a launch parameter as {{name}} gets its value.
   const withParameters = (text: string) =>
     text.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) =>
@@ -81,7 +93,7 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
 
   steps.forEach((step, index) => {
     const id = nodeIds.get(asString(step.id)) as string;
-    const overrides = isRecord(step.overrides) ? step.overrides : {};
+    const overrides = isRecord(step.overrides) ? step.overrides : defaultOverrides;
     const config: Record<string, unknown> = {
       system: withParameters(asString(step.prompt)),
       prompt: launchContext,
@@ -161,7 +173,12 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       schemaVersion: 1,
       name: title,
       description: asString(metadata.description),
-      tool: { name: toolNameFrom(asString(doc.flowId)), description: asString(metadata.description) },
+      // is_active: false keeps it out of MCP clients' tool list, as the seed's flag does.
+      tool: {
+        name: toolNameFrom(asString(doc.flowId)),
+        description: asString(metadata.description),
+        enabled: doc.is_active !== false,
+      },
       parameters,
       nodes,
       edges,
@@ -198,6 +215,8 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
     );
   }
   const kept = isRecord(flow.metadata[KEY]) ? flow.metadata[KEY] : {};
+  const keptDefaultsRoot = isRecord(kept.defaults) && isRecord(kept.defaults.overrides) ? kept.defaults.overrides : {};
+  const keptDefaults = isRecord(keptDefaultsRoot.options) ? keptDefaultsRoot.options : keptDefaultsRoot;
   const steps = flow.nodes.filter(isStep);
   const stepIds = new Map(steps.map((n) => [n.id, asString(keptStep(n).id, n.id)]));
   const outputIds = new Set(flow.nodes.filter((n) => n.type === 'output').map((n) => n.id));
@@ -217,11 +236,16 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
   const exportedSteps = steps.map((node) => {
     const original = keptStep(node);
     const config = node.config;
+    // A step that took its sampling from defaults.overrides writes none of its own back.
+    const inherited = (key: string) =>
+      !isRecord(original.overrides) && keptDefaults[key] !== undefined && keptDefaults[key] === config[key];
+    const own = (key: 'temperature' | 'topP' | 'maxTokens') =>
+      typeof config[key] === 'number' && !inherited(key) ? { [key]: config[key] } : {};
     const overrides = {
       ...(isRecord(original.overrides) ? original.overrides : {}),
-      ...(typeof config.temperature === 'number' ? { temperature: config.temperature } : {}),
-      ...(typeof config.topP === 'number' ? { topP: config.topP } : {}),
-      ...(typeof config.maxTokens === 'number' ? { maxTokens: config.maxTokens } : {}),
+      ...own('temperature'),
+      ...own('topP'),
+      ...own('maxTokens'),
     };
     const onSuccess = transitionOf(node, 'out', 'onSuccess');
     const onFailure = transitionOf(node, 'error', 'onFailure');

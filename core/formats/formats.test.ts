@@ -140,6 +140,32 @@ describe('flow definitions (seed 004)', () => {
     expect(problems).toEqual(['IMPORT_PROBLEM']);
   });
 
+  it('gives steps the launch parameters and defaults.context, defaults.overrides where they set none, and keeps is_active: false out of MCP', () => {
+    const doc = {
+      ...(JSON.parse(fixture('flow-definition-minimal.json')) as Record<string, unknown>),
+      is_active: false,
+      defaults: { context: 'The shop sells bicycles.', overrides: { options: { temperature: 0.7, maxTokens: 800 } } },
+    };
+    const result = detectImport(JSON.stringify(doc), 'with-defaults.json');
+    const flow = result.flow as unknown as Flow;
+    expect(flow.tool.enabled).toBe(false);
+    const steps = new Map(flow.nodes.map((n) => [n.id, n.config]));
+    expect(steps.get('gather_requirements')).toMatchObject({
+      system: 'Ты бизнес-аналитик. Собери контекст и требования.',
+      prompt:
+        'Context: The shop sells bicycles.\nproblemStatement: {{inputs.problemStatement}}\nconstraints: {{inputs.constraints}}',
+      temperature: 0.7,
+      maxTokens: 800,
+    });
+    // A step with its own overrides keeps them.
+    expect(steps.get('generate_solution')).toMatchObject({ temperature: 0.2, maxTokens: 1500 });
+    // Written back, no step gains overrides it took from the defaults.
+    const { flow: valid } = { flow: FlowSchema.parse({ id: 'x', ...flow }) };
+    const exported = JSON.parse(exportFlowText(valid, 'flow-definition-json')) as { steps: Record<string, unknown>[] };
+    expect(exported.steps[0]?.overrides).toBeUndefined();
+    expect(exported.steps[1]?.overrides).toEqual({ temperature: 0.2, maxTokens: 1500 });
+  });
+
   it('round-trips every field of the format, in JSON and YAML', () => {
     const json = JSON.parse(fixture('flow-definition-workshop.json')) as Record<string, unknown>;
     expect(

@@ -324,9 +324,11 @@ function progressListeners(flow: Flow, extra: CallExtra): RunEventListener[] {
 /** What a flow file declared about itself (seed 001's metadata: semver, dates), wherever the importer kept it. */
 function declaredMetadata(flow: Flow): { version?: string; created?: string; updated?: string } {
   const kept = (flow.metadata.flowyprompt as { metadata?: Record<string, unknown> } | undefined)?.metadata ?? {};
+  // Seed 004 declares an integer version at the top of the definition.
+  const definition = (flow.metadata.flowDefinition ?? {}) as Record<string, unknown>;
   const pick = (key: string) => {
-    const value = flow.metadata[key] ?? kept[key];
-    return typeof value === 'string' ? value : undefined;
+    const value = flow.metadata[key] ?? kept[key] ?? definition[key];
+    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
   };
   const version = pick('version');
   const created = pick('created');

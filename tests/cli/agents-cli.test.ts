@@ -133,6 +133,16 @@ describe('seed 004: a flow definition whose agent versions Flowbench does not kn
     const published = await runCli(['--db', db, 'publish', imported.id]);
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
+    // MCP clients see the version the definition declares.
+    const { client } = await connectStdio(db);
+    try {
+      const list = await client.callTool({ name: 'flows_list', arguments: {} });
+      expect((list.structuredContent as { flows: { name: string; version: string }[] }).flows).toEqual([
+        expect.objectContaining({ name: 'solution-workshop', version: '4' }),
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
 
