@@ -160,7 +160,7 @@ describe('flow definitions (seed 004)', () => {
     // A step with its own overrides keeps them.
     expect(steps.get('generate_solution')).toMatchObject({ temperature: 0.2, maxTokens: 1500 });
     // Written back, no step gains overrides it took from the defaults.
-    const { flow: valid } = { flow: FlowSchema.parse({ id: 'x', ...flow }) };
+    const valid = FlowSchema.parse({ ...flow, id: 'x' });
     const exported = JSON.parse(exportFlowText(valid, 'flow-definition-json')) as { steps: Record<string, unknown>[] };
     expect(exported.steps[0]?.overrides).toBeUndefined();
     expect(exported.steps[1]?.overrides).toEqual({ temperature: 0.2, maxTokens: 1500 });

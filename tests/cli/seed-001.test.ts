@@ -141,36 +141,15 @@ describe('seeds 001 and 002: FlowyPrompt files and their MCP contract', () => {
         message: expect.stringContaining('{tone} is not a variable any multi_input declares'),
       }),
     ]);
-    const plain = await runJson<{ steps: { nodeId: string; output?: unknown }[] }>([
-      '--db',
-      db,
-      'run',
-      imported.id,
-      '--input',
-      'company_name=TechCorp',
-      '--input',
-      'market=AI',
-      '--input',
-      'budget=1',
-    ]);
-    expect(plain.steps.find((s) => s.nodeId === 'node-2')?.output).toBe(
-      'Write a brand positioning for TechCorp in the AI market, in a {tone} tone.',
-    );
-    const given = await runJson<{ steps: { nodeId: string; output?: unknown }[] }>([
-      '--db',
-      db,
-      'run',
-      imported.id,
-      '--input',
-      'company_name=TechCorp',
-      '--input',
-      'market=AI',
-      '--input',
-      'budget=1',
-      '--input',
-      'tone=bold',
-    ]);
-    expect(given.steps.find((s) => s.nodeId === 'node-2')?.output).toBe(
+    const brandPositioning = async (...more: string[]) => {
+      const run = await runJson<{ steps: { nodeId: string; output?: unknown }[] }>([
+        ...['--db', db, 'run', imported.id, '--input', 'company_name=TechCorp', '--input', 'market=AI'],
+        ...['--input', 'budget=1', ...more],
+      ]);
+      return run.steps.find((s) => s.nodeId === 'node-2')?.output;
+    };
+    expect(await brandPositioning()).toBe('Write a brand positioning for TechCorp in the AI market, in a {tone} tone.');
+    expect(await brandPositioning('--input', 'tone=bold')).toBe(
       'Write a brand positioning for TechCorp in the AI market, in a bold tone.',
     );
   });

@@ -156,36 +156,17 @@ function AgentEditor({
           onChange={(e) => set('maxSteps', Number(e.target.value))}
         />
       </label>
-      <OptionalNumber
-        label="Temperature"
-        value={settings.temperature}
-        min={0}
-        max={2}
-        step={0.1}
-        onChange={(v) => set('temperature', v)}
-      />
-      <OptionalNumber
-        label="Top P"
-        value={settings.topP}
-        min={0}
-        max={1}
-        step={0.05}
-        onChange={(v) => set('topP', v)}
-      />
-      <OptionalNumber
-        label="Max tokens"
-        value={settings.maxTokens}
-        min={1}
-        step={1}
-        onChange={(v) => set('maxTokens', v)}
-      />
-      <OptionalNumber
-        label="Tool time limit (ms)"
-        value={settings.toolTimeoutMs}
-        min={100}
-        step={100}
-        onChange={(v) => set('toolTimeoutMs', v)}
-      />
+      {OPTIONAL_NUMBERS.map(({ key, label, min, max, step }) => (
+        <OptionalNumber
+          key={key}
+          label={label}
+          value={settings[key]}
+          min={min}
+          {...(max !== undefined ? { max } : {})}
+          step={step}
+          onChange={(v) => set(key, v)}
+        />
+      ))}
       <label className="field">
         <span className="field-label">When a tool call fails</span>
         <select
@@ -230,6 +211,20 @@ function AgentEditor({
     </section>
   );
 }
+
+/** The settings an agent may leave unset: the provider's or the server's default applies then. */
+const OPTIONAL_NUMBERS: {
+  key: 'temperature' | 'topP' | 'maxTokens' | 'toolTimeoutMs';
+  label: string;
+  min: number;
+  max?: number;
+  step: number;
+}[] = [
+  { key: 'temperature', label: 'Temperature', min: 0, max: 2, step: 0.1 },
+  { key: 'topP', label: 'Top P', min: 0, max: 1, step: 0.05 },
+  { key: 'maxTokens', label: 'Max tokens', min: 1, step: 1 },
+  { key: 'toolTimeoutMs', label: 'Tool time limit (ms)', min: 100, step: 100 },
+];
 
 /** A number the agent may leave unset (the provider's or the server's default then applies). */
 function OptionalNumber({
