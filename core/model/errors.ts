@@ -53,6 +53,8 @@ export const ERROR_CODES = {
   STEP_LIMIT: 'an agent reached its step limit without answering',
   SUBFLOW_NOT_PUBLISHED: 'a flow node calls a flow that has no published version',
   SUBFLOW_FAILED: 'the flow a flow node called ended without succeeding; `data.runId` is its run',
+  OUTPUT_MAPPING_FAILED:
+    'a structured output field reads a path inside a node whose answer is text, not JSON; `data.fields` names each',
   CANCELLED: 'the run was cancelled',
   RUN_TIMEOUT: 'the whole run took longer than its time limit',
   STOPPED: 'a stop node ended the run; the message is its reason',

@@ -86,9 +86,13 @@ describe('seed 004: a flow definition whose agent versions Flowbench does not kn
     ]);
     expect(imported.problems).toEqual([]);
     expect(imported.warnings.map((w) => w.code)).toEqual(Array(4).fill('AGENT_NEEDS_REVIEW'));
-    model.reply = (request) => ({ content: `answer ${model.requests.indexOf(request) + 1}` });
+    // The steps answer JSON, so resultPayload's $steps.x.output.y paths find their values.
+    model.reply = (request) => ({
+      content: JSON.stringify({ draft: `draft ${model.requests.indexOf(request) + 1}`, recommendations: ['ship it'] }),
+    });
     const run = await runJson<RunRecord>(['--db', db, 'run', imported.id, '--input', 'problemStatement=Slow checkout']);
     expect(run.status).toBe('succeeded');
+    expect(run.output).toEqual({ kind: 'structured', data: { solution: 'draft 2', nextActions: ['ship it'] } });
     expect(run.steps.filter((s) => s.status === 'succeeded').map((s) => s.nodeId)).toEqual([
       'input',
       'gather_requirements',
@@ -123,6 +127,14 @@ describe('seed 004: a flow definition whose agent versions Flowbench does not kn
       { role: 'system', content: 'You review solutions.' },
       { role: 'user', content: 'problemStatement: Slow checkout\nconstraints: ' },
     ]);
+    // Steps that answer text: the run names each mapping that cannot be made instead of returning nulls.
+    model.reply = () => ({ content: 'Plain words, no JSON.' });
+    const unmapped = await runCli(['--db', db, 'run', imported.id, '--input', 'problemStatement=x', '--json']);
+    expect(unmapped.code).toBe(1);
+    const failed = JSON.parse(unmapped.stdout) as RunRecord;
+    expect(failed.error).toMatchObject({ code: 'OUTPUT_MAPPING_FAILED', nodeId: 'result' });
+    expect(failed.error?.message).toContain('solution ({{nodes.generate_solution.output.draft}})');
+    expect(failed.error?.message).toContain('"review_solution" answered text, not JSON');
 
     const refused = await runCli(['--db', db, 'publish', imported.id]);
     expect(refused.code).toBe(1);

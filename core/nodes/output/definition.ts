@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FlowbenchError } from '../../model/errors';
 import { parseTemplate } from '../../model/template';
 import { defineNode, preview } from '../define-node';
 
@@ -113,6 +114,16 @@ export const outputNode = defineNode({
         .map((r) => ({ id: r.id, text: r.literal ? r.text : ctx.render(r.text) }));
       return { kind: 'output', output: { kind: 'return_values', values } };
     }
+    const failed = config.fields.flatMap((f) => {
+      const reason = unmappable(f.value, ctx);
+      return reason ? [`${f.name} (${f.value.trim()}): ${reason}`] : [];
+    });
+    if (failed.length > 0) {
+      // A path into an answer that is not JSON would be null: the run says which mapping failed instead.
+      throw new FlowbenchError('OUTPUT_MAPPING_FAILED', `the output could not be mapped: ${failed.join('; ')}`, {
+        fields: failed,
+      });
+    }
     const data = Object.fromEntries(config.fields.map((f) => [f.name, coerceField(ctx.resolve(f.value), f.type)]));
     return { kind: 'output', output: { kind: 'structured', data } };
   },
@@ -140,4 +151,32 @@ function onlySkippedNodes(template: string, ctx: { ran(nodeId: string): boolean 
     s.kind === 'ref' && s.ref.scope === 'nodes' ? [s.ref.nodeId] : [],
   );
   return nodeIds.length > 0 && nodeIds.every((id) => !ctx.ran(id));
+}
+
+/**
+ * Why a field cannot be mapped: it reads a path inside a node's output, the
+ * node ran, and its answer is text that is not JSON. (A node that did not
+ * run, or JSON without the path, leave the field null, as the schema allows.)
+ */
+function unmappable(
+  template: string,
+  ctx: { ran(nodeId: string): boolean; resolve(t: string): unknown },
+): string | undefined {
+  const segments = parseTemplate(template.trim());
+  const only = segments.length === 1 ? segments[0] : undefined;
+  if (only?.kind !== 'ref' || only.ref.scope !== 'nodes' || only.ref.path.length === 0) return undefined;
+  const { nodeId, field } = only.ref;
+  if (!ctx.ran(nodeId)) return undefined;
+  const whole = ctx.resolve(`{{nodes.${nodeId}.${field}}}`);
+  if (typeof whole !== 'string') return undefined;
+  const text = whole.trim();
+  if (text.startsWith('{') || text.startsWith('[')) {
+    try {
+      JSON.parse(text);
+      return undefined;
+    } catch {
+      // Not JSON after all: said below.
+    }
+  }
+  return `"${nodeId}" answered text, not JSON (${JSON.stringify(text.slice(0, 60))}), so it has no ${only.ref.path.join('.')}`;
 }
