@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { RUN_REPORT_FORMATS, runMarkdown, runSummary } from '../../model/run-report';
 import { formatCost } from '../../model/pricing';
 import {
   RUN_STATUSES,
@@ -116,9 +117,15 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
       '--json',
       'print the run record: { id, flowId, flowName, trigger, status, inputs, output, error, startedAt, finishedAt, durationMs, steps: [...] }',
     )
-    .action((id: string, options: { json?: boolean }) => {
+    .option('--format <format>', `${RUN_REPORT_FORMATS.join('|')}: the summary or Markdown of seed 003's runs`, 'text')
+    .action((id: string, options: { json?: boolean; format: string }) => {
+      if (!(RUN_REPORT_FORMATS as readonly string[]).includes(options.format)) {
+        throw usageError(`--format must be one of ${RUN_REPORT_FORMATS.join(', ')}, got "${options.format}"`);
+      }
       const run = ctx.services.runs.get(id);
       if (options.json) printJson(run);
+      else if (options.format === 'markdown') process.stdout.write(runMarkdown(run));
+      else if (options.format === 'summary') printLine(runSummary(run));
       else showRun(run);
     });
 }
