@@ -1,4 +1,5 @@
 import { FlowbenchError } from '../model/errors';
+import { parseOrRefuse } from '../model/parse';
 import {
   allProviders,
   LOCAL_PRESETS,
@@ -91,14 +92,7 @@ export class ProviderService {
 
   /** Adds or replaces a provider; `isDefault` also makes it the default. */
   set(input: unknown, isDefault = false): ProviderConfig {
-    const parsed = ProviderConfigSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new FlowbenchError(
-        'VALIDATION_ERROR',
-        parsed.error.issues.map((i) => `${i.path.join('.') || 'provider'}: ${i.message}`).join('; '),
-      );
-    }
-    const config = parsed.data;
+    const config = parseOrRefuse(ProviderConfigSchema, input, 'provider');
     if (config.kind === 'openai-compatible' && !config.baseUrl) {
       throw new FlowbenchError(
         'VALIDATION_ERROR',
@@ -149,14 +143,7 @@ export class ProviderService {
 
   /** Adds or replaces the price of a model (at a provider, or any). A negative price is refused. */
   setPrice(input: unknown): PriceTable {
-    const parsed = PriceSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new FlowbenchError(
-        'VALIDATION_ERROR',
-        parsed.error.issues.map((i) => `${i.path.join('.') || 'price'}: ${i.message}`).join('; '),
-      );
-    }
-    const price: Price = parsed.data;
+    const price: Price = parseOrRefuse(PriceSchema, input, 'price');
     const others = this.prices().prices.filter((p) => !(p.model === price.model && p.provider === price.provider));
     const table = { prices: [...others, price] };
     this.settings.set(PRICES_KEY, table);

@@ -1,4 +1,5 @@
 import { FlowbenchError } from '../model/errors';
+import { parseOrRefuse } from '../model/parse';
 import {
   keepSecrets,
   maskServer,
@@ -8,7 +9,7 @@ import {
   type ServerListing,
 } from '../model/tools';
 import type { SettingsRepository } from '../store/settings-repository';
-import { McpConnections } from '../tools/mcp-connections';
+import { McpConnections, serverNotFound } from '../tools/mcp-connections';
 import { FLOWBENCH_VERSION } from './version';
 
 const KEY = 'mcp_servers';
@@ -48,27 +49,17 @@ export class ServerService {
    * afresh on next use.
    */
   set(input: unknown, previousName?: string): McpServerConfig {
-    const parsed = McpServerConfigSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new FlowbenchError(
-        'VALIDATION_ERROR',
-        parsed.error.issues.map((i) => `${i.path.join('.') || 'server'}: ${i.message}`).join('; '),
-      );
-    }
+    const edited = parseOrRefuse(McpServerConfigSchema, input, 'server');
     const configs = this.configs();
-    const replaced = previousName ?? parsed.data.name;
+    const replaced = previousName ?? edited.name;
     if (previousName !== undefined && !configs.some((c) => c.name === previousName)) {
       throw this.notFound(previousName);
     }
-    if (
-      previousName !== undefined &&
-      previousName !== parsed.data.name &&
-      configs.some((c) => c.name === parsed.data.name)
-    ) {
-      throw new FlowbenchError('VALIDATION_ERROR', `a server named "${parsed.data.name}" already exists`);
+    if (previousName !== undefined && previousName !== edited.name && configs.some((c) => c.name === edited.name)) {
+      throw new FlowbenchError('VALIDATION_ERROR', `a server named "${edited.name}" already exists`);
     }
     const config = keepSecrets(
-      parsed.data,
+      edited,
       configs.find((c) => c.name === replaced),
     );
     const servers = configs.map((c) => (c.name === replaced ? config : c));
@@ -94,11 +85,9 @@ export class ServerService {
   }
 
   private notFound(name: string): FlowbenchError {
-    const known = this.configs().map((c) => c.name);
-    return new FlowbenchError(
-      'SERVER_NOT_FOUND',
-      `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ''}`,
-      { server: name },
+    return serverNotFound(
+      name,
+      this.configs().map((c) => c.name),
     );
   }
 

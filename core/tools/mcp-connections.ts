@@ -87,11 +87,9 @@ export class McpConnections implements ToolPort {
     const configs = this.configs();
     const found = configs.find((c) => c.name === name);
     if (!found) {
-      const known = configs.map((c) => c.name);
-      throw new FlowbenchError(
-        'SERVER_NOT_FOUND',
-        `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
-        { server: name },
+      throw serverNotFound(
+        name,
+        configs.map((c) => c.name),
       );
     }
     return found;
@@ -405,5 +403,14 @@ function connectError(config: McpServerConfig, thrown: unknown, stderr: string):
     {
       server: config.name,
     },
+  );
+}
+
+/** SERVER_NOT_FOUND, naming the servers there are (or how to add one). */
+export function serverNotFound(name: string, known: readonly string[]): FlowbenchError {
+  return new FlowbenchError(
+    'SERVER_NOT_FOUND',
+    `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
+    { server: name },
   );
 }

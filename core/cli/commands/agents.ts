@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { AgentSettingsSchema, TOOL_ERROR_POLICIES, type AgentSettings, type AgentSummary } from '../../model/agents';
-import { FlowbenchError } from '../../model/errors';
+import { parseOrRefuse } from '../../model/parse';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -28,22 +28,19 @@ function settingsFrom(options: SettingsOptions, base: Partial<AgentSettings> = {
   if (options.toolErrors && !(TOOL_ERROR_POLICIES as readonly string[]).includes(options.toolErrors)) {
     throw usageError(`--tool-errors must be one of ${TOOL_ERROR_POLICIES.join(', ')}`);
   }
-  const parsed = AgentSettingsSchema.safeParse({
-    ...base,
-    ...(options.provider !== undefined ? { provider: options.provider } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.system !== undefined ? { system: options.system } : {}),
-    ...(options.tool.length > 0 ? { tools: options.tool.map(toolRef) } : {}),
-    ...(options.maxSteps !== undefined ? { maxSteps: Number(options.maxSteps) } : {}),
-    ...(options.toolErrors !== undefined ? { toolErrors: options.toolErrors } : {}),
-  });
-  if (!parsed.success) {
-    throw new FlowbenchError(
-      'VALIDATION_ERROR',
-      parsed.error.issues.map((i) => `${i.path.join('.') || 'agent'}: ${i.message}`).join('; '),
-    );
-  }
-  return parsed.data;
+  return parseOrRefuse(
+    AgentSettingsSchema,
+    {
+      ...base,
+      ...(options.provider !== undefined ? { provider: options.provider } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.system !== undefined ? { system: options.system } : {}),
+      ...(options.tool.length > 0 ? { tools: options.tool.map(toolRef) } : {}),
+      ...(options.maxSteps !== undefined ? { maxSteps: Number(options.maxSteps) } : {}),
+      ...(options.toolErrors !== undefined ? { toolErrors: options.toolErrors } : {}),
+    },
+    'agent',
+  );
 }
 
 function settingsOptions(command: Command): Command {
