@@ -43,6 +43,19 @@ export function modelCallEditor(promptLabel: string) {
   ];
 }
 
+/** The sampling options a config sets, and only those (the provider's defaults apply to the rest). */
+export function samplingOf(config: {
+  temperature?: number | undefined;
+  topP?: number | undefined;
+  maxTokens?: number | undefined;
+}) {
+  return {
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.topP !== undefined ? { topP: config.topP } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+  };
+}
+
 /** Sampling options shared by model-calling nodes (seed 004's step overrides). */
 export const modelOptionsShape = () => ({
   temperature: z.number().min(0).max(2).optional(),

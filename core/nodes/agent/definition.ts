@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentSettingsShape, type AgentSettings } from '../../model/agents';
 import { defineNode, preview } from '../define-node';
-import { MemoryReadSchema, MemoryWriteSchema, MODEL_PORTS, modelCallEditor } from '../shared-config';
+import { MemoryReadSchema, MemoryWriteSchema, MODEL_PORTS, modelCallEditor, samplingOf } from '../shared-config';
 import { runAgent } from './run-agent';
 
 const AgentConfigSchema = z.lazy(() =>
@@ -31,9 +31,7 @@ export function effectiveSettings(config: AgentConfig, version: AgentSettings | 
     model: config.model || version.model,
     system: config.system || version.system,
     tools: config.tools.length > 0 ? config.tools : version.tools,
-    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-    ...(config.topP !== undefined ? { topP: config.topP } : {}),
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...samplingOf(config),
   };
 }
 

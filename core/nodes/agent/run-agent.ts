@@ -1,8 +1,8 @@
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import type { AgentTool, InvalidToolCall } from '../../model/llm';
-import type { AbortSignalLike } from '../../model/abort';
 import { FLOWBENCH_SERVER, toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
-import { subflowOutput } from '../../model/subflows';
+import { callFlow } from '../call-flow';
+import { samplingOf } from '../shared-config';
 import type { NodeContext, NodeOutcome } from '../define-node';
 import { effectiveSettings, type AgentConfig } from './definition';
 
@@ -28,24 +28,6 @@ function invalidCallError(call: InvalidToolCall, offered: readonly string[]): Fl
           tool: call.name,
         },
       );
-}
-
-/** A published flow called as a tool: a child run of this one; a run that did not succeed is SUBFLOW_FAILED. */
-async function callFlow(
-  ctx: NodeContext,
-  flow: string,
-  args: Record<string, unknown>,
-  signal: AbortSignalLike,
-): Promise<{ runId: string; output: unknown }> {
-  const result = await ctx.subflows.run({ flow, inputs: args, parentRunId: ctx.runId, callers: ctx.callers, signal });
-  if (result.status !== 'succeeded') {
-    throw new FlowbenchError(
-      'SUBFLOW_FAILED',
-      `flow "${flow}" ended ${result.status}${result.error ? `: ${result.error.code}: ${result.error.message}` : ''} (run ${result.runId})`,
-      { runId: result.runId, status: result.status },
-    );
-  }
-  return { runId: result.runId, output: subflowOutput(result.output) };
 }
 
 /**
@@ -140,9 +122,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       model: settings.model,
       system,
       prompt,
-      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-      ...(settings.topP !== undefined ? { topP: settings.topP } : {}),
-      ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+      ...samplingOf(settings),
       tools,
       maxSteps: settings.maxSteps,
       signal: controller.signal,

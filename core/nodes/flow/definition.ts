@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { FlowbenchError } from '../../model/errors';
-import { subflowOutput } from '../../model/subflows';
 import { callPorts } from '../shared-config';
+import { callFlow } from '../call-flow';
 import { defineNode } from '../define-node';
 import { NamedValueSchema, namedValuesEditor } from '../shared-arguments';
 
@@ -37,22 +36,7 @@ export const flowNode = defineNode({
   execute: async (ctx, config) => {
     const inputs = Object.fromEntries(config.inputs.map((i) => [i.name, ctx.resolve(i.value)]));
     ctx.report({ input: inputs });
-    const result = await ctx.subflows.run({
-      flow: config.flow,
-      inputs,
-      parentRunId: ctx.runId,
-      callers: ctx.callers,
-      signal: ctx.signal,
-      onStarted: (runId) => ctx.report({ childRunId: runId }),
-    });
-    ctx.report({ childRunId: result.runId });
-    if (result.status !== 'succeeded') {
-      throw new FlowbenchError(
-        'SUBFLOW_FAILED',
-        `flow "${config.flow}" ended ${result.status}${result.error ? `: ${result.error.code}: ${result.error.message}` : ''} (run ${result.runId})`,
-        { runId: result.runId, status: result.status },
-      );
-    }
-    return { kind: 'output', output: subflowOutput(result.output) };
+    const called = await callFlow(ctx, config.flow, inputs, ctx.signal, (runId) => ctx.report({ childRunId: runId }));
+    return { kind: 'output', output: called.output };
   },
 });

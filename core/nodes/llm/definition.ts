@@ -8,6 +8,7 @@ import {
   modelCallShape,
   modelCallEditor,
   modelOptionsShape,
+  samplingOf,
 } from '../shared-config';
 
 const LlmConfigSchema = z.lazy(() =>
@@ -71,9 +72,7 @@ export const llmNode = defineNode({
       model: config.model,
       system,
       prompt,
-      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-      ...(config.topP !== undefined ? { topP: config.topP } : {}),
-      ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+      ...samplingOf(config),
       outputFormat: config.outputFormat,
       ...(config.jsonSchema !== undefined ? { jsonSchema: config.jsonSchema } : {}),
       signal: ctx.signal,
