@@ -91,8 +91,39 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       names.has(name) ? `{{inputs.${name}}}` : whole,
     );
 
+  // What this build keeps for export but does not run yet (issue 15): said, not dropped quietly.
+  const notHonoured = (source: string, what: string, nodeId?: string) =>
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source,
+      ...(nodeId ? { nodeId } : {}),
+      message: `${what}: Flowbench keeps it for export but does not apply it yet`,
+    });
+  if (isRecord(doc.memory) && Array.isArray(doc.memory.sharedChannels) && doc.memory.sharedChannels.length > 0)
+    notHonoured('memory.sharedChannels', 'shared memory channels');
+  const outputs0 = isRecord(doc.outputs) ? doc.outputs : {};
+  if (Array.isArray(outputs0.summaryFields) && outputs0.summaryFields.length > 0)
+    notHonoured('outputs.summaryFields', 'summary fields');
+
   steps.forEach((step, index) => {
     const id = nodeIds.get(asString(step.id)) as string;
+    for (const key of ['memoryReads', 'memoryWrites'] as const) {
+      if (Array.isArray(step[key]) && step[key].length > 0)
+        notHonoured(
+          `steps[${index}].${key}`,
+          `step "${asString(step.id)}" ${key === 'memoryReads' ? 'reads' : 'writes'} memory`,
+          id,
+        );
+    }
+    const failure =
+      isRecord(step.transitions) && isRecord(step.transitions.onFailure) ? step.transitions.onFailure : {};
+    if (typeof failure.fail === 'boolean' && (failure.fail === false || asString(failure.next) !== ''))
+      notHonoured(
+        `steps[${index}].transitions.onFailure.fail`,
+        `step "${asString(step.id)}" onFailure fail: ${String(failure.fail)}`,
+        id,
+      );
     const overrides = isRecord(step.overrides) ? step.overrides : defaultOverrides;
     const config: Record<string, unknown> = {
       system: withParameters(asString(step.prompt)),

@@ -161,7 +161,11 @@ test('an imported flow shows what could not be carried over until it is dismisse
   await expect(problems).toContainText('goes on failure to "refine_solution", which is not a step');
   await expect(problems).toContainText('AGENT_NEEDS_REVIEW node gather_requirements');
   await shot(page, 'import-problems');
-  await problems.getByRole('button', { name: 'Dismiss' }).click();
+  await problems
+    .getByRole('listitem')
+    .filter({ hasText: 'refine_solution' })
+    .getByRole('button', { name: 'Dismiss' })
+    .click();
   await expect(problems).not.toContainText('refine_solution');
   // An agent the import created is reviewed in the library, not dismissed here.
   await expect(problems).toContainText('AGENT_NEEDS_REVIEW node gather_requirements');
