@@ -3,7 +3,7 @@ import { FlowSchema } from '../model/flow';
 import { inputNode } from '../nodes/input/definition';
 import { llmNode } from '../nodes/llm/definition';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
-import { addNodeChange, connectChange, moveChange } from './edits';
+import { addNodeChange, connectChange, loopLimitChange, moveChange } from './edits';
 
 const flow = FlowSchema.parse(
   buildFlow({
@@ -27,15 +27,43 @@ describe('editing changes', () => {
     expect(addNodeChange(flow, inputNode, { x: 0, y: 0 }).nodeId).toBe('input_1');
   });
 
-  it('connects two ports, refuses a cycle, and does nothing for a join that exists', () => {
+  it('connects two ports, makes an edge that goes back a loop, refuses a second loop from a node, and does nothing for a join that exists', () => {
     expect(connectChange(flow, { source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' })).toEqual({
       kind: 'change',
+      isLoop: false,
       changes: { addEdges: [{ id: 'e3', source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' }] },
     });
+    const back = connectChange(flow, { source: 'result', sourcePort: 'out', target: 'ask', targetPort: 'in' });
+    expect(back).toEqual({
+      kind: 'change',
+      isLoop: true,
+      changes: {
+        addEdges: [
+          {
+            id: 'e3',
+            source: 'result',
+            sourcePort: 'out',
+            target: 'ask',
+            targetPort: 'in',
+            loop: { maxIterations: 3 },
+          },
+        ],
+      },
+    });
+    const looped = FlowSchema.parse({
+      ...flow,
+      edges: [...flow.edges, ...(back.kind === 'change' ? (back.changes.addEdges ?? []) : [])],
+    });
     // The person dragging is told which path already runs the other way.
-    expect(connectChange(flow, { source: 'result', sourcePort: 'out', target: 'input', targetPort: 'in' })).toEqual({
+    expect(connectChange(looped, { source: 'result', sourcePort: 'out', target: 'input', targetPort: 'in' })).toEqual({
       kind: 'refused',
-      reason: expect.stringMatching(/close a loop \(.*input.* → .*ask.* → .*result.*already runs the other way\)/),
+      reason: expect.stringMatching(
+        /go back \(.*input.* → .*ask.* → .*result.*runs the other way\), and .* already loops back/,
+      ),
+    });
+    expect(loopLimitChange(looped, 'e3', 5)).toEqual({
+      removeEdges: ['e3'],
+      addEdges: [expect.objectContaining({ id: 'e3', loop: { maxIterations: 5 } })],
     });
     expect(connectChange(flow, { source: 'ask', sourcePort: 'out', target: 'ask', targetPort: 'in' })).toEqual({
       kind: 'refused',
@@ -75,10 +103,19 @@ describe('editing changes', () => {
       },
     });
     // Text already written stays; the entry node (every input at once) and error ports fill nothing.
-    expect(connect('ask', 'written')).toEqual({ kind: 'change', changes: { addEdges: [expect.any(Object)] } });
-    expect(connect('input', 'answer')).toEqual({ kind: 'change', changes: { addEdges: [expect.any(Object)] } });
+    expect(connect('ask', 'written')).toEqual({
+      kind: 'change',
+      isLoop: false,
+      changes: { addEdges: [expect.any(Object)] },
+    });
+    expect(connect('input', 'answer')).toEqual({
+      kind: 'change',
+      isLoop: false,
+      changes: { addEdges: [expect.any(Object)] },
+    });
     expect(connect('answer', 'result', 'error')).toEqual({
       kind: 'change',
+      isLoop: false,
       changes: { addEdges: [expect.any(Object)] },
     });
   });

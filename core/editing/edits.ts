@@ -23,10 +23,23 @@ export function addNodeChange(
   return { changes: { addNodes: [node] }, nodeId: id };
 }
 
+/** The passes a loop edge drawn in the editor allows until the person changes it. */
+export const DEFAULT_LOOP_PASSES = 3;
+
+/** The flow's edges without its loop edges: the order one pass runs in. */
+const forwardOf = (flow: Flow) =>
+  buildAdjacency(
+    flow.nodes.map((n) => n.id),
+    flow.edges.filter((e) => !e.loop),
+  );
+
+/** True when an edge from source to target goes back: the target already leads to the source. */
+const goesBack = (flow: Flow, source: string, target: string) => wouldCreateCycle(forwardOf(flow), source, target);
+
 /**
  * Why an edge from source to target is refused, in words for the person
- * dragging it (a node joined to itself, or a cycle, naming the path that
- * already leads back); undefined when it is allowed.
+ * dragging it; undefined when it is allowed. An edge that goes back becomes a
+ * loop edge (see connectChange), except from a node that already starts one.
  */
 export function connectionRefusal(flow: Flow, source: string, target: string): string | undefined {
   const name = (id: string) => {
@@ -34,25 +47,24 @@ export function connectionRefusal(flow: Flow, source: string, target: string): s
     return node?.label ? `"${node.label}"` : id;
   };
   if (source === target) return `${name(source)} cannot feed itself`;
-  const adjacency = buildAdjacency(
-    flow.nodes.map((n) => n.id),
-    flow.edges,
-  );
-  if (!wouldCreateCycle(adjacency, source, target)) return undefined;
-  const path = shortestPath(adjacency, target, source) ?? [target, source];
-  return `it would close a loop (${path.map(name).join(' → ')} already runs the other way); flows run one way, from inputs to results`;
+  if (!goesBack(flow, source, target)) return undefined;
+  const loop = flow.edges.find((e) => e.source === source && e.loop);
+  if (!loop) return undefined;
+  const path = shortestPath(forwardOf(flow), target, source) ?? [target, source];
+  return `it would go back (${path.map(name).join(' → ')} runs the other way), and ${name(source)} already loops back to ${name(loop.target)}; a node starts one loop`;
 }
 
-/** False when an edge from source to target would join a node to itself or close a cycle. */
+/** False when an edge from source to target would join a node to itself or start a second loop from one node. */
 export function canConnect(flow: Flow, source: string, target: string): boolean {
   return connectionRefusal(flow, source, target) === undefined;
 }
 
 export type ConnectResult =
-  | { kind: 'change'; changes: ChangeSetInput }
+  /** `isLoop`: the edge goes back, so it is a loop edge with DEFAULT_LOOP_PASSES. */
+  | { kind: 'change'; changes: ChangeSetInput; isLoop: boolean }
   /** The same ports are already joined: nothing to do. */
   | { kind: 'exists' }
-  /** A self-join or a cycle, with why in words. */
+  /** A self-join or a second loop from one node, with why in words. */
   | { kind: 'refused'; reason: string };
 
 /** The change that joins two ports, or why there is none. */
@@ -71,11 +83,27 @@ export function connectChange(
   );
   if (exists) return { kind: 'exists' };
   const id = freeEdgeId(new Set(flow.edges.map((e) => e.id)));
+  if (goesBack(flow, ends.source, ends.target)) {
+    // A loop carries no new data forward: the target reads what the source left on the last pass.
+    return {
+      kind: 'change',
+      isLoop: true,
+      changes: { addEdges: [{ id, ...ends, loop: { maxIterations: DEFAULT_LOOP_PASSES } }] },
+    };
+  }
   const filled = filledTarget(flow, ends);
   return {
     kind: 'change',
+    isLoop: false,
     changes: { addEdges: [{ id, ...ends }], ...(filled ? { updateNodes: [filled] } : {}) },
   };
+}
+
+/** The change that sets a loop edge's limit: the edge replaced by one with the new limit, in one edit. */
+export function loopLimitChange(flow: Flow, edgeId: string, maxIterations: number): ChangeSetInput | undefined {
+  const edge = flow.edges.find((e) => e.id === edgeId);
+  if (!edge?.loop || edge.loop.maxIterations === maxIterations) return undefined;
+  return { removeEdges: [edgeId], addEdges: [{ ...edge, loop: { maxIterations } }] };
 }
 
 /**

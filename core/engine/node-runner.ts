@@ -23,6 +23,8 @@ export interface NodeRunInput {
   retry: RetryPolicy;
   /** True when the node's error port is connected, so a failure continues the run. */
   isHandled: boolean;
+  /** The node's pass of a loop (1 outside loops); events carry it from the second on. */
+  iteration: number;
   emit: (event: RunEvent) => void;
 }
 
@@ -38,13 +40,14 @@ function abortion(signal: AbortSignal): Promise<never> {
 /** Runs one node: its attempts, each under the node's time limit, with backoff between them. */
 export async function runNode(input: NodeRunInput): Promise<NodeResult> {
   const { node, definition, runId, emit } = input;
+  const pass = input.iteration > 1 ? { iteration: input.iteration } : undefined;
   const maxAttempts = node.maxAttempts ?? 1;
   const started = Date.now();
   /** Errors of the attempts that were retried, for the step record. */
   const retries: { code: string; message: string }[] = [];
   for (let attempt = 1; ; attempt++) {
     if (input.runSignal.aborted) return { status: 'cancelled' };
-    emit({ type: 'node.started', runId, nodeId: node.id, attempt, at: Date.now() });
+    emit({ type: 'node.started', runId, nodeId: node.id, attempt, at: Date.now(), ...pass });
     const details: StepDetails = {};
     const used: Record<string, unknown> = {};
     const guard = new AttemptGuard(
@@ -70,6 +73,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         runId,
         nodeId: node.id,
         at: Date.now(),
+        ...pass,
         durationMs: Date.now() - started,
         attempts: attempt,
         input: details.input ?? used,
@@ -90,6 +94,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         runId,
         nodeId: node.id,
         at: Date.now(),
+        ...pass,
         attempt,
         error: { code: error.code, message: error.message },
         willRetry,
@@ -223,7 +228,14 @@ class RunContext implements NodeContext {
     const index = calls.findIndex((c) => c.id === call.id);
     if (index === -1) calls.push(call);
     else calls[index] = call;
-    this.input.emit({ type: 'node.tool', runId: this.input.runId, nodeId: this.nodeId, call });
+    const { iteration } = this.input;
+    this.input.emit({
+      type: 'node.tool',
+      runId: this.input.runId,
+      nodeId: this.nodeId,
+      call,
+      ...(iteration > 1 ? { iteration } : {}),
+    });
   }
 
   private track(template: string): void {

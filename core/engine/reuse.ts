@@ -51,6 +51,14 @@ export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): Reus
       nodeId: source.fromNodeId,
     });
   }
+  // A reused loop source would start passes of nodes that are not to run; not supported yet.
+  if (plan.loops.length > 0) {
+    throw new FlowbenchError(
+      'REUSE_UNAVAILABLE',
+      `flow "${flow.name}" has a loop; run it from the start, as a run from a node cannot reuse the passes of a loop yet`,
+      { nodeId: source.fromNodeId },
+    );
+  }
   const incoming: number[][] = plan.nodes.map(() => []);
   plan.nodes.forEach((planned, index) => {
     for (const edge of planned.outgoing) incoming[edge.target]?.push(index);

@@ -4,7 +4,7 @@ import type { NodePorts } from '../model/ports';
 import type { RenderScope } from '../model/render';
 import type { RunEvent, RunOutput, RunStatus, StepError } from '../model/run';
 import type { NodeRegistry } from '../nodes/registry';
-import { planFlow, type FlowPlan, type PlannedNode } from './flow-plan';
+import { planFlow, type FlowPlan, type PlannedLoop, type PlannedNode } from './flow-plan';
 import { runNode, type NodeResult } from './node-runner';
 import type { RetryPolicy } from './retry';
 import type { ReusedStep, ReusePlan } from './reuse';
@@ -41,7 +41,13 @@ export interface ScheduleResult {
  * at least one of its incoming edges is live (its source succeeded and took
  * that port); a node whose incoming edges are all dead is skipped. Independent
  * nodes run concurrently up to `concurrency`. An unhandled failure or a stop
- * node ends the run and aborts whatever is still running.
+ * node ends the run and aborts whatever is still running. In a flow with an
+ * input node, nodes the input does not lead to are skipped.
+ *
+ * A loop edge taken starts a new pass of its body (the nodes from its target
+ * to its source): their counts start over and each run of a node in it is
+ * recorded as its next iteration. Edges leaving the body wait until the loop
+ * is done, so what follows a loop runs once, on the last pass's outputs.
  */
 export function schedule(input: ScheduleInput): Promise<ScheduleResult> {
   return new Promise((resolve) => new RunScheduler(input, planFlow(input.flow, input.registry), resolve).begin());
@@ -52,6 +58,14 @@ class RunScheduler implements RenderScope {
   readonly inputs: Record<string, unknown>;
   private readonly remaining: Int32Array;
   private readonly liveInputs: Int32Array;
+  /** The ports each node took when it last settled (undefined: none); loops read them again. */
+  private readonly taken: (readonly string[] | undefined)[];
+  /** Each node's current iteration: 1, plus one per new pass of a loop around it. */
+  private readonly iteration: Int32Array;
+  /** Each loop's current pass. */
+  private readonly loopPass: Int32Array;
+  /** A handled failure that still fails the run once the rest has run (`onError: fail`). */
+  private failure: ScheduleResult | undefined;
   private readonly results = new Map<string, { output?: unknown; error?: StepError }>();
   private readonly queue: number[] = [];
   private head = 0;
@@ -70,6 +84,9 @@ class RunScheduler implements RenderScope {
     this.inputs = input.inputs;
     this.remaining = plan.indegree.slice();
     this.liveInputs = new Int32Array(plan.nodes.length);
+    this.taken = new Array<readonly string[] | undefined>(plan.nodes.length);
+    this.iteration = new Int32Array(plan.nodes.length).fill(1);
+    this.loopPass = new Int32Array(plan.loops.length).fill(1);
   }
 
   /** RenderScope: what an upstream node left. */
@@ -81,7 +98,11 @@ class RunScheduler implements RenderScope {
     const signal = this.input.controller.signal;
     if (signal.aborted) this.abortedFromOutside();
     else signal.addEventListener('abort', this.onAbort, { once: true });
-    for (const index of this.plan.roots) this.queue.push(index);
+    const { nodes, hasEntry } = this.plan;
+    for (const index of this.plan.roots) {
+      if (hasEntry && !(nodes[index] as PlannedNode).definition.isEntry) this.skip(index);
+      else this.queue.push(index);
+    }
     this.pump();
   }
 
@@ -91,7 +112,8 @@ class RunScheduler implements RenderScope {
     }
     if (this.running > 0 || (!this.hasEnded && this.head < this.queue.length)) return;
     this.input.controller.signal.removeEventListener('abort', this.onAbort);
-    this.resolve(this.ending ?? { status: 'succeeded', ...(this.output ? { output: this.output } : {}) });
+    const outcome = this.ending ?? this.failure ?? { status: 'succeeded' };
+    this.resolve(this.output && !this.ending ? { ...outcome, output: this.output } : outcome);
   }
 
   private start(index: number): void {
@@ -110,6 +132,7 @@ class RunScheduler implements RenderScope {
       timeoutMs: planned.node.timeoutMs ?? input.defaultTimeoutMs,
       retry: input.retry,
       isHandled: planned.isHandled,
+      iteration: this.iteration[index] as number,
       emit: input.emit,
     }).then((result) => {
       this.running--;
@@ -122,17 +145,13 @@ class RunScheduler implements RenderScope {
     const { node } = planned;
     const { runId, emit } = this.input;
     if (result.status === 'cancelled') {
-      emit({ type: 'node.cancelled', runId, nodeId: node.id, at: Date.now() });
+      emit({ type: 'node.cancelled', runId, nodeId: node.id, at: Date.now(), ...this.passOf(planned.index) });
       return;
     }
     if (result.status === 'failed') {
       const error = { code: result.error.code, message: result.error.message };
       this.results.set(node.id, { error });
-      if (planned.isHandled) return this.settle(planned, ERROR_PORT);
-      return this.end(
-        { status: this.hasProgress ? 'partial' : 'failed', error: { ...error, nodeId: node.id } },
-        new FlowbenchError('CANCELLED', `the run failed at node "${node.id}"`),
-      );
+      return this.fail(planned, error);
     }
     const { outcome } = result;
     if (outcome.kind === 'stop') {
@@ -143,6 +162,27 @@ class RunScheduler implements RenderScope {
       );
     }
     this.succeed(planned, outcome.output, outcome.ports ?? planned.dataPorts);
+  }
+
+  /** A failure: the error edge (or nothing) when the node's failure is handled, the end of the run otherwise. */
+  private fail(planned: PlannedNode, error: StepError): void {
+    const nodeId = planned.node.id;
+    if (!planned.isHandled) return this.failRun(nodeId, error);
+    if (planned.failsRunAfter) this.failure ??= { status: 'failed', error: { ...error, nodeId } };
+    this.settle(planned, ERROR_PORT);
+  }
+
+  private failRun(nodeId: string, error: StepError): void {
+    this.end(
+      { status: this.hasProgress ? 'partial' : 'failed', error: { ...error, nodeId } },
+      new FlowbenchError('CANCELLED', `the run failed at node "${nodeId}"`),
+    );
+  }
+
+  /** The `iteration` field of a node's events: absent on the first pass, as most runs have no loop. */
+  private passOf(index: number): { iteration?: number } {
+    const iteration = this.iteration[index] as number;
+    return iteration > 1 ? { iteration } : {};
   }
 
   /** A node's output, computed now or reused from an earlier run, counted as the run's progress. */
@@ -184,21 +224,88 @@ class RunScheduler implements RenderScope {
 
   /** Counts the node as settled for everything downstream; `livePorts` are the ports it took. */
   private settle(planned: PlannedNode, livePorts: readonly string[] | undefined): void {
+    this.taken[planned.index] = livePorts;
     for (const edge of planned.outgoing) {
-      const target = edge.target;
-      const left = --this.remaining[target]!;
-      if (livePorts?.includes(edge.sourcePort)) this.liveInputs[target]!++;
-      if (left === 0) {
-        if (this.liveInputs[target]! > 0) this.queue.push(target);
-        else this.skip(target);
-      }
+      if (edge.heldBy === undefined) this.arrive(edge.target, livePorts?.includes(edge.sourcePort) === true);
     }
+    if (planned.loop !== undefined) this.loopBack(planned, planned.loop, livePorts);
+  }
+
+  /** One incoming edge of `target` settled; the last one starts or skips it. */
+  private arrive(target: number, isLive: boolean): void {
+    const left = --this.remaining[target]!;
+    if (isLive) this.liveInputs[target]!++;
+    if (left === 0) {
+      if (this.liveInputs[target]! > 0) this.queue.push(target);
+      else this.skip(target);
+    }
+  }
+
+  /** A loop's source settled: another pass, the loop's limit as the source's error, or the loop done. */
+  private loopBack(planned: PlannedNode, l: number, livePorts: readonly string[] | undefined): void {
+    const loop = this.plan.loops[l] as PlannedLoop;
+    if (!livePorts?.includes(loop.sourcePort)) return this.loopDone(loop);
+    if (this.loopPass[l]! < loop.maxIterations) return this.nextPass(l, loop);
+    const nodeId = planned.node.id;
+    const targetId = (this.plan.nodes[loop.target] as PlannedNode).node.id;
+    const error: StepError = {
+      code: 'LOOP_LIMIT',
+      message: `node "${nodeId}" went back to "${targetId}" after pass ${loop.maxIterations}, the most its loop edge "${loop.edgeId}" allows`,
+    };
+    this.results.set(nodeId, { ...this.results.get(nodeId), error });
+    const { runId, emit } = this.input;
+    emit({
+      type: 'node.failed',
+      runId,
+      nodeId,
+      at: Date.now(),
+      attempt: 0,
+      error,
+      willRetry: false,
+      isHandled: planned.hasErrorExit,
+      ...this.passOf(planned.index),
+    });
+    // Only an error edge out of the loop takes the limit: going on as if the loop had ended well
+    // (a `continue` node, or the loop edge's own error port) would hide it.
+    if (!planned.hasErrorExit) return this.failRun(nodeId, error);
+    if (planned.failsRunAfter) this.failure ??= { status: 'failed', error: { ...error, nodeId } };
+    // The source's error edges leave the body: they run once the loop is done.
+    this.taken[planned.index] = ERROR_PORT;
+    this.loopDone(loop);
+  }
+
+  /** Starts the loop's body over: counts as before its first pass, the loop edge live into its target. */
+  private nextPass(l: number, loop: PlannedLoop): void {
+    this.loopPass[l]!++;
+    for (const inner of loop.inner) this.loopPass[inner] = 1;
+    for (const { index, innerEdges } of loop.body) {
+      this.remaining[index] = innerEdges;
+      this.liveInputs[index] = 0;
+      this.iteration[index]!++;
+    }
+    for (const edge of loop.entering) {
+      if (this.taken[edge.source]?.includes(edge.sourcePort)) this.liveInputs[edge.target]!++;
+    }
+    this.liveInputs[loop.target]!++;
+    if (this.remaining[loop.target] === 0) this.queue.push(loop.target);
+  }
+
+  /** The loop is done: the edges leaving its body count now, as the last pass left their sources. */
+  private loopDone(loop: PlannedLoop): void {
+    for (const exit of loop.exits)
+      this.arrive(exit.target, this.taken[exit.source]?.includes(exit.sourcePort) === true);
   }
 
   private skip(index: number): void {
     if (this.hasEnded) return;
     const planned = this.plan.nodes[index] as PlannedNode;
-    this.input.emit({ type: 'node.skipped', runId: this.input.runId, nodeId: planned.node.id, at: Date.now() });
+    this.input.emit({
+      type: 'node.skipped',
+      runId: this.input.runId,
+      nodeId: planned.node.id,
+      at: Date.now(),
+      ...this.passOf(index),
+    });
     this.settle(planned, undefined);
   }
 

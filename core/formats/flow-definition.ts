@@ -116,14 +116,6 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
           id,
         );
     }
-    const failure =
-      isRecord(step.transitions) && isRecord(step.transitions.onFailure) ? step.transitions.onFailure : {};
-    if (typeof failure.fail === 'boolean' && (failure.fail === false || asString(failure.next) !== ''))
-      notHonoured(
-        `steps[${index}].transitions.onFailure.fail`,
-        `step "${asString(step.id)}" onFailure fail: ${String(failure.fail)}`,
-        id,
-      );
     const overrides = isRecord(step.overrides) ? step.overrides : defaultOverrides;
     const config: Record<string, unknown> = {
       system: withParameters(asString(step.prompt)),
@@ -135,8 +127,15 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       ...(Array.isArray(step.memoryReads) ? { memoryReads: step.memoryReads } : {}),
       ...(Array.isArray(step.memoryWrites) ? { memoryWrites: step.memoryWrites } : {}),
     };
+    const transitions = isRecord(step.transitions) ? step.transitions : {};
+    const onFailure = isRecord(transitions.onFailure) ? transitions.onFailure : {};
+    // failFlowOnFailure defaults to true: a failure ends the run failed, after its `next` step has run.
+    const failsFlow = onFailure.fail !== false;
+    const hasFailureNext = asString(onFailure.next) !== '';
+    const onError = hasFailureNext ? (failsFlow ? 'fail' : 'continue') : failsFlow ? undefined : 'continue';
     nodes.push({
       id,
+      ...(onError ? { onError } : {}),
       // A step runs an agent version: an agent node, resolved in the agent library (the import creates
       // one for a version the library lacks). A step without one is a plain model call.
       type: typeof step.agentVersionId === 'string' ? 'agent' : 'llm',
@@ -146,13 +145,25 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       ...(typeof step.maxAttempts === 'number' ? { maxAttempts: step.maxAttempts } : {}),
       metadata: { [KEY]: { step } },
     });
-    const transitions = isRecord(step.transitions) ? step.transitions : {};
     for (const [kind, port] of [
       ['onSuccess', 'out'],
       ['onFailure', 'error'],
     ] as const) {
       const transition = isRecord(transitions[kind]) ? transitions[kind] : undefined;
       const next = asString(transition?.next);
+      // complete: true ends the run at once, so a `next` beside it is never taken.
+      if (kind === 'onSuccess' && transition?.complete === true) {
+        completing.push(id);
+        if (next)
+          problems.push({
+            code: 'IMPORT_PROBLEM',
+            severity: 'warning',
+            nodeId: id,
+            source: `steps[${index}].transitions.onSuccess`,
+            message: `step "${asString(step.id)}" says complete: true and next "${next}"; completing ends the run, so "${next}" does not run after it`,
+          });
+        continue;
+      }
       if (next) {
         const target = nodeIds.get(next);
         if (target) edges.push({ id: `${id}_${kind}`, source: id, sourcePort: port, target, targetPort: 'in' });
@@ -164,9 +175,10 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
             message: `step "${asString(step.id)}" goes ${kind === 'onSuccess' ? 'on success' : 'on failure'} to "${next}", which is not a step`,
           });
         }
-      } else if (kind === 'onSuccess') completing.push(id);
+      } else if (kind === 'onSuccess' && transition?.complete !== false) completing.push(id);
     }
   });
+  markLoops(edges, start, problems);
 
   const outputs = isRecord(doc.outputs) ? doc.outputs : {};
   const payload = isRecord(outputs.resultPayload) ? outputs.resultPayload : undefined;
@@ -218,6 +230,39 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
   };
 }
 
+/** The passes Flowbench allows a loop of a seed flow, which sets no limit of its own. */
+export const SEED_LOOP_PASSES = 3;
+
+/**
+ * Transitions that go back to an earlier step (review → gather again) become
+ * loop edges: found by a depth-first walk from the start step, each edge to a
+ * step still on the walk's path goes back. The seed sets no limit, so each
+ * gets SEED_LOOP_PASSES, said as a warning.
+ */
+function markLoops(edges: Record<string, unknown>[], start: string | undefined, problems: ImportProblem[]): void {
+  const leaving = new Map<string, Record<string, unknown>[]>();
+  for (const edge of edges) leaving.set(String(edge.source), [...(leaving.get(String(edge.source)) ?? []), edge]);
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (id: string) => {
+    state.set(id, 'open');
+    for (const edge of leaving.get(id) ?? []) {
+      const target = String(edge.target);
+      if (state.get(target) === 'open') {
+        edge.loop = { maxIterations: SEED_LOOP_PASSES };
+        problems.push({
+          code: 'IMPORT_PROBLEM',
+          severity: 'warning',
+          nodeId: id,
+          source: `transition ${id} → ${target}`,
+          message: `step "${id}" goes back to "${target}": a loop, which Flowbench runs at most ${SEED_LOOP_PASSES} passes (the file sets no limit; change it on the edge)`,
+        });
+      } else if (!state.has(target)) visit(target);
+    }
+    state.set(id, 'done');
+  };
+  if (start) visit(start);
+}
+
 /** The step a node came from, to keep the fields Flowbench does not model. */
 function keptStep(node: FlowNode): Record<string, unknown> {
   const kept = node.metadata?.[KEY];
@@ -232,6 +277,20 @@ function payloadExpression(value: string, stepIds: ReadonlyMap<string, string>):
     return ['$steps', stepIds.get(only.ref.nodeId) ?? only.ref.nodeId, 'output', ...only.ref.path].join('.');
   }
   return value;
+}
+
+/**
+ * onFailure's `fail` from the node's onError: the seed fails the flow unless told
+ * not to, while a Flowbench error edge goes on unless the node says `fail`.
+ */
+function failureTransition(
+  node: FlowNode,
+  transition: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const goesOn = node.onError === 'continue' || (node.onError === undefined && typeof transition?.next === 'string');
+  if (goesOn) return { ...transition, fail: false };
+  if (transition?.fail === false) return { ...transition, fail: undefined };
+  return transition;
 }
 
 /** Writes a flow as a seed-004 definition; only input, llm and output nodes can be expressed. */
@@ -279,7 +338,7 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
       ...own('maxTokens'),
     };
     const onSuccess = transitionOf(node, 'out', 'onSuccess');
-    const onFailure = transitionOf(node, 'error', 'onFailure');
+    const onFailure = failureTransition(node, transitionOf(node, 'error', 'onFailure'));
     return clean({
       ...original,
       id: stepIds.get(node.id),

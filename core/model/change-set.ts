@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FlowEdgeSchema, FlowNodeSchema, PositionSchema, ToolSettingsSchema, type Flow, type FlowNode } from './flow';
+import {
+  FlowEdgeSchema,
+  FlowNodeSchema,
+  NODE_ERROR_POLICIES,
+  PositionSchema,
+  ToolSettingsSchema,
+  type Flow,
+  type FlowNode,
+} from './flow';
 import { ParameterSchema } from './parameter';
 import { TestCaseSchema } from './test-cases';
 import type { Problem } from './problems';
@@ -16,6 +24,8 @@ export const NodeUpdateSchema = z.lazy(() =>
     version: z.number().int().min(1).optional(),
     maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
     timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
+    /** What the node's failure does to the run (FlowNode.onError); null goes back to the default. */
+    onError: z.enum(NODE_ERROR_POLICIES).nullable().optional(),
   }),
 );
 
@@ -114,10 +124,15 @@ export function applyNodeUpdate(node: FlowNode, update: NodeUpdate): FlowNode {
   if (update.version !== undefined) next.version = update.version;
   if (update.maxAttempts !== undefined) setOptional(next, 'maxAttempts', update.maxAttempts);
   if (update.timeoutMs !== undefined) setOptional(next, 'timeoutMs', update.timeoutMs);
+  if (update.onError !== undefined) setOptional(next, 'onError', update.onError);
   return next;
 }
 
-function setOptional(node: FlowNode, key: 'maxAttempts' | 'timeoutMs', value: number | null): void {
+function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError'>(
+  node: FlowNode,
+  key: K,
+  value: FlowNode[K] | null,
+): void {
   if (value === null) delete node[key];
   else node[key] = value;
 }
@@ -136,7 +151,11 @@ export function isLayoutOnly(changes: ChangeSet): boolean {
     changes.removeEdges.length === 0 &&
     changes.updateNodes.every(
       (u) =>
-        u.config === undefined && u.version === undefined && u.maxAttempts === undefined && u.timeoutMs === undefined,
+        u.config === undefined &&
+        u.version === undefined &&
+        u.maxAttempts === undefined &&
+        u.timeoutMs === undefined &&
+        u.onError === undefined,
     )
   );
 }
@@ -163,6 +182,7 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     if (update.version !== undefined) back.version = old.version;
     if (update.maxAttempts !== undefined) back.maxAttempts = old.maxAttempts ?? null;
     if (update.timeoutMs !== undefined) back.timeoutMs = old.timeoutMs ?? null;
+    if (update.onError !== undefined) back.onError = old.onError ?? null;
     return [back];
   });
   const fields = changes.flow;

@@ -35,6 +35,10 @@ export const ToolSettingsSchema = z.lazy(() =>
   }),
 );
 
+export const NODE_ERROR_POLICIES = ['continue', 'fail'] as const;
+export type NodeErrorPolicy = (typeof NODE_ERROR_POLICIES)[number];
+export const MAX_LOOP_ITERATIONS = 1000;
+
 export const FlowNodeSchema = z.lazy(() =>
   z.object({
     id: z.string().regex(NODE_ID_PATTERN, 'a node id is a letter then up to 63 letters, digits, _ or -'),
@@ -48,6 +52,13 @@ export const FlowNodeSchema = z.lazy(() =>
     maxAttempts: z.number().int().min(1).max(10).optional(),
     /** Per-node time limit; the engine's default applies when absent. */
     timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+    /**
+     * What the node's failure does to the run. Absent: the error edge runs when one is
+     * connected and the run goes on, otherwise the run fails. `continue`: the run goes on
+     * (without an error edge, what follows the node is skipped). `fail`: the run fails,
+     * after the error edge's steps have run (seed 004's `onFailure: {next, fail: true}`).
+     */
+    onError: z.enum(NODE_ERROR_POLICIES).optional(),
     /** Fields of an imported format that Flowbench does not use, kept for export. */
     metadata: z.record(z.string(), z.json()).optional(),
   }),
@@ -60,6 +71,12 @@ export const FlowEdgeSchema = z.lazy(() =>
     sourcePort: z.string().min(1).default('out'),
     target: z.string().min(1),
     targetPort: z.string().min(1).default('in'),
+    /**
+     * A loop edge goes back to an earlier node: following it runs the nodes from its target
+     * to its source again, at most `maxIterations` passes in all (the first included);
+     * wanting one more pass is the source's error LOOP_LIMIT.
+     */
+    loop: z.object({ maxIterations: z.number().int().min(2).max(MAX_LOOP_ITERATIONS) }).optional(),
     /** Fields of an imported format that Flowbench does not use, kept for export. */
     metadata: z.record(z.string(), z.json()).optional(),
   }),

@@ -54,7 +54,7 @@ export class RunRecordBuilder {
         };
         return;
       case 'node.started': {
-        const step = this.step(event.nodeId);
+        const step = this.step(event.nodeId, event.iteration);
         step.status = 'running';
         step.attempts = event.attempt;
         step.startedMs ??= event.at;
@@ -63,7 +63,7 @@ export class RunRecordBuilder {
         return;
       }
       case 'node.finished': {
-        const step = this.step(event.nodeId);
+        const step = this.step(event.nodeId, event.iteration);
         Object.assign(step, {
           status: 'succeeded',
           attempts: event.attempts,
@@ -79,7 +79,7 @@ export class RunRecordBuilder {
         return;
       }
       case 'node.failed': {
-        const step = this.step(event.nodeId);
+        const step = this.step(event.nodeId, event.iteration);
         Object.assign(step, {
           status: event.willRetry ? 'running' : 'failed',
           attempts: event.attempt,
@@ -96,11 +96,15 @@ export class RunRecordBuilder {
         return;
       }
       case 'node.skipped':
-        this.finish(Object.assign(this.step(event.nodeId), { status: 'skipped' as const }), event.at, false);
+        this.finish(
+          Object.assign(this.step(event.nodeId, event.iteration), { status: 'skipped' as const }),
+          event.at,
+          false,
+        );
         return;
       case 'node.cancelled':
         this.finish(
-          Object.assign(this.step(event.nodeId), {
+          Object.assign(this.step(event.nodeId, event.iteration), {
             status: 'cancelled' as const,
             error: { code: 'CANCELLED', message: 'the run ended before this node finished' },
           }),
@@ -119,7 +123,7 @@ export class RunRecordBuilder {
         return;
       case 'node.tool': {
         // Live: a call appears when it starts and is replaced when it ends.
-        const step = this.step(event.nodeId);
+        const step = this.step(event.nodeId, event.iteration);
         const calls = (step.toolCalls ?? []).filter((c) => c.id !== event.call.id);
         step.toolCalls = [...calls, event.call];
         return;
@@ -129,12 +133,17 @@ export class RunRecordBuilder {
     }
   }
 
-  private step(nodeId: string): StepRecord & { startedMs?: number } {
-    this.copies.delete(nodeId);
-    let step = this.steps.get(nodeId);
+  /** A node's step, or its pass of a loop: each pass is a step of its own, as the store keeps them. */
+  private step(nodeId: string, iteration = 1): StepRecord & { startedMs?: number } {
+    const key = iteration > 1 ? `${nodeId}#${iteration}` : nodeId;
+    this.copies.delete(key);
+    let step = this.steps.get(key);
     if (!step) {
-      step = { nodeId, status: 'pending', attempts: 0 };
-      this.steps.set(nodeId, step);
+      step =
+        iteration > 1
+          ? { nodeId, iteration, status: 'pending', attempts: 0 }
+          : { nodeId, status: 'pending', attempts: 0 };
+      this.steps.set(key, step);
     }
     return step;
   }
@@ -147,14 +156,14 @@ export class RunRecordBuilder {
   /** The record so far; complete once `run.finished` was applied. */
   record(): RunRecord {
     if (!this.run) throw new Error('the run has not started');
-    const steps = [...this.steps.values()].map((step) => {
-      let copy = this.copies.get(step.nodeId);
+    const steps = [...this.steps].map(([key, step]) => {
+      let copy = this.copies.get(key);
       if (!copy) {
         // The builder's own field stays out of the record.
         const { startedMs, ...rest } = step;
         void startedMs;
         copy = rest;
-        this.copies.set(step.nodeId, copy);
+        this.copies.set(key, copy);
       }
       return copy;
     });

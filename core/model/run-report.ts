@@ -17,10 +17,14 @@ function stepFacts(step: StepRecord): string {
   return facts.filter(Boolean).join(', ');
 }
 
+/** A step's node, and its pass when a loop ran it again. */
+export const stepName = (step: StepRecord): string =>
+  step.iteration ? `${step.nodeId} (pass ${step.iteration})` : step.nodeId;
+
 /** One line for the run, one per step: what a list or a notification shows. */
 export function runSummary(run: RunRecord): string {
   const head = `${run.flowName}: ${run.status} in ${duration(run.durationMs) || '…'} (${run.steps.length} steps)${run.error ? `, ${run.error.code}${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}` : ''}`;
-  return [head, ...run.steps.map((s) => `- ${s.nodeId}: ${stepFacts(s)}${s.error ? `: ${s.error.code}` : ''}`)].join(
+  return [head, ...run.steps.map((s) => `- ${stepName(s)}: ${stepFacts(s)}${s.error ? `: ${s.error.code}` : ''}`)].join(
     '\n',
   );
 }
@@ -49,7 +53,7 @@ export function runMarkdown(run: RunRecord): string {
       `**Error** \`${run.error.code}\`${run.error.nodeId ? ` at \`${run.error.nodeId}\`` : ''}: ${run.error.message}`,
     );
   for (const step of run.steps) {
-    lines.push('', `## ${step.nodeId}: ${stepFacts(step)}`);
+    lines.push('', `## ${stepName(step)}: ${stepFacts(step)}`);
     if (step.input !== undefined) lines.push('', '**Input**', '', block(step.input));
     for (const call of step.toolCalls ?? []) {
       lines.push(

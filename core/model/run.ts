@@ -82,15 +82,17 @@ export type RunEvent =
       inputs: Record<string, unknown>;
       reuse?: RunReuse;
     }
-  | { type: 'node.started'; runId: string; nodeId: string; attempt: number; at: number; input?: unknown }
+  | { type: 'node.started'; runId: string; nodeId: string; attempt: number; at: number; iteration?: number }
   | { type: 'node.token'; runId: string; nodeId: string; text: string }
   /** A tool call started (no durationMs yet) or ended; the canvas shows it while the node runs. */
-  | { type: 'node.tool'; runId: string; nodeId: string; call: ToolCallRecord }
+  | { type: 'node.tool'; runId: string; nodeId: string; call: ToolCallRecord; iteration?: number }
   | ({
       type: 'node.finished';
       runId: string;
       nodeId: string;
       at: number;
+      /** The pass of a loop (absent: the first, or no loop). */
+      iteration?: number;
       durationMs: number;
       attempts: number;
       input?: unknown;
@@ -107,6 +109,7 @@ export type RunEvent =
       runId: string;
       nodeId: string;
       at: number;
+      iteration?: number;
       attempt: number;
       error: StepError;
       /** True when another attempt follows after a backoff. */
@@ -118,8 +121,8 @@ export type RunEvent =
       /** On the last failure: why each earlier attempt failed, oldest first. */
       retries?: StepError[];
     } & StepLinks)
-  | { type: 'node.skipped'; runId: string; nodeId: string; at: number }
-  | { type: 'node.cancelled'; runId: string; nodeId: string; at: number }
+  | { type: 'node.skipped'; runId: string; nodeId: string; at: number; iteration?: number }
+  | { type: 'node.cancelled'; runId: string; nodeId: string; at: number; iteration?: number }
   | {
       type: 'run.finished';
       runId: string;
@@ -134,6 +137,8 @@ export type RunEventListener = (event: RunEvent) => void;
 
 export interface StepRecord extends StepLinks {
   nodeId: string;
+  /** The pass of a loop this record is of; absent for the first (and outside loops). */
+  iteration?: number;
   status: StepStatus;
   attempts: number;
   input?: unknown;

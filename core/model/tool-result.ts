@@ -16,7 +16,7 @@ export function failureText(flow: Flow, record: RunRecord): string {
   const error = record.error;
   const node = error?.nodeId ? flow.nodes.find((n) => n.id === error.nodeId) : undefined;
   const where = node ? ` at node "${node.id}"${node.label ? ` (${node.label})` : ''}` : '';
-  const finished = record.steps.filter((s) => s.status === 'succeeded').map((s) => s.nodeId);
+  const finished = [...new Set(record.steps.filter((s) => s.status === 'succeeded').map((s) => s.nodeId))];
   if (record.status === 'stopped') return `The flow "${flow.name}" stopped${where}: ${error?.message ?? ''}`;
   return [
     `The flow "${flow.name}" ${record.status}${where}: ${error?.code ?? 'ERROR'}: ${error?.message ?? 'no detail'}.`,

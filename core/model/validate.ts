@@ -4,6 +4,7 @@ import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, t
 import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
 import { isBuiltInToolName, TOOL_NAME_PATTERN } from './ids';
 import { isNestedDeeperThan, MAX_NESTING_DEPTH } from './limits';
+import { findLoops, isLoopEdge } from './loops';
 import type { NodeCatalogue } from './node-catalogue';
 import { parseNodeConfig } from './node-config';
 import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
@@ -146,13 +147,26 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   const { edges, isValid: areEdgesValid } = checkEdges(doc.edges, nodesById, registry, add);
   if (!areEdgesValid) isShapeValid = false;
   const liveEdges = edges.filter((e) => nodesById.has(e.source) && nodesById.has(e.target));
-  const adjacency = buildAdjacency(nodesById.keys(), liveEdges);
-
-  const { blocked } = topologicalOrder(adjacency);
-  for (const cycle of findCycles(adjacency, blocked)) {
-    add('CIRCULAR_DEPENDENCY', `the edges form a cycle: ${cycle.join(' → ')}`, { nodeId: cycle[0] as string });
+  // Loop edges go back on purpose: the order of a pass is the graph without them.
+  const forward = buildAdjacency(
+    nodesById.keys(),
+    liveEdges.filter((e) => !isLoopEdge(e)),
+  );
+  const { blocked } = topologicalOrder(forward);
+  for (const cycle of findCycles(forward, blocked)) {
+    add(
+      'CIRCULAR_DEPENDENCY',
+      `the edges form a cycle: ${cycle.join(' → ')}; to repeat these steps, make the edge that goes back a loop with an iteration limit`,
+      { nodeId: cycle[0] as string },
+    );
   }
+  for (const problem of findLoops(nodesById.keys(), liveEdges).problems) {
+    add(problem.code, problem.message, { edgeId: problem.edgeId });
+  }
+  checkReachable(nodes, forward, registry, warn);
 
+  // A node may read what a later node of its loop left on the previous pass.
+  const adjacency = buildAdjacency(nodesById.keys(), liveEdges);
   checkReferences(nodes, parameters ?? [], adjacency, registry, add);
   checkImportLeftovers(doc.metadata, add, warn);
   checkNodeConfigs(nodes, registry, problems);
@@ -167,6 +181,32 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
 
   if (!isShapeValid || parameters === undefined) return { problems };
   return { flow: { ...doc, parameters, nodes, edges }, problems };
+}
+
+/**
+ * A flow with an input node runs what the input leads to, as n8n and Dify do:
+ * a node nothing connects to the input never runs, and saying so beats a run
+ * that quietly leaves it out.
+ */
+function checkReachable(nodes: readonly FlowNode[], forward: Adjacency, catalogue: NodeCatalogue, warn: Add): void {
+  const entries = nodes.filter((n) => catalogue.get(n.type)?.isEntry).map((n) => n.id);
+  if (entries.length === 0) return;
+  const seen = new Set(entries);
+  const stack = [...entries];
+  while (stack.length > 0) {
+    for (const next of forward.outgoing.get(stack.pop() as string) ?? []) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  for (const node of nodes) {
+    if (seen.has(node.id) || !catalogue.get(node.type)) continue;
+    warn('UNREACHABLE_NODE', `node "${node.id}" is not connected to the input, so it never runs`, {
+      nodeId: node.id,
+    });
+  }
 }
 
 /** Problems an importer recorded. */

@@ -349,6 +349,7 @@ export class FlowRepository {
           ...(node && update.config !== undefined ? { config: node.config, version: node.version } : {}),
           ...(update.maxAttempts !== undefined ? { maxAttempts: update.maxAttempts } : {}),
           ...(update.timeoutMs !== undefined ? { timeoutMs: update.timeoutMs } : {}),
+          ...(update.onError !== undefined ? { onError: update.onError } : {}),
           rev: revs[update.id] ?? 1,
           updatedAt: now,
         })

@@ -39,6 +39,7 @@ export function nodeFromRow(row: NodeRow): FlowNode {
     config: row.config,
     ...(row.maxAttempts !== null ? { maxAttempts: row.maxAttempts } : {}),
     ...(row.timeoutMs !== null ? { timeoutMs: row.timeoutMs } : {}),
+    ...(row.onError !== null ? { onError: row.onError } : {}),
     ...(row.metadata !== null ? { metadata: row.metadata as FlowNode['metadata'] } : {}),
   };
 }
@@ -50,6 +51,7 @@ export function edgeFromRow(row: EdgeRow): FlowEdge {
     sourcePort: row.sourcePort,
     target: row.target,
     targetPort: row.targetPort,
+    ...(row.loopMaxIterations !== null ? { loop: { maxIterations: row.loopMaxIterations } } : {}),
     ...(row.metadata !== null ? { metadata: row.metadata as FlowEdge['metadata'] } : {}),
   };
 }
@@ -86,6 +88,7 @@ export function nodeToRow(flowId: string, node: FlowNode, ord: number, now: numb
     config: node.config,
     maxAttempts: node.maxAttempts ?? null,
     timeoutMs: node.timeoutMs ?? null,
+    onError: node.onError ?? null,
     metadata: node.metadata ?? null,
     rev: 1,
     updatedAt: now,
@@ -93,5 +96,6 @@ export function nodeToRow(flowId: string, node: FlowNode, ord: number, now: numb
 }
 
 export function edgeToRow(flowId: string, edge: FlowEdge, ord: number): EdgeRow {
-  return { flowId, ord, ...edge, metadata: edge.metadata ?? null };
+  const { loop, metadata, ...ends } = edge;
+  return { flowId, ord, ...ends, loopMaxIterations: loop?.maxIterations ?? null, metadata: metadata ?? null };
 }

@@ -90,6 +90,7 @@ export class RunRepository {
       ...(row.output ? { output: row.output } : {}),
       steps: steps.map((s): StepRecord => ({
         nodeId: s.nodeId,
+        ...(s.iteration > 1 ? { iteration: s.iteration } : {}),
         status: s.status,
         attempts: s.attempts,
         ...(s.input !== null ? { input: s.input } : {}),

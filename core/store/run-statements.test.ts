@@ -16,7 +16,7 @@ describe('run statements', () => {
 
   it("use the schema's SQL column names", () => {
     expect(RUN_STATEMENTS.insertRun).toContain('(id, flow_id, flow_name, flow_version, snapshot_hash, inputs');
-    expect(RUN_STATEMENTS.upsertStep).toContain('ON CONFLICT (run_id, node_id) DO UPDATE SET');
+    expect(RUN_STATEMENTS.upsertStep).toContain('ON CONFLICT (run_id, node_id, iteration) DO UPDATE SET');
     expect(RUN_STATEMENTS.finishRun).toMatch(/^UPDATE runs SET status = \?, .* WHERE id = \?$/);
   });
 });

@@ -71,6 +71,7 @@ export const STEP_KEYS = [
   'retries',
   'toolCalls',
   'childRunId',
+  'iteration',
 ] as const satisfies KeysOf<typeof runSteps>;
 
 const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
@@ -79,7 +80,7 @@ const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
  * keeps the highest attempt count, values left null keep the earlier ones,
  * the first start time stays.
  */
-const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' | 'seq'>, string> = {
+const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' | 'seq' | 'iteration'>, string> = {
   status: `excluded.${step('status')}`,
   attempts: `max(run_steps.${step('attempts')}, excluded.${step('attempts')})`,
   input: `coalesce(excluded.${step('input')}, run_steps.${step('input')})`,
@@ -101,7 +102,7 @@ export const RUN_STATEMENTS = {
   /** A run that started and finished within one batch: one row written once (see mergeWrites). */
   insertFinishedRun: insert(runs, [...RUN_START_KEYS, ...RUN_FINISH_KEYS]),
   finishRun: `UPDATE ${getTableName(runs)} SET ${RUN_FINISH_KEYS.map((key) => `${columnName(runs, key)} = ?`).join(', ')} WHERE ${columnName(runs, 'id')} = ?`,
-  upsertStep: `${insert(runSteps, STEP_KEYS)} ON CONFLICT (${step('runId')}, ${step('nodeId')}) DO UPDATE SET ${Object.entries(
+  upsertStep: `${insert(runSteps, STEP_KEYS)} ON CONFLICT (${step('runId')}, ${step('nodeId')}, ${step('iteration')}) DO UPDATE SET ${Object.entries(
     STEP_MERGE,
   )
     .map(([key, value]) => `${step(key as keyof typeof STEP_MERGE)} = ${value}`)

@@ -10,19 +10,20 @@ export interface RecordedRun {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
-/** A step's position in the run: the order its node first appeared. */
-function seqOf(run: RecordedRun, nodeId: string): number {
-  let seq = run.seq.get(nodeId);
+/** A step's position in the run: the order its node (or its node's pass of a loop) first appeared. */
+function seqOf(run: RecordedRun, nodeId: string, iteration: number): number {
+  const key = iteration === 1 ? nodeId : `${nodeId}\u0000${iteration}`;
+  let seq = run.seq.get(key);
   if (seq === undefined) {
     seq = run.seq.size;
-    run.seq.set(nodeId, seq);
+    run.seq.set(key, seq);
   }
   return seq;
 }
 
 /** An upsertStep write; `null` leaves what an earlier event of the step stored (see the statement). */
 function stepWrite(
-  event: RunEvent & { nodeId: string },
+  event: RunEvent & { nodeId: string; iteration?: number },
   run: RecordedRun,
   status: StepStatus,
   step: {
@@ -45,7 +46,7 @@ function stepWrite(
     [
       event.runId,
       event.nodeId,
-      seqOf(run, event.nodeId),
+      seqOf(run, event.nodeId, event.iteration ?? 1),
       status,
       step.attempts ?? 0,
       json(step.input),
@@ -59,6 +60,7 @@ function stepWrite(
       json(step.retries),
       json(step.toolCalls),
       step.childRunId ?? null,
+      event.iteration ?? 1,
     ],
   ];
 }
@@ -163,7 +165,7 @@ export function mergeWrites(writes: readonly RunWrite[]): RunWrite[] {
         started.set(String(write[1][0]), { start: write[1] });
         break;
       case 'upsertStep': {
-        const key = `${write[1][0]}\u0000${write[1][1]}`;
+        const key = `${write[1][0]}\u0000${write[1][1]}\u0000${write[1][16]}`;
         const earlier = steps.get(key);
         steps.set(key, earlier ? mergeStep(earlier, write[1]) : write[1]);
         break;

@@ -12,6 +12,8 @@ export const edges = sqliteTable(
     sourcePort: text('source_port').notNull(),
     target: text('target').notNull(),
     targetPort: text('target_port').notNull(),
+    /** Set on a loop edge: the passes it allows (FlowEdge.loop). */
+    loopMaxIterations: integer('loop_max_iterations'),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
   },
   (t) => [

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { NODE_ERROR_POLICIES } from '../../model/flow';
 import { flows } from './flows';
 
 /** One row per node, so moving a node rewrites one small row. */
@@ -19,6 +20,7 @@ export const nodes = sqliteTable(
     config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     maxAttempts: integer('max_attempts'),
     timeoutMs: integer('timeout_ms'),
+    onError: text('on_error', { enum: NODE_ERROR_POLICIES }),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** Bumped on every change to the row; edits name the revision they started from. */
     rev: integer('rev').notNull().default(1),

@@ -5,7 +5,7 @@ import { runs } from './runs';
 
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
 
-/** One row per node of a run: what it received, returned and cost. */
+/** One row per node of a run (per pass, for nodes in a loop): what it received, returned and cost. */
 export const runSteps = sqliteTable(
   'run_steps',
   {
@@ -13,6 +13,8 @@ export const runSteps = sqliteTable(
       .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
     nodeId: text('node_id').notNull(),
+    /** The pass of a loop this record is of (1 outside loops): each pass is its own row. */
+    iteration: integer('iteration').notNull().default(1),
     /** Order in which steps started, for listing. */
     seq: integer('seq').notNull(),
     status: text('status', { enum: STEP_STATUSES }).notNull(),
@@ -32,5 +34,5 @@ export const runSteps = sqliteTable(
     startedAt: integer('started_at'),
     finishedAt: integer('finished_at'),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.nodeId] })],
+  (t) => [primaryKey({ columns: [t.runId, t.nodeId, t.iteration] })],
 );

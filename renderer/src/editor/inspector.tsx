@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy } from '../../../core/model/flow';
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
@@ -12,6 +13,7 @@ import { referencesFor } from './references';
 export function Inspector() {
   const flow = useAppStore((s) => s.flow);
   const selected = useAppStore((s) => s.selectedNodes);
+  const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
   const [error, setError] = useState<string | undefined>();
   const panel = useRef<HTMLDivElement>(null);
@@ -21,6 +23,11 @@ export function Inspector() {
 
   if (!flow) return null;
   if (selected.length > 1) return <div className="inspector muted">{selected.length} nodes selected</div>;
+  const loopEdge =
+    selected.length === 0 && selectedEdges.length === 1
+      ? flow.edges.find((e) => e.id === selectedEdges[0] && e.loop)
+      : undefined;
+  if (loopEdge) return <LoopSettings edge={loopEdge} />;
   if (!node || !definition) return <FlowSettings />;
 
   /** Only configs that parse are saved; a field mid-edit shows why it is not. */
@@ -89,7 +96,7 @@ export function Inspector() {
       ))}
       {definition.hasRunSettings !== false && (
         <details className="node-settings">
-          <summary>Retries and time limit</summary>
+          <summary>Retries, time limit and failure</summary>
           <label className="field" htmlFor="node-attempts">
             <span className="field-label">Attempts (timeouts, 429, 5xx, network)</span>
             <input
@@ -128,6 +135,10 @@ export function Inspector() {
               }
             />
           </label>
+          <FailureSetting
+            node={node}
+            hasErrorEdge={flow.edges.some((e) => e.source === node.id && e.sourcePort === 'error')}
+          />
         </details>
       )}
       {error && (
@@ -143,6 +154,84 @@ export function Inspector() {
             </li>
           ))}
         </ul>
+      )}
+    </div>
+  );
+}
+
+/** What the node's failure does to the run (FlowNode.onError), in the words of the choice. */
+function FailureSetting({ node, hasErrorEdge }: { node: FlowNode; hasErrorEdge: boolean }) {
+  const choices: { value: NodeErrorPolicy | ''; label: string }[] = [
+    { value: '', label: hasErrorEdge ? 'Follow the error edge; the run goes on' : 'Fail the run' },
+    {
+      value: 'continue',
+      label: hasErrorEdge ? 'Follow the error edge; the run goes on' : 'Go on: skip what follows this node',
+    },
+    { value: 'fail', label: hasErrorEdge ? 'Follow the error edge, then fail the run' : 'Fail the run' },
+  ];
+  return (
+    <label className="field" htmlFor="node-on-error">
+      <span className="field-label">When it fails</span>
+      <select
+        id="node-on-error"
+        value={node.onError ?? ''}
+        onChange={(e) =>
+          useAppStore
+            .getState()
+            .updateNode(node.id, { onError: (e.target.value || null) as NodeErrorPolicy | null }, `${node.id}.onError`)
+        }
+      >
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.value === '' ? `Default: ${c.label.toLowerCase()}` : c.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A loop edge selected: how many passes it allows. */
+function LoopSettings({ edge }: { edge: FlowEdge }) {
+  const max = edge.loop?.maxIterations ?? 2;
+  // What the person types stays on screen while it is not a limit yet ("1" on the way to "12").
+  const [draft, setDraft] = useState<string | undefined>();
+  const value = Number(draft);
+  const isValid = draft === undefined || (Number.isInteger(value) && value >= 2 && value <= MAX_LOOP_ITERATIONS);
+  return (
+    <div className="inspector" aria-label="Inspector">
+      <h2>
+        Loop <code>{edge.id}</code>
+      </h2>
+      <p className="muted">
+        Each time <code>{edge.source}</code> takes its <code>{edge.sourcePort}</code> port, the nodes from{' '}
+        <code>{edge.target}</code> to <code>{edge.source}</code> run again, each run recorded as a pass. What follows
+        the loop runs once, on the last pass. Wanting a pass beyond the limit fails <code>{edge.source}</code> with
+        LOOP_LIMIT.
+      </p>
+      <label className="field" htmlFor="loop-limit">
+        <span className="field-label">Passes at most (the first included)</span>
+        <input
+          id="loop-limit"
+          type="number"
+          min={2}
+          max={MAX_LOOP_ITERATIONS}
+          value={draft ?? String(max)}
+          aria-invalid={!isValid}
+          onChange={(e) => {
+            const text = e.target.value;
+            const next = Number(text);
+            const fits = Number.isInteger(next) && next >= 2 && next <= MAX_LOOP_ITERATIONS;
+            setDraft(fits ? undefined : text);
+            if (fits) useAppStore.getState().setLoopLimit(edge.id, next);
+          }}
+          onBlur={() => setDraft(undefined)}
+        />
+      </label>
+      {!isValid && (
+        <p className="error" role="alert">
+          Not saved: a loop allows 2 to {MAX_LOOP_ITERATIONS} passes.
+        </p>
       )}
     </div>
   );

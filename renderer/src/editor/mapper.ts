@@ -75,9 +75,11 @@ export function toRfEdges(
       old.target === edge.target &&
       old.sourceHandle === edge.sourcePort &&
       old.selected === isSelected &&
-      old.className === className
+      old.className === className &&
+      old.label === loopLabel(edge)
     )
       return old;
+    const label = loopLabel(edge);
     return {
       id: edge.id,
       source: edge.source,
@@ -86,6 +88,7 @@ export function toRfEdges(
       targetHandle: edge.targetPort,
       selected: isSelected,
       ...(className ? { className } : {}),
+      ...(label ? { label, data: { isLoop: true } } : {}),
     };
   });
   return reuse(previous, next);
@@ -93,8 +96,12 @@ export function toRfEdges(
 
 const NONE: ReadonlySet<string> = new Set();
 
+/** A loop edge says so on the canvas, with its limit. */
+const loopLabel = (edge: FlowEdge): string | undefined =>
+  edge.loop ? `↻ loop, ≤ ${edge.loop.maxIterations} passes` : undefined;
+
 function edgeClass(edge: FlowEdge, isCarried: boolean): string | undefined {
   const kind = edge.sourcePort === 'error' ? 'edge-error' : edge.sourcePort === 'false' ? 'edge-false' : '';
-  const classes = [kind, isCarried ? 'edge-carried' : ''].filter(Boolean).join(' ');
+  const classes = [kind, edge.loop ? 'edge-loop' : '', isCarried ? 'edge-carried' : ''].filter(Boolean).join(' ');
   return classes || undefined;
 }

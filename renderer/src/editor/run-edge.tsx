@@ -18,14 +18,32 @@ function CarriedEdge(props: EdgeProps) {
   return <Edge {...props} isCarried={isCarried} />;
 }
 
+/**
+ * A loop edge runs back from a later node to an earlier one: drawn under the
+ * nodes it repeats (as n8n draws its loops) instead of a curve through them.
+ */
+function loopPath({ sourceX, sourceY, targetX, targetY }: EdgeProps): [string, number, number] {
+  const below = Math.max(sourceY, targetY) + 70;
+  const path = [
+    `M ${sourceX} ${sourceY}`,
+    `C ${sourceX + 50} ${sourceY}, ${sourceX + 50} ${below}, ${sourceX} ${below}`,
+    `L ${targetX} ${below}`,
+    `C ${targetX - 50} ${below}, ${targetX - 50} ${targetY}, ${targetX} ${targetY}`,
+  ].join(' ');
+  return [path, (sourceX + targetX) / 2, below];
+}
+
 function Edge({ isCarried, ...props }: EdgeProps & { isCarried: boolean }) {
-  const [path, labelX, labelY] = getBezierPath(props);
+  const [path, labelX, labelY] = props.data?.isLoop ? loopPath(props) : getBezierPath(props);
   return (
     <BaseEdge
       id={props.id}
       path={path}
       labelX={labelX}
       labelY={labelY}
+      {...(props.label
+        ? { label: props.label, labelBgPadding: [4, 2] as [number, number], labelBgBorderRadius: 4 }
+        : {})}
       {...(props.markerEnd ? { markerEnd: props.markerEnd } : {})}
       {...(props.style ? { style: props.style } : {})}
       {...(props.interactionWidth !== undefined ? { interactionWidth: props.interactionWidth } : {})}

@@ -106,7 +106,7 @@ export function RunPanel() {
           <ol className="steps">
             {run.steps.map((step) => (
               <StepItem
-                key={step.nodeId}
+                key={`${step.nodeId}#${step.iteration ?? 1}`}
                 step={step}
                 isReused={run.reuse?.nodeIds.includes(step.nodeId) === true}
                 tokens={step.status === 'running' ? tokens[step.nodeId] : undefined}
@@ -128,7 +128,15 @@ export function RunPanel() {
 function RunFromHere() {
   const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
   const run = useAppStore((s) => s.run);
+  const hasLoop = useAppStore((s) => s.flow?.edges.some((e) => e.loop) === true);
   if (!run) return null;
+  if (hasLoop) {
+    return (
+      <p className="muted run-from-hint">
+        A flow with a loop runs from the start: a run from a node cannot reuse a loop's passes yet.
+      </p>
+    );
+  }
   const node = selected ? nodeOf(selected) : undefined;
   if (!node) {
     return <p className="muted run-from-hint">Select a node to run from it, reusing this run's outputs above it.</p>;
@@ -159,7 +167,9 @@ const StepItem = memo(function StepItem({
 }) {
   return (
     <li className={`step step-${step.status}`}>
-      <StepName nodeId={step.nodeId} /> <span className="step-status">{step.status}</span>
+      <StepName nodeId={step.nodeId} />
+      {step.iteration && <span className="step-pass"> pass {step.iteration}</span>}{' '}
+      <span className="step-status">{step.status}</span>
       {isReused && <span className="step-reused"> reused</span>}
       {step.durationMs !== undefined && <span className="muted"> {step.durationMs} ms</span>}
       {step.error && (

@@ -13,14 +13,17 @@ import { useAppStore } from '../store/app-store';
  * runs, the model's tokens stream in here.
  */
 export function StepDetails({ nodeId }: { nodeId: string }) {
-  const step = useAppStore((s) => s.run?.steps.find((st) => st.nodeId === nodeId));
+  // A loop runs a node more than once: its last pass, as the canvas shows it.
+  const step = useAppStore((s) => s.run?.steps.findLast((st) => st.nodeId === nodeId));
   const tokens = useAppStore((s) => s.tokens[nodeId]);
   const isReused = useAppStore((s) => s.run?.reuse?.nodeIds.includes(nodeId) === true);
   if (!step) return <p className="muted">This node has no step in the run shown.</p>;
   return (
     <section className="step-details" aria-label="Step details">
       <h3>
-        Step <code>{nodeId}</code>: <span className={`step-status run-${step.status}`}>{step.status}</span>
+        Step <code>{nodeId}</code>
+        {step.iteration && <span className="step-pass"> pass {step.iteration}</span>}:{' '}
+        <span className={`step-status run-${step.status}`}>{step.status}</span>
         {isReused && <span className="step-reused"> reused</span>}
       </h3>
       <Facts step={step} />

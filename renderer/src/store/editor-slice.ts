@@ -1,5 +1,12 @@
 import type { StateCreator } from 'zustand';
-import { addNodeChange, canConnect, connectChange, moveChange } from '../../../core/editing/edits';
+import {
+  addNodeChange,
+  canConnect,
+  connectChange,
+  DEFAULT_LOOP_PASSES,
+  loopLimitChange,
+  moveChange,
+} from '../../../core/editing/edits';
 import { layoutPositions } from '../../../core/editing/layout';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
@@ -48,6 +55,8 @@ export interface EditorSlice {
   addNode: (type: string, position: Position) => string | undefined;
   canConnect: (source: string, target: string) => boolean;
   connect: (source: string, sourcePort: string, target: string, targetPort: string) => void;
+  /** Sets how many passes a loop edge allows. */
+  setLoopLimit: (edgeId: string, maxIterations: number) => void;
   removeSelection: () => void;
   moveNodes: (moves: { id: string; position: Position }[]) => void;
   updateNode: (id: string, update: Omit<NodeUpdate, 'id' | 'rev'>, coalesceKey?: string) => void;
@@ -322,7 +331,18 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       if (!flow) return;
       const result = connectChange(flow, { source, sourcePort, target, targetPort });
       if (result.kind === 'refused') get().notify(`Not connected: ${result.reason}`);
-      if (result.kind === 'change') commit(parse(result.changes));
+      if (result.kind !== 'change') return;
+      commit(parse(result.changes));
+      if (result.isLoop) {
+        get().notify(
+          `That edge goes back, so it is a loop: it runs the nodes between again, at most ${DEFAULT_LOOP_PASSES} passes. Select it to change the limit.`,
+        );
+      }
+    },
+    setLoopLimit(edgeId, maxIterations) {
+      const flow = get().flow;
+      const changes = flow && loopLimitChange(flow, edgeId, maxIterations);
+      if (changes) commit(parse(changes), { coalesceKey: `${edgeId}.loop` });
     },
     removeSelection() {
       const { selectedNodes, selectedEdges } = get();

@@ -297,6 +297,12 @@ function stepViews(
 /** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */
 function stepLine(step: StepRecord, isReused: boolean): string {
   if (isReused) return 'reused';
+  const line = stepFacts(step);
+  // A loop's later passes say which pass the card shows.
+  return step.iteration ? [`pass ${step.iteration}`, line].filter(Boolean).join(' · ') : line;
+}
+
+function stepFacts(step: StepRecord): string {
   if (step.status === 'failed' || step.status === 'cancelled') return step.error?.code ?? step.status;
   const calls = step.toolCalls ?? [];
   if (step.status === 'running') {

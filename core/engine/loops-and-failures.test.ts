@@ -1,0 +1,174 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FlowInput } from '../model/flow';
+import { FlowSchema } from '../model/flow';
+import type { RunEvent } from '../model/run';
+import { validateFlow } from '../model/validate';
+import { nodeRegistry } from '../nodes/registry';
+import { buildFlow, input, llm, output, template } from '../../tests/helpers/flow-builder';
+import { testLlm } from '../../tests/helpers/llm';
+import { startOpenAiServer, type OpenAiServer } from '../../tests/helpers/openai-server';
+import { runFlow } from './run-flow';
+
+let server: OpenAiServer;
+beforeEach(async () => {
+  server = await startOpenAiServer();
+});
+afterEach(() => server.close());
+
+async function run(flow: FlowInput, inputs: Record<string, unknown> = {}) {
+  const events: RunEvent[] = [];
+  const result = await runFlow({
+    flow: FlowSchema.parse(flow),
+    inputs,
+    llm: testLlm(server.url),
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    listeners: [(e) => events.push(e)],
+  });
+  /** Each event of a node as `type@iteration`. */
+  const trail = (id: string) =>
+    events
+      .filter((e) => 'nodeId' in e && e.nodeId === id)
+      .map((e) => `${e.type.replace('node.', '')}@${('iteration' in e && e.iteration) || 1}`);
+  return { result, events, trail };
+}
+
+const userText = (index: number) => server.requests[index]?.body.messages?.at(-1)?.content;
+const problemsOf = (flow: FlowInput) => validateFlow(flow, { catalogue: nodeRegistry }).problems;
+
+/** draft → review → approved? (condition); false goes back to draft, at most `passes` passes. */
+function reviewLoop(passes: number): FlowInput {
+  const flow = buildFlow({
+    nodes: [
+      input(),
+      llm('draft', 'Write a slogan. Last review: {{nodes.review.output}}'),
+      llm('review', 'Review: {{nodes.draft.output}}'),
+      {
+        id: 'approved',
+        type: 'condition',
+        config: { rules: [{ value: '{{nodes.review.output}}', operator: 'contains', operand: 'APPROVED' }] },
+      },
+      output('{{nodes.draft.output}}'),
+    ],
+    edges: ['input>draft', 'draft>review', 'review>approved', 'approved.true>result'],
+  });
+  flow.edges?.push({
+    id: 'again',
+    source: 'approved',
+    sourcePort: 'false',
+    target: 'draft',
+    loop: { maxIterations: passes },
+  });
+  return flow;
+}
+
+describe('loops', () => {
+  it('goes back until the review approves: each pass is an iteration, and what follows runs once on the last pass', async () => {
+    let drafts = 0;
+    server.reply = (request) => {
+      const text = String(request.body.messages?.at(-1)?.content);
+      if (text.startsWith('Write')) return { content: `slogan ${++drafts}` };
+      return { content: text.includes('slogan 2') ? 'APPROVED' : 'too long' };
+    };
+    const { result, trail } = await run(reviewLoop(3));
+    expect(result.status).toBe('succeeded');
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'slogan 2' }] });
+    // The second draft sees the first pass's review.
+    expect(userText(0)).toBe('Write a slogan. Last review: ');
+    expect(userText(2)).toBe('Write a slogan. Last review: too long');
+    expect(server.requests).toHaveLength(4);
+    expect(trail('draft')).toEqual(['started@1', 'finished@1', 'started@2', 'finished@2']);
+    expect(trail('approved')).toEqual(['started@1', 'finished@1', 'started@2', 'finished@2']);
+    expect(trail('result')).toEqual(['started@1', 'finished@1']);
+  });
+
+  it('fails the loop source with LOOP_LIMIT when it wants one more pass than the edge allows', async () => {
+    server.reply = () => ({ content: 'too long' });
+    const { result, trail } = await run(reviewLoop(2));
+    expect(result).toMatchObject({ status: 'partial', error: { code: 'LOOP_LIMIT', nodeId: 'approved' } });
+    expect(result.error?.message).toBe(
+      'node "approved" went back to "draft" after pass 2, the most its loop edge "again" allows',
+    );
+    expect(server.requests).toHaveLength(4);
+    expect(trail('approved')).toEqual(['started@1', 'finished@1', 'started@2', 'finished@2', 'failed@2']);
+    expect(trail('result')).toEqual([]);
+  });
+
+  it('is refused by validation unless the back edge is a loop, and a loop edge must go back', () => {
+    const plain = reviewLoop(3);
+    delete plain.edges?.at(-1)?.loop;
+    expect(problemsOf(plain).find((p) => p.code === 'CIRCULAR_DEPENDENCY')?.message).toContain(
+      'make the edge that goes back a loop with an iteration limit',
+    );
+    expect(problemsOf(reviewLoop(3)).filter((p) => p.severity === 'error')).toEqual([]);
+    const forward = reviewLoop(3);
+    forward.edges?.push({
+      id: 'ahead',
+      source: 'draft',
+      sourcePort: 'out',
+      target: 'result',
+      loop: { maxIterations: 2 },
+    });
+    expect(problemsOf(forward)).toContainEqual(
+      expect.objectContaining({ code: 'LOOP_NOT_BACK', edgeId: 'ahead', severity: 'error' }),
+    );
+  });
+});
+
+describe('when a node fails', () => {
+  const failing = (onError?: 'continue' | 'fail', withErrorEdge = true) =>
+    buildFlow({
+      nodes: [
+        input(),
+        llm('ask', 'question', {}, onError ? { onError } : {}),
+        ...(withErrorEdge
+          ? [
+              template('apologise', 'sorry: {{nodes.ask.error.message}}'),
+              output('{{nodes.ask.output}}', '{{nodes.apologise.output}}'),
+            ]
+          : [output('{{nodes.ask.output}}')]),
+      ],
+      edges: ['input>ask', 'ask>result', ...(withErrorEdge ? ['ask.error>apologise', 'apologise>result'] : [])],
+    });
+
+  beforeEach(() => {
+    server.reply = () => ({ status: 400 });
+  });
+
+  it('runs the error edge and then fails the run with onError fail', async () => {
+    const { result, trail } = await run(failing('fail'));
+    expect(result).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_ERROR', nodeId: 'ask' } });
+    expect(trail('apologise')).toEqual(['started@1', 'finished@1']);
+    expect(result.output?.kind).toBe('return_values');
+  });
+
+  it('runs the error edge and succeeds by default', async () => {
+    const { result } = await run(failing());
+    expect(result.status).toBe('succeeded');
+  });
+
+  it('with onError continue and no error edge, skips what follows and ends without failing', async () => {
+    const { result, trail } = await run(failing('continue', false));
+    expect(result.status).toBe('succeeded');
+    expect(trail('result')).toEqual(['skipped@1']);
+  });
+
+  it('fails the run at once without an error edge by default', async () => {
+    const { result } = await run(failing(undefined, false));
+    expect(result).toMatchObject({ status: 'failed', error: { nodeId: 'ask' } });
+  });
+});
+
+describe('a flow with an input node', () => {
+  it('runs only what the input leads to; validation names the rest', async () => {
+    const flow = buildFlow({
+      nodes: [input(), template('said', 'hello'), template('orphan', 'never'), output('{{nodes.said.output}}')],
+      edges: ['input>said', 'said>result'],
+    });
+    const { result, trail } = await run(flow);
+    expect(result.status).toBe('succeeded');
+    expect(trail('orphan')).toEqual(['skipped@1']);
+    expect(problemsOf(flow)).toContainEqual(
+      expect.objectContaining({ code: 'UNREACHABLE_NODE', nodeId: 'orphan', severity: 'warning' }),
+    );
+  });
+});

@@ -1,0 +1,100 @@
+import type { FlowEdge } from './flow';
+
+/**
+ * Loops: a loop edge goes back from a node to an earlier one, and following it
+ * runs the nodes between them again. Validation and the engine's plan both
+ * need each loop's body, computed here once over plain ids.
+ */
+
+export interface LoopShape {
+  edge: FlowEdge;
+  /** The nodes of one pass: every node on a path from the edge's target to its source (both included). */
+  body: Set<string>;
+}
+
+export interface LoopProblem {
+  code: 'LOOP_NOT_BACK' | 'LOOP_CONFLICT';
+  message: string;
+  edgeId: string;
+}
+
+export const isLoopEdge = (edge: FlowEdge): boolean => edge.loop !== undefined;
+
+/** Every node reachable from `start` along `next` (start included). */
+function reach(start: string, next: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const seen = new Set([start]);
+  const stack = [start];
+  while (stack.length > 0) {
+    for (const n of next.get(stack.pop() as string) ?? []) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        stack.push(n);
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * The loops of a flow and what is wrong with them. A loop edge must go back:
+ * its target leads to its source along ordinary edges. One node starts at most
+ * one loop edge, and two loops either nest or share no node, so each pass of
+ * a loop has one meaning.
+ */
+export function findLoops(
+  nodeIds: Iterable<string>,
+  edges: readonly FlowEdge[],
+): { loops: LoopShape[]; problems: LoopProblem[] } {
+  const outgoing = new Map<string, string[]>();
+  const incoming = new Map<string, string[]>();
+  for (const id of nodeIds) {
+    outgoing.set(id, []);
+    incoming.set(id, []);
+  }
+  for (const edge of edges) {
+    if (isLoopEdge(edge)) continue;
+    outgoing.get(edge.source)?.push(edge.target);
+    incoming.get(edge.target)?.push(edge.source);
+  }
+  const loops: LoopShape[] = [];
+  const problems: LoopProblem[] = [];
+  const sources = new Map<string, string>();
+  for (const edge of edges) {
+    if (!isLoopEdge(edge) || !outgoing.has(edge.source) || !outgoing.has(edge.target)) continue;
+    const earlier = sources.get(edge.source);
+    if (earlier !== undefined) {
+      problems.push({
+        code: 'LOOP_CONFLICT',
+        edgeId: edge.id,
+        message: `node "${edge.source}" starts two loop edges ("${earlier}" and "${edge.id}"); a node can go back to one place only`,
+      });
+      continue;
+    }
+    sources.set(edge.source, edge.id);
+    const after = reach(edge.target, outgoing);
+    if (!after.has(edge.source)) {
+      problems.push({
+        code: 'LOOP_NOT_BACK',
+        edgeId: edge.id,
+        message: `loop edge "${edge.id}" goes from "${edge.source}" to "${edge.target}", which does not lead back to "${edge.source}"; a loop edge goes back to an earlier node`,
+      });
+      continue;
+    }
+    const before = reach(edge.source, incoming);
+    loops.push({ edge, body: new Set([...after].filter((id) => before.has(id))) });
+  }
+  for (let i = 0; i < loops.length; i++) {
+    for (let j = i + 1; j < loops.length; j++) {
+      const a = loops[i] as LoopShape;
+      const b = loops[j] as LoopShape;
+      const shared = [...a.body].filter((id) => b.body.has(id)).length;
+      if (shared === 0 || shared === a.body.size || shared === b.body.size) continue;
+      problems.push({
+        code: 'LOOP_CONFLICT',
+        edgeId: b.edge.id,
+        message: `the loops of edges "${a.edge.id}" and "${b.edge.id}" share some nodes but neither contains the other; loops must nest or stay apart`,
+      });
+    }
+  }
+  return { loops, problems };
+}
