@@ -4,6 +4,7 @@ import { ProviderConfigSchema } from '../model/provider-config';
 import { AgentNameSchema, AgentSettingsSchema, type AgentSummary, type AgentVersion } from '../model/agents';
 import { McpServerConfigSchema, type ServerListing } from '../model/tools';
 import type { TestRunSummary } from '../model/test-cases';
+import { ChannelNameSchema, type FlowMemory } from '../model/memory';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../formats/export-formats';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
@@ -148,6 +149,12 @@ export const API = {
     publish: method<AgentVersion>()(z.object({ id })),
     versions: method<AgentVersion[]>()(z.object({ id })),
     remove: method<{ id: string }>()(z.object({ id })),
+  },
+  memory: {
+    /** A flow's memory channels with their latest entries (`limit` per channel). */
+    show: method<FlowMemory>()(z.object({ flowId: id, limit: z.number().int().min(1).max(1000).default(20) })),
+    /** Empties one channel, or every channel of the flow. */
+    clear: method<{ removed: number }>()(z.object({ flowId: id, channel: ChannelNameSchema.optional() })),
   },
   host: {
     info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),

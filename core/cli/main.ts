@@ -9,6 +9,7 @@ import { registerRunsCommands } from './commands/runs';
 import { registerTestCommand } from './commands/test';
 import { registerServerCommands } from './commands/servers';
 import { registerAgentCommands } from './commands/agents';
+import { registerMemoryCommand } from './commands/memory';
 
 /** Builds the `flowbench` program; commands register themselves by area. */
 export function buildProgram(ctx: CliContext): Command {
@@ -25,6 +26,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerProviderCommands(program, ctx);
   registerServerCommands(program, ctx);
   registerAgentCommands(program, ctx);
+  registerMemoryCommand(program, ctx);
   registerMcpCommands(program, ctx);
   return program;
 }

@@ -162,6 +162,7 @@ class RunContext implements NodeContext {
   readonly tools: NodePorts['tools'];
   readonly subflows: NodePorts['subflows'];
   readonly agents: NodePorts['agents'];
+  readonly memory: NodePorts['memory'];
   readonly runId: string;
   readonly callers: readonly string[];
   readonly streamsTokens: boolean;
@@ -179,6 +180,7 @@ class RunContext implements NodeContext {
     this.tools = input.ports.tools;
     this.subflows = input.ports.subflows;
     this.agents = input.ports.agents;
+    this.memory = input.ports.memory;
     this.runId = input.runId;
     this.callers = input.ports.callers;
     this.streamsTokens = input.ports.streamsTokens;

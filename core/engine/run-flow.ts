@@ -4,6 +4,7 @@ import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
 import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
+import { NO_MEMORY, type MemoryPort } from '../model/memory';
 import { NO_AGENTS, NO_SUBFLOWS, NO_TOOLS } from '../model/ports';
 import type { SubflowPort } from '../model/subflows';
 import type { ToolPort } from '../model/tools';
@@ -25,6 +26,8 @@ export interface RunOptions {
   tools?: ToolPort;
   subflows?: SubflowPort;
   agents?: AgentResolver;
+  /** The flow's memory channels; without it, nodes that read or write memory fail NODE_NOT_RUNNABLE. */
+  memory?: MemoryPort;
   /** The flows of the runs above this one (a flow node's child run). */
   callers?: readonly string[];
   /** Stream model answers as `node.token` events (the editor shows them); default false. */
@@ -129,6 +132,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         tools: options.tools ?? NO_TOOLS,
         subflows: options.subflows ?? NO_SUBFLOWS,
         agents: options.agents ?? NO_AGENTS,
+        memory: options.memory ?? NO_MEMORY,
         callers: [...(options.callers ?? []), flow.id],
         streamsTokens: options.streamTokens ?? false,
       },

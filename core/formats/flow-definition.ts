@@ -1,5 +1,6 @@
 import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowNode } from '../model/flow';
+import { ChannelSettingsSchema, type ChannelSettings } from '../model/memory';
 import { PARAMETER_TYPES } from '../model/parameter';
 import { parseTemplate } from '../model/template';
 import {
@@ -100,22 +101,13 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       ...(nodeId ? { nodeId } : {}),
       message: `${what}: Flowbench keeps it for export but does not apply it yet`,
     });
-  if (isRecord(doc.memory) && Array.isArray(doc.memory.sharedChannels) && doc.memory.sharedChannels.length > 0)
-    notHonoured('memory.sharedChannels', 'shared memory channels');
+  const channels = sharedChannels(doc, problems);
   const outputs0 = isRecord(doc.outputs) ? doc.outputs : {};
   if (Array.isArray(outputs0.summaryFields) && outputs0.summaryFields.length > 0)
     notHonoured('outputs.summaryFields', 'summary fields');
 
   steps.forEach((step, index) => {
     const id = nodeIds.get(asString(step.id)) as string;
-    for (const key of ['memoryReads', 'memoryWrites'] as const) {
-      if (Array.isArray(step[key]) && step[key].length > 0)
-        notHonoured(
-          `steps[${index}].${key}`,
-          `step "${asString(step.id)}" ${key === 'memoryReads' ? 'reads' : 'writes'} memory`,
-          id,
-        );
-    }
     const overrides = isRecord(step.overrides) ? step.overrides : defaultOverrides;
     const config: Record<string, unknown> = {
       system: withParameters(asString(step.prompt)),
@@ -225,9 +217,25 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       parameters,
       nodes,
       edges,
+      memory: { channels },
       metadata: { [KEY]: clean({ ...doc, steps: undefined }) },
     },
   };
+}
+
+/** `memory.sharedChannels` as the flow's channels; an entry that is not a channel is reported, not dropped quietly. */
+function sharedChannels(doc: Record<string, unknown>, problems: ImportProblem[]): ChannelSettings[] {
+  const listed = isRecord(doc.memory) && Array.isArray(doc.memory.sharedChannels) ? doc.memory.sharedChannels : [];
+  return listed.flatMap((raw, index) => {
+    const parsed = ChannelSettingsSchema.safeParse(raw);
+    if (parsed.success) return [parsed.data];
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      source: `memory.sharedChannels[${index}]`,
+      message: `memory channel ${index + 1} cannot be used: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'channel'}: ${i.message}`).join('; ')}`,
+    });
+    return [];
+  });
 }
 
 /** The passes Flowbench allows a loop of a seed flow, which sets no limit of its own. */
@@ -379,6 +387,11 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
         description: p.description || (base.description as string | undefined),
       });
     }),
+    // The flow's channels, edited in Flowbench or not, are the definition's shared channels.
+    memory:
+      flow.memory.channels.length > 0 || isRecord(kept.memory)
+        ? { ...(isRecord(kept.memory) ? kept.memory : {}), sharedChannels: flow.memory.channels }
+        : undefined,
     startStepId: kept.startStepId !== undefined ? (start ? stepIds.get(start.target) : kept.startStepId) : undefined,
     steps: exportedSteps,
     outputs: output

@@ -171,6 +171,10 @@ export class ApiHost {
         setPrice: ({ price }) => providers.setPrice(price),
         removePrice: ({ model, provider }) => providers.removePrice(model, provider),
       },
+      memory: {
+        show: ({ flowId, limit }) => this.services.memory.show(flowId, { limit }),
+        clear: ({ flowId, channel }) => this.services.memory.clear(flowId, channel),
+      },
       servers: {
         list: () => this.services.servers.list(),
         set: ({ server, previousName }) => {

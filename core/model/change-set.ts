@@ -8,6 +8,7 @@ import {
   type Flow,
   type FlowNode,
 } from './flow';
+import { MemorySettingsSchema } from './memory';
 import { ParameterSchema } from './parameter';
 import { TestCaseSchema } from './test-cases';
 import type { Problem } from './problems';
@@ -39,6 +40,7 @@ export const FlowFieldsUpdateSchema = z.lazy(() =>
     metadata: z.record(z.string(), z.json()).optional(),
     tests: z.array(TestCaseSchema).max(500).optional(),
     testsGatePublish: z.boolean().optional(),
+    memory: MemorySettingsSchema.optional(),
   }),
 );
 
@@ -110,6 +112,7 @@ export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
     ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
     ...(fields.tests !== undefined ? { tests: fields.tests } : {}),
     ...(fields.testsGatePublish !== undefined ? { testsGatePublish: fields.testsGatePublish } : {}),
+    ...(fields.memory !== undefined ? { memory: fields.memory } : {}),
     tool: { ...flow.tool, ...stripUndefined(fields.tool ?? {}) },
     nodes,
     edges,
@@ -192,6 +195,7 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
         ...(fields.description !== undefined ? { description: before.description } : {}),
         ...(fields.parameters !== undefined ? { parameters: before.parameters } : {}),
         ...(fields.metadata !== undefined ? { metadata: before.metadata } : {}),
+        ...(fields.memory !== undefined ? { memory: before.memory } : {}),
         ...(fields.tool !== undefined
           ? {
               tool: Object.fromEntries(

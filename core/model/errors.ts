@@ -33,6 +33,7 @@ export const ERROR_CODES = {
     'a node uses the default model provider and none is set up: add one (the Providers screen, or `flowbench providers set … --default`)',
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
   SERVER_NOT_FOUND: 'no connected MCP server has that name',
+  CHANNEL_NOT_FOUND: 'the flow has no memory channel of that name',
   AGENT_NOT_FOUND: 'no agent or agent version has that id or name',
   AGENT_NOT_REVIEWED:
     'the flow uses an agent imported from a file that nobody has reviewed yet; review it (`flowbench agents review`) before publishing',
@@ -95,6 +96,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'MODEL_NOT_SET',
   'SERVER_NOT_FOUND',
   'AGENT_NOT_FOUND',
+  'CHANNEL_NOT_FOUND',
   'AGENT_NOT_REVIEWED',
   'SUBFLOW_CYCLE',
 ]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MemorySettingsSchema } from './memory';
 import { NODE_ID_PATTERN } from './ids';
 import { ParameterSchema } from './parameter';
 import { TestCaseSchema } from './test-cases';
@@ -99,6 +100,8 @@ export const FlowSchema = z.lazy(() =>
     tests: z.array(TestCaseSchema).max(500).default([]),
     /** Publishing (editor and CLI) first runs the test cases and refuses when one fails. */
     testsGatePublish: z.boolean().default(false),
+    /** Memory channels the flow's nodes read and write, and how long each keeps its entries. */
+    memory: MemorySettingsSchema.default({ channels: [] }),
   }),
 );
 

@@ -7,6 +7,8 @@ export interface LlmRequest {
   provider: string;
   model: string;
   system?: string;
+  /** User messages sent before the prompt: what the node read from memory. */
+  context?: readonly string[];
   prompt: string;
   temperature?: number;
   topP?: number;

@@ -1,6 +1,7 @@
 import type { AgentResolver } from './agents';
 import { FlowbenchError } from './errors';
 import type { LlmPort } from './llm';
+import type { MemoryPort } from './memory';
 import type { SubflowPort } from './subflows';
 import type { ToolPort } from './tools';
 
@@ -10,6 +11,8 @@ export interface NodePorts {
   tools: ToolPort;
   subflows: SubflowPort;
   agents: AgentResolver;
+  /** The run's flow's memory channels. */
+  memory: MemoryPort;
   /** The flows of the runs above this one, outermost first (flow nodes refuse to call back into them). */
   callers: readonly string[];
   /** Someone watches the run's tokens (see NodeContext.streamsTokens). */

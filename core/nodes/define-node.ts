@@ -1,6 +1,7 @@
 import type { AbortSignalLike } from '../model/abort';
 import type { LlmPort } from '../model/llm';
 import type { NodeTypeSpec } from '../model/node-catalogue';
+import type { MemoryPort } from '../model/memory';
 import type { AgentResolver } from '../model/agents';
 import type { LlmMessage, StepLinks, TokenUsage } from '../model/run';
 import type { SubflowPort } from '../model/subflows';
@@ -18,6 +19,8 @@ interface EditorFieldBase {
   min?: number;
   max?: number;
   step?: number;
+  /** The value a new item of a list starts with (a sub-field's hint). */
+  initial?: unknown;
   /**
    * A text field the editor offers choices for, free text still allowed: the
    * configured providers' names, the models of the node's provider, the
@@ -77,6 +80,8 @@ export interface NodeContext {
   readonly subflows: SubflowPort;
   /** The agent library's published versions. */
   readonly agents: AgentResolver;
+  /** The flow's memory channels (reads and writes of llm and agent nodes). */
+  readonly memory: MemoryPort;
   /** This run's id, and the flows of the runs above it (flow nodes use them). */
   readonly runId: string;
   readonly callers: readonly string[];

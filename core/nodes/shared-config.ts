@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChannelNameSchema } from '../model/memory';
 
 /** Which model a model-calling node uses, and its two prompts. */
 export const modelCallShape = () => ({
@@ -63,10 +64,41 @@ export const modelOptionsShape = () => ({
   maxTokens: z.number().int().min(1).max(1_000_000).optional(),
 });
 
+/** Editor hints for a model-calling node's memory reads and writes. */
+export const MEMORY_EDITOR = [
+  {
+    key: 'memoryReads' as const,
+    label: 'Memory reads',
+    kind: 'list' as const,
+    help: "the last entries of each channel are sent before the prompt; the flow's Memory section shows them",
+    itemFields: [
+      { key: 'channel' as const, label: 'Channel', kind: 'text' as const, initial: 'memory' },
+      { key: 'limit' as const, label: 'Last entries', kind: 'number' as const, min: 1, max: 1000, initial: 10 },
+    ],
+  },
+  {
+    key: 'memoryWrites' as const,
+    label: 'Memory writes',
+    kind: 'list' as const,
+    help: 'appended when the node succeeds; kept across runs',
+    itemFields: [
+      { key: 'channel' as const, label: 'Channel', kind: 'text' as const, initial: 'memory' },
+      {
+        key: 'mode' as const,
+        label: 'Writes',
+        kind: 'select' as const,
+        options: ['AGENT_OUTPUT', 'STATIC'],
+        optionLabels: { AGENT_OUTPUT: 'the answer', STATIC: 'a fixed value' },
+      },
+      { key: 'payload' as const, label: 'Fixed value (JSON)', kind: 'json' as const },
+    ],
+  },
+];
+
 /** Reads the last `limit` entries of a memory channel into the prompt context. */
 export const MemoryReadSchema = z.lazy(() =>
   z.object({
-    channel: z.string().min(1).max(128),
+    channel: ChannelNameSchema,
     limit: z.number().int().min(1).max(1000).default(10),
   }),
 );
@@ -74,7 +106,7 @@ export const MemoryReadSchema = z.lazy(() =>
 /** Writes the node's answer (AGENT_OUTPUT) or a fixed payload (STATIC) to a channel. */
 export const MemoryWriteSchema = z.lazy(() =>
   z.object({
-    channel: z.string().min(1).max(128),
+    channel: ChannelNameSchema,
     mode: z.enum(['AGENT_OUTPUT', 'STATIC']),
     payload: z.json().optional(),
   }),

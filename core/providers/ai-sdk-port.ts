@@ -57,7 +57,8 @@ export interface PreparedCall {
   call: {
     model: LanguageModel;
     system?: string;
-    prompt: string;
+    /** The user messages: a node's memory, then its prompt. */
+    messages: { role: 'user'; content: string }[];
     maxRetries: 0;
     abortSignal: AbortSignal;
     temperature?: number;
@@ -89,6 +90,7 @@ export function prepareCall(
     request.outputFormat === 'json'
       ? [baseSystem, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
       : baseSystem || undefined;
+  const userMessages = [...(request.context ?? []), userPrompt].map((content) => ({ role: 'user' as const, content }));
   return {
     config,
     model,
@@ -96,14 +98,11 @@ export function prepareCall(
     secrets: [providerApiKey(config, env)],
     system,
     userPrompt,
-    messages: [
-      ...(system ? [{ role: 'system' as const, content: system }] : []),
-      { role: 'user', content: userPrompt },
-    ],
+    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...userMessages],
     call: {
       model: cachedModel(config, model, env),
       ...(system ? { system } : {}),
-      prompt: userPrompt,
+      messages: userMessages,
       maxRetries: 0,
       abortSignal: request.signal as AbortSignal,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

@@ -10,6 +10,8 @@ import { ProviderService } from './provider-service';
 import { RunService } from './run-service';
 import { ServerService } from './server-service';
 import { calledFlowRefs, libraryProblems } from './library-checks';
+import { MemoryRepository } from '../store/memory-repository';
+import { MemoryService } from './memory-service';
 import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
 
@@ -29,6 +31,7 @@ export interface Services {
   servers: ServerService;
   /** The agent library. */
   agents: AgentRepository;
+  memory: MemoryService;
   runner: RunService;
   /** Runs test cases, and gates publishing on them. */
   tests: TestService;
@@ -59,6 +62,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   const versions = new VersionRepository(database, flows);
   const servers = new ServerService(settings);
   const agents = new AgentRepository(database.db);
+  const memory = new MemoryRepository(database.db);
   flows.libraryCheck = (flow) =>
     libraryProblems(flow, {
       agents,
@@ -79,6 +83,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     agents,
     findFlow: (ref) => flows.resolve(ref),
     latestVersion: (flowId) => versions.latest(flowId),
+    memory: (run) => memory.port(run),
   });
   return {
     database,
@@ -91,6 +96,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     providers,
     servers,
     agents,
+    memory: new MemoryService(flows, memory),
     runner,
     tests: new TestService(runner, () => providers.port()),
     close: () => {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { runFlow, type RunOptions } from '../engine/run-flow';
+import type { ChannelSettings, MemoryPort } from '../model/memory';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { AgentResolver } from '../model/agents';
@@ -44,6 +46,13 @@ export interface RunDependencies {
   /** A flow by id, name or tool name, and its newest published version (flow nodes). */
   findFlow?: (ref: string) => { id: string; name: string };
   latestVersion?: (flowId: string) => { version: number; snapshot: Flow } | undefined;
+  /** A run's view of its flow's memory channels (MemoryRepository.port). */
+  memory?: (run: {
+    flowId: string;
+    runId: string;
+    flowVersion?: number;
+    settings: readonly ChannelSettings[];
+  }) => MemoryPort;
 }
 
 /** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
@@ -139,7 +148,15 @@ export class RunService {
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
     const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
     const reuse = request.from ? this.reuseSource(request.flow, request.from) : undefined;
+    const runId = randomUUID();
+    const memory = this.deps.memory?.({
+      flowId: request.flow.id,
+      runId,
+      ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
+      settings: request.flow.memory.channels,
+    });
     await runFlow({
+      runId,
       flow: request.flow,
       inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
       ...(reuse ? { reuse: reuse.source } : {}),
@@ -147,6 +164,7 @@ export class RunService {
       subflows: this.subflows,
       ...(this.deps.tools ? { tools: this.deps.tools } : {}),
       ...(this.deps.agents ? { agents: this.deps.agents } : {}),
+      ...(memory ? { memory } : {}),
       ...(request.parent ? { callers: request.parent.callers } : {}),
       ...(request.streamTokens ? { streamTokens: true } : {}),
       listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],

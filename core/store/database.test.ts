@@ -27,6 +27,7 @@ describe('openDatabase', () => {
         'edges',
         'flow_versions',
         'flows',
+        'memory_entries',
         'nodes',
         'run_steps',
         'runs',

@@ -26,6 +26,7 @@ export function flowFromRows(row: FlowRow, nodeRows: readonly NodeRow[], edgeRow
     metadata: row.metadata as Flow['metadata'],
     tests: row.tests,
     testsGatePublish: row.testsGatePublish,
+    memory: row.memory,
   };
 }
 
@@ -71,6 +72,7 @@ export function flowFieldsToRow(flow: Flow, now: number): Omit<FlowRow, 'created
     metadata: flow.metadata,
     tests: flow.tests,
     testsGatePublish: flow.testsGatePublish,
+    memory: flow.memory,
     updatedAt: now,
   };
 }

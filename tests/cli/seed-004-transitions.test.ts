@@ -212,3 +212,62 @@ describe('seed 004 loops', () => {
     ]);
   });
 });
+
+describe('seed 004 memory', () => {
+  it('memoryWrites keep each answer across runs; memoryReads give a step the last entries in its messages; flowbench memory shows and clears them', async () => {
+    const { id, warnings } = await importVariant((doc) => {
+      doc.memory = { sharedChannels: [{ id: 'context', retentionVersions: 3 }] };
+      (doc.steps[1] as Step).memoryWrites = [
+        { channel: 'decision-log', mode: 'AGENT_OUTPUT' },
+        { channel: 'decision-log', mode: 'STATIC', payload: { event: 'bootstrap' } },
+      ];
+    });
+    expect(warnings.map((w) => w.message).filter((m) => m.includes('memory'))).toEqual([]);
+    let call = 0;
+    model.reply = () => ({ content: JSON.stringify({ draft: `answer ${++call}` }) });
+    expect((await run(id)).record.status).toBe('succeeded');
+    // The first run read empty channels: the messages are the step's own.
+    expect(model.requests[0]?.body.messages).toHaveLength(2);
+    expect((await run(id)).record.status).toBe('succeeded');
+    const second = model.requests[3]?.body.messages ?? [];
+    expect(second).toEqual([
+      { role: 'system', content: 'Ты бизнес-аналитик. Собери контекст и требования.' },
+      { role: 'user', content: 'Memory "context", the last 1 entry, oldest first:\n- {"draft":"answer 1"}' },
+      { role: 'user', content: 'problemStatement: Slow checkout\nconstraints: ' },
+    ]);
+    expect(model.requests[4]?.body.messages).toEqual([
+      {
+        role: 'user',
+        content: 'Memory "context", the last 2 entries, oldest first:\n- {"draft":"answer 1"}\n- {"draft":"answer 4"}',
+      },
+      {
+        role: 'user',
+        content:
+          'Memory "decision-log", the last 2 entries, oldest first:\n- {"draft":"answer 2"}\n- {"event":"bootstrap"}',
+      },
+      { role: 'user', content: 'problemStatement: Slow checkout\nconstraints: ' },
+    ]);
+
+    const shown = await runJson<{
+      channels: { channel: string; entries: number; readers: string[]; writers: string[]; settings?: unknown }[];
+    }>(['--db', db, 'memory', id]);
+    expect(shown.channels.map((c) => [c.channel, c.entries, c.readers, c.writers])).toEqual([
+      ['context', 2, ['gather_requirements', 'generate_solution'], ['gather_requirements']],
+      ['decision-log', 4, ['generate_solution'], ['generate_solution']],
+    ]);
+    expect(shown.channels[0]?.settings).toEqual({ id: 'context', retentionVersions: 3 });
+    const text = await runCli(['--db', db, 'memory', id, '--channel', 'context']);
+    expect(text.stdout).toContain('context  2 entries  keeps: last 3 versions');
+    expect(text.stdout).toContain('gather_requirements  {"draft":"answer 4"}');
+    const cleared = await runJson<{ removed: number }>(['--db', db, 'memory', id, '--channel', 'context', '--clear']);
+    expect(cleared.removed).toBe(2);
+    const unknown = await runCli(['--db', db, 'memory', id, '--channel', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('CHANNEL_NOT_FOUND');
+    // Export writes the channels back as the definition's shared channels.
+    const exported = await runCli(['--db', db, 'export', id, '--format', 'flow-definition-json']);
+    expect(JSON.parse(exported.stdout)).toMatchObject({
+      memory: { sharedChannels: [{ id: 'context', retentionVersions: 3 }] },
+    });
+  });
+});

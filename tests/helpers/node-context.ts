@@ -1,3 +1,4 @@
+import { NO_MEMORY } from '../../core/model/memory';
 import type { AgentResolver } from '../../core/model/agents';
 import type { LlmPort } from '../../core/model/llm';
 import { NO_AGENTS, NO_SUBFLOWS, NO_TOOLS } from '../../core/model/ports';
@@ -41,6 +42,7 @@ export function nodeContext(
     tools: options.tools ?? NO_TOOLS,
     subflows: options.subflows ?? NO_SUBFLOWS,
     agents: options.agents ?? NO_AGENTS,
+    memory: NO_MEMORY,
     runId: 'run_under_test',
     callers: ['flow_under_test'],
     streamsTokens: true,

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { agentSettingsShape, type AgentSettings } from '../../model/agents';
 import { defineNode, preview } from '../define-node';
-import { MemoryReadSchema, MemoryWriteSchema, MODEL_PORTS, modelCallEditor, samplingOf } from '../shared-config';
+import {
+  MEMORY_EDITOR,
+  MemoryReadSchema,
+  MemoryWriteSchema,
+  MODEL_PORTS,
+  modelCallEditor,
+  samplingOf,
+} from '../shared-config';
 import { runAgent } from './run-agent';
 
 const AgentConfigSchema = z.lazy(() =>
@@ -15,7 +22,7 @@ const AgentConfigSchema = z.lazy(() =>
      * them where the node sets them.
      */
     agentVersionId: z.string().max(200).optional(),
-    /** Seed 004's memory channels, carried from imported steps (see the llm node). */
+    /** Memory channels read before the call and written after it (seed 004's memoryReads / memoryWrites). */
     memoryReads: z.array(MemoryReadSchema).optional(),
     memoryWrites: z.array(MemoryWriteSchema).optional(),
   }),
@@ -75,6 +82,7 @@ export const agentNode = defineNode({
     },
     { key: 'toolTimeoutMs', label: 'Tool time limit (ms)', kind: 'number', min: 100, step: 100 },
     { key: 'temperature', label: 'Temperature', kind: 'number', min: 0, max: 2, step: 0.1 },
+    ...MEMORY_EDITOR,
   ],
   templates: (config) => [
     { field: 'system', text: config.system },

@@ -1,3 +1,4 @@
+import { memoryMessages, writeMemory } from '../node-memory';
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import type { AgentTool, InvalidToolCall } from '../../model/llm';
 import { FLOWBENCH_SERVER, toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
@@ -41,10 +42,12 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
   const settings = effectiveSettings(config, version?.settings);
   const system = ctx.render(settings.system);
   const prompt = ctx.render(config.prompt);
+  const memory = memoryMessages(ctx, config.memoryReads);
   ctx.report({
     input: {
       system,
       prompt,
+      ...(memory.length > 0 ? { memory } : {}),
       ...(version ? { agent: `${version.agentName} v${version.version}` } : {}),
       tools: settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)),
     },
@@ -122,6 +125,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       model: settings.model,
       system,
       prompt,
+      ...(memory.length > 0 ? { context: memory } : {}),
       ...samplingOf(settings),
       tools,
       maxSteps: settings.maxSteps,
@@ -149,6 +153,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
         { maxSteps: settings.maxSteps },
       );
     }
+    writeMemory(ctx, config.memoryWrites, response.text);
     return { kind: 'output', output: response.text };
   } catch (thrown) {
     throw fatal ?? thrown;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineNode, preview } from '../define-node';
 import { parseJsonAnswer } from './json-output';
+import { memoryMessages, writeMemory } from '../node-memory';
 import {
+  MEMORY_EDITOR,
   MemoryReadSchema,
   MemoryWriteSchema,
   MODEL_PORTS,
@@ -43,6 +45,7 @@ export const llmNode = defineNode({
     { key: 'maxTokens', label: 'Max tokens', kind: 'number', min: 1, step: 1 },
     { key: 'outputFormat', label: 'Output', kind: 'select', options: ['text', 'json'] },
     { key: 'jsonSchema', label: 'JSON schema', kind: 'json', help: 'for JSON output' },
+    ...MEMORY_EDITOR,
   ],
   templates: (config) => [
     { field: 'system', text: config.system },
@@ -66,12 +69,14 @@ export const llmNode = defineNode({
   execute: async (ctx, config) => {
     const system = ctx.render(config.system);
     const prompt = ctx.render(config.prompt);
-    ctx.report({ input: { system, prompt } });
+    const memory = memoryMessages(ctx, config.memoryReads);
+    ctx.report({ input: { system, prompt, ...(memory.length > 0 ? { memory } : {}) } });
     const response = await ctx.llm.generate({
       provider: config.provider,
       model: config.model,
       system,
       prompt,
+      ...(memory.length > 0 ? { context: memory } : {}),
       ...samplingOf(config),
       outputFormat: config.outputFormat,
       ...(config.jsonSchema !== undefined ? { jsonSchema: config.jsonSchema } : {}),
@@ -79,7 +84,11 @@ export const llmNode = defineNode({
       ...(ctx.streamsTokens ? { onToken: (text: string) => ctx.emitToken(text) } : {}),
     });
     ctx.report({ messages: response.messages, ...(response.usage ? { usage: response.usage } : {}) });
-    if (config.outputFormat === 'text') return { kind: 'output', output: response.text };
-    return { kind: 'output', output: await parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`) };
+    const output =
+      config.outputFormat === 'text'
+        ? response.text
+        : await parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`);
+    writeMemory(ctx, config.memoryWrites, output);
+    return { kind: 'output', output };
   },
 });

@@ -1,6 +1,7 @@
 import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Parameter } from '../../model/parameter';
 import type { ToolSettings } from '../../model/flow';
+import type { MemorySettings } from '../../model/memory';
 import type { TestCase } from '../../model/test-cases';
 
 /** One row per flow: its own fields. Nodes and edges live in their own tables. */
@@ -21,6 +22,8 @@ export const flows = sqliteTable(
     /** The flow's test cases (see model/test-cases.ts). */
     tests: text('tests', { mode: 'json' }).$type<TestCase[]>().notNull().default([]),
     testsGatePublish: integer('tests_gate_publish', { mode: 'boolean' }).notNull().default(false),
+    /** Memory channels and their retention (model/memory.ts). */
+    memory: text('memory', { mode: 'json' }).$type<MemorySettings>().notNull().default({ channels: [] }),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

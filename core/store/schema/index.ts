@@ -7,3 +7,4 @@ export { runs } from './runs';
 export { runSteps } from './run-steps';
 export { settings } from './settings';
 export { agents, agentVersions } from './agents';
+export { memoryEntries } from './memory';

@@ -196,10 +196,24 @@ function ListField({
   const itemFields = field.itemFields ?? [];
   const blank = () =>
     Object.fromEntries(
-      itemFields.map((f) => [
-        f.key,
-        f.kind === 'select' ? (f.options?.[0] ?? '') : f.kind === 'number' ? 0 : f.kind === 'boolean' ? false : '',
-      ]),
+      itemFields.flatMap((f) =>
+        f.initial !== undefined
+          ? [[f.key, f.initial]]
+          : f.kind === 'json'
+            ? []
+            : [
+                [
+                  f.key,
+                  f.kind === 'select'
+                    ? (f.options?.[0] ?? '')
+                    : f.kind === 'number'
+                      ? (f.min ?? 0)
+                      : f.kind === 'boolean'
+                        ? false
+                        : '',
+                ],
+              ],
+      ),
     );
   return (
     <fieldset className="field list-field">

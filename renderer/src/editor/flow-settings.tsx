@@ -1,7 +1,8 @@
 import { useAppStore } from '../store/app-store';
+import { MemorySection } from './memory-section';
 import { ParametersEditor } from './parameters-editor';
 
-/** The flow's own fields: name, description, how it is offered as a tool, and its parameters. */
+/** The flow's own fields: name, description, how it is offered as a tool, its parameters and memory channels. */
 export function FlowSettings() {
   const flow = useAppStore((s) => s.flow);
   if (!flow) return null;
@@ -69,6 +70,7 @@ export function FlowSettings() {
       </label>
       <h3>Parameters</h3>
       <ParametersEditor />
+      <MemorySection flowId={flow.id} />
     </div>
   );
 }

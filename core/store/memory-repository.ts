@@ -1,0 +1,128 @@
+import { and, desc, eq, isNotNull, lt, max, sql } from 'drizzle-orm';
+import type { ChannelSettings, ChannelSummary, MemoryEntry, MemoryPort } from '../model/memory';
+import { WRITE_TRANSACTION, type Db } from './database';
+import { memoryEntries } from './schema';
+
+type EntryRow = typeof memoryEntries.$inferSelect;
+const DAY_MS = 86_400_000;
+
+const entryOf = (row: EntryRow): MemoryEntry => ({
+  id: row.id,
+  channel: row.channel,
+  payload: row.payload,
+  runId: row.runId,
+  nodeId: row.nodeId,
+  ...(row.flowVersion !== null ? { flowVersion: row.flowVersion } : {}),
+  createdAt: new Date(row.createdAt).toISOString(),
+});
+
+/** The memory channels of every flow: entries kept across runs, pruned by each channel's retention. */
+export class MemoryRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The channels of a flow that have entries or settings, with their counts. */
+  channels(flowId: string, settings: readonly ChannelSettings[]): ChannelSummary[] {
+    const rows = this.db
+      .select({
+        channel: memoryEntries.channel,
+        entries: sql<number>`count(*)`,
+        last: max(memoryEntries.createdAt),
+      })
+      .from(memoryEntries)
+      .where(eq(memoryEntries.flowId, flowId))
+      .groupBy(memoryEntries.channel)
+      .all();
+    const byName = new Map(rows.map((r) => [r.channel, r]));
+    const names = [...new Set([...settings.map((s) => s.id), ...rows.map((r) => r.channel)])];
+    return names.map((channel) => {
+      const row = byName.get(channel);
+      const declared = settings.find((s) => s.id === channel);
+      return {
+        channel,
+        entries: row?.entries ?? 0,
+        ...(declared ? { settings: declared } : {}),
+        ...(row?.last ? { lastWrittenAt: new Date(row.last).toISOString() } : {}),
+      };
+    });
+  }
+
+  /** The last `limit` entries of a channel, oldest first. */
+  entries(flowId: string, channel: string, limit: number): MemoryEntry[] {
+    return this.db
+      .select()
+      .from(memoryEntries)
+      .where(and(eq(memoryEntries.flowId, flowId), eq(memoryEntries.channel, channel)))
+      .orderBy(desc(memoryEntries.id))
+      .limit(limit)
+      .all()
+      .reverse()
+      .map(entryOf);
+  }
+
+  /** Removes a channel's entries, or every channel's; returns how many went. */
+  clear(flowId: string, channel?: string): number {
+    const where =
+      channel === undefined
+        ? eq(memoryEntries.flowId, flowId)
+        : and(eq(memoryEntries.flowId, flowId), eq(memoryEntries.channel, channel));
+    return this.db.delete(memoryEntries).where(where).run().changes;
+  }
+
+  /** Appends an entry and applies the channel's retention, in one transaction. */
+  append(
+    entry: { flowId: string; channel: string; payload: unknown; runId: string; nodeId: string; flowVersion?: number },
+    settings: ChannelSettings | undefined,
+    now = Date.now(),
+  ): void {
+    this.db.transaction(() => {
+      this.db
+        .insert(memoryEntries)
+        .values({ ...entry, flowVersion: entry.flowVersion ?? null, createdAt: now })
+        .run();
+      if (settings) this.prune(entry.flowId, settings, now);
+    }, WRITE_TRANSACTION);
+  }
+
+  private prune(flowId: string, settings: ChannelSettings, now: number): void {
+    const inChannel = and(eq(memoryEntries.flowId, flowId), eq(memoryEntries.channel, settings.id));
+    if (settings.retentionDays !== undefined) {
+      this.db
+        .delete(memoryEntries)
+        .where(and(inChannel, lt(memoryEntries.createdAt, now - settings.retentionDays * DAY_MS)))
+        .run();
+    }
+    if (settings.retentionVersions !== undefined) {
+      // A draft's runs (no version) count as the newest, so they are always kept.
+      const newest = this.db
+        .select({ version: max(memoryEntries.flowVersion) })
+        .from(memoryEntries)
+        .where(and(inChannel, isNotNull(memoryEntries.flowVersion)))
+        .get()?.version;
+      if (newest !== null && newest !== undefined) {
+        this.db
+          .delete(memoryEntries)
+          .where(and(inChannel, lt(memoryEntries.flowVersion, newest - settings.retentionVersions + 1)))
+          .run();
+      }
+    }
+  }
+
+  /** One run's view: reads and writes of its flow's channels, each write pruned by the flow's settings. */
+  port(run: { flowId: string; runId: string; flowVersion?: number; settings: readonly ChannelSettings[] }): MemoryPort {
+    return {
+      read: (channel, limit) => this.entries(run.flowId, channel, limit),
+      write: (channel, payload, nodeId) =>
+        this.append(
+          {
+            flowId: run.flowId,
+            channel,
+            payload,
+            runId: run.runId,
+            nodeId,
+            ...(run.flowVersion !== undefined ? { flowVersion: run.flowVersion } : {}),
+          },
+          run.settings.find((s) => s.id === channel),
+        ),
+    };
+  }
+}
