@@ -34,7 +34,8 @@ const forwardOf = (flow: Flow) =>
   );
 
 /** True when an edge from source to target goes back: the target already leads to the source. */
-const goesBack = (flow: Flow, source: string, target: string) => wouldCreateCycle(forwardOf(flow), source, target);
+export const goesBack = (flow: Flow, source: string, target: string): boolean =>
+  wouldCreateCycle(forwardOf(flow), source, target);
 
 /**
  * Why an edge from source to target is refused, in words for the person

@@ -98,13 +98,13 @@ describe('runFlow', () => {
     ]);
   });
 
-  it('sends a system-only step (as imported workflows have) as the user message', async () => {
+  it('sends a system-only step (seed 003 CustomLLM) as the system message, as its runtime does', async () => {
     const flow = buildFlow({
       nodes: [llm('step', '', { system: 'Summarize the news.' }), output('{{nodes.step.output}}')],
       edges: ['step>result'],
     });
     await run(flow);
-    expect(server.requests[0]?.body.messages).toEqual([{ role: 'user', content: 'Summarize the news.' }]);
+    expect(server.requests[0]?.body.messages).toEqual([{ role: 'system', content: 'Summarize the news.' }]);
   });
 
   it('works with a provider that does not stream', async () => {
@@ -280,7 +280,8 @@ describe('runFlow', () => {
     expect(result).toMatchObject({ status: 'partial', error: { code: 'PROVIDER_ERROR', nodeId: 'broken' } });
     expect(statusOf('first')).toEqual(['started', 'finished']);
     expect(statusOf('slow')).toEqual(['started', 'cancelled']);
-    expect(statusOf('result')).toEqual([]);
+    // Never reached: recorded as skipped once the run has ended.
+    expect(statusOf('result')).toEqual(['skipped']);
     expect(result.durationMs).toBeLessThan(1500);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests.find((r) => r.body.messages?.at(-1)?.content === 'slow')?.wasAborted).toBe(true);
@@ -322,7 +323,7 @@ describe('runFlow', () => {
       status: 'cancelled',
       error: { code: 'CANCELLED', message: 'the run was cancelled: changed my mind' },
     });
-    expect(statusOf('answer')).toEqual([]);
+    expect(statusOf('answer')).toEqual(['skipped']);
     expect(server.requests).toHaveLength(0);
   });
 

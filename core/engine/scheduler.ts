@@ -62,6 +62,8 @@ class RunScheduler implements RenderScope {
   private readonly taken: (readonly string[] | undefined)[];
   /** Each node's current iteration: 1, plus one per new pass of a loop around it. */
   private readonly iteration: Int32Array;
+  /** 1 once a node started, settled or was skipped: a run that ends early records the rest as skipped. */
+  private readonly reached: Uint8Array;
   /** Each loop's current pass. */
   private readonly loopPass: Int32Array;
   /** A handled failure that still fails the run once the rest has run (`onError: fail`). */
@@ -87,6 +89,7 @@ class RunScheduler implements RenderScope {
     this.taken = new Array<readonly string[] | undefined>(plan.nodes.length);
     this.iteration = new Int32Array(plan.nodes.length).fill(1);
     this.loopPass = new Int32Array(plan.loops.length).fill(1);
+    this.reached = new Uint8Array(plan.nodes.length);
   }
 
   /** RenderScope: what an upstream node left. */
@@ -112,11 +115,13 @@ class RunScheduler implements RenderScope {
     }
     if (this.running > 0 || (!this.hasEnded && this.head < this.queue.length)) return;
     this.input.controller.signal.removeEventListener('abort', this.onAbort);
+    if (this.ending) this.recordUnreached();
     const outcome = this.ending ?? this.failure ?? { status: 'succeeded' };
     this.resolve(this.output && !this.ending ? { ...outcome, output: this.output } : outcome);
   }
 
   private start(index: number): void {
+    this.reached[index] = 1;
     const planned = this.plan.nodes[index] as PlannedNode;
     const { input } = this;
     const reused = input.reuse?.settled.get(index);
@@ -298,6 +303,7 @@ class RunScheduler implements RenderScope {
 
   private skip(index: number): void {
     if (this.hasEnded) return;
+    this.reached[index] = 1;
     const planned = this.plan.nodes[index] as PlannedNode;
     this.input.emit({
       type: 'node.skipped',
@@ -307,6 +313,15 @@ class RunScheduler implements RenderScope {
       ...this.passOf(index),
     });
     this.settle(planned, undefined);
+  }
+
+  /** A run that ended early (a failure, a stop, a cancel): the nodes it never reached are recorded as skipped. */
+  private recordUnreached(): void {
+    const { runId, emit } = this.input;
+    const at = Date.now();
+    this.plan.nodes.forEach((planned, index) => {
+      if (this.reached[index] === 0) emit({ type: 'node.skipped', runId, nodeId: planned.node.id, at });
+    });
   }
 
   private end(result: ScheduleResult, reason: FlowbenchError): void {

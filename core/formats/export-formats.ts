@@ -1,7 +1,13 @@
 import { FlowbenchError } from '../model/errors';
 
 /** The formats a flow can be exported to. A module of its own: the API contract names them without loading the exporters. */
-export const EXPORT_FORMATS = ['native', 'flowyprompt', 'flow-definition-json', 'flow-definition-yaml'] as const;
+export const EXPORT_FORMATS = [
+  'native',
+  'flowyprompt',
+  'flow-definition-json',
+  'flow-definition-yaml',
+  'workflow',
+] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function assertExportFormat(format: string): ExportFormat {

@@ -230,6 +230,25 @@ describe('workflows (seed 003)', () => {
     // The agent's tool is looked up by name on the connected servers when it runs: nothing to fix here.
     expect(problems).toEqual([]);
   });
+
+  it('exports only what a workflow can say: a branch or a user prompt is refused, naming the node', () => {
+    const { flow } = imported('workflow-summarize-label.json');
+    const branched = {
+      ...flow,
+      edges: [
+        ...flow.edges,
+        { id: 'extra', source: 'Summarizer', sourcePort: 'out', target: 'Responder', targetPort: 'in' },
+      ],
+    };
+    expect(() => exportFlowText(FlowSchema.parse(branched), 'workflow')).toThrow(/branches after "Summarizer"/);
+    const prompted = {
+      ...flow,
+      nodes: flow.nodes.map((n) => (n.id === 'Labeler' ? { ...n, config: { ...n.config, prompt: 'Label it.' } } : n)),
+    };
+    expect(() => exportFlowText(FlowSchema.parse(prompted), 'workflow')).toThrow(
+      'a seed-003 workflow cannot express this flow: node "Labeler" has a user prompt; a workflow step has its system prompt only',
+    );
+  });
 });
 
 describe('tool flows (seed 000)', () => {

@@ -56,6 +56,16 @@ export function importWorkflow(doc: Record<string, unknown>): ImportedFlow {
   });
   if (steps.length === 0) throw new FlowbenchError('VALIDATION_ERROR', 'the workflow defines no steps');
 
+  // The seed's trigger filters events before a run starts; Flowbench runs are started by a person,
+  // the CLI or an MCP client, so there is nothing to filter: said, not dropped quietly.
+  if (isRecord(trigger?.filter_rules) && Object.keys(trigger.filter_rules).length > 0) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source: 'trigger.filter_rules',
+      message: `the trigger's filter_rules (${JSON.stringify(trigger.filter_rules)}) are not applied: every run Flowbench starts runs the workflow; they are kept for export`,
+    });
+  }
   const makeId = nodeIdFactory();
   makeId('input');
   makeId('result');
@@ -189,8 +199,9 @@ export function importWorkflow(doc: Record<string, unknown>): ImportedFlow {
       },
       parameters: [
         {
+          // Seed 003's trigger data may be any JSON; <<trigger_output>> shows it as text or JSON.
           name: 'trigger_output',
-          type: 'string',
+          type: 'any',
           required: true,
           description: asString(trigger?.initial_data_description, 'The data that starts the workflow.'),
         },

@@ -64,6 +64,7 @@ export function coerceTextInput(parameter: Parameter | undefined, text: string):
       return text === 'true' ? true : text === 'false' ? false : text;
     case 'array':
     case 'object':
+    case 'any':
       try {
         return JSON.parse(text) as unknown;
       } catch {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PARAMETER_NAME_PATTERN } from './ids';
 
-export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'enum', 'array', 'object'] as const;
+/** `any`: any JSON value (seed 003's trigger data), shown to templates as text or JSON. */
+export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'enum', 'array', 'object', 'any'] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
 /** A typed flow parameter: the flow's trigger data and its MCP tool's inputSchema. */
@@ -46,5 +47,7 @@ export function checkParameterValue(parameter: Parameter, value: unknown): strin
     }
     case 'object':
       return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : 'expected an object';
+    case 'any':
+      return undefined;
   }
 }

@@ -57,8 +57,8 @@ export interface PreparedCall {
   call: {
     model: LanguageModel;
     system?: string;
-    /** The user messages: a node's memory, then its prompt. */
-    messages: { role: 'user'; content: string }[];
+    /** The user messages (a node's memory, then its prompt), or a system-only request's one system message. */
+    messages: { role: 'user' | 'system'; content: string }[];
     maxRetries: 0;
     abortSignal: AbortSignal;
     temperature?: number;
@@ -81,16 +81,21 @@ export function prepareCall(
       `no model chosen, and provider "${config.name}" has no default model (set one with \`flowbench providers set ${config.name} --default-model …\`)`,
     );
   }
-  // A step defined by its system prompt alone (imported workflows and flow
-  // definitions) sends that prompt as the user message: providers need one.
-  const isSystemOnly = !request.prompt.trim() && Boolean(request.system?.trim());
-  const userPrompt = isSystemOnly ? (request.system ?? '') : request.prompt;
-  const baseSystem = isSystemOnly ? undefined : request.system;
+  // A step defined by its system prompt alone (seed 003's CustomLLM, a seed 004 step without
+  // parameters) sends it as the system message, as those runtimes do. Anthropic's Messages API
+  // needs a user turn, so there it goes as the user message (the run record shows which).
+  const isSystemOnly = !request.prompt.trim() && !request.context?.length && Boolean(request.system?.trim());
+  const needsUserTurn = isSystemOnly && config.kind === 'anthropic';
+  const userPrompt = needsUserTurn ? (request.system ?? '') : request.prompt;
+  const baseSystem = needsUserTurn ? undefined : request.system;
   const system =
     request.outputFormat === 'json'
       ? [baseSystem, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
       : baseSystem || undefined;
-  const userMessages = [...(request.context ?? []), userPrompt].map((content) => ({ role: 'user' as const, content }));
+  const userMessages =
+    isSystemOnly && !needsUserTurn
+      ? []
+      : [...(request.context ?? []), userPrompt].map((content) => ({ role: 'user' as const, content }));
   return {
     config,
     model,
@@ -101,8 +106,9 @@ export function prepareCall(
     messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...userMessages],
     call: {
       model: cachedModel(config, model, env),
-      ...(system ? { system } : {}),
-      messages: userMessages,
+      // Without a user message the system prompt travels as the conversation's one message.
+      ...(system && userMessages.length > 0 ? { system } : {}),
+      messages: userMessages.length > 0 ? userMessages : [{ role: 'system', content: system ?? '' }],
       maxRetries: 0,
       abortSignal: request.signal as AbortSignal,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

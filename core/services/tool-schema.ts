@@ -11,7 +11,9 @@ function parameterSchema(parameter: Parameter): JsonSchema {
       ? { type: 'string', enum: parameter.enum ?? [] }
       : parameter.type === 'array'
         ? { type: 'array', ...(parameter.items ? { items: { type: parameter.items } } : {}) }
-        : { type: parameter.type };
+        : parameter.type === 'any'
+          ? {}
+          : { type: parameter.type };
   return {
     ...base,
     ...(parameter.description ? { description: parameter.description } : {}),

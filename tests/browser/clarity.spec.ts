@@ -54,23 +54,46 @@ test('the Run panel lists what blocks a run, and a click goes to the node (issue
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
 });
 
-test('dragging a connection that would close a loop shows it is refused and why (issue 17, point 2)', async ({
+test('dragging a connection back says it makes a loop, and a second loop from one node is refused and why (issues 17 point 2, 15 point 4)', async ({
   page,
   served,
 }) => {
-  await openFlow(page, served, chain);
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'gated',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { ...template('input_gate', 'Gate'), label: 'Gate', position: { x: 260, y: 100 } },
+        { ...template('draft', 'About it'), label: 'Draft', position: { x: 520, y: 100 } },
+        { ...template('polish', 'Polish: {{nodes.draft.output}}'), label: 'Polish', position: { x: 780, y: 100 } },
+      ],
+      edges: ['input>input_gate', 'input_gate>draft', 'draft>polish'],
+    }),
+    name: 'Gated',
+  });
   await expect(page.locator('.react-flow__edge')).toHaveCount(3);
   await connect(page, 'polish', 'draft', {
     beforeRelease: async () => {
+      await expect(page.locator('.connection-loop')).toContainText(
+        'A loop: the nodes between run again, at most 3 passes',
+      );
+      await page.screenshot({ path: test.info().outputPath('loop-offered.png') });
+    },
+  });
+  await expect(page.locator('.react-flow__edge')).toHaveCount(4);
+  await expectSaved(page);
+  // Polish already goes back; a second loop from it is refused while dragging and after.
+  await connect(page, 'polish', 'input_gate', {
+    beforeRelease: async () => {
       const refusal = page.locator('.connection-refusal');
-      await expect(refusal).toContainText('Not allowed: it would close a loop ("Draft" → "Polish" already runs');
+      await expect(refusal).toContainText('Not allowed: it would go back');
+      await expect(refusal).toContainText('"Polish" already loops back to "Draft"; a node starts one loop');
       await expect(page.locator('.fb-connection-line.invalid')).toHaveCount(1);
       await page.screenshot({ path: test.info().outputPath('cycle-refused.png') });
     },
   });
-  // Let go, nothing is joined, and the reason is said once more.
-  await expect(page.getByRole('status').filter({ hasText: 'Not connected: it would close a loop' })).toBeVisible();
-  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+  await expect(page.getByRole('status').filter({ hasText: 'Not connected: it would go back' })).toBeVisible();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(4);
 });
 
 test('the inspector offers upstream values as chips that insert their reference (issue 17, point 3)', async ({

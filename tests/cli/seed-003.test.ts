@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
@@ -57,5 +58,52 @@ describe('seed 003: a workflow run in its summary and Markdown representations',
     const bad = await runCli(['--db', db, 'runs', 'show', run.id, '--format', 'html']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--format must be one of text, summary, markdown');
+  });
+
+  it('sends system_prompt as the system message, takes any JSON as trigger data, records steps never reached, reports filter_rules, and exports back', async () => {
+    const db = join(tempDir(), 'wf-json.db');
+    await setTestProvider(db, model.url, 'test-model', '--default');
+    const source = JSON.parse(readFileSync('tests/fixtures/formats/workflow-summarize-label.json', 'utf8')) as {
+      trigger: { filter_rules: Record<string, unknown> };
+    };
+    source.trigger.filter_rules = { channel: 'support' };
+    const file = join(tempDir(), 'filtered.json');
+    writeFileSync(file, JSON.stringify(source));
+    const imported = await runJson<{ id: string; warnings: { message: string }[] }>(['--db', db, 'import', file]);
+    expect(imported.warnings.map((w) => w.message)).toContainEqual(
+      'trigger.filter_rules: the trigger\'s filter_rules ({"channel":"support"}) are not applied: every run Flowbench starts runs the workflow; they are kept for export',
+    );
+    const ran = await runCli([
+      '--db',
+      db,
+      'run',
+      imported.id,
+      '--input',
+      'trigger_output={"from": "a@b.c", "text": "Buy cheap watches"}',
+      '--json',
+    ]);
+    const run = JSON.parse(ran.stdout) as RunRecord;
+    expect(run.inputs).toEqual({ trigger_output: { from: 'a@b.c', text: 'Buy cheap watches' } });
+    // The CustomLLM's system_prompt is the system message, its trigger data shown as JSON.
+    expect(model.requests[0]?.body.messages).toEqual([
+      {
+        role: 'system',
+        content: 'Summarize this message in two sentences: {"from":"a@b.c","text":"Buy cheap watches"}',
+      },
+    ]);
+    // The stop checker ended the run: the step after it was never reached, and is recorded so.
+    expect(run.status).toBe('stopped');
+    expect(run.steps.find((s) => s.nodeId === 'Responder')?.status).toBe('skipped');
+    // get_output_data: one step's whole output.
+    const label = await runCli(['--db', db, 'runs', 'show', run.id, '--step', 'Labeler']);
+    expect(label.stdout).toBe('{"label": "spam"}\n');
+    const missing = await runCli(['--db', db, 'runs', 'show', run.id, '--step', 'Nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('NODE_NOT_FOUND');
+
+    const exported = await runCli(['--db', db, 'export', imported.id, '--format', 'workflow']);
+    expect(exported.code).toBe(0);
+    // Field for field what was imported, the trigger's filter_rules included.
+    expect(JSON.parse(exported.stdout)).toEqual(source);
   });
 });

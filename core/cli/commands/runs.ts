@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { FlowbenchError } from '../../model/errors';
 import { RUN_REPORT_FORMATS, runMarkdown, runSummary } from '../../model/run-report';
 import { formatCost } from '../../model/pricing';
 import {
@@ -118,14 +119,46 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
       'print the run record: { id, flowId, flowName, trigger, status, inputs, output, error, startedAt, finishedAt, durationMs, steps: [...] }',
     )
     .option('--format <format>', `${RUN_REPORT_FORMATS.join('|')}: the summary or Markdown of seed 003's runs`, 'text')
-    .action((id: string, options: { json?: boolean; format: string }) => {
+    .option('--step <node>', "only this node's output, whole (seed 003's get_output_data); its last pass in a loop")
+    .option('--iteration <n>', 'with --step: that pass of a loop')
+    .action((id: string, options: { json?: boolean; format: string; step?: string; iteration?: string }) => {
       if (!(RUN_REPORT_FORMATS as readonly string[]).includes(options.format)) {
         throw usageError(`--format must be one of ${RUN_REPORT_FORMATS.join(', ')}, got "${options.format}"`);
       }
+      if (options.iteration !== undefined && options.step === undefined) throw usageError('--iteration needs --step');
       const run = ctx.services.runs.get(id);
+      if (options.step !== undefined) return printStepOutput(run, options.step, options.iteration, options.json);
       if (options.json) printJson(run);
       else if (options.format === 'markdown') process.stdout.write(runMarkdown(run));
       else if (options.format === 'summary') printLine(runSummary(run));
       else showRun(run);
     });
+}
+
+/** One step's whole output: text as it is, anything else as JSON; NODE_NOT_FOUND when the run has no such step. */
+function printStepOutput(
+  run: RunRecord,
+  nodeId: string,
+  iteration: string | undefined,
+  json: boolean | undefined,
+): void {
+  const pass = iteration === undefined ? undefined : Number(iteration);
+  if (pass !== undefined && (!Number.isInteger(pass) || pass < 1))
+    throw usageError(`--iteration takes a pass number from 1, got "${iteration}"`);
+  const step = run.steps.findLast((s) => s.nodeId === nodeId && (pass === undefined || (s.iteration ?? 1) === pass));
+  if (!step) {
+    throw new FlowbenchError(
+      'NODE_NOT_FOUND',
+      `run ${run.id} has no step of node "${nodeId}"${pass !== undefined ? ` in pass ${pass}` : ''} (its steps: ${[...new Set(run.steps.map((s) => s.nodeId))].join(', ')})`,
+      { nodeId },
+    );
+  }
+  if (json)
+    return printJson({
+      nodeId,
+      ...(step.iteration ? { iteration: step.iteration } : {}),
+      status: step.status,
+      output: step.output ?? null,
+    });
+  printLine(typeof step.output === 'string' ? step.output : JSON.stringify(step.output ?? null, null, 2));
 }

@@ -21,7 +21,7 @@ import {
 } from '@xyflow/react';
 import { Map as MapIcon } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { connectionRefusal } from '../../../core/editing/edits';
+import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
@@ -54,6 +54,11 @@ const allowDrop = (event: DragEvent) => {
 };
 
 /** Why joining the ends of a connection being dragged is refused; undefined when it is allowed or ends nowhere. */
+/** The edge a drag would make, source first: a connection can be dragged backwards, from an input port. */
+function ends(fromNode: string, fromType: 'source' | 'target' | undefined, toNode: string): [string, string] {
+  return fromType === 'target' ? [toNode, fromNode] : [fromNode, toNode];
+}
+
 function refusalFor(
   fromNode: string,
   fromType: 'source' | 'target' | undefined,
@@ -61,9 +66,13 @@ function refusalFor(
 ): string | undefined {
   const flow = useAppStore.getState().flow;
   if (!flow || !toNode) return undefined;
-  // A connection can be dragged backwards, from an input port.
-  const [source, target] = fromType === 'target' ? [toNode, fromNode] : [fromNode, toNode];
-  return connectionRefusal(flow, source, target);
+  return connectionRefusal(flow, ...ends(fromNode, fromType, toNode));
+}
+
+/** True when the drag would make a loop edge (it goes back to a node that leads to its source). */
+function isLoopBack(fromNode: string, fromType: 'source' | 'target' | undefined, toNode: string | undefined): boolean {
+  const flow = useAppStore.getState().flow;
+  return flow !== undefined && toNode !== undefined && goesBack(flow, ...ends(fromNode, fromType, toNode));
 }
 
 /** The line being dragged; over a port it may not join, it turns red and says why, beside the pointer. */
@@ -88,6 +97,7 @@ function ConnectionLine({
     targetPosition: toPosition,
   });
   const reason = connectionStatus === 'invalid' ? refusalFor(fromNode.id, fromHandle.type, toNode?.id) : undefined;
+  const isLoop = connectionStatus === 'valid' && isLoopBack(fromNode.id, fromHandle.type, toNode?.id);
   return (
     <g className={`fb-connection-line ${connectionStatus ?? ''}`}>
       <path d={path} fill="none" />
@@ -95,6 +105,13 @@ function ConnectionLine({
         <foreignObject x={toX + 12} y={toY + 12} width={300} height={90}>
           <div className="connection-refusal" role="status">
             Not allowed: {reason}
+          </div>
+        </foreignObject>
+      )}
+      {isLoop && (
+        <foreignObject x={toX + 12} y={toY + 12} width={300} height={90}>
+          <div className="connection-loop" role="status">
+            A loop: the nodes between run again, at most {DEFAULT_LOOP_PASSES} passes (changeable)
           </div>
         </foreignObject>
       )}

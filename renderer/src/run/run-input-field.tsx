@@ -50,13 +50,21 @@ export function RunInputField({
       break;
     case 'array':
     case 'object':
+    case 'any':
       widget = (
         <textarea
           {...common}
           className="json-input"
           rows={3}
           value={text ?? ''}
-          placeholder={fallback || (parameter.type === 'array' ? '["a", "b"]' : '{"key": "value"}')}
+          placeholder={
+            fallback ||
+            (parameter.type === 'array'
+              ? '["a", "b"]'
+              : parameter.type === 'any'
+                ? 'text, or JSON'
+                : '{"key": "value"}')
+          }
           onChange={(e) => onChange(e.target.value)}
         />
       );

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import { isTransient, toFlowbenchError } from '../../../core/model/errors';
 import { errorsIn, type Problem } from '../../../core/model/problems';
 import type { FlowSummary } from '../../../core/model/summaries';
+import type { ExportFormat } from '../../../core/formats/export-formats';
 import { api } from '../api/client';
 import type { AppState } from './app-store';
 
@@ -23,10 +24,7 @@ export interface FlowsSlice {
   closeRefusedImport: () => void;
   /** Adds the example flows (those whose tool names are free). */
   installExamples: () => Promise<void>;
-  exportFlowFile: (
-    id: string,
-    format: 'native' | 'flowyprompt' | 'flow-definition-json' | 'flow-definition-yaml',
-  ) => Promise<void>;
+  exportFlowFile: (id: string, format: ExportFormat) => Promise<void>;
 }
 
 const LIST_RETRY_MS = 2000;
