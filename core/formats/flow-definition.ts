@@ -25,7 +25,8 @@ export function isFlowDefinition(value: unknown): value is Record<string, unknow
 }
 
 const KEY = 'flowDefinition';
-const STEP_REF = /^\$steps\.([^.\s]+)\.output((?:\.[^.\s]+)*)$/;
+// resultPayload writes `$steps.x.output.y`; summaryFields write `steps.x.output.y`.
+const STEP_REF = /^\$?steps\.([^.\s]+)\.output((?:\.[^.\s]+)*)$/;
 
 /** `$steps.x.output.a.b` → `{{nodes.<x>.output.a.b}}`; anything else is kept as literal text. */
 function payloadReference(expression: string, nodeIds: ReadonlyMap<string, string>): string | undefined {
@@ -102,9 +103,12 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
       message: `${what}: Flowbench keeps it for export but does not apply it yet`,
     });
   const channels = sharedChannels(doc, problems);
-  const outputs0 = isRecord(doc.outputs) ? doc.outputs : {};
-  if (Array.isArray(outputs0.summaryFields) && outputs0.summaryFields.length > 0)
-    notHonoured('outputs.summaryFields', 'summary fields');
+  // Launch flags (UI / API): Flowbench runs a flow from the editor, the CLI and MCP alike.
+  if (isRecord(doc.triggers) && Object.values(doc.triggers).some((flag) => flag === false))
+    notHonoured(
+      'triggers',
+      `launch flags ${JSON.stringify(doc.triggers)} (every flow runs from the editor, the CLI and MCP)`,
+    );
 
   steps.forEach((step, index) => {
     const id = nodeIds.get(asString(step.id)) as string;
@@ -186,9 +190,24 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
     }
     return { name, value: value ?? asString(expression), type: 'any' };
   });
-  const resultConfig = payload
-    ? { mode: 'structured', fields }
-    : { mode: 'return_values', returnValues: completing.map((id) => ({ id, text: `{{nodes.${id}.output}}` })) };
+  const summaryFields = (Array.isArray(outputs.summaryFields) ? outputs.summaryFields : []).map((path, index) => {
+    const value = payloadReference(asString(path), nodeIds);
+    if (!value) {
+      problems.push({
+        code: 'IMPORT_PROBLEM',
+        nodeId: 'result',
+        source: `outputs.summaryFields[${index}]`,
+        message: `summary field "${asString(path)}" names no step output`,
+      });
+    }
+    return { label: asString(path, `summary ${index + 1}`), value: value ?? asString(path) };
+  });
+  const resultConfig = {
+    ...(payload
+      ? { mode: 'structured', fields }
+      : { mode: 'return_values', returnValues: completing.map((id) => ({ id, text: `{{nodes.${id}.output}}` })) }),
+    ...(summaryFields.length > 0 ? { summaryFields } : {}),
+  };
   nodes.push({
     id: 'result',
     type: 'output',
@@ -301,6 +320,13 @@ function failureTransition(
   return transition;
 }
 
+/** The output's summary fields as seed 004 writes them: `steps.x.output.y`, without resultPayload's `$`. */
+function summaryOf(output: FlowNode, stepIds: ReadonlyMap<string, string>): { summaryFields?: string[] } {
+  const listed = output.config.summaryFields as { label: string; value: string }[] | undefined;
+  if (!listed?.length) return {};
+  return { summaryFields: listed.map((f) => payloadExpression(f.value, stepIds).replace(/^\$/, '')) };
+}
+
 /** Writes a flow as a seed-004 definition; only input, llm and output nodes can be expressed. */
 export function exportFlowDefinition(flow: Flow, publishedVersion: number | undefined): Record<string, unknown> {
   const isStep = (n: FlowNode) =>
@@ -398,6 +424,7 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
       ? {
           ...keptOutputs,
           resultPayload: Object.fromEntries(fields.map((f) => [f.name, payloadExpression(f.value, stepIds)])),
+          ...summaryOf(output, stepIds),
         }
       : Object.keys(keptOutputs).length > 0
         ? keptOutputs

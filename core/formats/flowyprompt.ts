@@ -176,10 +176,12 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
     if (raw.type === 'multi_input') return { ...common, type: 'input', config: {} };
     if (raw.type === 'template') {
       const template = rewrite(asString(data.template), asString(raw.id));
+      // No text: the node runs a saved template by name, which Flowbench does not have (TEMPLATE_NOT_FOUND).
+      const saved = template.trim() === '' ? asString(data.selectedTemplateId) : '';
       return {
         ...common,
         type: 'template',
-        config: { template },
+        config: { template, ...(saved ? { savedTemplate: saved } : {}) },
         metadata: { flowyprompt: { node: raw, converted: template } },
       };
     }

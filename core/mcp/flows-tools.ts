@@ -54,7 +54,8 @@ export function seedCode(code: string): SeedCode {
     code === 'FLOW_NOT_FOUND' ||
     code === 'VALIDATION_ERROR' ||
     code === 'CIRCULAR_DEPENDENCY' ||
-    code === 'MISSING_VARIABLES'
+    code === 'MISSING_VARIABLES' ||
+    code === 'TEMPLATE_NOT_FOUND'
   )
     return code;
   return 'EXECUTION_ERROR';
@@ -85,7 +86,7 @@ export interface FlowExecution {
     flowbenchCode: string;
     message: string;
     source: 'flows_execute';
-    failedAt?: { nodeId: string; label: string };
+    failedAt?: { nodeId: string; label: string; templateName: string };
   };
 }
 
@@ -163,7 +164,13 @@ export function flowExecution(flow: Flow, record: RunRecord): FlowExecution {
             message: error.message,
             source: 'flows_execute' as const,
             ...(error.nodeId
-              ? { failedAt: { nodeId: error.nodeId, label: labels.get(error.nodeId) ?? error.nodeId } }
+              ? {
+                  failedAt: {
+                    nodeId: error.nodeId,
+                    label: labels.get(error.nodeId) ?? error.nodeId,
+                    templateName: templateName(nodes.get(error.nodeId), error.nodeId),
+                  },
+                }
               : {}),
           },
         }

@@ -56,6 +56,7 @@ export const ERROR_CODES = {
   SUBFLOW_FAILED: 'the flow a flow node called ended without succeeding; `data.runId` is its run',
   OUTPUT_MAPPING_FAILED:
     'a structured output field reads a path inside a node whose answer is text, not JSON; `data.fields` names each',
+  TEMPLATE_NOT_FOUND: 'a template node runs a saved FlowyPrompt template the file did not carry (seed 001)',
   LOOP_LIMIT: 'a node took its loop edge back once more after the last pass its loop allows',
   CANCELLED: 'the run was cancelled',
   RUN_TIMEOUT: 'the whole run took longer than its time limit',

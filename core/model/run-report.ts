@@ -24,9 +24,14 @@ export const stepName = (step: StepRecord): string =>
 /** One line for the run, one per step: what a list or a notification shows. */
 export function runSummary(run: RunRecord): string {
   const head = `${run.flowName}: ${run.status} in ${duration(run.durationMs) || '…'} (${run.steps.length} steps)${run.error ? `, ${run.error.code}${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}` : ''}`;
-  return [head, ...run.steps.map((s) => `- ${stepName(s)}: ${stepFacts(s)}${s.error ? `: ${s.error.code}` : ''}`)].join(
-    '\n',
+  const summary = Object.entries(run.output?.summary ?? {}).map(
+    ([label, value]) => `${label}: ${stringifyValue(value)}`,
   );
+  return [
+    head,
+    ...summary,
+    ...run.steps.map((s) => `- ${stepName(s)}: ${stepFacts(s)}${s.error ? `: ${s.error.code}` : ''}`),
+  ].join('\n');
 }
 
 /** A fenced block for a value: text as it is, anything else as JSON. */
@@ -47,6 +52,10 @@ export function runMarkdown(run: RunRecord): string {
     '',
     block(run.inputs),
   ];
+  const summary = Object.entries(run.output?.summary ?? {});
+  if (summary.length > 0) {
+    lines.push('', '## Summary', '', ...summary.map(([label, value]) => `- **${label}**: ${stringifyValue(value)}`));
+  }
   if (run.error)
     lines.push(
       '',

@@ -49,9 +49,13 @@ export interface StepError {
 }
 
 /** What a finished run returns: ordered texts, or structured fields. */
-export type RunOutput =
+export type RunOutput = (
   | { kind: 'return_values'; values: { id: string; text: string }[] }
-  | { kind: 'structured'; data: Record<string, unknown> };
+  | { kind: 'structured'; data: Record<string, unknown> }
+) & {
+  /** The values the output's summary fields name (seed 004's summaryFields), for lists and summaries. */
+  summary?: Record<string, unknown>;
+};
 
 /**
  * A run started from a node ("run from here"): the nodes outside `fromNodeId`

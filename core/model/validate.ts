@@ -224,9 +224,12 @@ function checkImportLeftovers(metadata: Record<string, unknown>, add: Add, warn:
 /** What each node type finds wrong in its parsed config beyond its schema (seed 004's unresolved agents, …). */
 function checkNodeConfigs(nodes: readonly FlowNode[], catalogue: NodeCatalogue, problems: Problem[]): void {
   for (const node of nodes) {
-    const check = catalogue.get(node.type)?.check;
-    if (!check) continue;
-    for (const problem of check(node.config)) {
+    const definition = catalogue.get(node.type);
+    if (!definition?.check) continue;
+    // A config that breaks its schema is already a problem; its checks would read fields that are not there.
+    const parsed = definition.configSchema.safeParse(node.config);
+    if (!parsed.success) continue;
+    for (const problem of definition.check(parsed.data)) {
       problems.push({ ...problem, message: `node "${node.id}" ${problem.message}`, nodeId: node.id });
     }
   }

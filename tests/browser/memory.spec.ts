@@ -7,7 +7,14 @@ const noteTaker = {
     nodes: [
       { ...input(), position: { x: 0, y: 100 } },
       { ...llm('note', 'Write a note.'), position: { x: 320, y: 100 } },
-      { ...output('{{nodes.note.output}}'), position: { x: 640, y: 100 } },
+      {
+        ...output('{{nodes.note.output}}'),
+        config: {
+          returnValues: [{ id: 'r0', text: '{{nodes.note.output}}' }],
+          summaryFields: [{ label: 'latest note', value: '{{nodes.note.output}}' }],
+        },
+        position: { x: 640, y: 100 },
+      },
     ],
     edges: ['input>note', 'note>result'],
   }),
@@ -36,6 +43,9 @@ test("a node's memory write keeps each answer across runs; the flow's Memory sec
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
   }
+  // The output's summary fields show under the run's status.
+  await expect(page.getByLabel('Run summary')).toContainText('latest note');
+  await expect(page.getByLabel('Run summary')).toContainText('note 2');
   // The second run's model call got the first run's answer before its prompt.
   expect(model.requests[1]?.body.messages?.[0]).toEqual({
     role: 'user',

@@ -86,14 +86,15 @@ describe('seed 004: a flow definition whose agent versions Flowbench does not kn
     ]);
     expect(imported.problems).toEqual([]);
     expect(imported.warnings.filter((w) => w.code === 'AGENT_NEEDS_REVIEW')).toHaveLength(4);
-    expect(imported.warnings.map((w) => w.code)).toContain('IMPORT_PROBLEM');
+    // Memory, transitions and summary fields all run as the seed says: the agents to review are the only warnings.
+    expect(imported.warnings.map((w) => w.code)).toEqual(Array(4).fill('AGENT_NEEDS_REVIEW'));
     // The steps answer JSON, so resultPayload's $steps.x.output.y paths find their values.
     model.reply = (request) => ({
       content: JSON.stringify({ draft: `draft ${model.requests.indexOf(request) + 1}`, recommendations: ['ship it'] }),
     });
     const run = await runJson<RunRecord>(['--db', db, 'run', imported.id, '--input', 'problemStatement=Slow checkout']);
     expect(run.status).toBe('succeeded');
-    expect(run.output).toEqual({ kind: 'structured', data: { solution: 'draft 2', nextActions: ['ship it'] } });
+    expect(run.output).toMatchObject({ kind: 'structured', data: { solution: 'draft 2', nextActions: ['ship it'] } });
     expect(run.steps.filter((s) => s.status === 'succeeded').map((s) => s.nodeId)).toEqual([
       'input',
       'gather_requirements',

@@ -105,7 +105,10 @@ describe('seeds 001 and 002: FlowyPrompt files and their MCP contract', () => {
       expect(result.finalResult).not.toContain('NEW:');
       const newest = await client.callTool({
         name: 'flows_execute',
-        arguments: { flowName: 'Marketing_Strategy', initialVariables: { company_name: 'TechCorp', market: 'AI' } },
+        arguments: {
+          flowName: 'Marketing_Strategy',
+          initialVariables: { company_name: 'TechCorp', market: 'AI', budget: '1' },
+        },
       });
       expect((newest.structuredContent as { finalResult: string }).finalResult).toContain('NEW: TechCorp');
 
@@ -152,6 +155,48 @@ describe('seeds 001 and 002: FlowyPrompt files and their MCP contract', () => {
     expect(await brandPositioning('--input', 'tone=bold')).toBe(
       'Write a brand positioning for TechCorp in the AI market, in a bold tone.',
     );
+  });
+
+  it('a template node without text runs a saved template Flowbench lacks: TEMPLATE_NOT_FOUND, as seed 001 answers it', async () => {
+    const db = join(tempDir(), 'missing-template.db');
+    const doc = marketing();
+    doc.nodes[2]!.data.template = '';
+    const imported = JSON.parse((await importFile(db, doc)).stdout) as {
+      id: string;
+      warnings: { code: string; nodeId?: string; message: string }[];
+    };
+    expect(imported.warnings).toEqual([
+      expect.objectContaining({
+        code: 'TEMPLATE_NOT_FOUND',
+        nodeId: 'node-3',
+        message: expect.stringContaining('runs the saved template "Campaign_Creation", which Flowbench does not have'),
+      }),
+    ]);
+    expect((await runCli(['--db', db, 'publish', imported.id])).code).toBe(0);
+    const { client } = await connectStdio(db);
+    try {
+      const result = await client.callTool({
+        name: 'flows_execute',
+        arguments: {
+          flowName: 'Marketing_Strategy',
+          initialVariables: { company_name: 'TechCorp', market: 'AI', budget: '1' },
+        },
+      });
+      expect(result.structuredContent).toMatchObject({
+        status: 'partial',
+        finalResult: null,
+        intermediateResults: [
+          expect.objectContaining({ nodeId: 'node-2', templateName: 'Brand_Positioning_Strategy' }),
+        ],
+        error: {
+          code: 'TEMPLATE_NOT_FOUND',
+          message: 'Template not found: Campaign_Creation',
+          failedAt: { nodeId: 'node-3', templateName: 'Campaign_Creation' },
+        },
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it("refuses a file over the seed's limits, naming the limit, and writes nothing", async () => {

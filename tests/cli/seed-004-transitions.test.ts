@@ -174,7 +174,7 @@ describe('seed 004 loops', () => {
         'result:succeeded',
       ]),
     );
-    expect(record.output).toEqual({ kind: 'structured', data: { solution: 'draft 3', nextActions: ['ship'] } });
+    expect(record.output).toMatchObject({ kind: 'structured', data: { solution: 'draft 3', nextActions: ['ship'] } });
   });
 
   it('ends with LOOP_LIMIT on the step that wants another pass, over MCP too', async () => {
@@ -268,6 +268,25 @@ describe('seed 004 memory', () => {
     const exported = await runCli(['--db', db, 'export', id, '--format', 'flow-definition-json']);
     expect(JSON.parse(exported.stdout)).toMatchObject({
       memory: { sharedChannels: [{ id: 'context', retentionVersions: 3 }] },
+    });
+  });
+});
+
+describe('seed 004 outputs', () => {
+  it('summaryFields give the run summary its values, and export back as written', async () => {
+    const { id, warnings } = await importVariant();
+    expect(warnings.map((w) => w.message).join('\n')).not.toContain('summary');
+    model.reply = (_request, index) => ({
+      content: JSON.stringify({ draft: `d${index}`, summary: `step ${index} in short` }),
+    });
+    const { record } = await run(id);
+    expect(record.status).toBe('succeeded');
+    expect(record.output).toMatchObject({ summary: { 'steps.generate_solution.output.summary': 'step 1 in short' } });
+    const summary = await runCli(['--db', db, 'runs', 'show', record.id, '--format', 'summary']);
+    expect(summary.stdout.split('\n')[1]).toBe('steps.generate_solution.output.summary: step 1 in short');
+    const exported = await runCli(['--db', db, 'export', id, '--format', 'flow-definition-json']);
+    expect(JSON.parse(exported.stdout)).toMatchObject({
+      outputs: { summaryFields: ['steps.generate_solution.output.summary'] },
     });
   });
 });

@@ -28,6 +28,15 @@ const OutputFieldSchema = z.lazy(() =>
   }),
 );
 
+const SummaryFieldSchema = z.lazy(() =>
+  z.object({
+    /** How the summary names the value (seed 004 keeps its path, `steps.x.output.y`). */
+    label: z.string().min(1).max(200),
+    /** A template; a lone reference keeps the referenced JSON value. */
+    value: z.string().max(10_000),
+  }),
+);
+
 const OutputConfigSchema = z.lazy(() =>
   z.object({
     /**
@@ -37,6 +46,8 @@ const OutputConfigSchema = z.lazy(() =>
     mode: z.enum(['return_values', 'structured']).default('return_values'),
     returnValues: z.array(ReturnValueSchema).default([]),
     fields: z.array(OutputFieldSchema).default([]),
+    /** Values a run's summary shows beside its status (seed 004's summaryFields); not sent to MCP clients. */
+    summaryFields: z.array(SummaryFieldSchema).max(50).optional(),
   }),
 );
 
@@ -80,11 +91,23 @@ export const outputNode = defineNode({
         { key: 'description', label: 'Description', kind: 'text' },
       ],
     },
+    {
+      key: 'summaryFields',
+      label: 'Summary fields',
+      kind: 'list',
+      help: "shown with the run's status in lists and summaries; not sent to MCP clients",
+      itemFields: [
+        { key: 'label', label: 'Label', kind: 'text', initial: 'summary' },
+        { key: 'value', label: 'Value', kind: 'template' },
+      ],
+    },
   ],
-  templates: (config) =>
-    config.mode === 'structured'
+  templates: (config) => [
+    ...(config.mode === 'structured'
       ? config.fields.map((f, i) => ({ field: `fields.${i}.value`, text: f.value }))
-      : config.returnValues.flatMap((r, i) => (r.literal ? [] : [{ field: `returnValues.${i}.text`, text: r.text }])),
+      : config.returnValues.flatMap((r, i) => (r.literal ? [] : [{ field: `returnValues.${i}.text`, text: r.text }]))),
+    ...(config.summaryFields ?? []).map((f, i) => ({ field: `summaryFields.${i}.value`, text: f.value })),
+  ],
   summary: (config) =>
     config.mode === 'structured'
       ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
@@ -107,12 +130,15 @@ export const outputNode = defineNode({
   resultFields: (config) => (config.mode === 'structured' ? config.fields : undefined),
   hasRunSettings: false,
   execute: (ctx, config) => {
+    const summary = config.summaryFields?.length
+      ? { summary: Object.fromEntries(config.summaryFields.map((f) => [f.label, ctx.resolve(f.value) ?? null])) }
+      : {};
     if (config.mode === 'return_values') {
       // A value fed only by nodes that did not run (a branch not taken) is left out, not sent empty.
       const values = config.returnValues
         .filter((r) => r.literal || !onlySkippedNodes(r.text, ctx))
         .map((r) => ({ id: r.id, text: r.literal ? r.text : ctx.render(r.text) }));
-      return { kind: 'output', output: { kind: 'return_values', values } };
+      return { kind: 'output', output: { kind: 'return_values', values, ...summary } };
     }
     const failed = config.fields.flatMap((f) => {
       const reason = unmappable(f.value, ctx);
@@ -125,7 +151,7 @@ export const outputNode = defineNode({
       });
     }
     const data = Object.fromEntries(config.fields.map((f) => [f.name, coerceField(ctx.resolve(f.value), f.type)]));
-    return { kind: 'output', output: { kind: 'structured', data } };
+    return { kind: 'output', output: { kind: 'structured', data, ...summary } };
   },
 });
 

@@ -80,6 +80,16 @@ export function RunPanel() {
               {run.error.code}: {run.error.message}
             </p>
           )}
+          {run.output?.summary && (
+            <dl className="run-summary" aria-label="Run summary">
+              {Object.entries(run.output.summary).map(([label, value]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd>{stringifyValue(value).slice(0, 500)}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
           {isStoredRun ? (
             <p className="muted run-origin">
               A stored run from {run.trigger}
