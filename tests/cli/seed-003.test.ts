@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
 import { runCli, runJson, setTestProvider } from '../helpers/cli';
+import { connectStdio } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -101,9 +102,48 @@ describe('seed 003: a workflow run in its summary and Markdown representations',
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NODE_NOT_FOUND');
 
+    // Over MCP the trigger data is any JSON value too, and the run stops the same way.
+    expect((await runCli(['--db', db, 'publish', imported.id])).code).toBe(0);
+    const { client } = await connectStdio(db);
+    try {
+      const tools = await client.listTools();
+      const tool = tools.tools.find((t) => t.name === 'Summarize_and_label');
+      expect(tool?.inputSchema.properties).toMatchObject({
+        trigger_output: { description: 'The text of an incoming message.' },
+      });
+      const called = await client.callTool({ name: 'Summarize_and_label', arguments: { trigger_output: ['a', 1] } });
+      expect(called.isError).toBe(true);
+      expect((called.content as { text: string }[])[0]?.text).toContain('stopped');
+      expect(model.requests.at(-2)?.body.messages).toEqual([
+        { role: 'system', content: 'Summarize this message in two sentences: ["a",1]' },
+      ]);
+    } finally {
+      await client.close();
+    }
+
     const exported = await runCli(['--db', db, 'export', imported.id, '--format', 'workflow']);
     expect(exported.code).toBe(0);
     // Field for field what was imported, the trigger's filter_rules included.
     expect(JSON.parse(exported.stdout)).toEqual(source);
+  });
+
+  it('a stop checker with several conditions stops the run when any of them holds', async () => {
+    const db = join(tempDir(), 'wf-stop.db');
+    await setTestProvider(db, model.url, 'test-model', '--default');
+    const source = JSON.parse(readFileSync('tests/fixtures/formats/workflow-summarize-label.json', 'utf8')) as {
+      steps: { stop_conditions?: Record<string, unknown>[] }[];
+    };
+    // The first condition does not hold (the label is spam, not ham); the second does.
+    source.steps[2]!.stop_conditions = [
+      { ...source.steps[2]!.stop_conditions![0], target_value: 'ham' },
+      { ...source.steps[2]!.stop_conditions![0], operator: 'contains', target_value: 'spa' },
+    ];
+    const file = join(tempDir(), 'two-conditions.json');
+    writeFileSync(file, JSON.stringify(source));
+    const imported = await runJson<{ id: string }>(['--db', db, 'import', file]);
+    const ran = await runCli(['--db', db, 'run', imported.id, '--input', 'trigger_output=Buy now', '--json']);
+    const run = JSON.parse(ran.stdout) as RunRecord;
+    expect(run.status).toBe('stopped');
+    expect(run.error).toMatchObject({ code: 'STOPPED', nodeId: 'Spam_check_stop' });
   });
 });

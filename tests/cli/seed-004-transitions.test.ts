@@ -259,8 +259,29 @@ describe('seed 004 memory', () => {
     const text = await runCli(['--db', db, 'memory', id, '--channel', 'context']);
     expect(text.stdout).toContain('context  2 entries  keeps: last 3 versions');
     expect(text.stdout).toContain('gather_requirements  {"draft":"answer 4"}');
+    // An MCP client's call reads and writes the same channels (the published version's runs).
+    for (const name of ['Сбор требований', 'Проектирование решения', 'Ревью решения', 'Прерывание']) {
+      expect((await runCli(['--db', db, 'agents', 'review', name])).code).toBe(0);
+    }
+    expect((await runCli(['--db', db, 'publish', id])).code).toBe(0);
+    const { client } = await connectStdio(db);
+    try {
+      const called = await client.callTool({
+        name: 'solution-workshop',
+        arguments: { problemStatement: 'Slow checkout' },
+      });
+      expect(called.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(String(model.requests[6]?.body.messages?.[1]?.content)).toContain('Memory "context", the last 2 entries');
+    const afterMcp = await runJson<{
+      channels: { channel: string; entries: number; recent: { flowVersion?: number }[] }[];
+    }>(['--db', db, 'memory', id, '--channel', 'context']);
+    expect(afterMcp.channels[0]?.entries).toBe(3);
+    expect(afterMcp.channels[0]?.recent.at(-1)?.flowVersion).toBe(1);
     const cleared = await runJson<{ removed: number }>(['--db', db, 'memory', id, '--channel', 'context', '--clear']);
-    expect(cleared.removed).toBe(2);
+    expect(cleared.removed).toBe(3);
     const unknown = await runCli(['--db', db, 'memory', id, '--channel', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('CHANNEL_NOT_FOUND');
