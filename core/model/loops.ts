@@ -1,4 +1,5 @@
 import type { FlowEdge } from './flow';
+import { buildAdjacency } from './graph';
 
 /**
  * Loops: a loop edge goes back from a node to an earlier one, and following it
@@ -45,17 +46,10 @@ export function findLoops(
   nodeIds: Iterable<string>,
   edges: readonly FlowEdge[],
 ): { loops: LoopShape[]; problems: LoopProblem[] } {
-  const outgoing = new Map<string, string[]>();
-  const incoming = new Map<string, string[]>();
-  for (const id of nodeIds) {
-    outgoing.set(id, []);
-    incoming.set(id, []);
-  }
-  for (const edge of edges) {
-    if (isLoopEdge(edge)) continue;
-    outgoing.get(edge.source)?.push(edge.target);
-    incoming.get(edge.target)?.push(edge.source);
-  }
+  const { outgoing, incoming } = buildAdjacency(
+    nodeIds,
+    edges.filter((e) => !isLoopEdge(e)),
+  );
   const loops: LoopShape[] = [];
   const problems: LoopProblem[] = [];
   const sources = new Map<string, string>();
