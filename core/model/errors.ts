@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
   SERVER_NOT_FOUND: 'no connected MCP server has that name',
   CHANNEL_NOT_FOUND: 'the flow has no memory channel of that name',
+  CLIENT_CONFIG_INVALID: "an MCP client's config file is not a JSON object Flowbench can add to; it was left as it is",
   AGENT_NOT_FOUND: 'no agent or agent version has that id or name',
   AGENT_NOT_REVIEWED:
     'the flow uses an agent imported from a file that nobody has reviewed yet; review it (`flowbench agents review`) before publishing',
@@ -98,6 +99,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'SERVER_NOT_FOUND',
   'AGENT_NOT_FOUND',
   'CHANNEL_NOT_FOUND',
+  'CLIENT_CONFIG_INVALID',
   'AGENT_NOT_REVIEWED',
   'SUBFLOW_CYCLE',
 ]);

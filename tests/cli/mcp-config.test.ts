@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
@@ -25,5 +26,29 @@ describe('flowbench mcp-config (issue 17, point 7)', () => {
     } finally {
       await serve.stop();
     }
+  });
+
+  it('--write adds Flowbench to a client config file beside its servers, with a backup; a broken file is refused', async () => {
+    const db = join(tempDir(), 'write.db');
+    const file = join(tempDir(), 'mcp.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } },
+      }),
+    );
+    const written = await runCli(['--db', db, 'mcp-config', '--client', 'cursor', '--write', '--file', file]);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain(`wrote ${file}: added flowbench, flowbench-http; kept 1 other server`);
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, { args?: string[] }> };
+    expect(Object.keys(config.mcpServers)).toEqual(['memory', 'flowbench', 'flowbench-http']);
+    expect(config.mcpServers.flowbench?.args?.slice(-3)).toEqual(['mcp', '--db', db]);
+
+    writeFileSync(file, '{ "mcpServers": { , } }');
+    const refused = await runCli(['--db', db, 'mcp-config', '--client', 'cursor', '--write', '--file', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('CLIENT_CONFIG_INVALID');
+    expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": { , } }');
+    expect((await runCli(['--db', db, 'mcp-config', '--write'])).stderr).toContain('--write needs a client');
   });
 });

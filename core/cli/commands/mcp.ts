@@ -5,12 +5,19 @@ import { DEFAULT_PORT, httpToken, startHttpHost } from '../../host/http-host';
 import { FLOWBENCH_VERSION } from '../../services/version';
 import { serveStdio } from '../../mcp/stdio';
 import { BIN_PATH } from '../bin-path';
+import {
+  clientConfig,
+  clientConfigPath,
+  CLIENTS,
+  writeClientConfig,
+  type Client,
+  type Endpoints,
+  type WriteResult,
+} from '../../host/client-config';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 import { z } from 'zod';
 import type { Services } from '../../services/open-services';
-
-const CLIENTS = ['claude', 'cursor', 'vscode', 'generic'] as const;
 
 /** Best effort: the platform's opener; the URL is printed either way. */
 function openInBrowser(url: string): void {
@@ -20,7 +27,6 @@ function openInBrowser(url: string): void {
   child.on('error', () => process.stderr.write(`could not open a browser; open ${url} yourself\n`));
   child.unref();
 }
-type Client = (typeof CLIENTS)[number];
 
 const SERVE_KEY = 'serve.running';
 const ServeRunningSchema = z.object({ port: z.number().int(), pid: z.number().int() }).optional();
@@ -44,25 +50,19 @@ function parsePort(text: string): number {
   return port;
 }
 
-/** The exact configuration each desktop client needs, with absolute paths. */
-export function clientConfig(client: Client, db: string, port: number, token: string): unknown {
-  const stdio = { command: process.execPath, args: [BIN_PATH, 'mcp', '--db', db] };
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const headers = { Authorization: `Bearer ${token}` };
-  switch (client) {
-    case 'claude':
-      return { mcpServers: { flowbench: stdio } };
-    case 'cursor':
-      return { mcpServers: { flowbench: stdio, 'flowbench-http': { url, headers } } };
-    case 'vscode':
-      return { servers: { flowbench: { type: 'stdio', ...stdio }, 'flowbench-http': { type: 'http', url, headers } } };
-    case 'generic':
-      return { stdio, http: { url, headers } };
-  }
+/** The endpoints a client reaches Flowbench at, with absolute paths. */
+function endpoints(db: string, port: number, token: string): Endpoints {
+  return {
+    stdio: { command: process.execPath, args: [BIN_PATH, 'mcp', '--db', db] },
+    http: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` } },
+  };
 }
 
 const WHERE: Record<Client, string> = {
   claude: 'Claude Desktop: Settings → Developer → Edit Config (claude_desktop_config.json)',
+  'claude-code':
+    'Claude Code: ~/.claude.json (user scope), or .mcp.json in a project; the HTTP entry needs `flowbench serve` running',
+  windsurf: 'Windsurf: ~/.codeium/windsurf/mcp_config.json; the HTTP entry needs `flowbench serve` running',
   cursor:
     'Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in a project); the HTTP entry needs `flowbench serve` running',
   vscode:
@@ -113,8 +113,10 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .description('print the configuration snippet an MCP client needs')
     .option('--client <client>', CLIENTS.join('|'), 'generic')
     .option('--port <n>', 'the port of the HTTP URL (default: the one `flowbench serve` runs on, else 4747)')
-    .option('--json', 'print only the JSON snippet')
-    .action((options: { client: string; port?: string; json?: boolean }) => {
+    .option('--json', 'print only the JSON snippet (with --write: what was written)')
+    .option('--write', "write it into the client's config file: other servers kept, a backup made first")
+    .option('--file <path>', "with --write: this config file instead of the client's usual one")
+    .action((options: { client: string; port?: string; json?: boolean; write?: boolean; file?: string }) => {
       if (!(CLIENTS as readonly string[]).includes(options.client)) {
         throw usageError(`--client must be one of ${CLIENTS.join(', ')}, got "${options.client}"`);
       }
@@ -122,7 +124,17 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       const services = ctx.services;
       const running = runningServe(services);
       const port = options.port !== undefined ? parsePort(options.port) : (running?.port ?? DEFAULT_PORT);
-      const snippet = clientConfig(client, resolve(services.database.path), port, httpToken(services));
+      const reach = endpoints(resolve(services.database.path), port, httpToken(services));
+      if (options.file !== undefined && !options.write) throw usageError('--file goes with --write');
+      if (options.write) {
+        if (client === 'generic') throw usageError('--write needs a client (--client claude, cursor, …)');
+        const written = writeClientConfig(client, resolve(options.file ?? clientConfigPath(client)), reach);
+        if (options.json) return printJson(written);
+        printLine(`wrote ${written.file}: ${describeWrite(written)}`);
+        if (written.backup) printLine(`the file as it was: ${written.backup}`);
+        return;
+      }
+      const snippet = clientConfig(client, reach);
       if (options.json) return printJson(snippet);
       printLine(`# ${WHERE[client]}`);
       printLine(
@@ -135,3 +147,12 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       printLine(JSON.stringify(snippet, null, 2));
     });
 }
+
+const describeWrite = (written: WriteResult) =>
+  [
+    written.added.length > 0 ? `added ${written.added.join(', ')}` : '',
+    written.updated.length > 0 ? `updated ${written.updated.join(', ')}` : '',
+    `kept ${written.kept.length} other server${written.kept.length === 1 ? '' : 's'}`,
+  ]
+    .filter(Boolean)
+    .join('; ');

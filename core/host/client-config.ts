@@ -1,0 +1,146 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { FlowbenchError } from '../model/errors';
+
+/**
+ * What each desktop MCP client needs to reach Flowbench, and writing it into
+ * that client's own config file: merged with the servers already there, the
+ * file backed up first, a file that is not plain JSON refused untouched.
+ */
+
+export const CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode', 'windsurf', 'generic'] as const;
+export type Client = (typeof CLIENTS)[number];
+
+export interface Endpoints {
+  /** The stdio entry: `node bin/flowbench mcp --db <db>`. */
+  stdio: { command: string; args: string[] };
+  /** `flowbench serve`'s Streamable HTTP endpoint and its bearer header. */
+  http: { url: string; headers: Record<string, string> };
+}
+
+/** The servers Flowbench adds, by name, and the key of the object that holds a client's servers. */
+function entries(client: Exclude<Client, 'generic'>, { stdio, http }: Endpoints) {
+  switch (client) {
+    case 'claude':
+      // Claude Desktop starts stdio servers only.
+      return { key: 'mcpServers', servers: { flowbench: stdio } };
+    case 'claude-code':
+      return {
+        key: 'mcpServers',
+        servers: { flowbench: { type: 'stdio', ...stdio }, 'flowbench-http': { type: 'http', ...http } },
+      };
+    case 'cursor':
+      return { key: 'mcpServers', servers: { flowbench: stdio, 'flowbench-http': http } };
+    case 'vscode':
+      return {
+        key: 'servers',
+        servers: { flowbench: { type: 'stdio', ...stdio }, 'flowbench-http': { type: 'http', ...http } },
+      };
+    case 'windsurf':
+      return {
+        key: 'mcpServers',
+        servers: { flowbench: stdio, 'flowbench-http': { serverUrl: http.url, headers: http.headers } },
+      };
+  }
+}
+
+/** The snippet a person pastes into the client's config. */
+export function clientConfig(client: Client, endpoints: Endpoints): Record<string, unknown> {
+  if (client === 'generic') return { stdio: endpoints.stdio, http: endpoints.http };
+  const { key, servers } = entries(client, endpoints);
+  return { [key]: servers };
+}
+
+/** Where each client keeps its user-level config on this platform. */
+export function clientConfigPath(
+  client: Exclude<Client, 'generic'>,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const appData =
+    platform === 'darwin'
+      ? join(home, 'Library', 'Application Support')
+      : platform === 'win32'
+        ? (env.APPDATA ?? join(home, 'AppData', 'Roaming'))
+        : (env.XDG_CONFIG_HOME ?? join(home, '.config'));
+  switch (client) {
+    case 'claude':
+      return join(appData, 'Claude', 'claude_desktop_config.json');
+    case 'claude-code':
+      return join(home, '.claude.json');
+    case 'cursor':
+      return join(home, '.cursor', 'mcp.json');
+    case 'vscode':
+      return join(appData, 'Code', 'User', 'mcp.json');
+    case 'windsurf':
+      return join(home, '.codeium', 'windsurf', 'mcp_config.json');
+  }
+}
+
+export interface WriteResult {
+  file: string;
+  /** The copy of the file as it was, when there was one. */
+  backup?: string;
+  added: string[];
+  updated: string[];
+  /** Servers that were there and still are. */
+  kept: string[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const invalid = (file: string, why: string) =>
+  new FlowbenchError('CLIENT_CONFIG_INVALID', `${file} was left as it is: ${why}`, { file });
+
+/**
+ * Adds Flowbench's servers to a client's config file. Everything else in the
+ * file stays; Flowbench's own entries (`flowbench`, `flowbench-http`) are
+ * replaced. The file as it was is copied to `<file>.<time>.bak` first, and the
+ * new one is written beside it and renamed over it, so a crash leaves one or
+ * the other whole. A file that is not a JSON object (comments included) is refused.
+ */
+export function writeClientConfig(
+  client: Exclude<Client, 'generic'>,
+  file: string,
+  endpoints: Endpoints,
+  now = Date.now(),
+): WriteResult {
+  const exists = existsSync(file);
+  let doc: Record<string, unknown> = {};
+  if (exists) {
+    const text = readFileSync(file, 'utf8');
+    if (text.trim() !== '') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw invalid(file, `it is not plain JSON (${(error as Error).message}); fix it or add the snippet by hand`);
+      }
+      if (!isObject(parsed)) throw invalid(file, 'its top level is not a JSON object');
+      doc = parsed;
+    }
+  }
+  const { key, servers } = entries(client, endpoints);
+  const existing = doc[key] ?? {};
+  if (!isObject(existing)) throw invalid(file, `its "${key}" is not an object of servers`);
+  const names = Object.keys(servers);
+  const result: WriteResult = {
+    file,
+    added: names.filter((n) => !(n in existing)),
+    updated: names.filter((n) => n in existing),
+    kept: Object.keys(existing).filter((n) => !names.includes(n)),
+  };
+  const next = { ...doc, [key]: { ...existing, ...servers } };
+  mkdirSync(dirname(file), { recursive: true });
+  if (exists) {
+    result.backup = `${file}.${new Date(now).toISOString().replace(/[:.]/g, '-')}.bak`;
+    copyFileSync(file, result.backup);
+  }
+  const temporary = `${file}.flowbench-${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+  return result;
+}
