@@ -49,7 +49,8 @@ describe('writing an MCP client config (issue 18, point 5)', () => {
       Date.UTC(2026, 10, 25),
     );
     expect(again).toMatchObject({ added: [], updated: ['flowbench'] });
-    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers.flowbench.command).toBe('/new/node');
+    const rewritten = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, { command: string }> };
+    expect(rewritten.mcpServers.flowbench?.command).toBe('/new/node');
     expect(backups(tempDir())).toHaveLength(2);
   });
 
