@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostEvent } from '../core/api/contract';
 import { ApiHost } from '../core/host/api-host';
+import { endpointsFor } from '../core/host/client-config';
+import { DEFAULT_PORT, httpToken } from '../core/host/http-host';
 import { DATABASE_FILE_NAME } from '../core/services/paths';
 import { openServices } from '../core/services/open-services';
 
@@ -21,7 +23,10 @@ const services = openServices(process.env.FLOWBENCH_DB || join(app.getPath('user
   migrationsFolder: join(app.getAppPath(), 'resources', 'migrations'),
   ...(binding ? { nativeBinding: binding } : {}),
 });
-const api = new ApiHost(services, 'electron');
+// The app does not serve HTTP yet (issue 18): clients get the stdio entry and serve's default port.
+const api = new ApiHost(services, 'electron', () =>
+  endpointsFor(services.database.path, DEFAULT_PORT, httpToken(services)),
+);
 
 ipcMain.handle('flowbench:invoke', (event, service: unknown, method: unknown, args: unknown) =>
   api.invoke(String(service), String(method), args, { clientId: `window-${event.sender.id}` }),

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { smallFlow } from '../../tests/helpers/flows';
 import { useTempDir } from '../../tests/helpers/temp';
+import { endpointsFor } from '../host/client-config';
 import { ApiHost } from '../host/api-host';
 import { openServices, type Services } from '../services/open-services';
 import { createApiClient } from './client';
@@ -15,7 +16,7 @@ afterEach(() => services?.close());
 function client() {
   services = openServices(join(tempDir(), 'api.db'), { seedExamples: false });
   services.flows.create(smallFlow());
-  const host = new ApiHost(services, 'serve');
+  const host = new ApiHost(services, 'serve', () => endpointsFor('/tmp/api.db', 4747, 'token'));
   const transport: ApiTransport = {
     invoke: (service, method, args) => host.invoke(service, method, args),
     subscribe: (listener) => host.subscribe(listener),

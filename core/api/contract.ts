@@ -5,6 +5,7 @@ import { AgentNameSchema, AgentSettingsSchema, type AgentSummary, type AgentVers
 import { McpServerConfigSchema, type ServerListing } from '../model/tools';
 import type { TestRunSummary } from '../model/test-cases';
 import { ChannelNameSchema, type FlowMemory } from '../model/memory';
+import { WRITABLE_CLIENTS, type ClientSetup, type WriteResult } from '../model/client-setup';
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../formats/export-formats';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
@@ -155,6 +156,12 @@ export const API = {
     show: method<FlowMemory>()(z.object({ flowId: id, limit: z.number().int().min(1).max(1000).default(20) })),
     /** Empties one channel, or every channel of the flow. */
     clear: method<{ removed: number }>()(z.object({ flowId: id, channel: ChannelNameSchema.optional() })),
+  },
+  clients: {
+    /** Each desktop MCP client: its config file, whether it exists, and the exact snippet Flowbench needs there. */
+    list: method<ClientSetup[]>()(z.object({})),
+    /** Writes the snippet into the client's own config file (merged, backed up; CLIENT_CONFIG_INVALID when unparseable). */
+    write: method<WriteResult>()(z.object({ client: z.enum(WRITABLE_CLIENTS) })),
   },
   host: {
     info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),

@@ -1,3 +1,4 @@
+import { clientConfigPath, clientSetups, writeClientConfig, type Endpoints } from './client-config';
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
 import { toFlowbenchError } from '../model/errors';
 import { installExamples } from '../services/examples';
@@ -23,6 +24,8 @@ export class ApiHost {
   constructor(
     private readonly services: Services,
     private readonly kind: 'serve' | 'electron',
+    /** Where MCP clients reach this host (the stdio command, the HTTP URL and token), for the Connect screen. */
+    private readonly endpoints: () => Endpoints,
   ) {
     this.handlers = this.buildHandlers();
   }
@@ -170,6 +173,10 @@ export class ApiHost {
         prices: () => providers.prices(),
         setPrice: ({ price }) => providers.setPrice(price),
         removePrice: ({ model, provider }) => providers.removePrice(model, provider),
+      },
+      clients: {
+        list: () => clientSetups(this.endpoints()),
+        write: ({ client }) => writeClientConfig(client, clientConfigPath(client), this.endpoints()),
       },
       memory: {
         show: ({ flowId, limit }) => this.services.memory.show(flowId, { limit }),

@@ -1,7 +1,15 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import {
+  CLIENT_LABELS,
+  WRITABLE_CLIENTS,
+  type Client,
+  type ClientSetup,
+  type WriteResult,
+} from '../model/client-setup';
 import { FlowbenchError } from '../model/errors';
+import { BIN_PATH } from './bin-path';
 
 /**
  * What each desktop MCP client needs to reach Flowbench, and writing it into
@@ -9,8 +17,7 @@ import { FlowbenchError } from '../model/errors';
  * file backed up first, a file that is not plain JSON refused untouched.
  */
 
-export const CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode', 'windsurf', 'generic'] as const;
-export type Client = (typeof CLIENTS)[number];
+export { CLIENTS, type Client, type WriteResult } from '../model/client-setup';
 
 export interface Endpoints {
   /** The stdio entry: `node bin/flowbench mcp --db <db>`. */
@@ -45,6 +52,28 @@ function entries(client: Exclude<Client, 'generic'>, { stdio, http }: Endpoints)
   }
 }
 
+/** The endpoints a client reaches Flowbench at, with absolute paths. */
+export function endpointsFor(db: string, port: number, token: string): Endpoints {
+  return {
+    stdio: { command: process.execPath, args: [BIN_PATH, 'mcp', '--db', db] },
+    http: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` } },
+  };
+}
+
+/** Every client with a config file: what the Connect screen shows. */
+export function clientSetups(reach: Endpoints): ClientSetup[] {
+  return WRITABLE_CLIENTS.map((client) => {
+    const file = clientConfigPath(client);
+    return {
+      client,
+      label: CLIENT_LABELS[client],
+      file,
+      fileExists: existsSync(file),
+      snippet: clientConfig(client, reach),
+    };
+  });
+}
+
 /** The snippet a person pastes into the client's config. */
 export function clientConfig(client: Client, endpoints: Endpoints): Record<string, unknown> {
   if (client === 'generic') return { stdio: endpoints.stdio, http: endpoints.http };
@@ -77,16 +106,6 @@ export function clientConfigPath(
     case 'windsurf':
       return join(home, '.codeium', 'windsurf', 'mcp_config.json');
   }
-}
-
-export interface WriteResult {
-  file: string;
-  /** The copy of the file as it was, when there was one. */
-  backup?: string;
-  added: string[];
-  updated: string[];
-  /** Servers that were there and still are. */
-  kept: string[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { endpointsFor } from './client-config';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,7 +75,10 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const mcp = new McpHost(services, options.version);
   const token = options.requireAuth ? httpToken(services) : undefined;
   const handleMcp = createMcpHttpHandler(mcp, { token });
-  const api = new ApiHost(services, 'serve');
+  // Clients reach this process's MCP endpoint: its port (known once listening) and token.
+  const api = new ApiHost(services, 'serve', () =>
+    endpointsFor(resolve(services.database.path), port, httpToken(services)),
+  );
   // The editor URL printed by serve carries it.
   const sessionToken = editorSessionToken(services);
   const handleApi = createApiHttpHandler(api, sessionToken);

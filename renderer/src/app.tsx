@@ -4,6 +4,7 @@ import { HomePage } from './home/home-page';
 import { ProvidersPage } from './providers/providers-page';
 import { RunsPage } from './runs/runs-page';
 import { ServersPage } from './servers/servers-page';
+import { ConnectPage } from './connect/connect-page';
 import { AgentsPage } from './agents/agents-page';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
@@ -29,6 +30,7 @@ export function App() {
       {route.page === 'providers' && <ProvidersPage />}
       {route.page === 'runs' && <RunsPage />}
       {route.page === 'servers' && <ServersPage />}
+      {route.page === 'connect' && <ConnectPage />}
       {route.page === 'agents' && <AgentsPage />}
       {route.page === 'editor' && <EditorPage key={route.flowId} flowId={route.flowId} />}
       {toast && (

@@ -17,11 +17,11 @@ export interface ServeProcess {
 export function startServe(
   db: string,
   extraArgs: readonly string[] = [],
-  options: { port?: number } = {},
+  options: { port?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', String(options.port ?? 0), ...extraArgs], {
     cwd: ROOT,
-    env: { ...process.env, FLOWBENCH_DB: '' },
+    env: { ...process.env, FLOWBENCH_DB: '', ...options.env },
   });
   let stdout = '';
   let stderr = '';

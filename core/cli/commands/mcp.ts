@@ -4,14 +4,13 @@ import { resolve } from 'node:path';
 import { DEFAULT_PORT, httpToken, startHttpHost } from '../../host/http-host';
 import { FLOWBENCH_VERSION } from '../../services/version';
 import { serveStdio } from '../../mcp/stdio';
-import { BIN_PATH } from '../bin-path';
 import {
   clientConfig,
   clientConfigPath,
   CLIENTS,
+  endpointsFor,
   writeClientConfig,
   type Client,
-  type Endpoints,
   type WriteResult,
 } from '../../host/client-config';
 import { printJson, printLine, type CliContext } from '../context';
@@ -48,14 +47,6 @@ function parsePort(text: string): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw usageError(`--port takes a port number, got "${text}"`);
   return port;
-}
-
-/** The endpoints a client reaches Flowbench at, with absolute paths. */
-function endpoints(db: string, port: number, token: string): Endpoints {
-  return {
-    stdio: { command: process.execPath, args: [BIN_PATH, 'mcp', '--db', db] },
-    http: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` } },
-  };
 }
 
 const WHERE: Record<Client, string> = {
@@ -124,7 +115,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       const services = ctx.services;
       const running = runningServe(services);
       const port = options.port !== undefined ? parsePort(options.port) : (running?.port ?? DEFAULT_PORT);
-      const reach = endpoints(resolve(services.database.path), port, httpToken(services));
+      const reach = endpointsFor(resolve(services.database.path), port, httpToken(services));
       if (options.file !== undefined && !options.write) throw usageError('--file goes with --write');
       if (options.write) {
         if (client === 'generic') throw usageError('--write needs a client (--client claude, cursor, …)');

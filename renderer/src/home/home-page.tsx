@@ -71,6 +71,9 @@ export function HomePage() {
         <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'runs' })}>
           All runs
         </button>
+        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'connect' })}>
+          Connect a client
+        </button>
         <input
           className="search"
           type="search"

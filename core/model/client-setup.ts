@@ -1,0 +1,34 @@
+/** The desktop MCP clients Flowbench writes a config for, and what the editor shows of each. */
+
+export const CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode', 'windsurf', 'generic'] as const;
+export type Client = (typeof CLIENTS)[number];
+/** The clients with a config file of their own (`generic` is a snippet only). */
+export const WRITABLE_CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode', 'windsurf'] as const;
+export type WritableClient = (typeof WRITABLE_CLIENTS)[number];
+
+export const CLIENT_LABELS: Record<WritableClient, string> = {
+  claude: 'Claude Desktop',
+  'claude-code': 'Claude Code',
+  cursor: 'Cursor',
+  vscode: 'VS Code',
+  windsurf: 'Windsurf',
+};
+
+/** One client as the Connect screen shows it: the snippet, and the file `write` would change. */
+export interface ClientSetup {
+  client: WritableClient;
+  label: string;
+  file: string;
+  fileExists: boolean;
+  snippet: Record<string, unknown>;
+}
+
+export interface WriteResult {
+  file: string;
+  /** The copy of the file as it was, when there was one. */
+  backup?: string;
+  added: string[];
+  updated: string[];
+  /** Servers that were there and still are. */
+  kept: string[];
+}
