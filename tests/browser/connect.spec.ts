@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { echoFlow } from '../fixtures/mcp-flows';
+import { connectHttp, prepareDatabase, publishFlows } from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
 import { expect, test } from './fixtures';
 

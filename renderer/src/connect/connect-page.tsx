@@ -4,6 +4,7 @@ import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
+import { RecentMcpCalls } from './recent-calls';
 
 const loadClients = () => api.clients.list({});
 
@@ -29,6 +30,7 @@ export function ConnectPage() {
           {message}
         </p>
       )}
+      <RecentMcpCalls />
       {clients?.map((setup) => (
         <ClientCard key={setup.client} setup={setup} reload={() => act(async () => {})} />
       ))}
