@@ -59,6 +59,7 @@ export interface PreparedCall {
     system?: string;
     /** The user messages (a node's memory, then its prompt), or a system-only request's one system message. */
     messages: { role: 'user' | 'system'; content: string }[];
+    allowSystemInMessages?: boolean;
     maxRetries: 0;
     abortSignal: AbortSignal;
     temperature?: number;
@@ -109,6 +110,8 @@ export function prepareCall(
       // Without a user message the system prompt travels as the conversation's one message.
       ...(system && userMessages.length > 0 ? { system } : {}),
       messages: userMessages.length > 0 ? userMessages : [{ role: 'system', content: system ?? '' }],
+      // That system message is the flow author's own prompt, not text from a run's input: no injection warning.
+      ...(userMessages.length > 0 ? {} : { allowSystemInMessages: true }),
       maxRetries: 0,
       abortSignal: request.signal as AbortSignal,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),

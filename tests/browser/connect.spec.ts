@@ -17,11 +17,23 @@ test('Connect a client shows each client’s config and writes it into the clien
     mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } },
   };
   writeFileSync(cursorFile, JSON.stringify(cursorConfig, null, 2));
-  const serve = await startServe(join(home, 'flowbench.db'), [], {
-    env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
-  });
+  const db = join(home, 'flowbench.db');
+  prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+  const serve = await startServe(db, [], { env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
   try {
     await page.goto(serve.editorUrl);
+    await page.getByRole('button', { name: 'Connect a client' }).click();
+    // A client's call shows in the recent MCP calls as it finishes; a click opens its run.
+    const recent = page.getByRole('region', { name: 'Recent MCP calls' });
+    await expect(recent).toContainText('No client has called a flow yet.');
+    const client = await connectHttp(serve.mcpUrl, serve.token, 'connect-test-client');
+    const called = await client.callTool({ name: 'echo_tool', arguments: { message: 'hi' } });
+    expect(called.isError).toBeFalsy();
+    await client.close();
+    await expect(recent.getByRole('row').nth(1)).toContainText(/Echo.*connect-test-client.*ms.*succeeded/);
+    await recent.getByRole('button', { name: /Echo/ }).click();
+    await expect(page.getByTestId('run-result')).toContainText('connect-test-client');
+    await page.getByRole('button', { name: '← Flows' }).click();
     await page.getByRole('button', { name: 'Connect a client' }).click();
     const cursor = page.getByRole('region', { name: 'Cursor' });
     await expect(cursor).toContainText(cursorFile);
