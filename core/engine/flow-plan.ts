@@ -36,7 +36,6 @@ export interface PlannedEdge {
 
 export interface PlannedLoop {
   edgeId: string;
-  source: number;
   target: number;
   sourcePort: string;
   maxIterations: number;
@@ -131,7 +130,6 @@ function planLoops(flow: Flow, nodes: PlannedNode[], indexOf: ReadonlyMap<string
     });
     return {
       edgeId: shape.edge.id,
-      source,
       target: indexOf.get(shape.edge.target) as number,
       sourcePort: shape.edge.sourcePort,
       maxIterations: shape.edge.loop?.maxIterations ?? 2,

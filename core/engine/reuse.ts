@@ -1,6 +1,7 @@
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { RunReuse, StepError, StepStatus } from '../model/run';
+import { reachable } from '../model/graph';
 import type { FlowPlan } from './flow-plan';
 
 /** What "run from here" starts from: a node, and the steps of the earlier run whose outputs it reuses. */
@@ -20,21 +21,6 @@ export interface ReusePlan {
   settled: Map<number, ReusedStep>;
   /** What the run record says (see RunReuse). */
   record: RunReuse;
-}
-
-/** Every node reachable from `start` along `next`, `start` included. */
-function reachable(start: number, next: (index: number) => Iterable<number>): Set<number> {
-  const seen = new Set([start]);
-  const stack = [start];
-  while (stack.length > 0) {
-    for (const n of next(stack.pop() as number)) {
-      if (!seen.has(n)) {
-        seen.add(n);
-        stack.push(n);
-      }
-    }
-  }
-  return seen;
 }
 
 /**
@@ -63,8 +49,8 @@ export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): Reus
   plan.nodes.forEach((planned, index) => {
     for (const edge of planned.outgoing) incoming[edge.target]?.push(index);
   });
-  const runs = reachable(start, (i) => (plan.nodes[i]?.outgoing ?? []).map((e) => e.target));
-  const upstream = reachable(start, (i) => incoming[i] ?? []);
+  const runs = reachable([start], (i) => (plan.nodes[i]?.outgoing ?? []).map((e) => e.target));
+  const upstream = reachable([start], (i) => incoming[i] ?? []);
   const settled = new Map<number, ReusedStep>();
   const reused: string[] = [];
   plan.nodes.forEach((planned, index) => {

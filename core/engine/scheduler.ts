@@ -173,8 +173,13 @@ class RunScheduler implements RenderScope {
   private fail(planned: PlannedNode, error: StepError): void {
     const nodeId = planned.node.id;
     if (!planned.isHandled) return this.failRun(nodeId, error);
-    if (planned.failsRunAfter) this.failure ??= { status: 'failed', error: { ...error, nodeId } };
+    this.failLater(planned, error);
     this.settle(planned, ERROR_PORT);
+  }
+
+  /** `onError: fail`: the run goes on along the error edge, and ends failed with the first such error. */
+  private failLater(planned: PlannedNode, error: StepError): void {
+    if (planned.failsRunAfter) this.failure ??= { status: 'failed', error: { ...error, nodeId: planned.node.id } };
   }
 
   private failRun(nodeId: string, error: StepError): void {
@@ -273,7 +278,7 @@ class RunScheduler implements RenderScope {
     // Only an error edge out of the loop takes the limit: going on as if the loop had ended well
     // (a `continue` node, or the loop edge's own error port) would hide it.
     if (!planned.hasErrorExit) return this.failRun(nodeId, error);
-    if (planned.failsRunAfter) this.failure ??= { status: 'failed', error: { ...error, nodeId } };
+    this.failLater(planned, error);
     // The source's error edges leave the body: they run once the loop is done.
     this.taken[planned.index] = ERROR_PORT;
     this.loopDone(loop);

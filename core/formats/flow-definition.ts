@@ -268,26 +268,39 @@ export const SEED_LOOP_PASSES = 3;
  */
 function markLoops(edges: Record<string, unknown>[], start: string | undefined, problems: ImportProblem[]): void {
   const leaving = new Map<string, Record<string, unknown>[]>();
-  for (const edge of edges) leaving.set(String(edge.source), [...(leaving.get(String(edge.source)) ?? []), edge]);
+  for (const edge of edges) {
+    const list = leaving.get(String(edge.source));
+    if (list) list.push(edge);
+    else leaving.set(String(edge.source), [edge]);
+  }
   const state = new Map<string, 'open' | 'done'>();
-  const visit = (id: string) => {
+  // An explicit stack, not recursion: a long chain of steps in a file cannot overflow the call stack.
+  const frames: { id: string; next: number }[] = [];
+  const open = (id: string) => {
     state.set(id, 'open');
-    for (const edge of leaving.get(id) ?? []) {
-      const target = String(edge.target);
-      if (state.get(target) === 'open') {
-        edge.loop = { maxIterations: SEED_LOOP_PASSES };
-        problems.push({
-          code: 'IMPORT_PROBLEM',
-          severity: 'warning',
-          nodeId: id,
-          source: `transition ${id} → ${target}`,
-          message: `step "${id}" goes back to "${target}": a loop, which Flowbench runs at most ${SEED_LOOP_PASSES} passes (the file sets no limit; change it on the edge)`,
-        });
-      } else if (!state.has(target)) visit(target);
-    }
-    state.set(id, 'done');
+    frames.push({ id, next: 0 });
   };
-  if (start) visit(start);
+  if (start) open(start);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as { id: string; next: number };
+    const edge = (leaving.get(frame.id) ?? [])[frame.next++];
+    if (!edge) {
+      state.set(frame.id, 'done');
+      frames.pop();
+      continue;
+    }
+    const target = String(edge.target);
+    if (state.get(target) === 'open') {
+      edge.loop = { maxIterations: SEED_LOOP_PASSES };
+      problems.push({
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        nodeId: frame.id,
+        source: `transition ${frame.id} → ${target}`,
+        message: `step "${frame.id}" goes back to "${target}": a loop, which Flowbench runs at most ${SEED_LOOP_PASSES} passes (the file sets no limit; change it on the edge)`,
+      });
+    } else if (!state.has(target)) open(target);
+  }
 }
 
 /** The step a node came from, to keep the fields Flowbench does not model. */

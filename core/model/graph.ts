@@ -104,6 +104,21 @@ export function isUpstream(adjacency: Adjacency, ancestor: string, node: string)
   return false;
 }
 
+/** Every node reachable from `starts` along `next`, the starts included (iterative: deep chains do not overflow the stack). */
+export function reachable<T>(starts: Iterable<T>, next: (node: T) => Iterable<T> | undefined): Set<T> {
+  const seen = new Set(starts);
+  const stack = [...seen];
+  while (stack.length > 0) {
+    for (const n of next(stack.pop() as T) ?? []) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        stack.push(n);
+      }
+    }
+  }
+  return seen;
+}
+
 /** True when adding an edge source → target would close a cycle. */
 export function wouldCreateCycle(adjacency: Adjacency, source: string, target: string): boolean {
   return source === target || isUpstream(adjacency, target, source);

@@ -1,5 +1,5 @@
 import type { FlowEdge } from './flow';
-import { buildAdjacency } from './graph';
+import { buildAdjacency, reachable } from './graph';
 
 /**
  * Loops: a loop edge goes back from a node to an earlier one, and following it
@@ -20,21 +20,6 @@ export interface LoopProblem {
 }
 
 export const isLoopEdge = (edge: FlowEdge): boolean => edge.loop !== undefined;
-
-/** Every node reachable from `start` along `next` (start included). */
-function reach(start: string, next: ReadonlyMap<string, readonly string[]>): Set<string> {
-  const seen = new Set([start]);
-  const stack = [start];
-  while (stack.length > 0) {
-    for (const n of next.get(stack.pop() as string) ?? []) {
-      if (!seen.has(n)) {
-        seen.add(n);
-        stack.push(n);
-      }
-    }
-  }
-  return seen;
-}
 
 /**
  * The loops of a flow and what is wrong with them. A loop edge must go back:
@@ -65,7 +50,7 @@ export function findLoops(
       continue;
     }
     sources.set(edge.source, edge.id);
-    const after = reach(edge.target, outgoing);
+    const after = reachable([edge.target], (id) => outgoing.get(id));
     if (!after.has(edge.source)) {
       problems.push({
         code: 'LOOP_NOT_BACK',
@@ -74,7 +59,7 @@ export function findLoops(
       });
       continue;
     }
-    const before = reach(edge.source, incoming);
+    const before = reachable([edge.source], (id) => incoming.get(id));
     loops.push({ edge, body: new Set([...after].filter((id) => before.has(id))) });
   }
   for (let i = 0; i < loops.length; i++) {

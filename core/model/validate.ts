@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { testCaseProblems } from './test-cases';
 import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
-import { buildAdjacency, findCycles, isUpstream, topologicalOrder, type Adjacency } from './graph';
+import { buildAdjacency, findCycles, isUpstream, reachable, topologicalOrder, type Adjacency } from './graph';
 import { isBuiltInToolName, TOOL_NAME_PATTERN } from './ids';
 import { isNestedDeeperThan, MAX_NESTING_DEPTH } from './limits';
 import { findLoops, isLoopEdge } from './loops';
@@ -191,16 +191,7 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
 function checkReachable(nodes: readonly FlowNode[], forward: Adjacency, catalogue: NodeCatalogue, warn: Add): void {
   const entries = nodes.filter((n) => catalogue.get(n.type)?.isEntry).map((n) => n.id);
   if (entries.length === 0) return;
-  const seen = new Set(entries);
-  const stack = [...entries];
-  while (stack.length > 0) {
-    for (const next of forward.outgoing.get(stack.pop() as string) ?? []) {
-      if (!seen.has(next)) {
-        seen.add(next);
-        stack.push(next);
-      }
-    }
-  }
+  const seen = reachable(entries, (id) => forward.outgoing.get(id));
   for (const node of nodes) {
     if (seen.has(node.id) || !catalogue.get(node.type)) continue;
     warn('UNREACHABLE_NODE', `node "${node.id}" is not connected to the input, so it never runs`, {

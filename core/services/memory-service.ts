@@ -19,6 +19,24 @@ export class MemoryService {
 
   /** Every channel of the flow (declared, used by a node, or holding entries), or only `channel`. */
   show(flowRef: string, options: { channel?: string; limit?: number } = {}): FlowMemory {
+    const { flow, summaries, names } = this.channels(flowRef, options.channel);
+    const channels = names.map((channel): ChannelView => ({
+      ...(summaries.find((s) => s.channel === channel) ?? { channel, entries: 0 }),
+      readers: usesOf(flow, 'memoryReads', channel),
+      writers: usesOf(flow, 'memoryWrites', channel),
+      recent: this.memory.entries(flow.id, channel, options.limit ?? 20),
+    }));
+    return { flowId: flow.id, flowName: flow.name, channels };
+  }
+
+  /** Removes the entries of one channel, or of all; the flow's settings stay. */
+  clear(flowRef: string, channel?: string): { removed: number } {
+    const { flow } = this.channels(flowRef, channel);
+    return { removed: this.memory.clear(flow.id, channel) };
+  }
+
+  /** The flow and its channel names (only `channel`, which must be one); CHANNEL_NOT_FOUND otherwise. */
+  private channels(flowRef: string, channel: string | undefined) {
     const flow = this.flows.get(this.flows.resolve(flowRef).id);
     const used = flow.nodes.flatMap((n) =>
       (['memoryReads', 'memoryWrites'] as const).flatMap((key) =>
@@ -27,27 +45,14 @@ export class MemoryService {
     );
     const summaries = this.memory.channels(flow.id, flow.memory.channels);
     const names = [...new Set([...summaries.map((s) => s.channel), ...used])];
-    if (options.channel !== undefined && !names.includes(options.channel)) {
+    if (channel === undefined) return { flow, summaries, names };
+    if (!names.includes(channel)) {
       throw new FlowbenchError(
         'CHANNEL_NOT_FOUND',
-        `flow "${flow.name}" has no memory channel "${options.channel}" (its channels: ${names.join(', ') || 'none'})`,
-        { channel: options.channel },
+        `flow "${flow.name}" has no memory channel "${channel}" (its channels: ${names.join(', ') || 'none'})`,
+        { channel },
       );
     }
-    const channels = names
-      .filter((name) => options.channel === undefined || name === options.channel)
-      .map((channel): ChannelView => ({
-        ...(summaries.find((s) => s.channel === channel) ?? { channel, entries: 0 }),
-        readers: usesOf(flow, 'memoryReads', channel),
-        writers: usesOf(flow, 'memoryWrites', channel),
-        recent: this.memory.entries(flow.id, channel, options.limit ?? 20),
-      }));
-    return { flowId: flow.id, flowName: flow.name, channels };
-  }
-
-  /** Removes the entries of one channel, or of all; the flow's settings stay. */
-  clear(flowRef: string, channel?: string): { removed: number } {
-    const flowId = this.show(flowRef, channel !== undefined ? { channel, limit: 1 } : { limit: 1 }).flowId;
-    return { removed: this.memory.clear(flowId, channel) };
+    return { flow, summaries, names: [channel] };
   }
 }

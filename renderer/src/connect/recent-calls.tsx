@@ -1,5 +1,4 @@
 import { useCallback, useEffect } from 'react';
-import type { RunSummary } from '../../../core/model/run';
 import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
@@ -20,10 +19,6 @@ export function RecentMcpCalls() {
       }),
     [act],
   );
-  const open = (run: RunSummary) => {
-    useAppStore.setState({ runToOpen: run.id });
-    useAppStore.getState().navigate({ page: 'editor', flowId: run.flowId });
-  };
   return (
     <section className="client-card recent-calls" aria-label="Recent MCP calls">
       <h2>Recent MCP calls</h2>
@@ -48,7 +43,7 @@ export function RecentMcpCalls() {
             {calls.map((run) => (
               <tr key={run.id}>
                 <td>
-                  <button className="link" onClick={() => open(run)}>
+                  <button className="link" onClick={() => useAppStore.getState().openRunOf(run)}>
                     {run.flowName}
                     {run.flowVersion !== undefined ? ` v${run.flowVersion}` : ''}
                   </button>

@@ -112,9 +112,7 @@ function ToolCallItem({ call }: { call: ToolCallRecord }) {
 function ChildRun({ runId }: { runId: string }) {
   const open = async () => {
     try {
-      const child = await api.runs.get({ id: runId });
-      useAppStore.setState({ runToOpen: child.id });
-      useAppStore.getState().navigate({ page: 'editor', flowId: child.flowId });
+      useAppStore.getState().openRunOf(await api.runs.get({ id: runId }));
     } catch (error) {
       useAppStore.getState().notify(toFlowbenchError(error).message);
     }

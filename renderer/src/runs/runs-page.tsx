@@ -44,10 +44,6 @@ export function RunsPage() {
     [load],
   );
 
-  const open = (run: RunSummary) => {
-    useAppStore.setState({ runToOpen: run.id });
-    useAppStore.getState().navigate({ page: 'editor', flowId: run.flowId });
-  };
   const remove = async (run: RunSummary) => {
     await api.runs.remove({ ids: [run.id] }).catch((error: unknown) => setProblem(toFlowbenchError(error).message));
     await load(0);
@@ -69,7 +65,7 @@ export function RunsPage() {
           {runs.map((run) => (
             <tr key={run.id}>
               <td>
-                <button className="link" onClick={() => open(run)}>
+                <button className="link" onClick={() => useAppStore.getState().openRunOf(run)}>
                   {run.flowName}
                 </button>
               </td>

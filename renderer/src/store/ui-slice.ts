@@ -19,6 +19,8 @@ export interface UiSlice {
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
   navigate: (route: UiSlice['route']) => void;
+  /** Opens a run over its flow in the editor (from the runs page, a child-run link, the Connect screen). */
+  openRunOf: (run: { id: string; flowId: string }) => void;
   /** A run to show once the editor has opened its flow (the runs page opens one this way). */
   runToOpen: string | undefined;
   notify: (message: string) => void;
@@ -30,7 +32,7 @@ export interface UiSlice {
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
-export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
+export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   route: routeFromHash(),
   runToOpen: undefined,
   toast: undefined,
@@ -38,6 +40,10 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   isShortcutsOpen: false,
   panel: 'inspector',
   isCanvasReady: false,
+  openRunOf(run) {
+    set({ runToOpen: run.id });
+    get().navigate({ page: 'editor', flowId: run.flowId });
+  },
   navigate(route) {
     const hash =
       route.page === 'editor'
