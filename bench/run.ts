@@ -2,6 +2,7 @@ import { benchAgent } from './agent.bench';
 import { benchEngine } from './engine.bench';
 import { benchMcp } from './mcp.bench';
 import { benchRunView } from './run-view.bench';
+import { benchStartup } from './startup.bench';
 import { benchStore } from './store.bench';
 import { benchUi } from './ui.bench';
 import { printRows, type BenchRow } from './stats';
@@ -17,6 +18,7 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   ui: benchUi,
   runview: benchRunView,
   agent: benchAgent,
+  startup: benchStartup,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -22,6 +22,10 @@ if (run('typecheck', bin('tsc'), ['-b']) !== 0) checksFailed.push('typecheck');
 if (run('lint', bin('eslint'), ['.']) !== 0) checksFailed.push('eslint');
 if (run('format', bin('prettier'), ['--check', '.']) !== 0) checksFailed.push('prettier');
 
+// The desktop app's bundles (main, preload, renderer): built on every run, so a
+// break in them fails CI although Electron itself cannot start here.
+if (run('desktop app build (electron-vite)', bin('electron-vite'), ['build']) !== 0) checksFailed.push('app build');
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 const vitestReport = join(reports, 'vitest.json');

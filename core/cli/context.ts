@@ -1,5 +1,6 @@
 import { resolveDatabasePath } from '../services/paths';
-import { openServices, type Services } from '../services/open-services';
+import type { Services } from '../services/open-services';
+import { lib, loadLib } from './lib';
 import { toFlowbenchError } from '../model/errors';
 import { formatProblem, type Problem } from '../model/problems';
 import type { FlowRepository } from '../store/flow-repository';
@@ -16,11 +17,16 @@ export class CliContext {
 
   constructor(private readonly options: () => GlobalOptions) {}
 
+  /** Loads the services' code (lib.ts); the CLI calls it before any command's action, so `--help` never does. */
+  load(): Promise<void> {
+    return loadLib();
+  }
+
   get services(): Services {
     if (!this.opened) {
       const { path, isDefault } = resolveDatabasePath(this.options().db);
       // The user's own database starts with the examples; explicit --db files start empty.
-      this.opened = openServices(path, { seedExamples: isDefault, backgroundWrites: this.isLongLived });
+      this.opened = lib.openServices(path, { seedExamples: isDefault, backgroundWrites: this.isLongLived });
     }
     return this.opened;
   }

@@ -17,7 +17,8 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Design, run and publish LLM flows locally.')
     .option('--db <path>', 'database file (default: FLOWBENCH_DB, then the app data folder)')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', () => ctx.load());
   registerFlowCommands(program, ctx);
   registerPublishCommands(program, ctx);
   registerRunCommand(program, ctx);

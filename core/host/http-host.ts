@@ -12,7 +12,7 @@ import { refuseForeignRequest } from './local-guard';
 import { hasRenderer, serveStatic } from './static-files';
 import type { Services } from '../services/open-services';
 
-export const DEFAULT_PORT = 4747;
+export { DEFAULT_PORT } from '../model/client-setup';
 
 function sendText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });

@@ -1,5 +1,8 @@
 /** The desktop MCP clients Flowbench writes a config for, and what the editor shows of each. */
 
+/** The port `flowbench serve` (and the app) serve HTTP on unless told otherwise. */
+export const DEFAULT_PORT = 4747;
+
 export const CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode', 'windsurf', 'generic'] as const;
 export type Client = (typeof CLIENTS)[number];
 /** The clients with a config file of their own (`generic` is a snippet only). */

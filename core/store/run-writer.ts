@@ -39,7 +39,7 @@ export type OnDropped = (dropped: readonly DroppedWrite[]) => void;
 export const MAX_SYNC_BLOCK_MS = 1_000;
 /** How long `close` waits for the last records: past busy_timeout, so a lock held that long is the cause. */
 const CLOSE_TIMEOUT_MS = BUSY_TIMEOUT_MS + 2_000;
-/** Where scripts/build-worker.mjs puts the worker (`npm ci` runs it). */
+/** Where scripts/build-node.mjs puts the worker (`npm ci` runs it). */
 export const WORKER_SCRIPT = new URL('../../out/worker/run-writer.worker.mjs', import.meta.url);
 
 const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);

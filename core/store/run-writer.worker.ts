@@ -2,7 +2,7 @@
  * The background run writer: commits run records on its own connection, so
  * the thread that answers MCP calls and API requests never waits for the
  * disk or for another process's write lock. Built to out/worker/ by
- * scripts/build-worker.mjs (a worker does not inherit tsx's loader); see
+ * scripts/build-node.mjs (a worker does not inherit tsx's loader); see
  * run-writer.ts for the other side.
  *
  * Shared state (Int32Array over workerData.signals): [0] the id of the last

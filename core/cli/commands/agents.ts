@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { AgentSettingsSchema, TOOL_ERROR_POLICIES, type AgentSettings, type AgentSummary } from '../../model/agents';
-import { parseOrRefuse } from '../../model/parse';
+import { TOOL_ERROR_POLICIES, type AgentSettings, type AgentSummary } from '../../model/agents';
+import { lib } from '../lib';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -28,8 +28,8 @@ function settingsFrom(options: SettingsOptions, base: Partial<AgentSettings> = {
   if (options.toolErrors && !(TOOL_ERROR_POLICIES as readonly string[]).includes(options.toolErrors)) {
     throw usageError(`--tool-errors must be one of ${TOOL_ERROR_POLICIES.join(', ')}`);
   }
-  return parseOrRefuse(
-    AgentSettingsSchema,
+  return lib.parseOrRefuse(
+    lib.AgentSettingsSchema,
     {
       ...base,
       ...(options.provider !== undefined ? { provider: options.provider } : {}),

@@ -1,14 +1,9 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { detectImport } from '../../formats/detect';
+import { lib } from '../lib';
 import { assertExportFormat, EXPORT_FORMATS } from '../../formats/export-formats';
-import { importFlowText } from '../../services/import-service';
-import { installExamples } from '../../services/examples';
-import { readImportFile } from '../../services/read-import-file';
 import { errorsIn, formatProblem, hasErrors, type Problem } from '../../model/problems';
 import type { FlowSummary } from '../../model/summaries';
-import { validateFlow } from '../../model/validate';
-import { nodeRegistry } from '../../nodes/registry';
 import { printJson, printLine, type CliContext } from '../context';
 
 interface JsonOption {
@@ -48,7 +43,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       'print JSON: { id, name, toolName, format, nodeCount, edgeCount, problems, warnings, publishedVersion?, laidOut? }',
     )
     .action(async (file: string, options: JsonOption) => {
-      const report = await importFlowText(ctx.services, readImportFile(file), file);
+      const report = await lib.importFlowText(ctx.services, lib.readImportFile(file), file);
       const { flow, problems } = report;
       const result = {
         id: flow.id,
@@ -95,11 +90,11 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       const isFile = existsSync(ref) && statSync(ref).isFile();
       let problems: Problem[];
       if (isFile) {
-        const imported = detectImport(readImportFile(ref), ref);
+        const imported = lib.detectImport(lib.readImportFile(ref), ref);
         const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
-        problems = validateFlow(
+        problems = lib.validateFlow(
           { id: 'file', ...imported.flow, metadata: { ...metadata, importProblems: imported.problems } },
-          { catalogue: nodeRegistry },
+          { catalogue: lib.nodeRegistry },
         ).problems;
       } else {
         const flows = ctx.flows;
@@ -137,7 +132,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .description('add the example flows to the database (skips tool names already used)')
     .option('--json', 'print JSON: { added: [{ id, toolName }], skipped: [file] }')
     .action((options: JsonOption) => {
-      const { added, skipped } = installExamples(ctx.flows);
+      const { added, skipped } = lib.installExamples(ctx.flows);
       if (options.json) return printJson({ added: added.map((f) => ({ id: f.id, toolName: f.tool.name })), skipped });
       for (const flow of added) printLine(`added ${flow.tool.name} (${flow.id})`);
       if (skipped.length) printLine(`skipped (tool name in use): ${skipped.join(', ')}`);

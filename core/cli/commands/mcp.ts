@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
+import { DEFAULT_PORT } from '../../model/client-setup';
+import { lib } from '../lib';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { DEFAULT_PORT, httpToken, startHttpHost } from '../../host/http-host';
-import { FLOWBENCH_VERSION } from '../../services/version';
-import { serveStdio } from '../../mcp/stdio';
 import {
   clientConfig,
   clientConfigPath,
@@ -15,8 +14,6 @@ import {
 } from '../../host/client-config';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
-import { z } from 'zod';
-import type { Services } from '../../services/open-services';
 
 /** Best effort: the platform's opener; the URL is printed either way. */
 function openInBrowser(url: string): void {
@@ -25,21 +22,6 @@ function openInBrowser(url: string): void {
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write(`could not open a browser; open ${url} yourself\n`));
   child.unref();
-}
-
-const SERVE_KEY = 'serve.running';
-const ServeRunningSchema = z.object({ port: z.number().int(), pid: z.number().int() }).optional();
-
-/** The port and process of a `flowbench serve` running on this database, if one is. */
-function runningServe(services: Services): { port: number; pid: number } | undefined {
-  const running = services.settings.get(SERVE_KEY, ServeRunningSchema, undefined);
-  if (!running) return undefined;
-  try {
-    process.kill(running.pid, 0);
-    return running;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? running : undefined;
-  }
 }
 
 function parsePort(text: string): number {
@@ -68,7 +50,7 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .description('serve published, enabled flows as MCP tools over stdio (for desktop clients)')
     .action(async () => {
       ctx.isLongLived = true;
-      await serveStdio(ctx.services, FLOWBENCH_VERSION);
+      await lib.serveStdio(ctx.services, lib.FLOWBENCH_VERSION);
     });
 
   program
@@ -79,13 +61,13 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--no-auth', 'accept MCP requests without the bearer token (only on a machine you alone use)')
     .action(async (options: { port: string; auth: boolean; open?: boolean }) => {
       ctx.isLongLived = true;
-      const host = await startHttpHost(ctx.services, {
+      const host = await lib.startHttpHost(ctx.services, {
         port: parsePort(options.port),
         requireAuth: options.auth,
-        version: FLOWBENCH_VERSION,
+        version: lib.FLOWBENCH_VERSION,
       });
       // mcp-config reads it: the HTTP URL it prints names the port in use.
-      ctx.services.settings.set(SERVE_KEY, { port: host.port, pid: process.pid });
+      lib.recordServe(ctx.services, host.port);
       printLine(`Flowbench is serving on ${host.url}`);
       printLine(`Editor: ${host.editorUrl}`);
       if (options.open) openInBrowser(host.editorUrl);
@@ -113,9 +95,9 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
       }
       const client = options.client as Client;
       const services = ctx.services;
-      const running = runningServe(services);
+      const running = lib.runningServe(services);
       const port = options.port !== undefined ? parsePort(options.port) : (running?.port ?? DEFAULT_PORT);
-      const reach = endpointsFor(resolve(services.database.path), port, httpToken(services));
+      const reach = endpointsFor(resolve(services.database.path), port, lib.httpToken(services));
       if (options.file !== undefined && !options.write) throw usageError('--file goes with --write');
       if (options.write) {
         if (client === 'generic') throw usageError('--write needs a client (--client claude, cursor, …)');

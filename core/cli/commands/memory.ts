@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { stringifyValue } from '../../model/template';
+import { lib } from '../lib';
 import type { FlowMemory } from '../../model/memory';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
@@ -28,7 +28,7 @@ function printChannels(memory: FlowMemory): void {
     );
     for (const entry of view.recent) {
       printLine(
-        `  ${entry.createdAt}  ${entry.nodeId}  ${stringifyValue(entry.payload).replace(/\s+/g, ' ').slice(0, 200)}`,
+        `  ${entry.createdAt}  ${entry.nodeId}  ${lib.stringifyValue(entry.payload).replace(/\s+/g, ' ').slice(0, 200)}`,
       );
     }
   }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { publishWarnings } from '../../model/publish-warnings';
-import { nodeRegistry } from '../../nodes/registry';
+import { lib } from '../lib';
 import { printJson, printLine, type CliContext } from '../context';
 
 interface JsonOption {
@@ -22,7 +21,7 @@ export function registerPublishCommands(program: Command, ctx: CliContext): void
       const id = flows.resolve(ref).id;
       const flow = flows.get(id);
       // What a client would suffer from: said, as the editor asks, but never blocking.
-      const warnings = publishWarnings(flow, nodeRegistry);
+      const warnings = lib.publishWarnings(flow, lib.nodeRegistry);
       // A flow set to publish only when its test cases pass runs them first (TESTS_FAILED names the failing ones).
       const gate = await tests.gatePublish(flow);
       if (gate && !options.json) printLine(`test cases: ${gate.passed} passed`);

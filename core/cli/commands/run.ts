@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { readImportFile } from '../../services/read-import-file';
-import { parseJsonText } from '../../formats/parse-json';
+import { lib } from '../lib';
 import { FlowbenchError } from '../../model/errors';
 import type { Flow } from '../../model/flow';
-import { coerceTextInput } from '../../model/inputs';
 import type { RunEvent, RunOutput, RunRecord } from '../../model/run';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
@@ -27,7 +25,7 @@ export function readRunInputs(
 ): Record<string, unknown> {
   let inputs: Record<string, unknown> = {};
   if (options.inputs) {
-    const value = parseJsonText(readImportFile(options.inputs), options.inputs);
+    const value = lib.parseJsonText(lib.readImportFile(options.inputs), options.inputs);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw usageError(`${options.inputs} must hold a JSON object of inputs, like {"topic": "otters"}`);
     }
@@ -37,7 +35,7 @@ export function readRunInputs(
     const at = pair.indexOf('=');
     if (at <= 0) throw usageError(`--input takes name=value, got "${pair}"`);
     const name = pair.slice(0, at);
-    inputs[name] = coerceTextInput(
+    inputs[name] = lib.coerceTextInput(
       flow.parameters.find((p) => p.name === name),
       pair.slice(at + 1),
     );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { RUN_REPORT_FORMATS } from '../../model/run-report';
+import { lib } from '../lib';
 import { FlowbenchError } from '../../model/errors';
-import { RUN_REPORT_FORMATS, runMarkdown, runSummary } from '../../model/run-report';
 import { formatCost } from '../../model/pricing';
 import {
   RUN_STATUSES,
@@ -129,8 +130,8 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
       const run = ctx.services.runs.get(id);
       if (options.step !== undefined) return printStepOutput(run, options.step, options.iteration, options.json);
       if (options.json) printJson(run);
-      else if (options.format === 'markdown') process.stdout.write(runMarkdown(run));
-      else if (options.format === 'summary') printLine(runSummary(run));
+      else if (options.format === 'markdown') process.stdout.write(lib.runMarkdown(run));
+      else if (options.format === 'summary') printLine(lib.runSummary(run));
       else showRun(run);
     });
 }

@@ -1,0 +1,25 @@
+/**
+ * The heavy half of the CLI: the engine, the store, the formats and the MCP
+ * servers, with the libraries they pull in. `lib.ts` loads this module before
+ * a command's action runs, so `flowbench --help` (and a typo) starts with the
+ * command list alone. Commands reach these through `lib`, never by a static
+ * import, or the build would put them back on every start's path.
+ */
+export { openServices } from '../services/open-services';
+export { detectImport } from '../formats/detect';
+export { importFlowText } from '../services/import-service';
+export { installExamples } from '../services/examples';
+export { readImportFile } from '../services/read-import-file';
+export { validateFlow } from '../model/validate';
+export { nodeRegistry } from '../nodes/registry';
+export { publishWarnings } from '../model/publish-warnings';
+export { parseJsonText } from '../formats/parse-json';
+export { coerceTextInput } from '../model/inputs';
+export { runMarkdown, runSummary } from '../model/run-report';
+export { stringifyValue } from '../model/template';
+export { AgentSettingsSchema } from '../model/agents';
+export { parseOrRefuse } from '../model/parse';
+export { httpToken, startHttpHost } from '../host/http-host';
+export { serveStdio } from '../mcp/stdio';
+export { FLOWBENCH_VERSION } from '../services/version';
+export { runningServe, recordServe } from '../host/serve-registry';

@@ -1,0 +1,57 @@
+// Builds what plain Node runs into out/: the CLI (out/cli/, so `flowbench`
+// starts from JavaScript, not TypeScript compiled at every launch) and the
+// background run writer (out/worker/: a worker thread does not inherit the tsx
+// loader). Run by `npm ci` (prepare) and before the tests (vitest globalSetup).
+//
+// Both outputs sit two folders below the root, like the sources they come from
+// (core/<area>/x.ts), so `new URL('../../resources/…', import.meta.url)` finds
+// the same files from either.
+import { build } from 'esbuild';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // The addon is loaded from node_modules; everything else is bundled, which
+  // spares Node resolving and reading hundreds of module files at every start.
+  external: ['better-sqlite3'],
+  // Libraries that ship a UMD build beside their ES one (jsonc-parser) must give the ES one.
+  mainFields: ['module', 'main'],
+  // Bundled CommonJS packages still call require() for Node's own modules.
+  banner: {
+    js: "import { createRequire as __flowbenchRequire } from 'node:module'; const require = __flowbenchRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+};
+
+export function buildWorker() {
+  return build({
+    ...common,
+    entryPoints: ['core/store/run-writer.worker.ts'],
+    outfile: 'out/worker/run-writer.worker.mjs',
+  });
+}
+
+/** The CLI, split so that `--help` loads the command list and an action loads only what it uses. */
+export function buildCli() {
+  return build({
+    ...common,
+    entryPoints: { main: 'core/cli/main.ts' },
+    outdir: 'out/cli',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    // Chunks stay beside main.mjs: the depth the URLs above rely on.
+    chunkNames: '[name]-[hash]',
+  });
+}
+
+export async function buildNode() {
+  await Promise.all([buildWorker(), buildCli()]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await buildNode();
