@@ -11,7 +11,13 @@ export default defineConfig({
     },
   },
   preload: {
-    build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'electron/preload.ts') } } },
+    build: {
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'electron/preload.ts') },
+        // A sandboxed preload runs as a plain script: CommonJS, one file (no import statements).
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: resolve(import.meta.dirname, 'renderer'),

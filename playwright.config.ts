@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './tests/helpers/chromium';
 
+// Browser tests' servers keep secrets in their own database, never in the developer's keychain.
+process.env.FLOWBENCH_SECRETS ??= 'plain-text';
+
 const executablePath = findChromium();
 
 export default defineConfig({

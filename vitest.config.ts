@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests (and the CLIs and servers they spawn) keep secrets in their own
+// database, never in the developer's keychain; the keychain path has its own
+// test with a stand-in binding.
+process.env.FLOWBENCH_SECRETS ??= 'plain-text';
+
 export default defineConfig({
   test: {
     include: ['core/**/*.test.ts', 'tests/**/*.test.ts'],

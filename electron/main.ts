@@ -1,66 +1,60 @@
-import { app, BrowserWindow, ipcMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostEvent } from '../core/api/contract';
-import { ApiHost } from '../core/host/api-host';
-import { endpointsFor } from '../core/host/client-config';
-import { DEFAULT_PORT, httpToken } from '../core/host/http-host';
-import { DATABASE_FILE_NAME } from '../core/services/paths';
-import { openServices } from '../core/services/open-services';
+import { appPort } from './desktop/app-http';
+import { startDesktop } from './desktop/desktop';
+import type { DesktopShell } from './desktop/shell';
 
-// Wiring only: the window, its security settings, and the host API over IPC.
-// Everything else lives in core/ and is shared with the CLI and `serve`.
+// Wiring only: Electron's API handed to the desktop modules (electron/desktop/),
+// which plain-Node tests drive with a double. Everything else lives in core/.
 
-/** A better-sqlite3 build for Electron's ABI, when packaging put one beside the app. */
+/**
+ * better-sqlite3 for Electron's ABI. A packaged app carries it in place of
+ * Node's (electron-builder rebuilds native modules); a checkout has it in
+ * out/native/ (scripts/electron-native.mjs, run by `npm ci`).
+ */
 function electronSqliteBinding(): string | undefined {
-  const candidate = join(process.resourcesPath ?? '', 'better_sqlite3.node');
-  return existsSync(candidate) ? candidate : undefined;
+  if (app.isPackaged) return undefined;
+  const built = join(app.getAppPath(), 'out', 'native', 'better_sqlite3-electron.node');
+  return existsSync(built) ? built : undefined;
 }
 
-const binding = electronSqliteBinding();
-const services = openServices(process.env.FLOWBENCH_DB || join(app.getPath('userData'), DATABASE_FILE_NAME), {
-  seedExamples: !process.env.FLOWBENCH_DB,
+const electronShell: DesktopShell = {
+  app,
+  createWindow: (options) => new BrowserWindow(options),
+  windows: () => BrowserWindow.getAllWindows(),
+  setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(template)),
+  showOpenDialog: (window, options) => dialog.showOpenDialog(window as BrowserWindow, options),
+  openExternal: (url) => shell.openExternal(url),
+  workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
+  safeStorage,
+  ipc: ipcMain,
+  denyPermissions: () => {
+    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+  },
+  platform: process.platform,
+};
+
+const nativeBinding = electronSqliteBinding();
+void startDesktop(electronShell, {
+  ...(process.env.FLOWBENCH_DB ? { databasePath: process.env.FLOWBENCH_DB } : {}),
+  port: appPort(process.env),
+  page: process.env.ELECTRON_RENDERER_URL
+    ? { devUrl: process.env.ELECTRON_RENDERER_URL }
+    : { file: join(import.meta.dirname, '../renderer/index.html') },
+  preload: join(import.meta.dirname, '../preload/index.cjs'),
   migrationsFolder: join(app.getAppPath(), 'resources', 'migrations'),
-  ...(binding ? { nativeBinding: binding } : {}),
+  ...(nativeBinding ? { nativeBinding } : {}),
+  argv: process.argv,
+  cwd: process.cwd(),
+  // Clients start the stdio entry with this binary run as Node: no window, nothing else to install.
+  node: {
+    command: process.execPath,
+    env: { ELECTRON_RUN_AS_NODE: '1', ...(nativeBinding ? { FLOWBENCH_SQLITE_BINDING: nativeBinding } : {}) },
+  },
+}).catch((error: unknown) => {
+  // A database a newer Flowbench wrote, a foreign file: said in a box, not a silent exit.
+  dialog.showErrorBox('Flowbench could not start', error instanceof Error ? error.message : String(error));
+  app.quit();
 });
-// The app does not serve HTTP yet (issue 18): clients get the stdio entry and serve's default port.
-const api = new ApiHost(services, 'electron', () =>
-  endpointsFor(services.database.path, DEFAULT_PORT, httpToken(services)),
-);
-
-ipcMain.handle('flowbench:invoke', (event, service: unknown, method: unknown, args: unknown) =>
-  api.invoke(String(service), String(method), args, { clientId: `window-${event.sender.id}` }),
-);
-api.subscribe((hostEvent: HostEvent) => {
-  for (const window of BrowserWindow.getAllWindows()) window.webContents.send('flowbench:event', hostEvent);
-});
-
-function createWindow(): void {
-  const window = new BrowserWindow({
-    width: 1400,
-    height: 900,
-    title: 'Flowbench',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.mjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  const devUrl = process.env.ELECTRON_RENDERER_URL;
-  if (devUrl) void window.loadURL(devUrl);
-  else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-}
-
-void app.whenReady().then(() => {
-  createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
-  });
-});
-
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
-
-app.on('will-quit', () => services.close());

@@ -1,8 +1,10 @@
-// `npm start`: the desktop app, or, where Electron's binary cannot be had (it
-// downloads on first launch), the same editor in the browser via `flowbench serve --open`.
+// `npm start`: the desktop app; or, where Electron's binary or its build of
+// better-sqlite3 cannot be had (both download on an online machine), the same
+// editor in the browser via `flowbench serve --open`, said in one line.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildElectronSqlite } from './electron-native.mjs';
 
 const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -13,7 +15,12 @@ if (build !== 0) process.exit(build);
 const electronReady =
   existsSync(join(root, 'node_modules', 'electron', 'path.txt')) ||
   run(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')]) === 0;
-if (electronReady && run(bin('electron'), ['.']) === 0) process.exit(0);
-console.error('\nThe desktop shell could not start (Electron needs its binary, downloaded on first launch).');
-console.error('Opening the same editor in your browser instead: `flowbench serve --open`.\n');
+const missing = !electronReady
+  ? "Electron's binary (it downloads on first launch)"
+  : !buildElectronSqlite({ quiet: true })
+    ? 'better-sqlite3 built for Electron (`npm run build:electron-native` fetches or builds it)'
+    : undefined;
+if (!missing && run(bin('electron'), ['.']) === 0) process.exit(0);
+if (missing)
+  console.error(`The desktop app cannot start without ${missing}; opening the editor in your browser instead.`);
 process.exit(run(process.execPath, [join(root, 'bin', 'flowbench'), 'serve', '--open']));

@@ -7,6 +7,9 @@ import type { TestRunSummary } from '../model/test-cases';
 import { ChannelNameSchema, type FlowMemory } from '../model/memory';
 import { WRITABLE_CLIENTS, type ClientSetup, type WriteResult } from '../model/client-setup';
 import { z } from 'zod';
+import type { SecretStore } from '../model/secrets';
+import type { AppCommand } from './app-commands';
+import type { Endpoints } from '../model/client-setup';
 import { EXPORT_FORMATS } from '../formats/export-formats';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
 import type { SerializedError } from '../model/errors';
@@ -160,11 +163,19 @@ export const API = {
   clients: {
     /** Each desktop MCP client: its config file, whether it exists, and the exact snippet Flowbench needs there. */
     list: method<ClientSetup[]>()(z.object({})),
+    /** Where clients reach this host's MCP server: the stdio entry, the HTTP URL with its bearer header, and whether it serves now. */
+    endpoint: method<Endpoints>()(z.object({})),
     /** Writes the snippet into the client's own config file (merged, backed up; CLIENT_CONFIG_INVALID when unparseable). */
     write: method<WriteResult>()(z.object({ client: z.enum(WRITABLE_CLIENTS) })),
   },
   host: {
-    info: method<{ version: string; database: string; kind: 'serve' | 'electron' }>()(z.object({})),
+    /** `secrets`: where keys entered now are kept (the Providers and Servers screens say it by the field). */
+    info: method<{
+      version: string;
+      database: string;
+      kind: 'serve' | 'electron';
+      secrets: { store: SecretStore; label: string };
+    }>()(z.object({})),
   },
 } as const;
 
@@ -215,7 +226,9 @@ export function findMethod(service: string, method: string): Method<z.ZodType, u
 export type HostEvent =
   | { type: 'run'; event: RunEvent }
   /** Flows changed (here or in another process); `origin` is the client that made the change. */
-  | { type: 'flows.changed'; flowIds: string[]; origin?: string };
+  | { type: 'flows.changed'; flowIds: string[]; origin?: string }
+  /** The desktop app's menu, or a flow file opened with the app (never sent by `serve`). */
+  | { type: 'app.command'; command: AppCommand };
 
 /** What crosses the wire for a call: error classes do not survive, codes do. */
 export type ApiReply<T = unknown> = { ok: true; value: T } | { ok: false; error: SerializedError };

@@ -26,7 +26,13 @@ export class CliContext {
     if (!this.opened) {
       const { path, isDefault } = resolveDatabasePath(this.options().db);
       // The user's own database starts with the examples; explicit --db files start empty.
-      this.opened = lib.openServices(path, { seedExamples: isDefault, backgroundWrites: this.isLongLived });
+      // The desktop app's stdio entry runs this CLI on its own binary, with its own build of the addon.
+      const nativeBinding = process.env.FLOWBENCH_SQLITE_BINDING;
+      this.opened = lib.openServices(path, {
+        seedExamples: isDefault,
+        backgroundWrites: this.isLongLived,
+        ...(nativeBinding ? { nativeBinding } : {}),
+      });
     }
     return this.opened;
   }

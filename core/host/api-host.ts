@@ -156,8 +156,7 @@ export class ApiHost {
         list: () => providers.list(),
         set: ({ provider, isDefault }) => {
           // A key is entered once: an edit that leaves it out keeps the stored one.
-          const kept = provider.apiKey ?? providers.storedKey(provider.name);
-          providers.set({ ...provider, ...(kept ? { apiKey: kept } : {}) }, isDefault);
+          providers.set(provider, isDefault, { keepKey: true });
           return providers.list();
         },
         remove: ({ name }) => {
@@ -176,6 +175,7 @@ export class ApiHost {
       },
       clients: {
         list: () => clientSetups(this.endpoints()),
+        endpoint: () => this.endpoints(),
         write: ({ client }) => writeClientConfig(client, clientConfigPath(client), this.endpoints()),
       },
       memory: {
@@ -205,7 +205,14 @@ export class ApiHost {
           return { id };
         },
       },
-      host: { info: () => ({ version: FLOWBENCH_VERSION, database: this.services.database.path, kind: this.kind }) },
+      host: {
+        info: () => ({
+          version: FLOWBENCH_VERSION,
+          database: this.services.database.path,
+          kind: this.kind,
+          secrets: { store: this.services.secrets.store, label: this.services.secrets.label },
+        }),
+      },
     } satisfies ApiHandlers;
   }
 }

@@ -6,6 +6,7 @@ import {
   WRITABLE_CLIENTS,
   type Client,
   type ClientSetup,
+  type Endpoints,
   type WriteResult,
 } from '../model/client-setup';
 import { FlowbenchError } from '../model/errors';
@@ -19,12 +20,7 @@ import { BIN_PATH } from './bin-path';
 
 export { CLIENTS, type Client, type WriteResult } from '../model/client-setup';
 
-export interface Endpoints {
-  /** The stdio entry: `node bin/flowbench mcp --db <db>`. */
-  stdio: { command: string; args: string[] };
-  /** `flowbench serve`'s Streamable HTTP endpoint and its bearer header. */
-  http: { url: string; headers: Record<string, string> };
-}
+export type { Endpoints } from '../model/client-setup';
 
 /** The servers Flowbench adds, by name, and the key of the object that holds a client's servers. */
 function entries(client: Exclude<Client, 'generic'>, { stdio, http }: Endpoints) {
@@ -52,10 +48,19 @@ function entries(client: Exclude<Client, 'generic'>, { stdio, http }: Endpoints)
   }
 }
 
-/** The endpoints a client reaches Flowbench at, with absolute paths. */
-export function endpointsFor(db: string, port: number, token: string): Endpoints {
+/**
+ * The endpoints a client reaches Flowbench at, with absolute paths. `node` is
+ * what runs the stdio entry: this Node, or the desktop app's own binary run as
+ * Node (its env says so), which needs no window and no other install.
+ */
+export function endpointsFor(
+  db: string,
+  port: number,
+  token: string,
+  node: { command: string; env?: Record<string, string> } = { command: process.execPath },
+): Endpoints {
   return {
-    stdio: { command: process.execPath, args: [BIN_PATH, 'mcp', '--db', db] },
+    stdio: { command: node.command, args: [BIN_PATH, 'mcp', '--db', db], ...(node.env ? { env: node.env } : {}) },
     http: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` } },
   };
 }

@@ -76,9 +76,10 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const token = options.requireAuth ? httpToken(services) : undefined;
   const handleMcp = createMcpHttpHandler(mcp, { token });
   // Clients reach this process's MCP endpoint: its port (known once listening) and token.
-  const api = new ApiHost(services, 'serve', () =>
-    endpointsFor(resolve(services.database.path), port, httpToken(services)),
-  );
+  const api = new ApiHost(services, 'serve', () => ({
+    ...endpointsFor(resolve(services.database.path), port, httpToken(services)),
+    serving: { running: true },
+  }));
   // The editor URL printed by serve carries it.
   const sessionToken = editorSessionToken(services);
   const handleApi = createApiHttpHandler(api, sessionToken);

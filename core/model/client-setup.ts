@@ -3,6 +3,16 @@
 /** The port `flowbench serve` (and the app) serve HTTP on unless told otherwise. */
 export const DEFAULT_PORT = 4747;
 
+/** How a client reaches Flowbench's MCP server. */
+export interface Endpoints {
+  /** The stdio entry: `node bin/flowbench mcp --db <db>`. */
+  stdio: { command: string; args: string[]; env?: Record<string, string> };
+  /** The Streamable HTTP endpoint (`flowbench serve`'s, or the app's) and its bearer header. */
+  http: { url: string; headers: Record<string, string> };
+  /** Whether this process serves that URL now, and anything to know about it (another port than asked). */
+  serving?: { running: boolean; note?: string };
+}
+
 export const CLIENTS = ['claude', 'claude-code', 'cursor', 'vscode', 'windsurf', 'generic'] as const;
 export type Client = (typeof CLIENTS)[number];
 /** The clients with a config file of their own (`generic` is a snippet only). */

@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   SERVER_NOT_FOUND: 'no connected MCP server has that name',
   CHANNEL_NOT_FOUND: 'the flow has no memory channel of that name',
   CLIENT_CONFIG_INVALID: "an MCP client's config file is not a JSON object Flowbench can add to; it was left as it is",
+  SECRET_UNAVAILABLE:
+    "a key is kept in a store this process cannot open (the keychain, or the desktop app's safeStorage); enter it again",
   AGENT_NOT_FOUND: 'no agent or agent version has that id or name',
   AGENT_NOT_REVIEWED:
     'the flow uses an agent imported from a file that nobody has reviewed yet; review it (`flowbench agents review`) before publishing',
@@ -100,6 +102,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'AGENT_NOT_FOUND',
   'CHANNEL_NOT_FOUND',
   'CLIENT_CONFIG_INVALID',
+  'SECRET_UNAVAILABLE',
   'AGENT_NOT_REVIEWED',
   'SUBFLOW_CYCLE',
 ]);

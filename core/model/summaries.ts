@@ -1,3 +1,4 @@
+import type { SecretStore } from './secrets';
 /** What lists show of a flow, without loading its graph. */
 export interface FlowSummary {
   id: string;
@@ -31,6 +32,8 @@ export interface ProviderListing {
   defaultModel?: string;
   isDefault: boolean;
   /** Where the key comes from; never the key itself. */
+  /** `settings`: Flowbench keeps one (`keyStore` says where); `environment`: the kind's variable. */
   apiKey: 'settings' | 'environment' | 'none';
+  keyStore?: SecretStore;
   streaming: boolean;
 }

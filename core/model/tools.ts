@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AbortSignalLike } from './abort';
+import type { SecretStore } from './secrets';
 
 /**
  * External MCP servers Flowbench connects to as a client, and the port through
@@ -108,6 +109,8 @@ export interface ServerStatus {
 export interface ServerListing {
   config: McpServerConfig;
   status: ServerStatus;
+  /** Where its env or header values are kept, when it has any. */
+  secretStore?: SecretStore;
 }
 
 /** What a tool call answered, in the shapes nodes use. */

@@ -14,6 +14,9 @@ import { MemoryRepository } from '../store/memory-repository';
 import { MemoryService } from './memory-service';
 import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
+import { SecretVault } from './secret-vault';
+import { keychainBackend } from './keychain-backend';
+import type { SecretBackend } from '../model/secrets';
 
 /** Everything a host (CLI, serve, MCP server, desktop main process) works with, over one database. */
 export interface Services {
@@ -26,6 +29,8 @@ export interface Services {
   /** Where run records are written; `runs` reads them. */
   runLog: RunLog;
   settings: SettingsRepository;
+  /** The secret port: API keys and MCP servers' env and header values. */
+  secrets: SecretVault;
   providers: ProviderService;
   /** External MCP servers and the connections nodes call their tools through. */
   servers: ServerService;
@@ -44,6 +49,16 @@ export interface ServicesOptions extends OpenOptions {
   env?: NodeJS.ProcessEnv;
   /** Commit run records on a worker thread: for long-lived hosts (MCP, serve, the app). */
   backgroundWrites?: boolean;
+  /**
+   * Where secrets go, best first (the app passes safeStorage and the keychain).
+   * Default: the OS keychain, unless FLOWBENCH_SECRETS=plain-text (the tests,
+   * so they never write into a developer's keychain). Plain text is the last resort.
+   */
+  secretBackends?: readonly SecretBackend[];
+}
+
+function defaultSecretBackends(env: NodeJS.ProcessEnv): SecretBackend[] {
+  return env.FLOWBENCH_SECRETS === 'plain-text' ? [] : [keychainBackend()];
 }
 
 export function openServices(path: string, options: ServicesOptions = {}): Services {
@@ -55,12 +70,14 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   });
   const runs = new RunRepository(database, runLog);
   const settings = new SettingsRepository(database.db);
-  const providers = new ProviderService(settings, options.env);
+  const env = options.env ?? process.env;
+  const secrets = new SecretVault(settings, options.secretBackends ?? defaultSecretBackends(env));
+  const providers = new ProviderService(settings, secrets, env);
   if (database.isNew && options.seedExamples) installExamples(flows);
   // Runs left "running" by a process that died are closed as interrupted.
   runs.markInterrupted();
   const versions = new VersionRepository(database, flows);
-  const servers = new ServerService(settings);
+  const servers = new ServerService(settings, secrets);
   const agents = new AgentRepository(database.db);
   const memory = new MemoryRepository(database.db);
   flows.libraryCheck = (flow) =>
@@ -93,6 +110,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     runs,
     runLog,
     settings,
+    secrets,
     providers,
     servers,
     agents,

@@ -15,6 +15,8 @@ import type { LlmPort, LlmResponse } from '../model/llm';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
+import { secretNames } from '../model/secrets';
+import type { SecretVault } from './secret-vault';
 
 const KEY = 'providers';
 const PRICES_KEY = 'prices';
@@ -26,11 +28,25 @@ export type { ProviderListing } from '../model/summaries';
 export class ProviderService {
   constructor(
     private readonly settings: SettingsRepository,
+    /** Where API keys are kept; the providers setting never holds one. */
+    private readonly secrets: SecretVault,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
+  /** The providers setting, without keys (a key an older Flowbench kept in it moves to the vault here). */
   private read(): ProviderSettings {
-    return this.settings.get(KEY, ProviderSettingsSchema, EMPTY);
+    const settings = this.settings.get(KEY, ProviderSettingsSchema, EMPTY);
+    if (!settings.providers.some((p) => p.apiKey)) return settings;
+    for (const p of settings.providers) if (p.apiKey) this.secrets.write(secretNames.providerKey(p.name), p.apiKey);
+    const moved = { ...settings, providers: settings.providers.map(({ apiKey: _key, ...p }) => p) };
+    this.settings.set(KEY, moved);
+    return moved;
+  }
+
+  /** Every provider with its key, read from the vault only for the one asked for. */
+  private withKey(config: ProviderConfig): ProviderConfig {
+    const apiKey = this.secrets.read(secretNames.providerKey(config.name));
+    return apiKey ? { ...config, apiKey } : config;
   }
 
   /**
@@ -42,33 +58,37 @@ export class ProviderService {
     return this.read().defaultProvider;
   }
 
-  /** The key stored for a configured provider, for an edit that keeps it; never sent to the editor. */
-  storedKey(name: string): string | undefined {
-    return this.read().providers.find((p) => p.name === name)?.apiKey;
-  }
-
   /** Makes an existing provider (a preset or a configured one) the default. */
   setDefault(name: string): void {
-    const config = this.resolve(name);
+    const config = this.find(name);
     this.settings.set(KEY, { ...this.read(), defaultProvider: config.name });
   }
 
   list(): ProviderListing[] {
     const settings = this.read();
     const defaultName = this.defaultName();
-    return allProviders(settings).map((p) => ({
-      name: p.name,
-      kind: p.kind,
-      url: providerUrl(p),
-      ...(p.defaultModel ? { defaultModel: p.defaultModel } : {}),
-      isDefault: p.name === defaultName,
-      apiKey: p.apiKey ? 'settings' : providerApiKey(p, this.env) ? 'environment' : 'none',
-      streaming: p.streaming,
-    }));
+    return allProviders(settings).map((p) => {
+      const keyStore = this.secrets.storeOf(secretNames.providerKey(p.name));
+      return {
+        name: p.name,
+        kind: p.kind,
+        url: providerUrl(p),
+        ...(p.defaultModel ? { defaultModel: p.defaultModel } : {}),
+        isDefault: p.name === defaultName,
+        apiKey: keyStore ? 'settings' : providerApiKey(p, this.env) ? 'environment' : 'none',
+        ...(keyStore ? { keyStore } : {}),
+        streaming: p.streaming,
+      };
+    });
   }
 
   /** '' means the default provider. Throws PROVIDER_NOT_FOUND with the names that exist, NO_PROVIDER when none is the default. */
   resolve(name: string): ProviderConfig {
+    return this.withKey(this.find(name));
+  }
+
+  /** The provider's settings without its key. */
+  private find(name: string): ProviderConfig {
     const wanted = name || this.defaultName();
     if (!wanted) {
       throw new FlowbenchError(
@@ -90,8 +110,12 @@ export class ProviderService {
     return found;
   }
 
-  /** Adds or replaces a provider; `isDefault` also makes it the default. */
-  set(input: unknown, isDefault = false): ProviderConfig {
+  /**
+   * Adds or replaces a provider; `isDefault` also makes it the default. A key
+   * given goes to the vault; none given removes the stored one, unless
+   * `keepKey` (the editor, which never holds the key, saving other fields).
+   */
+  set(input: unknown, isDefault = false, { keepKey = false } = {}): ProviderConfig {
     const config = parseOrRefuse(ProviderConfigSchema, input, 'provider');
     if (config.kind === 'openai-compatible' && !config.baseUrl) {
       throw new FlowbenchError(
@@ -100,7 +124,11 @@ export class ProviderService {
       );
     }
     const settings = this.read();
-    const providers = [...settings.providers.filter((p) => p.name !== config.name), config];
+    const { apiKey, ...stored } = config;
+    const keyName = secretNames.providerKey(config.name);
+    if (apiKey) this.secrets.write(keyName, apiKey);
+    else if (!keepKey) this.secrets.remove(keyName);
+    const providers = [...settings.providers.filter((p) => p.name !== config.name), stored];
     this.settings.set(KEY, { ...settings, providers, ...(isDefault ? { defaultProvider: config.name } : {}) });
     return config;
   }
@@ -114,6 +142,7 @@ export class ProviderService {
       );
     }
     const providers = settings.providers.filter((p) => p.name !== name);
+    this.secrets.remove(secretNames.providerKey(name));
     const { defaultProvider, ...rest } = settings;
     this.settings.set(KEY, {
       ...rest,

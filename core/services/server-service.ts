@@ -4,25 +4,47 @@ import {
   keepSecrets,
   maskServer,
   McpServerConfigSchema,
+  SECRET_MASK,
   ServerSettingsSchema,
   type McpServerConfig,
   type ServerListing,
 } from '../model/tools';
 import type { SettingsRepository } from '../store/settings-repository';
 import { McpConnections, serverNotFound } from '../tools/mcp-connections';
+import { secretNames } from '../model/secrets';
+import type { SecretVault } from './secret-vault';
 import { FLOWBENCH_VERSION } from './version';
 
 const KEY = 'mcp_servers';
 
+/** A server's env or header values, each with the name the vault keeps it under. */
+function secretValues(config: McpServerConfig): { name: string; key: string; value: string }[] {
+  const [kind, values] =
+    config.transport === 'stdio' ? (['env', config.env] as const) : (['header', config.headers] as const);
+  return Object.entries(values).map(([key, value]) => ({
+    name: secretNames.serverValue(config.name, kind, key),
+    key,
+    value,
+  }));
+}
+
+/** The config with each env or header value replaced by `value(name, stored)`. */
+function mapSecrets(config: McpServerConfig, value: (name: string, stored: string) => string): McpServerConfig {
+  const mapped = Object.fromEntries(secretValues(config).map((s) => [s.key, value(s.name, s.value)]));
+  return config.transport === 'stdio' ? { ...config, env: mapped } : { ...config, headers: mapped };
+}
+
 /**
- * External MCP servers: their settings (kept like provider settings, secrets
- * included) and the live connections to them, which nodes use as their ToolPort.
+ * External MCP servers: their settings (env and header values in the secret
+ * vault, the setting holding only masks) and the live connections to them,
+ * which nodes use as their ToolPort.
  */
 export class ServerService {
   readonly connections: McpConnections;
 
   constructor(
     private readonly settings: SettingsRepository,
+    private readonly secrets: SecretVault,
     onChange?: (server: string) => void,
   ) {
     this.connections = new McpConnections(() => this.configs(), {
@@ -31,16 +53,36 @@ export class ServerService {
     });
   }
 
+  /** The servers with their real env and header values, for connecting. */
   configs(): McpServerConfig[] {
-    return this.settings.get(KEY, ServerSettingsSchema, { servers: [] }).servers;
+    return this.stored().map((config) => mapSecrets(config, (name) => this.secrets.read(name) ?? ''));
+  }
+
+  /** The setting as kept: values masked (one an older Flowbench kept in it moves to the vault here). */
+  private stored(): McpServerConfig[] {
+    const servers = this.settings.get(KEY, ServerSettingsSchema, { servers: [] }).servers;
+    const inline = servers.flatMap(secretValues).filter((s) => s.value !== SECRET_MASK);
+    if (inline.length === 0) return servers;
+    for (const secret of inline) this.secrets.write(secret.name, secret.value);
+    const masked = servers.map(maskServer);
+    this.settings.set(KEY, { servers: masked });
+    return masked;
   }
 
   list(): ServerListing[] {
     const statuses = new Map(this.connections.statuses().map((s) => [s.name, s]));
-    return this.configs().map((config) => ({
-      config: maskServer(config),
+    return this.stored().map((config) => ({
+      config,
       status: statuses.get(config.name) ?? { name: config.name, state: 'idle' },
+      ...this.storeOf(config),
     }));
+  }
+
+  /** Where the server's values are kept, when it has any. */
+  private storeOf(config: McpServerConfig): Pick<ServerListing, 'secretStore'> {
+    const first = secretValues(config)[0];
+    const store = first ? this.secrets.storeOf(first.name) : undefined;
+    return store ? { secretStore: store } : {};
   }
 
   /**
@@ -50,7 +92,7 @@ export class ServerService {
    */
   set(input: unknown, previousName?: string): McpServerConfig {
     const edited = parseOrRefuse(McpServerConfigSchema, input, 'server');
-    const configs = this.configs();
+    const configs = this.stored();
     const replaced = previousName ?? edited.name;
     if (previousName !== undefined && !configs.some((c) => c.name === previousName)) {
       throw this.notFound(previousName);
@@ -58,36 +100,43 @@ export class ServerService {
     if (previousName !== undefined && previousName !== edited.name && configs.some((c) => c.name === edited.name)) {
       throw new FlowbenchError('VALIDATION_ERROR', `a server named "${edited.name}" already exists`);
     }
-    const config = keepSecrets(
-      edited,
-      configs.find((c) => c.name === replaced),
-    );
-    const servers = configs.map((c) => (c.name === replaced ? config : c));
-    if (!configs.some((c) => c.name === replaced)) servers.push(config);
+    const previous = this.configs().find((c) => c.name === replaced);
+    const config = keepSecrets(edited, previous);
+    // The values go to the vault under the (new) name; the old name's values, and keys dropped, go.
+    const values = secretValues(config);
+    for (const { name, value } of values) this.secrets.write(name, value);
+    const kept = new Set(values.map((v) => v.name));
+    for (const name of this.secrets.namesUnder(secretNames.serverPrefix(replaced))) {
+      if (!kept.has(name)) this.secrets.remove(name);
+    }
+    const masked = maskServer(config);
+    const servers = configs.map((c) => (c.name === replaced ? masked : c));
+    if (!configs.some((c) => c.name === replaced)) servers.push(masked);
     this.settings.set(KEY, { servers });
     void this.connections.forget(replaced);
-    return maskServer(config);
+    return masked;
   }
 
   remove(name: string): void {
-    const configs = this.configs();
+    const configs = this.stored();
     if (!configs.some((c) => c.name === name)) throw this.notFound(name);
     this.settings.set(KEY, { servers: configs.filter((c) => c.name !== name) });
+    for (const secret of this.secrets.namesUnder(secretNames.serverPrefix(name))) this.secrets.remove(secret);
     void this.connections.forget(name);
   }
 
   /** Connects afresh and lists the tools; the status says what went wrong, if anything. */
   async test(name: string): Promise<ServerListing> {
-    const config = this.configs().find((c) => c.name === name);
+    const config = this.stored().find((c) => c.name === name);
     if (!config) throw this.notFound(name);
     const status = await this.connections.test(name);
-    return { config: maskServer(config), status };
+    return { config, status, ...this.storeOf(config) };
   }
 
   private notFound(name: string): FlowbenchError {
     return serverNotFound(
       name,
-      this.configs().map((c) => c.name),
+      this.stored().map((c) => c.name),
     );
   }
 

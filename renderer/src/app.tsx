@@ -8,11 +8,13 @@ import { ConnectPage } from './connect/connect-page';
 import { AgentsPage } from './agents/agents-page';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
+import { useFileDrop } from './use-file-drop';
 
 /** The app shell: the flows list, or the editor of one flow. */
 export function App() {
   const route = useAppStore((s) => s.route);
   const toast = useAppStore((s) => s.toast);
+  useFileDrop();
 
   useEffect(() => {
     const onPop = () => useAppStore.setState({ route: routeFromHash() });

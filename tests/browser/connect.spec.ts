@@ -23,6 +23,15 @@ test('Connect a client shows each client’s config and writes it into the clien
   try {
     await page.goto(serve.editorUrl);
     await page.getByRole('button', { name: 'Connect a client' }).click();
+    // The endpoint this process serves: its URL and bearer header, each with a copy button.
+    const endpoint = page.getByRole('region', { name: 'MCP endpoint' });
+    await expect(endpoint.getByTestId('endpoint-url')).toHaveText(serve.mcpUrl);
+    await expect(endpoint).toContainText('Serving now');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await endpoint.getByRole('button', { name: 'Copy header' }).click();
+    await expect(endpoint.getByRole('button', { name: 'Copied' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`Bearer ${serve.token}`);
+    await endpoint.screenshot({ path: test.info().outputPath('endpoint.png') });
     // A client's call shows in the recent MCP calls as it finishes; a click opens its run.
     const recent = page.getByRole('region', { name: 'Recent MCP calls' });
     await expect(recent).toContainText('No client has called a flow yet.');

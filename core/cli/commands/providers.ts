@@ -20,14 +20,14 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .description('presets (ollama, lmstudio, openai, anthropic) and your providers')
     .option(
       '--json',
-      'print JSON: { providers: [{ name, kind, url, defaultModel?, isDefault, apiKey: settings|environment|none, streaming }] }',
+      'print JSON: { providers: [{ name, kind, url, defaultModel?, isDefault, apiKey: settings|environment|none, keyStore?: keychain|safe-storage|plain-text, streaming }] }',
     )
     .action((options: { json?: boolean }) => {
       const list = ctx.services.providers.list();
       if (options.json) return printJson({ providers: list });
       for (const p of list) {
         printLine(
-          `${p.isDefault ? '*' : ' '} ${p.name.padEnd(16)} ${p.kind.padEnd(18)} ${p.url}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${p.apiKey}`,
+          `${p.isDefault ? '*' : ' '} ${p.name.padEnd(16)} ${p.kind.padEnd(18)} ${p.url}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${p.keyStore ?? p.apiKey}`,
         );
       }
     });
@@ -38,7 +38,7 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .description('add or change a provider')
     .requiredOption('--kind <kind>', PROVIDER_KINDS.join('|'))
     .option('--base-url <url>', 'e.g. http://127.0.0.1:11434/v1 (required for openai-compatible)')
-    .option('--api-key <key>', 'stored in the database; prefer OPENAI_API_KEY / ANTHROPIC_API_KEY')
+    .option('--api-key <key>', "kept in the system's keychain (plain text in the database where there is none)")
     .option('--default-model <model>', 'model for nodes that name none')
     .option('--default', 'make it the default provider')
     .option('--no-streaming', 'one plain request per call (for servers that stream badly)')
@@ -63,8 +63,9 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
       if (options.json) return printJson({ name: config.name, kind: config.kind, isDefault });
       printLine(`saved provider ${config.name}${isDefault ? ' (default)' : ''}`);
       if (options.apiKey) {
+        const plain = ctx.services.secrets.store === 'plain-text';
         process.stderr.write(
-          'note: the API key is stored in the database file in plain text; an environment variable keeps it out.\n',
+          `note: the API key is kept ${ctx.services.secrets.label}${plain ? '; an environment variable (OPENAI_API_KEY, ANTHROPIC_API_KEY) keeps it out of the file' : ''}.\n`,
         );
       }
     });

@@ -5,6 +5,8 @@ import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
 import { RecentMcpCalls } from './recent-calls';
+import { CopyButton } from './copy-button';
+import { EndpointCard } from './endpoint-card';
 
 const loadClients = () => api.clients.list({});
 
@@ -22,14 +24,15 @@ export function ConnectPage() {
         <h1>Connect a client</h1>
       </header>
       <p className="muted">
-        Published flows are tools in these clients. The stdio entry starts Flowbench itself; the HTTP entry needs
-        <code> flowbench serve</code> running. Restart the client after writing its config.
+        Published flows are tools in these clients. The stdio entry starts Flowbench itself; the HTTP entry needs this
+        app, or <code>flowbench serve</code>, running. Restart the client after writing its config.
       </p>
       {message && (
         <p className="error" role="alert">
           {message}
         </p>
       )}
+      <EndpointCard />
       <RecentMcpCalls />
       {clients?.map((setup) => (
         <ClientCard key={setup.client} setup={setup} reload={() => act(async () => {})} />
@@ -40,7 +43,6 @@ export function ConnectPage() {
 
 function ClientCard({ setup, reload }: { setup: ClientSetup; reload: () => Promise<boolean> }) {
   const [outcome, setOutcome] = useState<{ written?: WriteResult; error?: string } | undefined>();
-  const [copied, setCopied] = useState(false);
   const text = JSON.stringify(setup.snippet, null, 2);
   const write = async () => {
     try {
@@ -58,17 +60,7 @@ function ClientCard({ setup, reload }: { setup: ClientSetup; reload: () => Promi
       </p>
       <pre className="client-snippet">{text}</pre>
       <p className="client-actions">
-        <button
-          onClick={() =>
-            void navigator.clipboard.writeText(text).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>{' '}
-        <button onClick={() => void write()}>Write into {setup.label}'s config</button>
+        <CopyButton text={text} /> <button onClick={() => void write()}>Write into {setup.label}'s config</button>
       </p>
       {outcome?.written && (
         <p role="status" className="client-written">

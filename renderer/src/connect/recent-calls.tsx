@@ -2,6 +2,7 @@ import { useCallback, useEffect } from 'react';
 import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
+import { runsMayHaveChanged } from '../runs/runs-changed';
 
 /**
  * The latest calls MCP clients made (runs with trigger `mcp`): the tool's
@@ -14,8 +15,7 @@ export function RecentMcpCalls() {
   useEffect(
     () =>
       transport.subscribe((event) => {
-        if (event.type === 'run' ? event.event.type === 'run.finished' : event.flowIds.length === 0)
-          void act(async () => {});
+        if (runsMayHaveChanged(event)) void act(async () => {});
       }),
     [act],
   );

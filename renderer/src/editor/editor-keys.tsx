@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
+import { FIT_VIEW_EVENT } from '../app-commands';
 
 /** The editor's keyboard shortcuts (listed in SHORTCUTS). Renders nothing. */
 export function EditorKeys() {
@@ -42,8 +43,14 @@ export function EditorKeys() {
       if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
       if (event.shiftKey && event.key === '!') return handled(() => void fitView({ duration: 300 }));
     };
+    // The desktop app's menu asks for it too (app-commands.ts).
+    const onFitView = () => void fitView({ duration: 300 });
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener(FIT_VIEW_EVENT, onFitView);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener(FIT_VIEW_EVENT, onFitView);
+    };
   }, [fitView]);
 
   return null;

@@ -6,6 +6,8 @@ import type { ProviderListing } from '../../../core/model/summaries';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { useProviders } from './use-providers';
+import { keyFieldNote, useSecretStore } from './use-secret-store';
+import { SECRET_STORE_LABELS } from '../../../core/model/secrets';
 
 const KIND_LABELS: Record<ProviderKind, string> = {
   'openai-compatible': 'OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, …)',
@@ -124,11 +126,15 @@ function ProviderRow({
         <strong>{provider.name}</strong> {provider.isDefault && <span className="badge">default</span>}
         <div className="muted">
           {KIND_LABELS[provider.kind]} · <code>{provider.url}</code> · key:{' '}
-          {provider.apiKey === 'settings'
-            ? 'stored'
-            : provider.apiKey === 'environment'
-              ? 'from the environment'
-              : 'none'}
+          {provider.keyStore ? (
+            <span className={provider.keyStore === 'plain-text' ? 'warning-text' : undefined}>
+              stored {SECRET_STORE_LABELS[provider.keyStore]}
+            </span>
+          ) : provider.apiKey === 'environment' ? (
+            'from the environment'
+          ) : (
+            'none'
+          )}
         </div>
       </div>
       <label className="field" htmlFor={`${listId}-input`}>
@@ -181,6 +187,7 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [isDefault, setDefault] = useState(true);
+  const secretStore = useSecretStore();
   const save = () =>
     act(async () => {
       await api.providers.set({
@@ -225,7 +232,7 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
         />
       </label>
       <label className="field" htmlFor="provider-key">
-        <span className="field-label">API key (stored in the database; never shown again)</span>
+        <span className="field-label">API key ({keyFieldNote(secretStore)})</span>
         <input
           id="provider-key"
           type="password"

@@ -5,6 +5,7 @@ import type { RunSummary } from '../../../core/model/run';
 import { RunFilters, type RunFilter } from '../run/run-filters';
 import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { runsMayHaveChanged } from './runs-changed';
 
 const PAGE = 50;
 /** Every flow's runs, newest first, like n8n's executions list: filter, page, open one over its flow, delete. */
@@ -38,8 +39,7 @@ export function RunsPage() {
   useEffect(
     () =>
       transport.subscribe((event) => {
-        // A run that ended here, or a change in the database file (another process's runs).
-        if (event.type === 'run' ? event.event.type === 'run.finished' : event.flowIds.length === 0) void load(0);
+        if (runsMayHaveChanged(event)) void load(0);
       }),
     [load],
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { SECRET_MASK, type McpServerConfig } from '../../../core/model/tools';
+import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
 import { JsonValue } from '../run/step-details';
 import { useAppStore } from '../store/app-store';
@@ -197,6 +198,7 @@ function ServerForm({
   onSave: () => Promise<void>;
   onCancel: () => void;
 }) {
+  const secretStore = useSecretStore();
   const field = (key: keyof Draft, label: string, options: { multiline?: boolean; help?: string } = {}) => (
     <label className="field">
       <span className="field-label">{label}</span>
@@ -234,7 +236,7 @@ function ServerForm({
           {field('args', 'Arguments', { multiline: true, help: 'one per line' })}
           {field('env', 'Environment', {
             multiline: true,
-            help: `NAME=value, one per line; stored like API keys, shown as ${SECRET_MASK}`,
+            help: `NAME=value, one per line; ${keyFieldNote(secretStore, `shown as ${SECRET_MASK}`)}`,
           })}
           {field('cwd', 'Working folder', { help: "empty: Flowbench's own" })}
         </>
@@ -243,7 +245,7 @@ function ServerForm({
           {field('url', 'URL')}
           {field('headers', 'Headers', {
             multiline: true,
-            help: `Name=value, one per line (e.g. Authorization=Bearer …); shown as ${SECRET_MASK}`,
+            help: `Name=value, one per line (e.g. Authorization=Bearer …); ${keyFieldNote(secretStore, `shown as ${SECRET_MASK}`)}`,
           })}
         </>
       )}

@@ -5,6 +5,7 @@ import { createEditorSlice, type EditorSlice } from './editor-slice';
 import { createFlowsSlice, type FlowsSlice } from './flows-slice';
 import { createRunSlice, type RunSlice } from './run-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
+import { runAppCommand } from '../app-commands';
 
 export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice;
 
@@ -23,6 +24,7 @@ export const useAppStore = create<AppState>()((...a) => ({
 transport.subscribe((event) => {
   const state = useAppStore.getState();
   if (event.type === 'run') return state.applyRunEvent(event.event);
+  if (event.type === 'app.command') return void runAppCommand(event.command);
   if (event.origin === CLIENT_ID) return;
   void state.loadFlows();
   const open = state.flowId;

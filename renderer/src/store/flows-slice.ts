@@ -19,6 +19,8 @@ export interface FlowsSlice {
   removeFlow: (id: string) => Promise<void>;
   setFlowEnabled: (id: string, enabled: boolean) => Promise<void>;
   importFlowFile: (file: File) => Promise<string | undefined>;
+  /** Imports a flow file's text (a dropped or opened file); the new flow's id, or undefined when refused. */
+  importFlowText: (fileName: string, text: string) => Promise<string | undefined>;
   /** Why the last file was not imported, shown until it is closed (a toast would vanish with the reason). */
   refusedImport: { fileName: string; message: string; problems: (Problem | { message: string })[] } | undefined;
   closeRefusedImport: () => void;
@@ -77,13 +79,16 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
     set({ refusedImport: undefined });
   },
   async importFlowFile(file) {
+    return get().importFlowText(file.name, await file.text());
+  },
+  async importFlowText(fileName, text) {
     let result;
     try {
-      result = await api.flows.importText({ text: await file.text(), fileName: file.name });
+      result = await api.flows.importText({ text, fileName });
     } catch (error) {
       const failure = toFlowbenchError(error);
       const problems = (failure.data?.problems ?? []) as (Problem | { message: string })[];
-      set({ refusedImport: { fileName: file.name, message: failure.message, problems } });
+      set({ refusedImport: { fileName, message: failure.message, problems } });
       return undefined;
     }
     await get().loadFlows();

@@ -1,0 +1,7 @@
+import type { HostEvent } from '../../../core/api/contract';
+
+/** A run that ended here, or a change in the database file (another process's runs): lists of runs ask again. */
+export const runsMayHaveChanged = (event: HostEvent): boolean =>
+  event.type === 'run'
+    ? event.event.type === 'run.finished'
+    : event.type === 'flows.changed' && event.flowIds.length === 0;

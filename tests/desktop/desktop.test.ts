@@ -1,0 +1,222 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostEvent } from '../../core/api/contract';
+import { startDesktop, type Desktop, type DesktopOptions } from '../../electron/desktop/desktop';
+import { ROOT } from '../helpers/cli';
+import { useTempDir } from '../helpers/temp';
+import { FakeShell, type FakeWindow } from './fake-shell';
+
+/**
+ * The desktop app's main process, in plain Node: Electron's API is a double
+ * (fake-shell.ts), while the database file, the API behind IPC and the MCP
+ * endpoint are real, and the MCP SDK's own client calls the endpoint.
+ */
+const tempDir = useTempDir();
+const EXAMPLE = join(ROOT, 'resources', 'examples', 'triage-ticket.json');
+const PAGE = join(ROOT, 'out', 'renderer', 'index.html');
+const started: Desktop[] = [];
+const blockers: Server[] = [];
+
+afterEach(async () => {
+  for (const desktop of started.splice(0)) {
+    await desktop.http.close();
+    desktop.services.close();
+  }
+  for (const server of blockers.splice(0)) server.close();
+});
+
+async function launch(shell: FakeShell, options: Partial<DesktopOptions> = {}) {
+  const desktop = await startDesktop(shell.shell, {
+    databasePath: join(tempDir(), 'app.db'),
+    port: 0,
+    page: { file: PAGE },
+    preload: '/app/out/preload/index.cjs',
+    argv: ['/opt/Flowbench/flowbench'],
+    cwd: tempDir(),
+    node: { command: '/opt/Flowbench/flowbench', env: { ELECTRON_RUN_AS_NODE: '1' } },
+    ...options,
+  });
+  if (desktop) started.push(desktop);
+  return desktop;
+}
+
+const commandsSent = (window: FakeWindow) =>
+  window.webContents.sent
+    .map((s) => s.payload as HostEvent)
+    .filter((e) => e.type === 'app.command')
+    .map((e) => (e.type === 'app.command' ? e.command : undefined));
+
+describe('the desktop main process', () => {
+  it('a second launch hands over to the first and opens nothing', async () => {
+    const shell = new FakeShell(tempDir(), false);
+    expect(await launch(shell)).toBeUndefined();
+    expect(shell.quitCalled).toBe(true);
+    expect(shell.windows).toHaveLength(0);
+  });
+
+  it('opens one sandboxed window on the built page, shown once painted, with every permission denied', async () => {
+    const shell = new FakeShell(tempDir());
+    await launch(shell);
+    const [window] = shell.windows;
+    expect(window?.options.webPreferences).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+    });
+    expect(window?.loaded).toBe(PAGE);
+    expect(window?.shown).toBe(false);
+    window?.emit('ready-to-show');
+    expect(window?.shown).toBe(true);
+    expect(shell.permissionsDenied).toBe(true);
+  });
+
+  it("never navigates away or opens windows: web links go to the system browser, the app's routes stay", async () => {
+    const shell = new FakeShell(tempDir());
+    await launch(shell);
+    const contents = shell.windows[0]!.webContents;
+    expect(contents.openHandler?.({ url: 'https://modelcontextprotocol.io/' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(contents.navigate('https://evil.example/')).toBe(false);
+    expect(contents.navigate('file:///etc/passwd')).toBe(false);
+    expect(shell.opened).toEqual(['https://modelcontextprotocol.io/', 'https://evil.example/']);
+    expect(contents.navigate(`file://${PAGE}#/connect`)).toBe(true);
+  });
+
+  it('serves the typed API over IPC to its own page only, checking what it is asked', async () => {
+    const shell = new FakeShell(tempDir());
+    const desktop = await launch(shell);
+    const page = `file://${PAGE}#/`;
+    const created = (await shell.invoke(page, 'flows', 'create', { name: 'Made in the app' })) as {
+      ok: boolean;
+    };
+    expect(created.ok).toBe(true);
+    expect(desktop?.services.flows.list().map((f) => f.name)).toEqual(['Made in the app']);
+
+    expect(await shell.invoke('https://evil.example/', 'flows', 'list', {})).toMatchObject({
+      ok: false,
+      error: { code: 'USAGE_ERROR' },
+    });
+    expect(await shell.invoke(page, { service: 'flows' }, 'list', {})).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+    expect(await shell.invoke(page, 'flows', 'create', { name: 42 })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+    expect(desktop?.services.flows.list()).toHaveLength(1);
+  });
+
+  it("the menu sends the editor's commands with their shortcuts shown and left to the page", async () => {
+    const shell = new FakeShell(tempDir());
+    await launch(shell);
+    expect(shell.menuItem('Undo')).toMatchObject({ accelerator: 'CmdOrCtrl+Z', registerAccelerator: false });
+    expect(shell.menuItem('Auto-layout')).toMatchObject({ accelerator: 'CmdOrCtrl+Shift+L' });
+    const window = shell.windows[0]!;
+    // Sent before the page loaded: kept, then delivered in order.
+    shell.click('Undo');
+    expect(commandsSent(window)).toEqual([]);
+    window.webContents.finishLoad();
+    shell.click('Run with Test Inputs');
+    shell.click('Connect a Client…');
+    expect(commandsSent(window)).toEqual([{ name: 'undo' }, { name: 'run' }, { name: 'connect' }]);
+  });
+
+  it('imports a flow file named at launch, opened from the menu, or passed on by a second launch', async () => {
+    const shell = new FakeShell(tempDir());
+    await launch(shell, { argv: ['/opt/Flowbench/flowbench', '--no-sandbox', EXAMPLE] });
+    const window = shell.windows[0]!;
+    window.webContents.finishLoad();
+    const text = readFileSync(EXAMPLE, 'utf8');
+    expect(commandsSent(window)).toEqual([{ name: 'import-file', fileName: 'triage-ticket.json', text }]);
+
+    shell.dialogAnswer = { canceled: false, filePaths: [EXAMPLE, join(tempDir(), 'gone.json')] };
+    shell.click('Open Flow File…');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(commandsSent(window).slice(1)).toEqual([
+      { name: 'import-file', fileName: 'triage-ticket.json', text },
+      { name: 'import-refused', fileName: 'gone.json', message: expect.stringContaining('gone.json') },
+    ]);
+
+    window.minimized = true;
+    shell.appEvents.emit(
+      'second-instance',
+      {},
+      ['/opt/Flowbench/flowbench', 'triage-ticket.json'],
+      join(ROOT, 'resources', 'examples'),
+    );
+    expect(window.minimized).toBe(false);
+    expect(window.focused).toBe(true);
+    expect(commandsSent(window).at(-1)).toEqual({ name: 'import-file', fileName: 'triage-ticket.json', text });
+    expect(shell.windows).toHaveLength(1);
+  });
+
+  it('serves MCP over HTTP with its token, and says when its port was taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    blockers.push(blocker);
+    const taken = (blocker.address() as { port: number }).port;
+    const shell = new FakeShell(tempDir());
+    const desktop = await launch(shell, { port: taken });
+    expect(desktop?.http.port).not.toBe(taken);
+
+    // What the Connect screen shows: the URL in use, its token, why it is not the port asked for,
+    // and a stdio entry that runs this binary as Node (no window needed).
+    const page = `file://${PAGE}#/connect`;
+    expect(await shell.invoke(page, 'clients', 'endpoint', {})).toEqual({
+      ok: true,
+      value: {
+        http: {
+          url: `http://127.0.0.1:${desktop!.http.port}/mcp`,
+          headers: { Authorization: `Bearer ${desktop!.http.token}` },
+        },
+        stdio: {
+          command: '/opt/Flowbench/flowbench',
+          args: [expect.stringMatching(/bin[/\\]flowbench$/), 'mcp', '--db', join(tempDir(), 'app.db')],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+        serving: { running: true, note: expect.stringContaining(`port ${taken} is taken`) },
+      },
+    });
+    const client = new Client({ name: 'desktop-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${desktop!.http.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${desktop!.http.token}` } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('flows_list');
+    await client.close();
+  });
+
+  it('keeps API keys with safeStorage where the OS holds its key, and says plain text where it does not', async () => {
+    const shell = new FakeShell(tempDir());
+    const desktop = await launch(shell);
+    const page = `file://${PAGE}#/providers`;
+    const key = 'sk-app-0123456789abcdef';
+    await shell.invoke(page, 'providers', 'set', { provider: { name: 'paid', kind: 'openai', apiKey: key } });
+    const listed = (await shell.invoke(page, 'providers', 'list', {})) as {
+      value: { name: string; keyStore?: string }[];
+    };
+    expect(listed.value.find((p) => p.name === 'paid')?.keyStore).toBe('safe-storage');
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(desktop!.services.providers.resolve('paid').apiKey).toBe(key);
+    desktop!.services.close();
+    started.pop();
+    await desktop!.http.close();
+    expect(readFileSync(join(tempDir(), 'app.db')).includes(key)).toBe(false);
+
+    // Linux without a secret service: Electron's "basic_text" key is public, so it is plain text, said so.
+    const bare = new FakeShell(tempDir());
+    bare.encryption = 'basic_text';
+    await launch(bare, { databasePath: join(tempDir(), 'bare.db') });
+    const info = (await bare.invoke(page, 'host', 'info', {})) as { value: { secrets: { store: string } } };
+    expect(info.value.secrets.store).toBe('plain-text');
+  });
+});

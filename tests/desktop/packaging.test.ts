@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FLOW_FILE_EXTENSIONS } from '../../electron/desktop/flow-files';
+import { ROOT } from '../helpers/cli';
+
+/**
+ * electron-builder cannot run here (it downloads Electron), so this checks
+ * the packaging config against the code it packages: what the app loads at
+ * run time is in `files`, the addons are unpacked, the icon is big enough to
+ * make every platform's icon from, and the file association opens what the
+ * app imports.
+ */
+interface BuilderConfig {
+  files: string[];
+  asarUnpack: string[];
+  icon: string;
+  fileAssociations: { ext: string[] }[];
+  linux: { target: string[] };
+  mac: { target: string[] };
+  win: { target: string[] };
+  electronFuses: Record<string, boolean>;
+}
+const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
+
+describe('packaging (electron-builder.yml)', () => {
+  it('builds AppImage and deb, dmg, and an NSIS installer', () => {
+    expect(config.linux.target).toEqual(['AppImage', 'deb']);
+    expect(config.mac.target).toEqual(['dmg']);
+    expect(config.win.target).toEqual(['nsis']);
+  });
+
+  it('packs what the app loads at run time, with the native addons unpacked', () => {
+    for (const needed of [
+      'out/main/**',
+      'out/preload/**',
+      'out/renderer/**',
+      'out/worker/**',
+      'out/cli/**',
+      'bin/**',
+    ]) {
+      expect(config.files).toContain(needed);
+    }
+    expect(config.files).toContain('resources/migrations/**');
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**']));
+    const main = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string }).main;
+    expect(main).toBe('out/main/index.js');
+  });
+
+  it('has an icon of at least 512 px, and associates the flow files the app opens', () => {
+    const png = readFileSync(join(ROOT, config.icon));
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(512);
+    expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(512);
+    expect(config.fileAssociations[0]?.ext).toEqual([...FLOW_FILE_EXTENSIONS]);
+  });
+
+  it("sets Electron's fuses as docs/desktop-security.md says, keeping RunAsNode for the stdio entry", () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: true,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+  });
+});
