@@ -1,7 +1,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { appPort } from './desktop/app-http';
+import { envPort } from './desktop/app-http';
 import { startDesktop } from './desktop/desktop';
 import type { DesktopShell } from './desktop/shell';
 
@@ -37,9 +37,10 @@ const electronShell: DesktopShell = {
 };
 
 const nativeBinding = electronSqliteBinding();
+const port = envPort(process.env);
 void startDesktop(electronShell, {
   ...(process.env.FLOWBENCH_DB ? { databasePath: process.env.FLOWBENCH_DB } : {}),
-  port: appPort(process.env),
+  ...(port !== undefined ? { port } : {}),
   page: process.env.ELECTRON_RENDERER_URL
     ? { devUrl: process.env.ELECTRON_RENDERER_URL }
     : { file: join(import.meta.dirname, '../renderer/index.html') },

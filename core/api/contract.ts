@@ -165,6 +165,8 @@ export const API = {
     list: method<ClientSetup[]>()(z.object({})),
     /** Where clients reach this host's MCP server: the stdio entry, the HTTP URL with its bearer header, and whether it serves now. */
     endpoint: method<Endpoints>()(z.object({})),
+    /** The desktop app: serves MCP on this port from now on, and on later launches (0: any free port). */
+    setPort: method<Endpoints>()(z.object({ port: z.number().int().min(0).max(65535) })),
     /** Writes the snippet into the client's own config file (merged, backed up; CLIENT_CONFIG_INVALID when unparseable). */
     write: method<WriteResult>()(z.object({ client: z.enum(WRITABLE_CLIENTS) })),
   },

@@ -1,6 +1,6 @@
 import { clientConfigPath, clientSetups, writeClientConfig, type Endpoints } from './client-config';
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
-import { toFlowbenchError } from '../model/errors';
+import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { installExamples } from '../services/examples';
 import { importFlowText } from '../services/import-service';
 import type { Services } from '../services/open-services';
@@ -26,6 +26,8 @@ export class ApiHost {
     private readonly kind: 'serve' | 'electron',
     /** Where MCP clients reach this host (the stdio command, the HTTP URL and token), for the Connect screen. */
     private readonly endpoints: () => Endpoints,
+    /** Moves the MCP endpoint to another port; only the app can (serve's port is its --port). */
+    private readonly movePort?: (port: number) => Promise<void>,
   ) {
     this.handlers = this.buildHandlers();
   }
@@ -176,6 +178,13 @@ export class ApiHost {
       clients: {
         list: () => clientSetups(this.endpoints()),
         endpoint: () => this.endpoints(),
+        setPort: async ({ port }) => {
+          if (!this.movePort) {
+            throw new FlowbenchError('USAGE_ERROR', "this server's port is chosen when it starts: `flowbench serve --port <n>`");
+          }
+          await this.movePort(port);
+          return this.endpoints();
+        },
         write: ({ client }) => writeClientConfig(client, clientConfigPath(client), this.endpoints()),
       },
       memory: {

@@ -3,12 +3,12 @@ import type { AppCommand } from '../../core/api/app-commands';
 import type { HostEvent } from '../../core/api/contract';
 import { ApiHost } from '../../core/host/api-host';
 import { endpointsFor } from '../../core/host/client-config';
-import { httpToken, type RunningHttpHost } from '../../core/host/http-host';
+import { httpToken } from '../../core/host/http-host';
 import { keychainBackend } from '../../core/services/keychain-backend';
 import { openServices, type Services } from '../../core/services/open-services';
 import { DATABASE_FILE_NAME } from '../../core/services/paths';
 import { FLOWBENCH_VERSION } from '../../core/services/version';
-import { startAppHttp } from './app-http';
+import { AppHttp } from './app-http';
 import { FLOW_FILE_EXTENSIONS, flowFilesIn, importCommand } from './flow-files';
 import { EVENT_CHANNEL, serveApiOverIpc } from './ipc';
 import { appMenu } from './menu';
@@ -20,8 +20,8 @@ import { initialBounds, keepWindowState, MIN_SIZE, readWindowState } from './win
 export interface DesktopOptions {
   /** FLOWBENCH_DB; otherwise the database in the user data folder (the CLI's default too). */
   databasePath?: string;
-  /** The HTTP endpoint's port (appPort). */
-  port: number;
+  /** FLOWBENCH_PORT: the HTTP endpoint's port over the one chosen in the app. */
+  port?: number;
   /** The page to load: the built renderer's index.html, or the dev server in development. */
   page: { file?: string; devUrl?: string };
   preload: string;
@@ -38,7 +38,7 @@ export interface DesktopOptions {
 export interface Desktop {
   services: Services;
   api: ApiHost;
-  http: RunningHttpHost;
+  http: AppHttp;
   window(): DesktopWindow | undefined;
 }
 
@@ -87,11 +87,16 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
-  const { host: http, note } = await startAppHttp(services, options.port);
-  const api = new ApiHost(services, 'electron', () => ({
-    ...endpointsFor(resolve(databasePath), http.port, httpToken(services), options.node),
-    serving: { running: true, ...(note ? { note } : {}) },
-  }));
+  const http = await AppHttp.start(services, options.port);
+  const api = new ApiHost(
+    services,
+    'electron',
+    () => ({
+      ...endpointsFor(resolve(databasePath), http.host.port, httpToken(services), options.node),
+      serving: { running: true, ...(http.note ? { note: http.note } : {}) },
+    }),
+    (port) => http.move(port),
+  );
   const isAppPage = appPageMatcher(options.page);
   serveApiOverIpc(shell, api, isAppPage);
   api.subscribe((event: HostEvent) => {

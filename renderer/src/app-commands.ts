@@ -32,13 +32,14 @@ export async function runAppCommand(command: AppCommand): Promise<void> {
   switch (command.name) {
     case 'import-file': {
       const id = await state.importFlowText(command.fileName, command.text);
-      if (id) state.navigate({ page: 'editor', flowId: id });
-      return;
+      // A refused file is explained on the flows list, as for an import from there.
+      return state.navigate(id ? { page: 'editor', flowId: id } : { page: 'home' });
     }
     case 'import-refused':
-      return useAppStore.setState({
+      useAppStore.setState({
         refusedImport: { fileName: command.fileName, message: command.message, problems: [] },
       });
+      return state.navigate({ page: 'home' });
     case 'new-flow':
       return state.navigate({ page: 'editor', flowId: await state.createFlow('Untitled flow') });
     case 'home':

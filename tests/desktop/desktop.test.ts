@@ -164,7 +164,7 @@ describe('the desktop main process', () => {
     const taken = (blocker.address() as { port: number }).port;
     const shell = new FakeShell(tempDir());
     const desktop = await launch(shell, { port: taken });
-    expect(desktop?.http.port).not.toBe(taken);
+    expect(desktop?.http.host.port).not.toBe(taken);
 
     // What the Connect screen shows: the URL in use, its token, why it is not the port asked for,
     // and a stdio entry that runs this binary as Node (no window needed).
@@ -173,8 +173,8 @@ describe('the desktop main process', () => {
       ok: true,
       value: {
         http: {
-          url: `http://127.0.0.1:${desktop!.http.port}/mcp`,
-          headers: { Authorization: `Bearer ${desktop!.http.token}` },
+          url: `http://127.0.0.1:${desktop!.http.host.port}/mcp`,
+          headers: { Authorization: `Bearer ${desktop!.http.host.token}` },
         },
         stdio: {
           command: '/opt/Flowbench/flowbench',
@@ -186,8 +186,8 @@ describe('the desktop main process', () => {
     });
     const client = new Client({ name: 'desktop-test', version: '1' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${desktop!.http.url}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${desktop!.http.token}` } },
+      new StreamableHTTPClientTransport(new URL(`${desktop!.http.host.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${desktop!.http.host.token}` } },
       }),
     );
     const { tools } = await client.listTools();
@@ -219,4 +219,49 @@ describe('the desktop main process', () => {
     const info = (await bare.invoke(page, 'host', 'info', {})) as { value: { secrets: { store: string } } };
     expect(info.value.secrets.store).toBe('plain-text');
   });
+
+  it('moves the MCP endpoint to the port chosen on the Connect screen, now and at the next launch', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    blockers.push(blocker);
+    const taken = (blocker.address() as { port: number }).port;
+    const free = await freePort();
+    const shell = new FakeShell(tempDir());
+    const desktop = await launch(shell, { port: undefined });
+    const page = `file://${PAGE}#/connect`;
+    const before = desktop!.http.host.port;
+
+    expect(await shell.invoke(page, 'clients', 'setPort', { port: taken })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining(`still serves on ${before}`) },
+    });
+    const moved = (await shell.invoke(page, 'clients', 'setPort', { port: free })) as {
+      value: { http: { url: string } };
+    };
+    expect(moved.value.http.url).toBe(`http://127.0.0.1:${free}/mcp`);
+    await expect(fetch(`http://127.0.0.1:${before}/mcp`)).rejects.toThrow();
+    const client = new Client({ name: 'desktop-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(moved.value.http.url), {
+        requestInit: { headers: { Authorization: `Bearer ${desktop!.http.host.token}` } },
+      }),
+    );
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+
+    await desktop!.http.close();
+    desktop!.services.close();
+    started.pop();
+    const relaunched = await launch(new FakeShell(tempDir()), { port: undefined });
+    expect(relaunched!.http.host.port).toBe(free);
+  });
 });
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

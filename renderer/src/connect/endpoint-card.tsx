@@ -1,4 +1,5 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
+import { useHostInfo } from '../api/use-host-info';
 import { api } from '../api/client';
 import { useListing } from '../use-listing';
 import { CopyButton } from './copy-button';
@@ -10,7 +11,8 @@ import { CopyButton } from './copy-button';
  */
 export function EndpointCard() {
   const load = useCallback(() => api.clients.endpoint({}), []);
-  const { items: endpoint } = useListing(load);
+  const { items: endpoint, act, message } = useListing(load);
+  const isApp = useHostInfo()?.kind === 'electron';
   if (!endpoint) return null;
   const authorization = endpoint.http.headers.Authorization ?? '';
   const token = authorization.replace(/^Bearer /, '');
@@ -47,6 +49,41 @@ export function EndpointCard() {
           <code>{stdio}</code> <CopyButton text={stdio} label="Copy command" />
         </dd>
       </dl>
+      {isApp && (
+        <PortField
+          current={new URL(endpoint.http.url).port}
+          change={(port) => act(() => api.clients.setPort({ port }))}
+        />
+      )}
+      {message && (
+        <p className="error" role="alert">
+          {message}
+        </p>
+      )}
     </section>
+  );
+}
+
+/** The desktop app's port: moved at once, kept for later launches (FLOWBENCH_PORT still wins). */
+function PortField({ current, change }: { current: string; change: (port: number) => Promise<boolean> }) {
+  const [port, setPort] = useState(current);
+  const valid = /^\d{1,5}$/.test(port) && Number(port) <= 65535;
+  return (
+    <form
+      className="port-field"
+      onSubmit={(event) => {
+        event.preventDefault();
+        // A port in use is refused with the reason, shown under the card (useListing).
+        void change(Number(port));
+      }}
+    >
+      <label className="field inline" htmlFor="endpoint-port">
+        <span className="field-label">Port</span>
+        <input id="endpoint-port" inputMode="numeric" value={port} onChange={(e) => setPort(e.target.value.trim())} />
+      </label>{' '}
+      <button type="submit" disabled={!valid || port === current}>
+        Serve on this port
+      </button>
+    </form>
   );
 }
