@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildFlow, template } from '../tests/helpers/flow-builder';
+import { echoFlow } from '../tests/fixtures/mcp-flows';
 import { prepareDatabase, publishFlows } from '../tests/helpers/mcp';
 import { BIN, ROOT } from '../tests/helpers/cli';
 import { median, ms, type BenchRow } from './stats';
@@ -72,20 +72,7 @@ export async function benchStartup(): Promise<BenchRow[]> {
   try {
     // A database with published flows, so the answer lists real tools.
     const db = join(dir, 'startup.db');
-    prepareDatabase(db, (services) =>
-      publishFlows(services, [
-        {
-          ...buildFlow({
-            id: 'startup-echo',
-            parameters: [{ name: 'message', type: 'string' }],
-            nodes: [template('echo', '{{inputs.message}}')],
-            edges: [],
-          }),
-          name: 'Start-up echo',
-          tool: { name: 'startup_echo' },
-        },
-      ]),
-    );
+    prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
     const env = { ...process.env, FLOWBENCH_DB: db };
     const bare: number[] = [];
     const flowbench: number[] = [];
