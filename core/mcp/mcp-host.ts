@@ -8,7 +8,9 @@ import type { RunEventListener, RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
 import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
 import { toolFor } from '../services/tool-schema';
-import { toolResult, type ToolResult } from '../model/tool-result';
+import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
+import { serveRunResources } from './run-resources';
+import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
 /** Tool arguments larger than this are refused. */
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;
@@ -74,17 +76,24 @@ export class McpHost {
     const server = new Server(
       { name: 'flowbench', title: 'Flowbench', version: this.version },
       {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, resources: {} },
         instructions:
           'Each tool runs a Flowbench flow on this machine. flows_list and flows_execute run any published flow by name.',
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: [...[...this.catalogue().values()].map((e) => e.tool), flowsListTool, flowsExecuteTool],
+      tools: [
+        ...[...this.catalogue().values()].map((e) => e.tool),
+        flowsListTool,
+        flowsExecuteTool,
+        flowsStartTool,
+        flowsResultTool,
+      ],
     }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.call(server, request.params.name, request.params.arguments, extra),
     );
+    serveRunResources(server, this.services);
     this.servers.add(server);
     const previous = server.onclose;
     server.onclose = () => {
@@ -122,7 +131,7 @@ export class McpHost {
     name: string,
     args: Record<string, unknown> | undefined,
     extra: CallExtra,
-  ): Promise<ToolResult> {
+  ): Promise<McpToolResult> {
     const size = Buffer.byteLength(JSON.stringify(args ?? {}));
     if (size > MAX_ARGUMENT_BYTES) {
       throw new McpError(
@@ -132,6 +141,8 @@ export class McpHost {
     }
     if (name === FLOWS_LIST) return this.flowsList(args ?? {});
     if (name === FLOWS_EXECUTE) return this.flowsExecute(server, args ?? {}, extra);
+    if (name === FLOWS_START) return this.flowsStart(server, args ?? {});
+    if (name === FLOWS_RESULT) return runResult(this.services, args ?? {}, extra.signal);
     const entry = this.catalogue().get(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     let inputs: Record<string, unknown>;
@@ -222,7 +233,14 @@ export class McpHost {
     return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
   }
 
-  private async flowsExecute(server: Server, args: Record<string, unknown>, extra: CallExtra): Promise<ToolResult> {
+  /**
+   * What flows_execute and flows_start run: the flow named (tool name, id or
+   * name) at the version asked for, with the initial variables its parameters
+   * take; or the seed 002 failure that says why not.
+   */
+  private resolveExecution(
+    args: Record<string, unknown>,
+  ): { entry: CatalogueEntry; inputs: Record<string, unknown>; unused: string[] } | { failure: ToolResult } {
     const flowName = args.flowName;
     const variables = args.initialVariables ?? {};
     const failure = (code: string, message: string) => {
@@ -234,9 +252,11 @@ export class McpHost {
         error: { code: seedCode(code), flowbenchCode: code, message, source: 'flows_execute' },
       };
       return {
-        content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }],
-        structuredContent,
-        isError: true,
+        failure: {
+          content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }],
+          structuredContent,
+          isError: true,
+        },
       };
     };
     if (typeof flowName !== 'string' || flowName === '')
@@ -245,34 +265,40 @@ export class McpHost {
       return failure('VALIDATION_ERROR', 'initialVariables must be an object');
     }
     const entries = [...this.catalogue().values()];
-    const entry =
+    const named =
       entries.find((e) => e.snapshot.tool.name === flowName) ??
       entries.find((e) => e.flowId === flowName) ??
       entries.find((e) => e.snapshot.name === flowName);
-    if (!entry)
+    if (!named)
       return failure('FLOW_NOT_FOUND', `no published, enabled flow is named "${flowName}"; flows_list shows them`);
-    let chosen: CatalogueEntry;
+    let entry: CatalogueEntry;
     try {
-      chosen = this.atRef(entry, args.ref);
+      entry = this.atRef(named, args.ref);
     } catch (error) {
       return failure(toFlowbenchError(error).code, toFlowbenchError(error).message);
     }
     // Seed 001 starts from every initial variable; those no parameter takes are listed, not refused.
-    const known = new Set(chosen.snapshot.parameters.map((p) => p.name));
+    const known = new Set(entry.snapshot.parameters.map((p) => p.name));
     const given = variables as Record<string, unknown>;
     const unused = Object.keys(given).filter((name) => !known.has(name));
-    let inputs: Record<string, unknown>;
     try {
-      inputs = prepareInputs(
-        chosen.snapshot.parameters,
+      const inputs = prepareInputs(
+        entry.snapshot.parameters,
         Object.fromEntries(Object.entries(given).filter(([name]) => known.has(name))),
       );
+      return { entry, inputs, unused };
     } catch (error) {
       return failure(toFlowbenchError(error).code, argumentProblems(error));
     }
-    const record = await this.run(server, chosen, inputs, extra);
+  }
+
+  private async flowsExecute(server: Server, args: Record<string, unknown>, extra: CallExtra): Promise<ToolResult> {
+    const resolved = this.resolveExecution(args);
+    if ('failure' in resolved) return resolved.failure;
+    const { entry, inputs, unused } = resolved;
+    const record = await this.run(server, entry, inputs, extra);
     const execution = {
-      ...flowExecution(chosen.snapshot, record),
+      ...flowExecution(entry.snapshot, record),
       ...(unused.length > 0 ? { unusedVariables: unused } : {}),
     };
     return {
@@ -280,6 +306,27 @@ export class McpHost {
       structuredContent: execution as unknown as Record<string, unknown>,
       ...(execution.status === 'success' ? {} : { isError: true }),
     };
+  }
+
+  /**
+   * Starts the run apart from this request (a client that goes away does not
+   * cancel it) and answers once the run is stored, so the id it returns can
+   * always be asked for.
+   */
+  private async flowsStart(server: Server, args: Record<string, unknown>): Promise<McpToolResult> {
+    const resolved = this.resolveExecution(args);
+    if ('failure' in resolved) return resolved.failure;
+    const { entry, inputs, unused } = resolved;
+    const client = server.getClientVersion()?.name;
+    const { runId } = await this.services.runner.start({
+      flow: entry.snapshot,
+      flowVersion: entry.version,
+      inputs,
+      trigger: 'mcp',
+      ...(client ? { client } : {}),
+    });
+    await this.services.runLog.durable();
+    return startedResult(entry.snapshot, runId, unused);
   }
 }
 

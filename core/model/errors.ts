@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   DATABASE_TOO_NEW: 'the database was written by a newer Flowbench',
   MISSING_VARIABLES: 'required inputs of a run are missing; `data.missing` lists them',
   RUN_NOT_FOUND: 'no run has that id',
+  RESULT_EXPIRED:
+    'flows_result: the run ended more than 24 hours ago; its record stays in Flowbench (`flowbench runs show`)',
   NODE_NOT_FOUND: 'the flow has no node with that id',
   REUSE_UNAVAILABLE:
     'a run from a node needs stored outputs of every node upstream of it, and the chosen run lacks one; `data.nodeId` names it',
@@ -92,6 +94,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'DATABASE_TOO_NEW',
   'MISSING_VARIABLES',
   'RUN_NOT_FOUND',
+  'RESULT_EXPIRED',
   'NODE_NOT_FOUND',
   'REUSE_UNAVAILABLE',
   'TESTS_FAILED',

@@ -5,7 +5,12 @@
 export const NODE_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Names of the MCP server's own tools: no flow may be published under them. */
-export const BUILT_IN_TOOL_NAMES = { list: 'flows_list', execute: 'flows_execute' } as const;
+export const BUILT_IN_TOOL_NAMES = {
+  list: 'flows_list',
+  execute: 'flows_execute',
+  start: 'flows_start',
+  result: 'flows_result',
+} as const;
 export const isBuiltInToolName = (name: string): boolean =>
   (Object.values(BUILT_IN_TOOL_NAMES) as string[]).includes(name);
 export const PARAMETER_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

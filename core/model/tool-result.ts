@@ -2,11 +2,25 @@ import type { Flow } from './flow';
 import type { RunRecord } from './run';
 import { stringifyValue } from './template';
 
+/** A link to a resource the server offers (a run record), beside the text. */
+export interface ResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
 export interface ToolResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+}
+
+/** What the MCP server answers a call with: text, and links to resources. */
+export interface McpToolResult extends Omit<ToolResult, 'content'> {
+  content: ({ type: 'text'; text: string } | ResourceLink)[];
 }
 
 const text = (value: string) => ({ type: 'text' as const, text: value });

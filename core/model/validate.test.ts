@@ -181,11 +181,14 @@ describe('validateFlow', () => {
 });
 
 describe('reserved tool names (security finding 6)', () => {
-  it.each(['flows_list', 'flows_execute'])('refuses a flow offered as %s, the name of a built-in tool', (name) => {
-    const { problems } = validateFlow(smallFlow({ tool: { name } }), { catalogue: nodeRegistry });
-    expect(problems).toEqual([
-      expect.objectContaining({ code: 'INVALID_TOOL_NAME', severity: 'error', field: 'tool.name' }),
-    ]);
-    expect(problems[0]?.message).toContain('reserved');
-  });
+  it.each(['flows_list', 'flows_execute', 'flows_start', 'flows_result'])(
+    'refuses a flow offered as %s, the name of a built-in tool',
+    (name) => {
+      const { problems } = validateFlow(smallFlow({ tool: { name } }), { catalogue: nodeRegistry });
+      expect(problems).toEqual([
+        expect.objectContaining({ code: 'INVALID_TOOL_NAME', severity: 'error', field: 'tool.name' }),
+      ]);
+      expect(problems[0]?.message).toContain('reserved');
+    },
+  );
 });

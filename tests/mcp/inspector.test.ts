@@ -62,7 +62,13 @@ describe('MCP Inspector CLI', () => {
   it('lists and calls tools over stdio', async () => {
     const stdio = [process.execPath, BIN, '-e', `FLOWBENCH_DB=${db}`, 'mcp'];
     const list = (await inspect([...stdio, '--method', 'tools/list'])) as { tools: { name: string }[] };
-    expect(list.tools.map((t) => t.name).sort()).toEqual(['echo_tool', 'flows_execute', 'flows_list']);
+    expect(list.tools.map((t) => t.name).sort()).toEqual([
+      'echo_tool',
+      'flows_execute',
+      'flows_list',
+      'flows_result',
+      'flows_start',
+    ]);
     const call = await callEcho(stdio, 'message=inspected', 'count=2');
     expect(call).toEqual({
       content: [

@@ -70,7 +70,13 @@ describe('flowbench serve: MCP over Streamable HTTP', () => {
     const client = await connectHttp(serve.mcpUrl, serve.token);
     clients.push(client);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['echo_tool', 'flows_execute', 'flows_list']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'echo_tool',
+      'flows_execute',
+      'flows_list',
+      'flows_result',
+      'flows_start',
+    ]);
     const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'over http' } });
     expect(result.content).toEqual([
       { type: 'text', text: 'You said: over http' },

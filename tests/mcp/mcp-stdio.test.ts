@@ -104,6 +104,8 @@ describe('flowbench mcp (stdio)', () => {
       'echo_tool',
       'flows_execute',
       'flows_list',
+      'flows_result',
+      'flows_start',
       'measure_word',
     ]);
     const echo = tools.find((t) => t.name === 'echo_tool');
@@ -269,6 +271,8 @@ describe('flowbench mcp (stdio)', () => {
       'echo_tool',
       'flows_execute',
       'flows_list',
+      'flows_result',
+      'flows_start',
     ]);
   });
 

@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
+import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { startServe, type ServeProcess } from '../helpers/serve';
+import { useTempDir } from '../helpers/temp';
+
+/**
+ * Issue 19, point 2: flows longer than a client waits for one call. flows_start
+ * answers at once, the run goes on without the client, and flows_result waits
+ * a bounded time per call. Real `flowbench serve` and `flowbench mcp`
+ * processes, the MCP SDK's client, and a local OpenAI-compatible server made slow.
+ */
+const tempDir = useTempDir();
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+interface Structured {
+  runId: string;
+  status: string;
+  finalResult?: string;
+  progress?: { done: number; total: number };
+  error?: { code: string; message: string };
+}
+const structured = (result: Awaited<ReturnType<Client['callTool']>>) => result.structuredContent as Structured;
+
+async function database(delayMs: number): Promise<{ db: string; model: OpenAiServer }> {
+  const model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs }));
+  closers.push(() => model.close());
+  const db = join(tempDir(), 'long.db');
+  prepareDatabase(db, (services) => {
+    services.providers.set(
+      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+      true,
+    );
+    publishFlows(services, [echoFlow, llmFlow]);
+  });
+  return { db, model };
+}
+
+async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await call();
+  return { value, ms: performance.now() - started };
+}
+
+describe('long-running flows over MCP', () => {
+  it('a 90-second model call completes through flows_start and flows_result, no request open over 30 s, the client gone in between', async () => {
+    const { db } = await database(90_000);
+    const serve: ServeProcess = await startServe(db);
+    closers.push(() => serve.stop());
+
+    const first = await connectHttp(serve.mcpUrl, serve.token, 'long-run-client');
+    const started = await timed(() =>
+      first.callTool({
+        name: 'flows_start',
+        arguments: { flowName: 'ask_model', initialVariables: { question: 'Why?' } },
+      }),
+    );
+    expect(started.ms).toBeLessThan(5_000);
+    const { runId, status } = structured(started.value);
+    expect(status).toBe('running');
+    expect(started.value.content).toContainEqual(
+      expect.objectContaining({ type: 'resource_link', uri: `flowbench://runs/${runId}` }),
+    );
+    // The client goes away; the run does not.
+    await first.close();
+
+    const second = await connectHttp(serve.mcpUrl, serve.token, 'long-run-client');
+    closers.push(() => second.close());
+    const waits: number[] = [];
+    let answer: Structured | undefined;
+    for (let call = 0; call < 8; call++) {
+      const polled = await timed(() =>
+        second.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 25 } }, undefined, {
+          timeout: 40_000,
+        }),
+      );
+      waits.push(polled.ms);
+      answer = structured(polled.value);
+      if (answer.status !== 'running') break;
+      expect(answer.progress).toMatchObject({ total: 3 });
+    }
+    expect(Math.max(...waits)).toBeLessThan(30_000);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeGreaterThan(80_000);
+    expect(answer).toMatchObject({ status: 'success', finalResult: 'Forty-two.', runId });
+
+    // The link in the result reads as the stored run.
+    const resource = await second.readResource({ uri: `flowbench://runs/${runId}` });
+    const record = JSON.parse(String((resource.contents[0] as { text: string }).text)) as {
+      status: string;
+      client: string;
+      steps: { nodeId: string; status: string }[];
+    };
+    expect(record).toMatchObject({ status: 'succeeded', client: 'long-run-client' });
+    expect(record.steps.map((s) => s.nodeId)).toEqual(['input', 'answer', 'result']);
+  }, 180_000);
+
+  it('answers a run still going with its progress, and refuses what it cannot give, each with a clear error', async () => {
+    const { db } = await database(3_000);
+    const { client } = await connectStdio(db);
+    closers.push(() => client.close());
+
+    const { runId } = structured(
+      await client.callTool({
+        name: 'flows_start',
+        arguments: { flowName: 'ask_model', initialVariables: { question: 'Q' } },
+      }),
+    );
+    const running = structured(await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 0 } }));
+    expect(running).toMatchObject({ status: 'running', progress: { total: 3 } });
+
+    const refusals = await Promise.all([
+      client.callTool({ name: 'flows_result', arguments: { runId: 'no-such-run' } }),
+      client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 99 } }),
+      client.callTool({ name: 'flows_start', arguments: { flowName: 'no_such_flow' } }),
+    ]);
+    expect(refusals.map((r) => (structured(r).error as { flowbenchCode?: string }).flowbenchCode)).toEqual([
+      'RUN_NOT_FOUND',
+      'VALIDATION_ERROR',
+      'FLOW_NOT_FOUND',
+    ]);
+    expect(
+      refusals.map(
+        (r) =>
+          (structured(r).error as { code?: string; flowbenchCode?: string }).flowbenchCode ?? structured(r).error?.code,
+      ),
+    ).toEqual(['RUN_NOT_FOUND', 'VALIDATION_ERROR', 'FLOW_NOT_FOUND']);
+    await expect(client.readResource({ uri: 'flowbench://runs/no-such-run' })).rejects.toThrow(/Resource not found/);
+
+    const done = structured(await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 10 } }));
+    expect(done).toMatchObject({ status: 'success', finalResult: 'Forty-two.' });
+
+    // A day and more later, the result is no longer given; the run record stays.
+    const raw = new Database(db);
+    raw
+      .prepare('UPDATE runs SET started_at = started_at - ?, finished_at = finished_at - ? WHERE id = ?')
+      .run(2 * 86_400_000, 2 * 86_400_000, runId);
+    raw.close();
+    const expired = await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 0 } });
+    expect(expired.isError).toBe(true);
+    expect(structured(expired).error).toMatchObject({ code: 'RESULT_EXPIRED' });
+    expect((await client.readResource({ uri: `flowbench://runs/${runId}` })).contents).toHaveLength(1);
+  }, 60_000);
+});
