@@ -180,7 +180,10 @@ export class ApiHost {
         endpoint: () => this.endpoints(),
         setPort: async ({ port }) => {
           if (!this.movePort) {
-            throw new FlowbenchError('USAGE_ERROR', "this server's port is chosen when it starts: `flowbench serve --port <n>`");
+            throw new FlowbenchError(
+              'USAGE_ERROR',
+              "this server's port is chosen when it starts: `flowbench serve --port <n>`",
+            );
           }
           await this.movePort(port);
           return this.endpoints();

@@ -10,6 +10,7 @@ import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTo
 import { toolFor } from '../services/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
 import { serveRunResources } from './run-resources';
+import { validTraceparent } from '../model/trace-context';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
 /** Tool arguments larger than this are refused. */
@@ -141,7 +142,7 @@ export class McpHost {
     }
     if (name === FLOWS_LIST) return this.flowsList(args ?? {});
     if (name === FLOWS_EXECUTE) return this.flowsExecute(server, args ?? {}, extra);
-    if (name === FLOWS_START) return this.flowsStart(server, args ?? {});
+    if (name === FLOWS_START) return this.flowsStart(server, args ?? {}, extra);
     if (name === FLOWS_RESULT) return runResult(this.services, args ?? {}, extra.signal);
     const entry = this.catalogue().get(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -166,13 +167,11 @@ export class McpHost {
     inputs: Record<string, unknown>,
     extra: CallExtra,
   ): Promise<RunRecord> {
-    const client = server.getClientVersion()?.name;
     return this.services.runner.run({
       flow: entry.snapshot,
       flowVersion: entry.version,
       inputs,
-      trigger: 'mcp',
-      ...(client ? { client } : {}),
+      ...callerOf(server, extra),
       // The SDK aborts it on notifications/cancelled (with the client's reason); the run records CANCELLED.
       signal: extra.signal,
       listeners: progressListeners(entry.snapshot, extra),
@@ -313,21 +312,26 @@ export class McpHost {
    * cancel it) and answers once the run is stored, so the id it returns can
    * always be asked for.
    */
-  private async flowsStart(server: Server, args: Record<string, unknown>): Promise<McpToolResult> {
+  private async flowsStart(server: Server, args: Record<string, unknown>, extra: CallExtra): Promise<McpToolResult> {
     const resolved = this.resolveExecution(args);
     if ('failure' in resolved) return resolved.failure;
     const { entry, inputs, unused } = resolved;
-    const client = server.getClientVersion()?.name;
     const { runId } = await this.services.runner.start({
       flow: entry.snapshot,
       flowVersion: entry.version,
       inputs,
-      trigger: 'mcp',
-      ...(client ? { client } : {}),
+      ...callerOf(server, extra),
     });
     await this.services.runLog.durable();
     return startedResult(entry.snapshot, runId, unused);
   }
+}
+
+/** Who started a run: an MCP client, by its name, with the trace context it sent (if well formed). */
+function callerOf(server: Server, extra: CallExtra): { trigger: 'mcp'; client?: string; traceparent?: string } {
+  const client = server.getClientVersion()?.name;
+  const traceparent = validTraceparent(extra._meta?.traceparent);
+  return { trigger: 'mcp', ...(client ? { client } : {}), ...(traceparent ? { traceparent } : {}) };
 }
 
 /** Every bad field of a refused call, in one line a model can act on. */

@@ -84,6 +84,13 @@ export function blockingProblems<P extends Problem>(problems: readonly P[]): P[]
   return problems.filter((p) => p.severity === 'error' && !DRAFT_TOLERATED_PROBLEMS.has(p.code));
 }
 
+/** An edit removes the tool's icon by setting it to ''; the flow then has none. */
+function withoutEmptyIcon(tool: Flow['tool']): Flow['tool'] {
+  if (tool.icon !== '') return tool;
+  const { icon: _removed, ...rest } = tool;
+  return rest;
+}
+
 /**
  * Applies a change set to a flow in memory. The store applies the same change
  * to rows; the editor uses this to show an edit before the host confirms it.
@@ -113,7 +120,7 @@ export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
     ...(fields.tests !== undefined ? { tests: fields.tests } : {}),
     ...(fields.testsGatePublish !== undefined ? { testsGatePublish: fields.testsGatePublish } : {}),
     ...(fields.memory !== undefined ? { memory: fields.memory } : {}),
-    tool: { ...flow.tool, ...stripUndefined(fields.tool ?? {}) },
+    tool: withoutEmptyIcon({ ...flow.tool, ...stripUndefined(fields.tool ?? {}) }),
     nodes,
     edges,
   };
@@ -199,7 +206,11 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
         ...(fields.tool !== undefined
           ? {
               tool: Object.fromEntries(
-                Object.keys(fields.tool).map((k) => [k, before.tool[k as keyof typeof before.tool]]),
+                // An icon added is taken back by setting none: '' (undefined would leave it).
+                Object.keys(fields.tool).map((k) => [
+                  k,
+                  before.tool[k as keyof typeof before.tool] ?? (k === 'icon' ? '' : undefined),
+                ]),
               ),
             }
           : {}),

@@ -23,6 +23,10 @@ export const ToolAnnotationsSchema = z.lazy(() =>
   }),
 );
 
+/** Tool icons: small images, inline or on the web (MCP clients fetch https icons themselves). */
+const MAX_ICON_CHARS = 140_000;
+const ICON_PATTERN = /^(data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/=]+|https:\/\/\S+)$/;
+
 /** How the flow is offered as an MCP tool. */
 export const ToolSettingsSchema = z.lazy(() =>
   z.object({
@@ -33,6 +37,14 @@ export const ToolSettingsSchema = z.lazy(() =>
     whenNotToUse: z.string().max(2000).default(''),
     enabled: z.boolean().default(true),
     annotations: ToolAnnotationsSchema.default({}),
+    /** Shown by clients beside the tool: an image as a data: URI (PNG, JPEG, WebP, SVG) or an https:// URL. */
+    icon: z
+      .string()
+      .max(MAX_ICON_CHARS, 'an icon is at most 100 KB')
+      // '' in an edit removes the icon (change-set.ts).
+      .regex(ICON_PATTERN, 'an icon is a data:image/png, jpeg, webp or svg+xml URI, or an https:// URL')
+      .or(z.literal(''))
+      .optional(),
   }),
 );
 

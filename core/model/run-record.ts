@@ -32,6 +32,7 @@ export class RunRecordBuilder {
       flowVersion?: number;
       client?: string;
       parentRunId?: string;
+      traceparent?: string;
     },
   ) {}
 
@@ -50,6 +51,7 @@ export class RunRecordBuilder {
           startedAt: iso(event.at),
           ...(event.reuse ? { reuse: event.reuse } : {}),
           ...(this.meta.parentRunId !== undefined ? { parentRunId: this.meta.parentRunId } : {}),
+          ...(this.meta.traceparent !== undefined ? { traceparent: this.meta.traceparent } : {}),
           steps: [],
         };
         return;

@@ -176,6 +176,8 @@ export interface RunRecord {
   reuse?: RunReuse;
   /** The run whose flow node started this one (trigger `flow`). */
   parentRunId?: string;
+  /** The W3C `traceparent` the MCP client sent with the call. */
+  traceparent?: string;
   /** Tokens and cost summed over the steps. */
   usage?: TokenUsage;
   steps: StepRecord[];

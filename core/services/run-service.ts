@@ -20,6 +20,8 @@ export interface StartRun {
   inputs: Record<string, unknown>;
   trigger: RunTrigger;
   client?: string;
+  /** The W3C trace context an MCP client sent, kept on the run record. */
+  traceparent?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   listeners?: readonly RunEventListener[];
@@ -143,6 +145,7 @@ export class RunService {
       trigger: request.trigger,
       ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
       ...(request.client !== undefined ? { client: request.client } : {}),
+      ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
       ...(request.parent ? { parentRunId: request.parent.runId } : {}),
     };
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });

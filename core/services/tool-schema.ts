@@ -67,6 +67,12 @@ export function toolDescription(flow: Flow): string {
   return parts.filter(Boolean).join('\n\n');
 }
 
+/** An MCP icon: the image's type from its data: URI (an https icon's type is the server's to say). */
+function iconOf(src: string): { src: string; mimeType?: string } {
+  const mimeType = /^data:(image\/[a-z+]+);/.exec(src)?.[1];
+  return { src, ...(mimeType ? { mimeType } : {}) };
+}
+
 /** The MCP tool definition of a published flow. */
 export function toolFor(flow: Flow): JsonSchema & { name: string } {
   const { title, ...hints } = flow.tool.annotations;
@@ -77,6 +83,7 @@ export function toolFor(flow: Flow): JsonSchema & { name: string } {
     description: toolDescription(flow),
     inputSchema: inputSchemaFor(flow.parameters),
     ...(outputSchema ? { outputSchema } : {}),
+    ...(flow.tool.icon ? { icons: [iconOf(flow.tool.icon)] } : {}),
     ...(Object.keys(hints).length > 0 ? { annotations: { ...hints, ...(title ? { title } : {}) } } : {}),
   };
 }

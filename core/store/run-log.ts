@@ -18,6 +18,7 @@ export interface RunStart {
   startedAt: number;
   reuse?: RunReuse;
   parentRunId?: string;
+  traceparent?: string;
 }
 
 /** Longest a run event waits before it is written (see `enqueue`). */
@@ -180,6 +181,7 @@ export class RunLog {
         run.startedAt,
         run.reuse ? JSON.stringify(run.reuse) : null,
         run.parentRunId ?? null,
+        run.traceparent ?? null,
       ],
     ]);
   }

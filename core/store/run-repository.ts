@@ -203,6 +203,7 @@ function summaryOf(row: typeof runs.$inferSelect): RunSummary {
     ...(row.flowVersion !== null ? { flowVersion: row.flowVersion } : {}),
     trigger: row.trigger,
     ...(row.client ? { client: row.client } : {}),
+    ...(row.traceparent ? { traceparent: row.traceparent } : {}),
     status: row.status,
     ...(row.errorCode
       ? {

@@ -44,6 +44,7 @@ export const RUN_START_KEYS = [
   'startedAt',
   'reuse',
   'parentRunId',
+  'traceparent',
 ] as const satisfies KeysOf<typeof runs>;
 export const RUN_FINISH_KEYS = [
   'status',

@@ -106,10 +106,13 @@ describe('long-running flows over MCP', () => {
     const { client } = await connectStdio(db);
     closers.push(() => client.close());
 
+    // The client's trace context rides along in _meta and is kept on the run (issue 19, point 4).
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const { runId } = structured(
       await client.callTool({
         name: 'flows_start',
         arguments: { flowName: 'ask_model', initialVariables: { question: 'Q' } },
+        _meta: { traceparent },
       }),
     );
     const running = structured(await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 0 } }));
@@ -145,6 +148,17 @@ describe('long-running flows over MCP', () => {
     const expired = await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 0 } });
     expect(expired.isError).toBe(true);
     expect(structured(expired).error).toMatchObject({ code: 'RESULT_EXPIRED' });
-    expect((await client.readResource({ uri: `flowbench://runs/${runId}` })).contents).toHaveLength(1);
+    const kept = await client.readResource({ uri: `flowbench://runs/${runId}` });
+    expect(JSON.parse(String((kept.contents[0] as { text: string }).text))).toMatchObject({ traceparent });
+    // One that is not a W3C traceparent is not kept.
+    const other = structured(
+      await client.callTool({
+        name: 'flows_start',
+        arguments: { flowName: 'echo_tool', initialVariables: { message: 'hi' } },
+        _meta: { traceparent: '00-00000000000000000000000000000000-00f067aa0ba902b7-01' },
+      }),
+    );
+    const otherRun = await client.readResource({ uri: `flowbench://runs/${other.runId}` });
+    expect(JSON.parse(String((otherRun.contents[0] as { text: string }).text))).not.toHaveProperty('traceparent');
   }, 60_000);
 });

@@ -17,6 +17,7 @@ export const flows = sqliteTable(
     whenNotToUse: text('when_not_to_use').notNull().default(''),
     toolEnabled: integer('tool_enabled', { mode: 'boolean' }).notNull().default(true),
     toolAnnotations: text('tool_annotations', { mode: 'json' }).$type<ToolSettings['annotations']>().notNull(),
+    toolIcon: text('tool_icon'),
     parameters: text('parameters', { mode: 'json' }).$type<Parameter[]>().notNull(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     /** The flow's test cases (see model/test-cases.ts). */

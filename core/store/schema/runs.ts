@@ -34,6 +34,8 @@ export const runs = sqliteTable(
     reuse: text('reuse', { mode: 'json' }).$type<RunReuse>(),
     /** The run whose flow node started this one (trigger `flow`). */
     parentRunId: text('parent_run_id'),
+    /** The W3C trace context an MCP client sent with the call, for its traces to find the run. */
+    traceparent: text('traceparent'),
   },
   (t) => [
     index('runs_flow_started').on(t.flowId, t.startedAt),

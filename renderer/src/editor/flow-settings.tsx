@@ -1,6 +1,7 @@
 import { useAppStore } from '../store/app-store';
 import { MemorySection } from './memory-section';
 import { ParametersEditor } from './parameters-editor';
+import { ToolIconField } from './tool-icon-field';
 
 /** The flow's own fields: name, description, how it is offered as a tool, its parameters and memory channels. */
 export function FlowSettings() {
@@ -59,6 +60,7 @@ export function FlowSettings() {
           onChange={(e) => setTool('whenNotToUse', e.target.value)}
         />
       </label>
+      <ToolIconField icon={flow.tool.icon || undefined} />
       <label className="field inline" htmlFor="tool-enabled">
         <input
           id="tool-enabled"
