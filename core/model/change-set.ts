@@ -87,7 +87,8 @@ export function blockingProblems<P extends Problem>(problems: readonly P[]): P[]
 /** An edit removes the tool's icon by setting it to ''; the flow then has none. */
 function withoutEmptyIcon(tool: Flow['tool']): Flow['tool'] {
   if (tool.icon !== '') return tool;
-  const { icon: _removed, ...rest } = tool;
+  const rest = { ...tool };
+  delete rest.icon;
   return rest;
 }
 

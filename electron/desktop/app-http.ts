@@ -59,7 +59,10 @@ export class AppHttp {
       next = await listen(this.services, port);
     } catch (error) {
       if (!isPortTaken(error)) throw error;
-      throw new FlowbenchError('VALIDATION_ERROR', `port ${port} is in use by another program; the app still serves on ${this.current.port}`);
+      throw new FlowbenchError(
+        'VALIDATION_ERROR',
+        `port ${port} is in use by another program; the app still serves on ${this.current.port}`,
+      );
     }
     const previous = this.current;
     this.current = next;

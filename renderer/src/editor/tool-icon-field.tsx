@@ -15,7 +15,7 @@ export function ToolIconField({ icon }: { icon: string | undefined }) {
     if (file.size > MAX_ICON_BYTES)
       return setProblem(`${file.name} is ${Math.ceil(file.size / 1024)} KB; an icon is at most 100 KB`);
     const reader = new FileReader();
-    reader.onload = () => set(String(reader.result));
+    reader.onload = () => typeof reader.result === 'string' && set(reader.result);
     reader.onerror = () => setProblem(`${file.name} could not be read`);
     reader.readAsDataURL(file);
   };
