@@ -50,8 +50,27 @@ export function buildCli() {
   });
 }
 
+/**
+ * The script of flows' views (MCP Apps): ext-apps' App and the drawing code,
+ * one minified file that each view's HTML carries inline (core/mcp/view-html.ts).
+ */
+export function buildViewApp() {
+  return build({
+    absWorkingDir: root,
+    entryPoints: ['renderer/mcp-view/view-app.ts'],
+    outfile: 'out/views/view-app.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
 export async function buildNode() {
-  await Promise.all([buildWorker(), buildCli()]);
+  await Promise.all([buildWorker(), buildCli(), buildViewApp()]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await buildNode();

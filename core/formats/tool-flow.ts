@@ -1,8 +1,9 @@
 import { asString, importedToolName, isRecord, type ImportProblem, type ImportedFlow } from './shared';
 
 /**
- * A flow of seed 000: tool fields, typed parameters and ordered return values
- * (or views, which Flowbench keeps but does not render).
+ * A flow of seed 000: tool fields, typed parameters and ordered return values,
+ * or views (UI widgets with mock data), which become the result's view: an MCP
+ * App that shows the structured result, the mock data until fields are mapped.
  */
 export function isToolFlow(value: unknown): value is Record<string, unknown> {
   return (
@@ -24,14 +25,8 @@ export function importToolFlow(doc: Record<string, unknown>): ImportedFlow {
       // Seed 000 returns the text as written: braces in it are not Flowbench references.
       return { id: asString(v.id, `value_${index + 1}`), text, ...(text.includes('{{') ? { literal: true } : {}) };
     });
-  if (Array.isArray(doc.views) && doc.views.length > 0) {
-    problems.push({
-      code: 'IMPORT_PROBLEM',
-      nodeId: 'result',
-      source: 'views',
-      message: `the flow has ${doc.views.length} view(s), UI widgets Flowbench does not render; they are kept in the flow's metadata`,
-    });
-  }
+  const views: unknown[] = Array.isArray(doc.views) ? doc.views : [];
+  const view = views.length > 0 ? importView(views, values.length > 0, problems) : undefined;
   const parameters = (Array.isArray(doc.parameters) ? doc.parameters : []).filter(isRecord).map((p) => ({
     name: asString(p.name),
     type: ['string', 'number', 'integer', 'boolean'].includes(asString(p.type)) ? asString(p.type) : 'string',
@@ -60,16 +55,79 @@ export function importToolFlow(doc: Record<string, unknown>): ImportedFlow {
       parameters,
       nodes: [
         { id: 'input', type: 'input', label: 'Parameters', position: { x: 0, y: 100 }, config: {} },
-        {
-          id: 'result',
-          type: 'output',
-          label: 'Return values',
-          position: { x: 300, y: 100 },
-          config: { mode: 'return_values', returnValues: values },
-        },
+        view
+          ? {
+              id: 'result',
+              type: 'output',
+              label: view.title,
+              position: { x: 300, y: 100 },
+              config: { mode: 'structured', fields: [], view },
+            }
+          : {
+              id: 'result',
+              type: 'output',
+              label: 'Return values',
+              position: { x: 300, y: 100 },
+              config: { mode: 'return_values', returnValues: values },
+            },
       ],
       edges: [{ id: 'e1', source: 'input', target: 'result' }],
       metadata: { toolFlow: JSON.parse(JSON.stringify(rest)) as Record<string, unknown> },
     },
   };
+}
+
+/**
+ * The first view, as the result's view: its name as the title, its mock data
+ * (`mockData`, or seed 000's `mockDataEntity`) as the sample. What cannot be
+ * honoured is said: views beside return values (the seed keeps them apart),
+ * more than one view (a tool shows one), a view that is no object or whose
+ * mock data is not a JSON object.
+ */
+function importView(
+  views: unknown[],
+  hasReturnValues: boolean,
+  problems: ImportProblem[],
+): { title: string; mockData?: Record<string, unknown> } | undefined {
+  if (hasReturnValues) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      nodeId: 'result',
+      source: 'views',
+      message: `the flow has both return values and ${views.length} view(s), which seed 000 keeps apart; the return values are kept and the views left in the flow's metadata`,
+    });
+    return undefined;
+  }
+  const [first] = views;
+  if (!isRecord(first)) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      nodeId: 'result',
+      source: 'views[0]',
+      message: 'not a view (an object with a name and mock data); it is kept in the metadata',
+    });
+    return undefined;
+  }
+  const entity = first.mockDataEntity;
+  const mock = first.mockData ?? (isRecord(entity) && 'data' in entity ? entity.data : entity);
+  if (mock !== undefined && !isRecord(mock)) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      nodeId: 'result',
+      source: 'views[0].mockData',
+      message:
+        "the view's mock data is not a JSON object, so it cannot be a tool's structured result; the view has none",
+    });
+  }
+  if (views.length > 1) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      nodeId: 'result',
+      source: 'views[1]',
+      message: `a tool shows one view: the first, "${asString(first.name, 'View')}", is offered; ${views.length - 1} more are kept in the flow's metadata`,
+    });
+  }
+  const title = asString(first.name, asString(first.title, 'View')).slice(0, 200) || 'View';
+  return { title, ...(isRecord(mock) ? { mockData: mock } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../model/run';
-import { readMcpRun } from './run-resources';
+import { readMcpRun } from './resources';
 import type { Flow } from '../model/flow';
 import type { McpToolResult } from '../model/tool-result';
 import type { Services } from '../services/open-services';

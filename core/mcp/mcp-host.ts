@@ -7,9 +7,9 @@ import { prepareInputs } from '../model/inputs';
 import type { RunEventListener, RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
 import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
-import { toolFor } from '../services/tool-schema';
+import { flowView, toolFor, viewUri } from '../services/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
-import { serveRunResources } from './run-resources';
+import { serveResources, type ViewResource } from './resources';
 import { validTraceparent } from '../model/trace-context';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
@@ -72,6 +72,14 @@ export class McpHost {
     return byName;
   }
 
+  /** The views (MCP Apps) of the flows offered now. */
+  private views(): ViewResource[] {
+    return [...this.catalogue().values()].flatMap((entry) => {
+      const view = flowView(entry.snapshot);
+      return view ? [{ uri: viewUri(entry.snapshot), toolName: entry.snapshot.tool.name, view }] : [];
+    });
+  }
+
   /** A protocol server for one connection. */
   createServer(): Server {
     const server = new Server(
@@ -94,7 +102,7 @@ export class McpHost {
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.call(server, request.params.name, request.params.arguments, extra),
     );
-    serveRunResources(server, this.services);
+    serveResources(server, this.services, () => this.views());
     this.servers.add(server);
     const previous = server.onclose;
     server.onclose = () => {

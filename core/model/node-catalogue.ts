@@ -34,6 +34,12 @@ export interface ResultField {
   description: string;
 }
 
+/** How a structured result is shown as an MCP App: its title and sample data. */
+export interface ResultView {
+  title: string;
+  mockData?: Record<string, unknown>;
+}
+
 /**
  * What the flow model needs to know of a node type to validate and run a flow.
  * Owned here so that `model` depends on no node type: `core/nodes` implements
@@ -61,6 +67,8 @@ export interface NodeTypeSpec<Config = Record<string, unknown>> {
   isResult?: boolean;
   /** For result nodes: the structured fields the result has, or undefined when it is not structured. */
   resultFields?: (config: Config) => readonly ResultField[] | undefined;
+  /** For result nodes: the view (an MCP App) the structured result is shown in, if any. */
+  resultView?: (config: Config) => ResultView | undefined;
   /**
    * What an MCP client would suffer from if the node were published as it is
    * (an empty prompt, an empty return value): said before publishing, never blocking it.

@@ -1,5 +1,5 @@
 import type { Flow } from '../model/flow';
-import type { ResultField } from '../model/node-catalogue';
+import type { ResultField, ResultView } from '../model/node-catalogue';
 import type { Parameter } from '../model/parameter';
 import { nodeRegistry } from '../nodes/registry';
 
@@ -48,6 +48,19 @@ export function structuredOutputFields(flow: Flow): readonly ResultField[] | und
   return first;
 }
 
+/** The view of a structured flow's result, when its result node has one. */
+export function flowView(flow: Flow): ResultView | undefined {
+  if (!structuredOutputFields(flow)) return undefined;
+  for (const node of flow.nodes) {
+    const view = nodeRegistry.get(node.type)?.resultView?.(node.config);
+    if (view) return view;
+  }
+  return undefined;
+}
+
+/** The `ui://` resource of a flow's view (an MCP App); one per tool. */
+export const viewUri = (flow: Flow): string => `ui://flowbench/views/${flow.tool.name}`;
+
 /** outputSchema for structured flows. Fields may be null: a field fed by a skipped branch is empty. */
 export function outputSchemaFor(flow: Flow): JsonSchema | undefined {
   const fields = structuredOutputFields(flow);
@@ -84,6 +97,8 @@ export function toolFor(flow: Flow): JsonSchema & { name: string } {
     inputSchema: inputSchemaFor(flow.parameters),
     ...(outputSchema ? { outputSchema } : {}),
     ...(flow.tool.icon ? { icons: [iconOf(flow.tool.icon)] } : {}),
+    // MCP Apps: clients that support them fetch this resource and show the result in it.
+    ...(flowView(flow) ? { _meta: { ui: { resourceUri: viewUri(flow) } } } : {}),
     ...(Object.keys(hints).length > 0 ? { annotations: { ...hints, ...(title ? { title } : {}) } } : {}),
   };
 }

@@ -37,6 +37,19 @@ const SummaryFieldSchema = z.lazy(() =>
   }),
 );
 
+/**
+ * A view: MCP clients that support MCP Apps show the structured result as a
+ * widget (a `ui://` resource Flowbench builds) instead of reading it as text.
+ */
+const ViewSchema = z.lazy(() =>
+  z.object({
+    title: z.string().min(1, 'a view needs a title').max(200),
+    /** Sample data for previews; also the result when no field is mapped (seed 000's view flows return it). */
+    mockData: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+export type OutputView = z.infer<typeof ViewSchema>;
+
 const OutputConfigSchema = z.lazy(() =>
   z.object({
     /**
@@ -48,6 +61,8 @@ const OutputConfigSchema = z.lazy(() =>
     fields: z.array(OutputFieldSchema).default([]),
     /** Values a run's summary shows beside its status (seed 004's summaryFields); not sent to MCP clients. */
     summaryFields: z.array(SummaryFieldSchema).max(50).optional(),
+    /** Shows the structured result as a view (an MCP App); structured mode only. */
+    view: ViewSchema.optional(),
   }),
 );
 
@@ -92,6 +107,12 @@ export const outputNode = defineNode({
       ],
     },
     {
+      key: 'view',
+      label: 'View (MCP App)',
+      kind: 'json',
+      help: 'structured fields only: {"title": "…", "mockData": {…}}; clients that support MCP Apps show the result in it',
+    },
+    {
       key: 'summaryFields',
       label: 'Summary fields',
       kind: 'list',
@@ -126,8 +147,21 @@ export const outputNode = defineNode({
       ? { ...config, fields: config.fields.map((f, i) => (i === empty ? { ...f, value: reference } : f)) }
       : { ...config, returnValues: config.returnValues.map((r, i) => (i === empty ? { ...r, text: reference } : r)) };
   },
+  check: (config) =>
+    config.view && config.mode !== 'structured'
+      ? [
+          {
+            code: 'INVALID_CONFIG' as const,
+            severity: 'error' as const,
+            message:
+              'a view shows structured fields; return values are text, and seed 000 keeps views and return values apart: choose structured fields, or remove the view',
+            field: 'config.view',
+          },
+        ]
+      : [],
   isResult: true,
   resultFields: (config) => (config.mode === 'structured' ? config.fields : undefined),
+  resultView: (config) => (config.mode === 'structured' ? config.view : undefined),
   hasRunSettings: false,
   execute: (ctx, config) => {
     const summary = config.summaryFields?.length
@@ -150,7 +184,11 @@ export const outputNode = defineNode({
         fields: failed,
       });
     }
-    const data = Object.fromEntries(config.fields.map((f) => [f.name, coerceField(ctx.resolve(f.value), f.type)]));
+    // A view with no field mapped shows its sample data, as seed 000's view flows return theirs.
+    const data =
+      config.fields.length === 0 && config.view?.mockData
+        ? config.view.mockData
+        : Object.fromEntries(config.fields.map((f) => [f.name, coerceField(ctx.resolve(f.value), f.type)]));
     return { kind: 'output', output: { kind: 'structured', data, ...summary } };
   },
 });

@@ -5,7 +5,9 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ResultView } from '../model/node-catalogue';
 import type { RunRecord } from '../model/run';
+import { VIEW_MIME_TYPE, viewHtml } from './view-html';
 import type { Services } from '../services/open-services';
 
 /** Run records as MCP resources: what a result's resource link points to. */
@@ -14,8 +16,19 @@ const RUN_URI = /^flowbench:\/\/runs\/([A-Za-z0-9-]{1,64})$/;
 const RESOURCE_NOT_FOUND = -32002;
 const LISTED_RUNS = 20;
 
-/** Serves `flowbench://runs/<id>`: the run records MCP clients started, as JSON. */
-export function serveRunResources(server: Server, services: Services): void {
+/** A published flow's view, by its `ui://` URI. */
+export interface ViewResource {
+  uri: string;
+  toolName: string;
+  view: ResultView;
+}
+
+/**
+ * The server's resources: `flowbench://runs/<id>`, the run records MCP
+ * clients started, as JSON; and `ui://flowbench/views/<tool>`, the views
+ * (MCP Apps) of published flows, as HTML.
+ */
+export function serveResources(server: Server, services: Services, views: () => ViewResource[]): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       {
@@ -28,21 +41,42 @@ export function serveRunResources(server: Server, services: Services): void {
     ],
   }));
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: services.runs.list({ trigger: 'mcp', limit: LISTED_RUNS }).map((run) => ({
-      uri: `flowbench://runs/${run.id}`,
-      name: `run ${run.id}`,
-      title: `${run.flowName}: ${run.status}, ${run.startedAt}`,
-      mimeType: 'application/json',
-    })),
+    resources: [
+      ...views().map((v) => ({
+        uri: v.uri,
+        name: `${v.toolName} view`,
+        title: v.view.title,
+        mimeType: VIEW_MIME_TYPE,
+      })),
+      ...runResources(services),
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
+    const view = views().find((v) => v.uri === uri);
+    if (view) return { contents: [{ uri, mimeType: VIEW_MIME_TYPE, text: viewHtml(view.view) }] };
     const id = RUN_URI.exec(uri)?.[1];
     const record = id ? readMcpRun(services, id) : undefined;
-    if (!record)
-      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (a run an MCP client started)`, { uri });
+    if (!record) {
+      throw new McpError(
+        RESOURCE_NOT_FOUND,
+        `Resource not found: ${uri} (a run an MCP client started, or a published flow's view)`,
+        {
+          uri,
+        },
+      );
+    }
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(record) }] };
   });
+}
+
+function runResources(services: Services) {
+  return services.runs.list({ trigger: 'mcp', limit: LISTED_RUNS }).map((run) => ({
+    uri: `flowbench://runs/${run.id}`,
+    name: `run ${run.id}`,
+    title: `${run.flowName}: ${run.status}, ${run.startedAt}`,
+    mimeType: 'application/json',
+  }));
 }
 
 /** A run an MCP client started, by its full id; undefined for any other. */
