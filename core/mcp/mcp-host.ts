@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services/open-services';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
@@ -10,6 +16,8 @@ import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTo
 import { flowView, toolFor, viewUri } from '../services/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
 import { serveResources, type ViewResource } from './resources';
+import { FlowTaskStore, startTask } from './flow-tasks';
+import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { validTraceparent } from '../model/trace-context';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
@@ -42,6 +50,8 @@ const textResult = (text: string, isError = false): ToolResult => ({
  */
 export class McpHost {
   private readonly servers = new Set<Server>();
+  /** The tasks of every connection of this process (each task answers only the session that made it). */
+  private readonly tasks = new FlowTaskStore();
   private cache:
     { signature: string; epoch: number; checkedAt: number; byName: Map<string, CatalogueEntry> } | undefined;
   private watcher: NodeJS.Timeout | undefined;
@@ -85,14 +95,20 @@ export class McpHost {
     const server = new Server(
       { name: 'flowbench', title: 'Flowbench', version: this.version },
       {
-        capabilities: { tools: { listChanged: true }, resources: {} },
+        capabilities: {
+          tools: { listChanged: true },
+          resources: {},
+          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        },
+        taskStore: this.tasks,
         instructions:
           'Each tool runs a Flowbench flow on this machine. flows_list and flows_execute run any published flow by name.',
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: [
-        ...[...this.catalogue().values()].map((e) => e.tool),
+        // Any flow may run as a task, for clients that support tasks (the others call it as usual).
+        ...[...this.catalogue().values()].map((e) => ({ ...e.tool, execution: { taskSupport: 'optional' as const } })),
         flowsListTool,
         flowsExecuteTool,
         flowsStartTool,
@@ -100,7 +116,16 @@ export class McpHost {
       ],
     }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.call(server, request.params.name, request.params.arguments, extra),
+      request.params.task && extra.taskStore
+        ? this.callAsTask(
+            server,
+            request.params.name,
+            request.params.arguments,
+            extra.taskStore,
+            request.params.task.ttl,
+            extra,
+          )
+        : this.call(server, request.params.name, request.params.arguments, extra),
     );
     serveResources(server, this.services, () => this.views());
     this.servers.add(server);
@@ -132,6 +157,8 @@ export class McpHost {
 
   async close(): Promise<void> {
     if (this.watcher) clearInterval(this.watcher);
+    // Its expiry timers would keep a stopping process alive for a day.
+    this.tasks.cleanup();
     await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));
   }
 
@@ -167,6 +194,37 @@ export class McpHost {
       const failure = toFlowbenchError(error);
       return textResult(`${name} could not run: ${failure.code}: ${failure.message}`, true);
     }
+  }
+
+  /** A flow tool called as a task: checked as a call is, then answered with the task while the run goes on. */
+  private async callAsTask(
+    server: Server,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    store: RequestTaskStore,
+    ttl: number | undefined,
+    extra: CallExtra,
+  ): Promise<{ task: Task }> {
+    const entry = this.catalogue().get(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name} (only flow tools run as tasks)`);
+    let inputs: Record<string, unknown>;
+    try {
+      inputs = prepareInputs(entry.snapshot.parameters, args ?? {});
+    } catch (error) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${argumentProblems(error)}`);
+    }
+    return startTask(this.tasks, store, ttl, {
+      flow: entry.snapshot,
+      run: (signal, onNodeDone) =>
+        this.services.runner.run({
+          flow: entry.snapshot,
+          flowVersion: entry.version,
+          inputs,
+          ...callerOf(server, extra),
+          signal,
+          listeners: [nodesDone((done) => onNodeDone(done))],
+        }),
+    });
   }
 
   private run(
@@ -350,33 +408,38 @@ function argumentProblems(error: unknown): string {
   return problems.length > 0 ? problems.map((p) => p.message).join('; ') : failure.message;
 }
 
+/** Calls `onDone` with the count each time a node ends for good (finished, skipped, or failed with no retry left). */
+function nodesDone(onDone: (done: number, nodeId: string, verb: string) => void): RunEventListener {
+  let done = 0;
+  return (event) => {
+    if (
+      event.type !== 'node.finished' &&
+      event.type !== 'node.skipped' &&
+      !(event.type === 'node.failed' && !event.willRetry)
+    )
+      return;
+    done++;
+    onDone(
+      done,
+      event.nodeId,
+      event.type === 'node.finished' ? 'finished' : event.type === 'node.skipped' ? 'skipped' : 'failed',
+    );
+  };
+}
+
 /** One progress notification per finished node, when the caller sent a progress token. */
 function progressListeners(flow: Flow, extra: CallExtra): RunEventListener[] {
   const token = extra._meta?.progressToken;
   if (token === undefined) return [];
-  let done = 0;
   return [
-    (event) => {
-      if (
-        event.type !== 'node.finished' &&
-        event.type !== 'node.skipped' &&
-        !(event.type === 'node.failed' && !event.willRetry)
-      )
-        return;
-      done++;
-      const verb = event.type === 'node.finished' ? 'finished' : event.type === 'node.skipped' ? 'skipped' : 'failed';
+    nodesDone((done, nodeId, verb) => {
       extra
         .sendNotification({
           method: 'notifications/progress',
-          params: {
-            progressToken: token,
-            progress: done,
-            total: flow.nodes.length,
-            message: `${event.nodeId} ${verb}`,
-          },
+          params: { progressToken: token, progress: done, total: flow.nodes.length, message: `${nodeId} ${verb}` },
         })
         .catch(() => undefined);
-    },
+    }),
   ];
 }
 

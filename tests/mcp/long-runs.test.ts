@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CallToolResultSchema,
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
 import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
@@ -50,7 +56,7 @@ async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 describe('long-running flows over MCP', () => {
-  it('a 90-second model call completes through flows_start and flows_result, no request open over 30 s, the client gone in between', async () => {
+  it('a 90-second model call completes through a task, and through flows_start and flows_result, no request open over 30 s, the client gone in between', async () => {
     const { db } = await database(90_000);
     const serve: ServeProcess = await startServe(db);
     closers.push(() => serve.stop());
@@ -70,6 +76,30 @@ describe('long-running flows over MCP', () => {
     );
     // The client goes away; the run does not.
     await first.close();
+
+    // The same flow at the same time as a task (MCP 2025-11-25), for clients that support tasks.
+    const tasker = await connectHttp(serve.mcpUrl, serve.token, 'task-client');
+    closers.push(() => tasker.close());
+    const created = await timed(() =>
+      tasker.request(
+        {
+          method: 'tools/call',
+          params: { name: 'ask_model', arguments: { question: 'Why?' }, task: { ttl: 600_000 } },
+        },
+        CreateTaskResultSchema,
+      ),
+    );
+    expect(created.ms).toBeLessThan(5_000);
+    const { taskId } = created.value.task;
+    const pollTask = (async () => {
+      const asked: number[] = [];
+      for (;;) {
+        const got = await timed(() => tasker.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema));
+        asked.push(got.ms);
+        if (got.value.status !== 'working') return { status: got.value.status, asked };
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+    })();
 
     const second = await connectHttp(serve.mcpUrl, serve.token, 'long-run-client');
     closers.push(() => second.close());
@@ -99,7 +129,58 @@ describe('long-running flows over MCP', () => {
     };
     expect(record).toMatchObject({ status: 'succeeded', client: 'long-run-client' });
     expect(record.steps.map((s) => s.nodeId)).toEqual(['input', 'answer', 'result']);
+
+    const task = await pollTask;
+    expect(task.status).toBe('completed');
+    expect(Math.max(...task.asked)).toBeLessThan(30_000);
+    const taskResult = await tasker.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
+    expect(taskResult.content).toEqual([{ type: 'text', text: 'Forty-two.' }]);
   }, 180_000);
+
+  it('a task answers only the session that made it, and cancelling it cancels its run', async () => {
+    const { db } = await database(20_000);
+    const serve: ServeProcess = await startServe(db);
+    closers.push(() => serve.stop());
+    const owner = await connectHttp(serve.mcpUrl, serve.token, 'owner');
+    const other = await connectHttp(serve.mcpUrl, serve.token, 'other');
+    closers.push(
+      () => owner.close(),
+      () => other.close(),
+    );
+    const { task } = await owner.request(
+      { method: 'tools/call', params: { name: 'ask_model', arguments: { question: 'Q' }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    await expect(
+      other.request({ method: 'tasks/get', params: { taskId: task.taskId } }, GetTaskResultSchema),
+    ).rejects.toThrow(/Task not found/);
+    await expect(
+      owner.request({ method: 'tasks/get', params: { taskId: 'no-such-task' } }, GetTaskResultSchema),
+    ).rejects.toThrow(/Task not found/);
+    await expect(
+      owner.request(
+        { method: 'tools/call', params: { name: 'ask_model', arguments: {}, task: {} } },
+        CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/Invalid arguments for ask_model/);
+
+    const cancelled = await owner.request(
+      { method: 'tasks/cancel', params: { taskId: task.taskId } },
+      CancelTaskResultSchema,
+    );
+    expect(cancelled.status).toBe('cancelled');
+    // The run behind it ends cancelled, well before the model would have answered.
+    const runStatus = () => {
+      const raw = new Database(db, { readonly: true });
+      try {
+        return (raw.prepare("SELECT status FROM runs WHERE trigger = 'mcp'").get() as { status: string } | undefined)
+          ?.status;
+      } finally {
+        raw.close();
+      }
+    };
+    await expect.poll(runStatus, { timeout: 10_000 }).toBe('cancelled');
+  }, 60_000);
 
   it('answers a run still going with its progress, and refuses what it cannot give, each with a clear error', async () => {
     const { db } = await database(3_000);

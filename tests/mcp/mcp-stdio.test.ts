@@ -114,6 +114,8 @@ describe('flowbench mcp (stdio)', () => {
       title: 'Echo',
       description:
         'Echoes the message back.\n\nWhen to use: When asked to echo.\n\nWhen not to use: Never for secrets.',
+      // Clients that support tasks may call any flow as one.
+      execution: { taskSupport: 'optional' },
       inputSchema: {
         type: 'object',
         properties: {
