@@ -20,24 +20,27 @@ export const flowsListTool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
 };
 
+/** What flows_execute and flows_start take: a flow by name, its variables, a version. */
+export const FLOW_RUN_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    flowName: { type: 'string', description: 'the flow tool name (from flows_list), its name or id' },
+    initialVariables: { type: 'object', description: "values for the flow's parameters", additionalProperties: true },
+    ref: {
+      type: 'string',
+      description: 'a published version to run: its number, or the semver the flow declares (default: the newest)',
+    },
+  },
+  required: ['flowName'],
+  additionalProperties: false,
+};
+
 export const flowsExecuteTool = {
   name: FLOWS_EXECUTE,
   title: 'Execute a flow',
   description:
     'Runs a flow by name with initial variables and returns every intermediate result, the final result and timings.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      flowName: { type: 'string', description: 'the flow tool name (from flows_list), its name or id' },
-      initialVariables: { type: 'object', description: "values for the flow's parameters", additionalProperties: true },
-      ref: {
-        type: 'string',
-        description: 'a published version to run: its number, or the semver the flow declares (default: the newest)',
-      },
-    },
-    required: ['flowName'],
-    additionalProperties: false,
-  },
+  inputSchema: FLOW_RUN_INPUT_SCHEMA,
 };
 
 /** The error codes of seed 002; Flowbench's own code travels alongside. */

@@ -4,7 +4,7 @@ import type { Flow } from '../model/flow';
 import type { McpToolResult } from '../model/tool-result';
 import type { Services } from '../services/open-services';
 import { BUILT_IN_TOOL_NAMES } from '../model/ids';
-import { flowExecution } from './flows-tools';
+import { FLOW_RUN_INPUT_SCHEMA, flowExecution } from './flows-tools';
 
 /**
  * Flows longer than a client waits for one tool call (several cut a call off
@@ -28,16 +28,7 @@ export const flowsStartTool = {
   title: 'Start a flow',
   description:
     'Starts a flow by name and answers at once with its runId; the run goes on in Flowbench. Call flows_result with the runId to get the result. Use it for flows that take longer than a tool call may.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      flowName: { type: 'string', description: 'the flow tool name (from flows_list), its name or id' },
-      initialVariables: { type: 'object', description: "values for the flow's parameters", additionalProperties: true },
-      ref: { type: 'string', description: 'a published version to run (default: the newest)' },
-    },
-    required: ['flowName'],
-    additionalProperties: false,
-  },
+  inputSchema: FLOW_RUN_INPUT_SCHEMA,
   annotations: { openWorldHint: true },
 };
 
