@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { envPort } from './desktop/app-http';
 import { startDesktop } from './desktop/desktop';
+import { resolveDatabasePath } from '../core/services/paths';
 import type { DesktopShell } from './desktop/shell';
 
 // Wiring only: Electron's API handed to the desktop modules (electron/desktop/),
@@ -38,8 +39,10 @@ const electronShell: DesktopShell = {
 
 const nativeBinding = electronSqliteBinding();
 const port = envPort(process.env);
+// The name the user data folder is called by (window state), as the CLI's default database folder is.
+app.setName('Flowbench');
 void startDesktop(electronShell, {
-  ...(process.env.FLOWBENCH_DB ? { databasePath: process.env.FLOWBENCH_DB } : {}),
+  database: resolveDatabasePath(undefined),
   ...(port !== undefined ? { port } : {}),
   page: process.env.ELECTRON_RENDERER_URL
     ? { devUrl: process.env.ELECTRON_RENDERER_URL }

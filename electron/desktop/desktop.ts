@@ -6,7 +6,6 @@ import { endpointsFor } from '../../core/host/client-config';
 import { httpToken } from '../../core/host/http-host';
 import { keychainBackend } from '../../core/services/keychain-backend';
 import { openServices, type Services } from '../../core/services/open-services';
-import { DATABASE_FILE_NAME } from '../../core/services/paths';
 import { FLOWBENCH_VERSION } from '../../core/services/version';
 import { AppHttp } from './app-http';
 import { FLOW_FILE_EXTENSIONS, flowFilesIn, importCommand } from './flow-files';
@@ -18,8 +17,8 @@ import type { DesktopShell, DesktopWindow } from './shell';
 import { initialBounds, keepWindowState, MIN_SIZE, readWindowState } from './window-state';
 
 export interface DesktopOptions {
-  /** FLOWBENCH_DB; otherwise the database in the user data folder (the CLI's default too). */
-  databasePath?: string;
+  /** FLOWBENCH_DB, else the CLI's default database (resolveDatabasePath): one database for both. */
+  database: { path: string; isDefault: boolean };
   /** FLOWBENCH_PORT: the HTTP endpoint's port over the one chosen in the app. */
   port?: number;
   /** The page to load: the built renderer's index.html, or the dev server in development. */
@@ -79,9 +78,9 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
   });
 
   await shell.app.whenReady();
-  const databasePath = options.databasePath ?? join(shell.app.getPath('userData'), DATABASE_FILE_NAME);
+  const databasePath = options.database.path;
   const services = openServices(databasePath, {
-    seedExamples: options.databasePath === undefined,
+    seedExamples: options.database.isDefault,
     backgroundWrites: true,
     secretBackends: [safeStorageBackend(shell.safeStorage, shell.platform), keychainBackend()],
     ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),

@@ -31,7 +31,7 @@ afterEach(async () => {
 
 async function launch(shell: FakeShell, options: Partial<DesktopOptions> = {}) {
   const desktop = await startDesktop(shell.shell, {
-    databasePath: join(tempDir(), 'app.db'),
+    database: { path: join(tempDir(), 'app.db'), isDefault: false },
     port: 0,
     page: { file: PAGE },
     preload: '/app/out/preload/index.cjs',
@@ -215,7 +215,7 @@ describe('the desktop main process', () => {
     // Linux without a secret service: Electron's "basic_text" key is public, so it is plain text, said so.
     const bare = new FakeShell(tempDir());
     bare.encryption = 'basic_text';
-    await launch(bare, { databasePath: join(tempDir(), 'bare.db') });
+    await launch(bare, { database: { path: join(tempDir(), 'bare.db'), isDefault: false } });
     const info = (await bare.invoke(page, 'host', 'info', {})) as { value: { secrets: { store: string } } };
     expect(info.value.secrets.store).toBe('plain-text');
   });
