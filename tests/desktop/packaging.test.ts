@@ -43,7 +43,18 @@ describe('packaging (electron-builder.yml)', () => {
       expect(config.files).toContain(needed);
     }
     expect(config.files).toContain('resources/migrations/**');
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**']));
+    // The stdio entry runs from real files: the CLI, its worker, migrations and the addon with what loads it.
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining([
+        'node_modules/better-sqlite3/**',
+        'node_modules/bindings/**',
+        'node_modules/file-uri-to-path/**',
+        'bin/**',
+        'out/cli/**',
+        'out/worker/**',
+        'resources/migrations/**',
+      ]),
+    );
     const main = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string }).main;
     expect(main).toBe('out/main/index.js');
   });
