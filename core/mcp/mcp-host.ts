@@ -13,7 +13,7 @@ import { prepareInputs } from '../model/inputs';
 import type { RunEventListener, RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
 import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
-import { flowView, toolFor, viewUri } from '../services/tool-schema';
+import { flowView, RUN_VIEW_URI, toolFor, viewUri } from '../services/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
 import { serveResources, type ViewResource } from './resources';
 import { FlowTaskStore, startTask } from './flow-tasks';
@@ -84,10 +84,11 @@ export class McpHost {
 
   /** The views (MCP Apps) of the flows offered now. */
   private views(): ViewResource[] {
-    return [...this.catalogue().values()].flatMap((entry) => {
+    const own = [...this.catalogue().values()].flatMap((entry) => {
       const view = flowView(entry.snapshot);
       return view ? [{ uri: viewUri(entry.snapshot), toolName: entry.snapshot.tool.name, view }] : [];
     });
+    return [{ uri: RUN_VIEW_URI, view: { title: 'Flow run' } }, ...own];
   }
 
   /** A protocol server for one connection. */

@@ -19,7 +19,8 @@ const LISTED_RUNS = 20;
 /** A published flow's view, by its `ui://` URI. */
 export interface ViewResource {
   uri: string;
-  toolName: string;
+  /** The tool it is the view of; undefined for the built-in run view every other flow tool shares. */
+  toolName?: string;
   view: ResultView;
 }
 
@@ -44,7 +45,7 @@ export function serveResources(server: Server, services: Services, views: () => 
     resources: [
       ...views().map((v) => ({
         uri: v.uri,
-        name: `${v.toolName} view`,
+        name: v.toolName ? `${v.toolName} view` : 'run view',
         title: v.view.title,
         mimeType: VIEW_MIME_TYPE,
       })),
@@ -54,7 +55,10 @@ export function serveResources(server: Server, services: Services, views: () => 
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
     const view = views().find((v) => v.uri === uri);
-    if (view) return { contents: [{ uri, mimeType: VIEW_MIME_TYPE, text: viewHtml(view.view) }] };
+    if (view) {
+      const html = viewHtml(view.view, view.toolName ? 'result' : 'run');
+      return { contents: [{ uri, mimeType: VIEW_MIME_TYPE, text: html }] };
+    }
     const id = RUN_URI.exec(uri)?.[1];
     const record = id ? readMcpRun(services, id) : undefined;
     if (!record) {

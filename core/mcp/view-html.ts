@@ -18,7 +18,7 @@ const escapeHtml = (text: string) =>
  * sandboxed frame with no network): the title, room for the result, the
  * styles, and the view script inline.
  */
-export function viewHtml(view: ResultView): string {
+export function viewHtml(view: ResultView, kind: 'result' | 'run' = 'result'): string {
   if (script === undefined) {
     if (!existsSync(VIEW_SCRIPT)) {
       throw new FlowbenchError('INTERNAL_ERROR', 'the view script is not built: run `npm run build:node`');
@@ -44,10 +44,16 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid color-mix(in srgb, currentColor 20%, transparent); }
 .waiting { opacity: 0.6; }
 [data-state="error"] .content { color: #c0392b; }
+.node { border-left: 3px solid #888; padding: 4px 10px; margin: 6px 0; }
+.node.succeeded { border-color: #2e7d32; }
+.node.failed, .node.cancelled { border-color: #c0392b; }
+.node header { display: flex; gap: 8px; align-items: baseline; }
+.node .status { font-size: 12px; opacity: 0.75; }
+.node pre { margin: 4px 0 0; white-space: pre-wrap; font: 12px/1.4 ui-monospace, monospace; max-height: 12em; overflow: auto; }
 </style>
 </head>
 <body>
-<main id="view" data-state="waiting">
+<main id="view" data-state="waiting" data-kind="${kind}">
 <h1>${title}</h1>
 <section class="content"><p class="waiting">Waiting for the flow's result…</p></section>
 </main>

@@ -1,6 +1,7 @@
 import type { Flow } from './flow';
 import type { RunRecord } from './run';
 import { stringifyValue } from './template';
+import { RUN_VIEW_META_KEY, runViewData } from './run-view';
 
 /** A link to a resource the server offers (a run record), beside the text. */
 export interface ResourceLink {
@@ -39,8 +40,12 @@ export function failureText(flow: Flow, record: RunRecord): string {
   ].join(' ');
 }
 
-/** Turns a stored run into an MCP tool result. */
+/** Turns a stored run into an MCP tool result, with what the built-in run view shows in `_meta`. */
 export function toolResult(flow: Flow, record: RunRecord): ToolResult {
+  return { ...resultOf(flow, record), _meta: { [RUN_VIEW_META_KEY]: runViewData(flow, record) } };
+}
+
+function resultOf(flow: Flow, record: RunRecord): ToolResult {
   if (record.status !== 'succeeded') return { content: [text(failureText(flow, record))], isError: true };
   const output = record.output;
   if (output?.kind === 'structured') {

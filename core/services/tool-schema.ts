@@ -58,6 +58,9 @@ export function flowView(flow: Flow): ResultView | undefined {
   return undefined;
 }
 
+/** The built-in view every flow tool without its own offers: the run's nodes, statuses and outputs. */
+export const RUN_VIEW_URI = 'ui://flowbench/run';
+
 /** The `ui://` resource of a flow's view (an MCP App); one per tool. */
 export const viewUri = (flow: Flow): string => `ui://flowbench/views/${flow.tool.name}`;
 
@@ -97,8 +100,9 @@ export function toolFor(flow: Flow): JsonSchema & { name: string } {
     inputSchema: inputSchemaFor(flow.parameters),
     ...(outputSchema ? { outputSchema } : {}),
     ...(flow.tool.icon ? { icons: [iconOf(flow.tool.icon)] } : {}),
-    // MCP Apps: clients that support them fetch this resource and show the result in it.
-    ...(flowView(flow) ? { _meta: { ui: { resourceUri: viewUri(flow) } } } : {}),
+    // MCP Apps: clients that support them fetch this resource and show the result in it:
+    // the flow's own view, else the built-in one of the run (each node, its status and output).
+    _meta: { ui: { resourceUri: flowView(flow) ? viewUri(flow) : RUN_VIEW_URI } },
     ...(Object.keys(hints).length > 0 ? { annotations: { ...hints, ...(title ? { title } : {}) } } : {}),
   };
 }

@@ -68,8 +68,55 @@ function show(content: HTMLElement | string): void {
   body.replaceChildren(typeof content === 'string' ? element('p', content) : content);
 }
 
+/** The run as the built-in view shows it (core/model/run-view.ts, sent in the result's `_meta`). */
+interface RunViewData {
+  flowName: string;
+  status: string;
+  durationMs?: number;
+  nodes: {
+    id: string;
+    label: string;
+    status: string;
+    durationMs?: number;
+    output?: string;
+    error?: string;
+    passes?: number;
+  }[];
+}
+const RUN_VIEW_META_KEY = 'dev.flowbench/run';
+
+const timing = (ms: number | undefined) =>
+  ms === undefined ? '' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+
+/** The built-in view: the flow's nodes in order, each with how it ended and what it gave. */
+function runNodes(run: RunViewData): HTMLElement {
+  const list = element('section');
+  list.appendChild(
+    element('p', [`${run.flowName}: ${run.status}`, timing(run.durationMs)].filter(Boolean).join(' · ')),
+  );
+  for (const node of run.nodes) {
+    const card = element('article');
+    card.className = `node ${node.status.replace(/\s+/g, '-')}`;
+    card.setAttribute('aria-label', node.label);
+    const head = element('header');
+    head.appendChild(element('strong', node.label));
+    const facts = [node.status, timing(node.durationMs), node.passes ? `${node.passes} passes` : ''];
+    head.appendChild(element('span', facts.filter(Boolean).join(' · '))).className = 'status';
+    card.appendChild(head);
+    if (node.error ?? node.output) card.appendChild(element('pre', node.error ?? node.output));
+    list.appendChild(card);
+  }
+  return list;
+}
+
 const app = new App({ name: 'Flowbench view', version: '1' });
 app.ontoolresult = (result) => {
+  if (main.dataset.kind === 'run') {
+    const run = result._meta?.[RUN_VIEW_META_KEY] as RunViewData | undefined;
+    show(run ? runNodes(run) : 'This result carries no run to show.');
+    main.dataset.state = result.isError ? 'error' : 'shown';
+    return;
+  }
   if (result.isError) {
     const text = (result.content ?? []).map((c) => ('text' in c ? c.text : '')).join('\n');
     show(text || 'The flow failed.');

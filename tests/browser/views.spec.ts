@@ -1,34 +1,20 @@
+import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { echoFlow } from '../fixtures/mcp-flows';
 import { runCli, runJson, ROOT } from '../helpers/cli';
-import { connectStdio } from '../helpers/mcp';
+import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
 import { expect, test } from './fixtures';
 
 /**
- * Issue 19, point 3: a seed-000 view, published, shown as an MCP client
- * would: the ui:// resource's HTML in a sandboxed frame, driven by ext-apps'
- * AppBridge with the real tool result from `flowbench mcp`.
+ * Issue 19, point 3: flows' views shown as an MCP client would: the ui://
+ * resource's HTML in a sandboxed frame, driven by ext-apps' AppBridge
+ * (view-host/host.ts) with the real tool result from `flowbench mcp`.
  */
-test("a flow's view renders the tool's structured result in a sandboxed frame (MCP Apps)", async ({ page, served }) => {
-  const imported = await runJson<{ id: string }>([
-    '--db',
-    served.db,
-    'import',
-    join(ROOT, 'tests', 'fixtures', 'formats', 'tool-flow-views.json'),
-  ]);
-  expect((await runCli(['--db', served.db, 'publish', imported.id])).code).toBe(0);
-  const { client } = await connectStdio(served.db);
-  let html: string;
-  let result: unknown;
-  try {
-    const read = await client.readResource({ uri: 'ui://flowbench/views/order_status' });
-    html = (read.contents[0] as { text: string }).text;
-    result = await client.callTool({ name: 'order_status', arguments: { orderId: 'A-1042' } });
-  } finally {
-    await client.close();
-  }
 
-  const host = await build({
+/** Opens the test host page and shows the view in it with this input and result. */
+async function host(page: Page, html: string, input: Record<string, unknown>, result: unknown): Promise<void> {
+  const script = await build({
     entryPoints: [join(ROOT, 'tests', 'browser', 'view-host', 'host.ts')],
     bundle: true,
     write: false,
@@ -37,16 +23,42 @@ test("a flow's view renders the tool's structured result in a sandboxed frame (M
     logLevel: 'silent',
   });
   await page.setContent('<!doctype html><html><body></body></html>');
-  await page.addScriptTag({ content: host.outputFiles[0]?.text ?? '' });
+  await page.addScriptTag({ content: script.outputFiles[0]?.text ?? '' });
   await page.evaluate(
-    ([view, toolResult]) =>
-      (window as unknown as { showView(h: string, i: Record<string, unknown>, r: unknown): Promise<void> }).showView(
+    ([view, toolInput, toolResult]) =>
+      (window as unknown as { showView(h: string, i: unknown, r: unknown): Promise<void> }).showView(
         view,
-        { orderId: 'A-1042' },
+        toolInput,
         toolResult,
       ),
-    [html, result] as const,
+    [html, input, result] as const,
   );
+}
+
+/** The view's HTML and one call's result, from a real `flowbench mcp`. */
+async function viewAndCall(db: string, uri: string, tool: string, args: Record<string, unknown>) {
+  const { client } = await connectStdio(db);
+  try {
+    const read = await client.readResource({ uri });
+    const html = (read.contents[0] as { text: string }).text;
+    return { html, result: await client.callTool({ name: tool, arguments: args }) };
+  } finally {
+    await client.close();
+  }
+}
+
+test("a flow's view renders the tool's structured result in a sandboxed frame (MCP Apps)", async ({ page, served }) => {
+  const imported = await runJson<{ id: string }>([
+    '--db',
+    served.db,
+    'import',
+    join(ROOT, 'tests', 'fixtures', 'formats', 'tool-flow-views.json'),
+  ]);
+  expect((await runCli(['--db', served.db, 'publish', imported.id])).code).toBe(0);
+  const { html, result } = await viewAndCall(served.db, 'ui://flowbench/views/order_status', 'order_status', {
+    orderId: 'A-1042',
+  });
+  await host(page, html, { orderId: 'A-1042' }, result);
 
   const view = page.frameLocator('iframe[title="view"]');
   await expect(view.getByRole('heading', { name: 'Order tracker' })).toBeVisible();
@@ -57,4 +69,21 @@ test("a flow's view renders the tool's structured result in a sandboxed frame (M
   // It told the host its size, and the host made room for all of it.
   await expect.poll(async () => (await page.locator('iframe').boundingBox())?.height ?? 0).toBeGreaterThan(200);
   await page.screenshot({ path: test.info().outputPath('view.png') });
+});
+
+test('every other flow tool shows the built-in run view: each node with how it ended and what it gave', async ({
+  page,
+  served,
+}) => {
+  prepareDatabase(served.db, (services) => publishFlows(services, [echoFlow]));
+  const { html, result } = await viewAndCall(served.db, 'ui://flowbench/run', 'echo_tool', { message: 'otters' });
+  await host(page, html, { message: 'otters' }, result);
+
+  const view = page.frameLocator('iframe[title="view"]');
+  await expect(view.getByText('Echo: succeeded')).toBeVisible();
+  const say = view.getByRole('article', { name: 'say' });
+  await expect(say).toContainText('succeeded');
+  await expect(say).toContainText('You said: otters');
+  await expect(view.getByRole('article')).toHaveCount(3);
+  await page.screenshot({ path: test.info().outputPath('run-view.png') });
 });

@@ -75,6 +75,8 @@ describe('MCP Inspector CLI', () => {
         { type: 'text', text: 'You said: inspected' },
         { type: 'text', text: 'count=2' },
       ],
+      // What the built-in run view shows, beside what the model reads.
+      _meta: { 'dev.flowbench/run': expect.objectContaining({ status: 'succeeded' }) },
     });
     const bad = await callEcho(stdio, 'count=2');
     expect(bad).toMatchObject({
@@ -88,7 +90,7 @@ describe('MCP Inspector CLI', () => {
     const list = (await inspect([...http, '--method', 'tools/list'])) as { tools: { name: string }[] };
     expect(list.tools.map((t) => t.name)).toContain('echo_tool');
     const call = await callEcho(http, 'message=via http');
-    expect(call).toEqual({
+    expect(call).toMatchObject({
       content: [
         { type: 'text', text: 'You said: via http' },
         { type: 'text', text: 'count=1' },

@@ -114,8 +114,9 @@ describe('flowbench mcp (stdio)', () => {
       title: 'Echo',
       description:
         'Echoes the message back.\n\nWhen to use: When asked to echo.\n\nWhen not to use: Never for secrets.',
-      // Clients that support tasks may call any flow as one.
+      // Clients that support tasks may call any flow as one; MCP Apps hosts show the run in the built-in view.
       execution: { taskSupport: 'optional' },
+      _meta: { ui: { resourceUri: 'ui://flowbench/run' } },
       inputSchema: {
         type: 'object',
         properties: {

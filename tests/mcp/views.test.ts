@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runJson } from '../helpers/cli';
-import { connectStdio } from '../helpers/mcp';
+import { echoFlow } from '../fixtures/mcp-flows';
+import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
 import { useTempDir } from '../helpers/temp';
 
 /**
@@ -108,5 +109,29 @@ describe("seed 000's views as MCP Apps", () => {
     expect(both.problems.map((p) => p.message)).toContain(
       "views: the flow has both return values and 1 view(s), which seed 000 keeps apart; the return values are kept and the views left in the flow's metadata",
     );
+  });
+
+  it('every other flow tool offers the built-in run view: each node, how it ended and what it gave', async () => {
+    const db = join(tempDir(), 'run-view.db');
+    prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+    const { client } = await connectStdio(db);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === 'echo_tool')?._meta).toEqual({ ui: { resourceUri: 'ui://flowbench/run' } });
+      const read = await client.readResource({ uri: 'ui://flowbench/run' });
+      expect((read.contents[0] as { text: string }).text).toContain('data-kind="run"');
+      const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'otters' } });
+      expect(result._meta?.['dev.flowbench/run']).toMatchObject({
+        flowName: 'Echo',
+        status: 'succeeded',
+        nodes: [
+          { id: 'input', status: 'succeeded' },
+          { id: 'say', status: 'succeeded', output: 'You said: otters' },
+          { id: 'result', status: 'succeeded' },
+        ],
+      });
+    } finally {
+      await client.close();
+    }
   });
 });

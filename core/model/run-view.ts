@@ -1,0 +1,65 @@
+import type { Flow } from './flow';
+import type { RunRecord, StepStatus } from './run';
+import { stringifyValue } from './template';
+
+/**
+ * What the built-in run view (an MCP App every flow tool offers) shows of a
+ * run: each node of the flow in order, with how it ended and what it gave,
+ * cut short. It travels in the tool result's `_meta`, so the model reads the
+ * result as before and only the client's view uses it.
+ */
+export const RUN_VIEW_META_KEY = 'dev.flowbench/run';
+/** The longest output a node shows in the view. */
+const MAX_OUTPUT_CHARS = 2_000;
+
+export interface RunViewNode {
+  id: string;
+  label: string;
+  type: string;
+  status: StepStatus | 'not run';
+  durationMs?: number;
+  output?: string;
+  error?: string;
+  /** Loop passes, when there were more than one. */
+  passes?: number;
+}
+
+export interface RunViewData {
+  runId: string;
+  flowName: string;
+  status: RunRecord['status'];
+  durationMs?: number;
+  nodes: RunViewNode[];
+}
+
+const cut = (text: string) => (text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}…` : text);
+
+export function runViewData(flow: Flow, record: RunRecord): RunViewData {
+  // A node's last pass is how it ended.
+  const last = new Map<string, RunRecord['steps'][number]>();
+  const passes = new Map<string, number>();
+  for (const step of record.steps) {
+    last.set(step.nodeId, step);
+    passes.set(step.nodeId, (passes.get(step.nodeId) ?? 0) + 1);
+  }
+  return {
+    runId: record.id,
+    flowName: flow.name,
+    status: record.status,
+    ...(record.durationMs !== undefined ? { durationMs: record.durationMs } : {}),
+    nodes: flow.nodes.map((node) => {
+      const step = last.get(node.id);
+      const count = passes.get(node.id) ?? 0;
+      return {
+        id: node.id,
+        label: node.label || node.id,
+        type: node.type,
+        status: step?.status ?? 'not run',
+        ...(step?.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
+        ...(step?.output !== undefined ? { output: cut(stringifyValue(step.output)) } : {}),
+        ...(step?.error ? { error: `${step.error.code}: ${step.error.message}` } : {}),
+        ...(count > 1 ? { passes: count } : {}),
+      };
+    }),
+  };
+}
