@@ -75,8 +75,12 @@ export class McpHost {
     }
     const byName = new Map<string, CatalogueEntry>();
     for (const published of this.services.versions.latestPublished()) {
-      if (published.enabled)
-        byName.set(published.snapshot.tool.name, { ...published, tool: toolFor(published.snapshot) });
+      if (!published.enabled) continue;
+      const tool = toolFor(published.snapshot);
+      byName.set(published.snapshot.tool.name, {
+        ...published,
+        tool: withLongRunHint(tool, this.services.runs.typicalDurationMs(published.flowId)),
+      });
     }
     this.cache = { signature, epoch, checkedAt: now, byName };
     return byName;
@@ -399,6 +403,20 @@ function callerOf(server: Server, extra: CallExtra): { trigger: 'mcp'; client?: 
   const client = server.getClientVersion()?.name;
   const traceparent = validTraceparent(extra._meta?.traceparent);
   return { trigger: 'mcp', ...(client ? { client } : {}), ...(traceparent ? { traceparent } : {}) };
+}
+
+/** Past this a flow's usual run outlasts what several clients wait for one call. */
+const LONG_RUN_MS = 30_000;
+
+/**
+ * A flow whose runs (learnt from its history) usually take longer than a
+ * client waits says so in its description, with the ways that do not wait.
+ */
+function withLongRunHint(tool: CatalogueEntry['tool'], typicalMs: number | undefined): CatalogueEntry['tool'] {
+  if (typicalMs === undefined || typicalMs < LONG_RUN_MS) return tool;
+  const hint = `This flow usually takes about ${Math.round(typicalMs / 1000)} s: call it as a task, or through flows_start and flows_result, rather than waiting on one call.`;
+  const description = typeof tool.description === 'string' ? tool.description : '';
+  return { ...tool, description: [description, hint].filter(Boolean).join('\n\n') };
 }
 
 /** Every bad field of a refused call, in one line a model can act on. */

@@ -131,6 +131,20 @@ export class RunRepository {
     return row.body;
   }
 
+  /** The median time of the flow's last 20 successful runs, or undefined before it has any. */
+  typicalDurationMs(flowId: string): number | undefined {
+    const durations = this.db
+      .select({ ms: runs.durationMs })
+      .from(runs)
+      .where(and(eq(runs.flowId, flowId), eq(runs.status, 'succeeded')))
+      .orderBy(desc(runs.startedAt))
+      .limit(20)
+      .all()
+      .flatMap((r) => (r.ms === null ? [] : [r.ms]))
+      .sort((a, b) => a - b);
+    return durations.length > 0 ? durations[Math.floor(durations.length / 2)] : undefined;
+  }
+
   /** Newest first, filtered by flow, trigger and status; `offset` pages on. Each with its tokens and cost. */
   list(options: RunListOptions = {}): RunSummary[] {
     this.log.flush();

@@ -135,6 +135,14 @@ describe('long-running flows over MCP', () => {
     expect(Math.max(...task.asked)).toBeLessThan(30_000);
     const taskResult = await tasker.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema);
     expect(taskResult.content).toEqual([{ type: 'text', text: 'Forty-two.' }]);
+
+    // Learnt from its history: the flow now says it is long, and how to call it.
+    const { client: fresh } = await connectStdio(db);
+    closers.push(() => fresh.close());
+    const ask = (await fresh.listTools()).tools.find((t) => t.name === 'ask_model');
+    expect(ask?.description).toMatch(
+      /usually takes about 9\d s: call it as a task, or through flows_start and flows_result/,
+    );
   }, 180_000);
 
   it('a task answers only the session that made it, and cancelling it cancels its run', async () => {
