@@ -8,13 +8,14 @@ import { buildElectronSqlite } from './electron-native.mjs';
 
 const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-const run = (command, args) => spawnSync(command, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+const run = (command, args, stdio = 'inherit') => spawnSync(command, args, { cwd: root, stdio }).status ?? 1;
 
 const build = run(bin('electron-vite'), ['build']);
 if (build !== 0) process.exit(build);
 const electronReady =
   existsSync(join(root, 'node_modules', 'electron', 'path.txt')) ||
-  run(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')]) === 0;
+  // Quiet: offline, the download's stack trace would bury the one line below that says what happens.
+  run(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], 'ignore') === 0;
 const missing = !electronReady
   ? "Electron's binary (it downloads on first launch)"
   : !buildElectronSqlite({ quiet: true })
