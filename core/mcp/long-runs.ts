@@ -113,7 +113,7 @@ export async function runResult(
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - now()))));
     record = read() ?? record;
   }
-  if (record.status === 'running') return structured(progressOf(record, services));
+  if (record.status === 'running') return structured(progressOf(record, services, now()));
   const endedAt = Date.parse(record.finishedAt ?? record.startedAt);
   if (now() - endedAt > RESULT_TTL_MS) {
     return refused(
@@ -122,19 +122,13 @@ export async function runResult(
       `run ${runId} ended at ${record.finishedAt ?? record.startedAt}; results are kept for 24 hours (the run record stays in Flowbench)`,
     );
   }
-  const flow = snapshotOf(services, record);
-  const execution = flowExecution(flow, record);
+  const execution = flowExecution(services.runs.snapshot(record.id), record);
   return structured(execution as unknown as Record<string, unknown>, execution.status !== 'success', [runLink(runId)]);
 }
 
-function snapshotOf(services: Services, record: RunRecord): Flow {
-  return record.flowVersion !== undefined
-    ? services.versions.get(record.flowId, record.flowVersion)
-    : services.flows.get(record.flowId);
-}
-
-function progressOf(record: RunRecord, services: Services): Record<string, unknown> {
-  const total = snapshotOf(services, record).nodes.length;
+function progressOf(record: RunRecord, services: Services, now: number): Record<string, unknown> {
+  // The flow as the run ran it, stored with the run (the draft may have changed since).
+  const total = services.runs.snapshot(record.id).nodes.length;
   const ended = record.steps.filter((s) => s.status !== 'running' && s.status !== 'pending');
   const last = ended.at(-1);
   return {
@@ -142,7 +136,7 @@ function progressOf(record: RunRecord, services: Services): Record<string, unkno
     flowName: record.flowName,
     status: 'running',
     progress: { done: ended.length, total, ...(last ? { lastNode: last.nodeId } : {}) },
-    elapsedMs: Date.now() - Date.parse(record.startedAt),
+    elapsedMs: now - Date.parse(record.startedAt),
     next: `call ${FLOWS_RESULT} again`,
   };
 }

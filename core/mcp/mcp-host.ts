@@ -76,7 +76,8 @@ export class McpHost {
     const byName = new Map<string, CatalogueEntry>();
     for (const published of this.services.versions.latestPublished()) {
       if (!published.enabled) continue;
-      const tool = toolFor(published.snapshot);
+      // Any flow may run as a task, for clients that support tasks (the others call it as usual).
+      const tool = { ...toolFor(published.snapshot), execution: { taskSupport: 'optional' as const } };
       byName.set(published.snapshot.tool.name, {
         ...published,
         tool: withLongRunHint(tool, this.services.runs.typicalDurationMs(published.flowId)),
@@ -112,8 +113,7 @@ export class McpHost {
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: [
-        // Any flow may run as a task, for clients that support tasks (the others call it as usual).
-        ...[...this.catalogue().values()].map((e) => ({ ...e.tool, execution: { taskSupport: 'optional' as const } })),
+        ...[...this.catalogue().values()].map((e) => e.tool),
         flowsListTool,
         flowsExecuteTool,
         flowsStartTool,
@@ -184,20 +184,34 @@ export class McpHost {
     if (name === FLOWS_EXECUTE) return this.flowsExecute(server, args ?? {}, extra);
     if (name === FLOWS_START) return this.flowsStart(server, args ?? {}, extra);
     if (name === FLOWS_RESULT) return runResult(this.services, args ?? {}, extra.signal);
-    const entry = this.catalogue().get(name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    let inputs: Record<string, unknown>;
-    try {
-      inputs = prepareInputs(entry.snapshot.parameters, args ?? {});
-    } catch (error) {
-      return textResult(`Invalid arguments for ${name}: ${argumentProblems(error)}`, true);
-    }
+    const checked = this.flowCall(name, args);
+    if ('invalid' in checked) return textResult(checked.invalid, true);
+    const { entry, inputs } = checked;
     try {
       const record = await this.run(server, entry, inputs, extra);
       return toolResult(entry.snapshot, record);
     } catch (error) {
       const failure = toFlowbenchError(error);
       return textResult(`${name} could not run: ${failure.code}: ${failure.message}`, true);
+    }
+  }
+
+  /**
+   * A call of a flow tool, checked: the flow and its inputs, or why the
+   * arguments do not fit (a call answers that as an error result, a task as a
+   * protocol error). An unknown tool is a protocol error either way.
+   */
+  private flowCall(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    unknownNote = '',
+  ): { entry: CatalogueEntry; inputs: Record<string, unknown> } | { invalid: string } {
+    const entry = this.catalogue().get(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}${unknownNote}`);
+    try {
+      return { entry, inputs: prepareInputs(entry.snapshot.parameters, args ?? {}) };
+    } catch (error) {
+      return { invalid: `Invalid arguments for ${name}: ${argumentProblems(error)}` };
     }
   }
 
@@ -210,14 +224,9 @@ export class McpHost {
     ttl: number | undefined,
     extra: CallExtra,
   ): Promise<{ task: Task }> {
-    const entry = this.catalogue().get(name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name} (only flow tools run as tasks)`);
-    let inputs: Record<string, unknown>;
-    try {
-      inputs = prepareInputs(entry.snapshot.parameters, args ?? {});
-    } catch (error) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${argumentProblems(error)}`);
-    }
+    const checked = this.flowCall(name, args, ' (only flow tools run as tasks)');
+    if ('invalid' in checked) throw new McpError(ErrorCode.InvalidParams, checked.invalid);
+    const { entry, inputs } = checked;
     return startTask(this.tasks, store, ttl, {
       flow: entry.snapshot,
       run: (signal, onNodeDone) =>

@@ -21,8 +21,9 @@ afterEach(() => {
 });
 
 /** A keychain that works, kept in a map: what a Mac or a Linux desktop offers. */
-function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string> } {
+function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string>; writes: string[] } {
   const entries = new Map<string, string>();
+  const writes: string[] = [];
   class Entry {
     constructor(
       private readonly service: string,
@@ -32,6 +33,7 @@ function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string
       return `${this.service}:${this.account}`;
     }
     setPassword(password: string) {
+      if (!this.account.endsWith('availability-probe')) writes.push(this.account);
       entries.set(this.key, password);
     }
     getPassword() {
@@ -41,7 +43,7 @@ function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string
       return entries.delete(this.key);
     }
   }
-  return { binding: { Entry }, entries };
+  return { binding: { Entry }, entries, writes };
 }
 
 /** What @napi-rs/keyring does where there is no keychain daemon (this machine): reads find nothing, writes fail. */
@@ -153,7 +155,7 @@ describe('the secret port', () => {
   });
 
   it("keeps a server's env values in the keychain, masked in the setting, through a rename and a removal", () => {
-    const { binding, entries } = fakeKeychain();
+    const { binding, entries, writes } = fakeKeychain();
     const s = services('servers.db', [keychainBackend(() => binding)]);
     s.servers.set({ name: 'files', transport: 'stdio', command: 'node', env: { TOKEN: KEY, MODE: 'fast' } });
     expect(s.servers.list()[0]).toMatchObject({
@@ -162,6 +164,11 @@ describe('the secret port', () => {
     });
     expect(s.servers.configs()[0]).toMatchObject({ env: { TOKEN: KEY, MODE: 'fast' } });
     expect(fileHas('servers.db', KEY)).toBe(false);
+    // Saved again as the editor sends it (masks), with one value changed: only that one is written.
+    writes.length = 0;
+    s.servers.set({ name: 'files', transport: 'stdio', command: 'node', env: { TOKEN: SECRET_MASK, MODE: 'faster' } });
+    expect(writes).toEqual([expect.stringMatching(/server\/files\/env\/MODE$/)]);
+    expect(s.servers.configs()[0]).toMatchObject({ env: { TOKEN: KEY, MODE: 'faster' } });
 
     // The editor sends the masks back with a new name: the values follow the server.
     s.servers.set(

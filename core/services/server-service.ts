@@ -55,7 +55,12 @@ export class ServerService {
 
   /** The servers with their real env and header values, for connecting. */
   configs(): McpServerConfig[] {
-    return this.stored().map((config) => mapSecrets(config, (name) => this.secrets.read(name) ?? ''));
+    return this.stored().map((config) => this.withValues(config));
+  }
+
+  /** One stored server with its env and header values read from the vault. */
+  private withValues(config: McpServerConfig): McpServerConfig {
+    return mapSecrets(config, (name) => this.secrets.read(name) ?? '');
   }
 
   /** The setting as kept: values masked (one an older Flowbench kept in it moves to the vault here). */
@@ -100,11 +105,15 @@ export class ServerService {
     if (previousName !== undefined && previousName !== edited.name && configs.some((c) => c.name === edited.name)) {
       throw new FlowbenchError('VALIDATION_ERROR', `a server named "${edited.name}" already exists`);
     }
-    const previous = this.configs().find((c) => c.name === replaced);
+    // Only this server's values are read (each one may be a keychain lookup).
+    const stored = configs.find((c) => c.name === replaced);
+    const previous = stored ? this.withValues(stored) : undefined;
     const config = keepSecrets(edited, previous);
     // The values go to the vault under the (new) name; the old name's values, and keys dropped, go.
+    // A value kept as it was under the same name is not written again.
+    const unchanged = new Map(previous ? secretValues(previous).map((s) => [s.name, s.value]) : []);
     const values = secretValues(config);
-    for (const { name, value } of values) this.secrets.write(name, value);
+    for (const { name, value } of values) if (unchanged.get(name) !== value) this.secrets.write(name, value);
     const kept = new Set(values.map((v) => v.name));
     for (const name of this.secrets.namesUnder(secretNames.serverPrefix(replaced))) {
       if (!kept.has(name)) this.secrets.remove(name);

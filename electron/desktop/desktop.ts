@@ -52,6 +52,8 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     return undefined;
   }
   let window: DesktopWindow | undefined;
+  /** Set once the first window opened: windows cannot be made before the app is ready. */
+  let started = false;
   // Commands wait until the page can take them (files named at launch arrive before it loads).
   let pending: AppCommand[] = flowFilesIn(options.argv, options.cwd).map(importCommand);
   const isReady = (w: DesktopWindow | undefined): w is DesktopWindow =>
@@ -67,9 +69,10 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
   };
   // A file given to a second launch, or opened from the Finder (macOS), comes here.
   shell.app.on('second-instance', (_event, argv, workingDirectory) => {
-    const shown = window && !window.isDestroyed() ? window : openWindow();
-    if (shown.isMinimized()) shown.restore();
-    shown.focus();
+    // Before the first window opens (a second launch during start-up), its files just wait for it.
+    const shown = window && !window.isDestroyed() ? window : started ? openWindow() : undefined;
+    if (shown?.isMinimized()) shown.restore();
+    shown?.focus();
     for (const file of flowFilesIn(argv, workingDirectory)) send(importCommand(file));
   });
   shell.app.on('open-file', (event, path) => {
@@ -160,6 +163,7 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
   }
 
   openWindow();
+  started = true;
   shell.app.on('activate', () => {
     if (!window) openWindow();
   });

@@ -1,6 +1,6 @@
-import type { AppCommand } from '../../core/api/app-commands';
+import type { AppCommand, AppCommandName } from '../../core/api/app-commands';
 import { isEditable } from './editor/shortcuts';
-import { useAppStore } from './store/app-store';
+import { useAppStore, type AppState } from './store/app-store';
 
 /** The canvas fits its view on this window event (only the canvas holds React Flow's viewport). */
 export const FIT_VIEW_EVENT = 'flowbench:fit-view';
@@ -14,6 +14,30 @@ const TEXT_COMMANDS: Partial<Record<AppCommand['name'], string>> = {
   paste: 'paste',
   delete: 'delete',
   'select-all': 'selectAll',
+};
+
+type EditorCommand = Exclude<AppCommandName, 'new-flow' | 'home' | 'connect' | 'shortcuts'>;
+
+/**
+ * What each editor command does on the canvas. The editor's keyboard
+ * shortcuts (editor-keys.tsx) and the app's menu both run these, so a key and
+ * its menu item can never do different things.
+ */
+export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> = {
+  undo: (state) => state.undo(),
+  redo: (state) => state.redo(),
+  cut: (state) => {
+    state.copySelection();
+    state.removeSelection();
+  },
+  copy: (state) => state.copySelection(),
+  paste: (state) => state.paste(),
+  duplicate: (state) => state.duplicateSelection(),
+  delete: (state) => state.removeSelection(),
+  'select-all': (state) => state.selectAll(),
+  run: (state) => void state.startRun(),
+  'auto-layout': (state) => void state.autoLayout(),
+  'fit-view': () => void window.dispatchEvent(new Event(FIT_VIEW_EVENT)),
 };
 
 /**
@@ -49,31 +73,5 @@ export async function runAppCommand(command: AppCommand): Promise<void> {
     case 'shortcuts':
       return state.setShortcutsOpen(true);
   }
-  if (!inEditor) return;
-  switch (command.name) {
-    case 'undo':
-      return state.undo();
-    case 'redo':
-      return state.redo();
-    case 'cut':
-      state.copySelection();
-      return state.removeSelection();
-    case 'copy':
-      return state.copySelection();
-    case 'paste':
-      return state.paste();
-    case 'duplicate':
-      return state.duplicateSelection();
-    case 'delete':
-      return state.removeSelection();
-    case 'select-all':
-      return state.selectAll();
-    case 'run':
-      return void state.startRun();
-    case 'auto-layout':
-      return void state.autoLayout();
-    case 'fit-view':
-      window.dispatchEvent(new Event(FIT_VIEW_EVENT));
-      return;
-  }
+  if (inEditor) EDITOR_COMMANDS[command.name](state);
 }

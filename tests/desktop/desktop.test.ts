@@ -157,6 +157,22 @@ describe('the desktop main process', () => {
     expect(shell.windows).toHaveLength(1);
   });
 
+  it('a second launch while the app is still starting opens no window of its own; its file waits for the first', async () => {
+    const shell = new FakeShell(tempDir());
+    let ready = () => undefined as void;
+    shell.ready = new Promise<void>((resolve) => (ready = resolve));
+    const launching = launch(shell);
+    shell.appEvents.emit('second-instance', {}, ['/opt/Flowbench/flowbench', EXAMPLE], ROOT);
+    expect(shell.windows).toHaveLength(0);
+    ready();
+    await launching;
+    expect(shell.windows).toHaveLength(1);
+    shell.windows[0]!.webContents.finishLoad();
+    expect(commandsSent(shell.windows[0]!)).toEqual([
+      { name: 'import-file', fileName: 'triage-ticket.json', text: readFileSync(EXAMPLE, 'utf8') },
+    ]);
+  });
+
   it('serves MCP over HTTP with its token, and says when its port was taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -105,6 +105,8 @@ export class FakeShell {
   quitCalled = false;
   permissionsDenied = false;
   encryption: 'os' | 'basic_text' | 'none' = 'os';
+  /** What `app.whenReady()` waits for: a test can hold the app before it is ready. */
+  ready: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly userData: string,
@@ -149,7 +151,7 @@ export class FakeShell {
       getPath: () => this.userData,
       getVersion: () => '0.0.0-test',
       getAppPath: () => process.cwd(),
-      whenReady: () => Promise.resolve(),
+      whenReady: () => this.ready,
       setAboutPanelOptions: () => undefined,
       showAboutPanel: () => undefined,
       on: (event: string, listener: (...args: unknown[]) => void) => this.appEvents.on(event, listener),

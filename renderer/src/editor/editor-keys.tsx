@@ -2,7 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
-import { FIT_VIEW_EVENT } from '../app-commands';
+import { EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
 
 /** The editor's keyboard shortcuts (listed in SHORTCUTS). Renders nothing. */
 export function EditorKeys() {
@@ -29,17 +29,18 @@ export function EditorKeys() {
       };
       // Ctrl+Enter means nothing else in a form field: it runs from the Run form's fields too
       // (a template editor that uses it for a new line has handled it first).
-      if (mod && event.key === 'Enter' && !event.defaultPrevented) return handled(() => void state.startRun());
+      const run = (command: keyof typeof EDITOR_COMMANDS) => handled(() => EDITOR_COMMANDS[command](state));
+      if (mod && event.key === 'Enter' && !event.defaultPrevented) return run('run');
       if (isEditable(event.target)) return;
-      if (mod && key === 'z' && event.shiftKey) return handled(state.redo);
-      if (mod && key === 'z') return handled(state.undo);
-      if (mod && key === 'y') return handled(state.redo);
-      if (mod && key === 'c') return handled(state.copySelection);
-      if (mod && key === 'v') return handled(state.paste);
-      if (mod && key === 'd') return handled(state.duplicateSelection);
-      if (mod && key === 'a') return handled(state.selectAll);
-      if (mod && event.shiftKey && key === 'l') return handled(() => void state.autoLayout());
-      if (event.key === 'Delete' || event.key === 'Backspace') return handled(state.removeSelection);
+      if (mod && key === 'z' && event.shiftKey) return run('redo');
+      if (mod && key === 'z') return run('undo');
+      if (mod && key === 'y') return run('redo');
+      if (mod && key === 'c') return run('copy');
+      if (mod && key === 'v') return run('paste');
+      if (mod && key === 'd') return run('duplicate');
+      if (mod && key === 'a') return run('select-all');
+      if (mod && event.shiftKey && key === 'l') return run('auto-layout');
+      if (event.key === 'Delete' || event.key === 'Backspace') return run('delete');
       if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
       if (event.shiftKey && event.key === '!') return handled(() => void fitView({ duration: 300 }));
     };
