@@ -41,6 +41,14 @@ test("the tool's icon is chosen in the flow settings, kept, and removed (issue 1
   await openFlow(page, served, flow);
   await page.getByLabel('Tool icon file').setInputFiles(ICON);
   await expect(page.getByRole('img', { name: 'Tool icon' })).toBeVisible();
+  // Shown, not a broken image: the page's Content-Security-Policy lets a data: image load.
+  await expect
+    .poll(() => page.getByRole('img', { name: 'Tool icon' }).evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
+  await page.locator('.tool-icon-field').screenshot({ path: test.info().outputPath('icon.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('.tool-icon-field').screenshot({ path: test.info().outputPath('icon-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
   await expectSaved(page);
   expect(storedFlow(served.db, flow.id ?? '').tool.icon).toMatch(/^data:image\/png;base64,/);
 

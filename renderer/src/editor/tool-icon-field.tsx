@@ -23,7 +23,14 @@ export function ToolIconField({ icon }: { icon: string | undefined }) {
     <div className="field tool-icon-field">
       <span className="field-label">Icon (shown by clients beside the tool)</span>
       <div className="tool-icon-row">
-        {icon ? <img src={icon} alt="Tool icon" className="tool-icon" /> : <span className="muted">none</span>}
+        {/* An inline image is shown; a web one is named, not fetched (the page loads nothing from the web). */}
+        {icon?.startsWith('data:') ? (
+          <img src={icon} alt="Tool icon" className="tool-icon" />
+        ) : icon ? (
+          <code className="tool-icon-url">{icon}</code>
+        ) : (
+          <span className="muted">none</span>
+        )}
         <label className="button-like">
           {icon ? 'Replace…' : 'Choose an image…'}
           <input
