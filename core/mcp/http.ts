@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHost } from './mcp-host';
+import { createLegacyServer } from './legacy-server';
+import { createModernHttp } from './modern-http';
 
 /** Request bodies above this are refused before parsing (tool arguments themselves are limited to 1 MB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -58,10 +60,13 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /**
- * Streamable HTTP for `/mcp`: one transport and protocol server per session,
- * created by an initialize request and found again by its Mcp-Session-Id.
+ * Streamable HTTP for `/mcp`, both revisions on one endpoint: 2026-07-28
+ * requests (per-request envelope, no session) go to the v2 SDK's handler;
+ * 2025-11-25 ones get one transport and protocol server per session, created
+ * by an initialize request and found again by its Mcp-Session-Id.
  */
 export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
+  const modern = createModernHttp(host);
   const idleMs = options.idleMs ?? SESSION_IDLE_MS;
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
   // Insertion order is use order: a session is moved to the end each time it is used.
@@ -107,6 +112,7 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
       return sendJsonRpcError(res, (error as { status?: number }).status ?? 400, (error as Error).message);
     }
     if (existing) return existing.handleRequest(req, res, body);
+    if (!sessionId && !(await modern.isLegacy(req, body))) return modern.handle(req, res, body);
     if (sessionId) return sendJsonRpcError(res, 404, 'unknown session; initialize again');
     if (!isInitializeRequest(body))
       return sendJsonRpcError(res, 400, 'the first request of a session must be initialize');
@@ -125,7 +131,7 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await host.createServer().connect(transport);
+    await createLegacyServer(host).connect(transport);
     await transport.handleRequest(req, res, body);
   };
   // A getter, not a copy: Object.assign would read it once.

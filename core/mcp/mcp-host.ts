@@ -1,24 +1,17 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Task,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services/open-services';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
-import type { RunEventListener, RunRecord } from '../model/run';
+import type { RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
 import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
 import { flowView, RUN_VIEW_URI, toolFor, viewUri } from '../services/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
-import { serveResources, type ViewResource } from './resources';
+import { FlowResources, type ViewResource } from './resources';
 import { FlowTaskStore, startTask } from './flow-tasks';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { validTraceparent } from '../model/trace-context';
+import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
 /** Tool arguments larger than this are refused. */
@@ -36,7 +29,11 @@ interface CatalogueEntry extends PublishedFlow {
   tool: ReturnType<typeof toolFor>;
 }
 
-type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+/** A connection's part in catalogue changes: told when they happen, closed with the host. */
+export interface Attachment {
+  toolsChanged(): void;
+  close(): Promise<void>;
+}
 
 const textResult = (text: string, isError = false): ToolResult => ({
   content: [{ type: 'text', text }],
@@ -45,22 +42,28 @@ const textResult = (text: string, isError = false): ToolResult => ({
 
 /**
  * Serves published, enabled flows as MCP tools to any number of connections
- * (one stdio connection, or one per HTTP session), and tells them when the
- * catalogue changes, whichever process changed it.
+ * of either protocol revision (legacy-server.ts for 2025-11-25, modern-server.ts
+ * for 2026-07-28), and tells them when the catalogue changes, whichever
+ * process changed it. Nothing here depends on an SDK's request context.
  */
 export class McpHost {
-  private readonly servers = new Set<Server>();
+  private readonly attached = new Set<Attachment>();
   /** The tasks of every connection of this process (each task answers only the session that made it). */
-  private readonly tasks = new FlowTaskStore();
+  readonly tasks = new FlowTaskStore();
   private cache:
     { signature: string; epoch: number; checkedAt: number; byName: Map<string, CatalogueEntry> } | undefined;
   private watcher: NodeJS.Timeout | undefined;
   private lastSignature: string | undefined;
 
+  /** Run records and views as resources. */
+  readonly resources: FlowResources;
+
   constructor(
     private readonly services: Services,
-    private readonly version: string,
-  ) {}
+    readonly version: string,
+  ) {
+    this.resources = new FlowResources(services, () => this.views());
+  }
 
   /** The enabled published flows by tool name; rebuilt only when the database says something changed. */
   catalogue(): Map<string, CatalogueEntry> {
@@ -88,7 +91,7 @@ export class McpHost {
   }
 
   /** The views (MCP Apps) of the flows offered now. */
-  private views(): ViewResource[] {
+  views(): ViewResource[] {
     const own = [...this.catalogue().values()].flatMap((entry) => {
       const view = flowView(entry.snapshot);
       return view ? [{ uri: viewUri(entry.snapshot), toolName: entry.snapshot.tool.name, view }] : [];
@@ -96,50 +99,18 @@ export class McpHost {
     return [{ uri: RUN_VIEW_URI, view: { title: 'Flow run' } }, ...own];
   }
 
-  /** A protocol server for one connection. */
-  createServer(): Server {
-    const server = new Server(
-      { name: 'flowbench', title: 'Flowbench', version: this.version },
-      {
-        capabilities: {
-          tools: { listChanged: true },
-          resources: {},
-          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-        },
-        taskStore: this.tasks,
-        instructions:
-          'Each tool runs a Flowbench flow on this machine. flows_list and flows_execute run any published flow by name.',
-      },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: [
-        ...[...this.catalogue().values()].map((e) => e.tool),
-        flowsListTool,
-        flowsExecuteTool,
-        flowsStartTool,
-        flowsResultTool,
-      ],
-    }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      request.params.task && extra.taskStore
-        ? this.callAsTask(
-            server,
-            request.params.name,
-            request.params.arguments,
-            extra.taskStore,
-            request.params.task.ttl,
-            extra,
-          )
-        : this.call(server, request.params.name, request.params.arguments, extra),
-    );
-    serveResources(server, this.services, () => this.views());
-    this.servers.add(server);
-    const previous = server.onclose;
-    server.onclose = () => {
-      this.servers.delete(server);
-      previous?.();
-    };
-    return server;
+  /** Every tool, in a stable order: flow tools by name, then the four built-in ones. */
+  listTools(): Tool[] {
+    const flows = [...this.catalogue().values()]
+      .map((e) => e.tool)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...flows, flowsListTool, flowsExecuteTool, flowsStartTool, flowsResultTool] as Tool[];
+  }
+
+  /** Adds a connection to those told of catalogue changes; returns its removal. */
+  attach(attachment: Attachment): () => void {
+    this.attached.add(attachment);
+    return () => this.attached.delete(attachment);
   }
 
   /** Starts comparing the catalogue with the database and notifying connections of changes. */
@@ -154,25 +125,18 @@ export class McpHost {
     const signature = this.services.versions.catalogueSignature();
     if (signature === this.lastSignature) return;
     this.lastSignature = signature;
-    for (const server of this.servers) {
-      // A connection that has not finished initializing cannot take notifications yet.
-      if (server.getClientCapabilities()) server.sendToolListChanged().catch(() => undefined);
-    }
+    for (const attachment of this.attached) attachment.toolsChanged();
   }
 
   async close(): Promise<void> {
     if (this.watcher) clearInterval(this.watcher);
     // Its expiry timers would keep a stopping process alive for a day.
     this.tasks.cleanup();
-    await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));
+    await Promise.all([...this.attached].map((a) => a.close().catch(() => undefined)));
   }
 
-  private async call(
-    server: Server,
-    name: string,
-    args: Record<string, unknown> | undefined,
-    extra: CallExtra,
-  ): Promise<McpToolResult> {
+  /** tools/call: a flow tool or a built-in one. */
+  async call(name: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<McpToolResult> {
     const size = Buffer.byteLength(JSON.stringify(args ?? {}));
     if (size > MAX_ARGUMENT_BYTES) {
       throw new McpError(
@@ -181,14 +145,14 @@ export class McpHost {
       );
     }
     if (name === FLOWS_LIST) return this.flowsList(args ?? {});
-    if (name === FLOWS_EXECUTE) return this.flowsExecute(server, args ?? {}, extra);
-    if (name === FLOWS_START) return this.flowsStart(server, args ?? {}, extra);
-    if (name === FLOWS_RESULT) return runResult(this.services, args ?? {}, extra.signal);
+    if (name === FLOWS_EXECUTE) return this.flowsExecute(args ?? {}, ctx);
+    if (name === FLOWS_START) return this.flowsStart(args ?? {}, ctx);
+    if (name === FLOWS_RESULT) return runResult(this.services, args ?? {}, ctx.signal);
     const checked = this.flowCall(name, args);
     if ('invalid' in checked) return textResult(checked.invalid, true);
     const { entry, inputs } = checked;
     try {
-      const record = await this.run(server, entry, inputs, extra);
+      const record = await this.run(entry, inputs, ctx);
       return toolResult(entry.snapshot, record);
     } catch (error) {
       const failure = toFlowbenchError(error);
@@ -216,13 +180,12 @@ export class McpHost {
   }
 
   /** A flow tool called as a task: checked as a call is, then answered with the task while the run goes on. */
-  private async callAsTask(
-    server: Server,
+  async callAsTask(
     name: string,
     args: Record<string, unknown> | undefined,
     store: RequestTaskStore,
     ttl: number | undefined,
-    extra: CallExtra,
+    ctx: CallContext,
   ): Promise<{ task: Task }> {
     const checked = this.flowCall(name, args, ' (only flow tools run as tasks)');
     if ('invalid' in checked) throw new McpError(ErrorCode.InvalidParams, checked.invalid);
@@ -234,28 +197,26 @@ export class McpHost {
           flow: entry.snapshot,
           flowVersion: entry.version,
           inputs,
-          ...callerOf(server, extra),
+          ...callerOf(ctx),
           signal,
           listeners: [nodesDone((done) => onNodeDone(done))],
         }),
     });
   }
 
-  private run(
-    server: Server,
-    entry: CatalogueEntry,
-    inputs: Record<string, unknown>,
-    extra: CallExtra,
-  ): Promise<RunRecord> {
-    return this.services.runner.run({
+  private async run(entry: CatalogueEntry, inputs: Record<string, unknown>, ctx: CallContext): Promise<RunRecord> {
+    const progress = progressListeners(entry.snapshot, ctx);
+    const record = await this.services.runner.run({
       flow: entry.snapshot,
       flowVersion: entry.version,
       inputs,
-      ...callerOf(server, extra),
+      ...callerOf(ctx),
       // The SDK aborts it on notifications/cancelled (with the client's reason); the run records CANCELLED.
-      signal: extra.signal,
-      listeners: progressListeners(entry.snapshot, extra),
+      signal: ctx.signal,
+      listeners: progress.listeners,
     });
+    await progress.sent();
+    return record;
   }
 
   /**
@@ -371,11 +332,11 @@ export class McpHost {
     }
   }
 
-  private async flowsExecute(server: Server, args: Record<string, unknown>, extra: CallExtra): Promise<ToolResult> {
+  private async flowsExecute(args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
     const resolved = this.resolveExecution(args);
     if ('failure' in resolved) return resolved.failure;
     const { entry, inputs, unused } = resolved;
-    const record = await this.run(server, entry, inputs, extra);
+    const record = await this.run(entry, inputs, ctx);
     const execution = {
       ...flowExecution(entry.snapshot, record),
       ...(unused.length > 0 ? { unusedVariables: unused } : {}),
@@ -392,7 +353,7 @@ export class McpHost {
    * cancel it) and answers once the run is stored, so the id it returns can
    * always be asked for.
    */
-  private async flowsStart(server: Server, args: Record<string, unknown>, extra: CallExtra): Promise<McpToolResult> {
+  private async flowsStart(args: Record<string, unknown>, ctx: CallContext): Promise<McpToolResult> {
     const resolved = this.resolveExecution(args);
     if ('failure' in resolved) return resolved.failure;
     const { entry, inputs, unused } = resolved;
@@ -400,18 +361,11 @@ export class McpHost {
       flow: entry.snapshot,
       flowVersion: entry.version,
       inputs,
-      ...callerOf(server, extra),
+      ...callerOf(ctx),
     });
     await this.services.runLog.durable();
     return startedResult(entry.snapshot, runId, unused);
   }
-}
-
-/** Who started a run: an MCP client, by its name, with the trace context it sent (if well formed). */
-function callerOf(server: Server, extra: CallExtra): { trigger: 'mcp'; client?: string; traceparent?: string } {
-  const client = server.getClientVersion()?.name;
-  const traceparent = validTraceparent(extra._meta?.traceparent);
-  return { trigger: 'mcp', ...(client ? { client } : {}), ...(traceparent ? { traceparent } : {}) };
 }
 
 /** Past this a flow's usual run outlasts what several clients wait for one call. */
@@ -434,41 +388,6 @@ function argumentProblems(error: unknown): string {
   if (failure.code === 'MISSING_VARIABLES') return failure.message;
   const problems = (failure.data?.problems ?? []) as { message: string }[];
   return problems.length > 0 ? problems.map((p) => p.message).join('; ') : failure.message;
-}
-
-/** Calls `onDone` with the count each time a node ends for good (finished, skipped, or failed with no retry left). */
-function nodesDone(onDone: (done: number, nodeId: string, verb: string) => void): RunEventListener {
-  let done = 0;
-  return (event) => {
-    if (
-      event.type !== 'node.finished' &&
-      event.type !== 'node.skipped' &&
-      !(event.type === 'node.failed' && !event.willRetry)
-    )
-      return;
-    done++;
-    onDone(
-      done,
-      event.nodeId,
-      event.type === 'node.finished' ? 'finished' : event.type === 'node.skipped' ? 'skipped' : 'failed',
-    );
-  };
-}
-
-/** One progress notification per finished node, when the caller sent a progress token. */
-function progressListeners(flow: Flow, extra: CallExtra): RunEventListener[] {
-  const token = extra._meta?.progressToken;
-  if (token === undefined) return [];
-  return [
-    nodesDone((done, nodeId, verb) => {
-      extra
-        .sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken: token, progress: done, total: flow.nodes.length, message: `${nodeId} ${verb}` },
-        })
-        .catch(() => undefined);
-    }),
-  ];
 }
 
 /** What a flow file declared about itself (seed 001's metadata: semver, dates), wherever the importer kept it. */

@@ -1,10 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ResultView } from '../model/node-catalogue';
 import type { RunRecord } from '../model/run';
 import { VIEW_MIME_TYPE, viewHtml } from './view-html';
@@ -25,53 +19,61 @@ export interface ViewResource {
 }
 
 /**
- * The server's resources: `flowbench://runs/<id>`, the run records MCP
- * clients started, as JSON; and `ui://flowbench/views/<tool>`, the views
- * (MCP Apps) of published flows, as HTML.
+ * The server's resources, for either protocol revision:
+ * `flowbench://runs/<id>`, the run records MCP clients started, as JSON; and
+ * `ui://flowbench/views/<tool>`, the views (MCP Apps) of published flows, as HTML.
  */
-export function serveResources(server: Server, services: Services, views: () => ViewResource[]): void {
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: 'flowbench://runs/{runId}',
-        name: 'run',
-        title: 'A Flowbench run',
-        description: 'A run an MCP client started: every step with its input, output and timing',
-        mimeType: 'application/json',
-      },
-    ],
-  }));
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: [
-      ...views().map((v) => ({
-        uri: v.uri,
-        name: v.toolName ? `${v.toolName} view` : 'run view',
-        title: v.view.title,
-        mimeType: VIEW_MIME_TYPE,
-      })),
-      ...runResources(services),
-    ],
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const { uri } = request.params;
-    const view = views().find((v) => v.uri === uri);
+export class FlowResources {
+  constructor(
+    private readonly services: Services,
+    private readonly views: () => ViewResource[],
+  ) {}
+
+  templates() {
+    return {
+      resourceTemplates: [
+        {
+          uriTemplate: 'flowbench://runs/{runId}',
+          name: 'run',
+          title: 'A Flowbench run',
+          description: 'A run an MCP client started: every step with its input, output and timing',
+          mimeType: 'application/json',
+        },
+      ],
+    };
+  }
+
+  list() {
+    return {
+      resources: [
+        ...this.views().map((v) => ({
+          uri: v.uri,
+          name: v.toolName ? `${v.toolName} view` : 'run view',
+          title: v.view.title,
+          mimeType: VIEW_MIME_TYPE,
+        })),
+        ...runResources(this.services),
+      ],
+    };
+  }
+
+  read(uri: string) {
+    const view = this.views().find((v) => v.uri === uri);
     if (view) {
       const html = viewHtml(view.view, view.toolName ? 'result' : 'run');
       return { contents: [{ uri, mimeType: VIEW_MIME_TYPE, text: html }] };
     }
     const id = RUN_URI.exec(uri)?.[1];
-    const record = id ? readMcpRun(services, id) : undefined;
+    const record = id ? readMcpRun(this.services, id) : undefined;
     if (!record) {
       throw new McpError(
         RESOURCE_NOT_FOUND,
         `Resource not found: ${uri} (a run an MCP client started, or a published flow's view)`,
-        {
-          uri,
-        },
+        { uri },
       );
     }
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(record) }] };
-  });
+  }
 }
 
 function runResources(services: Services) {

@@ -1,6 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { openServices, type Services } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { BIN, ROOT } from './cli';
@@ -59,4 +64,52 @@ export async function connectHttp(
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return client;
+}
+
+/** How the v2 SDK client picks a revision: pinned to 2026-07-28, or its default 2025 handshake. */
+export type V2Mode = 'modern' | 'legacy';
+
+const v2Options = (mode: V2Mode) => ({
+  versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : ('legacy' as const) },
+});
+
+/** The v2 SDK client (`@modelcontextprotocol/client`) talking to `./bin/flowbench mcp` over stdio. */
+export async function connectStdioV2(db: string, mode: V2Mode, name = 'flowbench-v2-tests'): Promise<ClientV2> {
+  const transport = new StdioClientTransportV2({
+    command: process.execPath,
+    args: [BIN, '--db', db, 'mcp'],
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), FLOWBENCH_DB: '' },
+    stderr: 'ignore',
+  });
+  const client = new ClientV2({ name, version: '1.0.0' }, v2Options(mode));
+  await client.connect(transport);
+  return client;
+}
+
+/** The v2 SDK client over Streamable HTTP. */
+export async function connectHttpV2(
+  url: string,
+  token: string | undefined,
+  mode: V2Mode,
+  name = 'flowbench-v2-http-tests',
+): Promise<ClientV2> {
+  const transport = new StreamableHTTPClientTransportV2(new URL(url), {
+    requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
+  });
+  const client = new ClientV2({ name, version: '1.0.0' }, v2Options(mode));
+  await client.connect(transport);
+  return client;
+}
+
+/** The runs in a database once there are at least `count` (or 5 s have passed). */
+export async function storedRuns(path: string, count: number) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const services = openServices(path);
+    const runs = services.runs.list({ limit: 100 });
+    services.close();
+    if (runs.length >= count || Date.now() > deadline) return runs;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openServices } from '../../core/services/open-services';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT, runCli } from '../helpers/cli';
-import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { connectStdio, prepareDatabase, publishFlows, storedRuns } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -82,17 +82,6 @@ function rawStdioExchange(path: string, requests: object[]): Promise<RawMessage[
 }
 
 /** Run records are written a few milliseconds after the answer (group commit); wait for them. */
-async function storedRuns(path: string, count: number) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const services = openServices(path);
-    const runs = services.runs.list({ limit: 100 });
-    services.close();
-    if (runs.length >= count || Date.now() > deadline) return runs;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const textOf = (result: unknown) =>
   (result as { content: { type: string; text: string }[] }).content.map((c) => c.text);
 

@@ -1,0 +1,67 @@
+import type { Flow } from '../model/flow';
+import type { RunEventListener } from '../model/run';
+import { validTraceparent } from '../model/trace-context';
+
+/**
+ * What a tool call needs from the protocol layer, whichever revision (and SDK
+ * generation) carries it: the 2025-11-25 server on the v1 SDK and the
+ * 2026-07-28 server on the v2 SDK both reduce their request context to this.
+ */
+export interface CallContext {
+  /** Aborted when the client cancels (or, over HTTP on 2026-07-28, disconnects). */
+  signal: AbortSignal;
+  /** The request's `_meta`: progress token, traceparent. */
+  meta?: Record<string, unknown>;
+  /** The client's name, from initialize or the request's envelope. */
+  client?: string;
+  /** Sends a notification tied to this request (progress). */
+  notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
+}
+
+/** Who started a run: an MCP client, by its name, with the trace context it sent (if well formed). */
+export function callerOf(ctx: CallContext): { trigger: 'mcp'; client?: string; traceparent?: string } {
+  const traceparent = validTraceparent(ctx.meta?.traceparent);
+  return { trigger: 'mcp', ...(ctx.client ? { client: ctx.client } : {}), ...(traceparent ? { traceparent } : {}) };
+}
+
+/** Calls `onDone` with the count each time a node ends for good (finished, skipped, or failed with no retry left). */
+export function nodesDone(onDone: (done: number, nodeId: string, verb: string) => void): RunEventListener {
+  let done = 0;
+  return (event) => {
+    if (
+      event.type !== 'node.finished' &&
+      event.type !== 'node.skipped' &&
+      !(event.type === 'node.failed' && !event.willRetry)
+    )
+      return;
+    done++;
+    onDone(
+      done,
+      event.nodeId,
+      event.type === 'node.finished' ? 'finished' : event.type === 'node.skipped' ? 'skipped' : 'failed',
+    );
+  };
+}
+
+/**
+ * One progress notification per finished node, when the caller sent a
+ * progress token. `sent` settles once every notification so far is written:
+ * the result waits for it, because a notification that follows its result is
+ * dropped (the v2 SDK writes notifications asynchronously).
+ */
+export function progressListeners(
+  flow: Flow,
+  ctx: CallContext,
+): { listeners: RunEventListener[]; sent(): Promise<void> } {
+  const token = ctx.meta?.progressToken;
+  if (typeof token !== 'string' && typeof token !== 'number') return { listeners: [], sent: () => Promise.resolve() };
+  const pending: Promise<void>[] = [];
+  const listener = nodesDone((done, nodeId, verb) => {
+    const notification = {
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: done, total: flow.nodes.length, message: `${nodeId} ${verb}` },
+    };
+    pending.push(ctx.notify(notification).catch(() => undefined));
+  });
+  return { listeners: [listener], sent: () => Promise.all(pending).then(() => undefined) };
+}

@@ -1,0 +1,65 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext } from './call-context';
+import type { McpHost } from './mcp-host';
+
+type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+export const SERVER_INSTRUCTIONS =
+  'Each tool runs a Flowbench flow on this machine. flows_list and flows_execute run any published flow by name.';
+
+/**
+ * A protocol server for one 2025-11-25 connection (stdio, or one HTTP
+ * session), on the v1 SDK: sessions, the standalone GET stream for
+ * list_changed and 2025-11-25 tasks are what these clients expect, and the
+ * v2 SDK leaves the last to an extension with no tools/call receiver.
+ */
+export function createLegacyServer(host: McpHost): Server {
+  const server = new Server(
+    { name: 'flowbench', title: 'Flowbench', version: host.version },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore: host.tasks,
+      instructions: SERVER_INSTRUCTIONS,
+    },
+  );
+  const context = (extra: RequestExtra): CallContext => ({
+    signal: extra.signal,
+    meta: extra._meta,
+    client: server.getClientVersion()?.name,
+    notify: (notification) => extra.sendNotification(notification),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { name, arguments: args, task } = request.params;
+    return task && extra.taskStore
+      ? host.callAsTask(name, args, extra.taskStore, task.ttl, context(extra))
+      : host.call(name, args, context(extra));
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => host.resources.templates());
+  server.setRequestHandler(ListResourcesRequestSchema, () => host.resources.list());
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => host.resources.read(request.params.uri));
+  const detach = host.attach({
+    // A connection that has not finished initializing cannot take notifications yet.
+    toolsChanged: () => {
+      if (server.getClientCapabilities()) server.sendToolListChanged().catch(() => undefined);
+    },
+    close: () => server.close(),
+  });
+  const previous = server.onclose;
+  server.onclose = () => {
+    detach();
+    previous?.();
+  };
+  return server;
+}

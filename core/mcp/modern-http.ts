@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { McpHost } from './mcp-host';
+import { createModernServer } from './modern-server';
+
+/**
+ * The 2026-07-28 side of `/mcp`: the v2 SDK's stateless handler, one server
+ * instance per request, `subscriptions/listen` streams told of catalogue
+ * changes. 2025-11-25 requests (initialize, session ids, the GET stream) are
+ * not its business: `isLegacy` sends them to the sessionful v1 path.
+ */
+export function createModernHttp(host: McpHost) {
+  // Strict: the entry's own 2025 fallback is stateless; ours keeps sessions (tasks, the GET stream).
+  const handler = createMcpHandler(() => createModernServer(host), { legacy: 'reject' });
+  host.attach({ toolsChanged: () => handler.notify.toolsChanged(), close: () => handler.close() });
+
+  return {
+    /** Whether the SDK would serve this POST as 2025-era traffic (the same classification its handler runs). */
+    isLegacy: (req: IncomingMessage, body: unknown) => isLegacyRequest(webRequest(req), body),
+
+    /** Answers one 2026-07-28 request; a client that goes away cancels it (and its run). */
+    async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const response = await handler.fetch(webRequest(req, gone.signal), { parsedBody: body });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (!response.body) return void res.end();
+      // A listen stream or a progress-bearing call is SSE: each event goes out as it comes.
+      res.flushHeaders();
+      try {
+        for await (const chunk of response.body) {
+          if (gone.signal.aborted) break;
+          res.write(chunk);
+        }
+      } finally {
+        res.end();
+      }
+    },
+  };
+}
+
+/** The Fetch API request the v2 SDK takes, from Node's (the body is passed apart, already read and parsed). */
+function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/mcp'}`, {
+    method: req.method,
+    headers,
+    signal,
+  });
+}

@@ -1,0 +1,53 @@
+import { CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { CallContext } from './call-context';
+import { SERVER_INSTRUCTIONS } from './legacy-server';
+import type { McpHost } from './mcp-host';
+
+/**
+ * How long a 2026-07-28 client may reuse a list before asking again. Short,
+ * because publishing changes the catalogue at any time; clients that listen
+ * (subscriptions/listen) hear of a change at once anyway. Private: the tools
+ * are this person's flows.
+ */
+const LIST_TTL_MS = 5_000;
+
+/**
+ * A protocol server for 2026-07-28 requests, on the v2 SDK: one instance per
+ * HTTP request or per stdio connection (the SDK's serving entries call this
+ * factory), with the same tools and resources the 2025-11-25 server offers.
+ * `server/discover`, the per-request envelope, `subscriptions/listen` and the
+ * cache fields are the SDK's; the host answers everything else.
+ */
+export function createModernServer(host: McpHost): Server {
+  const server = new Server(
+    { name: 'flowbench', title: 'Flowbench', version: host.version },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {} },
+      instructions: SERVER_INSTRUCTIONS,
+      cacheHints: {
+        'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+        'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+        'resources/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+        'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+      },
+    },
+  );
+  const context = (ctx: ServerContext): CallContext => {
+    const info = ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as { name?: unknown } | undefined;
+    return {
+      signal: ctx.mcpReq.signal,
+      meta: ctx.mcpReq._meta,
+      client: typeof info?.name === 'string' ? info.name : server.getClientVersion()?.name,
+      notify: (notification) => ctx.mcpReq.notify(notification),
+    };
+  };
+  server.setRequestHandler('tools/list', () => ({ tools: host.listTools() as never }));
+  server.setRequestHandler(
+    'tools/call',
+    async (request, ctx) => (await host.call(request.params.name, request.params.arguments, context(ctx))) as never,
+  );
+  server.setRequestHandler('resources/templates/list', () => host.resources.templates());
+  server.setRequestHandler('resources/list', () => host.resources.list());
+  server.setRequestHandler('resources/read', (request) => host.resources.read(request.params.uri));
+  return server;
+}

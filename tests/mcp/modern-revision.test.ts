@@ -1,0 +1,185 @@
+import type { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
+import { smallFlow } from '../helpers/flows';
+import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mode } from '../helpers/mcp';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { startServe, type ServeProcess } from '../helpers/serve';
+import { openServices } from '../../core/services/open-services';
+
+/**
+ * Both protocol revisions through the v2 SDK client: pinned to 2026-07-28
+ * (server/discover, the per-request envelope, subscriptions/listen) and in
+ * its default 2025-11-25 handshake, over stdio and Streamable HTTP.
+ */
+// One database for the whole file (the servers keep it open), removed at the end.
+const dir = mkdtempSync(join(tmpdir(), 'flowbench-modern-'));
+let db: string;
+let model: OpenAiServer;
+let serve: ServeProcess;
+
+beforeAll(async () => {
+  model = await startOpenAiServer(() => ({ content: 'Forty-two.' }));
+  db = join(dir, 'modern.db');
+  prepareDatabase(db, (services) => {
+    services.providers.set(
+      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+      true,
+    );
+    publishFlows(services, [echoFlow, structuredFlow, llmFlow]);
+  });
+  serve = await startServe(db);
+});
+afterAll(async () => {
+  await serve.stop();
+  await model.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The stored record of the newest run a client started. */
+async function runOf(client: string) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const services = openServices(db);
+    try {
+      const summary = services.runs.list({ limit: 100 }).find((r) => r.client === client);
+      if (summary && (summary.status !== 'running' || Date.now() > deadline)) return services.runs.get(summary.id);
+      if (Date.now() > deadline) return undefined;
+    } finally {
+      services.close();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const REVISION: Record<V2Mode, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
+const connect = (transport: 'stdio' | 'http', mode: V2Mode, name?: string) =>
+  transport === 'stdio' ? connectStdioV2(db, mode, name) : connectHttpV2(serve.mcpUrl, serve.token, mode, name);
+const textOf = (result: unknown) =>
+  (result as { content: { type: string; text: string }[] }).content.map((c) => c.text);
+
+async function waitFor(condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(condition(), what).toBe(true);
+}
+
+for (const transport of ['stdio', 'http'] as const) {
+  for (const mode of ['modern', 'legacy'] as const) {
+    describe(`the v2 SDK client over ${transport}, revision ${REVISION[mode]}`, () => {
+      let client: ClientV2;
+      beforeAll(async () => {
+        client = await connect(transport, mode, `v2-${transport}-${mode}`);
+      });
+      afterAll(() => client.close());
+
+      it('negotiates the revision and lists the tools in a stable order', async () => {
+        expect(client.getNegotiatedProtocolVersion()).toBe(REVISION[mode]);
+        const first = await client.listTools();
+        const names = first.tools.map((t) => t.name);
+        expect(names).toEqual([
+          'ask_model',
+          'echo_tool',
+          'measure_word',
+          'flows_list',
+          'flows_execute',
+          'flows_start',
+          'flows_result',
+        ]);
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(names);
+        // 2026-07-28 lists carry cache hints; 2025-11-25 has no such fields.
+        if (mode === 'modern') expect(first).toMatchObject({ ttlMs: 5000, cacheScope: 'private' });
+        else expect(first).not.toHaveProperty('ttlMs');
+      });
+
+      it('calls a flow with progress per node, and stores the run with the client and its trace context', async () => {
+        const progress: string[] = [];
+        const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+        const result = await client.callTool(
+          { name: 'echo_tool', arguments: { message: `hi ${transport} ${mode}` }, _meta: { traceparent } },
+          { onprogress: (p) => progress.push(p.message ?? '') },
+        );
+        expect(textOf(result)).toEqual([`You said: hi ${transport} ${mode}`, 'count=1']);
+        expect(progress).toEqual(['input finished', 'say finished', 'result finished']);
+        expect(await runOf(`v2-${transport}-${mode}`)).toMatchObject({
+          status: 'succeeded',
+          trigger: 'mcp',
+          inputs: { message: `hi ${transport} ${mode}` },
+          traceparent,
+        });
+      });
+
+      it('answers an unknown tool with a protocol error', async () => {
+        await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+          /Unknown tool: no_such_tool/,
+        );
+      });
+    });
+  }
+}
+
+describe('2026-07-28 over HTTP', () => {
+  it('tells a listening client when another process publishes a flow', async () => {
+    const client = await connect('http', 'modern');
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+    const subscription = await client.listen({ toolsListChanged: true });
+    prepareDatabase(db, (services) => publishFlows(services, [smallFlow({ id: 'late', tool: { name: 'late_flow' } })]));
+    await waitFor(() => changes > 0, 3000, 'tools/list_changed on the listen stream within 3 s');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('late_flow');
+    await subscription.close();
+    await client.close();
+  });
+
+  it('cancels the run when the client goes away mid-call', async () => {
+    model.reply = () => ({ content: 'late', delayMs: 10_000 });
+    const client = await connect('http', 'modern', 'leaves-early');
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'ask_model', arguments: { question: 'slow' } }, { signal: controller.signal });
+    const before = model.requests.length;
+    await waitFor(() => model.requests.length > before, 10_000, 'the model was called');
+    controller.abort('gone');
+    await expect(call).rejects.toThrow();
+    await client.close();
+    expect(await runOf('leaves-early')).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
+    await waitFor(() => model.requests.at(-1)?.wasAborted === true, 2000, 'the model request was aborted too');
+    model.reply = () => ({ content: 'Forty-two.' });
+  });
+
+  it('refuses a 2026-07-28 request without the bearer token', async () => {
+    const response = await fetch(serve.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+      }),
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('2026-07-28 over stdio', () => {
+  it('tells a listening client when another process publishes a flow', async () => {
+    const client = await connect('stdio', 'modern');
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+    const subscription = await client.listen({ toolsListChanged: true });
+    prepareDatabase(db, (services) =>
+      publishFlows(services, [smallFlow({ id: 'later', tool: { name: 'later_flow' } })]),
+    );
+    await waitFor(() => changes > 0, 3000, 'tools/list_changed on the listen stream within 3 s');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('later_flow');
+    await subscription.close();
+    await client.close();
+  });
+});
