@@ -9,6 +9,7 @@ import type { FlowInput } from '../core/model/flow';
 import { buildFlow, template } from '../tests/helpers/flow-builder';
 import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../tests/helpers/mcp';
 import { startServe } from '../tests/helpers/serve';
+import { echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
 const BARE = join(import.meta.dirname, 'bare-mcp-server.ts');
@@ -17,7 +18,7 @@ const BARE = join(import.meta.dirname, 'bare-mcp-server.ts');
 // with thousands of calls Node warns about a leak that is only the client's.
 setMaxListeners(0);
 
-const oneNodeFlow: FlowInput = {
+export const oneNodeFlow: FlowInput = {
   ...buildFlow({
     id: 'bench-echo',
     parameters: [{ name: 'message', type: 'string' }],
@@ -28,19 +29,12 @@ const oneNodeFlow: FlowInput = {
   tool: { name: 'bench_echo' },
 };
 
-interface Target {
-  label: string;
-  client: Client;
-  tool: string;
-  close: () => Promise<void> | void;
-}
-
 async function bareStdio(): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BARE, 'stdio'], stderr: 'ignore' }),
   );
-  return { label: 'bare SDK echo', client, tool: 'echo', close: () => client.close() };
+  return echoTarget('bare SDK echo', client, 'echo', () => client.close());
 }
 
 async function bareHttp(): Promise<Target> {
@@ -49,47 +43,10 @@ async function bareHttp(): Promise<Target> {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
   );
   const client = await connectHttp(url, undefined, 'bench');
-  return {
-    label: 'bare SDK echo',
-    client,
-    tool: 'echo',
-    close: async () => {
-      await client.close();
-      child.stdin.end();
-    },
-  };
-}
-
-const call = (target: Target, i: number) =>
-  target.client.callTool({ name: target.tool, arguments: { message: `m${i}` } });
-
-/** Untimed calls first: both servers' hot paths are compiled by the JIT before anything is measured. */
-const WARMUP_CALLS = 300;
-
-/** Alternates blocks of sequential calls between the two targets so both see the same machine. */
-async function roundTrips(a: Target, b: Target, total: number): Promise<[number[], number[]]> {
-  const samples: [number[], number[]] = [[], []];
-  for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all([call(a, i), call(b, i)]);
-  for (let block = 0; block < 10; block++) {
-    for (const [index, target] of [a, b].entries()) {
-      for (let i = 0; i < total / 10; i++) {
-        const started = performance.now();
-        await call(target, i);
-        samples[index]?.push(performance.now() - started);
-      }
-    }
-  }
-  return samples;
-}
-
-async function throughput(target: Target, callers: number, perCaller: number): Promise<number> {
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: callers }, async (_, c) => {
-      for (let i = 0; i < perCaller; i++) await call(target, c * perCaller + i);
-    }),
-  );
-  return (callers * perCaller) / ((performance.now() - started) / 1000);
+  return echoTarget('bare SDK echo', client, 'echo', async () => {
+    await client.close();
+    child.stdin.end();
+  });
 }
 
 async function compare(transport: string, ours: Target, bare: Target): Promise<BenchRow[]> {
@@ -132,7 +89,7 @@ export async function benchMcp(): Promise<BenchRow[]> {
     rows.push(
       ...(await compare(
         'stdio',
-        { label: 'flowbench', client: stdioOurs.client, tool: 'bench_echo', close: () => stdioOurs.client.close() },
+        echoTarget('flowbench', stdioOurs.client, 'bench_echo', () => stdioOurs.client.close()),
         stdioBare,
       )),
     );
@@ -145,7 +102,7 @@ export async function benchMcp(): Promise<BenchRow[]> {
     rows.push(
       ...(await compare(
         'HTTP',
-        { label: 'flowbench', client: httpOurs, tool: 'bench_echo', close: () => httpOurs.close() },
+        echoTarget('flowbench', httpOurs, 'bench_echo', () => httpOurs.close()),
         httpBare,
       )),
     );

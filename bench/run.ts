@@ -1,6 +1,7 @@
 import { benchAgent } from './agent.bench';
 import { benchEngine } from './engine.bench';
 import { benchMcp } from './mcp.bench';
+import { benchRevisions } from './mcp-revisions.bench';
 import { benchRunView } from './run-view.bench';
 import { benchStartup } from './startup.bench';
 import { benchStore } from './store.bench';
@@ -15,6 +16,7 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   store: benchStore,
   engine: benchEngine,
   mcp: benchMcp,
+  revisions: benchRevisions,
   ui: benchUi,
   runview: benchRunView,
   agent: benchAgent,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { McpHost } from './mcp-host';
 import { createModernServer } from './modern-server';
+import { PausedRuns } from './input-required';
 
 /**
  * The 2026-07-28 side of `/mcp`: the v2 SDK's stateless handler, one server
@@ -11,38 +12,50 @@ import { createModernServer } from './modern-server';
  */
 export function createModernHttp(host: McpHost) {
   // Strict: the entry's own 2025 fallback is stateless; ours keeps sessions (tasks, the GET stream).
-  const handler = createMcpHandler(() => createModernServer(host), { legacy: 'reject' });
+  const paused = new PausedRuns();
+  const handler = createMcpHandler(() => createModernServer(host, paused), { legacy: 'reject' });
   host.attach({ toolsChanged: () => handler.notify.toolsChanged(), close: () => handler.close() });
 
   return {
     /** Whether the SDK would serve this POST as 2025-era traffic (the same classification its handler runs). */
-    isLegacy: (req: IncomingMessage, body: unknown) => isLegacyRequest(webRequest(req), body),
+    isLegacy: (req: IncomingMessage, body: unknown) => isLegacyRequest(toWebRequest(req), body),
 
     /** Answers one 2026-07-28 request; a client that goes away cancels it (and its run). */
-    async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-      const gone = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) gone.abort();
-      });
-      const response = await handler.fetch(webRequest(req, gone.signal), { parsedBody: body });
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (!response.body) return void res.end();
-      // A listen stream or a progress-bearing call is SSE: each event goes out as it comes.
-      res.flushHeaders();
-      try {
-        for await (const chunk of response.body) {
-          if (gone.signal.aborted) break;
-          res.write(chunk);
-        }
-      } finally {
-        res.end();
-      }
-    },
+    handle: (req: IncomingMessage, res: ServerResponse, body: unknown) =>
+      serveFetch(req, res, (request) => handler.fetch(request, { parsedBody: body })),
   };
 }
 
+/**
+ * Answers a Node request with a Fetch API handler's response, streaming its
+ * body (a listen stream or a progress-bearing call is SSE: each event goes
+ * out as it comes). The request's signal aborts when the client goes away.
+ */
+export async function serveFetch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  fetch: (request: Request) => Promise<Response>,
+): Promise<void> {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const response = await fetch(toWebRequest(req, gone.signal));
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return void res.end();
+  res.flushHeaders();
+  try {
+    for await (const chunk of response.body) {
+      if (gone.signal.aborted) break;
+      res.write(chunk);
+    }
+  } finally {
+    res.end();
+  }
+}
+
 /** The Fetch API request the v2 SDK takes, from Node's (the body is passed apart, already read and parsed). */
-function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+export function toWebRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const each of value) headers.append(name, each);
