@@ -17,6 +17,7 @@ import { MAX_FLOW_FILE_BYTES } from '../model/limits';
 import type { Flow } from '../model/flow';
 import type { Problem } from '../model/problems';
 import type { RunEvent, RunRecord, RunSummary } from '../model/run';
+import type { Question, QuestionEvent } from '../model/human-input';
 import type { FlowSummary, ProviderListing, VersionSummary } from '../model/summaries';
 
 /**
@@ -100,6 +101,20 @@ export const API = {
     snapshot: method<Flow>()(z.object({ id })),
     remove: method<{ removed: number }>()(z.object({ ids: z.array(id).min(1).max(500) })),
     cancel: method<{ runId: string }>()(z.object({ runId: id })),
+    /** The questions ask nodes of editor runs wait on (all, or one run's). */
+    questions: method<Question[]>()(z.object({ runId: id.optional() })),
+    /** The person's answer to an ask node's question; an accepted one must fit the fields. */
+    answer: method<{ runId: string }>()(
+      z.discriminatedUnion('action', [
+        z.object({
+          runId: id,
+          nodeId: z.string().min(1).max(64),
+          action: z.literal('accept'),
+          content: z.record(z.string(), z.json()),
+        }),
+        z.object({ runId: id, nodeId: z.string().min(1).max(64), action: z.enum(['decline', 'cancel']) }),
+      ]),
+    ),
   },
   tests: {
     /** Runs the flow's test cases as saved (all, or those in `only`); each is a stored run with trigger `test`. */
@@ -227,6 +242,8 @@ export function findMethod(service: string, method: string): Method<z.ZodType, u
 /** Host → renderer notifications. */
 export type HostEvent =
   | { type: 'run'; event: RunEvent }
+  /** An ask node of an editor run waits on the person, or no longer does. */
+  | QuestionEvent
   /** Flows changed (here or in another process); `origin` is the client that made the change. */
   | { type: 'flows.changed'; flowIds: string[]; origin?: string }
   /** The desktop app's menu, or a flow file opened with the app (never sent by `serve`). */

@@ -23,3 +23,4 @@ export { httpToken, startHttpHost } from '../host/http-host';
 export { serveStdio } from '../mcp/stdio';
 export { FLOWBENCH_VERSION } from '../services/version';
 export { runningServe, recordServe } from '../host/serve-registry';
+export { cliQuestions } from './terminal-questions';

@@ -163,6 +163,7 @@ class RunContext implements NodeContext {
   readonly subflows: NodePorts['subflows'];
   readonly agents: NodePorts['agents'];
   readonly memory: NodePorts['memory'];
+  readonly human: NodePorts['human'];
   readonly runId: string;
   readonly callers: readonly string[];
   readonly streamsTokens: boolean;
@@ -181,6 +182,7 @@ class RunContext implements NodeContext {
     this.subflows = input.ports.subflows;
     this.agents = input.ports.agents;
     this.memory = input.ports.memory;
+    this.human = input.ports.human;
     this.runId = input.runId;
     this.callers = input.ports.callers;
     this.streamsTokens = input.ports.streamsTokens;

@@ -6,6 +6,7 @@ import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
 import { NO_MEMORY, type MemoryPort } from '../model/memory';
 import { NO_AGENTS, NO_SUBFLOWS, NO_TOOLS } from '../model/ports';
+import { NO_HUMAN_INPUT, type HumanInputPort } from '../model/human-input';
 import type { SubflowPort } from '../model/subflows';
 import type { ToolPort } from '../model/tools';
 import { errorsIn, hasErrors } from '../model/problems';
@@ -30,6 +31,8 @@ export interface RunOptions {
   memory?: MemoryPort;
   /** The flows of the runs above this one (a flow node's child run). */
   callers?: readonly string[];
+  /** A person to ask; without it, ask nodes fail HUMAN_INPUT_UNAVAILABLE naming the node. */
+  human?: HumanInputPort;
   /** Stream model answers as `node.token` events (the editor shows them); default false. */
   streamTokens?: boolean;
   runId?: string;
@@ -133,6 +136,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         subflows: options.subflows ?? NO_SUBFLOWS,
         agents: options.agents ?? NO_AGENTS,
         memory: options.memory ?? NO_MEMORY,
+        human: options.human ?? NO_HUMAN_INPUT,
         callers: [...(options.callers ?? []), flow.id],
         streamsTokens: options.streamTokens ?? false,
       },

@@ -134,7 +134,7 @@ class RunScheduler implements RenderScope {
       scope: this,
       ports: input.ports,
       runSignal: input.controller.signal,
-      timeoutMs: planned.node.timeoutMs ?? input.defaultTimeoutMs,
+      timeoutMs: planned.node.timeoutMs ?? planned.definition.defaultTimeoutMs ?? input.defaultTimeoutMs,
       retry: input.retry,
       isHandled: planned.isHandled,
       iteration: this.iteration[index] as number,

@@ -2,6 +2,7 @@ import { clientConfigPath, clientSetups, writeClientConfig, type Endpoints } fro
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { installExamples } from '../services/examples';
+import { QuestionDesk } from '../services/question-desk';
 import { importFlowText } from '../services/import-service';
 import type { Services } from '../services/open-services';
 import { FLOWBENCH_VERSION } from '../services/version';
@@ -20,6 +21,8 @@ type ErasedHandler = (args: unknown, context: CallContext) => unknown;
 export class ApiHost {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private readonly handlers: ApiHandlers;
+  /** The questions of ask nodes in runs started here, for the Run panel. */
+  private readonly questions = new QuestionDesk((event) => this.emit(event));
 
   constructor(
     private readonly services: Services,
@@ -133,6 +136,7 @@ export class ApiHost {
             trigger: 'editor',
             // The editor shows the tokens as they come.
             streamTokens: true,
+            human: this.questions.port,
             listeners: [(event) => this.emit({ type: 'run', event })],
           }),
         get: ({ id }) => runs.get(id),
@@ -149,6 +153,15 @@ export class ApiHost {
         cancel: ({ runId }) => {
           runner.cancel(runId, 'cancelled from the editor');
           return { runId };
+        },
+        questions: ({ runId }) => this.questions.list(runId),
+        answer: (args) => {
+          this.questions.answer(
+            args.runId,
+            args.nodeId,
+            args.action === 'accept' ? { action: 'accept', content: args.content } : { action: args.action },
+          );
+          return { runId: args.runId };
         },
       },
       tests: {

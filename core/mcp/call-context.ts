@@ -1,4 +1,5 @@
 import type { Flow } from '../model/flow';
+import type { HumanInputPort } from '../model/human-input';
 import type { RunEventListener } from '../model/run';
 import { validTraceparent } from '../model/trace-context';
 
@@ -16,6 +17,8 @@ export interface CallContext {
   client?: string;
   /** Sends a notification tied to this request (progress). */
   notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
+  /** Asks the person at the client (ask nodes); undefined when the client cannot be asked. */
+  human?: HumanInputPort;
 }
 
 /** Who started a run: an MCP client, by its name, with the trace context it sent (if well formed). */

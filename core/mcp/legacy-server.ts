@@ -4,10 +4,12 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ElicitResultSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext } from './call-context';
 import type { McpHost } from './mcp-host';
+import { elicitationParams, type HumanInputPort } from '../model/human-input';
 
 type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 
@@ -38,6 +40,7 @@ export function createLegacyServer(host: McpHost): Server {
     meta: extra._meta,
     client: server.getClientVersion()?.name,
     notify: (notification) => extra.sendNotification(notification),
+    ...(canElicit(server) ? { human: elicitation(extra) } : {}),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -62,4 +65,29 @@ export function createLegacyServer(host: McpHost): Server {
     previous?.();
   };
   return server;
+}
+
+/** The client declared form-mode elicitation when it initialized (an empty object means form). */
+function canElicit(server: Server): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
+/** How long the SDK lets a question wait; the ask node's own time limit ends it sooner. */
+const QUESTION_WAIT_MS = 24 * 60 * 60_000;
+
+/** Asks through `elicitation/create`, sent as part of the tools/call request (its HTTP stream). */
+function elicitation(extra: RequestExtra): HumanInputPort {
+  return {
+    ask: async (request, signal) => {
+      const result = await extra.sendRequest(
+        { method: 'elicitation/create', params: elicitationParams(request) },
+        ElicitResultSchema,
+        { signal: signal as AbortSignal, timeout: QUESTION_WAIT_MS },
+      );
+      return result.action === 'accept'
+        ? { action: 'accept', content: result.content ?? {} }
+        : { action: result.action };
+    },
+  };
 }

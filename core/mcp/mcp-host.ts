@@ -12,6 +12,7 @@ import { FlowResources, type ViewResource } from './resources';
 import { FlowTaskStore, startTask } from './flow-tasks';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
+import { noHumanInput } from '../model/human-input';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
 /** Tool arguments larger than this are refused. */
@@ -199,6 +200,7 @@ export class McpHost {
           inputs,
           ...callerOf(ctx),
           signal,
+          human: noHumanInput('a flow run as a task cannot ask (call its tool without a task)'),
           listeners: [nodesDone((done) => onNodeDone(done))],
         }),
     });
@@ -213,6 +215,8 @@ export class McpHost {
       ...callerOf(ctx),
       // The SDK aborts it on notifications/cancelled (with the client's reason); the run records CANCELLED.
       signal: ctx.signal,
+      human:
+        ctx.human ?? noHumanInput(`the MCP client${ctx.client ? ` "${ctx.client}"` : ''} does not support elicitation`),
       listeners: progress.listeners,
     });
     await progress.sent();
@@ -362,6 +366,7 @@ export class McpHost {
       flowVersion: entry.version,
       inputs,
       ...callerOf(ctx),
+      human: noHumanInput('a run flows_start started has no client waiting to answer (call the flow’s tool instead)'),
     });
     await this.services.runLog.durable();
     return startedResult(entry.snapshot, runId, unused);

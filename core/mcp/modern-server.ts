@@ -2,6 +2,7 @@ import { CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextp
 import type { CallContext } from './call-context';
 import { SERVER_INSTRUCTIONS } from './legacy-server';
 import type { McpHost } from './mcp-host';
+import type { PausedRuns } from './input-required';
 
 /**
  * How long a 2026-07-28 client may reuse a list before asking again. Short,
@@ -18,7 +19,7 @@ const LIST_TTL_MS = 5_000;
  * `server/discover`, the per-request envelope, `subscriptions/listen` and the
  * cache fields are the SDK's; the host answers everything else.
  */
-export function createModernServer(host: McpHost): Server {
+export function createModernServer(host: McpHost, paused: PausedRuns): Server {
   const server = new Server(
     { name: 'flowbench', title: 'Flowbench', version: host.version },
     {
@@ -42,10 +43,10 @@ export function createModernServer(host: McpHost): Server {
     };
   };
   server.setRequestHandler('tools/list', () => ({ tools: host.listTools() as never }));
-  server.setRequestHandler(
-    'tools/call',
-    async (request, ctx) => (await host.call(request.params.name, request.params.arguments, context(ctx))) as never,
-  );
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    return await paused.call(ctx, name, context(ctx), (callContext) => host.call(name, args, callContext));
+  });
   server.setRequestHandler('resources/templates/list', () => host.resources.templates());
   server.setRequestHandler('resources/list', () => host.resources.list());
   server.setRequestHandler('resources/read', (request) => host.resources.read(request.params.uri));

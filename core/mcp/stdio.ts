@@ -5,6 +5,7 @@ import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
 import { createModernServer } from './modern-server';
+import { PausedRuns } from './input-required';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
@@ -25,6 +26,7 @@ export async function serveStdio(services: Services, version: string): Promise<v
     }),
   );
   const transport = new StdioServerTransport(input, process.stdout);
+  const paused = new PausedRuns();
   const closed = new Promise<void>((resolve) => {
     const close = transport.close.bind(transport);
     transport.close = () => close().finally(resolve);
@@ -36,7 +38,7 @@ export async function serveStdio(services: Services, version: string): Promise<v
         // The v1 server speaks the same Transport interface the entry hands it.
         return createLegacyServer(host) as unknown as ModernServer;
       }
-      const server = createModernServer(host);
+      const server = createModernServer(host, paused);
       // On a pinned stdio connection the entry turns this into a notification on each open listen stream.
       const detach = host.attach({
         toolsChanged: () => void server.sendToolListChanged().catch(() => undefined),

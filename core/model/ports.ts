@@ -1,5 +1,6 @@
 import type { AgentResolver } from './agents';
 import { FlowbenchError } from './errors';
+import type { HumanInputPort } from './human-input';
 import type { LlmPort } from './llm';
 import type { MemoryPort } from './memory';
 import type { SubflowPort } from './subflows';
@@ -13,6 +14,8 @@ export interface NodePorts {
   agents: AgentResolver;
   /** The run's flow's memory channels. */
   memory: MemoryPort;
+  /** A person to ask (ask nodes). */
+  human: HumanInputPort;
   /** The flows of the runs above this one, outermost first (flow nodes refuse to call back into them). */
   callers: readonly string[];
   /** Someone watches the run's tokens (see NodeContext.streamsTokens). */

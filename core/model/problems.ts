@@ -33,6 +33,7 @@ export const PROBLEM_CODES = {
     'an import created a library agent for an agent version Flowbench did not know; review its provider, model and prompt, then mark it reviewed',
   UNKNOWN_AGENT: 'a node names an agent version the library does not have',
   TEMPLATE_NOT_FOUND: 'a template node has no text and names a saved FlowyPrompt template Flowbench does not have',
+  EMPTY_QUESTION: 'an ask node has no question to put to the person',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -2,6 +2,7 @@ import type { AbortSignalLike } from '../model/abort';
 import type { LlmPort } from '../model/llm';
 import type { NodeTypeSpec } from '../model/node-catalogue';
 import type { MemoryPort } from '../model/memory';
+import type { HumanInputPort } from '../model/human-input';
 import type { AgentResolver } from '../model/agents';
 import type { LlmMessage, StepLinks, TokenUsage } from '../model/run';
 import type { SubflowPort } from '../model/subflows';
@@ -82,6 +83,8 @@ export interface NodeContext {
   readonly agents: AgentResolver;
   /** The flow's memory channels (reads and writes of llm and agent nodes). */
   readonly memory: MemoryPort;
+  /** A person to ask (ask nodes): the MCP client, the editor's Run panel or a terminal. */
+  readonly human: HumanInputPort;
   /** This run's id, and the flows of the runs above it (flow nodes use them). */
   readonly runId: string;
   readonly callers: readonly string[];
@@ -112,7 +115,7 @@ export type NodeOutcome =
 export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 
 /** What a node type's icon shows; the editor draws each (renderer/src/editor/node-icons.tsx). */
-export type NodeIcon = 'enter' | 'text' | 'model' | 'agent' | 'tool' | 'flow' | 'branch' | 'stop' | 'result';
+export type NodeIcon = 'enter' | 'ask' | 'text' | 'model' | 'agent' | 'tool' | 'flow' | 'branch' | 'stop' | 'result';
 
 /**
  * One node type: everything the model, the editor and the engine need to know
@@ -140,6 +143,8 @@ export interface NodeDefinition<
    * nodes that only pass data along and cannot time out or be retried.
    */
   hasRunSettings?: boolean;
+  /** The time limit of a node of this type that sets none, when the run's default does not suit it (a person answering). */
+  defaultTimeoutMs?: number;
   /**
    * The config with `reference` (`{{nodes.<id>.output}}`) written into the
    * node's main text when that text is empty: connecting an upstream node

@@ -1,6 +1,7 @@
 import type { NodeCatalogue } from '../model/node-catalogue';
 import type { NodeDefinition } from './define-node';
 import { agentNode } from './agent/definition';
+import { askNode } from './ask/definition';
 import { conditionNode } from './condition/definition';
 import { flowNode } from './flow/definition';
 import { mcpToolNode } from './mcp-tool/definition';
@@ -46,6 +47,7 @@ export class NodeRegistry implements NodeCatalogue {
 /** The built-in node types, in palette order. Adding a type: its folder, and one line here. */
 const BUILT_IN = [
   inputNode,
+  askNode,
   templateNode,
   llmNode,
   agentNode,

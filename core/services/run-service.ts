@@ -5,6 +5,7 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
+import type { HumanInputPort } from '../model/human-input';
 import type { SubflowPort, SubflowResult } from '../model/subflows';
 import { FLOWBENCH_SERVER, type ToolInfo, type ToolPort } from '../model/tools';
 import { inputSchemaFor, toolDescription } from './tool-schema';
@@ -28,6 +29,8 @@ export interface StartRun {
   engine?: Pick<RunOptions, 'concurrency' | 'retry' | 'defaultNodeTimeoutMs'>;
   /** Stream model answers as node.token events: for runs a person watches (the editor). */
   streamTokens?: boolean;
+  /** Who answers the run's ask nodes; without it they fail HUMAN_INPUT_UNAVAILABLE. */
+  human?: HumanInputPort;
   /** Set for the run a flow node started: its parent run, and the flows of the runs above it. */
   parent?: { runId: string; callers: readonly string[] };
   /**
@@ -170,6 +173,7 @@ export class RunService {
       ...(memory ? { memory } : {}),
       ...(request.parent ? { callers: request.parent.callers } : {}),
       ...(request.streamTokens ? { streamTokens: true } : {}),
+      ...(request.human ? { human: request.human } : {}),
       listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),

@@ -195,3 +195,34 @@ describe('a first run with no provider set up', () => {
     expect(providers.some((p) => p.isDefault)).toBe(false);
   });
 });
+
+describe('flowbench run with an ask node', () => {
+  it('fails naming the node when there is no terminal to ask in', async () => {
+    const file = join(tempDir(), 'ask.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schemaVersion: 1,
+        id: 'ask-cli',
+        name: 'Ask CLI',
+        tool: { name: 'ask_cli' },
+        nodes: [
+          { id: 'input', type: 'input', position: { x: 0, y: 0 } },
+          { id: 'confirm', type: 'ask', position: { x: 200, y: 0 }, config: { message: 'Sure?' } },
+          { id: 'result', type: 'output', position: { x: 400, y: 0 } },
+        ],
+        edges: [
+          { id: 'e1', source: 'input', target: 'confirm' },
+          { id: 'e2', source: 'confirm', target: 'result' },
+        ],
+      }),
+    );
+    expect((await runCli(['--db', db, 'import', file])).code).toBe(0);
+    // The test's stdin is a pipe, not a terminal.
+    const result = await runCli(['--db', db, 'run', 'ask_cli']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'HUMAN_INPUT_UNAVAILABLE: node "confirm" asks a person for input, and `flowbench run` has no terminal to ask in',
+    );
+  });
+});

@@ -37,6 +37,7 @@ export function publishFlows(services: Services, flows: readonly FlowInput[]): v
 export async function connectStdio(
   db: string,
   name = 'flowbench-tests',
+  options: ClientSetup<Client> = {},
 ): Promise<{ client: Client; stderr: () => string; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -47,7 +48,8 @@ export async function connectStdio(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name, version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  options.setup?.(client);
   await client.connect(transport);
   return { client, stderr: () => stderr, pid: transport.pid ?? 0 };
 }
@@ -57,13 +59,21 @@ export async function connectHttp(
   url: string,
   token: string | undefined,
   name = 'flowbench-http-tests',
+  options: ClientSetup<Client> = {},
 ): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
   });
-  const client = new Client({ name, version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  options.setup?.(client);
   await client.connect(transport);
   return client;
+}
+
+/** What a test client declares, and the handlers it registers before connecting (elicitation). */
+export interface ClientSetup<C> {
+  capabilities?: Record<string, object>;
+  setup?: (client: C) => void;
 }
 
 /** How the v2 SDK client picks a revision: pinned to 2026-07-28, or its default 2025 handshake. */
@@ -74,7 +84,12 @@ const v2Options = (mode: V2Mode) => ({
 });
 
 /** The v2 SDK client (`@modelcontextprotocol/client`) talking to `./bin/flowbench mcp` over stdio. */
-export async function connectStdioV2(db: string, mode: V2Mode, name = 'flowbench-v2-tests'): Promise<ClientV2> {
+export async function connectStdioV2(
+  db: string,
+  mode: V2Mode,
+  name = 'flowbench-v2-tests',
+  options: ClientSetup<ClientV2> = {},
+): Promise<ClientV2> {
   const transport = new StdioClientTransportV2({
     command: process.execPath,
     args: [BIN, '--db', db, 'mcp'],
@@ -82,7 +97,11 @@ export async function connectStdioV2(db: string, mode: V2Mode, name = 'flowbench
     env: { ...(process.env as Record<string, string>), FLOWBENCH_DB: '' },
     stderr: 'ignore',
   });
-  const client = new ClientV2({ name, version: '1.0.0' }, v2Options(mode));
+  const client = new ClientV2(
+    { name, version: '1.0.0' },
+    { ...v2Options(mode), capabilities: options.capabilities ?? {} },
+  );
+  options.setup?.(client);
   await client.connect(transport);
   return client;
 }
@@ -93,11 +112,16 @@ export async function connectHttpV2(
   token: string | undefined,
   mode: V2Mode,
   name = 'flowbench-v2-http-tests',
+  options: ClientSetup<ClientV2> = {},
 ): Promise<ClientV2> {
   const transport = new StreamableHTTPClientTransportV2(new URL(url), {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
   });
-  const client = new ClientV2({ name, version: '1.0.0' }, v2Options(mode));
+  const client = new ClientV2(
+    { name, version: '1.0.0' },
+    { ...v2Options(mode), capabilities: options.capabilities ?? {} },
+  );
+  options.setup?.(client);
   await client.connect(transport);
   return client;
 }

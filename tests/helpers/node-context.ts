@@ -1,4 +1,5 @@
 import { NO_MEMORY } from '../../core/model/memory';
+import { NO_HUMAN_INPUT, type HumanInputPort } from '../../core/model/human-input';
 import type { AgentResolver } from '../../core/model/agents';
 import type { LlmPort } from '../../core/model/llm';
 import { NO_AGENTS, NO_SUBFLOWS, NO_TOOLS } from '../../core/model/ports';
@@ -19,6 +20,7 @@ export function nodeContext(
     tools?: ToolPort;
     subflows?: SubflowPort;
     agents?: AgentResolver;
+    human?: HumanInputPort;
   } = {},
 ): NodeContext & { reported: StepDetails[]; tokens: string[]; toolCalls: ToolCallRecord[] } {
   const scope: RenderScope = {
@@ -43,6 +45,7 @@ export function nodeContext(
     subflows: options.subflows ?? NO_SUBFLOWS,
     agents: options.agents ?? NO_AGENTS,
     memory: NO_MEMORY,
+    human: options.human ?? NO_HUMAN_INPUT,
     runId: 'run_under_test',
     callers: ['flow_under_test'],
     streamsTokens: true,

@@ -119,6 +119,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           inputs,
           trigger: 'cli',
           signal: controller.signal,
+          human: lib.cliQuestions(),
           ...(from ? { from } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           listeners: showProgress

@@ -9,6 +9,7 @@ import {
   GitBranch,
   LoaderCircle,
   LogIn,
+  MessageCircleQuestionMark,
   OctagonX,
   SkipForward,
   Sparkles,
@@ -22,6 +23,7 @@ import type { NodeIcon } from '../../../core/nodes/define-node';
 /** The drawing for each icon a node type names (core/nodes/<type>/definition.ts). */
 export const NODE_ICONS: Record<NodeIcon, LucideIcon> = {
   enter: LogIn,
+  ask: MessageCircleQuestionMark,
   text: Braces,
   model: Sparkles,
   agent: Bot,

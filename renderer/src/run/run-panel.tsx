@@ -9,6 +9,7 @@ import { textInputProblem } from '../../../core/model/inputs';
 import { formatCost } from '../../../core/model/pricing';
 import { RecentRuns } from './run-history';
 import { RunInputField } from './run-input-field';
+import { RunQuestions } from './question-form';
 import { StepDetails } from './step-details';
 import { NoProviderNotice } from '../providers/no-provider-notice';
 import { useAppStore } from '../store/app-store';
@@ -110,6 +111,7 @@ export function RunPanel() {
               <code>{run.reuse.runId.slice(0, 8)}</code>.
             </p>
           )}
+          {run.status === 'running' && <RunQuestions runId={run.id} />}
           <SelectedStep />
           {run.status !== 'running' && <RunFromHere />}
           {run.status !== 'running' && <ClientResult />}

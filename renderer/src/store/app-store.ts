@@ -25,6 +25,7 @@ transport.subscribe((event) => {
   const state = useAppStore.getState();
   if (event.type === 'run') return state.applyRunEvent(event.event);
   if (event.type === 'app.command') return void runAppCommand(event.command);
+  if (event.type === 'run.question' || event.type === 'run.question.closed') return state.applyQuestionEvent(event);
   if (event.origin === CLIENT_ID) return;
   void state.loadFlows();
   const open = state.flowId;

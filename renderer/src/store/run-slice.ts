@@ -16,6 +16,7 @@ import type {
 } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
+import type { AskAnswer, Question, QuestionEvent } from '../../../core/model/human-input';
 import { stringifyValue } from '../../../core/model/template';
 import type { AppState } from './app-store';
 
@@ -70,6 +71,11 @@ export interface RunSlice {
   openRun: (id: string) => Promise<void>;
   /** Fills the Run form with the inputs of the run shown. */
   reuseRunInputs: () => void;
+  /** Questions ask nodes of runs started here wait on (the Run panel shows the run's). */
+  questions: Question[];
+  applyQuestionEvent: (event: QuestionEvent) => void;
+  /** Sends the person's answer; resolves with why the host refused it (the question then stays open). */
+  answerQuestion: (question: Question, answer: AskAnswer) => Promise<string | undefined>;
 }
 
 /** How many of a flow's runs the Run tab lists. */
@@ -108,6 +114,27 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   stepLines: {},
   stepStarted: {},
   carriedEdges: new Set(),
+  questions: [],
+  applyQuestionEvent(event) {
+    set((s) => ({
+      questions:
+        event.type === 'run.question'
+          ? [...s.questions, event.question]
+          : s.questions.filter((q) => !(q.runId === event.runId && q.nodeId === event.nodeId)),
+    }));
+  },
+  async answerQuestion(question, answer) {
+    try {
+      await api.runs.answer(
+        answer.action === 'accept'
+          ? { runId: question.runId, nodeId: question.nodeId, action: 'accept', content: answer.content as never }
+          : { runId: question.runId, nodeId: question.nodeId, action: answer.action },
+      );
+      return undefined;
+    } catch (error) {
+      return toFlowbenchError(error).message;
+    }
+  },
   runSnapshot: undefined,
   tokens: {},
   runInputs: {},

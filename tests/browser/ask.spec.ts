@@ -1,0 +1,86 @@
+import { buildFlow, input, output } from '../helpers/flow-builder';
+import { expect, openFlow, storedFlow, test } from './fixtures';
+import { openServices } from '../../core/services/open-services';
+
+const release = {
+  ...buildFlow({
+    id: 'release',
+    parameters: [{ name: 'version', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      {
+        id: 'confirm',
+        type: 'ask',
+        label: 'Confirm',
+        position: { x: 320, y: 100 },
+        config: {
+          message: 'Ship {{inputs.version}}?',
+          fields: [
+            { name: 'ship', type: 'boolean', title: 'Ship it' },
+            { name: 'channel', type: 'enum', options: ['stable', 'beta'] },
+            { name: 'copies', type: 'integer', required: false },
+          ],
+        },
+      },
+      {
+        ...output('ship={{nodes.confirm.output.ship}} channel={{nodes.confirm.output.channel}}'),
+        position: { x: 640, y: 100 },
+      },
+    ],
+    edges: ['input>confirm', 'confirm>result'],
+  }),
+  name: 'Release',
+};
+
+test('an ask node pauses the run and the Run panel asks the person; a bad answer is refused and kept (issue 19, point 5)', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, release);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-version').fill('2.1');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+
+  const form = page.getByRole('form', { name: 'Question from Confirm' });
+  await expect(form).toContainText('Confirm asks: Ship 2.1?');
+  await expect(page.getByTestId('run-result').locator('.run-status')).toHaveText('running');
+
+  // No channel chosen and a copies count that is no whole number: the host says why, the form keeps the rest.
+  await form.getByLabel('Ship it').check();
+  await form.getByLabel('copies (optional)').fill('2.5');
+  await form.getByRole('button', { name: 'Answer' }).click();
+  await expect(form.getByRole('alert')).toHaveText(
+    'node "confirm": channel: an answer is required; copies: expected a whole number',
+  );
+  await expect(form.getByLabel('Ship it')).toBeChecked();
+  await page.screenshot({ path: test.info().outputPath('ask-question.png') });
+
+  await form.getByLabel('channel').selectOption('beta');
+  await form.getByLabel('copies (optional)').fill('3');
+  await form.getByRole('button', { name: 'Answer' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(page.getByTestId('run-result').locator('.run-status')).toHaveText('succeeded');
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
+    'ship=true channel=beta',
+  ]);
+
+  // The answer is the step's stored output.
+  const services = openServices(served.db);
+  const [summary] = services.runs.list({ flowId: storedFlow(served.db, 'release').id, limit: 1 });
+  const step = services.runs.get(summary?.id ?? '').steps.find((s) => s.nodeId === 'confirm');
+  services.close();
+  expect(step).toMatchObject({ status: 'succeeded', output: { ship: true, channel: 'beta', copies: 3 } });
+});
+
+test('declining ends the run failed, naming the node', async ({ page, served }) => {
+  await openFlow(page, served, release);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-version').fill('2.2');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Question from Confirm' });
+  await form.getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByTestId('run-result').locator('.run-status')).toHaveText('failed');
+  await expect(page.getByTestId('run-result').locator('.error').first()).toContainText(
+    'HUMAN_INPUT_DECLINED: node "confirm": the person declined the question',
+  );
+});

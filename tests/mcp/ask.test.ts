@@ -1,0 +1,211 @@
+import type { Client as ClientV2 } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openServices } from '../../core/services/open-services';
+import type { FlowInput } from '../../core/model/flow';
+import { buildFlow, input } from '../helpers/flow-builder';
+import {
+  connectHttp,
+  connectHttpV2,
+  connectStdio,
+  connectStdioV2,
+  prepareDatabase,
+  publishFlows,
+} from '../helpers/mcp';
+import { startServe, type ServeProcess } from '../helpers/serve';
+
+/**
+ * Issue 19, point 5: an ask node pauses the run and asks the person at the
+ * MCP client — elicitation/create for 2025-11-25 clients, an input_required
+ * result for 2026-07-28 ones — over stdio and HTTP, with the real v1 and v2
+ * SDK clients answering; a client that cannot be asked gets an error naming the node.
+ */
+const askFlow: FlowInput = {
+  ...buildFlow({
+    id: 'release',
+    parameters: [{ name: 'version', type: 'string' }],
+    nodes: [
+      input(),
+      {
+        id: 'confirm',
+        type: 'ask',
+        config: {
+          message: 'Ship {{inputs.version}}?',
+          fields: [
+            { name: 'ship', type: 'boolean' },
+            { name: 'channel', type: 'enum', options: ['stable', 'beta'] },
+          ],
+        },
+      },
+      {
+        id: 'result',
+        type: 'output',
+        config: {
+          returnValues: [
+            { id: 'r', text: 'ship={{nodes.confirm.output.ship}} channel={{nodes.confirm.output.channel}}' },
+          ],
+        },
+      },
+    ],
+    edges: ['input>confirm', 'confirm>result'],
+  }),
+  name: 'Release',
+  tool: { name: 'release_flow' },
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'flowbench-ask-'));
+const db = join(dir, 'ask.db');
+let serve: ServeProcess;
+
+beforeAll(async () => {
+  prepareDatabase(db, (services) => publishFlows(services, [askFlow]));
+  serve = await startServe(db);
+});
+afterAll(async () => {
+  await serve.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Reply = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' };
+interface Asked {
+  message: string;
+  requestedSchema: unknown;
+}
+
+/** A client of either SDK that answers every question with `reply`, and remembers what it was asked. */
+interface Connected {
+  call(version: string): Promise<{ content: { text: string }[]; isError?: boolean }>;
+  asked: Asked[];
+  close(): Promise<void>;
+}
+
+async function connect(sdk: 'v1' | 'v2', transport: 'stdio' | 'http', reply: Reply | undefined): Promise<Connected> {
+  const asked: Asked[] = [];
+  const capabilities: Record<string, object> = reply ? { elicitation: { form: {} } } : {};
+  const answer = (params: Asked) => {
+    asked.push({ message: params.message, requestedSchema: params.requestedSchema });
+    return reply as Reply;
+  };
+  const name = `ask-${sdk}-${transport}`;
+  if (sdk === 'v1') {
+    const setup = (client: Client) => {
+      if (reply) client.setRequestHandler(ElicitRequestSchema, (request) => answer(request.params as Asked));
+    };
+    const client =
+      transport === 'stdio'
+        ? (await connectStdio(db, name, { capabilities, setup })).client
+        : await connectHttp(serve.mcpUrl, serve.token, name, { capabilities, setup });
+    return {
+      asked,
+      call: (version) => client.callTool({ name: 'release_flow', arguments: { version } }) as never,
+      close: () => client.close(),
+    };
+  }
+  const setup = (client: ClientV2) => {
+    if (reply) client.setRequestHandler('elicitation/create', (request) => answer(request.params as Asked) as never);
+  };
+  const client =
+    transport === 'stdio'
+      ? await connectStdioV2(db, 'modern', name, { capabilities, setup })
+      : await connectHttpV2(serve.mcpUrl, serve.token, 'modern', name, { capabilities, setup });
+  return {
+    asked,
+    call: (version) => client.callTool({ name: 'release_flow', arguments: { version } }) as never,
+    close: () => client.close(),
+  };
+}
+
+const REVISION = { v1: '2025-11-25 (v1 client, elicitation)', v2: '2026-07-28 (v2 client, input_required)' };
+
+for (const sdk of ['v1', 'v2'] as const) {
+  for (const transport of ['stdio', 'http'] as const) {
+    describe(`an ask node over ${transport}, ${REVISION[sdk]}`, () => {
+      it('asks the person at the client and goes on with the answer', async () => {
+        const client = await connect(sdk, transport, { action: 'accept', content: { ship: true, channel: 'beta' } });
+        const result = await client.call('2.1');
+        await client.close();
+        expect(result.isError ?? false).toBe(false);
+        expect(result.content.map((c) => c.text)).toEqual(['ship=true channel=beta']);
+        expect(client.asked).toEqual([
+          {
+            message: 'Ship 2.1?',
+            requestedSchema: {
+              type: 'object',
+              properties: { ship: { type: 'boolean' }, channel: { type: 'string', enum: ['stable', 'beta'] } },
+              required: ['ship', 'channel'],
+            },
+          },
+        ]);
+        const services = openServices(db);
+        const summary = services.runs.list({ limit: 50 }).find((r) => r.client === `ask-${sdk}-${transport}`);
+        const run = services.runs.get(summary?.id ?? '');
+        services.close();
+        expect(run.steps.find((s) => s.nodeId === 'confirm')).toMatchObject({
+          status: 'succeeded',
+          output: { ship: true, channel: 'beta' },
+        });
+      });
+
+      it('fails the call naming the node when the person declines', async () => {
+        const client = await connect(sdk, transport, { action: 'decline' });
+        const result = await client.call('2.2');
+        await client.close();
+        expect(result.isError).toBe(true);
+        expect(result.content[0]?.text).toMatch(
+          /HUMAN_INPUT_DECLINED: node "confirm": the person declined the question/,
+        );
+      });
+
+      it('fails the call naming the node when the client cannot be asked', async () => {
+        const client = await connect(sdk, transport, undefined);
+        const result = await client.call('2.3');
+        await client.close();
+        expect(result.isError).toBe(true);
+        expect(client.asked).toEqual([]);
+        expect(result.content[0]?.text).toMatch(
+          /HUMAN_INPUT_UNAVAILABLE: node "confirm" asks a person for input, and the MCP client.* does not support elicitation/,
+        );
+      });
+    });
+  }
+}
+
+describe('a 2026-07-28 retry', () => {
+  it('naming no paused run is refused with a clear error', async () => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    };
+    const response = await fetch(serve.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${serve.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'release_flow',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'release_flow',
+          arguments: { version: '3' },
+          requestState: 'not-a-paused-run',
+          inputResponses: { 'ask-1': { action: 'accept', content: { ship: true, channel: 'stable' } } },
+          _meta: envelope,
+        },
+      }),
+    });
+    const body = (await response.json()) as { error?: { code: number; message: string } };
+    expect(body.error?.code).toBe(-32602);
+    expect(body.error?.message).toMatch(/requestState names no paused run of release_flow/);
+  });
+});
