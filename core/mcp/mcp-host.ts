@@ -108,6 +108,14 @@ export class McpHost {
     return [...flows, flowsListTool, flowsExecuteTool, flowsStartTool, flowsResultTool] as Tool[];
   }
 
+  /** Whether a tool is a flow's, and whether its runs usually outlast what a client waits for (its history). */
+  flowToolLength(name: string): 'long' | 'usual' | undefined {
+    const entry = this.catalogue().get(name);
+    if (!entry) return undefined;
+    const typical = this.services.runs.typicalDurationMs(entry.flowId);
+    return typical !== undefined && typical >= LONG_RUN_MS ? 'long' : 'usual';
+  }
+
   /** Adds a connection to those told of catalogue changes; returns its removal. */
   attach(attachment: Attachment): () => void {
     this.attached.add(attachment);
@@ -126,6 +134,8 @@ export class McpHost {
     const signature = this.services.versions.catalogueSignature();
     if (signature === this.lastSignature) return;
     this.lastSignature = signature;
+    // A client that lists again on hearing of the change must get the new list, not the one cached.
+    this.cache = undefined;
     for (const attachment of this.attached) attachment.toolsChanged();
   }
 

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { McpHost } from './mcp-host';
-import { createModernServer } from './modern-server';
-import { PausedRuns } from './input-required';
+import { createModernServer, ModernState } from './modern-server';
 
 /**
  * The 2026-07-28 side of `/mcp`: the v2 SDK's stateless handler, one server
@@ -12,9 +11,15 @@ import { PausedRuns } from './input-required';
  */
 export function createModernHttp(host: McpHost) {
   // Strict: the entry's own 2025 fallback is stateless; ours keeps sessions (tasks, the GET stream).
-  const paused = new PausedRuns();
-  const handler = createMcpHandler(() => createModernServer(host, paused), { legacy: 'reject' });
-  host.attach({ toolsChanged: () => handler.notify.toolsChanged(), close: () => handler.close() });
+  const state = new ModernState();
+  const handler = createMcpHandler(() => createModernServer(host, state), { legacy: 'reject' });
+  host.attach({
+    toolsChanged: () => handler.notify.toolsChanged(),
+    close: () => {
+      state.close();
+      return handler.close();
+    },
+  });
 
   return {
     /** Whether the SDK would serve this POST as 2025-era traffic (the same classification its handler runs). */

@@ -2,7 +2,22 @@ import { CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextp
 import type { CallContext } from './call-context';
 import { SERVER_INSTRUCTIONS } from './legacy-server';
 import type { McpHost } from './mcp-host';
-import type { PausedRuns } from './input-required';
+import { PausedRuns } from './input-required';
+import { ModernTasks, supportsTasks, TASK_AFTER_MS, TASKS_EXTENSION } from './modern-tasks';
+import { z } from 'zod';
+
+/** What outlives one request of a 2026-07-28 client: paused runs and tasks (one per HTTP endpoint or stdio connection). */
+export class ModernState {
+  readonly paused = new PausedRuns();
+  readonly tasks = new ModernTasks();
+
+  close(): void {
+    this.paused.close();
+    this.tasks.close();
+  }
+}
+
+const TaskParams = z.object({ taskId: z.string().min(1).max(200) });
 
 /**
  * How long a 2026-07-28 client may reuse a list before asking again. Short,
@@ -19,11 +34,11 @@ const LIST_TTL_MS = 5_000;
  * `server/discover`, the per-request envelope, `subscriptions/listen` and the
  * cache fields are the SDK's; the host answers everything else.
  */
-export function createModernServer(host: McpHost, paused: PausedRuns): Server {
+export function createModernServer(host: McpHost, state: ModernState): Server {
   const server = new Server(
     { name: 'flowbench', title: 'Flowbench', version: host.version },
     {
-      capabilities: { tools: { listChanged: true }, resources: {} },
+      capabilities: { tools: { listChanged: true }, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
       instructions: SERVER_INSTRUCTIONS,
       cacheHints: {
         'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
@@ -45,8 +60,20 @@ export function createModernServer(host: McpHost, paused: PausedRuns): Server {
   server.setRequestHandler('tools/list', () => ({ tools: host.listTools() as never }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    return await paused.call(ctx, name, context(ctx), (callContext) => host.call(name, args, callContext));
+    const start = (callContext: CallContext) => host.call(name, args, callContext);
+    const length = supportsTasks(ctx) ? host.flowToolLength(name) : undefined;
+    if (length)
+      return (await state.tasks.call(ctx, name, context(ctx), start, length === 'long' ? 0 : TASK_AFTER_MS)) as never;
+    return await state.paused.call(ctx, name, context(ctx), start);
   });
+  server.setRequestHandler('tasks/get', { params: TaskParams }, ({ taskId }) => state.tasks.get(taskId) as never);
+  server.setRequestHandler(
+    'tasks/update',
+    // The SDK lifts inputResponses out of the params into the request context, as for retried calls.
+    { params: TaskParams },
+    ({ taskId }, ctx) => state.tasks.update(taskId, ctx.mcpReq.inputResponses ?? {}) as never,
+  );
+  server.setRequestHandler('tasks/cancel', { params: TaskParams }, ({ taskId }) => state.tasks.cancel(taskId) as never);
   server.setRequestHandler('resources/templates/list', () => host.resources.templates());
   server.setRequestHandler('resources/list', () => host.resources.list());
   server.setRequestHandler('resources/read', (request) => host.resources.read(request.params.uri));

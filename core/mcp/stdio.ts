@@ -4,8 +4,7 @@ import type { Services } from '../services/open-services';
 import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
-import { createModernServer } from './modern-server';
-import { PausedRuns } from './input-required';
+import { createModernServer, ModernState } from './modern-server';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
@@ -26,7 +25,7 @@ export async function serveStdio(services: Services, version: string): Promise<v
     }),
   );
   const transport = new StdioServerTransport(input, process.stdout);
-  const paused = new PausedRuns();
+  const state = new ModernState();
   const closed = new Promise<void>((resolve) => {
     const close = transport.close.bind(transport);
     transport.close = () => close().finally(resolve);
@@ -38,7 +37,7 @@ export async function serveStdio(services: Services, version: string): Promise<v
         // The v1 server speaks the same Transport interface the entry hands it.
         return createLegacyServer(host) as unknown as ModernServer;
       }
-      const server = createModernServer(host, paused);
+      const server = createModernServer(host, state);
       // On a pinned stdio connection the entry turns this into a notification on each open listen stream.
       const detach = host.attach({
         toolsChanged: () => void server.sendToolListChanged().catch(() => undefined),
@@ -56,5 +55,6 @@ export async function serveStdio(services: Services, version: string): Promise<v
   process.stderr.write(`flowbench mcp: serving ${host.catalogue().size} flow tool(s) from ${services.database.path}\n`);
   await closed;
   await connection.close();
+  state.close();
   await host.close();
 }

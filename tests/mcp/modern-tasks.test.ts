@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowInput } from '../../core/model/flow';
+import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
+import { buildFlow, input } from '../helpers/flow-builder';
+import { prepareDatabase, publishFlows } from '../helpers/mcp';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { startServe, type ServeProcess } from '../helpers/serve';
+
+/**
+ * Tasks for 2026-07-28 clients (the Tasks extension): no SDK client speaks
+ * it without a hand-written raw dispatch, so this test sends its wire
+ * messages itself, with the per-request envelope and standard headers, to a
+ * real `flowbench serve`.
+ */
+const askFlow: FlowInput = {
+  ...buildFlow({
+    id: 'confirm-flow',
+    nodes: [
+      input(),
+      { id: 'confirm', type: 'ask', config: { message: 'Go on?', fields: [{ name: 'go', type: 'boolean' }] } },
+      { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: 'go={{nodes.confirm.output.go}}' }] } },
+    ],
+    edges: ['input>confirm', 'confirm>result'],
+  }),
+  name: 'Confirm',
+  tool: { name: 'confirm_flow' },
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'flowbench-tasks-'));
+const db = join(dir, 'tasks.db');
+let serve: ServeProcess;
+let model: OpenAiServer;
+
+beforeAll(async () => {
+  model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs: 8_000 }));
+  prepareDatabase(db, (services) => {
+    services.providers.set(
+      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+      true,
+    );
+    publishFlows(services, [echoFlow, llmFlow, askFlow]);
+  });
+  serve = await startServe(db);
+});
+afterAll(async () => {
+  await serve.stop();
+  await model.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What these tests read of a reply: a result (a tool result, a task, discovery) or an error. */
+interface WireResult {
+  resultType?: string;
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  inputRequests?: unknown;
+  result?: { content: { type: string; text: string }[] };
+  content: { type: string; text: string }[];
+  capabilities: { extensions?: Record<string, unknown> };
+}
+interface Reply {
+  result: WireResult;
+  error?: { code: number; message: string };
+}
+
+let nextId = 1;
+/** One 2026-07-28 request from a client that declares the Tasks extension and elicitation. */
+async function send(method: string, params: Record<string, unknown>): Promise<{ ms: number; body: Reply }> {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  const started = performance.now();
+  const response = await fetch(serve.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${serve.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'tasks-client', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  // An SSE answer carries the JSON-RPC response as its last data line.
+  const json = text.startsWith('{')
+    ? text
+    : (text
+        .match(/^data: (.*)$/gm)
+        ?.at(-1)
+        ?.slice(6) ?? text);
+  return { ms: performance.now() - started, body: JSON.parse(json) as Reply };
+}
+
+async function pollUntil(
+  taskId: string,
+  done: (task: WireResult) => boolean,
+): Promise<{ task: WireResult; longestMs: number }> {
+  let longestMs = 0;
+  for (let i = 0; i < 60; i++) {
+    const { ms, body } = await send('tasks/get', { taskId });
+    longestMs = Math.max(longestMs, ms);
+    if (done(body.result)) return { task: body.result, longestMs };
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`task ${taskId} never got there`);
+}
+
+describe('tasks for 2026-07-28 clients', () => {
+  it('a quick flow answers as usual; the server says it offers tasks', async () => {
+    const discover = await send('server/discover', {});
+    expect(discover.body.result.capabilities.extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
+    const call = await send('tools/call', { name: 'echo_tool', arguments: { message: 'hi' } });
+    expect(call.body.result.resultType).toBe('complete');
+    expect(call.body.result.content[0]?.text).toBe('You said: hi');
+  });
+
+  it('a call still running after 5 s becomes a task: polled with progress, then its result, no request open long', async () => {
+    const call = await send('tools/call', { name: 'ask_model', arguments: { question: 'Why?' } });
+    expect(call.ms).toBeLessThan(7_000);
+    expect(call.body.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 86_400_000 });
+    const { taskId } = call.body.result;
+    const working = await send('tasks/get', { taskId });
+    expect(working.body.result).toMatchObject({ taskId, status: 'working', statusMessage: '1 of 3 nodes done' });
+    const { task, longestMs } = await pollUntil(taskId, (t) => t.status !== 'working');
+    expect(longestMs).toBeLessThan(2_000);
+    expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Forty-two.' }] } });
+  });
+
+  it('an ask node makes the task input_required; tasks/update answers it and the run goes on', async () => {
+    const call = await send('tools/call', { name: 'confirm_flow', arguments: {} });
+    expect(call.body.result).toMatchObject({ resultType: 'task', status: 'input_required' });
+    const { taskId } = call.body.result;
+    const waiting = await send('tasks/get', { taskId });
+    expect(waiting.body.result.inputRequests).toEqual({
+      'ask-1': {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Go on?',
+          requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } }, required: ['go'] },
+        },
+      },
+    });
+    const wrongKey = await send('tasks/update', {
+      taskId,
+      inputResponses: { nope: { action: 'accept', content: {} } },
+    });
+    expect(wrongKey.body.error?.message).toMatch(/do not answer its question "ask-1"/);
+    const update = await send('tasks/update', {
+      taskId,
+      inputResponses: { 'ask-1': { action: 'accept', content: { go: true } } },
+    });
+    expect(update.body.error).toBeUndefined();
+    const { task } = await pollUntil(taskId, (t) => t.status === 'completed');
+    expect(task.result?.content).toEqual([{ type: 'text', text: 'go=true' }]);
+  });
+
+  it('tasks/cancel cancels the run; an unknown task id is a clear error', async () => {
+    const call = await send('tools/call', { name: 'confirm_flow', arguments: {} });
+    const { taskId } = call.body.result;
+    await send('tasks/cancel', { taskId });
+    expect((await send('tasks/get', { taskId })).body.result.status).toBe('cancelled');
+    const unknown = await send('tasks/get', { taskId: 'no-such-task' });
+    expect(unknown.body.error).toMatchObject({ code: -32602 });
+    expect(unknown.body.error?.message).toMatch(/no task has the id "no-such-task"/);
+  });
+});
