@@ -21,8 +21,7 @@ export interface Question {
  * comes back to ends at its ask node's time limit (and is stored like any other).
  */
 export class Conversation {
-  /** Unguessable: it is the only proof a later request belongs to this run. */
-  readonly key = randomBytes(24).toString('base64url');
+  private ownKey: string | undefined;
   readonly controller = new AbortController();
   done!: Promise<McpToolResult>;
   /** The request now waiting on the run. */
@@ -33,6 +32,12 @@ export class Conversation {
   private asked = false;
   private onQuestion: (() => void) | undefined;
   private rounds = 0;
+
+  /** Unguessable: it is the only proof a later request belongs to this run (made when first needed). */
+  get key(): string {
+    this.ownKey ??= randomBytes(24).toString('base64url');
+    return this.ownKey;
+  }
 
   constructor(
     readonly tool: string,

@@ -60,7 +60,7 @@ export class PausedRuns {
         conversation.nextQuestion().then((question) => ({ question })),
       ]);
       if ('result' in next) {
-        this.waiting.delete(conversation.key);
+        if (state !== undefined) this.waiting.delete(conversation.key);
         return next.result;
       }
       return this.ask(conversation, next.question);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import type { McpHost } from './mcp-host';
 import { createModernServer, ModernState } from './modern-server';
 
@@ -22,8 +22,14 @@ export function createModernHttp(host: McpHost) {
   });
 
   return {
-    /** Whether the SDK would serve this POST as 2025-era traffic (the same classification its handler runs). */
-    isLegacy: (req: IncomingMessage, body: unknown) => isLegacyRequest(toWebRequest(req), body),
+    /**
+     * Whether the SDK would serve this POST as 2025-era traffic (the same
+     * classification its handler runs). A request carrying the 2026-07-28
+     * envelope claim never is, whatever else it holds: the common case is
+     * answered without building a Fetch request to ask.
+     */
+    isLegacy: (req: IncomingMessage, body: unknown) =>
+      claimsModernEnvelope(body) ? false : isLegacyRequest(toWebRequest(req), body),
 
     /** Answers one 2026-07-28 request; a client that goes away cancels it (and its run). */
     handle: (req: IncomingMessage, res: ServerResponse, body: unknown) =>
@@ -71,4 +77,10 @@ export function toWebRequest(req: IncomingMessage, signal?: AbortSignal): Reques
     headers,
     signal,
   });
+}
+
+/** The body is one JSON-RPC message whose `_meta` names a protocol version (the per-request envelope's claim). */
+function claimsModernEnvelope(body: unknown): boolean {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return typeof meta === 'object' && meta !== null && typeof meta[PROTOCOL_VERSION_META_KEY] === 'string';
 }

@@ -22,7 +22,7 @@ interface FlowTask {
   result?: McpToolResult;
   error?: { code: number; message: string };
   question?: Question;
-  expiry: NodeJS.Timeout;
+  expiry: NodeJS.Timeout | undefined;
 }
 
 /** The client declared the Tasks extension in this request's envelope. */
@@ -57,9 +57,9 @@ export class ModernTasks {
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
-      expiry: setTimeout(() => this.forget(conversation.key), TASK_TTL_MS),
+      // Set when the call becomes a task (most answer before then and need no timer).
+      expiry: undefined,
     };
-    task.expiry.unref();
     // Progress goes into the task's status message: a task has no request to notify.
     conversation.notify = (notification) => {
       const { progress, total } = notification.params as { progress?: number; total?: number };
@@ -79,11 +79,10 @@ export class ModernTasks {
       clearTimeout(timer);
       ctx.mcpReq.signal.removeEventListener('abort', cancel);
     });
-    if ('result' in next) {
-      clearTimeout(task.expiry);
-      return next.result;
-    }
+    if ('result' in next) return next.result;
     this.tasks.set(conversation.key, task);
+    task.expiry = setTimeout(() => this.forget(conversation.key), TASK_TTL_MS);
+    task.expiry.unref();
     // A question asked already, or later while the task works, makes it input_required.
     if ('question' in next) this.ask(task, next.question);
     else void question.then((asked) => this.ask(task, asked));

@@ -1,0 +1,16 @@
+import { spawn } from 'node:child_process';
+import { rmSync, mkdirSync } from 'node:fs';
+import { prepareDatabase, publishFlows, connectHttpV2 } from '../tests/helpers/mcp';
+import { oneNodeFlow } from '../bench/mcp.bench';
+const db = '/tmp/profh.db';
+rmSync(db, { force: true }); rmSync('/tmp/prof', { recursive: true, force: true }); mkdirSync('/tmp/prof');
+prepareDatabase(db, (s) => publishFlows(s, [oneNodeFlow]));
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir=/tmp/prof', 'out/cli/main.mjs', '--db', db, 'serve', '--port', '0', '--no-auth'], { env: { ...process.env, FLOWBENCH_DB: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise<string>((resolve) => { let out = ''; child.stdout.on('data', (c: Buffer) => { out += c; const m = /serving on (\S+)/.exec(out); if (m && out.includes('Ctrl-C')) resolve(m[1]!); }); });
+const client = await connectHttpV2(`${url}/mcp`, undefined, (process.argv[2] ?? 'modern') as never, 'p');
+const t = performance.now();
+for (let i = 0; i < 3000; i++) await client.callTool({ name: 'bench_echo', arguments: { message: `m${i}` } });
+console.log(((performance.now() - t) / 3000).toFixed(3), 'ms/call');
+await client.close();
+child.kill('SIGINT');
+await new Promise((r) => child.once('exit', r));

@@ -1,0 +1,17 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { rmSync, mkdirSync } from 'node:fs';
+import { prepareDatabase, publishFlows } from '../tests/helpers/mcp';
+import { oneNodeFlow } from '../bench/mcp.bench';
+const db = '/tmp/prof.db';
+rmSync(db, { force: true }); rmSync('/tmp/prof', { recursive: true, force: true }); mkdirSync('/tmp/prof');
+prepareDatabase(db, (s) => publishFlows(s, [oneNodeFlow]));
+const client = new Client({ name: 'p', version: '1' });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--cpu-prof', '--cpu-prof-dir=/tmp/prof', 'out/cli/main.mjs', '--db', db, 'mcp'], stderr: 'ignore', env: { ...process.env, FLOWBENCH_DB: '' } as never }));
+const mode = process.argv[2] ?? 'seq';
+const t = performance.now();
+if (mode === 'seq') for (let i = 0; i < 6000; i++) await client.callTool({ name: 'bench_echo', arguments: { message: `m${i}` } });
+else await Promise.all(Array.from({ length: 50 }, async (_, c) => { for (let i = 0; i < 120; i++) await client.callTool({ name: 'bench_echo', arguments: { message: `m${c}-${i}` } }); }));
+console.log(mode, ((performance.now() - t) / 6000).toFixed(3), 'ms/call');
+await client.close();
+await new Promise((r) => setTimeout(r, 1500));
