@@ -84,7 +84,7 @@ const v2Options = (mode: V2Mode) => ({
 });
 
 /** The v2 SDK client (`@modelcontextprotocol/client`) talking to `./bin/flowbench mcp` over stdio. */
-export async function connectStdioV2(
+export function connectStdioV2(
   db: string,
   mode: V2Mode,
   name = 'flowbench-v2-tests',
@@ -97,17 +97,11 @@ export async function connectStdioV2(
     env: { ...(process.env as Record<string, string>), FLOWBENCH_DB: '' },
     stderr: 'ignore',
   });
-  const client = new ClientV2(
-    { name, version: '1.0.0' },
-    { ...v2Options(mode), capabilities: options.capabilities ?? {} },
-  );
-  options.setup?.(client);
-  await client.connect(transport);
-  return client;
+  return connectV2(transport, mode, name, options);
 }
 
 /** The v2 SDK client over Streamable HTTP. */
-export async function connectHttpV2(
+export function connectHttpV2(
   url: string,
   token: string | undefined,
   mode: V2Mode,
@@ -117,6 +111,15 @@ export async function connectHttpV2(
   const transport = new StreamableHTTPClientTransportV2(new URL(url), {
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {},
   });
+  return connectV2(transport, mode, name, options);
+}
+
+async function connectV2(
+  transport: Parameters<ClientV2['connect']>[0],
+  mode: V2Mode,
+  name: string,
+  options: ClientSetup<ClientV2>,
+): Promise<ClientV2> {
   const client = new ClientV2(
     { name, version: '1.0.0' },
     { ...v2Options(mode), capabilities: options.capabilities ?? {} },

@@ -1,4 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { Services } from '../../core/services/open-services';
+import { prepareDatabase } from './mcp';
 import { BIN, ROOT } from './cli';
 
 export interface ServeProcess {
@@ -53,4 +59,33 @@ export function startServe(
       });
     });
   });
+}
+
+/**
+ * One database and one `flowbench serve` for a whole test file (the server
+ * keeps the file open, so per-test temp folders do not fit), filled by
+ * `setup` before it starts, stopped and removed when the file ends.
+ */
+export function useServedDatabase(
+  prefix: string,
+  setup: (services: Services) => void,
+): { db: string; serve: () => ServeProcess } {
+  const dir = mkdtempSync(join(tmpdir(), `flowbench-${prefix}-`));
+  const db = join(dir, `${prefix}.db`);
+  let serve: ServeProcess | undefined;
+  beforeAll(async () => {
+    prepareDatabase(db, setup);
+    serve = await startServe(db);
+  });
+  afterAll(async () => {
+    await serve?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    db,
+    serve: () => {
+      if (!serve) throw new Error('the server starts in beforeAll');
+      return serve;
+    },
+  };
 }

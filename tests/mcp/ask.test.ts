@@ -1,22 +1,12 @@
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openServices } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { buildFlow, input } from '../helpers/flow-builder';
-import {
-  connectHttp,
-  connectHttpV2,
-  connectStdio,
-  connectStdioV2,
-  prepareDatabase,
-  publishFlows,
-} from '../helpers/mcp';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, publishFlows } from '../helpers/mcp';
+import { useServedDatabase } from '../helpers/serve';
 
 /**
  * Issue 19, point 5: an ask node pauses the run and asks the person at the
@@ -57,18 +47,7 @@ const askFlow: FlowInput = {
   tool: { name: 'release_flow' },
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'flowbench-ask-'));
-const db = join(dir, 'ask.db');
-let serve: ServeProcess;
-
-beforeAll(async () => {
-  prepareDatabase(db, (services) => publishFlows(services, [askFlow]));
-  serve = await startServe(db);
-});
-afterAll(async () => {
-  await serve.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, serve } = useServedDatabase('ask', (services) => publishFlows(services, [askFlow]));
 
 type Reply = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' };
 interface Asked {
@@ -98,7 +77,7 @@ async function connect(sdk: 'v1' | 'v2', transport: 'stdio' | 'http', reply: Rep
     const client =
       transport === 'stdio'
         ? (await connectStdio(db, name, { capabilities, setup })).client
-        : await connectHttp(serve.mcpUrl, serve.token, name, { capabilities, setup });
+        : await connectHttp(serve().mcpUrl, serve().token, name, { capabilities, setup });
     return {
       asked,
       call: (version) => client.callTool({ name: 'release_flow', arguments: { version } }) as never,
@@ -111,7 +90,7 @@ async function connect(sdk: 'v1' | 'v2', transport: 'stdio' | 'http', reply: Rep
   const client =
     transport === 'stdio'
       ? await connectStdioV2(db, 'modern', name, { capabilities, setup })
-      : await connectHttpV2(serve.mcpUrl, serve.token, 'modern', name, { capabilities, setup });
+      : await connectHttpV2(serve().mcpUrl, serve().token, 'modern', name, { capabilities, setup });
   return {
     asked,
     call: (version) => client.callTool({ name: 'release_flow', arguments: { version } }) as never,
@@ -181,10 +160,10 @@ describe('a 2026-07-28 retry', () => {
       'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
       'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
     };
-    const response = await fetch(serve.mcpUrl, {
+    const response = await fetch(serve().mcpUrl, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${serve.token}`,
+        authorization: `Bearer ${serve().token}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': '2026-07-28',

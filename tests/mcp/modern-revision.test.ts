@@ -1,13 +1,10 @@
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
 import { smallFlow } from '../helpers/flows';
 import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mode } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { useServedDatabase } from '../helpers/serve';
 import { openServices } from '../../core/services/open-services';
 
 /**
@@ -15,28 +12,17 @@ import { openServices } from '../../core/services/open-services';
  * (server/discover, the per-request envelope, subscriptions/listen) and in
  * its default 2025-11-25 handshake, over stdio and Streamable HTTP.
  */
-// One database for the whole file (the servers keep it open), removed at the end.
-const dir = mkdtempSync(join(tmpdir(), 'flowbench-modern-'));
-let db: string;
 let model: OpenAiServer;
-let serve: ServeProcess;
-
 beforeAll(async () => {
   model = await startOpenAiServer(() => ({ content: 'Forty-two.' }));
-  db = join(dir, 'modern.db');
-  prepareDatabase(db, (services) => {
-    services.providers.set(
-      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-      true,
-    );
-    publishFlows(services, [echoFlow, structuredFlow, llmFlow]);
-  });
-  serve = await startServe(db);
 });
-afterAll(async () => {
-  await serve.stop();
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
+afterAll(() => model.close());
+const { db, serve } = useServedDatabase('modern', (services) => {
+  services.providers.set(
+    { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+    true,
+  );
+  publishFlows(services, [echoFlow, structuredFlow, llmFlow]);
 });
 
 /** The stored record of the newest run a client started. */
@@ -57,7 +43,7 @@ async function runOf(client: string) {
 
 const REVISION: Record<V2Mode, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
 const connect = (transport: 'stdio' | 'http', mode: V2Mode, name?: string) =>
-  transport === 'stdio' ? connectStdioV2(db, mode, name) : connectHttpV2(serve.mcpUrl, serve.token, mode, name);
+  transport === 'stdio' ? connectStdioV2(db, mode, name) : connectHttpV2(serve().mcpUrl, serve().token, mode, name);
 const textOf = (result: unknown) =>
   (result as { content: { type: string; text: string }[] }).content.map((c) => c.text);
 
@@ -125,19 +111,24 @@ for (const transport of ['stdio', 'http'] as const) {
   }
 }
 
-describe('2026-07-28 over HTTP', () => {
-  it('tells a listening client when another process publishes a flow', async () => {
-    const client = await connect('http', 'modern');
+for (const transport of ['http', 'stdio'] as const) {
+  it(`tells a 2026-07-28 client listening over ${transport} when another process publishes a flow`, async () => {
+    const client = await connect(transport, 'modern');
     let changes = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
     const subscription = await client.listen({ toolsListChanged: true });
-    prepareDatabase(db, (services) => publishFlows(services, [smallFlow({ id: 'late', tool: { name: 'late_flow' } })]));
+    const tool = `late_${transport}_flow`;
+    prepareDatabase(db, (services) =>
+      publishFlows(services, [smallFlow({ id: `late-${transport}`, tool: { name: tool } })]),
+    );
     await waitFor(() => changes > 0, 3000, 'tools/list_changed on the listen stream within 3 s');
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain('late_flow');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain(tool);
     await subscription.close();
     await client.close();
   });
+}
 
+describe('2026-07-28 over HTTP', () => {
   it('cancels the run when the client goes away mid-call', async () => {
     model.reply = () => ({ content: 'late', delayMs: 10_000 });
     const client = await connect('http', 'modern', 'leaves-early');
@@ -154,7 +145,7 @@ describe('2026-07-28 over HTTP', () => {
   });
 
   it('refuses a 2026-07-28 request without the bearer token', async () => {
-    const response = await fetch(serve.mcpUrl, {
+    const response = await fetch(serve().mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -169,21 +160,5 @@ describe('2026-07-28 over HTTP', () => {
       }),
     });
     expect(response.status).toBe(401);
-  });
-});
-
-describe('2026-07-28 over stdio', () => {
-  it('tells a listening client when another process publishes a flow', async () => {
-    const client = await connect('stdio', 'modern');
-    let changes = 0;
-    client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
-    const subscription = await client.listen({ toolsListChanged: true });
-    prepareDatabase(db, (services) =>
-      publishFlows(services, [smallFlow({ id: 'later', tool: { name: 'later_flow' } })]),
-    );
-    await waitFor(() => changes > 0, 3000, 'tools/list_changed on the listen stream within 3 s');
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain('later_flow');
-    await subscription.close();
-    await client.close();
   });
 });

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowInput } from '../../core/model/flow';
 import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
 import { buildFlow, input } from '../helpers/flow-builder';
-import { prepareDatabase, publishFlows } from '../helpers/mcp';
+import { publishFlows } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
-import { startServe, type ServeProcess } from '../helpers/serve';
+import { useServedDatabase } from '../helpers/serve';
 
 /**
  * Tasks for 2026-07-28 clients (the Tasks extension): no SDK client speaks
@@ -29,26 +26,17 @@ const askFlow: FlowInput = {
   tool: { name: 'confirm_flow' },
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'flowbench-tasks-'));
-const db = join(dir, 'tasks.db');
-let serve: ServeProcess;
 let model: OpenAiServer;
-
 beforeAll(async () => {
   model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs: 8_000 }));
-  prepareDatabase(db, (services) => {
-    services.providers.set(
-      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-      true,
-    );
-    publishFlows(services, [echoFlow, llmFlow, askFlow]);
-  });
-  serve = await startServe(db);
 });
-afterAll(async () => {
-  await serve.stop();
-  await model.close();
-  rmSync(dir, { recursive: true, force: true });
+afterAll(() => model.close());
+const { serve } = useServedDatabase('tasks', (services) => {
+  services.providers.set(
+    { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+    true,
+  );
+  publishFlows(services, [echoFlow, llmFlow, askFlow]);
 });
 
 /** What these tests read of a reply: a result (a tool result, a task, discovery) or an error. */
@@ -72,10 +60,10 @@ let nextId = 1;
 async function send(method: string, params: Record<string, unknown>): Promise<{ ms: number; body: Reply }> {
   const name = (params.name ?? params.taskId) as string | undefined;
   const started = performance.now();
-  const response = await fetch(serve.mcpUrl, {
+  const response = await fetch(serve().mcpUrl, {
     method: 'POST',
     headers: {
-      authorization: `Bearer ${serve.token}`,
+      authorization: `Bearer ${serve().token}`,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',

@@ -21,6 +21,18 @@ const config = askNode.configSchema.parse({
   ],
 });
 
+/** input → ask → output, as the engine runs it. */
+const askingFlow = FlowSchema.parse(
+  buildFlow({
+    nodes: [input(), { id: 'confirm', type: 'ask', config: { message: 'Sure?' } }, { id: 'result', type: 'output' }],
+    edges: ['input>confirm', 'confirm>result'],
+  }),
+);
+const NO_MODEL = {
+  generate: () => Promise.reject(new Error('no model')),
+  runAgent: () => Promise.reject(new Error('no model')),
+};
+
 describe('ask node', () => {
   it('asks its rendered question with its fields, and outputs the answer', async () => {
     const human = person({ action: 'accept', content: { ship: true, channel: 'beta' } });
@@ -50,18 +62,11 @@ describe('ask node', () => {
   });
 
   it('fails a run HUMAN_INPUT_UNAVAILABLE naming the node where nobody can be asked', async () => {
-    const flow = buildFlow({
-      nodes: [input(), { id: 'confirm', type: 'ask', config: { message: 'Sure?' } }, { id: 'result', type: 'output' }],
-      edges: ['input>confirm', 'confirm>result'],
-    });
     const events: { type: string; error?: { code: string; message: string } }[] = [];
     const outcome = await runFlow({
-      flow: FlowSchema.parse(flow),
+      flow: askingFlow,
       inputs: {},
-      llm: {
-        generate: () => Promise.reject(new Error('no model')),
-        runAgent: () => Promise.reject(new Error('no model')),
-      },
+      llm: NO_MODEL,
       listeners: [(event) => events.push(event)],
     });
     expect(outcome.status).toBe('failed');
@@ -72,21 +77,14 @@ describe('ask node', () => {
   });
 
   it('waits for a person past the run’s default node time limit (its own default is 10 minutes)', async () => {
-    const flow = buildFlow({
-      nodes: [input(), { id: 'confirm', type: 'ask', config: { message: 'Sure?' } }, { id: 'result', type: 'output' }],
-      edges: ['input>confirm', 'confirm>result'],
-    });
     const slowPerson: HumanInputPort = {
       ask: () =>
         new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { answer: 'yes' } }), 300)),
     };
     const outcome = await runFlow({
-      flow: FlowSchema.parse(flow),
+      flow: askingFlow,
       inputs: {},
-      llm: {
-        generate: () => Promise.reject(new Error('no model')),
-        runAgent: () => Promise.reject(new Error('no model')),
-      },
+      llm: NO_MODEL,
       human: slowPerson,
       defaultNodeTimeoutMs: 50,
     });
