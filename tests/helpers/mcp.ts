@@ -140,3 +140,52 @@ export async function storedRuns(path: string, count: number) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+let rawId = 1;
+/**
+ * One 2026-07-28 request as its wire has it (the per-request envelope, the
+ * standard headers), for what no SDK client sends (the Tasks extension, a
+ * forged requestState); resolves with the JSON-RPC response, from JSON or
+ * from the last event of an SSE answer.
+ */
+export async function sendModern<T>(
+  url: string,
+  token: string | undefined,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, object>,
+): Promise<T> {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: rawId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw-2026-client', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const json = text.startsWith('{')
+    ? text
+    : (text
+        .match(/^data: (.*)$/gm)
+        ?.at(-1)
+        ?.slice(6) ?? text);
+  return JSON.parse(json) as T;
+}

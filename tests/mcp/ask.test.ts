@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openServices } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { buildFlow, input } from '../helpers/flow-builder';
-import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, publishFlows } from '../helpers/mcp';
+import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, publishFlows, sendModern } from '../helpers/mcp';
 import { useServedDatabase } from '../helpers/serve';
 
 /**
@@ -155,35 +155,18 @@ for (const sdk of ['v1', 'v2'] as const) {
 
 describe('a 2026-07-28 retry', () => {
   it('naming no paused run is refused with a clear error', async () => {
-    const envelope = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-    };
-    const response = await fetch(serve().mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${serve().token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'release_flow',
+    const body = await sendModern<{ error?: { code: number; message: string } }>(
+      serve().mcpUrl,
+      serve().token,
+      'tools/call',
+      {
+        name: 'release_flow',
+        arguments: { version: '3' },
+        requestState: 'not-a-paused-run',
+        inputResponses: { 'ask-1': { action: 'accept', content: { ship: true, channel: 'stable' } } },
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: {
-          name: 'release_flow',
-          arguments: { version: '3' },
-          requestState: 'not-a-paused-run',
-          inputResponses: { 'ask-1': { action: 'accept', content: { ship: true, channel: 'stable' } } },
-          _meta: envelope,
-        },
-      }),
-    });
-    const body = (await response.json()) as { error?: { code: number; message: string } };
+      { elicitation: { form: {} } },
+    );
     expect(body.error?.code).toBe(-32602);
     expect(body.error?.message).toMatch(/requestState names no paused run of release_flow/);
   });

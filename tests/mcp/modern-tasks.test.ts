@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowInput } from '../../core/model/flow';
 import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
 import { buildFlow, input } from '../helpers/flow-builder';
-import { publishFlows } from '../helpers/mcp';
+import { publishFlows, sendModern } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useServedDatabase } from '../helpers/serve';
 
@@ -55,47 +55,14 @@ interface Reply {
   error?: { code: number; message: string };
 }
 
-let nextId = 1;
 /** One 2026-07-28 request from a client that declares the Tasks extension and elicitation. */
 async function send(method: string, params: Record<string, unknown>): Promise<{ ms: number; body: Reply }> {
-  const name = (params.name ?? params.taskId) as string | undefined;
   const started = performance.now();
-  const response = await fetch(serve().mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${serve().token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'tasks-client', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: { form: {} },
-            extensions: { 'io.modelcontextprotocol/tasks': {} },
-          },
-        },
-      },
-    }),
+  const body = await sendModern<Reply>(serve().mcpUrl, serve().token, method, params, {
+    elicitation: { form: {} },
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
   });
-  const text = await response.text();
-  // An SSE answer carries the JSON-RPC response as its last data line.
-  const json = text.startsWith('{')
-    ? text
-    : (text
-        .match(/^data: (.*)$/gm)
-        ?.at(-1)
-        ?.slice(6) ?? text);
-  return { ms: performance.now() - started, body: JSON.parse(json) as Reply };
+  return { ms: performance.now() - started, body };
 }
 
 async function pollUntil(
