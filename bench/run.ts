@@ -1,4 +1,5 @@
 import { benchAgent } from './agent.bench';
+import { benchCold } from './cold.bench';
 import { benchEngine } from './engine.bench';
 import { benchMcp } from './mcp.bench';
 import { benchRevisions } from './mcp-revisions.bench';
@@ -20,6 +21,7 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   ui: benchUi,
   runview: benchRunView,
   agent: benchAgent,
+  cold: benchCold,
   startup: benchStartup,
 };
 

@@ -13,6 +13,7 @@ import { FlowTaskStore, startTask } from './flow-tasks';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
 import { noHumanInput } from '../model/human-input';
+import { warmModelCalls } from '../services/model-warm-up';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
 /** Tool arguments larger than this are refused. */
@@ -55,6 +56,7 @@ export class McpHost {
     { signature: string; epoch: number; checkedAt: number; byName: Map<string, CatalogueEntry> } | undefined;
   private watcher: NodeJS.Timeout | undefined;
   private lastSignature: string | undefined;
+  private warmedUp = false;
 
   /** Run records and views as resources. */
   readonly resources: FlowResources;
@@ -102,6 +104,7 @@ export class McpHost {
 
   /** Every tool, in a stable order: flow tools by name, then the four built-in ones. */
   listTools(): Tool[] {
+    this.warmUpOnce();
     const flows = [...this.catalogue().values()]
       .map((e) => e.tool)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -114,6 +117,17 @@ export class McpHost {
     if (!entry) return undefined;
     const typical = this.services.runs.typicalDurationMs(entry.flowId);
     return typical !== undefined && typical >= LONG_RUN_MS ? 'long' : 'usual';
+  }
+
+  /**
+   * Once a client has listed the tools it usually waits a while before its
+   * first call (a person asks something): the model library's first-call
+   * cost is paid then, not on that call (see warmModelCalls).
+   */
+  private warmUpOnce(): void {
+    if (this.warmedUp) return;
+    this.warmedUp = true;
+    setTimeout(() => void warmModelCalls(), WARM_UP_AFTER_MS).unref();
   }
 
   /** Adds a connection to those told of catalogue changes; returns its removal. */
@@ -382,6 +396,9 @@ export class McpHost {
     return startedResult(entry.snapshot, runId, unused);
   }
 }
+
+/** How long after the first tools/list the model library is warmed up: the answer goes out first. */
+const WARM_UP_AFTER_MS = 50;
 
 /** Past this a flow's usual run outlasts what several clients wait for one call. */
 const LONG_RUN_MS = 30_000;
