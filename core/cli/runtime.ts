@@ -19,7 +19,15 @@ export { runMarkdown, runSummary } from '../model/run-report';
 export { stringifyValue } from '../model/template';
 export { AgentSettingsSchema } from '../model/agents';
 export { parseOrRefuse } from '../model/parse';
-export { httpToken, startHttpHost } from '../host/http-host';
+import type { startHttpHost as StartHttpHost } from '../host/http-host';
+
+export { httpToken } from '../host/host-tokens';
+
+/** `serve`: loaded when it runs, so `flowbench mcp` does not load the HTTP host and the v2 SDK behind it. */
+export async function startHttpHost(...args: Parameters<typeof StartHttpHost>): ReturnType<typeof StartHttpHost> {
+  const { startHttpHost: start } = await import('../host/http-host');
+  return start(...args);
+}
 export { serveStdio } from '../mcp/stdio';
 export { FLOWBENCH_VERSION } from '../services/version';
 export { runningServe, recordServe } from '../host/serve-registry';

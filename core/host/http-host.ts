@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
 import { endpointsFor } from './client-config';
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
 import { createMcpHttpHandler } from '../mcp/http';
 import { McpHost } from '../mcp/mcp-host';
 import { ApiHost } from './api-host';
@@ -11,6 +9,9 @@ import { createApiHttpHandler } from './api-http';
 import { refuseForeignRequest } from './local-guard';
 import { hasRenderer, serveStatic } from './static-files';
 import type { Services } from '../services/open-services';
+import { editorSessionToken, httpToken } from './host-tokens';
+
+export { editorSessionToken, httpToken } from './host-tokens';
 
 export { DEFAULT_PORT } from '../model/client-setup';
 
@@ -30,23 +31,6 @@ export function parseRequestUrl(target: string | undefined, port: number): URL |
     return undefined;
   }
 }
-/** A secret generated on first use and kept in settings, so it outlives restarts of the same database. */
-function keptToken(services: Services, key: string): string {
-  const existing = services.settings.get(key, z.string().min(24).optional(), undefined);
-  if (existing) return existing;
-  const token = randomBytes(24).toString('base64url');
-  services.settings.set(key, token);
-  return token;
-}
-
-/** The bearer token of the MCP endpoint. */
-export const httpToken = (services: Services): string => keptToken(services, 'mcp.httpToken');
-
-/**
- * The editor's session token: kept like the MCP token, so a tab stays valid
- * when `serve` restarts on the same database, and reconnects by itself.
- */
-export const editorSessionToken = (services: Services): string => keptToken(services, 'editor.sessionToken');
 
 export interface HttpHostOptions {
   port: number;

@@ -1,12 +1,9 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { StdioServerTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Server as ModernServer } from '@modelcontextprotocol/server';
-import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Services } from '../services/open-services';
 import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
-import { createModernServer, ModernState } from './modern-server';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
@@ -33,7 +30,8 @@ export async function serveStdio(services: Services, version: string): Promise<v
   host.startWatching();
   process.stderr.write(`flowbench mcp: serving ${host.catalogue().size} flow tool(s) from ${services.database.path}\n`);
   if (opening && isInitialize(opening.line)) await serveLegacy(host, opening.stream);
-  else if (opening) await serveModern(host, opening.stream);
+  // The v2 SDK is loaded only for the connections it serves.
+  else if (opening) await (await import('./stdio-modern')).serveModern(host, opening.stream);
   await host.close();
 }
 
@@ -45,36 +43,6 @@ async function serveLegacy(host: McpHost, input: Readable): Promise<void> {
   });
   await server.connect(new LegacyStdioTransport(input, process.stdout));
   await closed;
-}
-
-async function serveModern(host: McpHost, input: Readable): Promise<void> {
-  const transport = new StdioServerTransport(input, process.stdout);
-  const state = new ModernState();
-  const closed = new Promise<void>((resolve) => {
-    const close = transport.close.bind(transport);
-    transport.close = () => close().finally(resolve);
-    input.once('end', () => resolve());
-  });
-  const connection = serveBothEras(
-    ({ era }) => {
-      if (era === 'legacy') {
-        // A 2025 client that opened with something other than initialize: the v1 server speaks the same Transport interface.
-        return createLegacyServer(host) as unknown as ModernServer;
-      }
-      const server = createModernServer(host, state);
-      // On a pinned stdio connection the entry turns this into a notification on each open listen stream.
-      const detach = host.attach({
-        toolsChanged: () => void server.sendToolListChanged().catch(() => undefined),
-        close: () => server.close(),
-      });
-      server.onclose = detach;
-      return server;
-    },
-    { transport, onerror: (error) => process.stderr.write(`flowbench mcp: ${error.message}\n`) },
-  );
-  await closed;
-  await connection.close();
-  state.close();
 }
 
 /**

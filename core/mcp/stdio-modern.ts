@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+import type { Server as ModernServer } from '@modelcontextprotocol/server';
+import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { createLegacyServer } from './legacy-server';
+import type { McpHost } from './mcp-host';
+import { createModernServer, ModernState } from './modern-server';
+
+/**
+ * A stdio connection that did not open with `initialize`: the v2 SDK's entry
+ * serves it (`server/discover` pins it to 2026-07-28), with one modern
+ * server for the connection, told of catalogue changes.
+ */
+export async function serveModern(host: McpHost, input: Readable): Promise<void> {
+  const transport = new StdioServerTransport(input, process.stdout);
+  const state = new ModernState();
+  const closed = new Promise<void>((resolve) => {
+    const close = transport.close.bind(transport);
+    transport.close = () => close().finally(resolve);
+    input.once('end', () => resolve());
+  });
+  const connection = serveBothEras(
+    ({ era }) => {
+      if (era === 'legacy') {
+        // A 2025 client that opened with something other than initialize: the v1 server speaks the same Transport interface.
+        return createLegacyServer(host) as unknown as ModernServer;
+      }
+      const server = createModernServer(host, state);
+      // On a pinned stdio connection the entry turns this into a notification on each open listen stream.
+      const detach = host.attach({
+        toolsChanged: () => void server.sendToolListChanged().catch(() => undefined),
+        close: () => server.close(),
+      });
+      server.onclose = detach;
+      return server;
+    },
+    { transport, onerror: (error) => process.stderr.write(`flowbench mcp: ${error.message}\n`) },
+  );
+  await closed;
+  await connection.close();
+  state.close();
+}
