@@ -101,8 +101,8 @@ export const API = {
     snapshot: method<Flow>()(z.object({ id })),
     remove: method<{ removed: number }>()(z.object({ ids: z.array(id).min(1).max(500) })),
     cancel: method<{ runId: string }>()(z.object({ runId: id })),
-    /** The questions ask nodes of editor runs wait on (all, or one run's). */
-    questions: method<Question[]>()(z.object({ runId: id.optional() })),
+    /** The questions ask nodes of editor runs wait on (all, or one flow's runs'). */
+    questions: method<Question[]>()(z.object({ flowId: id.optional() })),
     /** The person's answer to an ask node's question; an accepted one must fit the fields. */
     answer: method<{ runId: string }>()(
       z.discriminatedUnion('action', [

@@ -136,7 +136,7 @@ export class ApiHost {
             trigger: 'editor',
             // The editor shows the tokens as they come.
             streamTokens: true,
-            human: this.questions.port,
+            human: this.questions.portFor(flowId),
             listeners: [(event) => this.emit({ type: 'run', event })],
           }),
         get: ({ id }) => runs.get(id),
@@ -154,7 +154,7 @@ export class ApiHost {
           runner.cancel(runId, 'cancelled from the editor');
           return { runId };
         },
-        questions: ({ runId }) => this.questions.list(runId),
+        questions: ({ flowId }) => this.questions.list(flowId),
         answer: (args) => {
           this.questions.answer(
             args.runId,

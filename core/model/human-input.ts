@@ -29,6 +29,7 @@ export interface AskRequest {
 
 /** A question a run started in the editor waits on (the Run panel shows it). */
 export interface Question {
+  flowId: string;
   runId: string;
   nodeId: string;
   message: string;

@@ -84,3 +84,28 @@ test('declining ends the run failed, naming the node', async ({ page, served }) 
     'HUMAN_INPUT_DECLINED: node "confirm": the person declined the question',
   );
 });
+
+test('a question asked before the page is reloaded is still there to answer after it', async ({ page, served }) => {
+  await openFlow(page, served, release);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-version').fill('2.3');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('form', { name: 'Question from Confirm' })).toContainText('Ship 2.3?');
+
+  await page.reload();
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const form = page.getByRole('form', { name: 'Question from Confirm' });
+  await expect(form).toContainText('Ship 2.3?');
+  await form.getByLabel('channel').selectOption('stable');
+  await form.getByRole('button', { name: 'Answer' }).click();
+  await expect(form).toHaveCount(0);
+
+  await expect
+    .poll(() => {
+      const services = openServices(served.db);
+      const [summary] = services.runs.list({ flowId: storedFlow(served.db, 'release').id, limit: 1 });
+      services.close();
+      return summary?.status;
+    })
+    .toBe('succeeded');
+});

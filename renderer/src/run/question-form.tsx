@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AskField, Question } from '../../../core/model/human-input';
 import { useAppStore } from '../store/app-store';
 
-/** The questions the run shown waits on: each an ask node's form, answered here. */
-export function RunQuestions({ runId }: { runId: string }) {
+/**
+ * The questions this flow's runs wait on, each an ask node's form answered
+ * here; also those asked before the page was opened or reloaded.
+ */
+export function RunQuestions({ flowId }: { flowId: string }) {
   const questions = useAppStore((s) => s.questions);
-  const mine = questions.filter((q) => q.runId === runId);
+  useEffect(() => void useAppStore.getState().loadQuestions(flowId), [flowId]);
+  const mine = questions.filter((q) => q.flowId === flowId);
   if (mine.length === 0) return null;
   return (
     <>

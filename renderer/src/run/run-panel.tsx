@@ -52,6 +52,7 @@ export function RunPanel() {
           <ProblemList problems={blockers} label="What blocks the run" />
         </div>
       )}
+      <RunQuestions flowId={flow.id} />
       <div className="run-actions">
         <button
           className="primary"
@@ -111,7 +112,6 @@ export function RunPanel() {
               <code>{run.reuse.runId.slice(0, 8)}</code>.
             </p>
           )}
-          {run.status === 'running' && <RunQuestions runId={run.id} />}
           <SelectedStep />
           {run.status !== 'running' && <RunFromHere />}
           {run.status !== 'running' && <ClientResult />}

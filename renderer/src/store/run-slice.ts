@@ -74,6 +74,8 @@ export interface RunSlice {
   /** Questions ask nodes of runs started here wait on (the Run panel shows the run's). */
   questions: Question[];
   applyQuestionEvent: (event: QuestionEvent) => void;
+  /** The questions runs of this flow wait on now (a page opened, or reloaded, after they were asked). */
+  loadQuestions: (flowId: string) => Promise<void>;
   /** Sends the person's answer; resolves with why the host refused it (the question then stays open). */
   answerQuestion: (question: Question, answer: AskAnswer) => Promise<string | undefined>;
 }
@@ -122,6 +124,14 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
           ? [...s.questions, event.question]
           : s.questions.filter((q) => !(q.runId === event.runId && q.nodeId === event.nodeId)),
     }));
+  },
+  async loadQuestions(flowId) {
+    const waiting = await api.runs.questions({ flowId }).catch(() => []);
+    const key = (q: Question) => `${q.runId}/${q.nodeId}`;
+    set((s) => {
+      const known = new Set(s.questions.map(key));
+      return { questions: [...s.questions, ...waiting.filter((q) => !known.has(key(q)))] };
+    });
   },
   async answerQuestion(question, answer) {
     try {
