@@ -21,6 +21,14 @@ export interface CallContext {
   human?: HumanInputPort;
 }
 
+/**
+ * Whether declared elicitation capabilities include form mode, in either
+ * revision's declaration: an empty object means form mode (the default).
+ */
+export function elicitsForms(elicitation: { form?: object; url?: object } | undefined): boolean {
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
 /** Who started a run: an MCP client, by its name, with the trace context it sent (if well formed). */
 export function callerOf(ctx: CallContext): { trigger: 'mcp'; client?: string; traceparent?: string } {
   const traceparent = validTraceparent(ctx.meta?.traceparent);

@@ -3,7 +3,7 @@ import { CLIENT_CAPABILITIES_META_KEY, inputResponse, type ServerContext } from 
 import { toFlowbenchError } from '../model/errors';
 import { elicitationParams, noHumanInput, type AskAnswer, type AskRequest } from '../model/human-input';
 import type { McpToolResult } from '../model/tool-result';
-import type { CallContext } from './call-context';
+import { elicitsForms, type CallContext } from './call-context';
 
 /** A question a paused run waits on. */
 export interface Question {
@@ -76,9 +76,11 @@ export class Conversation {
     };
   }
 
-  /** The question waiting for an answer, if any. */
-  get pending(): Question | undefined {
-    return this.question;
+  /** Cancels the run if `signal` (a request waiting on it) aborts first; returns the undoing. */
+  cancelWhenAborted(signal: AbortSignal): () => void {
+    const cancel = () => this.controller.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    return () => signal.removeEventListener('abort', cancel);
   }
 
   /** Resolves with the question the run asks next and has not yet been sent. */
@@ -122,8 +124,7 @@ export function clientCapabilities(
 
 /** The client declared form-mode elicitation in this request's envelope (an empty object means form). */
 export function canElicit(ctx: ServerContext): boolean {
-  const elicitation = clientCapabilities(ctx)?.elicitation;
-  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+  return elicitsForms(clientCapabilities(ctx)?.elicitation);
 }
 
 /** A question as the `elicitation/create` input request a result or a task carries. */

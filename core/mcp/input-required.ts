@@ -18,10 +18,6 @@ import { canElicit, Conversation, inputRequestsFor, type Question } from './conv
 export class PausedRuns {
   private readonly waiting = new Map<string, Conversation>();
 
-  get size(): number {
-    return this.waiting.size;
-  }
-
   /** The server stops: paused runs are cancelled (and stored so). */
   close(): void {
     for (const conversation of this.waiting.values()) conversation.controller.abort('the server is stopping');
@@ -52,8 +48,7 @@ export class PausedRuns {
       if (!conversation.answer(ctx.mcpReq.inputResponses))
         return this.ask(conversation, await conversation.nextQuestion());
     }
-    const cancel = () => conversation.controller.abort(ctx.mcpReq.signal.reason);
-    ctx.mcpReq.signal.addEventListener('abort', cancel, { once: true });
+    const release = conversation.cancelWhenAborted(ctx.mcpReq.signal);
     try {
       const next = await Promise.race([
         conversation.done.then((result) => ({ result })),
@@ -65,7 +60,7 @@ export class PausedRuns {
       }
       return this.ask(conversation, next.question);
     } finally {
-      ctx.mcpReq.signal.removeEventListener('abort', cancel);
+      release();
       conversation.current = undefined;
     }
   }

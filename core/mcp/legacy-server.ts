@@ -7,7 +7,7 @@ import {
   ElicitResultSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext } from './call-context';
+import { elicitsForms, type CallContext } from './call-context';
 import type { McpHost } from './mcp-host';
 import { elicitationParams, type HumanInputPort } from '../model/human-input';
 
@@ -69,8 +69,7 @@ export function createLegacyServer(host: McpHost): Server {
 
 /** The client declared form-mode elicitation when it initialized (an empty object means form). */
 function canElicit(server: Server): boolean {
-  const elicitation = server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
-  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+  return elicitsForms(server.getClientCapabilities()?.elicitation);
 }
 
 /** How long the SDK lets a question wait; the ask node's own time limit ends it sooner. */

@@ -67,8 +67,7 @@ export class ModernTasks {
       return Promise.resolve();
     };
     conversation.done = start(conversation.context({ ...base, meta: { ...base.meta, progressToken: 'task' } }));
-    const cancel = () => conversation.controller.abort(ctx.mcpReq.signal.reason);
-    ctx.mcpReq.signal.addEventListener('abort', cancel, { once: true });
+    const release = conversation.cancelWhenAborted(ctx.mcpReq.signal);
     let timer: NodeJS.Timeout | undefined;
     const question = conversation.nextQuestion();
     const next = await Promise.race([
@@ -77,7 +76,7 @@ export class ModernTasks {
       new Promise<{ waited: true }>((resolve) => (timer = setTimeout(() => resolve({ waited: true }), waitMs))),
     ]).finally(() => {
       clearTimeout(timer);
-      ctx.mcpReq.signal.removeEventListener('abort', cancel);
+      release();
     });
     if ('result' in next) return next.result;
     this.tasks.set(conversation.key, task);
