@@ -53,7 +53,10 @@ test('an ask node pauses the run and the Run panel asks the person; a bad answer
     'node "confirm": channel: an answer is required; copies: expected a whole number',
   );
   await expect(form.getByLabel('Ship it')).toBeChecked();
-  await page.screenshot({ path: test.info().outputPath('ask-question.png') });
+  await page.screenshot({ path: test.info().outputPath('ask-question-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('ask-question-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await form.getByLabel('channel').selectOption('beta');
   await form.getByLabel('copies (optional)').fill('3');
