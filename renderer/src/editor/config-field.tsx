@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
 import { suggestionsFor, type SuggestKind } from './suggestions';
-import type { ReferenceOption } from './template-editor';
+import type { ReferenceOption } from '../../../core/editing/references';
 
 // CodeMirror loads when the first template field is shown, not with the canvas.
 const TemplateEditor = lazy(() => import('./template-editor').then((m) => ({ default: m.TemplateEditor })));

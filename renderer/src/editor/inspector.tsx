@@ -7,7 +7,7 @@ import { ConfigField } from './config-field';
 import { FlowSettings } from './flow-settings';
 import { ParametersEditor } from './parameters-editor';
 import { insertReference } from './reference-target';
-import { referencesFor } from './references';
+import { referencesFor } from '../../../core/editing/references';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {

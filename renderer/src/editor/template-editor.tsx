@@ -5,11 +5,7 @@ import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
 import { rememberReferenceTarget } from './reference-target';
 
-export interface ReferenceOption {
-  /** What goes between the braces, e.g. `inputs.topic` or `nodes.summarise.output`. */
-  label: string;
-  detail: string;
-}
+import type { ReferenceOption } from '../../../core/editing/references';
 
 /** Completes `{{` with the references this node can use. */
 function referenceCompletions(options: () => readonly ReferenceOption[]) {

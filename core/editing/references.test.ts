@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { FlowSchema } from '../model/flow';
+import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { generatedFlow } from '../../tests/helpers/flows';
+import { referencesFor } from './references';
+
+const labels = (flow: Parameters<typeof referencesFor>[0], nodeId: string) =>
+  referencesFor(flow, nodeId).map((option) => option.label);
+
+describe('referencesFor: what the template editor offers after {{', () => {
+  const flow = FlowSchema.parse(
+    buildFlow({
+      parameters: [{ name: 'topic', type: 'string' }],
+      nodes: [input(), template('a', 'A'), template('b', 'B'), output('{{nodes.a.output}} {{nodes.b.output}}')],
+      edges: ['input>a', 'input>b', 'a>result', 'b>result'],
+    }),
+  );
+
+  it('offers the parameters and every node upstream, in the flow’s order, never the node itself or a sibling', () => {
+    expect(labels(flow, 'result')).toEqual(['inputs.topic', 'nodes.input.output', 'nodes.a.output', 'nodes.b.output']);
+    expect(labels(flow, 'a')).toEqual(['inputs.topic', 'nodes.input.output']);
+    expect(labels(flow, 'input')).toEqual(['inputs.topic']);
+  });
+
+  it('reaches back the whole length of a 10,000-node chain', () => {
+    const chain = FlowSchema.parse(generatedFlow(10_000));
+    const offered = labels(chain, 'n9999');
+    expect(offered).toHaveLength(9_999);
+    expect(offered[0]).toBe('nodes.n0.output');
+    expect(offered.at(-1)).toBe('nodes.n9998.output');
+  });
+});
