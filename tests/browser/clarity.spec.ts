@@ -118,6 +118,13 @@ test('the inspector offers upstream values as chips that insert their reference 
   expect(storedFlow(served.db, 'chain').nodes.find((n) => n.id === 'polish')?.config.template).toBe(
     'Polish: {{nodes.draft.output}} for {{inputs.topic}}',
   );
+
+  // With no field of this node entered yet, a chip inserts into its first template field.
+  await page.getByTestId('rf__node-draft').click();
+  const draftField = page.locator('.inspector .cm-content').first();
+  const before = (await draftField.textContent()) ?? '';
+  await chips.getByRole('button', { name: 'inputs.topic' }).click();
+  await expect(draftField).toHaveText(`{{inputs.topic}}${before}`);
 });
 
 test("parameters are added and edited from the Input node's inspector (issue 17, point 3)", async ({

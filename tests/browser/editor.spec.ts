@@ -130,8 +130,12 @@ test('opens a 1,000-node flow', async ({ page, served }) => {
   const elapsed = Date.now() - started;
   test.info().annotations.push({ type: 'open-1000-nodes-ms', description: String(elapsed) });
   await shot(page, 'thousand-nodes');
-  // The minimap and the canvas both show the whole flow after fit view.
+  // At rest the minimap is not drawn at all; pinned, it and the canvas both show the whole flow.
+  await expect(page.locator('.react-flow__minimap')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show the map' }).click();
   await expect(page.locator('.react-flow__minimap-node')).toHaveCount(1000);
+  await page.getByRole('button', { name: 'Hide the map' }).click();
+  await expect(page.locator('.react-flow__minimap')).toHaveCount(0);
   // Zoomed out that far, nodes show their labels only; zoomed in, their details come back.
   await expect(page.getByTestId('rf__node-n1').locator('.fb-node-compact')).toHaveText('Step 1');
   await expect(page.locator('.fb-node-summary')).toHaveCount(0);

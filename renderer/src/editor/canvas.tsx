@@ -291,30 +291,42 @@ function PastRunBanner() {
 
 /** How long the minimap stays after the view stops moving. */
 const MAP_LINGER_MS = 1500;
+/** How long it takes to fade out (the stylesheet's transition), before it goes. */
+const MAP_FADE_MS = 250;
 
 /**
  * The minimap and the zoom controls. The map shows while the view moves (and
  * a little after), or when pinned with its button: at rest it never covers
  * nodes, at any window size. Its own component, so showing it redraws only it.
+ * Hidden, it is not drawn at all: each of its nodes watches the canvas store,
+ * drag frames included, and a hidden map of 10,000 nodes cost a quarter of
+ * every frame (3.0 fps dragging instead of 4.2, 0.7 s more to open).
  */
 function MapWhileMoving() {
   const [isMoving, setMoving] = useState(false);
+  const [isDrawn, setDrawn] = useState(false);
   const [isPinned, setPinned] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useOnViewportChange({
     onStart: () => {
       clearTimeout(timer.current);
+      setDrawn(true);
       setMoving(true);
     },
     onEnd: () => {
       clearTimeout(timer.current);
-      timer.current = setTimeout(() => setMoving(false), MAP_LINGER_MS);
+      timer.current = setTimeout(() => {
+        setMoving(false);
+        timer.current = setTimeout(() => setDrawn(false), MAP_FADE_MS);
+      }, MAP_LINGER_MS);
     },
   });
   useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <>
-      <MiniMap pannable zoomable className={isMoving || isPinned ? undefined : 'is-hidden'} />
+      {(isDrawn || isPinned) && (
+        <MiniMap pannable zoomable className={isMoving || isPinned ? undefined : 'is-hidden'} />
+      )}
       <Controls fitViewOptions={{ maxZoom: 1 }}>
         <ControlButton
           onClick={() => setPinned((pinned) => !pinned)}

@@ -3,7 +3,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderExtension } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-import { rememberReferenceTarget } from './reference-target';
+import { registerReferenceTarget, rememberReferenceTarget } from './reference-target';
 
 import type { ReferenceOption } from '../../../core/editing/references';
 
@@ -62,7 +62,11 @@ export function TemplateEditor(props: {
       }),
     });
     view.current = editor;
-    return () => editor.destroy();
+    const unregister = registerReferenceTarget(editor);
+    return () => {
+      unregister();
+      editor.destroy();
+    };
   }, []);
 
   // Undo, redo and reloads change the value from outside: show it.
