@@ -1,5 +1,3 @@
-import { JSONPath } from 'jsonpath-plus';
-
 /**
  * Matching values as conditions and test-case expectations do: JSONPath
  * selection with nothing evaluated, and regular expressions on a
@@ -16,14 +14,20 @@ function parseIfJson(value: unknown): unknown {
   }
 }
 
-/** Selects with JSONPath; script expressions are disabled, nothing is evaluated. */
-export function selectPath(value: unknown, path: string): unknown {
-  if (path === '' || path === '$') return value;
-  const json = parseIfJson(value);
-  if (json === null || typeof json !== 'object') return undefined;
-  const selected: unknown = JSONPath({ path, json, wrap: false, eval: false });
-  return selected;
-}
+/** Selects a value's part with a JSONPath; script expressions are disabled, nothing is evaluated. */
+export type PathSelect = (value: unknown, path: string) => unknown;
+
+// Loaded on the first condition: the editor, which never evaluates one, does not carry the library (55 kB).
+let jsonPath: Promise<PathSelect> | undefined;
+/** The JSONPath selector; `''` and `$` select the whole value. */
+export const loadPathSelect = (): Promise<PathSelect> =>
+  (jsonPath ??= import('jsonpath-plus').then(({ JSONPath }) => (value, path) => {
+    if (path === '' || path === '$') return value;
+    const json = parseIfJson(value);
+    if (json === null || typeof json !== 'object') return undefined;
+    const selected: unknown = JSONPath({ path, json, wrap: false, eval: false });
+    return selected;
+  }));
 
 /** Tests a text against a pattern; RE2's engine runs in time linear in the text, whatever the pattern. */
 export type PatternTest = (pattern: string, text: string) => boolean;

@@ -1,7 +1,7 @@
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { LlmPort } from '../model/llm';
-import { loadPatternTest, selectPath } from '../model/matching';
+import { loadPathSelect, loadPatternTest } from '../model/matching';
 import type { RunRecord, RunTrigger } from '../model/run';
 import { stringifyValue } from '../model/template';
 import {
@@ -166,7 +166,7 @@ export class TestService {
       }
       case 'json_path': {
         if (observed.json === undefined) return `the result is not JSON: ${shown(observed.text)}`;
-        const selected = selectPath(observed.json, expectation.path);
+        const selected = (await loadPathSelect())(observed.json, expectation.path);
         return JSON.stringify(selected) === JSON.stringify(expectation.equals)
           ? undefined
           : `selected ${selected === undefined ? 'nothing' : JSON.stringify(selected)}`;

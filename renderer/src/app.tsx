@@ -1,14 +1,17 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
-import { ProvidersPage } from './providers/providers-page';
-import { RunsPage } from './runs/runs-page';
-import { ServersPage } from './servers/servers-page';
-import { ConnectPage } from './connect/connect-page';
-import { AgentsPage } from './agents/agents-page';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
 import { useFileDrop } from './use-file-drop';
+
+// The pages a person opens now and then load when first opened: the flows list and the editor,
+// where the app starts, do not wait for their code.
+const ProvidersPage = lazy(() => import('./providers/providers-page').then((m) => ({ default: m.ProvidersPage })));
+const RunsPage = lazy(() => import('./runs/runs-page').then((m) => ({ default: m.RunsPage })));
+const ServersPage = lazy(() => import('./servers/servers-page').then((m) => ({ default: m.ServersPage })));
+const ConnectPage = lazy(() => import('./connect/connect-page').then((m) => ({ default: m.ConnectPage })));
+const AgentsPage = lazy(() => import('./agents/agents-page').then((m) => ({ default: m.AgentsPage })));
 
 /** The app shell: the flows list, or the editor of one flow. */
 export function App() {
@@ -29,11 +32,13 @@ export function App() {
   return (
     <div className="app">
       {route.page === 'home' && <HomePage />}
-      {route.page === 'providers' && <ProvidersPage />}
-      {route.page === 'runs' && <RunsPage />}
-      {route.page === 'servers' && <ServersPage />}
-      {route.page === 'connect' && <ConnectPage />}
-      {route.page === 'agents' && <AgentsPage />}
+      <Suspense fallback={null}>
+        {route.page === 'providers' && <ProvidersPage />}
+        {route.page === 'runs' && <RunsPage />}
+        {route.page === 'servers' && <ServersPage />}
+        {route.page === 'connect' && <ConnectPage />}
+        {route.page === 'agents' && <AgentsPage />}
+      </Suspense>
       {route.page === 'editor' && <EditorPage key={route.flowId} flowId={route.flowId} />}
       {toast && (
         <div className="toast" role="status">

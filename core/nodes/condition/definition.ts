@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { stringifyValue } from '../../model/template';
 import { defineNode } from '../define-node';
-import { loadPatternTest, pathProblem, patternProblem, selectPath } from '../../model/matching';
+import { loadPathSelect, loadPatternTest, pathProblem, patternProblem } from '../../model/matching';
 import { applyOperator } from './evaluate';
 
 export const CONDITION_OPERATORS = [
@@ -101,6 +101,7 @@ export const conditionNode = defineNode({
   portsFor,
   execute: async (ctx, config) => {
     const test = config.rules.some((r) => r.operator === 'matches') ? await loadPatternTest() : undefined;
+    const selectPath = await loadPathSelect();
     const results = config.rules.map((rule) => {
       const value = selectPath(ctx.resolve(rule.value), rule.path);
       return {
