@@ -232,7 +232,9 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const onInit = useCallback((flow: ReactFlowInstance<FlowRfNode>) => {
     instance.current = flow;
     window.flowbenchReady = performance.now();
-    useAppStore.setState({ isCanvasReady: true });
+    // What waits for the canvas (the side panel's content, the flow's check) waits one frame more:
+    // rendered here, it was drawn before the nodes, whose first frame then came later.
+    requestAnimationFrame(() => setTimeout(() => useAppStore.setState({ isCanvasReady: true })));
   }, []);
 
   return (
