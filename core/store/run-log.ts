@@ -63,8 +63,6 @@ export class RunLog {
   private readonly unstored = new Map<string, string>();
   /** The commit `durable` scheduled for this turn of the event loop, shared by its callers. */
   private durableCommit: Promise<void> | undefined;
-  /** Runs started and not yet finished: while there are some, `durable` waits for them to share its commit. */
-  private runsOpen = 0;
 
   constructor(database: FlowbenchDatabase, options: RunLogOptions = {}) {
     const forget = (dropped: readonly DroppedWrite[]) => {
@@ -88,11 +86,6 @@ export class RunLog {
     this.writer.sync();
   }
 
-  /** A run began (its first event is queued with `enqueue` once it has one); see `durable`. */
-  runStarted(): void {
-    this.runsOpen++;
-  }
-
   /**
    * Queues a run's events; the queue is handed to the writer as one batch at
    * most GROUP_COMMIT_MS later (group commit), so an MCP answer or a CLI line
@@ -100,7 +93,6 @@ export class RunLog {
    * process flush first, and `close` writes what is left.
    */
   enqueue(event: RunEvent, run: RecordedRun): void {
-    if (event.type === 'run.finished') this.runsOpen = Math.max(0, this.runsOpen - 1);
     this.queued.push(event);
     this.queuedRuns.push(run);
     if (this.queued.length >= MAX_QUEUED_EVENTS) return this.commit();
@@ -121,11 +113,6 @@ export class RunLog {
    */
   durable(): Promise<void> {
     if (this.queued.length === 0) return this.writer.settled();
-    if (this.runsOpen === 0) {
-      // No other run could share the commit: waiting a turn for one would only delay this answer.
-      this.commit();
-      return this.writer.settled();
-    }
     this.durableCommit ??= new Promise((resolve) =>
       setImmediate(() => {
         this.durableCommit = undefined;

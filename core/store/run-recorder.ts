@@ -14,7 +14,6 @@ export function createRunRecorder(log: RunLog, meta: RecorderStart): RunEventLis
     // Tokens and tool calls in flight are for live views; the step's final event carries what is stored.
     if (event.type === 'node.token' || event.type === 'node.tool') return;
     if (event.type === 'run.started') {
-      log.runStarted();
       run.start = {
         ...meta,
         runId: event.runId,
