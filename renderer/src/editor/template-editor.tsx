@@ -3,9 +3,8 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderExtension } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-import { registerReferenceTarget, rememberReferenceTarget } from './reference-target';
-
 import type { ReferenceOption } from '../../../core/editing/references';
+import { registerReferenceTarget, rememberReferenceTarget } from './reference-target';
 
 /** Completes `{{` with the references this node can use. */
 function referenceCompletions(options: () => readonly ReferenceOption[]) {
