@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { expect, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 interface Box {
@@ -173,4 +173,78 @@ test('at 1024×700 the minimap covers no node at rest, and shows while the view 
   await page.getByRole('button', { name: 'Show the map' }).click();
   await expect(map).toBeVisible();
   await expect(map).not.toHaveClass(/is-hidden/);
+});
+
+/**
+ * How far (screen px) the end of edge `edgeId` lies from the place of `nodeId`'s
+ * input port, where React Flow anchors it: the port's left side, half-way down.
+ */
+function edgeEndOffset(page: Page, edgeId: string, nodeId: string): Promise<number> {
+  return page.evaluate(
+    ([edge, node]) => {
+      const path = document.querySelector<SVGPathElement>(
+        `[data-testid="rf__edge-${edge}"] path.react-flow__edge-path`,
+      );
+      const port = document.querySelector(`[data-testid="rf__node-${node}"] .react-flow__handle.target`);
+      const matrix = path?.getScreenCTM();
+      if (!path || !port || !matrix) return Infinity;
+      const end = path.getPointAtLength(path.getTotalLength()).matrixTransform(matrix);
+      const box = port.getBoundingClientRect();
+      return Math.hypot(end.x - box.left, end.y - (box.top + box.height / 2));
+    },
+    [edgeId, nodeId],
+  );
+}
+
+test('a flow wider than the view opens drawing only what is in view; a node beyond it draws when reached, its edge on its port', async ({
+  page,
+  served,
+}) => {
+  // Three groups 20,000 px apart: fitted at the least zoom, the middle one alone is in view.
+  const at = (x: number) => ({ position: { x, y: 0 } });
+  const flow = buildFlow({
+    id: 'wide',
+    nodes: [
+      { ...input(), ...at(0) },
+      { ...template('left', 'from the left'), ...at(300) },
+      { ...template('middle', 'then {{nodes.left.output}}'), ...at(20_000) },
+      // A problem on the far node is the way there: its line in the Problems list.
+      { ...template('far', 'and {{nodes.nowhere.output}}'), ...at(40_000) },
+      { ...output('{{nodes.far.output}}'), ...at(40_300) },
+    ],
+    edges: ['input>left', 'left>middle', 'middle>far', 'far>result'],
+  });
+  // A draft, as an editor keeps a flow with a problem.
+  withDatabase(served.db, (services) => services.flows.create(flow, { isDraft: true }));
+  await page.goto(`${served.editorUrl}#/flow/wide`);
+  await expect(page.getByTestId('rf__node-middle')).toBeVisible();
+  await expect(page.getByTestId('rf__node-left')).toHaveCount(0);
+  await expect(page.getByTestId('rf__node-far')).toHaveCount(0);
+  // The edges that cross the view are drawn, to the places the unseen ends will have.
+  await expect(page.getByTestId('rf__edge-e1')).toHaveCount(1);
+  await expect(page.getByTestId('rf__edge-e2')).toHaveCount(1);
+
+  await page.getByRole('tab', { name: /Problems/ }).click();
+  await page
+    .getByRole('list', { name: 'Problems' })
+    .getByRole('button', { name: /nowhere/ })
+    .click();
+  const far = page.getByTestId('rf__node-far');
+  await expect(far).toBeVisible();
+  await expect(far).toHaveClass(/selected/);
+  await expect.poll(() => edgeEndOffset(page, 'e2', 'far')).toBeLessThan(1.5);
+  const card = await far.boundingBox();
+  // Moved, the edge still follows its port.
+  if (!card) throw new Error('the far node has no box');
+  await page.mouse.move(card.x + card.width / 2, card.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(card.x + card.width / 2, card.y + 130, { steps: 5 });
+  await page.mouse.up();
+  expect((await far.boundingBox())?.y).toBeGreaterThan(card.y + 60);
+  await expect.poll(() => edgeEndOffset(page, 'e2', 'far')).toBeLessThan(1.5);
+  // Fitting the view counts every node, drawn or not (the flow is too wide to fit: the middle shows).
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+!');
+  await expect(page.getByTestId('rf__node-middle')).toBeInViewport();
+  await expect(far).toHaveCount(0);
 });

@@ -24,6 +24,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
+import { declareOffscreen, dropDeclaredOnceMeasured } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
@@ -161,19 +162,21 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const problems = useAppStore((s) => s.problems);
   // From onInit rather than useReactFlow(), which re-renders this component (and React Flow) once its viewport exists.
   const instance = useRef<ReactFlowInstance<FlowRfNode>>(undefined);
-  // The first render already has every node, so React Flow initialises once, with the whole graph.
-  const [nodes, setNodes] = useState<FlowRfNode[]>(() => {
-    const state = useAppStore.getState();
-    return state.flow ? toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems) : [];
-  });
-  const [edges, setEdges] = useState<Edge[]>(() => {
-    const state = useAppStore.getState();
-    return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
-  });
   // The whole flow in view on opening; an empty flow starts at 100 %.
   const [viewport] = useState(() => {
     const opened = useAppStore.getState().flow;
     return opened ? initialViewport(opened, width, height) : { x: 0, y: 0, zoom: 1 };
+  });
+  // The first render already has every node, so React Flow initialises once, with the whole graph.
+  const [nodes, setNodes] = useState<FlowRfNode[]>(() => {
+    const state = useAppStore.getState();
+    if (!state.flow) return [];
+    const opening = toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems);
+    return declareOffscreen(opening, viewport, width, height);
+  });
+  const [edges, setEdges] = useState<Edge[]>(() => {
+    const state = useAppStore.getState();
+    return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
   });
   const [detail, setDetail] = useState<NodeDetail>(detailAt(viewport.zoom));
 
@@ -189,7 +192,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   }, [flow, selectedNodeSet, selectedEdgeSet, problems, isReadOnly]);
 
   const onNodesChange = useCallback((changes: NodeChange<FlowRfNode>[]) => {
-    setNodes((current) => applyNodeChanges(changes, current));
+    setNodes((current) => dropDeclaredOnceMeasured(applyNodeChanges(changes, current), changes));
     if (changes.some((c) => c.type === 'select')) {
       const state = useAppStore.getState();
       const selected = new Set(state.selectedNodes);

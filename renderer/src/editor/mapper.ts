@@ -52,6 +52,8 @@ export function toRfNodes(
       className: nodeClassName(node, problemCount),
       data: { node, problemCount, parameters },
       ...(old?.measured ? { measured: old.measured } : {}),
+      // Not drawn yet: the ports it opened with (see declareOffscreen).
+      ...(old?.handles ? { handles: old.handles } : {}),
     };
   });
   return reuse(previous, next);

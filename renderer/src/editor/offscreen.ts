@@ -1,0 +1,93 @@
+import { Position, type NodeChange, type NodeHandle, type Viewport } from '@xyflow/react';
+import type { PortSpec } from '../../../core/model/node-catalogue';
+import { nodeRegistry } from '../../../core/nodes/registry';
+import type { FlowRfNode } from './node-view';
+
+/**
+ * React Flow draws every node it has not measured yet, in view or not, even
+ * with onlyRenderVisibleElements: it needs each node's size and port places to
+ * draw edges. A 10,000-node flow fitted to the view shows about half its nodes,
+ * so opening it drew (and then dropped) thousands of cards nobody could see.
+ * Nodes outside the opening view are given their box and ports up front
+ * instead, from the stylesheet's card; React Flow measures each one for real
+ * when it first comes into view, and from then on the real places count.
+ */
+
+/** The card's box as the stylesheet draws it: `.fb-node` is 220 px wide and 80 px tall at least, in every view. */
+const CARD_WIDTH = 220;
+const CARD_HEIGHT = 80;
+/**
+ * The height given as "measured". Half a pixel short of any real card (whole
+ * pixels, 80 at least), so React Flow always finds the card it draws a
+ * different size, measures its ports, and reports it (dropDeclaredOnceMeasured).
+ */
+const DECLARED_HEIGHT = CARD_HEIGHT - 0.5;
+/** `.react-flow__handle`: 10 px, centred on the card's edge. */
+const HANDLE_SIZE = 10;
+
+/** The ports' places on the card, as node-view lays them out (spread over the height; a lone one in the middle). */
+function sideHandles(ports: readonly PortSpec[], type: 'source' | 'target'): NodeHandle[] {
+  const isSource = type === 'source';
+  return ports.map((port, i) => ({
+    id: port.id,
+    type,
+    position: isSource ? Position.Right : Position.Left,
+    x: (isSource ? CARD_WIDTH : 0) - HANDLE_SIZE / 2,
+    y: CARD_HEIGHT * (ports.length > 1 ? (i + 1) / (ports.length + 1) : 0.5) - HANDLE_SIZE / 2,
+    width: HANDLE_SIZE,
+    height: HANDLE_SIZE,
+  }));
+}
+
+const handlesByType = new Map<string, NodeHandle[]>();
+function declaredHandles(nodeType: string): NodeHandle[] {
+  let handles = handlesByType.get(nodeType);
+  if (!handles) {
+    const definition = nodeRegistry.get(nodeType);
+    handles = [...sideHandles(definition?.inputs ?? [], 'target'), ...sideHandles(definition?.outputs ?? [], 'source')];
+    handlesByType.set(nodeType, handles);
+  }
+  return handles;
+}
+
+/**
+ * The nodes to open with: those outside the view that `viewport` and the
+ * canvas size give carry their box (as `measured`, which React Flow's fitView
+ * and its "all nodes measured" state go by) and their ports.
+ */
+export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width: number, height: number): FlowRfNode[] {
+  const left = -viewport.x / viewport.zoom;
+  const top = -viewport.y / viewport.zoom;
+  const right = left + width / viewport.zoom;
+  const bottom = top + height / viewport.zoom;
+  return nodes.map((node) => {
+    const { x, y } = node.position;
+    const isInView = x < right && x + CARD_WIDTH > left && y < bottom && y + CARD_HEIGHT > top;
+    if (isInView) return node;
+    return {
+      ...node,
+      measured: { width: CARD_WIDTH, height: DECLARED_HEIGHT },
+      handles: declaredHandles(node.data.node.type),
+    };
+  });
+}
+
+/**
+ * The nodes after React Flow's changes, the ones it has just measured without
+ * their declared ports: React Flow takes declared ports over measured ones
+ * each time a node object changes, so they go once the real places are known.
+ */
+export function dropDeclaredOnceMeasured(
+  nodes: FlowRfNode[],
+  changes: readonly NodeChange<FlowRfNode>[],
+): FlowRfNode[] {
+  const measured = new Set<string>();
+  for (const change of changes) if (change.type === 'dimensions') measured.add(change.id);
+  if (measured.size === 0) return nodes;
+  return nodes.map((node) => {
+    if (!node.handles || !measured.has(node.id)) return node;
+    const measuredNode = { ...node };
+    delete measuredNode.handles;
+    return measuredNode;
+  });
+}
