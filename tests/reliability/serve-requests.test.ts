@@ -72,3 +72,15 @@ describe('flowbench serve answers every request and stays up (finding 1)', () =>
     },
   );
 });
+
+describe("the editor's page", () => {
+  it('comes with its Content-Security-Policy as a header, not as a tag the scripts wait behind', async () => {
+    const page = await fetch(serve.url);
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+    );
+    const html = await page.text();
+    expect(html).toContain('<script type="module"');
+    expect(html).not.toContain('Content-Security-Policy');
+  });
+});
