@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { FlowbenchError } from '../model/errors';
 import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
 import type { LlmMessage } from '../model/run';
@@ -13,9 +13,9 @@ import { modelAnswer } from './model-answer';
 export type ProviderResolver = (name: string) => ProviderConfig;
 
 // Model clients are reused across calls while the provider's settings stay the same.
-const modelCache = new Map<string, LanguageModel>();
+const modelCache = new Map<string, LanguageModelV3>();
 
-function cachedModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModel {
+function cachedModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModelV3 {
   const key = JSON.stringify([config, model, providerApiKey(config, env)]);
   let cached = modelCache.get(key);
   if (!cached) {
@@ -26,7 +26,7 @@ function cachedModel(config: ProviderConfig, model: string, env: NodeJS.ProcessE
   return cached;
 }
 
-function languageModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModel {
+function languageModel(config: ProviderConfig, model: string, env: NodeJS.ProcessEnv): LanguageModelV3 {
   const apiKey = providerApiKey(config, env);
   const baseURL = providerUrl(config);
   switch (config.kind) {
@@ -55,7 +55,7 @@ export interface PreparedCall {
   /** The messages as sent, for the run record. */
   messages: LlmMessage[];
   call: {
-    model: LanguageModel;
+    model: LanguageModelV3;
     system?: string;
     /** The user messages (a node's memory, then its prompt), or a system-only request's one system message. */
     messages: { role: 'user' | 'system'; content: string }[];

@@ -3,6 +3,7 @@ import type { LlmRequest } from '../model/llm';
 import type { TokenUsage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
 import { providerError } from './provider-errors';
+import { singleAnswer } from './single-answer';
 import { usageOf } from './usage';
 
 /**
@@ -34,10 +35,14 @@ export async function modelAnswer(
           usage = usageOf(part.totalUsage);
         }
       }
-    } else {
+    } else if (options.tools) {
+      // An agent's turns: the SDK's loop runs its tools between them.
       const result = await generateText(options);
       text = result.text;
       usage = usageOf(result.totalUsage);
+      request.onToken?.(text);
+    } else {
+      ({ text, usage } = await singleAnswer(prepared.call));
       request.onToken?.(text);
     }
   } catch (error) {

@@ -1,0 +1,36 @@
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { TokenUsage } from '../model/run';
+import type { PreparedCall } from './ai-sdk-port';
+import { usageOf } from './usage';
+
+/**
+ * One answer without tools, from the provider's model client itself.
+ * generateText sends the same request, wrapped in its step loop, prompt checks
+ * and telemetry: on these machines that cost about 1 ms more a call after the
+ * model's wait (three branches answered at once wait for each other's), and
+ * 50–70 ms more on a process's first call, where its schemas are built. The
+ * prompt is the one generateText would send: the system prompt first, then
+ * the messages in order, a user's text as one text part.
+ */
+export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: string; usage?: TokenUsage }> {
+  const prompt: LanguageModelV3Prompt = [
+    ...(call.system ? [{ role: 'system' as const, content: call.system }] : []),
+    ...call.messages.map((message) =>
+      message.role === 'system'
+        ? { role: 'system' as const, content: message.content }
+        : { role: 'user' as const, content: [{ type: 'text' as const, text: message.content }] },
+    ),
+  ];
+  const options: LanguageModelV3CallOptions = {
+    prompt,
+    abortSignal: call.abortSignal,
+    ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
+    ...(call.topP !== undefined ? { topP: call.topP } : {}),
+    ...(call.maxOutputTokens !== undefined ? { maxOutputTokens: call.maxOutputTokens } : {}),
+  };
+  const result = await call.model.doGenerate(options);
+  let text = '';
+  for (const part of result.content) if (part.type === 'text') text += part.text;
+  const usage = usageOf({ inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total });
+  return { text, ...(usage ? { usage } : {}) };
+}
