@@ -178,6 +178,29 @@ describe('validateFlow', () => {
     expect(problems.map((p) => p.code)).toEqual(['MISSING_OUTPUT']);
     expect(performance.now() - started).toBeLessThan(2000);
   });
+
+  it('checks references far back in a big flow in one pass, and still finds those that are not upstream', () => {
+    // Every node quotes the first one and the one before it; a walk back per reference took 6.6 s here.
+    const count = 10_000;
+    const nodes = Array.from({ length: count }, (_, i) => ({
+      id: `n${i}`,
+      type: 'template',
+      config: { template: i ? `{{nodes.n0.output}} {{nodes.n${i - 1}.output}}` : 'x' },
+    }));
+    const edges = nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: `n${i}`, target: n.id }));
+    // Not upstream: a node beside the chain (far, from the last node), and a later node (near, from the sixth).
+    nodes.push({ id: 'beside', type: 'template', config: { template: 'y' } });
+    nodes[count - 1]!.config.template += ' {{nodes.beside.output}}';
+    nodes[5]!.config.template += ' {{nodes.n9.output}}';
+    const started = performance.now();
+    const { problems } = validateFlow(smallFlow({ nodes, edges }), { catalogue: nodeRegistry });
+    expect(performance.now() - started).toBeLessThan(2000);
+    const unresolved = problems.filter((p) => p.code === 'UNRESOLVED_REFERENCE');
+    expect(unresolved.map((p) => [p.nodeId, p.message])).toEqual([
+      ['n5', expect.stringContaining('node "n9" is not upstream of "n5"')],
+      [`n${count - 1}`, expect.stringContaining(`node "beside" is not upstream of "n${count - 1}"`)],
+    ]);
+  });
 });
 
 describe('reserved tool names (security finding 6)', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { testCaseProblems } from './test-cases';
 import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
-import { buildAdjacency, findCycles, isUpstream, reachable, topologicalOrder, type Adjacency } from './graph';
+import { buildAdjacency, findCycles, reachable, topologicalOrder, upstreamTest, type Adjacency } from './graph';
 import { isBuiltInToolName, TOOL_NAME_PATTERN } from './ids';
 import { isNestedDeeperThan, MAX_NESTING_DEPTH } from './limits';
 import { findLoops, isLoopEdge } from './loops';
@@ -351,6 +351,7 @@ function checkReferences(
 ): void {
   const parameterNames = new Set(parameters.map((p) => p.name));
   const nodesById = new Map(nodes.map((n) => [n.id, n]));
+  const isUpstream = upstreamTest(adjacency);
   for (const node of nodes) {
     const definition = registry.get(node.type);
     if (!definition) continue;
@@ -384,7 +385,7 @@ function checkReferences(
             `node "${node.id}" ${field}: ${shown} names node "${ref.nodeId}", which does not exist`,
             where,
           );
-        } else if (ref.nodeId === node.id || !isUpstream(adjacency, ref.nodeId, node.id)) {
+        } else if (ref.nodeId === node.id || !isUpstream(ref.nodeId, node.id)) {
           add(
             'UNRESOLVED_REFERENCE',
             `node "${node.id}" ${field}: ${shown} — node "${ref.nodeId}" is not upstream of "${node.id}"; connect it first`,
