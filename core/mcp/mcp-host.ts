@@ -57,6 +57,8 @@ export class McpHost {
   private watcher: NodeJS.Timeout | undefined;
   private lastSignature: string | undefined;
   private warmedUp = false;
+  /** Each flow's usual run time, with when it was read (see typicalDurationMs). */
+  private readonly typical = new Map<string, { ms: number | undefined; readAt: number }>();
 
   /** Run records and views as resources. */
   readonly resources: FlowResources;
@@ -86,7 +88,7 @@ export class McpHost {
       const tool = { ...toolFor(published.snapshot), execution: { taskSupport: 'optional' as const } };
       byName.set(published.snapshot.tool.name, {
         ...published,
-        tool: withLongRunHint(tool, this.services.runs.typicalDurationMs(published.flowId)),
+        tool: withLongRunHint(tool, this.typicalDurationMs(published.flowId)),
       });
     }
     this.cache = { signature, epoch, checkedAt: now, byName };
@@ -115,8 +117,23 @@ export class McpHost {
   flowToolLength(name: string): 'long' | 'usual' | undefined {
     const entry = this.catalogue().get(name);
     if (!entry) return undefined;
-    const typical = this.services.runs.typicalDurationMs(entry.flowId);
+    const typical = this.typicalDurationMs(entry.flowId);
     return typical !== undefined && typical >= LONG_RUN_MS ? 'long' : 'usual';
+  }
+
+  /**
+   * A flow's usual run time from its history, read again at most every
+   * TYPICAL_FRESH_MS. The read takes about 0.17 ms, and a client that supports
+   * tasks asks on every call; a flow becomes long over many runs, so a reading
+   * a few seconds old decides the same.
+   */
+  private typicalDurationMs(flowId: string): number | undefined {
+    const now = performance.now();
+    const known = this.typical.get(flowId);
+    if (known && now - known.readAt < TYPICAL_FRESH_MS) return known.ms;
+    const ms = this.services.runs.typicalDurationMs(flowId);
+    this.typical.set(flowId, { ms, readAt: now });
+    return ms;
   }
 
   /**
@@ -402,6 +419,8 @@ const WARM_UP_AFTER_MS = 50;
 
 /** Past this a flow's usual run outlasts what several clients wait for one call. */
 const LONG_RUN_MS = 30_000;
+/** How long a flow's usual run time, once read, stands for it. */
+const TYPICAL_FRESH_MS = 10_000;
 
 /**
  * A flow whose runs (learnt from its history) usually take longer than a
