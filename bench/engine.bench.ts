@@ -99,15 +99,48 @@ export async function benchEngine(): Promise<BenchRow[]> {
       );
       flows.create(threeByThree);
       const port = testLlm(server.url);
-      const walls = await timeRuns(7, () => run(threeByThree, port), 3);
+      // The floor this machine and the test server set: the same 3 × 3 requests with plain fetch, no engine,
+      // no AI SDK. Each answer comes a little after its 200 ms (timer, loopback), for any client.
+      const body = JSON.stringify({ model: 'test-model', messages: [{ role: 'user', content: 'one' }] });
+      const chain = async () => {
+        for (let i = 0; i < 3; i++) {
+          const response = await fetch(`${server.url}/chat/completions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          await response.json();
+        }
+      };
+      const walls: number[] = [];
+      const floors: number[] = [];
+      await timeRuns(
+        7,
+        async (i) => {
+          const started = performance.now();
+          await Promise.all([chain(), chain(), chain()]);
+          if (i >= 0) floors.push(performance.now() - started);
+          const flowStarted = performance.now();
+          await run(threeByThree, port);
+          if (i >= 0) walls.push(performance.now() - flowStarted);
+        },
+        3,
+      );
       const efficiency = median(walls) / 600;
-      rows.push({
-        suite: 'engine',
-        metric: '3×3 LLM flow, wall time over critical path (600 ms)',
-        value: `${efficiency.toFixed(3)} (wall ${ms(median(walls))}; sequential = 3.0)`,
-        goal: '≤ 1.02',
-        ratio: efficiency / 1.02,
-      });
+      rows.push(
+        {
+          suite: 'engine',
+          metric: '3×3 LLM flow, wall time over critical path (600 ms)',
+          value: `${efficiency.toFixed(3)} (wall ${ms(median(walls))}; sequential = 3.0)`,
+          goal: '≤ 1.02',
+          ratio: efficiency / 1.02,
+        },
+        {
+          suite: 'engine',
+          metric: '  same 9 requests by plain fetch, 3 chains of 3 (no goal)',
+          value: `${(median(floors) / 600).toFixed(3)} (wall ${ms(median(floors))}): this machine's floor`,
+        },
+      );
     } finally {
       server.stop();
     }
