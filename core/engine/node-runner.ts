@@ -5,7 +5,6 @@ import type { NodePorts } from '../model/ports';
 import type { ToolCallRecord } from '../model/tools';
 import { renderTemplate, resolveTemplateValue, type RenderScope } from '../model/render';
 import type { RunEvent } from '../model/run';
-import { parseTemplate, formatReference } from '../model/template';
 import type { NodeContext, NodeDefinition, NodeOutcome, StepDetails } from '../nodes/define-node';
 import { backoffDelay, sleep, type RetryPolicy } from './retry';
 
@@ -193,8 +192,7 @@ class RunContext implements NodeContext {
   }
 
   render(template: string): string {
-    this.track(template);
-    return renderTemplate(template, this.input.scope);
+    return renderTemplate(template, this.input.scope, this.used);
   }
 
   ran(nodeId: string): boolean {
@@ -202,8 +200,7 @@ class RunContext implements NodeContext {
   }
 
   resolve(template: string): unknown {
-    this.track(template);
-    return resolveTemplateValue(template, this.input.scope);
+    return resolveTemplateValue(template, this.input.scope, this.used);
   }
 
   emitToken(text: string): void {
@@ -240,13 +237,5 @@ class RunContext implements NodeContext {
       call,
       ...(iteration > 1 ? { iteration } : {}),
     });
-  }
-
-  private track(template: string): void {
-    for (const segment of parseTemplate(template)) {
-      if (segment.kind === 'ref') {
-        this.used[formatReference(segment.ref)] = resolveTemplateValue(segment.raw, this.input.scope);
-      }
-    }
   }
 }

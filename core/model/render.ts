@@ -1,5 +1,5 @@
 import type { StepError } from './run';
-import { parseTemplate, readPath, stringifyValue, type Reference } from './template';
+import { formatReference, parseTemplate, readPath, stringifyValue, type Reference } from './template';
 
 /** What a reference can see while a flow runs. */
 export interface RenderScope {
@@ -31,13 +31,29 @@ export function resolveReference(ref: Reference, scope: RenderScope): unknown {
   return ref.path.length === 0 ? value : readPath(asJson(value), ref.path);
 }
 
-/** Renders a template to text: strings as they are, other values as JSON, nothing as ''. */
-export function renderTemplate(template: string, scope: RenderScope): string {
+/**
+ * The values a run's templates used, by reference (`nodes.a.output.x`): a
+ * step's "resolved input". Missing values are recorded as null.
+ */
+export type UsedValues = Record<string, unknown>;
+
+/** The value a reference points at, noted in `used` when given. */
+function lookUp(ref: Reference, scope: RenderScope, used: UsedValues | undefined): unknown {
+  const value = resolveReference(ref, scope);
+  if (used) used[formatReference(ref)] = value ?? null;
+  return value;
+}
+
+/**
+ * Renders a template to text: strings as they are, other values as JSON,
+ * nothing as ''. Each value it uses is noted in `used`, when given.
+ */
+export function renderTemplate(template: string, scope: RenderScope, used?: UsedValues): string {
   let text = '';
   for (const segment of parseTemplate(template)) {
     if (segment.kind === 'text') text += segment.text;
     else if (segment.kind === 'invalid') text += segment.raw;
-    else text += stringifyValue(resolveReference(segment.ref, scope));
+    else text += stringifyValue(lookUp(segment.ref, scope, used));
   }
   return text;
 }
@@ -46,10 +62,10 @@ export function renderTemplate(template: string, scope: RenderScope): string {
  * Like renderTemplate, but a template that is one reference alone yields the
  * referenced value itself (an object stays an object; a skipped node gives null).
  */
-export function resolveTemplateValue(template: string, scope: RenderScope): unknown {
+export function resolveTemplateValue(template: string, scope: RenderScope, used?: UsedValues): unknown {
   const segments = parseTemplate(template.trim());
   if (segments.length === 1 && segments[0]?.kind === 'ref') {
-    return resolveReference(segments[0].ref, scope) ?? null;
+    return lookUp(segments[0].ref, scope, used) ?? null;
   }
-  return renderTemplate(template, scope);
+  return renderTemplate(template, scope, used);
 }

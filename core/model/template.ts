@@ -98,9 +98,18 @@ export function stringifyValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
+// A run notes each reference it resolves under this text; parsed references are shared and never change.
+const formatted = new WeakMap<Reference, string>();
+
+/** A reference as written between the braces: `nodes.a.output.x`. */
 export function formatReference(ref: Reference): string {
-  const head = ref.scope === 'inputs' ? `inputs.${ref.name}` : `nodes.${ref.nodeId}.${ref.field}`;
-  return [head, ...ref.path].join('.');
+  let text = formatted.get(ref);
+  if (text === undefined) {
+    const head = ref.scope === 'inputs' ? `inputs.${ref.name}` : `nodes.${ref.nodeId}.${ref.field}`;
+    text = [head, ...ref.path].join('.');
+    formatted.set(ref, text);
+  }
+  return text;
 }
 
 /**
