@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
 import type { ToolPort } from '../core/model/tools';
 import { openServices, type Services } from '../core/services/open-services';
 import { RunService } from '../core/services/run-service';
@@ -134,13 +136,32 @@ export async function benchAgent(): Promise<BenchRow[]> {
         );
       }
     };
+    // For reference: the bare client's calls inside the AI SDK's own loop, without Flowbench (the same
+    // model client and tool loop Flowbench's agent uses), to tell the SDK's share from Flowbench's.
+    const sdkCalls: number[] = [];
+    const echo = dynamicTool({
+      inputSchema: jsonSchema({ type: 'object', properties: { message: { type: 'string' } } }),
+      execute: async () => {
+        const started = performance.now();
+        try {
+          return await viaBare();
+        } finally {
+          sdkCalls.push(performance.now() - started);
+        }
+      },
+    });
+    const sdkModel = createOpenAICompatible({ name: 'bench', baseURL: model.url, includeUsage: true }).chatModel('m');
+    const sdkLoop = () =>
+      generateText({ model: sdkModel, prompt: 'go', tools: { echo }, stopWhen: stepCountIs(TURNS + 1), maxRetries: 0 });
     for (let i = 0; i < 3; i++) {
       await loop();
       await bareLoop();
+      await sdkLoop();
     }
     loopCalls.length = 0;
     bareCalls.length = 0;
-    const [loopSamples = [], bareLoopSamples = []] = await alternate([loop, bareLoop], LOOPS, 5);
+    sdkCalls.length = 0;
+    const [loopSamples = [], bareLoopSamples = []] = await alternate([loop, bareLoop, sdkLoop], LOOPS, 5);
     const perCall = percentile(loopCalls, 50);
     const barePerCall = percentile(bareCalls, 50);
     const perTurn = median(loopSamples) / TURNS;
@@ -159,6 +180,11 @@ export async function benchAgent(): Promise<BenchRow[]> {
         value: `${ms(perCall)} vs bare ${ms(barePerCall)}`,
         goal: `≤ ${GOAL}× the bare client's in a fetch loop`,
         ratio: perCall / barePerCall / GOAL,
+      },
+      {
+        suite: 'agent',
+        metric: "  the bare client's echo inside the AI SDK's loop (no goal)",
+        value: `${ms(percentile(sdkCalls, 50))}: no Flowbench, the SDK's loop around the call`,
       },
       {
         suite: 'agent',
