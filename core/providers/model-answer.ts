@@ -35,14 +35,15 @@ export async function modelAnswer(
           usage = usageOf(part.totalUsage);
         }
       }
-    } else if (options.tools) {
-      // An agent's turns: the SDK's loop runs its tools between them.
+    } else if (options === prepared.call) {
+      // The call exactly as prepared (an LLM node's): one request to the provider's client.
+      ({ text, usage } = await singleAnswer(prepared.call));
+      request.onToken?.(text);
+    } else {
+      // Anything added to it (an agent's tools and turns) is run by the SDK's loop.
       const result = await generateText(options);
       text = result.text;
       usage = usageOf(result.totalUsage);
-      request.onToken?.(text);
-    } else {
-      ({ text, usage } = await singleAnswer(prepared.call));
       request.onToken?.(text);
     }
   } catch (error) {
