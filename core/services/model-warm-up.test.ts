@@ -6,7 +6,7 @@ const servers = () => process.getActiveResourcesInfo().filter((kind) => kind ===
 describe('warmModelCalls', () => {
   it('makes one model call to a loopback server of its own and leaves nothing listening', async () => {
     const before = servers();
-    await warmModelCalls();
+    expect(await warmModelCalls()).toBe(true);
     // Closing is asynchronous: the server's handle goes on the next turns.
     await expect.poll(servers).toBe(before);
   });

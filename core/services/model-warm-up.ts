@@ -21,11 +21,16 @@ const ANSWER = {
  * long-lived server (`flowbench mcp`, `serve`) makes one call of its own while
  * it waits for its first request, to a server of its own on the loopback
  * interface that lives for that one answer: nothing is sent anywhere else.
+ * Resolves with whether that server answered.
  */
-export async function warmModelCalls(): Promise<void> {
+export async function warmModelCalls(): Promise<boolean> {
+  let isAnswered = false;
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWER)));
+    req.on('end', () => {
+      isAnswered = true;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWER));
+    });
   });
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
@@ -40,4 +45,5 @@ export async function warmModelCalls(): Promise<void> {
     server.closeAllConnections();
     server.close();
   }
+  return isAnswered;
 }
