@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { FlowInput } from '../core/model/flow';
 import type { RunRecord } from '../core/model/run';
 import { BIN, ROOT } from '../tests/helpers/cli';
-import { buildFlow, input, llm, output } from '../tests/helpers/flow-builder';
 import { connectStdio, prepareDatabase, publishFlows } from '../tests/helpers/mcp';
 import { startChildOpenAiServer } from './child-server';
+import { threeByThreeFlow } from './engine.bench';
 import { median, type BenchRow } from './stats';
 
 /** What the model server waits before each answer: the 3×3 flow's critical path is three of these. */
@@ -17,24 +17,8 @@ const ROUNDS = 5;
 /** Between a client listing the tools and its first call. */
 const PERSON_MS = 500;
 
-/** 3 independent branches of 3 LLM nodes: the engine bench's flow, here run by a process that just started. */
-function threeByThree(): FlowInput {
-  const nodes: FlowInput['nodes'] = [input()];
-  const edges: string[] = [];
-  for (const b of ['a', 'b', 'c']) {
-    nodes.push(
-      llm(`${b}1`, 'one'),
-      llm(`${b}2`, `two {{nodes.${b}1.output}}`),
-      llm(`${b}3`, `three {{nodes.${b}2.output}}`),
-    );
-    edges.push(`input>${b}1`, `${b}1>${b}2`, `${b}2>${b}3`, `${b}3>result`);
-  }
-  nodes.push(output('{{nodes.a3.output}} {{nodes.b3.output}} {{nodes.c3.output}}'));
-  return {
-    ...buildFlow({ id: 'cold-three', nodes, edges, parameters: [{ name: 'topic', type: 'string' }] }),
-    tool: { name: 'cold_three' },
-  };
-}
+/** The engine bench's 3×3 flow, here run by a process that just started. */
+const threeByThree = (): FlowInput => ({ ...threeByThreeFlow('cold-three'), tool: { name: 'cold_three' } });
 
 /** `flowbench run --json` in a new process; the run's own duration (start to end, first model call included). */
 function cliRun(db: string): Promise<number> {

@@ -44,6 +44,22 @@ function fanOut(count: number): Flow {
   return FlowSchema.parse(buildFlow({ id: 'fan', parameters: [{ name: 'topic', type: 'string' }], nodes, edges }));
 }
 
+/** 3 independent branches of 3 LLM nodes: its critical path is three model calls (the cold bench runs it too). */
+export function threeByThreeFlow(id: string): FlowInput {
+  const nodes: FlowInput['nodes'] = [input()];
+  const edges: string[] = [];
+  for (const b of ['a', 'b', 'c']) {
+    nodes.push(
+      llm(`${b}1`, 'one'),
+      llm(`${b}2`, `two {{nodes.${b}1.output}}`),
+      llm(`${b}3`, `three {{nodes.${b}2.output}}`),
+    );
+    edges.push(`input>${b}1`, `${b}1>${b}2`, `${b}2>${b}3`, `${b}3>result`);
+  }
+  nodes.push(output('{{nodes.a3.output}} {{nodes.b3.output}} {{nodes.c3.output}}'));
+  return buildFlow({ id, nodes, edges, parameters: [{ name: 'topic', type: 'string' }] });
+}
+
 /** Issue 3: engine overhead per node, critical-path efficiency, storage after 1,000 runs. */
 export async function benchEngine(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowbench-bench-engine-'));
@@ -83,20 +99,7 @@ export async function benchEngine(): Promise<BenchRow[]> {
     // Critical path: 3 independent branches of 3 LLM nodes, the server answering in 200 ms.
     const server = await startChildOpenAiServer(200);
     try {
-      const nodes: FlowInput['nodes'] = [input()];
-      const edges: string[] = [];
-      for (const b of ['a', 'b', 'c']) {
-        nodes.push(
-          llm(`${b}1`, 'one'),
-          llm(`${b}2`, 'two {{nodes.' + b + '1.output}}'),
-          llm(`${b}3`, 'three {{nodes.' + b + '2.output}}'),
-        );
-        edges.push(`input>${b}1`, `${b}1>${b}2`, `${b}2>${b}3`, `${b}3>result`);
-      }
-      nodes.push(output('{{nodes.a3.output}} {{nodes.b3.output}} {{nodes.c3.output}}'));
-      const threeByThree = FlowSchema.parse(
-        buildFlow({ id: 'three-by-three', nodes, edges, parameters: [{ name: 'topic', type: 'string' }] }),
-      );
+      const threeByThree = FlowSchema.parse(threeByThreeFlow('three-by-three'));
       flows.create(threeByThree);
       const port = testLlm(server.url);
       // The floor this machine and the test server set: the same 3 × 3 requests with plain fetch, no engine,
