@@ -19,6 +19,12 @@ export interface CallContext {
   notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
   /** Asks the person at the client (ask nodes); undefined when the client cannot be asked. */
   human?: HumanInputPort;
+  /**
+   * Asks within a 2025-11-25 task: the question waits in the task's queue,
+   * the task shows `input_required`, and the client's `tasks/result` carries
+   * it; undefined when the client cannot be asked.
+   */
+  humanInTask?: (taskId: string) => HumanInputPort;
 }
 
 /**

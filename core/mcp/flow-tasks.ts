@@ -3,6 +3,7 @@ import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
+import type { HumanInputPort } from '../model/human-input';
 import type { RunRecord } from '../model/run';
 import { toolResult, type McpToolResult } from '../model/tool-result';
 
@@ -46,8 +47,13 @@ export class FlowTaskStore extends InMemoryTaskStore {
 
 export interface TaskRun {
   flow: Flow;
-  /** Runs the flow with this signal and these progress callbacks; resolves with the stored record. */
-  run(signal: AbortSignal, onNodeDone: (done: number) => void): Promise<RunRecord>;
+  /** Who answers the run's ask nodes within the task; absent when the client cannot be asked. */
+  ask?: (taskId: string) => HumanInputPort;
+  /**
+   * Runs the flow with this signal, progress callback and person to ask (if
+   * any); resolves with the stored record.
+   */
+  run(signal: AbortSignal, onNodeDone: (done: number) => void, human: HumanInputPort | undefined): Promise<RunRecord>;
 }
 
 /** Creates the task, starts its run apart from the request, and answers with the task at once. */
@@ -62,13 +68,41 @@ export async function startTask(
   const controller = new AbortController();
   tasks.track(task.taskId, controller);
   const total = work.flow.nodes.length;
+  // The task shows input_required while a question waits (a branch finishing meanwhile does not hide it).
+  let done = 0;
+  let waiting = 0;
+  const showStatus = () =>
+    void store
+      .updateTaskStatus(
+        task.taskId,
+        waiting > 0 ? 'input_required' : 'working',
+        `${done} of ${total} nodes done${waiting > 0 ? '; a question waits for the person' : ''}`,
+      )
+      .catch(() => undefined);
+  const asker = work.ask?.(task.taskId);
+  const human: HumanInputPort | undefined = asker && {
+    ask: async (request, signal) => {
+      waiting++;
+      try {
+        return await asker.ask(request, signal);
+      } finally {
+        waiting--;
+        showStatus();
+      }
+    },
+  };
   const settle = (status: 'completed' | 'failed', result: McpToolResult) =>
     // A task cancelled meanwhile is terminal already: its result is not stored.
     store.storeTaskResult(task.taskId, status, result).catch(() => undefined);
   void work
-    .run(controller.signal, (done) => {
-      void store.updateTaskStatus(task.taskId, 'working', `${done} of ${total} nodes done`).catch(() => undefined);
-    })
+    .run(
+      controller.signal,
+      (count) => {
+        done = count;
+        showStatus();
+      },
+      human,
+    )
     .then(
       (record) => settle(record.status === 'succeeded' ? 'completed' : 'failed', toolResult(work.flow, record)),
       (error: unknown) =>

@@ -1,3 +1,4 @@
+import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -32,6 +33,8 @@ export function createLegacyServer(host: McpHost): Server {
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       taskStore: host.tasks,
+      // Where an ask node's question in a task waits until the client's tasks/result takes it.
+      taskMessageQueue: new InMemoryTaskMessageQueue(),
       instructions: SERVER_INSTRUCTIONS,
     },
   );
@@ -40,7 +43,9 @@ export function createLegacyServer(host: McpHost): Server {
     meta: extra._meta,
     client: server.getClientVersion()?.name,
     notify: (notification) => extra.sendNotification(notification),
-    ...(canElicit(server) ? { human: elicitation(extra) } : {}),
+    ...(canElicit(server)
+      ? { human: elicitation(extra), humanInTask: (taskId: string) => elicitation(extra, taskId) }
+      : {}),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -75,14 +80,22 @@ function canElicit(server: Server): boolean {
 /** How long the SDK lets a question wait; the ask node's own time limit ends it sooner. */
 const QUESTION_WAIT_MS = 24 * 60 * 60_000;
 
-/** Asks through `elicitation/create`, sent as part of the tools/call request (its HTTP stream). */
-function elicitation(extra: RequestExtra): HumanInputPort {
+/**
+ * Asks through `elicitation/create`, sent as part of the tools/call request
+ * (its HTTP stream); within a task, queued for the task's `tasks/result`
+ * instead (the SDK marks the task input_required meanwhile).
+ */
+function elicitation(extra: RequestExtra, taskId?: string): HumanInputPort {
   return {
     ask: async (request, signal) => {
       const result = await extra.sendRequest(
         { method: 'elicitation/create', params: elicitationParams(request) },
         ElicitResultSchema,
-        { signal: signal as AbortSignal, timeout: QUESTION_WAIT_MS },
+        {
+          signal: signal as AbortSignal,
+          timeout: QUESTION_WAIT_MS,
+          ...(taskId === undefined ? {} : { relatedTask: { taskId } }),
+        },
       );
       return result.action === 'accept'
         ? { action: 'accept', content: result.content ?? {} }

@@ -12,7 +12,7 @@ import { FlowResources, type ViewResource } from './resources';
 import { FlowTaskStore, startTask } from './flow-tasks';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
-import { noHumanInput } from '../model/human-input';
+import { noHumanInput, type HumanInputPort } from '../model/human-input';
 import { warmModelCalls } from '../services/model-warm-up';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
@@ -234,14 +234,15 @@ export class McpHost {
     const { entry, inputs } = checked;
     return startTask(this.tasks, store, ttl, {
       flow: entry.snapshot,
-      run: (signal, onNodeDone) =>
+      ...(ctx.humanInTask ? { ask: ctx.humanInTask } : {}),
+      run: (signal, onNodeDone, human) =>
         this.services.runner.run({
           flow: entry.snapshot,
           flowVersion: entry.version,
           inputs,
           ...callerOf(ctx),
           signal,
-          human: noHumanInput('a flow run as a task cannot ask (call its tool without a task)'),
+          human: human ?? cannotElicit(ctx),
           listeners: [nodesDone((done) => onNodeDone(done))],
         }),
     });
@@ -256,8 +257,7 @@ export class McpHost {
       ...callerOf(ctx),
       // The SDK aborts it on notifications/cancelled (with the client's reason); the run records CANCELLED.
       signal: ctx.signal,
-      human:
-        ctx.human ?? noHumanInput(`the MCP client${ctx.client ? ` "${ctx.client}"` : ''} does not support elicitation`),
+      human: ctx.human ?? cannotElicit(ctx),
       listeners: progress.listeners,
     });
     if (progress.listeners.length > 0) await progress.sent();
@@ -454,4 +454,9 @@ function declaredMetadata(flow: Flow): { version?: string; created?: string; upd
   const created = pick('created');
   const updated = pick('updated');
   return { ...(version ? { version } : {}), ...(created ? { created } : {}), ...(updated ? { updated } : {}) };
+}
+
+/** For a client that declared no elicitation: its ask nodes fail naming the node and the client. */
+function cannotElicit(ctx: CallContext): HumanInputPort {
+  return noHumanInput(`the MCP client${ctx.client ? ` "${ctx.client}"` : ''} does not support elicitation`);
 }

@@ -1,6 +1,6 @@
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { openServices } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
@@ -152,6 +152,70 @@ for (const sdk of ['v1', 'v2'] as const) {
     });
   }
 }
+
+describe('an ask node in a 2025-11-25 task (v1 client)', () => {
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`over ${transport}: the task shows input_required, tasks/result carries the question, the run goes on with the answer`, async () => {
+      const asked: Asked[] = [];
+      const setup = (client: Client) =>
+        client.setRequestHandler(ElicitRequestSchema, (request) => {
+          asked.push({ message: request.params.message, requestedSchema: request.params.requestedSchema });
+          return { action: 'accept', content: { ship: false, channel: 'stable' } };
+        });
+      const name = `ask-task-${transport}`;
+      const options = { capabilities: { elicitation: { form: {} } }, setup };
+      const client =
+        transport === 'stdio'
+          ? (await connectStdio(db, name, options)).client
+          : await connectHttp(serve().mcpUrl, serve().token, name, options);
+      const seen: string[] = [];
+      let text: string | undefined;
+      for await (const message of client.experimental.tasks.callToolStream(
+        { name: 'release_flow', arguments: { version: '4.0' } },
+        undefined,
+        { task: { ttl: 60_000 } },
+      )) {
+        if (message.type === 'taskCreated') seen.push('created');
+        if (message.type === 'taskStatus') seen.push(message.task.status);
+        if (message.type === 'error') throw message.error;
+        if (message.type === 'result') text = (message.result.content as { text: string }[])[0]?.text;
+      }
+      await client.close();
+      expect(seen[0]).toBe('created');
+      expect(seen).toContain('input_required');
+      expect(asked.map((a) => a.message)).toEqual(['Ship 4.0?']);
+      expect(text).toBe('ship=false channel=stable');
+      const services = openServices(db);
+      const summary = services.runs.list({ limit: 50 }).find((r) => r.client === name);
+      const run = services.runs.get(summary?.id ?? '');
+      services.close();
+      expect(run.status).toBe('succeeded');
+      expect(run.steps.find((s) => s.nodeId === 'confirm')?.output).toEqual({ ship: false, channel: 'stable' });
+    });
+  }
+
+  it('a client that cannot be asked: the task fails, and its result names the node', async () => {
+    const client = await connectHttp(serve().mcpUrl, serve().token, 'ask-task-mute');
+    let taskId = '';
+    const statuses: string[] = [];
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'release_flow', arguments: { version: '4.1' } },
+      undefined,
+      { task: {} },
+    )) {
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+      if (message.type === 'taskStatus') statuses.push(message.task.status);
+    }
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    await client.close();
+    expect(statuses).not.toContain('input_required');
+    expect(statuses.at(-1)).toBe('failed');
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]?.text).toMatch(
+      /HUMAN_INPUT_UNAVAILABLE: node "confirm" asks a person for input, and the MCP client "ask-task-mute" does not support elicitation/,
+    );
+  });
+});
 
 describe('a 2026-07-28 retry', () => {
   it('naming no paused run is refused with a clear error', async () => {
