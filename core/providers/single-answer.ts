@@ -1,7 +1,11 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { createRequire } from 'node:module';
 import type { TokenUsage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
 import { usageOf } from './usage';
+
+/** What generateText puts first in the user-agent header (the provider appends its own); `ai` exports no VERSION. */
+const AI_SDK_AGENT = `ai/${(createRequire(import.meta.url)('ai/package.json') as { version: string }).version}`;
 
 /**
  * One answer without tools, from the provider's model client itself.
@@ -10,7 +14,8 @@ import { usageOf } from './usage';
  * model's wait (three branches answered at once wait for each other's), and
  * 50–70 ms more on a process's first call, where its schemas are built. The
  * prompt is the one generateText would send: the system prompt first, then
- * the messages in order, a user's text as one text part.
+ * the messages in order, a user's text as one text part; and the user-agent
+ * header is the one generateText sends.
  */
 export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: string; usage?: TokenUsage }> {
   const prompt: LanguageModelV3Prompt = [
@@ -24,6 +29,7 @@ export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: 
   const options: LanguageModelV3CallOptions = {
     prompt,
     abortSignal: call.abortSignal,
+    headers: { 'user-agent': AI_SDK_AGENT },
     ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
     ...(call.topP !== undefined ? { topP: call.topP } : {}),
     ...(call.maxOutputTokens !== undefined ? { maxOutputTokens: call.maxOutputTokens } : {}),

@@ -159,7 +159,8 @@ describe('an ask node in a 2025-11-25 task (v1 client)', () => {
       const asked: Asked[] = [];
       const setup = (client: Client) =>
         client.setRequestHandler(ElicitRequestSchema, (request) => {
-          asked.push({ message: request.params.message, requestedSchema: request.params.requestedSchema });
+          const { message, requestedSchema } = request.params as Asked;
+          asked.push({ message, requestedSchema });
           return { action: 'accept', content: { ship: false, channel: 'stable' } };
         });
       const name = `ask-task-${transport}`;

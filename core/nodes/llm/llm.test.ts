@@ -1,3 +1,5 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeContext } from '../../../tests/helpers/node-context';
 import { testLlm } from '../../../tests/helpers/llm';
@@ -46,6 +48,17 @@ describe('llm node', () => {
     await expect(llmNode.execute?.(nodeContext({ llm: testLlm(server.url) }), config)).rejects.toMatchObject({
       code: 'INVALID_MODEL_OUTPUT',
     });
+  });
+
+  it('sends the user-agent generateText sends, though a single answer goes to the model client directly', async () => {
+    const config = llmNode.configSchema.parse({ prompt: 'hi' });
+    await llmNode.execute?.({ ...nodeContext({ llm: testLlm(server.url) }), streamsTokens: false }, config);
+    const model = createOpenAICompatible({ name: 'local', baseURL: server.url, includeUsage: true }).chatModel('m');
+    await generateText({ model, prompt: 'hi', maxRetries: 0 });
+    const [ours, sdk] = server.requests;
+    expect(ours?.body.stream ?? false).toBe(false);
+    expect(ours?.headers['user-agent']).toMatch(/^ai\/6\.\d+\.\d+ /);
+    expect(ours?.headers['user-agent']).toBe(sdk?.headers['user-agent']);
   });
 
   it('reports an imported agent step without a model as unresolved, and nothing once a model is chosen', () => {
