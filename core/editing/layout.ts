@@ -1,8 +1,15 @@
 import type { Position } from '../model/flow';
 
-/** Every node card is this wide (the renderer's styles.css) and about this tall. */
+/**
+ * Every node card is this wide and about this tall. The renderer's stylesheet
+ * draws the card from these (see renderer/src/editor/card-size.ts).
+ */
 export const NODE_WIDTH = 220;
 export const NODE_HEIGHT = 90;
+/** The least a card is tall, in every view, so zooming never moves an edge. */
+export const NODE_MIN_HEIGHT = 80;
+/** A port's handle, centred on the card's edge. */
+export const PORT_SIZE = 10;
 /**
  * Cards closer than this share of a card (in both directions) cover each
  * other. Closer spacing from a tool with smaller cards (FlowyPrompt's 200 px)

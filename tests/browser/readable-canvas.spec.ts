@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { expect, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
@@ -121,6 +122,15 @@ test('port labels stay inside their card, edges read in both themes, text is rea
     const answer = page.getByTestId('rf__node-answer');
     await expect(answer.locator('.port-label')).toHaveText(['answer', 'on error']);
     const card = (await answer.boundingBox()) as Box;
+    // The card React Flow measures is the box the layout and offscreen nodes go by (core/editing/layout.ts).
+    const drawn = await answer.evaluate((node: HTMLElement) => ({
+      width: node.offsetWidth,
+      height: node.offsetHeight,
+      port: (node.querySelector('.react-flow__handle') as HTMLElement).offsetWidth,
+    }));
+    expect(drawn.width).toBe(NODE_WIDTH);
+    expect(drawn.height).toBeGreaterThanOrEqual(NODE_MIN_HEIGHT);
+    expect(drawn.port).toBe(PORT_SIZE);
     for (const label of await answer.locator('.port-label').all()) {
       expect(contains(card, (await label.boundingBox()) as Box)).toBe(true);
     }

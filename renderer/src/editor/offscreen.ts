@@ -1,4 +1,5 @@
 import { Position, type NodeChange, type NodeHandle, type Viewport } from '@xyflow/react';
+import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../../core/editing/layout';
 import type { PortSpec } from '../../../core/model/node-catalogue';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import type { FlowRfNode } from './node-view';
@@ -9,21 +10,17 @@ import type { FlowRfNode } from './node-view';
  * draw edges. A 10,000-node flow fitted to the view shows about half its nodes,
  * so opening it drew (and then dropped) thousands of cards nobody could see.
  * Nodes outside the opening view are given their box and ports up front
- * instead, from the stylesheet's card; React Flow measures each one for real
- * when it first comes into view, and from then on the real places count.
+ * instead, from the card's box (core/editing/layout.ts, which the stylesheet
+ * draws too); React Flow measures each one for real when it first comes into
+ * view, and from then on the real places count.
  */
 
-/** The card's box as the stylesheet draws it: `.fb-node` is 220 px wide and 80 px tall at least, in every view. */
-const CARD_WIDTH = 220;
-const CARD_HEIGHT = 80;
 /**
  * The height given as "measured". Half a pixel short of any real card (whole
- * pixels, 80 at least), so React Flow always finds the card it draws a
- * different size, measures its ports, and reports it (dropDeclaredOnceMeasured).
+ * pixels, NODE_MIN_HEIGHT at least), so React Flow always finds the card it
+ * draws a different size, measures its ports, and reports it (dropDeclaredOnceMeasured).
  */
-const DECLARED_HEIGHT = CARD_HEIGHT - 0.5;
-/** `.react-flow__handle`: 10 px, centred on the card's edge. */
-const HANDLE_SIZE = 10;
+const DECLARED_HEIGHT = NODE_MIN_HEIGHT - 0.5;
 
 /** The ports' places on the card, as node-view lays them out (spread over the height; a lone one in the middle). */
 function sideHandles(ports: readonly PortSpec[], type: 'source' | 'target'): NodeHandle[] {
@@ -32,10 +29,10 @@ function sideHandles(ports: readonly PortSpec[], type: 'source' | 'target'): Nod
     id: port.id,
     type,
     position: isSource ? Position.Right : Position.Left,
-    x: (isSource ? CARD_WIDTH : 0) - HANDLE_SIZE / 2,
-    y: CARD_HEIGHT * (ports.length > 1 ? (i + 1) / (ports.length + 1) : 0.5) - HANDLE_SIZE / 2,
-    width: HANDLE_SIZE,
-    height: HANDLE_SIZE,
+    x: (isSource ? NODE_WIDTH : 0) - PORT_SIZE / 2,
+    y: NODE_MIN_HEIGHT * (ports.length > 1 ? (i + 1) / (ports.length + 1) : 0.5) - PORT_SIZE / 2,
+    width: PORT_SIZE,
+    height: PORT_SIZE,
   }));
 }
 
@@ -62,11 +59,11 @@ export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width:
   const bottom = top + height / viewport.zoom;
   return nodes.map((node) => {
     const { x, y } = node.position;
-    const isInView = x < right && x + CARD_WIDTH > left && y < bottom && y + CARD_HEIGHT > top;
+    const isInView = x < right && x + NODE_WIDTH > left && y < bottom && y + NODE_MIN_HEIGHT > top;
     if (isInView) return node;
     return {
       ...node,
-      measured: { width: CARD_WIDTH, height: DECLARED_HEIGHT },
+      measured: { width: NODE_WIDTH, height: DECLARED_HEIGHT },
       handles: declaredHandles(node.data.node.type),
     };
   });
