@@ -185,6 +185,55 @@ test('at 1024×700 the minimap covers no node at rest, and shows while the view 
   await expect(map).not.toHaveClass(/is-hidden/);
 });
 
+interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * The segments of a far-out canvas's edge path (see editor/far-edges.tsx):
+ * where each starts and ends, in flow coordinates or on screen. The selected
+ * edges' path is read when `selected` is true.
+ */
+function farSegments(page: Page, space: 'flow' | 'screen', selected = false): Promise<{ from: Point; to: Point }[]> {
+  return page.evaluate(
+    ([onScreen, chosen]) => {
+      const paths = Array.from(document.querySelectorAll<SVGPathElement>('.fb-far-edges path')).filter(
+        (path) => path.classList.contains('selected') === chosen,
+      );
+      return paths.flatMap((path) => {
+        const matrix = path.getScreenCTM();
+        const place = (x: number, y: number) => {
+          if (!onScreen || !matrix) return { x, y };
+          const point = new DOMPoint(x, y).matrixTransform(matrix);
+          return { x: point.x, y: point.y };
+        };
+        return (path.getAttribute('d') ?? '')
+          .split('M')
+          .filter((part: string) => part.trim() !== '')
+          .map((part: string) => {
+            const numbers = (part.match(/-?[\d.]+(?:e-?\d+)?/g) ?? []).map(Number);
+            return {
+              from: place(numbers[0] ?? NaN, numbers[1] ?? NaN),
+              to: place(numbers[numbers.length - 2] ?? NaN, numbers[numbers.length - 1] ?? NaN),
+            };
+          });
+      });
+    },
+    [space === 'screen', selected] as const,
+  );
+}
+
+/** Where React Flow anchors an edge on a port, on screen: the middle of the handle's outer side. */
+async function portPoint(page: Page, nodeId: string, kind: 'source' | 'target', port: string): Promise<Point> {
+  const box = await page
+    .getByTestId(`rf__node-${nodeId}`)
+    .locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`)
+    .boundingBox();
+  if (!box) throw new Error(`node ${nodeId} has no ${kind} port ${port} on screen`);
+  return { x: kind === 'source' ? box.x + box.width : box.x, y: box.y + box.height / 2 };
+}
+
 /**
  * How far (screen px) the end of edge `edgeId` lies from the place of `nodeId`'s
  * input port, where React Flow anchors it: the port's left side, half-way down.
@@ -230,9 +279,14 @@ test('a flow wider than the view opens drawing only what is in view; a node beyo
   await expect(page.getByTestId('rf__node-middle')).toBeVisible();
   await expect(page.getByTestId('rf__node-left')).toHaveCount(0);
   await expect(page.getByTestId('rf__node-far')).toHaveCount(0);
-  // The edges that cross the view are drawn, to the places the unseen ends will have.
-  await expect(page.getByTestId('rf__edge-e1')).toHaveCount(1);
-  await expect(page.getByTestId('rf__edge-e2')).toHaveCount(1);
+  // Zoomed this far out the edges are one path (FarEdges); those that cross the view are drawn,
+  // to the places the unseen ends will have: from left's output port (its 10 px handle centred on the card's
+  // right side, x 300 + 220 + 5) to middle's input port (x 20,000 − 5), and on from middle to far.
+  const spans = await farSegments(page, 'flow');
+  const spanned = (from: number, to: number) =>
+    spans.some((span) => Math.abs(span.from.x - from) < 2 && Math.abs(span.to.x - to) < 2);
+  expect(spanned(525, 19_995)).toBe(true);
+  expect(spanned(20_225, 39_995)).toBe(true);
 
   await page.getByRole('tab', { name: /Problems/ }).click();
   await page
@@ -257,4 +311,61 @@ test('a flow wider than the view opens drawing only what is in view; a node beyo
   await page.keyboard.press('Shift+!');
   await expect(page.getByTestId('rf__node-middle')).toBeInViewport();
   await expect(far).toHaveCount(0);
+});
+
+test('zoomed far out, the edges are one path that meets the ports React Flow would join, and follows a dragged node', async ({
+  page,
+  served,
+}) => {
+  const branching = buildFlow({
+    id: 'far-edges',
+    parameters: [{ name: 'question', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...llm('answer', '{{inputs.question}}'), position: { x: 320, y: 100 } },
+      { ...output('{{nodes.answer.output}}'), position: { x: 640, y: 0 } },
+      { ...output('{{nodes.answer.error}}'), id: 'fallback', position: { x: 640, y: 200 } },
+    ],
+    edges: ['input>answer', 'answer>result', 'answer.error>fallback'],
+  });
+  withDatabase(served.db, (services) => services.flows.create(branching));
+  await page.goto(`${served.editorUrl}#/flow/far-edges`);
+  // Selected close up, the error edge stays marked when zoomed out.
+  await page.getByTestId('rf__edge-e2').click({ force: true });
+  const canvas = page.locator('.canvas-drop');
+  for (let i = 0; i < 10 && (await canvas.getAttribute('data-detail')) !== 'box'; i++) {
+    await page.getByRole('button', { name: 'Zoom Out' }).click();
+    await page.waitForTimeout(150);
+  }
+  await expect(canvas).toHaveAttribute('data-detail', 'box');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+
+  const joins = [
+    ['input', 'out', 'answer', 'in'],
+    ['answer', 'out', 'result', 'in'],
+  ] as const;
+  const near = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y) < 1.5;
+  const expectJoined = async () => {
+    const plain = await farSegments(page, 'screen');
+    expect(plain).toHaveLength(joins.length);
+    for (const [source, sourcePort, target, targetPort] of joins) {
+      const from = await portPoint(page, source, 'source', sourcePort);
+      const to = await portPoint(page, target, 'target', targetPort);
+      expect(plain.some((segment) => near(segment.from, from) && near(segment.to, to))).toBe(true);
+    }
+    const [chosen] = await farSegments(page, 'screen', true);
+    expect(chosen && near(chosen.from, await portPoint(page, 'answer', 'source', 'error'))).toBe(true);
+    expect(chosen && near(chosen.to, await portPoint(page, 'fallback', 'target', 'in'))).toBe(true);
+  };
+  await expectJoined();
+
+  // Dragged, a node takes its edges along, during the drag and after it.
+  const card = await page.getByTestId('rf__node-answer').boundingBox();
+  if (!card) throw new Error('the answer node has no box');
+  await page.mouse.move(card.x + card.width / 2, card.y + card.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(card.x + card.width / 2, card.y + card.height / 2 + 60, { steps: 4 });
+  await expectJoined();
+  await page.mouse.up();
+  await expectJoined();
 });

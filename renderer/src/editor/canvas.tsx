@@ -27,6 +27,7 @@ import { toRfEdges, toRfNodes } from './mapper';
 import { declareOffscreen, dropDeclaredOnceMeasured } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
+import { FarEdges } from './far-edges';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -148,6 +149,8 @@ export function Canvas() {
   );
 }
 
+/** What React Flow is given while FarEdges draws the edges (one array: a new one would redraw). */
+const NO_EDGES: Edge[] = [];
 /**
  * The React Flow canvas. The store's flow is the truth; this component keeps
  * React Flow's node objects (for smooth dragging) and reports edits back.
@@ -179,6 +182,9 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
   });
   const [detail, setDetail] = useState<NodeDetail>(detailAt(viewport.zoom));
+
+  // Zoomed out to labels only, edges are drawn as one path (FarEdges); a run shown marks each edge, as React Flow draws them.
+  const drawsFarEdges = detail === 'box' && !isRunShown;
 
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
@@ -247,7 +253,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
         <RunShownContext.Provider value={isRunShown}>
           <ReactFlow<FlowRfNode>
             nodes={nodes}
-            edges={edges}
+            edges={drawsFarEdges ? NO_EDGES : edges}
             nodeTypes={nodeTypes}
             edgeTypes={edgeTypes}
             onNodesChange={onNodesChange}
@@ -275,6 +281,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
             <MapWhileMoving />
             <DetailWatcher onChange={setDetail} />
+            {drawsFarEdges && <FarEdges edges={edges} />}
           </ReactFlow>
         </RunShownContext.Provider>
       </NodeDetailContext.Provider>

@@ -22,7 +22,12 @@ function CarriedEdge(props: EdgeProps) {
  * A loop edge runs back from a later node to an earlier one: drawn under the
  * nodes it repeats (as n8n draws its loops) instead of a curve through them.
  */
-function loopPath({ sourceX, sourceY, targetX, targetY }: EdgeProps): [string, number, number] {
+export function loopPath({
+  sourceX,
+  sourceY,
+  targetX,
+  targetY,
+}: Pick<EdgeProps, 'sourceX' | 'sourceY' | 'targetX' | 'targetY'>): [string, number, number] {
   const below = Math.max(sourceY, targetY) + 70;
   const path = [
     `M ${sourceX} ${sourceY}`,

@@ -1,0 +1,111 @@
+import {
+  EdgeLabelRenderer,
+  getBezierPath,
+  Position,
+  useStore,
+  type Edge,
+  type Handle,
+  type InternalNode,
+  type ReactFlowState,
+} from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import { loopPath } from './run-edge';
+
+/**
+ * Every edge of a flow zoomed out so far that cards show their label alone
+ * ('box' detail), drawn as two SVG paths (the selected edges in the second)
+ * instead of React Flow's one `<svg>` per edge. A 10,000-node flow fitted to
+ * the view has thousands of edges in it: as separate SVGs they were most of
+ * what the browser laid out, hit-tested and composited on every frame of a
+ * drag, for lines a fraction of a pixel wide. They are drawn where React Flow
+ * draws them (the same bezier, the same loop path, between the same ports),
+ * under the nodes; only clicking an edge needs a closer zoom.
+ */
+export const FarEdges = memo(function FarEdges({ edges }: { edges: readonly Edge[] }) {
+  // The nodes array changes whenever a node moves or is measured; the lookup holds where each one is.
+  const nodes = useStore(selectNodes);
+  const nodeLookup = useStore(selectLookup);
+  const moving = useMemo(() => draggedIds(nodes), [nodes]);
+  // While nodes are dragged, the edges that stay put keep their path (it is most of the flow, and rebuilding
+  // it on every frame cost more than React Flow's own edges); only the dragged nodes' edges are drawn anew.
+  const [still, touching] = useMemo(() => splitEdges(edges, moving), [edges, moving]);
+  const settled = moving === '' ? nodes : undefined;
+  const [plain, selected] = useMemo(() => farPaths(still, nodeLookup), [still, nodeLookup, settled]);
+  const [movingPlain, movingSelected] = useMemo(() => farPaths(touching, nodeLookup), [touching, nodeLookup, nodes]);
+  return (
+    <EdgeLabelRenderer>
+      <svg className="fb-far-edges" data-edges={edges.length} aria-hidden="true">
+        <path d={plain} />
+        {movingPlain && <path d={movingPlain} />}
+        {(selected || movingSelected) && <path className="selected" d={`${selected} ${movingSelected}`} />}
+      </svg>
+    </EdgeLabelRenderer>
+  );
+});
+
+const selectNodes = (s: ReactFlowState) => s.nodes;
+const selectLookup = (s: ReactFlowState) => s.nodeLookup;
+
+/** The ids of the nodes being dragged, as one string ('' when none): it changes only when a drag starts or ends. */
+function draggedIds(nodes: readonly { id: string; dragging?: boolean }[]): string {
+  let ids = '';
+  for (const node of nodes) if (node.dragging) ids += `${node.id}\n`;
+  return ids;
+}
+
+/** The edges that stay put during a drag, and those with an end on a dragged node. */
+function splitEdges(edges: readonly Edge[], moving: string): [readonly Edge[], readonly Edge[]] {
+  if (moving === '') return [edges, []];
+  const dragged = new Set(moving.split('\n'));
+  const still: Edge[] = [];
+  const touching: Edge[] = [];
+  for (const edge of edges) (dragged.has(edge.source) || dragged.has(edge.target) ? touching : still).push(edge);
+  return [still, touching];
+}
+
+/** The path data of the edges not selected and of those selected; an edge whose ports are not placed yet is left out. */
+function farPaths(edges: readonly Edge[], lookup: ReactFlowState['nodeLookup']): [string, string] {
+  const plain: string[] = [];
+  const selected: string[] = [];
+  for (const edge of edges) {
+    const source = lookup.get(edge.source);
+    const target = lookup.get(edge.target);
+    const from = source && portPoint(source, 'source', edge.sourceHandle);
+    const to = target && portPoint(target, 'target', edge.targetHandle);
+    if (!from || !to) continue;
+    const ends = {
+      sourceX: from.x,
+      sourceY: from.y,
+      sourcePosition: from.position,
+      targetX: to.x,
+      targetY: to.y,
+      targetPosition: to.position,
+    };
+    const [path] = edge.data?.isLoop ? loopPath(ends) : getBezierPath(ends);
+    (edge.selected ? selected : plain).push(path);
+  }
+  return [plain.join(' '), selected.join(' ')];
+}
+
+/** Where an edge meets a port, as React Flow places it: the middle of the handle's outer side. */
+function portPoint(
+  node: InternalNode,
+  type: 'source' | 'target',
+  handleId: string | null | undefined,
+): { x: number; y: number; position: Position } | undefined {
+  const handles = node.internals.handleBounds?.[type];
+  const handle: Handle | undefined = handleId ? handles?.find((h) => h.id === handleId) : handles?.[0];
+  if (!handle) return undefined;
+  const x = node.internals.positionAbsolute.x + handle.x;
+  const y = node.internals.positionAbsolute.y + handle.y;
+  switch (handle.position) {
+    case Position.Left:
+      return { x, y: y + handle.height / 2, position: handle.position };
+    case Position.Right:
+      return { x: x + handle.width, y: y + handle.height / 2, position: handle.position };
+    case Position.Top:
+      return { x: x + handle.width / 2, y, position: handle.position };
+    case Position.Bottom:
+      return { x: x + handle.width / 2, y: y + handle.height, position: handle.position };
+  }
+}
