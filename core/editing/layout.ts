@@ -8,6 +8,8 @@ export const NODE_WIDTH = 220;
 export const NODE_HEIGHT = 90;
 /** The least a card is tall, in every view, so zooming never moves an edge. */
 export const NODE_MIN_HEIGHT = 80;
+/** The card's border; its ports are placed inside it (on the padding box's edges). */
+export const NODE_BORDER = 1;
 /** A port's handle, centred on the card's edge. */
 export const PORT_SIZE = 10;
 /**

@@ -224,14 +224,20 @@ function farSegments(page: Page, space: 'flow' | 'screen', selected = false): Pr
   );
 }
 
-/** Where React Flow anchors an edge on a port, on screen: the middle of the handle's outer side. */
-async function portPoint(page: Page, nodeId: string, kind: 'source' | 'target', port: string): Promise<Point> {
-  const box = await page
-    .getByTestId(`rf__node-${nodeId}`)
-    .locator(`.react-flow__handle.${kind}[data-handleid="${port}"]`)
-    .boundingBox();
-  if (!box) throw new Error(`node ${nodeId} has no ${kind} port ${port} on screen`);
-  return { x: kind === 'source' ? box.x + box.width : box.x, y: box.y + box.height / 2 };
+/** Where each edge React Flow draws starts and ends, by edge id, in flow coordinates (its path's own). */
+function drawnEdgeEnds(page: Page): Promise<Record<string, { from: Point; to: Point }>> {
+  return page.evaluate(() => {
+    const ends: Record<string, { from: { x: number; y: number }; to: { x: number; y: number } }> = {};
+    for (const edge of Array.from(document.querySelectorAll<SVGGElement>('.react-flow__edge'))) {
+      const path = edge.querySelector<SVGPathElement>('path.react-flow__edge-path');
+      const id = edge.dataset.id;
+      if (!path || !id) continue;
+      const from = path.getPointAtLength(0);
+      const to = path.getPointAtLength(path.getTotalLength());
+      ends[id] = { from: { x: from.x, y: from.y }, to: { x: to.x, y: to.y } };
+    }
+    return ends;
+  });
 }
 
 /**
@@ -280,13 +286,13 @@ test('a flow wider than the view opens drawing only what is in view; a node beyo
   await expect(page.getByTestId('rf__node-left')).toHaveCount(0);
   await expect(page.getByTestId('rf__node-far')).toHaveCount(0);
   // Zoomed this far out the edges are one path (FarEdges); those that cross the view are drawn,
-  // to the places the unseen ends will have: from left's output port (its 10 px handle centred on the card's
-  // right side, x 300 + 220 + 5) to middle's input port (x 20,000 − 5), and on from middle to far.
+  // to the places the unseen ends will have: from left's output port (its 10 px handle centred just inside
+  // the card's 1 px border, x 300 + 219 + 5) to middle's input port (x 20,000 + 1 − 5), and on from middle to far.
   const spans = await farSegments(page, 'flow');
   const spanned = (from: number, to: number) =>
-    spans.some((span) => Math.abs(span.from.x - from) < 2 && Math.abs(span.to.x - to) < 2);
-  expect(spanned(525, 19_995)).toBe(true);
-  expect(spanned(20_225, 39_995)).toBe(true);
+    spans.some((span) => Math.abs(span.from.x - from) < 0.5 && Math.abs(span.to.x - to) < 0.5);
+  expect(spanned(524, 19_996)).toBe(true);
+  expect(spanned(20_224, 39_996)).toBe(true);
 
   await page.getByRole('tab', { name: /Problems/ }).click();
   await page
@@ -313,7 +319,7 @@ test('a flow wider than the view opens drawing only what is in view; a node beyo
   await expect(far).toHaveCount(0);
 });
 
-test('zoomed far out, the edges are one path that meets the ports React Flow would join, and follows a dragged node', async ({
+test('zoomed far out, the edges are one path between the places React Flow joins, following a dragged node', async ({
   page,
   served,
 }) => {
@@ -330,42 +336,60 @@ test('zoomed far out, the edges are one path that meets the ports React Flow wou
   });
   withDatabase(served.db, (services) => services.flows.create(branching));
   await page.goto(`${served.editorUrl}#/flow/far-edges`);
+  const canvas = page.locator('.canvas-drop');
+  await expect(canvas).toHaveAttribute('data-detail', 'full');
   // Selected close up, the error edge stays marked when zoomed out.
   await page.getByTestId('rf__edge-e2').click({ force: true });
-  const canvas = page.locator('.canvas-drop');
-  for (let i = 0; i < 10 && (await canvas.getAttribute('data-detail')) !== 'box'; i++) {
-    await page.getByRole('button', { name: 'Zoom Out' }).click();
-    await page.waitForTimeout(150);
-  }
-  await expect(canvas).toHaveAttribute('data-detail', 'box');
-  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
-
-  const joins = [
-    ['input', 'out', 'answer', 'in'],
-    ['answer', 'out', 'result', 'in'],
-  ] as const;
-  const near = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y) < 1.5;
-  const expectJoined = async () => {
-    const plain = await farSegments(page, 'screen');
-    expect(plain).toHaveLength(joins.length);
-    for (const [source, sourcePort, target, targetPort] of joins) {
-      const from = await portPoint(page, source, 'source', sourcePort);
-      const to = await portPoint(page, target, 'target', targetPort);
-      expect(plain.some((segment) => near(segment.from, from) && near(segment.to, to))).toBe(true);
+  const zoomTo = async (detail: 'box' | 'full', button: 'Zoom Out' | 'Zoom In') => {
+    for (let i = 0; i < 12 && (await canvas.getAttribute('data-detail')) !== detail; i++) {
+      await page.getByRole('button', { name: button }).click();
+      await page.waitForTimeout(150);
     }
-    const [chosen] = await farSegments(page, 'screen', true);
-    expect(chosen && near(chosen.from, await portPoint(page, 'answer', 'source', 'error'))).toBe(true);
-    expect(chosen && near(chosen.to, await portPoint(page, 'fallback', 'target', 'in'))).toBe(true);
+    await expect(canvas).toHaveAttribute('data-detail', detail);
   };
-  await expectJoined();
+  const near = (a: Point | undefined, b: Point | undefined) => !!a && !!b && Math.hypot(a.x - b.x, a.y - b.y) < 1;
+  /** The far path's segments are React Flow's edges e0 and e1, and the selected one e2. */
+  const expectFar = async (edges: Record<string, { from: Point; to: Point }>) => {
+    const plain = await farSegments(page, 'flow');
+    expect(plain).toHaveLength(2);
+    for (const id of ['e0', 'e1']) {
+      expect(plain.some((segment) => near(segment.from, edges[id]?.from) && near(segment.to, edges[id]?.to))).toBe(
+        true,
+      );
+    }
+    const [chosen] = await farSegments(page, 'flow', true);
+    expect(near(chosen?.from, edges.e2?.from) && near(chosen?.to, edges.e2?.to)).toBe(true);
+  };
+
+  const closeUp = await drawnEdgeEnds(page);
+  expect(Object.keys(closeUp).sort()).toEqual(['e0', 'e1', 'e2']);
+  await zoomTo('box', 'Zoom Out');
+  // React Flow draws no edge (and the cards no port); the one path joins the same places.
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  await expect(page.locator('.react-flow__handle')).toHaveCount(0);
+  await expectFar(closeUp);
 
   // Dragged, a node takes its edges along, during the drag and after it.
   const card = await page.getByTestId('rf__node-answer').boundingBox();
   if (!card) throw new Error('the answer node has no box');
   await page.mouse.move(card.x + card.width / 2, card.y + card.height / 2);
   await page.mouse.down();
-  await page.mouse.move(card.x + card.width / 2, card.y + card.height / 2 + 60, { steps: 4 });
-  await expectJoined();
+  await page.mouse.move(card.x + card.width / 2, card.y + card.height / 2 + 40, { steps: 4 });
+  // The input edge now ends lower down, with the card (by about 40 px on screen; the grid rounds the move).
+  const during = await farSegments(page, 'flow');
+  const intoAnswer = during.find((segment) => near(segment.from, closeUp.e0?.from));
+  expect(intoAnswer?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
+  expect(intoAnswer?.to.x).toBeCloseTo(closeUp.e0?.to.x ?? 0, 0);
   await page.mouse.up();
-  await expectJoined();
+  const farAfter = await farSegments(page, 'flow');
+
+  // Close up again, the ports are back and measured: React Flow's edges lie where the far path had them.
+  await zoomTo('full', 'Zoom In');
+  const closeUpAfter = await drawnEdgeEnds(page);
+  expect(Object.keys(closeUpAfter).sort()).toEqual(['e0', 'e1', 'e2']);
+  for (const id of ['e0', 'e1']) {
+    const edge = closeUpAfter[id];
+    expect(farAfter.some((segment) => near(segment.from, edge?.from) && near(segment.to, edge?.to))).toBe(true);
+  }
+  expect(closeUpAfter.e0?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
 });

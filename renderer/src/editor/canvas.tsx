@@ -9,6 +9,7 @@ import {
   ReactFlow,
   useOnViewportChange,
   useStore,
+  useStoreApi,
   type Connection,
   type ConnectionLineComponentProps,
   type Edge,
@@ -18,13 +19,14 @@ import {
   type OnConnectEnd,
   type OnNodeDrag,
   type ReactFlowInstance,
+  type ReactFlowState,
 } from '@xyflow/react';
 import { Map as MapIcon } from 'lucide-react';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
-import { declareOffscreen, dropDeclaredOnceMeasured } from './offscreen';
+import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
 import { FarEdges } from './far-edges';
@@ -207,6 +209,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     }
   }, []);
 
+  const onPortsBack = useCallback((drawn: Set<string>) => setNodes((current) => redeclareUndrawn(current, drawn)), []);
+
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     if (!changes.some((c) => c.type === 'select')) return;
     const state = useAppStore.getState();
@@ -282,6 +286,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             <MapWhileMoving />
             <DetailWatcher onChange={setDetail} />
             {drawsFarEdges && <FarEdges edges={edges} />}
+            <PortsRemeasured portless={drawsFarEdges} onPortsBack={onPortsBack} />
           </ReactFlow>
         </RunShownContext.Provider>
       </NodeDetailContext.Provider>
@@ -354,6 +359,31 @@ const MapWhileMoving = memo(function MapWhileMoving() {
 });
 
 /** Tells the canvas when the zoom crosses into another level of detail, however it changed (wheel, controls, fit). */
+/**
+ * Cards drop their ports while FarEdges draws the edges (node-view.tsx). React
+ * Flow measures a card's ports only when the card changes size, so when they
+ * come back it is told to measure the cards drawn now, and `onPortsBack` is
+ * given their ids (the others are declared again: redeclareUndrawn).
+ */
+function PortsRemeasured({ portless, onPortsBack }: { portless: boolean; onPortsBack: (drawn: Set<string>) => void }) {
+  const store = useStoreApi();
+  const previous = useRef(portless);
+  useEffect(() => {
+    const wasPortless = previous.current;
+    previous.current = portless;
+    if (!wasPortless || portless) return;
+    const { domNode, updateNodeInternals } = store.getState();
+    const updates: Parameters<ReactFlowState['updateNodeInternals']>[0] = new Map();
+    for (const nodeElement of domNode?.querySelectorAll<HTMLDivElement>('.react-flow__node') ?? []) {
+      const id = nodeElement.dataset.id;
+      if (id) updates.set(id, { id, nodeElement, force: true });
+    }
+    updateNodeInternals(updates);
+    onPortsBack(new Set(updates.keys()));
+  }, [portless, onPortsBack, store]);
+  return null;
+}
+
 function DetailWatcher({ onChange }: { onChange: (detail: NodeDetail) => void }) {
   // Undefined until React Flow has applied the first viewport: before that its zoom is a placeholder 1.
   const detail = useStore((s) => (s.panZoom ? detailAt(s.transform[2]) : undefined));

@@ -4,11 +4,13 @@ import {
   Position,
   useStore,
   type Edge,
-  type Handle,
   type InternalNode,
   type ReactFlowState,
 } from '@xyflow/react';
 import { memo, useMemo } from 'react';
+import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../../core/editing/layout';
+import type { FlowRfNode } from './node-view';
+import { portPlaces } from './port-places';
 import { loopPath } from './run-edge';
 
 /**
@@ -19,7 +21,8 @@ import { loopPath } from './run-edge';
  * what the browser laid out, hit-tested and composited on every frame of a
  * drag, for lines a fraction of a pixel wide. They are drawn where React Flow
  * draws them (the same bezier, the same loop path, between the same ports),
- * under the nodes; only clicking an edge needs a closer zoom.
+ * under the nodes. The cards carry no ports this far out either (node-view.tsx):
+ * clicking an edge or drawing a new one needs a closer zoom.
  */
 export const FarEdges = memo(function FarEdges({ edges }: { edges: readonly Edge[] }) {
   // The nodes array changes whenever a node moves or is measured; the lookup holds where each one is.
@@ -44,7 +47,9 @@ export const FarEdges = memo(function FarEdges({ edges }: { edges: readonly Edge
 });
 
 const selectNodes = (s: ReactFlowState) => s.nodes;
-const selectLookup = (s: ReactFlowState) => s.nodeLookup;
+// The canvas's nodes are FlowRfNodes (canvas.tsx); React Flow's store is typed for any node.
+const selectLookup = (s: ReactFlowState) => s.nodeLookup as unknown as NodeLookup;
+type NodeLookup = ReactFlowState<FlowRfNode>['nodeLookup'];
 
 /** The ids of the nodes being dragged, as one string ('' when none): it changes only when a drag starts or ends. */
 function draggedIds(nodes: readonly { id: string; dragging?: boolean }[]): string {
@@ -64,7 +69,7 @@ function splitEdges(edges: readonly Edge[], moving: string): [readonly Edge[], r
 }
 
 /** The path data of the edges not selected and of those selected; an edge whose ports are not placed yet is left out. */
-function farPaths(edges: readonly Edge[], lookup: ReactFlowState['nodeLookup']): [string, string] {
+function farPaths(edges: readonly Edge[], lookup: NodeLookup): [string, string] {
   const plain: string[] = [];
   const selected: string[] = [];
   for (const edge of edges) {
@@ -87,25 +92,25 @@ function farPaths(edges: readonly Edge[], lookup: ReactFlowState['nodeLookup']):
   return [plain.join(' '), selected.join(' ')];
 }
 
-/** Where an edge meets a port, as React Flow places it: the middle of the handle's outer side. */
+/**
+ * Where an edge meets a port, as React Flow places it (the middle of the
+ * handle's outer side). Cards this far out are drawn without their ports
+ * (node-view.tsx), so the places are worked out from the card's size.
+ */
 function portPoint(
-  node: InternalNode,
+  node: InternalNode<FlowRfNode>,
   type: 'source' | 'target',
   handleId: string | null | undefined,
 ): { x: number; y: number; position: Position } | undefined {
-  const handles = node.internals.handleBounds?.[type];
-  const handle: Handle | undefined = handleId ? handles?.find((h) => h.id === handleId) : handles?.[0];
+  const width = node.measured.width ?? NODE_WIDTH;
+  const height = node.measured.height ?? NODE_MIN_HEIGHT;
+  const handle = portPlaces(node.data.node.type, width, height).find(
+    (h) => h.type === type && (handleId ? h.id === handleId : true),
+  );
   if (!handle) return undefined;
   const x = node.internals.positionAbsolute.x + handle.x;
-  const y = node.internals.positionAbsolute.y + handle.y;
-  switch (handle.position) {
-    case Position.Left:
-      return { x, y: y + handle.height / 2, position: handle.position };
-    case Position.Right:
-      return { x: x + handle.width, y: y + handle.height / 2, position: handle.position };
-    case Position.Top:
-      return { x: x + handle.width / 2, y, position: handle.position };
-    case Position.Bottom:
-      return { x: x + handle.width / 2, y: y + handle.height, position: handle.position };
-  }
+  const y = node.internals.positionAbsolute.y + handle.y + (handle.height ?? PORT_SIZE) / 2;
+  return handle.position === Position.Left
+    ? { x, y, position: handle.position }
+    : { x: x + (handle.width ?? PORT_SIZE), y, position: handle.position };
 }

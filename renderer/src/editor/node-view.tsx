@@ -83,13 +83,15 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     : `unknown type ${node.type}`;
   const Icon = definition ? NODE_ICONS[definition.icon] : undefined;
   if (detail === 'box') {
-    // Far out: the box (its colour says the category) and the label.
+    // Far out: the box (its colour says the category) and the label. Its ports too only while a run
+    // is shown (React Flow then draws the edges, marked); otherwise FarEdges draws the edges without
+    // them, and thousands of cards draw (and drag) far faster with a third of their elements.
     return (
       <>
-        {inputs}
+        {isRunShown && inputs}
         {isRunShown && <RunStatus nodeId={node.id} />}
         <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
-        {outputs}
+        {isRunShown && outputs}
       </>
     );
   }

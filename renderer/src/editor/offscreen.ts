@@ -1,8 +1,7 @@
-import { Position, type NodeChange, type NodeHandle, type Viewport } from '@xyflow/react';
-import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../../core/editing/layout';
-import type { PortSpec } from '../../../core/model/node-catalogue';
-import { nodeRegistry } from '../../../core/nodes/registry';
+import type { NodeChange, Viewport } from '@xyflow/react';
+import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 import type { FlowRfNode } from './node-view';
+import { portPlaces } from './port-places';
 
 /**
  * React Flow draws every node it has not measured yet, in view or not, even
@@ -22,31 +21,6 @@ import type { FlowRfNode } from './node-view';
  */
 const DECLARED_HEIGHT = NODE_MIN_HEIGHT - 0.5;
 
-/** The ports' places on the card, as node-view lays them out (spread over the height; a lone one in the middle). */
-function sideHandles(ports: readonly PortSpec[], type: 'source' | 'target'): NodeHandle[] {
-  const isSource = type === 'source';
-  return ports.map((port, i) => ({
-    id: port.id,
-    type,
-    position: isSource ? Position.Right : Position.Left,
-    x: (isSource ? NODE_WIDTH : 0) - PORT_SIZE / 2,
-    y: NODE_MIN_HEIGHT * (ports.length > 1 ? (i + 1) / (ports.length + 1) : 0.5) - PORT_SIZE / 2,
-    width: PORT_SIZE,
-    height: PORT_SIZE,
-  }));
-}
-
-const handlesByType = new Map<string, NodeHandle[]>();
-function declaredHandles(nodeType: string): NodeHandle[] {
-  let handles = handlesByType.get(nodeType);
-  if (!handles) {
-    const definition = nodeRegistry.get(nodeType);
-    handles = [...sideHandles(definition?.inputs ?? [], 'target'), ...sideHandles(definition?.outputs ?? [], 'source')];
-    handlesByType.set(nodeType, handles);
-  }
-  return handles;
-}
-
 /**
  * The nodes to open with: those outside the view that `viewport` and the
  * canvas size give carry their box (as `measured`, which React Flow's fitView
@@ -64,7 +38,7 @@ export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width:
     return {
       ...node,
       measured: { width: NODE_WIDTH, height: DECLARED_HEIGHT },
-      handles: declaredHandles(node.data.node.type),
+      handles: portPlaces(node.data.node.type),
     };
   });
 }
@@ -86,5 +60,26 @@ export function dropDeclaredOnceMeasured(
     const measuredNode = { ...node };
     delete measuredNode.handles;
     return measuredNode;
+  });
+}
+
+/**
+ * The nodes once cards have their ports again (they have none while FarEdges
+ * draws the edges): React Flow measures the cards drawn now (canvas.tsx), and
+ * the others get their ports declared again, at the places their last
+ * measured box gives, as at opening. React Flow would otherwise keep the
+ * portless places it measured and draw no edge to them until they change size.
+ */
+export function redeclareUndrawn(nodes: FlowRfNode[], drawn: ReadonlySet<string>): FlowRfNode[] {
+  return nodes.map((node) => {
+    if (drawn.has(node.id)) return node;
+    const width = node.measured?.width ?? NODE_WIDTH;
+    const height = Math.round(node.measured?.height ?? NODE_MIN_HEIGHT);
+    return {
+      ...node,
+      // Half a pixel short, as DECLARED_HEIGHT: drawn, the card measures different and its real ports replace these.
+      measured: { width, height: height - 0.5 },
+      handles: portPlaces(node.data.node.type, width, height),
+    };
   });
 }
