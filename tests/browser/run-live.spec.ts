@@ -173,3 +173,28 @@ test('the Run tab lists a run an MCP client started, while it is open (issue 16,
     await client.close();
   }
 });
+
+test('zoomed far out, the edges a run carried data along stay marked, and the statuses show on the cards', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, templateOnly);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('far');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText('succeeded');
+  await expect(page.locator('.react-flow__edge-path.edge-carried')).toHaveCount(2);
+  const canvas = page.locator('.canvas-drop');
+  for (let i = 0; i < 12 && (await canvas.getAttribute('data-detail')) !== 'box'; i++) {
+    await page.getByRole('button', { name: 'Zoom Out' }).click();
+    await page.waitForTimeout(150);
+  }
+  await expect(canvas).toHaveAttribute('data-detail', 'box');
+  // One path draws both carried edges (two segments), none is left plain; each card shows how its step ended.
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  const carried = page.locator('.fb-far-edges path.carried');
+  await expect(carried).toHaveCount(1);
+  expect(((await carried.getAttribute('d')) ?? '').match(/M/g)).toHaveLength(2);
+  await expect(page.locator('.fb-far-edges path.plain')).toHaveCount(0);
+  for (const id of ['input', 'say', 'result']) await expect(card(page, id)).toHaveAttribute('data-status', 'succeeded');
+});

@@ -185,8 +185,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   });
   const [detail, setDetail] = useState<NodeDetail>(detailAt(viewport.zoom));
 
-  // Zoomed out to labels only, edges are drawn as one path (FarEdges); a run shown marks each edge, as React Flow draws them.
-  const drawsFarEdges = detail === 'box' && !isRunShown;
+  // Zoomed out to labels only, the edges are drawn as a few paths (FarEdges) and the cards have no ports.
+  const drawsFarEdges = detail === 'box';
 
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);
@@ -285,7 +285,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
             <MapWhileMoving />
             <DetailWatcher onChange={setDetail} />
-            {drawsFarEdges && <FarEdges edges={edges} />}
+            {drawsFarEdges && <FarEdges edges={edges} isRunShown={isRunShown} />}
             <PortsRemeasured portless={drawsFarEdges} onPortsBack={onPortsBack} />
           </ReactFlow>
         </RunShownContext.Provider>

@@ -12,39 +12,49 @@ import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../../core/editing/la
 import type { FlowRfNode } from './node-view';
 import { portPlaces } from './port-places';
 import { loopPath } from './run-edge';
+import { useAppStore } from '../store/app-store';
 
 /**
  * Every edge of a flow zoomed out so far that cards show their label alone
- * ('box' detail), drawn as two SVG paths (the selected edges in the second)
- * instead of React Flow's one `<svg>` per edge. A 10,000-node flow fitted to
- * the view has thousands of edges in it: as separate SVGs they were most of
- * what the browser laid out, hit-tested and composited on every frame of a
- * drag, for lines a fraction of a pixel wide. They are drawn where React Flow
- * draws them (the same bezier, the same loop path, between the same ports),
- * under the nodes. The cards carry no ports this far out either (node-view.tsx):
- * clicking an edge or drawing a new one needs a closer zoom.
+ * ('box' detail), drawn as a few SVG paths (plain, carried by the run shown,
+ * selected) instead of React Flow's one `<svg>` per edge. A 10,000-node flow
+ * fitted to the view has thousands of edges in it: as separate SVGs they were
+ * most of what the browser laid out, hit-tested and composited on every frame
+ * of a drag, for lines a fraction of a pixel wide. They are drawn where React
+ * Flow draws them (the same bezier, the same loop path, between the same
+ * ports), under the nodes. The cards carry no ports this far out either
+ * (node-view.tsx): clicking an edge or drawing a new one needs a closer zoom.
  */
-export const FarEdges = memo(function FarEdges({ edges }: { edges: readonly Edge[] }) {
+export const FarEdges = memo(function FarEdges({ edges, isRunShown }: { edges: readonly Edge[]; isRunShown: boolean }) {
   // The nodes array changes whenever a node moves or is measured; the lookup holds where each one is.
   const nodes = useStore(selectNodes);
   const nodeLookup = useStore(selectLookup);
+  // Only while a run is shown does the layer listen to the run's marks (as RunEdge does).
+  const carried = useAppStore((s) => (isRunShown ? s.carriedEdges : NONE_CARRIED));
   const moving = useMemo(() => draggedIds(nodes), [nodes]);
-  // While nodes are dragged, the edges that stay put keep their path (it is most of the flow, and rebuilding
-  // it on every frame cost more than React Flow's own edges); only the dragged nodes' edges are drawn anew.
+  // While nodes are dragged, the edges that stay put keep their paths (most of the flow: rebuilding
+  // them on every frame cost more than React Flow's own edges); only the dragged nodes' edges are drawn anew.
   const [still, touching] = useMemo(() => splitEdges(edges, moving), [edges, moving]);
   const settled = moving === '' ? nodes : undefined;
-  const [plain, selected] = useMemo(() => farPaths(still, nodeLookup), [still, nodeLookup, settled]);
-  const [movingPlain, movingSelected] = useMemo(() => farPaths(touching, nodeLookup), [touching, nodeLookup, nodes]);
+  const stillPaths = useMemo(() => farPaths(still, nodeLookup, carried), [still, nodeLookup, carried, settled]);
+  const movingPaths = useMemo(() => farPaths(touching, nodeLookup, carried), [touching, nodeLookup, carried, nodes]);
   return (
     <EdgeLabelRenderer>
       <svg className="fb-far-edges" data-edges={edges.length} aria-hidden="true">
-        <path d={plain} />
-        {movingPlain && <path d={movingPlain} />}
-        {(selected || movingSelected) && <path className="selected" d={`${selected} ${movingSelected}`} />}
+        {KINDS.flatMap((kind) =>
+          [stillPaths[kind], movingPaths[kind]].map((d, i) =>
+            d ? <path key={`${kind}${i}`} className={kind} d={d} /> : null,
+          ),
+        )}
       </svg>
     </EdgeLabelRenderer>
   );
 });
+
+/** How an edge is drawn, in drawing order: the selected ones on top. */
+const KINDS = ['plain', 'carried', 'selected'] as const;
+type Kind = (typeof KINDS)[number];
+const NONE_CARRIED: ReadonlySet<string> = new Set();
 
 const selectNodes = (s: ReactFlowState) => s.nodes;
 // The canvas's nodes are FlowRfNodes (canvas.tsx); React Flow's store is typed for any node.
@@ -68,10 +78,9 @@ function splitEdges(edges: readonly Edge[], moving: string): [readonly Edge[], r
   return [still, touching];
 }
 
-/** The path data of the edges not selected and of those selected; an edge whose ports are not placed yet is left out. */
-function farPaths(edges: readonly Edge[], lookup: NodeLookup): [string, string] {
-  const plain: string[] = [];
-  const selected: string[] = [];
+/** The path data of each kind of edge; an edge whose ends are not placed yet is left out. */
+function farPaths(edges: readonly Edge[], lookup: NodeLookup, carried: ReadonlySet<string>): Record<Kind, string> {
+  const paths: Record<Kind, string[]> = { plain: [], carried: [], selected: [] };
   for (const edge of edges) {
     const source = lookup.get(edge.source);
     const target = lookup.get(edge.target);
@@ -87,9 +96,9 @@ function farPaths(edges: readonly Edge[], lookup: NodeLookup): [string, string] 
       targetPosition: to.position,
     };
     const [path] = edge.data?.isLoop ? loopPath(ends) : getBezierPath(ends);
-    (edge.selected ? selected : plain).push(path);
+    paths[edge.selected ? 'selected' : carried.has(edge.id) ? 'carried' : 'plain'].push(path);
   }
-  return [plain.join(' '), selected.join(' ')];
+  return { plain: paths.plain.join(' '), carried: paths.carried.join(' '), selected: paths.selected.join(' ') };
 }
 
 /**

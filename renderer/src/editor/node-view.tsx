@@ -71,6 +71,16 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
   const isRunShown = useContext(RunShownContext);
   const definition = nodeRegistry.get(node.type);
   const detail = useContext(NodeDetailContext);
+  if (detail === 'box') {
+    // Far out: the box (its colour says the category) and the label, no ports: FarEdges draws the
+    // edges without them, and thousands of cards draw (and drag) far faster with a third of their elements.
+    return (
+      <>
+        {isRunShown && <RunStatus nodeId={node.id} />}
+        <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
+      </>
+    );
+  }
   const isCompact = detail !== 'full';
   const inputs = handles(definition?.inputs ?? [], 'target', isCompact);
   const outputs = handles(definition?.outputs ?? [], 'source', isCompact);
@@ -82,19 +92,6 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
       : safeSummary(definition.summary, node.config)
     : `unknown type ${node.type}`;
   const Icon = definition ? NODE_ICONS[definition.icon] : undefined;
-  if (detail === 'box') {
-    // Far out: the box (its colour says the category) and the label. Its ports too only while a run
-    // is shown (React Flow then draws the edges, marked); otherwise FarEdges draws the edges without
-    // them, and thousands of cards draw (and drag) far faster with a third of their elements.
-    return (
-      <>
-        {isRunShown && inputs}
-        {isRunShown && <RunStatus nodeId={node.id} />}
-        <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
-        {isRunShown && outputs}
-      </>
-    );
-  }
   if (detail === 'label') {
     // Zoomed out, where the card's small print cannot be read: the same things in large type.
     return (
