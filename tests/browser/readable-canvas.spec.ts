@@ -97,25 +97,26 @@ test('an imported flow all in one row is laid out so that its branches show (iss
   expect(new Set(stored.nodes.map((n) => n.position.y)).size).toBeGreaterThan(1);
 });
 
+/** Input → llm, whose answer and error go to two outputs: edges e0, e1 and (from the error port) e2. */
+function branchingFlow(id: string) {
+  return buildFlow({
+    id,
+    parameters: [{ name: 'question', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...llm('answer', '{{inputs.question}}'), position: { x: 320, y: 100 } },
+      { ...output('{{nodes.answer.output}}'), position: { x: 640, y: 0 } },
+      { ...output('{{nodes.answer.error}}'), id: 'fallback', position: { x: 640, y: 200 } },
+    ],
+    edges: ['input>answer', 'answer>result', 'answer.error>fallback'],
+  });
+}
+
 test('port labels stay inside their card, edges read in both themes, text is readable as a flow opens (issue 17, point 4)', async ({
   page,
   served,
 }) => {
-  const branching = {
-    ...buildFlow({
-      id: 'branching',
-      parameters: [{ name: 'question', type: 'string' }],
-      nodes: [
-        { ...input(), position: { x: 0, y: 100 } },
-        { ...llm('answer', '{{inputs.question}}'), position: { x: 320, y: 100 } },
-        { ...output('{{nodes.answer.output}}'), position: { x: 640, y: 0 } },
-        { ...output('{{nodes.answer.error}}'), id: 'fallback', position: { x: 640, y: 200 } },
-      ],
-      edges: ['input>answer', 'answer>result', 'answer.error>fallback'],
-    }),
-    name: 'Branching',
-  };
-  withDatabase(served.db, (services) => services.flows.create(branching));
+  withDatabase(served.db, (services) => services.flows.create({ ...branchingFlow('branching'), name: 'Branching' }));
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.goto(`${served.editorUrl}#/flow/branching`);
@@ -323,18 +324,7 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   page,
   served,
 }) => {
-  const branching = buildFlow({
-    id: 'far-edges',
-    parameters: [{ name: 'question', type: 'string' }],
-    nodes: [
-      { ...input(), position: { x: 0, y: 100 } },
-      { ...llm('answer', '{{inputs.question}}'), position: { x: 320, y: 100 } },
-      { ...output('{{nodes.answer.output}}'), position: { x: 640, y: 0 } },
-      { ...output('{{nodes.answer.error}}'), id: 'fallback', position: { x: 640, y: 200 } },
-    ],
-    edges: ['input>answer', 'answer>result', 'answer.error>fallback'],
-  });
-  withDatabase(served.db, (services) => services.flows.create(branching));
+  withDatabase(served.db, (services) => services.flows.create(branchingFlow('far-edges')));
   await page.goto(`${served.editorUrl}#/flow/far-edges`);
   const canvas = page.locator('.canvas-drop');
   await expect(canvas).toHaveAttribute('data-detail', 'full');

@@ -153,6 +153,7 @@ export function Canvas() {
 
 /** What React Flow is given while FarEdges draws the edges (one array: a new one would redraw). */
 const NO_EDGES: Edge[] = [];
+
 /**
  * The React Flow canvas. The store's flow is the truth; this component keeps
  * React Flow's node objects (for smooth dragging) and reports edits back.
@@ -358,7 +359,6 @@ const MapWhileMoving = memo(function MapWhileMoving() {
   );
 });
 
-/** Tells the canvas when the zoom crosses into another level of detail, however it changed (wheel, controls, fit). */
 /**
  * Cards drop their ports while FarEdges draws the edges (node-view.tsx). React
  * Flow measures a card's ports only when the card changes size, so when they
@@ -384,6 +384,7 @@ function PortsRemeasured({ portless, onPortsBack }: { portless: boolean; onPorts
   return null;
 }
 
+/** Tells the canvas when the zoom crosses into another level of detail, however it changed (wheel, controls, fit). */
 function DetailWatcher({ onChange }: { onChange: (detail: NodeDetail) => void }) {
   // Undefined until React Flow has applied the first viewport: before that its zoom is a placeholder 1.
   const detail = useStore((s) => (s.panZoom ? detailAt(s.transform[2]) : undefined));
