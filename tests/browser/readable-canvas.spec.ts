@@ -353,11 +353,16 @@ test('zoomed far out, the edges are one path between the places React Flow joins
 
   const closeUp = await drawnEdgeEnds(page);
   expect(Object.keys(closeUp).sort()).toEqual(['e0', 'e1', 'e2']);
+  const look = (path: Locator) =>
+    path.evaluate((element) => `${getComputedStyle(element).stroke} ${getComputedStyle(element).strokeDasharray}`);
+  const errorLook = await look(page.getByTestId('rf__edge-e2').locator('path.react-flow__edge-path'));
   await zoomTo('box', 'Zoom Out');
   // React Flow draws no edge (and the cards no port); the one path joins the same places.
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
   await expect(page.locator('.react-flow__handle')).toHaveCount(0);
   await expectFar(closeUp);
+  // The error edge looks as React Flow drew it: the error colour, dashed.
+  expect(await look(page.locator('.fb-far-edges .edge-error path'))).toBe(errorLook);
 
   // Dragged, a node takes its edges along, during the drag and after it.
   const card = await page.getByTestId('rf__node-answer').boundingBox();

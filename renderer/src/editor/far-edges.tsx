@@ -17,7 +17,8 @@ import { useAppStore } from '../store/app-store';
 /**
  * Every edge of a flow zoomed out so far that cards show their label alone
  * ('box' detail), drawn as a few SVG paths (plain, carried by the run shown,
- * selected) instead of React Flow's one `<svg>` per edge. A 10,000-node flow
+ * selected; each of those by the edge's classes: error, false branch, loop)
+ * instead of React Flow's one `<svg>` per edge. A 10,000-node flow
  * fitted to the view has thousands of edges in it: as separate SVGs they were
  * most of what the browser laid out, hit-tested and composited on every frame
  * of a drag, for lines a fraction of a pixel wide. They are drawn where React
@@ -42,8 +43,15 @@ export const FarEdges = memo(function FarEdges({ edges, isRunShown }: { edges: r
     <EdgeLabelRenderer>
       <svg className="fb-far-edges" data-edges={edges.length} aria-hidden="true">
         {KINDS.flatMap((kind) =>
-          [stillPaths[kind], movingPaths[kind]].map((d, i) =>
-            d ? <path key={`${kind}${i}`} className={kind} d={d} /> : null,
+          [stillPaths, movingPaths].flatMap((paths, i) =>
+            paths
+              .filter((path) => path.kind === kind)
+              .map(({ edgeClass, d }) => (
+                // Wrapped in the edge's own classes (error, false branch, loop), so their styles apply as to React Flow's.
+                <g key={`${i}${kind}${edgeClass}`} className={edgeClass}>
+                  <path className={kind} d={d} />
+                </g>
+              )),
           ),
         )}
       </svg>
@@ -54,6 +62,12 @@ export const FarEdges = memo(function FarEdges({ edges, isRunShown }: { edges: r
 /** How an edge is drawn, in drawing order: the selected ones on top. */
 const KINDS = ['plain', 'carried', 'selected'] as const;
 type Kind = (typeof KINDS)[number];
+/** The edges drawn alike: one kind, the same classes (see mapper.ts's edgeClass), as one path. */
+interface FarPath {
+  kind: Kind;
+  edgeClass: string;
+  d: string;
+}
 const NONE_CARRIED: ReadonlySet<string> = new Set();
 
 const selectNodes = (s: ReactFlowState) => s.nodes;
@@ -78,9 +92,9 @@ function splitEdges(edges: readonly Edge[], moving: string): [readonly Edge[], r
   return [still, touching];
 }
 
-/** The path data of each kind of edge; an edge whose ends are not placed yet is left out. */
-function farPaths(edges: readonly Edge[], lookup: NodeLookup, carried: ReadonlySet<string>): Record<Kind, string> {
-  const paths: Record<Kind, string[]> = { plain: [], carried: [], selected: [] };
+/** The edges as paths, one for each kind and set of classes; an edge whose ends are not placed yet is left out. */
+function farPaths(edges: readonly Edge[], lookup: NodeLookup, carried: ReadonlySet<string>): FarPath[] {
+  const groups = new Map<string, { kind: Kind; edgeClass: string; parts: string[] }>();
   for (const edge of edges) {
     const source = lookup.get(edge.source);
     const target = lookup.get(edge.target);
@@ -96,9 +110,17 @@ function farPaths(edges: readonly Edge[], lookup: NodeLookup, carried: ReadonlyS
       targetPosition: to.position,
     };
     const [path] = edge.data?.isLoop ? loopPath(ends) : getBezierPath(ends);
-    paths[edge.selected ? 'selected' : carried.has(edge.id) ? 'carried' : 'plain'].push(path);
+    const kind: Kind = edge.selected ? 'selected' : carried.has(edge.id) ? 'carried' : 'plain';
+    const edgeClass = edge.className ?? '';
+    const key = `${kind} ${edgeClass}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { kind, edgeClass, parts: [] };
+      groups.set(key, group);
+    }
+    group.parts.push(path);
   }
-  return { plain: paths.plain.join(' '), carried: paths.carried.join(' '), selected: paths.selected.join(' ') };
+  return [...groups.values()].map(({ kind, edgeClass, parts }) => ({ kind, edgeClass, d: parts.join(' ') }));
 }
 
 /**
