@@ -61,6 +61,20 @@ export function laidOutEcho(overrides: Partial<FlowInput> = {}): FlowInput {
   return { ...echoFlow, nodes, ...overrides };
 }
 
+/**
+ * Zooms with the canvas's buttons until it shows cards at `detail`: 'box' (far
+ * out: labels alone, the edges as one path) or 'full' (close up).
+ */
+export async function zoomToDetail(page: Page, detail: 'box' | 'full'): Promise<void> {
+  const canvas = page.locator('.canvas-drop');
+  const button = page.getByRole('button', { name: detail === 'box' ? 'Zoom Out' : 'Zoom In' });
+  for (let i = 0; i < 12 && (await canvas.getAttribute('data-detail')) !== detail; i++) {
+    await button.click();
+    await page.waitForTimeout(150);
+  }
+  await expect(canvas).toHaveAttribute('data-detail', detail);
+}
+
 /** Waits until the editor has saved every edit. */
 export async function expectSaved(page: Page): Promise<void> {
   await expect(page.getByTestId('save-state')).toHaveText('Saved', { timeout: 10_000 });

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { expect, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { expect, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 interface Box {
   x: number;
@@ -330,13 +330,6 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   await expect(canvas).toHaveAttribute('data-detail', 'full');
   // Selected close up, the error edge stays marked when zoomed out.
   await page.getByTestId('rf__edge-e2').click({ force: true });
-  const zoomTo = async (detail: 'box' | 'full', button: 'Zoom Out' | 'Zoom In') => {
-    for (let i = 0; i < 12 && (await canvas.getAttribute('data-detail')) !== detail; i++) {
-      await page.getByRole('button', { name: button }).click();
-      await page.waitForTimeout(150);
-    }
-    await expect(canvas).toHaveAttribute('data-detail', detail);
-  };
   const near = (a: Point | undefined, b: Point | undefined) => !!a && !!b && Math.hypot(a.x - b.x, a.y - b.y) < 1;
   /** The far path's segments are React Flow's edges e0 and e1, and the selected one e2. */
   const expectFar = async (edges: Record<string, { from: Point; to: Point }>) => {
@@ -356,7 +349,7 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   const look = (path: Locator) =>
     path.evaluate((element) => `${getComputedStyle(element).stroke} ${getComputedStyle(element).strokeDasharray}`);
   const errorLook = await look(page.getByTestId('rf__edge-e2').locator('path.react-flow__edge-path'));
-  await zoomTo('box', 'Zoom Out');
+  await zoomToDetail(page, 'box');
   // React Flow draws no edge (and the cards no port); the one path joins the same places.
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
   await expect(page.locator('.react-flow__handle')).toHaveCount(0);
@@ -379,7 +372,7 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   const farAfter = await farSegments(page, 'flow');
 
   // Close up again, the ports are back and measured: React Flow's edges lie where the far path had them.
-  await zoomTo('full', 'Zoom In');
+  await zoomToDetail(page, 'full');
   const closeUpAfter = await drawnEdgeEnds(page);
   expect(Object.keys(closeUpAfter).sort()).toEqual(['e0', 'e1', 'e2']);
   for (const id of ['e0', 'e1']) {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
 import { connectStdio } from '../helpers/mcp';
-import { expect, openFlow, test, withDatabase } from './fixtures';
+import { expect, openFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 /** Input → llm → output, laid out side by side. */
 const slow = {
@@ -184,12 +184,7 @@ test('zoomed far out, the edges a run carried data along stay marked, and the st
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.locator('.run-status')).toHaveText('succeeded');
   await expect(page.locator('.react-flow__edge-path.edge-carried')).toHaveCount(2);
-  const canvas = page.locator('.canvas-drop');
-  for (let i = 0; i < 12 && (await canvas.getAttribute('data-detail')) !== 'box'; i++) {
-    await page.getByRole('button', { name: 'Zoom Out' }).click();
-    await page.waitForTimeout(150);
-  }
-  await expect(canvas).toHaveAttribute('data-detail', 'box');
+  await zoomToDetail(page, 'box');
   // One path draws both carried edges (two segments), none is left plain; each card shows how its step ended.
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
   const carried = page.locator('.fb-far-edges path.carried');
