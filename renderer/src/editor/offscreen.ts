@@ -15,17 +15,21 @@ import { portPlaces } from './port-places';
  */
 
 /**
- * The height given as "measured". Half a pixel short of any real card (whole
- * pixels, NODE_MIN_HEIGHT at least), so React Flow always finds the card it
- * draws a different size, measures its ports, and reports it (dropDeclaredOnceMeasured).
+ * A node not drawn, given its box (as `measured`, which React Flow's fitView
+ * and its "all nodes measured" state go by) and the ports that box has. The
+ * height is given half a pixel short of the real one (cards are whole pixels,
+ * NODE_MIN_HEIGHT at least), so once the card is drawn React Flow finds it a
+ * different size, measures its ports, and reports it (dropDeclaredOnceMeasured).
  */
-const DECLARED_HEIGHT = NODE_MIN_HEIGHT - 0.5;
+function declared(node: FlowRfNode, width = NODE_WIDTH, height = NODE_MIN_HEIGHT): FlowRfNode {
+  return {
+    ...node,
+    measured: { width, height: height - 0.5 },
+    handles: portPlaces(node.data.node.type, width, height),
+  };
+}
 
-/**
- * The nodes to open with: those outside the view that `viewport` and the
- * canvas size give carry their box (as `measured`, which React Flow's fitView
- * and its "all nodes measured" state go by) and their ports.
- */
+/** The nodes to open with: those outside the view that `viewport` and the canvas size give are declared. */
 export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width: number, height: number): FlowRfNode[] {
   const left = -viewport.x / viewport.zoom;
   const top = -viewport.y / viewport.zoom;
@@ -34,12 +38,7 @@ export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width:
   return nodes.map((node) => {
     const { x, y } = node.position;
     const isInView = x < right && x + NODE_WIDTH > left && y < bottom && y + NODE_MIN_HEIGHT > top;
-    if (isInView) return node;
-    return {
-      ...node,
-      measured: { width: NODE_WIDTH, height: DECLARED_HEIGHT },
-      handles: portPlaces(node.data.node.type),
-    };
+    return isInView ? node : declared(node);
   });
 }
 
@@ -73,13 +72,8 @@ export function dropDeclaredOnceMeasured(
 export function redeclareUndrawn(nodes: FlowRfNode[], drawn: ReadonlySet<string>): FlowRfNode[] {
   return nodes.map((node) => {
     if (drawn.has(node.id)) return node;
-    const width = node.measured?.width ?? NODE_WIDTH;
-    const height = Math.round(node.measured?.height ?? NODE_MIN_HEIGHT);
-    return {
-      ...node,
-      // Half a pixel short, as DECLARED_HEIGHT: drawn, the card measures different and its real ports replace these.
-      measured: { width, height: height - 0.5 },
-      handles: portPlaces(node.data.node.type, width, height),
-    };
+    // A height declared before is half a pixel short: rounding gives the card's own back.
+    const height = node.measured?.height === undefined ? undefined : Math.round(node.measured.height);
+    return declared(node, node.measured?.width, height);
   });
 }
