@@ -1,3 +1,5 @@
+// First: ext-apps builds zod schemas as it loads (see the file).
+import '../public/zod-config.js';
 import { App } from '@modelcontextprotocol/ext-apps';
 
 /**

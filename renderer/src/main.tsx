@@ -4,14 +4,11 @@ import './styles.css';
 import './prefetch-route';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { z } from 'zod';
 import { App } from './app';
 import { applyCardSize } from './editor/card-size';
 import { routeFromHash } from './routes';
 import { useAppStore } from './store/app-store';
 
-// The renderer's CSP forbids eval; zod then need not probe for it.
-z.config({ jitless: true });
 applyCardSize(document.documentElement.style);
 
 const root = document.getElementById('root');

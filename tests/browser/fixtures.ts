@@ -75,6 +75,16 @@ export async function zoomToDetail(page: Page, detail: 'box' | 'full'): Promise<
   await expect(canvas).toHaveAttribute('data-detail', detail);
 }
 
+/** What the page and its frames log as errors from now on (a script the CSP refuses among them). */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
 /** Waits until the editor has saved every edit. */
 export async function expectSaved(page: Page): Promise<void> {
   await expect(page.getByTestId('save-state')).toHaveText('Saved', { timeout: 10_000 });

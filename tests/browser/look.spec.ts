@@ -1,5 +1,5 @@
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { expect, laidOutEcho, openFlow, test, withDatabase } from './fixtures';
+import { consoleErrors, expect, laidOutEcho, openFlow, test, withDatabase } from './fixtures';
 
 const everyKind = {
   ...buildFlow({
@@ -92,4 +92,18 @@ test('one set of design tokens serves both themes; a run shows each status as an
   expect(seen.dark?.cardRadius).toBe(seen.dark?.radius);
   expect(seen.light?.panel).not.toBe(seen.dark?.panel);
   expect(seen.light?.cardBackground).not.toBe(seen.dark?.cardBackground);
+});
+
+test('the home screen and the editor open without a console error: nothing the CSP refuses runs', async ({
+  page,
+  served,
+}) => {
+  const errors = consoleErrors(page);
+  await page.goto(served.editorUrl);
+  await expect(page.getByRole('button', { name: 'New flow' })).toBeVisible();
+  await openFlow(page, served, everyKind);
+  await expect(page.locator('.react-flow__node')).toHaveCount(everyKind.nodes.length);
+  await page.locator('.react-flow__node').filter({ hasText: 'Answer' }).first().click();
+  await expect(page.getByLabel('Inspector')).toBeVisible();
+  expect(errors).toEqual([]);
 });

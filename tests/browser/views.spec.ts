@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { echoFlow } from '../fixtures/mcp-flows';
 import { runCli, runJson, ROOT } from '../helpers/cli';
 import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
-import { expect, test } from './fixtures';
+import { consoleErrors, expect, test } from './fixtures';
 
 /**
  * Issue 19, point 3: flows' views shown as an MCP client would: the ui://
@@ -58,6 +58,7 @@ test("a flow's view renders the tool's structured result in a sandboxed frame (M
   const { html, result } = await viewAndCall(served.db, 'ui://flowbench/views/order_status', 'order_status', {
     orderId: 'A-1042',
   });
+  const errors = consoleErrors(page);
   await host(page, html, { orderId: 'A-1042' }, result);
 
   const view = page.frameLocator('iframe[title="view"]');
@@ -69,6 +70,8 @@ test("a flow's view renders the tool's structured result in a sandboxed frame (M
   // It told the host its size, and the host made room for all of it.
   await expect.poll(async () => (await page.locator('iframe').boundingBox())?.height ?? 0).toBeGreaterThan(200);
   await page.screenshot({ path: test.info().outputPath('view.png') });
+  // Under the host's CSP (no eval), nothing was refused.
+  expect(errors).toEqual([]);
 });
 
 test('every other flow tool shows the built-in run view: each node with how it ended and what it gave', async ({
@@ -77,6 +80,7 @@ test('every other flow tool shows the built-in run view: each node with how it e
 }) => {
   prepareDatabase(served.db, (services) => publishFlows(services, [echoFlow]));
   const { html, result } = await viewAndCall(served.db, 'ui://flowbench/run', 'echo_tool', { message: 'otters' });
+  const errors = consoleErrors(page);
   await host(page, html, { message: 'otters' }, result);
 
   const view = page.frameLocator('iframe[title="view"]');
@@ -86,4 +90,5 @@ test('every other flow tool shows the built-in run view: each node with how it e
   await expect(say).toContainText('You said: otters');
   await expect(view.getByRole('article')).toHaveCount(3);
   await page.screenshot({ path: test.info().outputPath('run-view.png') });
+  expect(errors).toEqual([]);
 });
