@@ -61,15 +61,20 @@ export function laidOutEcho(overrides: Partial<FlowInput> = {}): FlowInput {
   return { ...echoFlow, nodes, ...overrides };
 }
 
+/** The canvas's levels of detail, farthest first (renderer/src/editor/viewport.ts). */
+const DETAILS = ['box', 'label', 'full'] as const;
+
 /**
  * Zooms with the canvas's buttons until it shows cards at `detail`: 'box' (far
- * out: labels alone, the edges as one path) or 'full' (close up).
+ * out: labels alone, the edges as one path), 'label' (icon, label and summary
+ * in large type) or 'full' (close up).
  */
-export async function zoomToDetail(page: Page, detail: 'box' | 'full'): Promise<void> {
+export async function zoomToDetail(page: Page, detail: (typeof DETAILS)[number]): Promise<void> {
   const canvas = page.locator('.canvas-drop');
-  const button = page.getByRole('button', { name: detail === 'box' ? 'Zoom Out' : 'Zoom In' });
-  for (let i = 0; i < 12 && (await canvas.getAttribute('data-detail')) !== detail; i++) {
-    await button.click();
+  const level = async () => DETAILS.indexOf((await canvas.getAttribute('data-detail')) as (typeof DETAILS)[number]);
+  const wanted = DETAILS.indexOf(detail);
+  for (let i = 0; i < 12 && (await level()) !== wanted; i++) {
+    await page.getByRole('button', { name: (await level()) < wanted ? 'Zoom In' : 'Zoom Out' }).click();
     await page.waitForTimeout(150);
   }
   await expect(canvas).toHaveAttribute('data-detail', detail);

@@ -157,6 +157,22 @@ test('port labels stay inside their card, edges read in both themes, text is rea
   }
 });
 
+test('zoomed out to large type, a short label is whole: the room kept for port labels goes with them', async ({
+  page,
+  served,
+}) => {
+  const flow = branchingFlow('large-type');
+  const nodes = flow.nodes.map((node) => (node.id === 'answer' ? { ...node, label: 'Draft reply' } : node));
+  withDatabase(served.db, (services) => services.flows.create({ ...flow, nodes, name: 'Large type' }));
+  await page.goto(`${served.editorUrl}#/flow/large-type`);
+  await zoomToDetail(page, 'label');
+  const label = page.getByTestId('rf__node-answer').locator('.fb-node-compact-label');
+  await expect(label).toHaveText('Draft reply');
+  // Not cut short with an ellipsis: all of it fits in the box it has.
+  expect(await label.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+  expect(await smallestTextPx(page)).toBeGreaterThanOrEqual(9);
+});
+
 test('at 1024×700 the minimap covers no node at rest, and shows while the view moves (issue 17, point 4)', async ({
   page,
   served,

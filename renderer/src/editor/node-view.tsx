@@ -77,7 +77,9 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
     return (
       <>
         {isRunShown && <RunStatus nodeId={node.id} />}
-        <div className="fb-node-compact fb-node-box">{node.label || node.id}</div>
+        <div className="fb-node-compact fb-node-box" title={node.label || node.id}>
+          {node.label || node.id}
+        </div>
       </>
     );
   }
@@ -99,8 +101,11 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         {inputs}
         {isRunShown && <RunStatus nodeId={node.id} />}
         <div className="fb-node-compact">
-          {Icon && <Icon size={28} strokeWidth={2.2} className="fb-node-compact-icon" />}
-          <span className="fb-node-compact-label">{node.label || node.id}</span>
+          {Icon && <Icon size={24} strokeWidth={2.2} className="fb-node-compact-icon" />}
+          {/* A label too long for the large type is cut short: hovering shows all of it. */}
+          <span className="fb-node-compact-label" title={node.label || node.id}>
+            {node.label || node.id}
+          </span>
         </div>
         <div className="fb-node-compact-summary">{summary}</div>
         {outputs}
