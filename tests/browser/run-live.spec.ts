@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { runCli } from '../helpers/cli';
 import { connectStdio } from '../helpers/mcp';
 import { expect, openFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
@@ -135,7 +136,7 @@ test('an old run opens over the flow it ran, read-only, after the flow changed; 
   // Every flow's runs on one page; one opens over its flow, one is deleted.
   await page.goto(`${served.editorUrl}#/runs`);
   await expect(page.getByRole('heading', { name: 'All runs' })).toBeVisible();
-  const rows = page.locator('.runs-table tr');
+  const rows = page.locator('.runs-table tbody tr');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Slow');
   await expect(rows.first()).toContainText('succeeded');
@@ -151,6 +152,33 @@ test('an old run opens over the flow it ran, read-only, after the flow changed; 
     .click();
   await expect(rows).toHaveCount(0);
   withDatabase(served.db, (services) => expect(services.runs.count()).toBe(0));
+});
+
+test('All runs names its columns, and a failed run shows its error code and node, the message on hover', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  // A refusal the engine does not retry: the run fails at once at the model node.
+  await localModel(() => ({ status: 400 }));
+  withDatabase(served.db, (services) => services.flows.create(slow));
+  expect((await runCli(['--db', served.db, 'run', 'slow', '--input', 'topic=otters'])).code).toBe(1);
+  await page.goto(`${served.editorUrl}#/runs`);
+  await expect(page.locator('.runs-table th')).toHaveText([
+    'Flow',
+    'Status',
+    'Started by',
+    'Started',
+    'Took',
+    'Cost',
+    '',
+  ]);
+  const row = page.locator('.runs-table tbody tr');
+  await expect(row).toHaveCount(1);
+  const why = row.locator('.run-error-code');
+  await expect(why).toHaveText(/^[A-Z_]+ at answer$/);
+  await expect(why).toHaveAttribute('title', /400/);
+  await expect(row).toContainText('failed');
 });
 
 test('the Run tab lists a run an MCP client started, while it is open (issue 16, point 4)', async ({

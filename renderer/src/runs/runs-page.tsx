@@ -60,36 +60,58 @@ export function RunsPage() {
       {runs.length === 0 && !problem && (
         <p className="muted">No runs{filter.trigger || filter.status ? ' match' : ' yet'}.</p>
       )}
-      <table className="runs-table">
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id}>
-              <td>
-                <button className="link" onClick={() => useAppStore.getState().openRunOf(run)}>
-                  {run.flowName}
-                </button>
-              </td>
-              <td className={`run-${run.status}`}>{run.status}</td>
-              <td>
-                {run.trigger}
-                {run.client ? ` (${run.client})` : ''}
-              </td>
-              <td>{new Date(run.startedAt).toLocaleString()}</td>
-              <td>{run.durationMs !== undefined ? `${(run.durationMs / 1000).toFixed(2)} s` : ''}</td>
-              <td>{run.usage?.cost !== undefined ? formatCost(run.usage.cost) : ''}</td>
-              <td>
-                <button
-                  className="small"
-                  aria-label={`Delete run ${run.id.slice(0, 8)}`}
-                  onClick={() => void remove(run)}
-                >
-                  Delete
-                </button>
-              </td>
+      {runs.length > 0 && (
+        <table className="runs-table">
+          <thead>
+            <tr>
+              <th>Flow</th>
+              <th>Status</th>
+              <th>Started by</th>
+              <th>Started</th>
+              <th>Took</th>
+              <th>Cost</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <button className="link" onClick={() => useAppStore.getState().openRunOf(run)}>
+                    {run.flowName}
+                  </button>
+                </td>
+                <td className={`run-${run.status}`}>
+                  {run.status}
+                  {/* Why it ended so, at a glance; the whole message on hover and in the run itself. */}
+                  {run.error && (
+                    <span className="run-error-code" title={run.error.message}>
+                      {run.error.code}
+                      {run.error.nodeId ? ` at ${run.error.nodeId}` : ''}
+                    </span>
+                  )}
+                </td>
+                <td>
+                  {run.trigger}
+                  {run.client ? ` (${run.client})` : ''}
+                </td>
+                <td>{new Date(run.startedAt).toLocaleString()}</td>
+                <td>{run.durationMs !== undefined ? `${(run.durationMs / 1000).toFixed(2)} s` : ''}</td>
+                <td>{run.usage?.cost !== undefined ? formatCost(run.usage.cost) : ''}</td>
+                <td>
+                  <button
+                    className="small"
+                    aria-label={`Delete run ${run.id.slice(0, 8)}`}
+                    onClick={() => void remove(run)}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {hasMore && <button onClick={() => void load(runs.length)}>More</button>}
     </main>
   );
