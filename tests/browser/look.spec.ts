@@ -107,3 +107,26 @@ test('the home screen and the editor open without a console error: nothing the C
   await expect(page.getByLabel('Inspector')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('a node selected by a click shows its outline (it is focused too); one reached by Tab shows focus', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, everyKind);
+  const outline = (id: string) =>
+    page.getByTestId(`rf__node-${id}`).evaluate((node) => {
+      const style = getComputedStyle(node);
+      return `${style.outlineStyle} ${style.outlineWidth}`;
+    });
+  expect(await outline('answer')).toMatch(/^none /);
+  await page.getByTestId('rf__node-answer').click();
+  await expect(page.getByTestId('rf__node-answer')).toBeFocused();
+  expect(await outline('answer')).toBe('solid 2px');
+  // The keyboard moves focus to the next card, which shows it without being selected.
+  await page.keyboard.press('Tab');
+  const focused = page.locator('.react-flow__node:focus');
+  await expect(focused).toHaveCount(1);
+  const id = (await focused.getAttribute('data-id')) as string;
+  expect(id).not.toBe('answer');
+  expect(await outline(id)).toBe('dashed 2px');
+});
