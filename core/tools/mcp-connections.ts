@@ -249,10 +249,15 @@ export class McpConnections implements ToolPort {
     return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
   }
 
-  /** Compiles the tool's input schema once (a schema the checker cannot read checks nothing). */
+  /**
+   * Compiles the tool's input schema once. A schema the checker cannot read
+   * (the server's to get right) checks nothing; a checker that did not load
+   * is Flowbench's fault and fails the call rather than check nothing.
+   */
   private async compileAndCheck(info: ToolInfo, args: Record<string, unknown>): Promise<string[]> {
+    const checker = await loadAjv();
     try {
-      this.validators.set(info.inputSchema, (await loadAjv()).compile(info.inputSchema));
+      this.validators.set(info.inputSchema, checker.compile(info.inputSchema));
     } catch {
       return [];
     }

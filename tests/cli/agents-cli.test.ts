@@ -225,3 +225,37 @@ describe('an agent flow published as a Flowbench tool', () => {
     expect(stored.steps.find((s) => s.nodeId === 'agent')?.toolCalls).toHaveLength(1);
   });
 });
+
+describe("a tool call whose arguments do not fit the tool's input schema", () => {
+  it('is refused before it reaches the server, naming the field (the CLI as built, not only the sources)', async () => {
+    expect((await addEverything()).code).toBe(0);
+    prepareDatabase(db, (services) =>
+      services.flows.create(
+        buildFlow({
+          id: 'typed-agent',
+          nodes: [
+            input(),
+            { id: 'agent', type: 'agent', config: { prompt: 'go', tools: [{ server: 'everything', tool: 'echo' }] } },
+            {
+              id: 'result',
+              type: 'output',
+              config: { returnValues: [{ id: 'answer', text: '{{nodes.agent.output}}' }] },
+            },
+          ],
+          edges: ['input>agent', 'agent>result'],
+        }),
+      ),
+    );
+    // echo's message must be a string; the model sends a number.
+    model.reply = () => ({ toolCalls: [{ name: 'echo', arguments: { message: 42 } }] });
+    const result = await runCli(['--db', db, 'run', 'typed-agent', '--json']);
+    expect(result.code).toBe(1);
+    const run = JSON.parse(result.stdout) as RunRecord;
+    const refusal = 'arguments of everything/echo do not match its input schema: /message must be string';
+    expect(run.error).toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', message: refusal, nodeId: 'agent' });
+    // The call is on the step with why it was refused; echo never answered it.
+    const call = run.steps.find((s) => s.nodeId === 'agent')?.toolCalls?.[0];
+    expect(call).toMatchObject({ tool: 'echo', arguments: { message: 42 }, error: { code: 'TOOL_ARGUMENTS_INVALID' } });
+    expect(call?.result).toBeUndefined();
+  });
+});

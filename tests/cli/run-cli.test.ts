@@ -226,3 +226,46 @@ describe('flowbench run with an ask node', () => {
     );
   });
 });
+
+describe('flowbench run with a JSON answer and its schema', () => {
+  // The triage example's classify node asks for JSON matching a schema (its urgency one of low, normal, high).
+  const triage = async (classification: Record<string, unknown>) => {
+    await server.close();
+    server = await startOpenAiServer((request) => ({
+      content: JSON.stringify(request.body.messages ?? []).includes('Classify this ticket')
+        ? JSON.stringify(classification)
+        : 'We are on it.',
+    }));
+    await setTestProvider(db, server.url, 'test-model', '--default');
+    await runJson(['--db', db, 'import', 'resources/examples/triage-ticket.json']);
+    const result = await runCli([
+      '--db',
+      db,
+      'run',
+      'triage_ticket',
+      '--input',
+      'ticket=I was charged twice.',
+      '--json',
+    ]);
+    return JSON.parse(result.stdout) as RunRecord;
+  };
+
+  it('goes on with an answer that matches the schema', async () => {
+    const run = await triage({ category: 'billing', urgency: 'normal', reason: 'charged twice' });
+    expect(run.status).toBe('succeeded');
+    expect(run.steps.find((step) => step.nodeId === 'classify')?.output).toEqual({
+      category: 'billing',
+      urgency: 'normal',
+      reason: 'charged twice',
+    });
+  });
+
+  it('fails the node with what does not match, naming the field', async () => {
+    const run = await triage({ category: 'billing', urgency: 'whenever', reason: 'charged twice' });
+    expect(run.status).toBe('failed');
+    expect(run.error?.code).toBe('INVALID_MODEL_OUTPUT');
+    expect(run.error?.message).toContain(
+      "the model's JSON does not match the schema: /urgency must be equal to one of the allowed values",
+    );
+  });
+});
