@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { expect, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
+import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 interface Box {
   x: number;
@@ -396,4 +396,42 @@ test('zoomed far out, the edges are one path between the places React Flow joins
     expect(farAfter.some((segment) => near(segment.from, edge?.from) && near(segment.to, edge?.to))).toBe(true);
   }
   expect(closeUpAfter.e0?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
+});
+
+test('zoomed far out, a click on an edge selects it (Ctrl adds), and Delete removes it', async ({ page, served }) => {
+  withDatabase(served.db, (services) => services.flows.create(branchingFlow('far-click')));
+  await page.goto(`${served.editorUrl}#/flow/far-click`);
+  await zoomToDetail(page, 'box');
+  const selected = page.locator('.fb-far-edges path.selected');
+  await expect(selected).toHaveCount(0);
+  // The middle of input → answer, where the far path draws it (a bezier between level ports passes through it).
+  const [intoAnswer] = (await farSegments(page, 'screen')).filter((segment) => segment.from.x < segment.to.x - 10);
+  if (!intoAnswer) throw new Error('no far segment into the answer node');
+  const middle = { x: (intoAnswer.from.x + intoAnswer.to.x) / 2, y: (intoAnswer.from.y + intoAnswer.to.y) / 2 };
+  await page.mouse.click(middle.x, middle.y);
+  await expect(selected).toHaveCount(1);
+  const [chosen] = await farSegments(page, 'screen', true);
+  expect(chosen?.from.x).toBeCloseTo(intoAnswer.from.x, 0);
+  // Ctrl+click adds answer → result to the selection, and a second one takes it out.
+  const toResult = (await farSegments(page, 'screen')).find((segment) => segment.to.y < segment.from.y - 10);
+  if (!toResult) throw new Error('no far segment up to the result node');
+  const middleUp = { x: (toResult.from.x + toResult.to.x) / 2, y: (toResult.from.y + toResult.to.y) / 2 };
+  await page.keyboard.down('Control');
+  await page.mouse.click(middleUp.x, middleUp.y);
+  await expect.poll(async () => (await farSegments(page, 'screen', true)).length).toBe(2);
+  await page.mouse.click(middleUp.x, middleUp.y);
+  await page.keyboard.up('Control');
+  await expect.poll(async () => (await farSegments(page, 'screen', true)).length).toBe(1);
+  // Beside the edge (20 px off), a click on the pane selects nothing.
+  await page.mouse.click(middle.x, middle.y - 20);
+  await expect(selected).toHaveCount(0);
+  await page.mouse.click(middle.x, middle.y);
+  await expect(selected).toHaveCount(1);
+  await page.keyboard.press('Delete');
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'far-click');
+  expect(stored.edges.map((edge) => `${edge.source}>${edge.target}`).sort()).toEqual([
+    'answer>fallback',
+    'answer>result',
+  ]);
 });

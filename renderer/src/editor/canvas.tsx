@@ -22,14 +22,24 @@ import {
   type ReactFlowState,
 } from '@xyflow/react';
 import { Map as MapIcon } from 'lucide-react';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type MouseEvent as ReactMouseEvent,
+} from 'react';
 import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes } from './mapper';
 import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
-import { FarEdges } from './far-edges';
+import { FarEdges, farEdgeAt } from './far-edges';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -52,6 +62,8 @@ declare global {
 const onNodeDragStop: OnNodeDrag<FlowRfNode> = (_, __, dragged) =>
   useAppStore.getState().moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })));
 const clearSelection = () => useAppStore.getState().setSelection([], []);
+/** How near a far-out edge a click selects it, in screen pixels. */
+const FAR_CLICK_PX = 6;
 const allowDrop = (event: DragEvent) => {
   event.preventDefault();
   event.dataTransfer.dropEffect = 'move';
@@ -210,6 +222,24 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     }
   }, []);
 
+  // Far out, FarEdges draws the edges and they take no pointer events: a click on the pane may be on one.
+  const farEdges = useRef<readonly Edge[] | undefined>(undefined);
+  farEdges.current = drawsFarEdges ? edges : undefined;
+  const onPaneClick = useCallback((event: ReactMouseEvent) => {
+    const shown = instance.current;
+    const point = shown?.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    const hit =
+      shown && point && farEdges.current
+        ? farEdgeAt(farEdges.current, (id) => shown.getInternalNode(id), point, FAR_CLICK_PX / shown.getZoom())
+        : undefined;
+    if (!hit) return clearSelection();
+    const state = useAppStore.getState();
+    // As close up: Ctrl (Cmd) adds the edge to the selection or takes it out.
+    if (!event.ctrlKey && !event.metaKey) return state.setSelection([], [hit]);
+    const others = state.selectedEdges.filter((id) => id !== hit);
+    state.setSelection(state.selectedNodes, others.length < state.selectedEdges.length ? others : [...others, hit]);
+  }, []);
+
   const onPortsBack = useCallback((drawn: Set<string>) => setNodes((current) => redeclareUndrawn(current, drawn)), []);
 
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
@@ -270,7 +300,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             onNodeDragStop={onNodeDragStop}
             nodesDraggable={!isReadOnly}
             nodesConnectable={!isReadOnly}
-            onPaneClick={clearSelection}
+            onPaneClick={onPaneClick}
             deleteKeyCode={null}
             selectionKeyCode="Shift"
             multiSelectionKeyCode={['Meta', 'Control']}

@@ -24,7 +24,8 @@ import { useAppStore } from '../store/app-store';
  * of a drag, for lines a fraction of a pixel wide. They are drawn where React
  * Flow draws them (the same bezier, the same loop path, between the same
  * ports), under the nodes. The cards carry no ports this far out either
- * (node-view.tsx): clicking an edge or drawing a new one needs a closer zoom.
+ * (node-view.tsx): drawing a new edge needs a closer zoom. A click selects an
+ * edge all the same (farEdgeAt).
  */
 export const FarEdges = memo(function FarEdges({ edges, isRunShown }: { edges: readonly Edge[]; isRunShown: boolean }) {
   // The nodes array changes whenever a node moves or is measured; the lookup holds where each one is.
@@ -92,24 +93,31 @@ function splitEdges(edges: readonly Edge[], moving: string): [readonly Edge[], r
   return [still, touching];
 }
 
+/** The path React Flow would draw for an edge (the same bezier or loop between the same ports); undefined until both ends are placed. */
+function edgePath(edge: Edge, getNode: (id: string) => InternalNode<FlowRfNode> | undefined): string | undefined {
+  const source = getNode(edge.source);
+  const target = getNode(edge.target);
+  const from = source && portPoint(source, 'source', edge.sourceHandle);
+  const to = target && portPoint(target, 'target', edge.targetHandle);
+  if (!from || !to) return undefined;
+  const ends = {
+    sourceX: from.x,
+    sourceY: from.y,
+    sourcePosition: from.position,
+    targetX: to.x,
+    targetY: to.y,
+    targetPosition: to.position,
+  };
+  return (edge.data?.isLoop ? loopPath(ends) : getBezierPath(ends))[0];
+}
+
 /** The edges as paths, one for each kind and set of classes; an edge whose ends are not placed yet is left out. */
 function farPaths(edges: readonly Edge[], lookup: NodeLookup, carried: ReadonlySet<string>): FarPath[] {
   const groups = new Map<string, { kind: Kind; edgeClass: string; parts: string[] }>();
+  const getNode = (id: string) => lookup.get(id);
   for (const edge of edges) {
-    const source = lookup.get(edge.source);
-    const target = lookup.get(edge.target);
-    const from = source && portPoint(source, 'source', edge.sourceHandle);
-    const to = target && portPoint(target, 'target', edge.targetHandle);
-    if (!from || !to) continue;
-    const ends = {
-      sourceX: from.x,
-      sourceY: from.y,
-      sourcePosition: from.position,
-      targetX: to.x,
-      targetY: to.y,
-      targetPosition: to.position,
-    };
-    const [path] = edge.data?.isLoop ? loopPath(ends) : getBezierPath(ends);
+    const path = edgePath(edge, getNode);
+    if (!path) continue;
     const kind: Kind = edge.selected ? 'selected' : carried.has(edge.id) ? 'carried' : 'plain';
     const edgeClass = edge.className ?? '';
     const key = `${kind} ${edgeClass}`;
@@ -121,6 +129,70 @@ function farPaths(edges: readonly Edge[], lookup: NodeLookup, carried: ReadonlyS
     group.parts.push(path);
   }
   return [...groups.values()].map(({ kind, edgeClass, parts }) => ({ kind, edgeClass, d: parts.join(' ') }));
+}
+
+/**
+ * The edge drawn within `tolerance` of a point (flow coordinates), the
+ * nearest first: what a click far out selects. The far paths take no pointer
+ * events (hit-testing one path of thousands of curves on every pointer move
+ * was part of what slowed dragging), so a click on the pane asks here. Each
+ * edge's box is checked first; only edges whose box holds the point are
+ * measured against their drawn curve.
+ */
+export function farEdgeAt(
+  edges: readonly Edge[],
+  getNode: (id: string) => InternalNode<FlowRfNode> | undefined,
+  point: { x: number; y: number },
+  tolerance: number,
+): string | undefined {
+  const near: { id: string; d: string }[] = [];
+  for (const edge of edges) {
+    const d = edgePath(edge, getNode);
+    if (d && boxHolds(d, point, tolerance)) near.push({ id: edge.id, d });
+  }
+  // The narrowest stroke that reaches the point tells the nearest edge.
+  for (const width of [tolerance / 2, tolerance, 2 * tolerance]) {
+    const hit = near.find(({ d }) => strokeHolds(d, point, width));
+    if (hit) return hit.id;
+  }
+  return undefined;
+}
+
+/** Whether the box around a path's points (its ends and control points) holds the point, give or take `margin`. */
+function boxHolds(d: string, point: { x: number; y: number }, margin: number): boolean {
+  const numbers = d.match(/-?[\d.]+(?:e-?\d+)?/g) ?? [];
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 1 < numbers.length; i += 2) {
+    const x = Number(numbers[i]);
+    const y = Number(numbers[i + 1]);
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y);
+    maxY = Math.max(maxY, y);
+  }
+  return point.x >= minX - margin && point.x <= maxX + margin && point.y >= minY - margin && point.y <= maxY + margin;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+let probe: SVGPathElement | undefined;
+/** Whether a stroke of `width` along the path covers the point: the browser's own geometry, on a hidden path. */
+function strokeHolds(d: string, point: { x: number; y: number }, width: number): boolean {
+  if (!probe) {
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('width', '0');
+    svg.setAttribute('height', '0');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.style.position = 'absolute';
+    svg.style.visibility = 'hidden';
+    probe = document.createElementNS(SVG, 'path');
+    probe.setAttribute('fill', 'none');
+    probe.setAttribute('stroke', 'black');
+    svg.appendChild(probe);
+    document.body.appendChild(svg);
+  }
+  probe.setAttribute('d', d);
+  probe.setAttribute('stroke-width', String(width));
+  return probe.isPointInStroke(new DOMPoint(point.x, point.y));
 }
 
 /**
