@@ -134,3 +134,47 @@ describe('flowbench test', () => {
     expect(exported.testsGatePublish).toBe(true);
   });
 });
+
+describe('flowbench test on a structured result', () => {
+  it('checks a JSONPath value and a JSON Schema against what a client receives', async () => {
+    // The triage example answers with structured content; its classify node asks for JSON.
+    server.reply = (request) => ({
+      content: JSON.stringify(request.body.messages ?? []).includes('Classify this ticket')
+        ? JSON.stringify({ category: 'billing', urgency: 'normal', reason: 'charged twice' })
+        : 'We are on it.',
+    });
+    const triage = JSON.parse(readFileSync(join(ROOT, 'resources/examples/triage-ticket.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const shape = { type: 'object', required: ['category', 'reply'], properties: { category: { enum: ['billing'] } } };
+    const cases = [
+      {
+        id: 'billing',
+        name: 'a billing ticket',
+        inputs: { ticket: 'I was charged twice.' },
+        expectations: [
+          { kind: 'json_path', path: '$.category', equals: 'billing' },
+          { kind: 'json_schema', schema: shape },
+        ],
+      },
+      {
+        id: 'strict',
+        name: 'a schema it does not meet',
+        inputs: { ticket: 'I was charged twice.' },
+        expectations: [{ kind: 'json_schema', schema: { ...shape, required: ['refund'] } }],
+      },
+    ];
+    const file = join(tempDir(), 'triage-tests.json');
+    writeFileSync(file, JSON.stringify({ ...triage, tests: cases }));
+    await runJson(['--db', db, 'import', file]);
+    const result = await runCli(['--db', db, 'test', 'triage_ticket', '--json']);
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as TestRunSummary;
+    expect(summary.results.map((r) => [r.id, r.status])).toEqual([
+      ['billing', 'passed'],
+      ['strict', 'failed'],
+    ]);
+    expect(JSON.stringify(summary.results[1]?.failures)).toContain("must have required property 'refund'");
+  });
+});
