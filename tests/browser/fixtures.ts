@@ -17,7 +17,22 @@ export const test = base.extend<{
   served: Served;
   /** Starts the local OpenAI-compatible test server and makes it the default provider `local`; closed after the test. */
   localModel: (reply: ReplyFn) => Promise<OpenAiServer>;
+  /** Every test: the page throws nothing uncaught and runs nothing its CSP refuses (checked at the end). */
+  pageKeptItsRules: void;
 }>({
+  pageKeptItsRules: [
+    async ({ page }, use) => {
+      const broken: string[] = [];
+      page.on('pageerror', (error) => broken.push(`uncaught: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|script-src/.test(message.text()))
+          broken.push(`CSP: ${message.text()}`);
+      });
+      await use();
+      expect(broken).toEqual([]);
+    },
+    { auto: true },
+  ],
   // eslint-disable-next-line no-empty-pattern
   served: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'flowbench-browser-'));
