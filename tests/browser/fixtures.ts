@@ -22,12 +22,7 @@ export const test = base.extend<{
 }>({
   pageKeptItsRules: [
     async ({ page }, use) => {
-      const broken: string[] = [];
-      page.on('pageerror', (error) => broken.push(`uncaught: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error' && /Content Security Policy|script-src/.test(message.text()))
-          broken.push(`CSP: ${message.text()}`);
-      });
+      const broken = consoleErrors(page, (text) => /Content Security Policy|script-src/.test(text));
       await use();
       expect(broken).toEqual([]);
     },
@@ -95,11 +90,14 @@ export async function zoomToDetail(page: Page, detail: (typeof DETAILS)[number])
   await expect(canvas).toHaveAttribute('data-detail', detail);
 }
 
-/** What the page and its frames log as errors from now on (a script the CSP refuses among them). */
-export function consoleErrors(page: Page): string[] {
+/**
+ * What the page and its frames log as errors from now on (a script the CSP
+ * refuses among them), those `counts` picks, and every uncaught error.
+ */
+export function consoleErrors(page: Page, counts: (text: string) => boolean = () => true): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && counts(message.text())) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;

@@ -29,6 +29,11 @@ export function portPlaces(nodeType: string, width = NODE_WIDTH, height = NODE_M
 
 const places = new Map<string, NodeHandle[]>();
 
+/** How far down the card a port sits, as a share of its height: spread over it, a lone one in the middle. */
+export function portFraction(index: number, count: number): number {
+  return count > 1 ? (index + 1) / (count + 1) : 0.5;
+}
+
 function sideHandles(
   ports: readonly PortSpec[],
   type: 'source' | 'target',
@@ -42,10 +47,7 @@ function sideHandles(
     position: isSource ? Position.Right : Position.Left,
     // On the edges of the card's padding box (inside its border), as the stylesheet places handles.
     x: (isSource ? width - NODE_BORDER : NODE_BORDER) - PORT_SIZE / 2,
-    y:
-      NODE_BORDER +
-      (height - 2 * NODE_BORDER) * (ports.length > 1 ? (i + 1) / (ports.length + 1) : 0.5) -
-      PORT_SIZE / 2,
+    y: NODE_BORDER + (height - 2 * NODE_BORDER) * portFraction(i, ports.length) - PORT_SIZE / 2,
     width: PORT_SIZE,
     height: PORT_SIZE,
   }));
