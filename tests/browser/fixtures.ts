@@ -17,17 +17,7 @@ export const test = base.extend<{
   served: Served;
   /** Starts the local OpenAI-compatible test server and makes it the default provider `local`; closed after the test. */
   localModel: (reply: ReplyFn) => Promise<OpenAiServer>;
-  /** Every test: the page throws nothing uncaught and runs nothing its CSP refuses (checked at the end). */
-  pageKeptItsRules: void;
 }>({
-  pageKeptItsRules: [
-    async ({ page }, use) => {
-      const broken = consoleErrors(page, (text) => /Content Security Policy|script-src/.test(text));
-      await use();
-      expect(broken).toEqual([]);
-    },
-    { auto: true },
-  ],
   // eslint-disable-next-line no-empty-pattern
   served: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'flowbench-browser-'));
@@ -90,14 +80,11 @@ export async function zoomToDetail(page: Page, detail: (typeof DETAILS)[number])
   await expect(canvas).toHaveAttribute('data-detail', detail);
 }
 
-/**
- * What the page and its frames log as errors from now on (a script the CSP
- * refuses among them), those `counts` picks, and every uncaught error.
- */
-export function consoleErrors(page: Page, counts: (text: string) => boolean = () => true): string[] {
+/** What the page and its frames log as errors from now on (a script the CSP refuses among them). */
+export function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && counts(message.text())) errors.push(message.text());
+    if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
