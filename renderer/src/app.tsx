@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
+import { PageBoundary } from './page-boundary';
 import { useAppStore } from './store/app-store';
 import { routeFromHash } from './routes';
 import { useFileDrop } from './use-file-drop';
@@ -32,13 +33,15 @@ export function App() {
   return (
     <div className="app">
       {route.page === 'home' && <HomePage />}
-      <Suspense fallback={null}>
-        {route.page === 'providers' && <ProvidersPage />}
-        {route.page === 'runs' && <RunsPage />}
-        {route.page === 'servers' && <ServersPage />}
-        {route.page === 'connect' && <ConnectPage />}
-        {route.page === 'agents' && <AgentsPage />}
-      </Suspense>
+      <PageBoundary key={route.page}>
+        <Suspense fallback={null}>
+          {route.page === 'providers' && <ProvidersPage />}
+          {route.page === 'runs' && <RunsPage />}
+          {route.page === 'servers' && <ServersPage />}
+          {route.page === 'connect' && <ConnectPage />}
+          {route.page === 'agents' && <AgentsPage />}
+        </Suspense>
+      </PageBoundary>
       {route.page === 'editor' && <EditorPage key={route.flowId} flowId={route.flowId} />}
       {toast && (
         <div className="toast" role="status">

@@ -6,10 +6,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { applyCardSize } from './editor/card-size';
+import { reportUnhandledFailures } from './report-failures';
 import { routeFromHash } from './routes';
 import { useAppStore } from './store/app-store';
 
 applyCardSize(document.documentElement.style);
+reportUnhandledFailures((message) => useAppStore.getState().notify(message));
 
 const root = document.getElementById('root');
 if (root) {

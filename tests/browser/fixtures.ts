@@ -17,7 +17,20 @@ export const test = base.extend<{
   served: Served;
   /** Starts the local OpenAI-compatible test server and makes it the default provider `local`; closed after the test. */
   localModel: (reply: ReplyFn) => Promise<OpenAiServer>;
+  /** Every test: the page throws nothing uncaught and runs nothing its CSP refuses (checked at the end). */
+  pageKeptItsRules: void;
 }>({
+  // A request cut off when a test's `serve` stops is the app's to handle (report-failures.ts),
+  // so this may be checked after `serve` has stopped.
+  pageKeptItsRules: [
+    async ({ page }, use) => {
+      const errors = consoleErrors(page);
+      await use();
+      const broken = errors.filter((text) => !text.startsWith('console: ') || /Content Security Policy/.test(text));
+      expect(broken).toEqual([]);
+    },
+    { auto: true },
+  ],
   // eslint-disable-next-line no-empty-pattern
   served: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'flowbench-browser-'));
@@ -84,9 +97,9 @@ export async function zoomToDetail(page: Page, detail: (typeof DETAILS)[number])
 export function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
-  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   return errors;
 }
 

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../helpers/cli';
 import { prepareDatabase } from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
 import { expect, expectSaved, laidOutEcho, test } from './fixtures';
@@ -64,4 +65,38 @@ test('a page whose session is not valid says so instead of showing an empty list
   await page.goto(url.toString());
   await expect(page.getByRole('alert')).toContainText("This page's session is not valid");
   await expect(page.getByText('No flows yet')).toHaveCount(0);
+});
+
+test('when Flowbench has stopped, a click that needs it says so, and a page whose code cannot load says so instead of going blank', async ({
+  page,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flowbench-gone-'));
+  const db = join(dir, 'gone.db');
+  prepareDatabase(db, (services) => services.flows.create(laidOutEcho()));
+  expect((await runCli(['--db', db, 'run', 'echo', '--input', 'message=hi'])).code).toBe(0);
+  const serve = await startServe(db);
+  try {
+    // Nothing is left uncaught: each failure is shown where the person is.
+    const uncaught: string[] = [];
+    page.on('pageerror', (error) => uncaught.push(error.message));
+    await page.goto(`${serve.editorUrl}#/flow/echo`);
+    await page.getByRole('tab', { name: 'Run' }).click();
+    const remove = page.getByRole('button', { name: /Delete run/ });
+    await expect(remove).toHaveCount(1);
+
+    await serve.stop();
+    await remove.click();
+    await expect(page.locator('.toast')).toContainText('Flowbench is not reachable');
+    await expect(remove).toHaveCount(1);
+
+    // The providers page's code was never loaded, and now cannot be.
+    await page.getByRole('button', { name: '← Flows' }).click();
+    await page.getByRole('button', { name: 'Model providers' }).click();
+    await expect(page.getByRole('alert')).toContainText('This page could not open');
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+    expect(uncaught).toEqual([]);
+  } finally {
+    await serve.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -36,7 +36,8 @@ test('first run: with no provider the home says so; a provider added from the sc
 
     await page.locator('#provider-url').fill(model.url);
     await page.locator('#provider-key').fill('sk-secret-1234');
-    await page.getByRole('button', { name: 'Save provider' }).click();
+    // Enter in a field saves, as in any form.
+    await page.locator('#provider-key').press('Enter');
     const row = page.getByRole('group', { name: 'Provider local' });
     await expect(row.locator('.badge')).toHaveText('default');
     await expect(row).toContainText('key: stored');

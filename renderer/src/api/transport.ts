@@ -42,9 +42,8 @@ function httpTransport(): ApiTransport {
   };
   return {
     async invoke(service, method, args) {
-      let response: Response;
       try {
-        response = await fetch(`api/${service}/${method}`, {
+        const response = await fetch(`api/${service}/${method}`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -53,12 +52,19 @@ function httpTransport(): ApiTransport {
           },
           body: JSON.stringify(args),
         });
+        const body = await response.text();
+        try {
+          return JSON.parse(body) as ApiReply;
+        } catch {
+          const message = `Flowbench answered ${service}.${method} with HTTP ${response.status} and no API reply`;
+          return { ok: false, error: { code: 'INTERNAL_ERROR', message } };
+        }
       } catch (error) {
-        // The host is gone (serve stopped, restarting): say so as the API's own error.
+        // The host is gone (serve stopped, restarting) before or while it answered:
+        // say so as the API's own error, which the app shows and retries where it can.
         const message = error instanceof Error ? error.message : String(error);
         return { ok: false, error: { code: 'HOST_UNREACHABLE', message: `Flowbench is not reachable: ${message}` } };
       }
-      return (await response.json()) as ApiReply;
     },
     subscribe(listener) {
       if (!source) connect();

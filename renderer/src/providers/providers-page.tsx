@@ -206,7 +206,15 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
       setBaseUrl('');
     });
   return (
-    <section aria-label="Add a provider" className="add-provider">
+    // A form: Enter in any field saves, and the key's password field is where browsers expect it.
+    <form
+      aria-label="Add a provider"
+      className="add-provider"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim()) void save();
+      }}
+    >
       <h2>Add a provider</h2>
       <label className="field" htmlFor="provider-name">
         <span className="field-label">Name</span>
@@ -236,7 +244,7 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
         <input
           id="provider-key"
           type="password"
-          autoComplete="off"
+          autoComplete="new-password"
           value={apiKey}
           onChange={(e) => setApiKey(e.target.value)}
         />
@@ -250,10 +258,10 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
         />
         <span className="field-label">Make it the default</span>
       </label>
-      <button className="primary" disabled={!name.trim()} onClick={() => void save()}>
+      <button type="submit" className="primary" disabled={!name.trim()}>
         Save provider
       </button>
-    </section>
+    </form>
   );
 }
 
