@@ -137,8 +137,14 @@ function mergeStep(a: StepParams, b: StepParams): StepParams {
   const merged = [...b] as StepParams;
   merged[2] = a[2];
   merged[4] = Math.max(Number(a[4]), Number(b[4]));
-  for (const i of [5, 6, 9, 10, 13, 14, 15] as const) merged[i] = b[i] ?? a[i];
+  merged[5] = b[5] ?? a[5];
+  merged[6] = b[6] ?? a[6];
+  merged[9] = b[9] ?? a[9];
+  merged[10] = b[10] ?? a[10];
   merged[11] = a[11] ?? b[11];
+  merged[13] = b[13] ?? a[13];
+  merged[14] = b[14] ?? a[14];
+  merged[15] = b[15] ?? a[15];
   return merged;
 }
 
@@ -153,7 +159,8 @@ export function mergeWrites(writes: readonly RunWrite[]): RunWrite[] {
   /** Writes that go first as they are: snapshots (runs point at them). */
   const leading: RunWrite[] = [];
   const started = new Map<string, { start: RunStartParams; finish?: RunFinishParams }>();
-  const steps = new Map<string, StepParams>();
+  // By run, then by the step's position in it (its seq): no key string is built per write.
+  const steps = new Map<string, Map<number, StepParams>>();
   const finished = new Map<string, RunFinishParams>();
   for (const write of writes) {
     switch (write[0]) {
@@ -165,9 +172,12 @@ export function mergeWrites(writes: readonly RunWrite[]): RunWrite[] {
         started.set(String(write[1][0]), { start: write[1] });
         break;
       case 'upsertStep': {
-        const key = `${write[1][0]}\u0000${write[1][1]}\u0000${write[1][16]}`;
-        const earlier = steps.get(key);
-        steps.set(key, earlier ? mergeStep(earlier, write[1]) : write[1]);
+        const runId = String(write[1][0]);
+        const seq = Number(write[1][2]);
+        let ofRun = steps.get(runId);
+        if (!ofRun) steps.set(runId, (ofRun = new Map<number, StepParams>()));
+        const earlier = ofRun.get(seq);
+        ofRun.set(seq, earlier ? mergeStep(earlier, write[1]) : write[1]);
         break;
       }
       case 'finishRun': {
@@ -191,7 +201,7 @@ export function mergeWrites(writes: readonly RunWrite[]): RunWrite[] {
       [...start, status, output, errorCode, errorMessage, errorNodeId, finishedAt, durationMs],
     ]);
   }
-  for (const step of steps.values()) merged.push(['upsertStep', step]);
+  for (const ofRun of steps.values()) for (const step of ofRun.values()) merged.push(['upsertStep', step]);
   for (const finish of finished.values()) merged.push(['finishRun', finish]);
   return merged;
 }
