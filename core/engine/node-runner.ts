@@ -7,6 +7,7 @@ import { renderTemplate, resolveTemplateValue, type RenderScope } from '../model
 import type { RunEvent } from '../model/run';
 import type { NodeContext, NodeDefinition, NodeOutcome, StepDetails } from '../nodes/define-node';
 import { backoffDelay, sleep, type RetryPolicy } from './retry';
+import type { RunCancellation } from './run-cancellation';
 
 export type NodeResult =
   { status: 'succeeded'; outcome: NodeOutcome } | { status: 'failed'; error: FlowbenchError } | { status: 'cancelled' };
@@ -17,7 +18,7 @@ export interface NodeRunInput {
   definition: NodeDefinition<Record<string, unknown>>;
   scope: RenderScope;
   ports: NodePorts;
-  runSignal: AbortSignal;
+  cancellation: RunCancellation;
   timeoutMs: number;
   retry: RetryPolicy;
   /** True when the node's error port is connected, so a failure continues the run. */
@@ -45,12 +46,12 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
   /** Errors of the attempts that were retried, for the step record. */
   const retries: { code: string; message: string }[] = [];
   for (let attempt = 1; ; attempt++) {
-    if (input.runSignal.aborted) return { status: 'cancelled' };
+    if (input.cancellation.aborted) return { status: 'cancelled' };
     emit({ type: 'node.started', runId, nodeId: node.id, attempt, at: Date.now(), ...pass });
     const details: StepDetails = {};
     const used: Record<string, unknown> = {};
     const guard = new AttemptGuard(
-      input.runSignal,
+      input.cancellation,
       () =>
         new FlowbenchError('NODE_TIMEOUT', `node "${node.id}" took longer than ${input.timeoutMs} ms`, {
           nodeId: node.id,
@@ -85,7 +86,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
       });
       return { status: 'succeeded', outcome };
     } catch (thrown) {
-      if (input.runSignal.aborted) return { status: 'cancelled' };
+      if (input.cancellation.aborted) return { status: 'cancelled' };
       const error = toFlowbenchError(thrown);
       const willRetry = attempt < maxAttempts && isRetryable(error);
       emit({
@@ -106,7 +107,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
       });
       if (!willRetry) return { status: 'failed', error };
       retries.push({ code: error.code, message: error.message });
-      await sleep(backoffDelay(attempt, input.retry), input.runSignal);
+      await sleep(backoffDelay(attempt, input.retry), input.cancellation.signal);
     } finally {
       guard.dispose();
     }
@@ -120,18 +121,17 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
  */
 class AttemptGuard {
   private controller: AbortController | undefined;
-  private readonly forward = () => this.controller?.abort(this.runSignal.reason);
+  private stopForwarding: (() => void) | undefined;
 
   constructor(
-    private readonly runSignal: AbortSignal,
+    private readonly run: RunCancellation,
     private readonly timeoutError: () => FlowbenchError,
   ) {}
 
   get signal(): AbortSignal {
     if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.runSignal.aborted) this.controller.abort(this.runSignal.reason);
-      else this.runSignal.addEventListener('abort', this.forward, { once: true });
+      const controller = (this.controller = new AbortController());
+      this.stopForwarding = this.run.onAbort(() => controller.abort(this.run.reason));
     }
     return this.controller.signal;
   }
@@ -149,7 +149,7 @@ class AttemptGuard {
   }
 
   dispose(): void {
-    if (this.controller) this.runSignal.removeEventListener('abort', this.forward);
+    this.stopForwarding?.();
   }
 }
 

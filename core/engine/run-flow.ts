@@ -17,6 +17,7 @@ import { EventBus } from './event-bus';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { planFlow } from './flow-plan';
 import { planReuse, type ReuseSource } from './reuse';
+import { RunCancellation } from './run-cancellation';
 import { schedule, type ScheduleResult } from './scheduler';
 
 export interface RunOptions {
@@ -73,7 +74,7 @@ function validateOnce(flow: Flow, registry: NodeRegistry): ReturnType<typeof val
 export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
 
 /** Callers cancel with their own reasons (an MCP client's text, a DOMException); the run records CANCELLED. */
-function cancellation(reason: unknown): FlowbenchError {
+function cancelledBy(reason: unknown): FlowbenchError {
   if (reason instanceof FlowbenchError) return reason;
   const detail = typeof reason === 'string' && reason !== '' ? `: ${reason}` : '';
   return new FlowbenchError('CANCELLED', `the run was cancelled${detail}`);
@@ -103,8 +104,8 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const bus = new EventBus();
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
 
-  const controller = new AbortController();
-  const forward = () => controller.abort(cancellation(options.signal?.reason));
+  const cancellation = new RunCancellation();
+  const forward = () => cancellation.abort(cancelledBy(options.signal?.reason));
   // A signal aborted before the run started (a client that cancelled at once) cancels it too.
   if (options.signal?.aborted) forward();
   else options.signal?.addEventListener('abort', forward, { once: true });
@@ -112,7 +113,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
     options.timeoutMs === undefined
       ? undefined
       : setTimeout(
-          () => controller.abort(new FlowbenchError('RUN_TIMEOUT', `the run took longer than ${options.timeoutMs} ms`)),
+          () => cancellation.abort(new FlowbenchError('RUN_TIMEOUT', `the run took longer than ${options.timeoutMs} ms`)),
           options.timeoutMs,
         );
 
@@ -141,7 +142,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         streamsTokens: options.streamTokens ?? false,
       },
       registry,
-      controller,
+      cancellation,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.defaultNodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS,
       retry: options.retry ?? DEFAULT_RETRY,

@@ -6,6 +6,7 @@ import type { RunEvent, RunOutput, RunStatus, StepError } from '../model/run';
 import type { NodeRegistry } from '../nodes/registry';
 import { planFlow, type FlowPlan, type PlannedLoop, type PlannedNode } from './flow-plan';
 import { runNode, type NodeResult } from './node-runner';
+import type { RunCancellation } from './run-cancellation';
 import type { RetryPolicy } from './retry';
 import type { ReusedStep, ReusePlan } from './reuse';
 
@@ -17,11 +18,11 @@ export interface ScheduleInput {
   ports: NodePorts;
   registry: NodeRegistry;
   /**
-   * The run's one controller: the caller aborts it to cancel (reason CANCELLED)
+   * The run's one cancellation: the caller aborts it to cancel (reason CANCELLED)
    * or on the run's time limit (RUN_TIMEOUT); the scheduler aborts it when the
    * run ends early, which stops whatever is still running.
    */
-  controller: AbortController;
+  cancellation: RunCancellation;
   concurrency: number;
   defaultTimeoutMs: number;
   retry: RetryPolicy;
@@ -77,6 +78,7 @@ class RunScheduler implements RenderScope {
   private ending: ScheduleResult | undefined;
   private output: RunOutput | undefined;
   private readonly onAbort = () => this.abortedFromOutside();
+  private stopListening: () => void = () => undefined;
 
   constructor(
     private readonly input: ScheduleInput,
@@ -98,9 +100,7 @@ class RunScheduler implements RenderScope {
   }
 
   begin(): void {
-    const signal = this.input.controller.signal;
-    if (signal.aborted) this.abortedFromOutside();
-    else signal.addEventListener('abort', this.onAbort, { once: true });
+    this.stopListening = this.input.cancellation.onAbort(this.onAbort);
     const { nodes, hasEntry } = this.plan;
     for (const index of this.plan.roots) {
       if (hasEntry && !(nodes[index] as PlannedNode).definition.isEntry) this.skip(index);
@@ -114,7 +114,7 @@ class RunScheduler implements RenderScope {
       this.start(this.queue[this.head++] as number);
     }
     if (this.running > 0 || (!this.hasEnded && this.head < this.queue.length)) return;
-    this.input.controller.signal.removeEventListener('abort', this.onAbort);
+    this.stopListening();
     if (this.ending) this.recordUnreached();
     const outcome = this.ending ?? this.failure ?? { status: 'succeeded' };
     this.resolve(this.output && !this.ending ? { ...outcome, output: this.output } : outcome);
@@ -133,7 +133,7 @@ class RunScheduler implements RenderScope {
       definition: planned.definition,
       scope: this,
       ports: input.ports,
-      runSignal: input.controller.signal,
+      cancellation: input.cancellation,
       timeoutMs: planned.node.timeoutMs ?? planned.definition.defaultTimeoutMs ?? input.defaultTimeoutMs,
       retry: input.retry,
       isHandled: planned.isHandled,
@@ -334,11 +334,11 @@ class RunScheduler implements RenderScope {
     this.hasEnded = true;
     this.ending = result;
     // Also fires onAbort; hasEnded makes that a no-op.
-    this.input.controller.abort(reason);
+    this.input.cancellation.abort(reason);
   }
 
   private abortedFromOutside(): void {
-    const reason = toFlowbenchError(this.input.controller.signal.reason);
+    const reason = toFlowbenchError(this.input.cancellation.reason);
     const status: RunStatus = reason.code === 'RUN_TIMEOUT' ? 'failed' : 'cancelled';
     this.end({ status, error: { code: reason.code, message: reason.message } }, reason);
   }
