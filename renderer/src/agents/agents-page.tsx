@@ -41,6 +41,10 @@ export function AgentsPage() {
         <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
         <h1>Agents</h1>
       </header>
+      <p className="muted">
+        An agent is a system prompt, a model and the tools it may use (from MCP servers, and published flows), with a
+        step limit. Publish a version; an Agent node in a flow runs that version.
+      </p>
       {message && (
         <p className="error" role="alert">
           {message}
