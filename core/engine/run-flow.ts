@@ -113,7 +113,8 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
     options.timeoutMs === undefined
       ? undefined
       : setTimeout(
-          () => cancellation.abort(new FlowbenchError('RUN_TIMEOUT', `the run took longer than ${options.timeoutMs} ms`)),
+          () =>
+            cancellation.abort(new FlowbenchError('RUN_TIMEOUT', `the run took longer than ${options.timeoutMs} ms`)),
           options.timeoutMs,
         );
 
