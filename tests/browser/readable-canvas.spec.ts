@@ -435,3 +435,51 @@ test('zoomed far out, a click on an edge selects it (Ctrl adds), and Delete remo
     'answer>result',
   ]);
 });
+
+test('the inspector lists a node’s edges in words: zoomed far out and from the keyboard, one leads to the node at its other end, one is removed, one is added by name', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(branchingFlow('in-words')));
+  await page.goto(`${served.editorUrl}#/flow/in-words`);
+  await zoomToDetail(page, 'box');
+  await page.getByTestId('rf__node-answer').click();
+  const connections = page.getByRole('region', { name: 'Connections' });
+  await expect(connections.getByRole('listitem')).toHaveText([
+    /^from\s+input\s+inputs/,
+    /^answer to\s+result/,
+    /^on error to\s+fallback/,
+  ]);
+
+  // Removed with the keyboard: the stored flow loses that edge.
+  await connections.getByRole('button', { name: 'Remove the edge to fallback' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(connections.getByRole('listitem')).toHaveCount(2);
+  await expectSaved(page);
+  const edges = () =>
+    storedFlow(served.db, 'in-words')
+      .edges.map((edge) => `${edge.source}.${edge.sourcePort}>${edge.target}`)
+      .sort();
+  expect(edges()).toEqual(['answer.out>result', 'input.out>answer']);
+
+  // Added again by name, from the error port, with the keyboard alone.
+  await connections.getByRole('combobox', { name: 'From port' }).selectOption({ label: 'on error' });
+  await connections.getByRole('searchbox', { name: 'Connect to' }).fill('fall');
+  await expect(connections.getByRole('list', { name: 'Nodes to connect to' }).getByRole('button')).toHaveText([
+    /fallback/,
+  ]);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(connections.getByRole('listitem')).toHaveText([
+    /from\s+input/,
+    /answer to\s+result/,
+    /on error to\s+fallback/,
+  ]);
+  await expectSaved(page);
+  expect(edges()).toEqual(['answer.error>fallback', 'answer.out>result', 'input.out>answer']);
+
+  // A name leads to the node at the other end: selected, its own edges listed.
+  await connections.getByRole('button', { name: 'result', exact: true }).click();
+  await expect(page.getByTestId('rf__node-result')).toHaveClass(/selected/);
+  await expect(connections.getByRole('listitem')).toHaveText([/^from\s+answer\s+answer/]);
+});

@@ -4,6 +4,7 @@ import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 import { ConfigField } from './config-field';
+import { ConnectionsSection } from './connections-section';
 import { FlowSettings } from './flow-settings';
 import { ParametersEditor } from './parameters-editor';
 import { insertReference } from './reference-target';
@@ -94,6 +95,7 @@ export function Inspector() {
           config={node.config}
         />
       ))}
+      <ConnectionsSection flow={flow} node={node} />
       {definition.hasRunSettings !== false && (
         <details className="node-settings">
           <summary>Retries, time limit and failure</summary>

@@ -58,6 +58,7 @@ export interface EditorSlice {
   /** Sets how many passes a loop edge allows. */
   setLoopLimit: (edgeId: string, maxIterations: number) => void;
   removeSelection: () => void;
+  removeEdges: (ids: string[]) => void;
   moveNodes: (moves: { id: string; position: Position }[]) => void;
   updateNode: (id: string, update: Omit<NodeUpdate, 'id' | 'rev'>, coalesceKey?: string) => void;
   updateFlowFields: (fields: NonNullable<ChangeSetInput['flow']>, coalesceKey?: string) => void;
@@ -348,6 +349,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const { selectedNodes, selectedEdges } = get();
       if (selectedNodes.length === 0 && selectedEdges.length === 0) return;
       commit(parse({ removeNodes: selectedNodes, removeEdges: selectedEdges }));
+    },
+    removeEdges(ids) {
+      if (ids.length === 0) return;
+      commit(parse({ removeEdges: ids }));
+      set({ selectedEdges: get().selectedEdges.filter((id) => !ids.includes(id)) });
     },
     moveNodes(moves) {
       const flow = get().flow;
