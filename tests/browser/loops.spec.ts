@@ -68,6 +68,14 @@ test('an edge drawn back is a loop with a limit the person sets; a run shows eac
   await expectSaved(page);
   expect(storedFlow(served.db, 'review-loop').nodes.find((n) => n.id === 'review')?.onError).toBe('continue');
 
+  // The loop is among the draft node's connections too, and leads to its limit.
+  await card(page, 'draft').click();
+  await page
+    .getByRole('region', { name: 'Connections' })
+    .getByRole('button', { name: 'loop, 5 passes at most' })
+    .click();
+  await expect(page.getByRole('heading', { name: /^Loop/ })).toBeVisible();
+
   await page.getByRole('tab', { name: 'Run' }).click();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });

@@ -65,9 +65,21 @@ export function ConnectionsSection({ flow, node }: { flow: Flow; node: FlowNode 
   );
 }
 
+/** A loop edge says so; a click selects the edge, whose settings (its limit) the inspector then shows. */
 function LoopNote({ edge }: { edge: FlowEdge }) {
   if (!edge.loop) return null;
-  return <span className="muted"> (loop, {edge.loop.maxIterations} passes at most)</span>;
+  return (
+    <>
+      {' '}
+      <button
+        className="link"
+        title="Select this loop to change its limit"
+        onClick={() => useAppStore.getState().setSelection([], [edge.id])}
+      >
+        loop, {edge.loop.maxIterations} passes at most
+      </button>
+    </>
+  );
 }
 
 /** A port's label as the card shows it ("answer", "on error", "true"). */
