@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
@@ -19,6 +18,7 @@ import { planFlow } from './flow-plan';
 import { planReuse, type ReuseSource } from './reuse';
 import { RunCancellation } from './run-cancellation';
 import { schedule, type ScheduleResult } from './scheduler';
+import { newRunId } from './run-id';
 
 export interface RunOptions {
   flow: Flow;
@@ -100,7 +100,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   }
   const inputs = prepareInputs(flow.parameters, options.inputs);
   const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
-  const runId = options.runId ?? randomUUID();
+  const runId = options.runId ?? newRunId();
   const bus = new EventBus();
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
 

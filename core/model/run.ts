@@ -22,6 +22,13 @@ export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipp
  * test`, `flow` a flow node of another run (its parent run links to it).
  */
 export const RUN_TRIGGERS = ['editor', 'cli', 'mcp', 'test', 'flow'] as const;
+
+/**
+ * A run id's short form, for people: its last 8 characters, random in every
+ * run id. The first ones of a run id are its time (engine/run-id.ts), the same
+ * for runs a minute apart. `flowbench runs show` accepts this form.
+ */
+export const shortRunId = (id: string): string => id.slice(-8);
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export interface TokenUsage {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { runFlow, type RunOptions } from '../engine/run-flow';
 import type { ChannelSettings, MemoryPort } from '../model/memory';
 import { FlowbenchError } from '../model/errors';
@@ -14,6 +13,7 @@ import type { ReuseSource } from '../engine/reuse';
 import { RunRecordBuilder } from '../model/run-record';
 import { createRunRecorder } from '../store/run-recorder';
 import type { RunLog } from '../store/run-log';
+import { newRunId } from '../engine/run-id';
 
 export interface StartRun {
   flow: Flow;
@@ -154,7 +154,7 @@ export class RunService {
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
     const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
     const reuse = request.from ? this.reuseSource(request.flow, request.from) : undefined;
-    const runId = randomUUID();
+    const runId = newRunId();
     const memory = this.deps.memory?.({
       flowId: request.flow.id,
       runId,

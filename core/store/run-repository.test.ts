@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../engine/run-flow';
 import { FlowSchema, type Flow } from '../model/flow';
+import { shortRunId } from '../model/run';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openDatabase, type FlowbenchDatabase } from './database';
@@ -44,6 +45,18 @@ describe.each([
   afterEach(() => {
     log.close();
     store.close();
+  });
+
+  it('finds a run by its short form (its id’s last 8 characters) or a unique start; run ids sort by time', async () => {
+    const first = (await recordRun({ who: 'Ada' })).runId;
+    const second = (await recordRun({ who: 'Bo' })).runId;
+    // Time-ordered: a later run's id sorts after an earlier one's, and the two share their time's first characters.
+    expect(second > first).toBe(true);
+    expect(second.slice(0, 6)).toBe(first.slice(0, 6));
+    expect(runs.get(shortRunId(second)).id).toBe(second);
+    expect(runs.get(first.slice(0, 30)).id).toBe(first);
+    // A start both ids share names no single run.
+    expect(() => runs.get(first.slice(0, 6))).toThrow(expect.objectContaining({ code: 'RUN_NOT_FOUND' }));
   });
 
   it('stores a run with its steps, resolved inputs and output', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, like, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { totalUsage } from '../model/pricing';
@@ -74,12 +74,15 @@ export class RunRepository {
     return dead.length;
   }
 
-  /** A run with its steps; accepts a unique id prefix of 6+ characters. Throws RUN_NOT_FOUND. */
+  /**
+   * A run with its steps; accepts a unique start or end of its id of 6+
+   * characters (the end is the short form the editor and the CLI show). Throws RUN_NOT_FOUND.
+   */
   get(ref: string): RunRecord {
     this.log.flush();
     const row =
       this.db.select().from(runs).where(eq(runs.id, ref)).get() ??
-      (ref.length >= 6 ? this.uniqueByPrefix(ref) : undefined);
+      (ref.length >= 6 ? this.uniqueByPart(ref) : undefined);
     if (!row) throw new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${ref}"`, { ref });
     const steps = this.db.select().from(runSteps).where(eq(runSteps.runId, row.id)).orderBy(asc(runSteps.seq)).all();
     const usage = totalUsage(steps.map((s) => s.usage ?? undefined));
@@ -108,11 +111,13 @@ export class RunRepository {
     };
   }
 
-  private uniqueByPrefix(prefix: string) {
+  /** The one run whose id starts or ends with `part`; undefined when none or several do. */
+  private uniqueByPart(part: string) {
+    const literal = part.replace(/[%_]/g, '');
     const rows = this.db
       .select()
       .from(runs)
-      .where(like(runs.id, `${prefix.replace(/[%_]/g, '')}%`))
+      .where(or(like(runs.id, `${literal}%`), like(runs.id, `%${literal}`)))
       .limit(2)
       .all();
     return rows.length === 1 ? rows[0] : undefined;

@@ -34,7 +34,7 @@ describe('flowbench run --from (run from here)', () => {
 
     const result = await runCli(['--db', db, 'run', 'summarise_then_title', '--from', 'title', '--reuse', first.id]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`↺ summarise  reused from run ${first.id.slice(0, 8)}`);
+    expect(result.stderr).toContain(`↺ summarise  reused from run ${first.id.slice(-8)}`);
     expect(result.stderr).toContain('✓ title');
     // Only the title node asked the model again, with the summary the first run stored.
     expect(server.requests).toHaveLength(3);

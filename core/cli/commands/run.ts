@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { lib } from '../lib';
 import { FlowbenchError } from '../../model/errors';
 import type { Flow } from '../../model/flow';
-import type { RunEvent, RunOutput, RunRecord } from '../../model/run';
+import { shortRunId, type RunEvent, type RunOutput, type RunRecord } from '../../model/run';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -55,7 +55,7 @@ function progressLine(event: RunEvent, types: ReadonlyMap<string, string>): stri
     case 'node.started':
       return `▶ ${event.nodeId} (${types.get(event.nodeId) ?? '?'})${event.attempt > 1 ? ` attempt ${event.attempt}` : ''}`;
     case 'node.finished':
-      if (event.reusedFrom) return `↺ ${event.nodeId}  reused from run ${event.reusedFrom.slice(0, 8)}`;
+      if (event.reusedFrom) return `↺ ${event.nodeId}  reused from run ${shortRunId(event.reusedFrom)}`;
       return `✓ ${event.nodeId}  ${(event.durationMs / 1000).toFixed(2)} s`;
     case 'node.failed':
       return `✗ ${event.nodeId}  ${event.error.code}: ${event.error.message}${event.willRetry ? ' (retrying)' : event.isHandled ? ' (error branch)' : ''}`;

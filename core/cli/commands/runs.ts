@@ -113,7 +113,10 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
 
   runs
     .command('show')
-    .argument('<id>', 'a run id (or a unique prefix of 6+ characters)')
+    .argument(
+      '<id>',
+      'a run id, its short form (its last 8 characters, as the editor shows it) or a unique start of 6+ characters',
+    )
     .description('one run with every step')
     .option(
       '--json',

@@ -22,6 +22,7 @@ import {
   type ReactFlowState,
 } from '@xyflow/react';
 import { Map as MapIcon } from 'lucide-react';
+import { shortRunId } from '../../../core/model/run';
 import {
   memo,
   useCallback,
@@ -330,7 +331,7 @@ function PastRunBanner() {
   const run = useAppStore((s) => s.run);
   return (
     <div className="past-run-banner" role="status" data-testid="past-run">
-      Showing run <code>{run?.id.slice(0, 8)}</code> on the flow as it ran
+      Showing run <code>{run ? shortRunId(run.id) : ''}</code> on the flow as it ran
       {run?.flowVersion !== undefined ? ` (version ${run.flowVersion})` : ''}: read-only.{' '}
       <button onClick={() => useAppStore.getState().backToDraft()}>Back to the draft</button>
     </div>

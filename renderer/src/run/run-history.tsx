@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { shortRunId } from '../../../core/model/run';
 import { formatCost } from '../../../core/model/pricing';
 import { useAppStore } from '../store/app-store';
 import { RunFilters } from './run-filters';
@@ -37,7 +38,7 @@ export function RecentRuns() {
             </button>
             <button
               className="small"
-              aria-label={`Delete run ${run.id.slice(0, 8)}`}
+              aria-label={`Delete run ${shortRunId(run.id)}`}
               title="Delete this run"
               onClick={() => void deleteRun(run.id)}
             >

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { StepRecord } from '../../../core/model/run';
+import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { errorsIn } from '../../../core/model/problems';
 import { stringifyValue } from '../../../core/model/template';
 import { toolResult } from '../../../core/model/tool-result';
@@ -109,7 +109,7 @@ export function RunPanel() {
             <p className="muted run-origin" data-testid="run-reuse">
               Run from <strong>{nodeOf(run.reuse.fromNodeId)?.label || run.reuse.fromNodeId}</strong>, reusing{' '}
               {run.reuse.nodeIds.length} output{run.reuse.nodeIds.length === 1 ? '' : 's'} of run{' '}
-              <code>{run.reuse.runId.slice(0, 8)}</code>.
+              <code>{shortRunId(run.reuse.runId)}</code>.
             </p>
           )}
           <SelectedStep />

@@ -1,5 +1,5 @@
 import { formatCost } from '../../../core/model/pricing';
-import type { StepRecord } from '../../../core/model/run';
+import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { stringifyValue } from '../../../core/model/template';
 import { toFlowbenchError } from '../../../core/model/errors';
 import type { ToolCallRecord } from '../../../core/model/tools';
@@ -119,7 +119,7 @@ function ChildRun({ runId }: { runId: string }) {
   };
   return (
     <p className="step-child-run">
-      Ran the called flow as run <code>{runId.slice(0, 8)}</code>{' '}
+      Ran the called flow as run <code>{shortRunId(runId)}</code>{' '}
       <button className="small" onClick={() => void open()}>
         Open that run
       </button>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { formatCost } from '../../../core/model/pricing';
 import type { RunSummary } from '../../../core/model/run';
+import { shortRunId } from '../../../core/model/run';
 import { RunFilters, type RunFilter } from '../run/run-filters';
 import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -101,7 +102,7 @@ export function RunsPage() {
                 <td>
                   <button
                     className="small"
-                    aria-label={`Delete run ${run.id.slice(0, 8)}`}
+                    aria-label={`Delete run ${shortRunId(run.id)}`}
                     onClick={() => void remove(run)}
                   >
                     Delete
