@@ -12,9 +12,12 @@ import { buildFlow, input } from '../tests/helpers/flow-builder';
 import { everythingStdio } from '../tests/helpers/mcp-servers';
 import { startChildOpenAiServer } from './child-server';
 import { median, ms, percentile, type BenchRow } from './stats';
+import { WARMUP_CALLS } from './mcp-compare';
 
 const CALLS = 1000;
 const TURNS = 20;
+/** Loops of each kind run untimed first. */
+const WARMUP_LOOPS = 100;
 const LOOPS = 20;
 const GOAL = 1.2;
 
@@ -65,7 +68,8 @@ export async function benchAgent(): Promise<BenchRow[]> {
     const signal = new AbortController().signal;
     const viaPort = () => port.callTool('everything', 'echo', { message: 'bench' }, { signal });
     const viaBare = () => bare.callTool({ name: 'echo', arguments: { message: 'bench' } });
-    for (let i = 0; i < 200; i++) await Promise.all([viaPort(), viaBare()]);
+    // Untimed first, to the steady state both reach once V8 has optimized them (see WARMUP_CALLS).
+    for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all([viaPort(), viaBare()]);
     const [portSamples = [], bareSamples = []] = await alternate([viaPort, viaBare], CALLS);
     const portP50 = percentile(portSamples, 50);
     const bareP50 = percentile(bareSamples, 50);
@@ -153,7 +157,8 @@ export async function benchAgent(): Promise<BenchRow[]> {
     const sdkModel = createOpenAICompatible({ name: 'bench', baseURL: model.url, includeUsage: true }).chatModel('m');
     const sdkLoop = () =>
       generateText({ model: sdkModel, prompt: 'go', tools: { echo }, stopWhen: stepCountIs(TURNS + 1), maxRetries: 0 });
-    for (let i = 0; i < 3; i++) {
+    // About the same number of tool calls as above (20 a loop) before the loops are measured.
+    for (let i = 0; i < WARMUP_LOOPS; i++) {
       await loop();
       await bareLoop();
       await sdkLoop();

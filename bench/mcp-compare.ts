@@ -24,7 +24,7 @@ export function echoTarget(
  * (with --no-opt neither improves). 300 calls, the old figure, measured both
  * halfway through that.
  */
-const WARMUP_CALLS = 2500;
+export const WARMUP_CALLS = 2500;
 
 /** Alternates blocks of sequential calls between the two targets so both see the same machine. */
 export async function roundTrips(a: Target, b: Target, total: number): Promise<[number[], number[]]> {
