@@ -1,6 +1,7 @@
 import { openDatabase, type FlowbenchDatabase, type OpenOptions } from '../store/database';
 import { FlowRepository } from '../store/flow-repository';
 import { RunLog } from '../store/run-log';
+import { recoverJournals } from '../store/run-journal';
 import { RunRepository } from '../store/run-repository';
 import { SettingsRepository } from '../store/settings-repository';
 import { VersionRepository } from '../store/version-repository';
@@ -74,7 +75,16 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   const secrets = new SecretVault(settings, options.secretBackends ?? defaultSecretBackends(env));
   const providers = new ProviderService(settings, secrets, env);
   if (database.isNew && options.seedExamples) installExamples(flows);
-  // Runs left "running" by a process that died are closed as interrupted.
+  // What a process that died had journaled is stored first (its finished runs), then the runs it
+  // left "running" are closed as interrupted.
+  try {
+    recoverJournals(database.sqlite);
+  } catch (error) {
+    // A locked or read-only database: the journals stay for the next process (or this one's writer) to store.
+    process.stderr.write(
+      `flowbench: run journals of a stopped Flowbench are not stored yet: ${(error as Error).message}\n`,
+    );
+  }
   runs.markInterrupted();
   const versions = new VersionRepository(database, flows);
   const servers = new ServerService(settings, secrets);

@@ -29,6 +29,7 @@ describe('openDatabase', () => {
         'flows',
         'memory_entries',
         'nodes',
+        'run_journals',
         'run_steps',
         'runs',
         'settings',

@@ -23,6 +23,7 @@ export interface RunStart {
 
 /** Longest a run event waits before it is written (see `enqueue`). */
 export const GROUP_COMMIT_MS = 5;
+const DURABLE = Promise.resolve();
 /** A queue this long is written at once, whatever the time. */
 const MAX_QUEUED_EVENTS = 2000;
 
@@ -68,7 +69,7 @@ export class RunLog {
     const forget = (dropped: readonly DroppedWrite[]) => {
       for (const { write, message } of dropped) {
         if (write[0] === 'insertSnapshot') this.storedSnapshots.delete(write[1][0] as string);
-        else this.unstored.set(runIdOf(write), message);
+        else if (write[0] !== 'markJournal') this.unstored.set(runIdOf(write), message);
       }
     };
     this.writer =
@@ -106,12 +107,19 @@ export class RunLog {
   }
 
   /**
-   * Resolves once every event queued so far is committed: what a host awaits
+   * Resolves once every event queued so far is durable: what a host awaits
    * before it answers for a run, so that a result sent means its run is
-   * stored. Runs that finish in the same turn of the event loop share one
-   * commit, and the caller's thread never waits for the disk or a lock.
+   * stored. With a run journal that is as soon as they are handed over;
+   * without one, once they are committed (runs that finish in the same turn
+   * of the event loop share one commit). The caller's thread never waits for
+   * the disk or a lock.
    */
   durable(): Promise<void> {
+    if (this.writer.journaled) {
+      // In the run journal once handed over (see run-journal.ts): durable without waiting for the commit.
+      this.commit();
+      if (this.writer.journaled) return DURABLE;
+    }
     if (this.queued.length === 0) return this.writer.settled();
     this.durableCommit ??= new Promise((resolve) =>
       setImmediate(() => {

@@ -4,6 +4,7 @@ import type { Flow } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import type { RunRecord, RunStatus, RunSummary, RunTrigger, StepRecord } from '../model/run';
 import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
+import { isProcessAlive } from './process-alive';
 import type { RunLog } from './run-log';
 import { runSteps, runs, snapshots } from './schema';
 
@@ -19,16 +20,6 @@ export interface RunListOptions {
 
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Reads stored runs and their steps. Writes go through the RunLog; each read flushes it first. */
 export class RunRepository {

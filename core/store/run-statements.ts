@@ -1,5 +1,5 @@
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
-import { runSteps, runs, snapshots } from './schema';
+import { runJournals, runSteps, runs, snapshots } from './schema';
 
 /**
  * The statements that record runs, by name, generated from the Drizzle
@@ -75,6 +75,8 @@ export const STEP_KEYS = [
   'iteration',
 ] as const satisfies KeysOf<typeof runSteps>;
 
+export const JOURNAL_KEYS = ['journal', 'committedBatch'] as const satisfies KeysOf<typeof runJournals>;
+
 const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
 /**
  * What a later event of a step does to what an earlier one stored: a retry
@@ -108,6 +110,8 @@ export const RUN_STATEMENTS = {
   )
     .map(([key, value]) => `${step(key as keyof typeof STEP_MERGE)} = ${value}`)
     .join(', ')}`,
+  /** How far a run journal is committed (see run-journal.ts): in the same transaction as the batch it names. */
+  markJournal: `${insert(runJournals, JOURNAL_KEYS)} ON CONFLICT (${columnName(runJournals, 'journal')}) DO UPDATE SET ${columnName(runJournals, 'committedBatch')} = max(${getTableName(runJournals)}.${columnName(runJournals, 'committedBatch')}, excluded.${columnName(runJournals, 'committedBatch')})`,
 } as const;
 
 export type RunStatementName = keyof typeof RUN_STATEMENTS;
@@ -122,6 +126,7 @@ export interface RunStatementParams {
   insertFinishedRun: [...ValuesFor<typeof RUN_START_KEYS>, ...ValuesFor<typeof RUN_FINISH_KEYS>];
   finishRun: [...ValuesFor<typeof RUN_FINISH_KEYS>, id: string];
   upsertStep: ValuesFor<typeof STEP_KEYS>;
+  markJournal: ValuesFor<typeof JOURNAL_KEYS>;
 }
 
 /** One statement to run with its parameters (plain data: it may cross to a worker). */

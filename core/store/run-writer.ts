@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
+import { forgetJournals, ownJournals, RunJournal } from './run-journal';
 import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
 import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker';
 
@@ -11,6 +12,12 @@ import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker
 export interface RunWriter {
   /** Hands a batch over; it is committed now (inline) or soon on the writer's thread (background). */
   write(batch: RunWriteBatch): void;
+  /**
+   * True while every batch handed over is durable as soon as `write` returns
+   * (it is in this process's run journal, see run-journal.ts): nobody needs
+   * to wait for its commit before answering for it.
+   */
+  readonly journaled: boolean;
   /** Resolves once every batch handed over so far is committed (or reported as failed). Never blocks. */
   settled(): Promise<void>;
   /**
@@ -52,10 +59,17 @@ function reportFailed(failed: readonly DroppedWrite[], onDropped: OnDropped): vo
   onDropped(failed);
 }
 
+/** How long a journaled batch waits before the worker is woken to commit it (and the others by then). */
+const POST_AFTER_MS = 2;
+/** How often a host looks for journals left by processes that are gone (see run-journal.ts). */
+const RECOVER_EVERY_MS = 3_000;
+
 /** Commits on the main connection, on the caller's thread. For short-lived commands and tests. */
 export class InlineRunWriter implements RunWriter {
   private readonly committer: BatchCommitter<RunWriteBatch>;
   private waiters: (() => void)[] = [];
+
+  readonly journaled = false;
 
   constructor(sqlite: Database.Database, onDropped: OnDropped) {
     this.committer = createBatchCommitter(sqlite, RUN_STATEMENTS, {
@@ -91,6 +105,10 @@ export class InlineRunWriter implements RunWriter {
     this.sync();
     this.committer.stop();
   }
+
+  get pendingCount(): number {
+    return this.committer.pendingCount;
+  }
 }
 
 interface NumberedBatch extends RunWriteBatch {
@@ -125,6 +143,20 @@ export class BackgroundRunWriter implements RunWriter {
   /** The worker is checkpointing (see run-writer.worker.ts); this thread does not commit meanwhile. */
   private checkpointing = false;
   private readonly nativeBinding: string | undefined;
+  /** Where batches go before the worker commits them; undefined where no journal can be written. */
+  private journal: RunJournal | undefined;
+  /**
+   * A commit succeeded since the last one that failed: until one has, a
+   * journaled batch may still be one the database refuses (a read-only
+   * file), so answers wait for commits as without a journal.
+   */
+  private committing = false;
+  /** An append failed (a full disk): batches are no longer journaled, and answers wait for commits. */
+  private journalBroken = false;
+  private recoverTimer: NodeJS.Timeout | undefined;
+  /** Journaled batches (their JSON) waiting to be posted to the worker; see `write`. */
+  private unposted: string[] = [];
+  private postTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -148,11 +180,27 @@ export class BackgroundRunWriter implements RunWriter {
     this.worker = new Worker(script, { workerData });
     // Pending batches are settled by `close`, not by keeping the process alive.
     this.worker.unref();
+    let failedBeforeSettled = false;
     this.worker.on('message', (message: FromWorker) => {
-      if (message.type === 'failed') reportFailed(message.failed, onDropped);
-      else if (message.type === 'checkpointed') this.checkpointing = false;
-      else this.wake(message.id);
+      if (message.type === 'failed') {
+        failedBeforeSettled = true;
+        reportFailed(message.failed, onDropped);
+      } else if (message.type === 'checkpointed') this.checkpointing = false;
+      else {
+        // A batch's failures are posted before it is settled.
+        this.committing = !failedBeforeSettled;
+        failedBeforeSettled = false;
+        this.wake(message.id);
+        const released = this.journal?.release(message.id) ?? [];
+        if (released.length > 0) this.send({ type: 'forget', journals: released });
+      }
     });
+    this.journal = RunJournal.open(sqlite.name);
+    if (this.journal) {
+      // A host that outlives another (the editor beside a killed `flowbench mcp`) stores what it journaled.
+      this.recoverTimer = setInterval(() => this.send({ type: 'recover', own: ownJournals() }), RECOVER_EVERY_MS);
+      this.recoverTimer.unref();
+    }
     this.worker.on('error', (error) => {
       report(`the background run writer stopped (${error.message}); writing run records inline`);
       void this.useFallback()
@@ -161,20 +209,51 @@ export class BackgroundRunWriter implements RunWriter {
     });
   }
 
+  get journaled(): boolean {
+    return this.journal !== undefined && !this.journalBroken && this.committing && !this.fallback;
+  }
+
   write(batch: RunWriteBatch): void {
     if (this.fallback) return this.fallback.write(batch);
     this.forgetSettled();
-    // The common case: the database is free and the worker idle. Committing here, without
-    // waiting for a lock, saves two thread hops on every MCP answer that waits for its run.
-    if (this.unsettled.length === 0 && !this.checkpointing && this.commitHere(batch)) return;
-    const numbered = { ...batch, id: ++this.posted };
+    // Without a journal, answers wait for commits: the common case (the database free, the worker
+    // idle) commits here, without waiting for a lock, and saves two thread hops on each of them.
+    if (!this.journal && this.unsettled.length === 0 && !this.checkpointing && this.commitHere(batch)) return;
+    const id = ++this.posted;
+    const numbered: NumberedBatch =
+      this.journal && !this.journalBroken
+        ? { id, writes: [...batch.writes, ['markJournal', [this.journal.current, id]]] }
+        : { ...batch, id };
     this.unsettled.push(numbered);
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
-    this.send({ type: 'write', batch: JSON.stringify(numbered) });
+    const line = JSON.stringify(numbered);
+    if (this.journal && !this.journalBroken) {
+      if (this.journal.append(id, line)) {
+        // Durable already: the worker is woken for it a little later, with whatever else comes meanwhile.
+        // Waking it for each answer cost the answering thread more than the append (and one commit each).
+        this.unposted.push(line);
+        this.postTimer ??= setTimeout(() => this.postUnposted(), POST_AFTER_MS);
+        return;
+      }
+      this.journalBroken = true;
+    }
+    this.postUnposted();
+    this.send({ type: 'write', batches: line });
+  }
+
+  /** Hands the journaled batches not yet posted to the worker. */
+  private postUnposted(): void {
+    clearTimeout(this.postTimer);
+    this.postTimer = undefined;
+    if (this.unposted.length === 0) return;
+    const batches = this.unposted.join('\n');
+    this.unposted = [];
+    this.send({ type: 'write', batches });
   }
 
   settled(): Promise<void> {
     if (this.fallback) return this.fallback.settled();
+    this.postUnposted();
     const id = this.posted;
     if (Atomics.load(this.state, SETTLED) >= id) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ id, resolve }));
@@ -182,6 +261,7 @@ export class BackgroundRunWriter implements RunWriter {
 
   sync(): void {
     if (this.fallback) return this.fallback.sync();
+    this.postUnposted();
     const deadline = performance.now() + MAX_SYNC_BLOCK_MS;
     for (;;) {
       if (Atomics.load(this.state, STATE) === -1) return this.useFallback().sync();
@@ -197,15 +277,38 @@ export class BackgroundRunWriter implements RunWriter {
   }
 
   close(): void {
+    clearInterval(this.recoverTimer);
     this.hereConnection?.close();
-    if (this.fallback) return this.fallback.close();
-    this.send({ type: 'close' });
-    const deadline = performance.now() + CLOSE_TIMEOUT_MS;
-    while (Atomics.load(this.state, STATE) === 0 && performance.now() < deadline) {
-      Atomics.wait(this.state, STATE, 0, 100);
+    if (this.fallback) {
+      this.fallback.close();
+    } else {
+      this.send({ type: 'close' });
+      const deadline = performance.now() + CLOSE_TIMEOUT_MS;
+      while (Atomics.load(this.state, STATE) === 0 && performance.now() < deadline) {
+        Atomics.wait(this.state, STATE, 0, 100);
+      }
+      if (Atomics.load(this.state, STATE) === -1) this.useFallback().close();
+      void this.worker?.terminate();
     }
-    if (Atomics.load(this.state, STATE) === -1) this.useFallback().close();
-    void this.worker?.terminate();
+    this.closeJournal();
+  }
+
+  /** Removes the journal once everything in it is committed; otherwise leaves it for the next process to replay. */
+  private closeJournal(): void {
+    if (!this.journal) return;
+    const allCommitted = this.fallback
+      ? this.fallback.pendingCount === 0
+      : Atomics.load(this.state, SETTLED) >= this.posted;
+    if (!allCommitted) {
+      report('run records are left in the run journal; the next Flowbench to open the database stores them');
+      return this.journal.keep();
+    }
+    const names = this.journal.remove();
+    try {
+      forgetJournals(this.sqlite, names);
+    } catch {
+      // Marks of removed journals are never read again; a locked database can keep them.
+    }
   }
 
   /**
@@ -250,6 +353,8 @@ export class BackgroundRunWriter implements RunWriter {
   }
 
   private send(message: ToWorker): void {
+    // Whatever the worker is asked next, it has every batch handed over before it.
+    if (message.type !== 'write' && this.unposted.length > 0) this.postUnposted();
     this.worker?.postMessage(message);
   }
 
@@ -277,6 +382,8 @@ export class BackgroundRunWriter implements RunWriter {
       this.forgetSettled();
       for (const batch of this.unsettled) this.fallback.write(batch);
       this.unsettled = [];
+      this.unposted = [];
+      clearTimeout(this.postTimer);
     }
     return this.fallback;
   }

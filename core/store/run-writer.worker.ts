@@ -19,7 +19,15 @@ export interface WriterWorkerData {
   signals: SharedArrayBuffer;
 }
 
-export type ToWorker = { type: 'write'; batch: string } | { type: 'checkpoint' } | { type: 'close' };
+export type ToWorker =
+  /** Batches to commit: their JSON, one a line. */
+  | { type: 'write'; batches: string }
+  | { type: 'checkpoint' }
+  | { type: 'close' }
+  /** Replay the run journals of processes that are gone, except these (the main thread's own). */
+  | { type: 'recover'; own: string[] }
+  /** These journals are removed, all committed: their marks can go. */
+  | { type: 'forget'; journals: string[] };
 export type FromWorker =
   | { type: 'settled'; id: number }
   | { type: 'failed'; failed: { write: RunWrite; message: string }[] }
@@ -45,6 +53,7 @@ try {
   // Loaded inside the try: a database the worker cannot open (a missing native build) sets the failure flag at once.
   const { createBatchCommitter } = await import('./run-batches');
   const { BUSY_TIMEOUT_MS, configureConnection } = await import('./connection');
+  const { forgetJournals, recoverJournals } = await import('./run-journal');
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, nativeBinding ? { nativeBinding } : {});
   configureConnection(db);
@@ -76,9 +85,36 @@ try {
       post({ type: 'checkpointed' });
     }
   };
+  /**
+   * Batches that arrived in one turn of this thread's loop, committed
+   * together: under many concurrent calls, one commit serves many answers.
+   */
+  let arrived: NumberedBatch[] = [];
+  const commitArrived = () => {
+    const batches = arrived;
+    arrived = [];
+    if (batches.length === 0) return;
+    const last = batches[batches.length - 1] as NumberedBatch;
+    committer.add(batches.length === 1 ? last : { id: last.id, writes: batches.flatMap((batch) => batch.writes) });
+  };
+  const recover = (own: string[]) => {
+    try {
+      const stored = recoverJournals(db, own);
+      if (stored > 0) report(`stored ${stored} batch(es) of run records journaled by a Flowbench that stopped`);
+    } catch (error) {
+      report(`run journals of stopped processes wait for the next try: ${(error as Error).message}`);
+    }
+  };
   port?.on('message', (message: ToWorker) => {
-    if (message.type === 'write') return committer.add(JSON.parse(message.batch) as NumberedBatch);
+    if (message.type === 'write') {
+      if (arrived.length === 0) setImmediate(commitArrived);
+      for (const line of message.batches.split('\n')) arrived.push(JSON.parse(line) as NumberedBatch);
+      return;
+    }
+    commitArrived();
     if (message.type === 'checkpoint') return checkpoint();
+    if (message.type === 'recover') return recover(message.own);
+    if (message.type === 'forget') return forgetJournals(db, message.journals);
     committer.drain();
     committer.stop();
     db.close();

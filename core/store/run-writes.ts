@@ -212,6 +212,7 @@ export function runIdOf(write: RunWrite): string {
     case 'finishRun':
       return write[1][7];
     case 'insertSnapshot':
+    case 'markJournal':
       return '';
     default:
       return String(write[1][0]);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { echoFlow } from '../fixtures/mcp-flows';
 import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
+import { openServices } from '../../core/services/open-services';
 import { useTempDir } from '../helpers/temp';
 
 const tempDir = useTempDir();
@@ -45,8 +46,19 @@ function callContinuously(client: Client, round: number) {
   };
 }
 
-/** The messages of every run stored with status succeeded. */
+/**
+ * The messages of every run stored with status succeeded, once a Flowbench
+ * has opened the database again (as the next `flowbench` command, the app or
+ * `serve` would): what the killed process had journaled but not committed is
+ * stored then (core/store/run-journal.ts).
+ */
 function storedMessages(db: string): Set<string> {
+  openServices(db).close();
+  return rawMessages(db);
+}
+
+/** The same, read with a plain SQLite connection and nothing else. */
+function rawMessages(db: string): Set<string> {
   const sqlite = new Database(db, { readonly: true });
   const rows = sqlite.prepare("SELECT inputs FROM runs WHERE status = 'succeeded'").pluck().all() as string[];
   sqlite.close();

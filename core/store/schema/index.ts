@@ -8,3 +8,4 @@ export { runSteps } from './run-steps';
 export { settings } from './settings';
 export { agents, agentVersions } from './agents';
 export { memoryEntries } from './memory';
+export { runJournals } from './run-journals';

@@ -1,0 +1,173 @@
+import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FlowSchema } from '../model/flow';
+import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { startServe } from '../../tests/helpers/serve';
+import { useTempDir } from '../../tests/helpers/temp';
+import { openServices } from '../services/open-services';
+import { journalFolder, recoverJournals } from './run-journal';
+
+const tempDir = useTempDir();
+const CHILD = join(import.meta.dirname, '../../tests/helpers/journal-child.ts');
+const flow = FlowSchema.parse(
+  buildFlow({
+    id: 'greeter',
+    parameters: [{ name: 'who', type: 'string' }],
+    nodes: [input(), template('greet', 'Hello {{inputs.who}}'), output('{{nodes.greet.output}}')],
+    edges: ['input>greet', 'greet>result'],
+  }),
+);
+
+/** A database with the flow, opened once by a host (which makes the journal folder) and closed cleanly. */
+function newDatabase(name: string): string {
+  const path = join(tempDir(), name);
+  const services = openServices(path, { backgroundWrites: true });
+  services.flows.create(flow);
+  services.close();
+  return path;
+}
+
+/** The ids of the runs a raw connection sees, with no Flowbench in between. */
+function rawRunIds(db: string): string[] {
+  const sqlite = new Database(db, { readonly: true });
+  const ids = sqlite.prepare('SELECT id FROM runs').pluck().all() as string[];
+  sqlite.close();
+  return ids;
+}
+
+/** Runs the flow `count` times in a host that kills itself (SIGKILL) right after the last answer; the answered run ids. */
+async function runAndDie(db: string, count: number): Promise<string[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, db, 'greeter', String(count)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const signal = await new Promise((resolve) => child.on('exit', (_, s) => resolve(s)));
+  expect(signal).toBe('SIGKILL');
+  return out.trim().split('\n');
+}
+
+/** The pid of a process that has ended. */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+}
+
+describe('run journals (an answer never waits for SQLite, and a killed host loses no answered run)', () => {
+  it('a host killed right after answering: the next Flowbench to open the database stores every answered run, once', async () => {
+    const db = newDatabase('killed.db');
+    const answered = await runAndDie(db, 40);
+    expect(answered).toHaveLength(40);
+    // The last answers were only in the journal when the process died (a commit waits up to 2 ms).
+    const before = rawRunIds(db);
+    expect(before.length).toBeLessThan(40);
+    const journals = readdirSync(journalFolder(db));
+    expect(journals).toHaveLength(1);
+    // It holds runs' inputs and outputs, as the database does: its owner's only.
+    expect(statSync(join(journalFolder(db), journals[0] as string)).mode & 0o777).toBe(0o600);
+
+    const services = openServices(db);
+    try {
+      const stored = services.runs.list({ limit: 100 });
+      expect(stored.map((run) => run.id).sort()).toEqual([...answered].sort());
+      expect(stored.every((run) => run.status === 'succeeded')).toBe(true);
+      expect(services.runs.get(answered[39] as string)).toMatchObject({
+        output: { kind: 'return_values', values: [{ text: 'Hello caller 39' }] },
+        steps: [
+          expect.objectContaining({ nodeId: 'input' }),
+          expect.objectContaining({ nodeId: 'greet', output: 'Hello caller 39' }),
+          expect.objectContaining({ nodeId: 'result' }),
+        ],
+      });
+    } finally {
+      services.close();
+    }
+    // Replayed once: the journal and its mark are gone, and opening again stores nothing twice.
+    expect(readdirSync(journalFolder(db))).toEqual([]);
+    const sqlite = new Database(db);
+    expect(sqlite.prepare('SELECT count(*) FROM run_journals').pluck().get()).toBe(0);
+    expect(recoverJournals(sqlite)).toBe(0);
+    expect(sqlite.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(40);
+    sqlite.close();
+  });
+
+  it('a host that outlives the killed one (serve, the app) stores its journaled runs within seconds, with nobody opening the database again', async () => {
+    const db = newDatabase('beside-serve.db');
+    const serve = await startServe(db);
+    try {
+      const answered = await runAndDie(db, 10);
+      expect(rawRunIds(db).length).toBeLessThan(10);
+      const deadline = Date.now() + 10_000;
+      while (rawRunIds(db).length < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(rawRunIds(db).sort()).toEqual([...answered].sort());
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('replays only what is past the mark the writer left, and not a line the crash cut off', () => {
+    const db = newDatabase('marked.db');
+    const name = `${deadPid()}-1-abcd.jsonl`;
+    const now = Date.now();
+    const run = (id: string) => [
+      ['insertSnapshot', ['h1', JSON.stringify(flow), now]],
+      [
+        'insertFinishedRun',
+        [
+          id,
+          'greeter',
+          'Greeter',
+          null,
+          'h1',
+          '{}',
+          'mcp',
+          null,
+          1,
+          now,
+          null,
+          null,
+          null,
+          'succeeded',
+          null,
+          null,
+          null,
+          null,
+          now,
+          0,
+        ],
+      ],
+    ];
+    const line = (id: number, runId: string) =>
+      JSON.stringify({ id, writes: [...run(runId), ['markJournal', [name, id]]] });
+    const sqlite = new Database(db);
+    sqlite.pragma('foreign_keys = ON');
+    // The writer had committed batch 1 (and its mark) before the process died.
+    sqlite.prepare('INSERT INTO run_journals (journal, committed_batch) VALUES (?, 1)').run(name);
+    writeFileSync(
+      join(journalFolder(db), name),
+      `${line(1, 'run-one')}\n${line(2, 'run-two')}\n${line(3, 'run-three').slice(0, 40)}`,
+    );
+    expect(recoverJournals(sqlite)).toBe(1);
+    // Batch 1 was not stored again (it would have been, had the mark been ignored: it is not in the table).
+    expect(sqlite.prepare('SELECT id FROM runs ORDER BY id').pluck().all()).toEqual(['run-two']);
+    sqlite.close();
+  });
+
+  it('leaves the journal of a live process alone, and keeps journals private', () => {
+    const db = newDatabase('live.db');
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      const name = `${live.pid}-1-abcd.jsonl`;
+      writeFileSync(join(journalFolder(db), name), '', { mode: 0o600 });
+      const sqlite = new Database(db);
+      expect(recoverJournals(sqlite)).toBe(0);
+      sqlite.close();
+      expect(readdirSync(journalFolder(db))).toEqual([name]);
+    } finally {
+      live.kill();
+    }
+    expect(statSync(journalFolder(db)).mode & 0o777).toBe(0o700);
+  });
+});

@@ -1,0 +1,244 @@
+import type Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { isProcessAlive } from './process-alive';
+import { RUN_STATEMENTS, type RunStatementName, type RunWrite } from './run-statements';
+
+/**
+ * Run journals: how a long-lived host (`flowbench mcp`, `serve`, the app)
+ * makes a run durable before it answers without waiting for SQLite.
+ *
+ * Each batch of run records handed to the background writer is first appended
+ * as one line to a file of this process's own; once `append` returns, the OS
+ * holds it and it outlives the process (a crash, `kill -9`), as a commit in
+ * SQLite's WAL with synchronous=NORMAL does. The writer's thread then commits
+ * the batch, with a row in `run_journals` saying how far this journal is
+ * committed, in the same transaction. When a journal's process is gone, the
+ * next Flowbench process that opens the database (and every running host,
+ * every few seconds) replays what is past that mark, and removes the file.
+ *
+ * Why: the commit cost an MCP answer 40–70 µs of the main thread, more than a
+ * bare SDK server takes for a whole call; one append is a few µs.
+ */
+
+/**
+ * Where a database's run journals live: a private folder beside it (they hold
+ * inputs and outputs, as it does). Not `-journal`: SQLite takes a file of that
+ * name for its own rollback journal.
+ */
+export const journalFolder = (databasePath: string): string => `${databasePath}.run-journals`;
+
+/** Journal files this process writes: never replayed by it, whatever their pid says. */
+const OWN = new Set<string>();
+export const ownJournals = (): string[] => [...OWN];
+
+/** Past this a journal is retired (removed once all its batches are committed) and another begun. */
+const ROTATE_BYTES = 8 * 1024 * 1024;
+
+interface OpenFile {
+  name: string;
+  fd: number;
+  /** The id of the last batch appended to it. */
+  lastId: number;
+}
+
+const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
+
+/** This process's journal of one database. */
+export class RunJournal {
+  private file: OpenFile;
+  private bytes = 0;
+  private retired: OpenFile[] = [];
+
+  private constructor(private readonly folder: string) {
+    this.file = this.create();
+  }
+
+  /** A journal for the database, or undefined (with why on stderr) where none can be written: run records then wait for SQLite. */
+  static open(databasePath: string): RunJournal | undefined {
+    try {
+      const folder = journalFolder(databasePath);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      return new RunJournal(folder);
+    } catch (error) {
+      report(`no run journal (${(error as Error).message}); answers wait for the database instead`);
+      return undefined;
+    }
+  }
+
+  /** The name the next batch's mark must carry (the file it is appended to). */
+  get current(): string {
+    return this.file.name;
+  }
+
+  /**
+   * Appends one batch (its JSON, one line). When this returns true the batch
+   * is durable; false: it could not be written (a full disk), and the caller
+   * waits for its commit instead.
+   */
+  append(id: number, line: string): boolean {
+    const bytes = Buffer.from(`${line}\n`);
+    try {
+      for (let at = 0; at < bytes.length;) at += writeSync(this.file.fd, bytes, at);
+    } catch (error) {
+      report(
+        `the run journal could not be written (${(error as Error).message}); answers wait for the database instead`,
+      );
+      return false;
+    }
+    this.file.lastId = id;
+    this.bytes += bytes.length;
+    if (this.bytes >= ROTATE_BYTES) {
+      this.retired.push(this.file);
+      this.file = this.create();
+      this.bytes = 0;
+    }
+    return true;
+  }
+
+  /** Removes the retired files whose batches are all committed (up to `settled`); their names, whose marks can go. */
+  release(settled: number): string[] {
+    if (this.retired.length === 0) return [];
+    const done = this.retired.filter((file) => file.lastId <= settled);
+    this.retired = this.retired.filter((file) => file.lastId > settled);
+    for (const file of done) this.removeFile(file);
+    return done.map((file) => file.name);
+  }
+
+  /** Every batch is committed: removes all the files; their names, whose marks can go. */
+  remove(): string[] {
+    const all = [...this.retired, this.file];
+    for (const file of all) this.removeFile(file);
+    this.retired = [];
+    return all.map((file) => file.name);
+  }
+
+  /** Some batches are not committed: closes the files and leaves them for the next process to replay. */
+  keep(): void {
+    for (const file of [...this.retired, this.file]) {
+      closeSync(file.fd);
+      OWN.delete(file.name);
+    }
+  }
+
+  private create(): OpenFile {
+    const name = `${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.jsonl`;
+    const fd = openSync(join(this.folder, name), 'a', 0o600);
+    OWN.add(name);
+    return { name, fd, lastId: 0 };
+  }
+
+  private removeFile(file: OpenFile): void {
+    closeSync(file.fd);
+    unlinkQuietly(join(this.folder, file.name));
+    OWN.delete(file.name);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** The statements a replay runs, prepared once per connection. */
+const preparedFor = new WeakMap<Database.Database, Record<RunStatementName | 'mark' | 'forget', Database.Statement>>();
+
+function statementsOf(sqlite: Database.Database) {
+  let prepared = preparedFor.get(sqlite);
+  if (!prepared) {
+    prepared = {
+      ...(Object.fromEntries(
+        Object.entries(RUN_STATEMENTS).map(([name, sql]) => [name, sqlite.prepare(sql)]),
+      ) as Record<RunStatementName, Database.Statement>),
+      mark: sqlite.prepare('SELECT committed_batch FROM run_journals WHERE journal = ?').pluck(),
+      forget: sqlite.prepare('DELETE FROM run_journals WHERE journal = ?'),
+    };
+    preparedFor.set(sqlite, prepared);
+  }
+  return prepared;
+}
+
+/** Deletes the marks of journals that are gone (their batches all committed). */
+export function forgetJournals(sqlite: Database.Database, names: readonly string[]): void {
+  const { forget } = statementsOf(sqlite);
+  for (const name of names) forget.run(name);
+}
+
+const isBusy = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+};
+
+/**
+ * Replays the journals of processes that are gone into the database, and
+ * removes them; returns how many batches it stored. Safe to run from several
+ * processes at once: each journal is read inside the write transaction, past
+ * the mark the last replay (or the writer) left.
+ */
+export function recoverJournals(sqlite: Database.Database, except: readonly string[] = ownJournals()): number {
+  const folder = journalFolder(sqlite.name);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return 0; // No journal was ever written beside this database.
+  }
+  let stored = 0;
+  for (const name of names) {
+    if (!name.endsWith('.jsonl') || except.includes(name)) continue;
+    const pid = Number(name.split('-')[0]);
+    // A live process owns its journal; one with our pid that is not ours is a predecessor's (a container's pid 1).
+    if (pid !== process.pid && isProcessAlive(pid)) continue;
+    stored += replay(sqlite, folder, name);
+  }
+  return stored;
+}
+
+function replay(sqlite: Database.Database, folder: string, name: string): number {
+  const statements = statementsOf(sqlite);
+  const path = join(folder, name);
+  const failures: string[] = [];
+  const applied = sqlite
+    .transaction(() => {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        return 0; // Another process replayed and removed it meanwhile.
+      }
+      const mark = (statements.mark.get(name) as number | undefined) ?? 0;
+      let count = 0;
+      for (const line of text.split('\n')) {
+        if (line === '') continue;
+        let batch: { id: number; writes: RunWrite[] };
+        try {
+          batch = JSON.parse(line) as typeof batch;
+        } catch {
+          break; // Cut off by the crash while it was written: never acknowledged.
+        }
+        if (batch.id <= mark) continue;
+        for (const [statement, params] of batch.writes) {
+          try {
+            statements[statement].run(params);
+          } catch (error) {
+            if (isBusy(error)) throw error;
+            // Its flow was deleted since, say: the rest of the journal is still stored.
+            failures.push(`${statement}: ${(error as Error).message}`);
+          }
+        }
+        count++;
+      }
+      return count;
+    })
+    .immediate();
+  if (failures.length > 0)
+    report(`${failures.length} record(s) of run journal ${name} could not be stored: ${failures[0]}`);
+  // The file first: a mark left without its file is harmless, a file without its mark would be replayed again.
+  unlinkQuietly(path);
+  forgetJournals(sqlite, [name]);
+  return applied;
+}
