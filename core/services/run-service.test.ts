@@ -1,19 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FlowSchema } from '../model/flow';
-import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { greeterFlow } from '../../tests/helpers/flow-builder';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from './open-services';
 
 const tempDir = useTempDir();
-const flow = FlowSchema.parse(
-  buildFlow({
-    id: 'greeter',
-    parameters: [{ name: 'who', type: 'string' }],
-    nodes: [input(), template('greet', 'Hello {{inputs.who}}'), output('{{nodes.greet.output}}')],
-    edges: ['input>greet', 'greet>result'],
-  }),
-);
+const flow = greeterFlow('greeter');
 
 describe.each([
   ['inline', false],

@@ -3,8 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FlowSchema } from '../model/flow';
-import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { greeterFlow } from '../../tests/helpers/flow-builder';
 import { startServe } from '../../tests/helpers/serve';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from '../services/open-services';
@@ -12,14 +11,7 @@ import { journalFolder, recoverJournals } from './run-journal';
 
 const tempDir = useTempDir();
 const CHILD = join(import.meta.dirname, '../../tests/helpers/journal-child.ts');
-const flow = FlowSchema.parse(
-  buildFlow({
-    id: 'greeter',
-    parameters: [{ name: 'who', type: 'string' }],
-    nodes: [input(), template('greet', 'Hello {{inputs.who}}'), output('{{nodes.greet.output}}')],
-    edges: ['input>greet', 'greet>result'],
-  }),
-);
+const flow = greeterFlow('greeter');
 
 /** A database with the flow, opened once by a host (which makes the journal folder) and closed cleanly. */
 function newDatabase(name: string): string {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../engine/run-flow';
 import { FlowSchema, type Flow } from '../model/flow';
 import { shortRunId } from '../model/run';
-import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
+import { greeterFlow } from '../../tests/helpers/flow-builder';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openDatabase, type FlowbenchDatabase } from './database';
 import { FlowRepository } from './flow-repository';
@@ -15,13 +15,7 @@ const tempDir = useTempDir();
 let store: FlowbenchDatabase;
 let log: RunLog;
 let runs: RunRepository;
-const flow = FlowSchema.parse(
-  buildFlow({
-    parameters: [{ name: 'who', type: 'string' }],
-    nodes: [input(), template('greet', 'Hello {{inputs.who}}'), output('{{nodes.greet.output}}')],
-    edges: ['input>greet', 'greet>result'],
-  }),
-);
+const flow = greeterFlow();
 const noLlm = {
   generate: () => Promise.reject(new Error('no model in this test')),
   runAgent: () => Promise.reject(new Error('no model in this test')),

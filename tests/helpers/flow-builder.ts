@@ -1,4 +1,4 @@
-import type { FlowInput } from '../../core/model/flow';
+import { FlowSchema, type Flow, type FlowInput } from '../../core/model/flow';
 
 type NodeInput = FlowInput['nodes'][number];
 
@@ -46,3 +46,15 @@ export const output = (...texts: string[]): NodeInput & { id: string } => ({
   type: 'output',
   config: { returnValues: texts.map((text, i) => ({ id: `r${i}`, text })) },
 });
+
+/** input → template "Hello {{inputs.who}}" → output: the smallest flow whose runs store a step of each kind. */
+export function greeterFlow(id?: string): Flow {
+  return FlowSchema.parse(
+    buildFlow({
+      ...(id ? { id } : {}),
+      parameters: [{ name: 'who', type: 'string' }],
+      nodes: [input(), template('greet', 'Hello {{inputs.who}}'), output('{{nodes.greet.output}}')],
+      edges: ['input>greet', 'greet>result'],
+    }),
+  );
+}
