@@ -276,30 +276,32 @@ describe('flowbench mcp (stdio)', () => {
     expect(await storedRuns(db, 20)).toHaveLength(20);
   });
 
-  it('answers a call made while another process holds the write lock once its run is stored', async () => {
+  it('answers a call made while another process holds the write lock at once (its run is in the run journal) and stores the run when the lock is released', async () => {
+    // A first call proves the database takes this server's writes; until then answers wait for commits.
+    await client.callTool({ name: 'echo_tool', arguments: { message: 'first' } });
+    await storedRuns(db, 1);
     const other = new Database(db);
     other.pragma('busy_timeout = 5000');
     other.exec('BEGIN IMMEDIATE');
     other.prepare("INSERT INTO settings (key, value) VALUES ('busy', '1')").run();
-    let answeredAt: number | undefined;
-    const call = client
-      .callTool({ name: 'echo_tool', arguments: { message: 'patient' } })
-      .then((result) => ((answeredAt = Date.now()), result));
-    // The run cannot be stored yet, so it is not acknowledged yet; the server is not stuck meanwhile.
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(answeredAt).toBeUndefined();
+    const asked = Date.now();
+    const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'patient' } });
+    expect(textOf(result)[0]).toBe('You said: patient');
+    expect(Date.now() - asked).toBeLessThan(1000);
+    // Answered, not yet committed: the lock is still held, and a reader sees only the first run.
+    const reader = new Database(db, { readonly: true });
+    expect(reader.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(1);
+    reader.close();
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo_tool');
-    const releasedAt = Date.now();
     other.exec('COMMIT');
     other.close();
-    const result = await call;
-    expect(textOf(result)[0]).toBe('You said: patient');
-    expect(answeredAt).toBeGreaterThanOrEqual(releasedAt);
-    // Stored before it was answered: no waiting for the record here.
-    const services = openServices(db);
-    expect(services.runs.list({ limit: 5 })).toEqual([
+    const runs = await storedRuns(db, 2);
+    expect(runs).toEqual([
+      expect.objectContaining({ status: 'succeeded', trigger: 'mcp' }),
       expect.objectContaining({ status: 'succeeded', trigger: 'mcp' }),
     ]);
+    const services = openServices(db);
+    expect(services.runs.get(runs[0]?.id as string).inputs).toMatchObject({ message: 'patient' });
     services.close();
   });
 
