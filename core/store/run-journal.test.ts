@@ -7,7 +7,7 @@ import { greeterFlow } from '../../tests/helpers/flow-builder';
 import { startServe } from '../../tests/helpers/serve';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from '../services/open-services';
-import { journalFolder, recoverJournals } from './run-journal';
+import { journalFolder, recoverJournals, RunJournal } from './run-journal';
 
 const tempDir = useTempDir();
 const CHILD = join(import.meta.dirname, '../../tests/helpers/journal-child.ts');
@@ -161,5 +161,24 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
       live.kill();
     }
     expect(statSync(journalFolder(db)).mode & 0o777).toBe(0o700);
+  });
+
+  it('a journal past its size goes on in a new file; the old one is removed once all its batches are committed', () => {
+    const db = join(tempDir(), 'rotated.db');
+    const journal = RunJournal.open(db, 100) as RunJournal;
+    const first = journal.current;
+    expect(journal.append(1, 'x'.repeat(60))).toBe(true);
+    expect(journal.current).toBe(first);
+    expect(journal.append(2, 'y'.repeat(60))).toBe(true);
+    const second = journal.current;
+    expect(second).not.toBe(first);
+    expect(journal.append(3, 'z')).toBe(true);
+    expect(readdirSync(journalFolder(db)).sort()).toEqual([first, second].sort());
+    // Batch 2, the last in the first file, is not committed yet: nothing goes.
+    expect(journal.release(1)).toEqual([]);
+    expect(journal.release(2)).toEqual([first]);
+    expect(readdirSync(journalFolder(db))).toEqual([second]);
+    expect(journal.remove()).toEqual([second]);
+    expect(readdirSync(journalFolder(db))).toEqual([]);
   });
 });

@@ -51,16 +51,19 @@ export class RunJournal {
   private bytes = 0;
   private retired: OpenFile[] = [];
 
-  private constructor(private readonly folder: string) {
+  private constructor(
+    private readonly folder: string,
+    private readonly rotateBytes: number,
+  ) {
     this.file = this.create();
   }
 
   /** A journal for the database, or undefined (with why on stderr) where none can be written: run records then wait for SQLite. */
-  static open(databasePath: string): RunJournal | undefined {
+  static open(databasePath: string, rotateBytes = ROTATE_BYTES): RunJournal | undefined {
     try {
       const folder = journalFolder(databasePath);
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      return new RunJournal(folder);
+      return new RunJournal(folder, rotateBytes);
     } catch (error) {
       report(`no run journal (${(error as Error).message}); answers wait for the database instead`);
       return undefined;
@@ -89,7 +92,7 @@ export class RunJournal {
     }
     this.file.lastId = id;
     this.bytes += bytes.length;
-    if (this.bytes >= ROTATE_BYTES) {
+    if (this.bytes >= this.rotateBytes) {
       this.retired.push(this.file);
       this.file = this.create();
       this.bytes = 0;
