@@ -44,14 +44,42 @@ const isBusy = (error: unknown): boolean => {
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
+export type PreparedRunStatements = Record<RunStatementName, Database.Statement>;
+
+/** The run statements prepared on one connection. */
+export function prepareRunStatements(
+  db: Database.Database,
+  statements: Readonly<Record<RunStatementName, string>>,
+): PreparedRunStatements {
+  return Object.fromEntries(
+    Object.entries(statements).map(([name, sql]) => [name, db.prepare(sql)]),
+  ) as PreparedRunStatements;
+}
+
+/**
+ * Runs writes one by one inside the caller's transaction, so that one bad
+ * record does not take the others with it; returns those that failed for a
+ * reason waiting does not fix, and throws when the database is busy.
+ */
+export function runEach(prepared: PreparedRunStatements, writes: readonly RunWrite[]): FailedWrite[] {
+  const failed: FailedWrite[] = [];
+  for (const write of writes) {
+    try {
+      prepared[write[0]].run(write[1]);
+    } catch (error) {
+      if (isBusy(error)) throw error;
+      failed.push({ write, error: asError(error) });
+    }
+  }
+  return failed;
+}
+
 export function createBatchCommitter<B extends RunWriteBatch>(
   db: Database.Database,
   statements: Readonly<Record<RunStatementName, string>>,
   hooks: BatchHooks<B>,
 ): BatchCommitter<B> {
-  const prepared = Object.fromEntries(
-    Object.entries(statements).map(([name, sql]) => [name, db.prepare(sql)]),
-  ) as Record<RunStatementName, Database.Statement>;
+  const prepared = prepareRunStatements(db, statements);
   // IMMEDIATE: take the write lock when the transaction begins, so a busy database is waited for (busy_timeout).
   const commitAll = db.transaction((writes: RunWrite[]) => {
     for (const [name, params] of writes) prepared[name].run(params);
@@ -59,18 +87,7 @@ export function createBatchCommitter<B extends RunWriteBatch>(
   const commit = (writes: RunWrite[]) => commitAll.immediate(writes);
   // After a failure that waiting does not fix (the run's flow was deleted meanwhile, a full
   // disk): the same batch write by write, so one bad record does not take the others with it.
-  const commitEachTx = db.transaction((writes: RunWrite[]) => {
-    const failed: FailedWrite[] = [];
-    for (const write of writes) {
-      try {
-        prepared[write[0]].run(write[1]);
-      } catch (error) {
-        if (isBusy(error)) throw error;
-        failed.push({ write, error: asError(error) });
-      }
-    }
-    return failed;
-  });
+  const commitEachTx = db.transaction((writes: RunWrite[]) => runEach(prepared, writes));
   const commitEach = (writes: RunWrite[]) => commitEachTx.immediate(writes);
   const pending: B[] = [];
   let retryTimer: ReturnType<typeof setTimeout> | undefined;

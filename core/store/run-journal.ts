@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from './process-alive';
-import { RUN_STATEMENTS, type RunStatementName, type RunWrite } from './run-statements';
+import { prepareRunStatements, runEach, type PreparedRunStatements } from './run-batches';
+import { RUN_STATEMENTS, type RunWrite } from './run-statements';
 
 /**
  * Run journals: how a long-lived host (`flowbench mcp`, `serve`, the app)
@@ -147,16 +148,20 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** The statements a replay runs, prepared once per connection. */
-const preparedFor = new WeakMap<Database.Database, Record<RunStatementName | 'mark' | 'forget', Database.Statement>>();
+interface ReplayStatements {
+  writes: PreparedRunStatements;
+  mark: Database.Statement;
+  forget: Database.Statement;
+}
 
-function statementsOf(sqlite: Database.Database) {
+/** The statements a replay runs, prepared once per connection. */
+const preparedFor = new WeakMap<Database.Database, ReplayStatements>();
+
+function statementsOf(sqlite: Database.Database): ReplayStatements {
   let prepared = preparedFor.get(sqlite);
   if (!prepared) {
     prepared = {
-      ...(Object.fromEntries(
-        Object.entries(RUN_STATEMENTS).map(([name, sql]) => [name, sqlite.prepare(sql)]),
-      ) as Record<RunStatementName, Database.Statement>),
+      writes: prepareRunStatements(sqlite, RUN_STATEMENTS),
       mark: sqlite.prepare('SELECT committed_batch FROM run_journals WHERE journal = ?').pluck(),
       forget: sqlite.prepare('DELETE FROM run_journals WHERE journal = ?'),
     };
@@ -170,11 +175,6 @@ export function forgetJournals(sqlite: Database.Database, names: readonly string
   const { forget } = statementsOf(sqlite);
   for (const name of names) forget.run(name);
 }
-
-const isBusy = (error: unknown) => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
-};
 
 /**
  * Replays the journals of processes that are gone into the database, and
@@ -224,14 +224,9 @@ function replay(sqlite: Database.Database, folder: string, name: string): number
           break; // Cut off by the crash while it was written: never acknowledged.
         }
         if (batch.id <= mark) continue;
-        for (const [statement, params] of batch.writes) {
-          try {
-            statements[statement].run(params);
-          } catch (error) {
-            if (isBusy(error)) throw error;
-            // Its flow was deleted since, say: the rest of the journal is still stored.
-            failures.push(`${statement}: ${(error as Error).message}`);
-          }
+        // A write that fails (its flow was deleted since, say) does not keep the rest of the journal out.
+        for (const { write, error } of runEach(statements.writes, batch.writes)) {
+          failures.push(`${write[0]}: ${error.message}`);
         }
         count++;
       }
