@@ -67,12 +67,18 @@ test('an ask node pauses the run and the Run panel asks the person; a bad answer
     'ship=true channel=beta',
   ]);
 
-  // The answer is the step's stored output.
-  const services = openServices(served.db);
-  const [summary] = services.runs.list({ flowId: storedFlow(served.db, 'release').id, limit: 1 });
-  const step = services.runs.get(summary?.id ?? '').steps.find((s) => s.nodeId === 'confirm');
-  services.close();
-  expect(step).toMatchObject({ status: 'succeeded', output: { ship: true, channel: 'beta', copies: 3 } });
+  // The answer is the step's stored output (committed a moment after the run's answer).
+  await expect
+    .poll(() => {
+      const services = openServices(served.db);
+      try {
+        const [summary] = services.runs.list({ flowId: storedFlow(served.db, 'release').id, limit: 1 });
+        return summary && services.runs.get(summary.id).steps.find((s) => s.nodeId === 'confirm');
+      } finally {
+        services.close();
+      }
+    })
+    .toMatchObject({ status: 'succeeded', output: { ship: true, channel: 'beta', copies: 3 } });
 });
 
 test('declining ends the run failed, naming the node', async ({ page, served }) => {

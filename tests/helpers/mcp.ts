@@ -141,6 +141,26 @@ export async function storedRuns(path: string, count: number) {
   }
 }
 
+/**
+ * The stored record of the newest run a client started, once it has ended
+ * (a served process commits it a moment after its answer), or undefined
+ * when none is stored within 5 s.
+ */
+export async function storedRunOf(path: string, client: string) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const services = openServices(path);
+    try {
+      const summary = services.runs.list({ limit: 100 }).find((r) => r.client === client);
+      if (summary && (summary.status !== 'running' || Date.now() > deadline)) return services.runs.get(summary.id);
+      if (Date.now() > deadline) return undefined;
+    } finally {
+      services.close();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 let rawId = 1;
 /**
  * One 2026-07-28 request as its wire has it (the per-request envelope, the

@@ -2,10 +2,17 @@ import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { openServices } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { buildFlow, input } from '../helpers/flow-builder';
-import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, publishFlows, sendModern } from '../helpers/mcp';
+import {
+  connectHttp,
+  connectHttpV2,
+  connectStdio,
+  connectStdioV2,
+  publishFlows,
+  sendModern,
+  storedRunOf,
+} from '../helpers/mcp';
 import { useServedDatabase } from '../helpers/serve';
 
 /**
@@ -119,11 +126,8 @@ for (const sdk of ['v1', 'v2'] as const) {
             },
           },
         ]);
-        const services = openServices(db);
-        const summary = services.runs.list({ limit: 50 }).find((r) => r.client === `ask-${sdk}-${transport}`);
-        const run = services.runs.get(summary?.id ?? '');
-        services.close();
-        expect(run.steps.find((s) => s.nodeId === 'confirm')).toMatchObject({
+        const run = await storedRunOf(db, `ask-${sdk}-${transport}`);
+        expect(run?.steps.find((s) => s.nodeId === 'confirm')).toMatchObject({
           status: 'succeeded',
           output: { ship: true, channel: 'beta' },
         });
@@ -186,12 +190,9 @@ describe('an ask node in a 2025-11-25 task (v1 client)', () => {
       expect(seen).toContain('input_required');
       expect(asked.map((a) => a.message)).toEqual(['Ship 4.0?']);
       expect(text).toBe('ship=false channel=stable');
-      const services = openServices(db);
-      const summary = services.runs.list({ limit: 50 }).find((r) => r.client === name);
-      const run = services.runs.get(summary?.id ?? '');
-      services.close();
-      expect(run.status).toBe('succeeded');
-      expect(run.steps.find((s) => s.nodeId === 'confirm')?.output).toEqual({ ship: false, channel: 'stable' });
+      const run = await storedRunOf(db, name);
+      expect(run?.status).toBe('succeeded');
+      expect(run?.steps.find((s) => s.nodeId === 'confirm')?.output).toEqual({ ship: false, channel: 'stable' });
     });
   }
 

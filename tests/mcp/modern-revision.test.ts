@@ -2,10 +2,9 @@ import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
 import { smallFlow } from '../helpers/flows';
-import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mode } from '../helpers/mcp';
+import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, storedRunOf, type V2Mode } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useServedDatabase } from '../helpers/serve';
-import { openServices } from '../../core/services/open-services';
 
 /**
  * Both protocol revisions through the v2 SDK client: pinned to 2026-07-28
@@ -24,22 +23,6 @@ const { db, serve } = useServedDatabase('modern', (services) => {
   );
   publishFlows(services, [echoFlow, structuredFlow, llmFlow]);
 });
-
-/** The stored record of the newest run a client started. */
-async function runOf(client: string) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const services = openServices(db);
-    try {
-      const summary = services.runs.list({ limit: 100 }).find((r) => r.client === client);
-      if (summary && (summary.status !== 'running' || Date.now() > deadline)) return services.runs.get(summary.id);
-      if (Date.now() > deadline) return undefined;
-    } finally {
-      services.close();
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const REVISION: Record<V2Mode, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
 const connect = (transport: 'stdio' | 'http', mode: V2Mode, name?: string) =>
@@ -94,7 +77,7 @@ for (const transport of ['stdio', 'http'] as const) {
         const sent = ['input finished', 'say finished', 'result finished'];
         expect(progress.length).toBeGreaterThan(0);
         expect(progress).toEqual(sent.slice(0, progress.length));
-        expect(await runOf(`v2-${transport}-${mode}`)).toMatchObject({
+        expect(await storedRunOf(db, `v2-${transport}-${mode}`)).toMatchObject({
           status: 'succeeded',
           trigger: 'mcp',
           inputs: { message: `hi ${transport} ${mode}` },
@@ -139,7 +122,7 @@ describe('2026-07-28 over HTTP', () => {
     controller.abort('gone');
     await expect(call).rejects.toThrow();
     await client.close();
-    expect(await runOf('leaves-early')).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
+    expect(await storedRunOf(db, 'leaves-early')).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
     await waitFor(() => model.requests.at(-1)?.wasAborted === true, 2000, 'the model request was aborted too');
     model.reply = () => ({ content: 'Forty-two.' });
   });
