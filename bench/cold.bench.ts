@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FlowInput } from '../core/model/flow';
 import type { RunRecord } from '../core/model/run';
 import { BIN, ROOT } from '../tests/helpers/cli';
-import { connectStdio, prepareDatabase, publishFlows } from '../tests/helpers/mcp';
+import { connectStdio, prepareDatabase, publishFlows, SHOWS_VIEWS } from '../tests/helpers/mcp';
 import { startChildOpenAiServer } from './child-server';
 import { threeByThreeFlow } from './engine.bench';
 import { median, type BenchRow } from './stats';
@@ -42,7 +42,8 @@ function cliRun(db: string): Promise<number> {
  * here half a second later. The run's duration, read from its record.
  */
 async function mcpFirstCall(db: string): Promise<number> {
-  const { client } = await connectStdio(db, 'cold-bench');
+  // As a desktop client that shows MCP Apps views: the result carries the run's duration.
+  const { client } = await connectStdio(db, 'cold-bench', { capabilities: SHOWS_VIEWS });
   try {
     await client.listTools();
     await new Promise((resolve) => setTimeout(resolve, PERSON_MS));

@@ -1,3 +1,4 @@
+import { pinServers } from './pin';
 /** One MCP server under measurement: how to call its echo-like tool once, and how to let it go. */
 export interface Target {
   label: string;
@@ -29,6 +30,8 @@ export const WARMUP_CALLS = 2500;
 /** Alternates blocks of sequential calls between the two targets so both see the same machine. */
 export async function roundTrips(a: Target, b: Target, total: number): Promise<[number[], number[]]> {
   const samples: [number[], number[]] = [[], []];
+  // Both servers are running by now: onto the servers' core (see pin.ts).
+  pinServers();
   for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all([a.call(i), b.call(i)]);
   for (let block = 0; block < 10; block++) {
     for (const [index, target] of [a, b].entries()) {

@@ -7,6 +7,7 @@ import { benchRunView } from './run-view.bench';
 import { benchStartup } from './startup.bench';
 import { benchStore } from './store.bench';
 import { benchUi } from './ui.bench';
+import { PLACEMENT, pinClients } from './pin';
 import { printRows, type BenchRow } from './stats';
 
 /**
@@ -25,6 +26,9 @@ const SUITES: Record<string, () => Promise<BenchRow[]>> = {
   startup: benchStartup,
 };
 
+/** Suites that time calls from this process to servers it starts: run with the processes pinned (see pin.ts). */
+const PINNED = new Set(['mcp', 'revisions', 'agent']);
+
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : Object.keys(SUITES);
 const rows: BenchRow[] = [];
@@ -35,6 +39,14 @@ for (const name of names) {
     process.exit(2);
   }
   console.error(`running ${name}…`);
-  rows.push(...(await suite()));
+  const unpin = PINNED.has(name) ? pinClients() : () => undefined;
+  try {
+    rows.push(...(await suite()));
+  } finally {
+    unpin();
+  }
+}
+if (names.some((name) => PINNED.has(name))) {
+  rows.push({ suite: 'machine', metric: `placement in the ${[...PINNED].join(', ')} suites`, value: PLACEMENT });
 }
 printRows(rows);

@@ -2,6 +2,7 @@ import type { Flow } from '../model/flow';
 import type { HumanInputPort } from '../model/human-input';
 import type { RunEventListener } from '../model/run';
 import { validTraceparent } from '../model/trace-context';
+import { VIEW_MIME_TYPE } from './view-html';
 
 /**
  * What a tool call needs from the protocol layer, whichever revision (and SDK
@@ -25,6 +26,24 @@ export interface CallContext {
    * it; undefined when the client cannot be asked.
    */
   humanInTask?: (taskId: string) => HumanInputPort;
+  /** The client declared that it shows MCP Apps views (see `showsViews`). */
+  showsViews: boolean;
+}
+
+/** The MCP Apps extension's identifier in capabilities. */
+export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
+
+/**
+ * Whether a client declared that it shows MCP Apps views of the kind
+ * Flowbench's are, in either revision's capabilities. The MCP Apps
+ * specification has hosts declare it and servers check it before offering
+ * views: a client that did not gets its tools without a view and results
+ * without the run view's data, which only a view reads (the model's content
+ * is the same either way).
+ */
+export function showsViews(capabilities: { extensions?: Record<string, unknown> } | undefined): boolean {
+  const ui = capabilities?.extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
+  return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(VIEW_MIME_TYPE);
 }
 
 /**

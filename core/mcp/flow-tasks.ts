@@ -47,6 +47,8 @@ export class FlowTaskStore extends InMemoryTaskStore {
 
 export interface TaskRun {
   flow: Flow;
+  /** The result carries the run view's data (the client shows views). */
+  showsViews: boolean;
   /** Who answers the run's ask nodes within the task; absent when the client cannot be asked. */
   ask?: (taskId: string) => HumanInputPort;
   /**
@@ -104,7 +106,8 @@ export async function startTask(
       human,
     )
     .then(
-      (record) => settle(record.status === 'succeeded' ? 'completed' : 'failed', toolResult(work.flow, record)),
+      (record) =>
+        settle(record.status === 'succeeded' ? 'completed' : 'failed', toolResult(work.flow, record, work.showsViews)),
       (error: unknown) =>
         settle('failed', {
           content: [{ type: 'text', text: `${work.flow.tool.name} could not run: ${String(error)}` }],

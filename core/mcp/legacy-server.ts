@@ -8,7 +8,7 @@ import {
   ElicitResultSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { elicitsForms, type CallContext } from './call-context';
+import { elicitsForms, showsViews, type CallContext } from './call-context';
 import type { McpHost } from './mcp-host';
 import { elicitationParams, type HumanInputPort } from '../model/human-input';
 
@@ -43,11 +43,14 @@ export function createLegacyServer(host: McpHost): Server {
     meta: extra._meta,
     client: server.getClientVersion()?.name,
     notify: (notification) => extra.sendNotification(notification),
+    showsViews: showsViews(server.getClientCapabilities()),
     ...(canElicit(server)
       ? { human: elicitation(extra), humanInTask: (taskId: string) => elicitation(extra, taskId) }
       : {}),
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: host.listTools(showsViews(server.getClientCapabilities())),
+  }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name, arguments: args, task } = request.params;
     return task && extra.taskStore

@@ -104,11 +104,14 @@ export class McpHost {
     return [{ uri: RUN_VIEW_URI, view: { title: 'Flow run' } }, ...own];
   }
 
-  /** Every tool, in a stable order: flow tools by name, then the four built-in ones. */
-  listTools(): Tool[] {
+  /**
+   * Every tool, in a stable order: flow tools by name, then the four built-in
+   * ones. Flow tools name their view only to a client that shows views.
+   */
+  listTools(withViews: boolean): Tool[] {
     this.warmUpOnce();
     const flows = [...this.catalogue().values()]
-      .map((e) => e.tool)
+      .map((e) => (withViews ? e.tool : withoutView(e.tool)))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...flows, flowsListTool, flowsExecuteTool, flowsStartTool, flowsResultTool] as Tool[];
   }
@@ -195,7 +198,7 @@ export class McpHost {
     const { entry, inputs } = checked;
     try {
       const record = await this.run(entry, inputs, ctx);
-      return toolResult(entry.snapshot, record);
+      return toolResult(entry.snapshot, record, ctx.showsViews);
     } catch (error) {
       const failure = toFlowbenchError(error);
       return textResult(`${name} could not run: ${failure.code}: ${failure.message}`, true);
@@ -234,6 +237,7 @@ export class McpHost {
     const { entry, inputs } = checked;
     return startTask(this.tasks, store, ttl, {
       flow: entry.snapshot,
+      showsViews: ctx.showsViews,
       ...(ctx.humanInTask ? { ask: ctx.humanInTask } : {}),
       run: (signal, onNodeDone, human) =>
         this.services.runner.run({
@@ -431,6 +435,17 @@ function withLongRunHint(tool: CatalogueEntry['tool'], typicalMs: number | undef
   const hint = `This flow usually takes about ${Math.round(typicalMs / 1000)} s: call it as a task, or through flows_start and flows_result, rather than waiting on one call.`;
   const description = typeof tool.description === 'string' ? tool.description : '';
   return { ...tool, description: [description, hint].filter(Boolean).join('\n\n') };
+}
+
+/** A flow tool as a client that shows no views gets it: without the view it names in `_meta.ui`. */
+function withoutView(tool: CatalogueEntry['tool']): CatalogueEntry['tool'] {
+  const copy: CatalogueEntry['tool'] & { _meta?: Record<string, unknown> } = { ...tool };
+  if (!copy._meta) return tool;
+  const meta = { ...copy._meta };
+  delete meta.ui;
+  if (Object.keys(meta).length > 0) copy._meta = meta;
+  else delete copy._meta;
+  return copy;
 }
 
 /** Every bad field of a refused call, in one line a model can act on. */

@@ -1,5 +1,6 @@
 import { CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { CallContext } from './call-context';
+import { showsViews, type CallContext } from './call-context';
+import { clientCapabilities } from './conversation';
 import { SERVER_INSTRUCTIONS } from './legacy-server';
 import type { McpHost } from './mcp-host';
 import { PausedRuns } from './input-required';
@@ -55,9 +56,12 @@ export function createModernServer(host: McpHost, state: ModernState): Server {
       meta: ctx.mcpReq._meta,
       client: typeof info?.name === 'string' ? info.name : server.getClientVersion()?.name,
       notify: (notification) => ctx.mcpReq.notify(notification),
+      showsViews: showsViews(clientCapabilities(ctx)),
     };
   };
-  server.setRequestHandler('tools/list', () => ({ tools: host.listTools() as never }));
+  server.setRequestHandler('tools/list', (_request, ctx) => ({
+    tools: host.listTools(showsViews(clientCapabilities(ctx))) as never,
+  }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const start = (callContext: CallContext) => host.call(name, args, callContext);

@@ -40,9 +40,13 @@ export function failureText(flow: Flow, record: RunRecord): string {
   ].join(' ');
 }
 
-/** Turns a stored run into an MCP tool result, with what the built-in run view shows in `_meta`. */
-export function toolResult(flow: Flow, record: RunRecord): ToolResult {
-  return { ...resultOf(flow, record), _meta: { [RUN_VIEW_META_KEY]: runViewData(flow, record) } };
+/**
+ * Turns a stored run into an MCP tool result, with what the built-in run view
+ * shows in `_meta` for a client that shows views.
+ */
+export function toolResult(flow: Flow, record: RunRecord, withView = true): ToolResult {
+  const result = resultOf(flow, record);
+  return withView ? { ...result, _meta: { [RUN_VIEW_META_KEY]: runViewData(flow, record) } } : result;
 }
 
 function resultOf(flow: Flow, record: RunRecord): ToolResult {

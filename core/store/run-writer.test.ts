@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../tests/helpers/temp';
@@ -41,6 +41,23 @@ describe('BackgroundRunWriter', () => {
     writer.write(runBatch('b'));
     writer.sync();
     expect(storedRuns()).toEqual(['a', 'b']);
+  });
+
+  // A commit does not preempt the thread that answers (see lowerPriority in run-writer.worker.ts).
+  it.runIf(process.platform === 'linux')('runs its thread at a lower priority than this one (Linux)', () => {
+    const niceOf = (task: string) => {
+      // Fields after the command's closing parenthesis; nice is the 17th of them.
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const before = new Set(readdirSync('/proc/self/task'));
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined);
+    writer.write(runBatch('a'));
+    writer.sync();
+    const added = readdirSync('/proc/self/task').filter((task) => !before.has(task));
+    // Nice values stop at 19.
+    expect(added.map(niceOf)).toContain(Math.min(19, niceOf(String(process.pid)) + 10));
+    expect(storedRuns()).toEqual(['a']);
   });
 
   it('leaves this thread free while another process holds the write lock, and writes once it is released', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { echoFlow } from '../fixtures/mcp-flows';
 import { runCli, runJson, ROOT } from '../helpers/cli';
-import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { connectStdio, prepareDatabase, publishFlows, SHOWS_VIEWS } from '../helpers/mcp';
 import { consoleErrors, expect, test } from './fixtures';
 
 /**
@@ -37,7 +37,7 @@ async function host(page: Page, html: string, input: Record<string, unknown>, re
 
 /** The view's HTML and one call's result, from a real `flowbench mcp`. */
 async function viewAndCall(db: string, uri: string, tool: string, args: Record<string, unknown>) {
-  const { client } = await connectStdio(db);
+  const { client } = await connectStdio(db, 'view-host', { capabilities: SHOWS_VIEWS });
   try {
     const read = await client.readResource({ uri });
     const html = (read.contents[0] as { text: string }).text;

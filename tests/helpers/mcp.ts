@@ -10,6 +10,11 @@ import { openServices, type Services } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { BIN, ROOT } from './cli';
 
+/** What an MCP Apps host declares (io.modelcontextprotocol/ui): Flowbench then offers its views. */
+export const SHOWS_VIEWS = {
+  extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+};
+
 /** Opens a database, lets the test add flows and settings, and closes it again (once a promise it returns settles). */
 export function prepareDatabase<T>(path: string, setup: (services: Services) => T): T {
   const services = openServices(path);

@@ -75,8 +75,7 @@ describe('MCP Inspector CLI', () => {
         { type: 'text', text: 'You said: inspected' },
         { type: 'text', text: 'count=2' },
       ],
-      // What the built-in run view shows, beside what the model reads.
-      _meta: { 'dev.flowbench/run': expect.objectContaining({ status: 'succeeded' }) },
+      // The Inspector does not declare MCP Apps (io.modelcontextprotocol/ui): no run view data.
     });
     const bad = await callEcho(stdio, 'count=2');
     expect(bad).toMatchObject({

@@ -103,9 +103,9 @@ describe('flowbench mcp (stdio)', () => {
       title: 'Echo',
       description:
         'Echoes the message back.\n\nWhen to use: When asked to echo.\n\nWhen not to use: Never for secrets.',
-      // Clients that support tasks may call any flow as one; MCP Apps hosts show the run in the built-in view.
+      // Clients that support tasks may call any flow as one. This client declares no MCP Apps support:
+      // no view is named (views.test.ts has a client that does).
       execution: { taskSupport: 'optional' },
-      _meta: { ui: { resourceUri: 'ui://flowbench/run' } },
       inputSchema: {
         type: 'object',
         properties: {

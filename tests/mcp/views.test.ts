@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runJson } from '../helpers/cli';
 import { echoFlow } from '../fixtures/mcp-flows';
-import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { connectStdio, connectStdioV2, prepareDatabase, publishFlows, SHOWS_VIEWS } from '../helpers/mcp';
 import { useTempDir } from '../helpers/temp';
 
 /**
@@ -37,7 +37,7 @@ describe("seed 000's views as MCP Apps", () => {
     ]);
     expect((await runCli(['--db', db, 'publish', imported.id])).code).toBe(0);
 
-    const { client } = await connectStdio(db);
+    const { client } = await connectStdio(db, 'mcp-apps-host', { capabilities: SHOWS_VIEWS });
     try {
       const { tools } = await client.listTools();
       const tool = tools.find((t) => t.name === 'order_status');
@@ -114,7 +114,7 @@ describe("seed 000's views as MCP Apps", () => {
   it('every other flow tool offers the built-in run view: each node, how it ended and what it gave', async () => {
     const db = join(tempDir(), 'run-view.db');
     prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
-    const { client } = await connectStdio(db);
+    const { client } = await connectStdio(db, 'mcp-apps-host', { capabilities: SHOWS_VIEWS });
     try {
       const { tools } = await client.listTools();
       expect(tools.find((t) => t.name === 'echo_tool')?._meta).toEqual({ ui: { resourceUri: 'ui://flowbench/run' } });
@@ -134,4 +134,37 @@ describe("seed 000's views as MCP Apps", () => {
       await client.close();
     }
   });
+
+  // The MCP Apps specification: hosts declare io.modelcontextprotocol/ui, servers offer views to those that do.
+  for (const revision of ['2025-11-25', '2026-07-28'] as const) {
+    it(`over ${revision}, the views go only to a client that declares it shows them; the content is the same`, async () => {
+      const db = join(tempDir(), `views-${revision}.db`);
+      prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+      const connect = async (capabilities: Record<string, object>) => {
+        if (revision === '2025-11-25') return (await connectStdio(db, 'client', { capabilities })).client;
+        return connectStdioV2(db, 'modern', 'client', { capabilities });
+      };
+      const answers = [];
+      for (const capabilities of [{}, SHOWS_VIEWS]) {
+        const client = await connect(capabilities);
+        try {
+          const { tools } = await client.listTools();
+          const result = await client.callTool({ name: 'echo_tool', arguments: { message: 'otters' } });
+          answers.push({ meta: tools.find((t) => t.name === 'echo_tool')?._meta, result });
+        } finally {
+          await client.close();
+        }
+      }
+      const [plain, host] = answers;
+      expect(plain?.meta).toBeUndefined();
+      expect(plain?.result._meta?.['dev.flowbench/run']).toBeUndefined();
+      expect(host?.meta).toEqual({ ui: { resourceUri: 'ui://flowbench/run' } });
+      expect(host?.result._meta?.['dev.flowbench/run']).toMatchObject({ flowName: 'Echo', status: 'succeeded' });
+      expect(plain?.result.content).toEqual([
+        { type: 'text', text: 'You said: otters' },
+        { type: 'text', text: 'count=1' },
+      ]);
+      expect(host?.result.content).toEqual(plain?.result.content);
+    });
+  }
 });

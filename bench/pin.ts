@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+/**
+ * CPU pinning for the suites that time one process's calls to another (MCP
+ * round trips, tool calls). On two cores the scheduler sometimes runs a
+ * server on the core of the client that woke it (a round trip of 35–40 µs)
+ * and sometimes on the other core (70–100 µs), and switches between the two
+ * every few seconds, differently for each server process: side by side, one
+ * server was measured at 40 µs while the other was at 100, and the ratio of
+ * the same code swung from 0.4× to 2.4× between runs. Pinned, the bench
+ * process (the clients) on the first core and every server it started on
+ * the second, both sides get the cross-core wake-up a desktop client and
+ * its MCP server get on a machine with more cores, and the same ratio
+ * repeats within a few percent. Our server's run-writer thread shares the
+ * servers' core with its main thread there, which costs us, not the baseline.
+ *
+ * Linux only (taskset, pgrep); elsewhere, with one core, or with
+ * FLOWBENCH_BENCH_PIN=0, nothing is pinned and the bench says so.
+ */
+
+const CLIENT_CPU = '0';
+const SERVER_CPU = '1';
+
+function tool(name: string): boolean {
+  try {
+    execFileSync(name, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function whyNotPinned(): string | undefined {
+  if (process.env.FLOWBENCH_BENCH_PIN === '0') return 'FLOWBENCH_BENCH_PIN=0';
+  if (process.platform !== 'linux') return `pinning needs Linux (this is ${process.platform})`;
+  if (availableParallelism() < 2) return 'one CPU';
+  if (!tool('taskset') || !tool('pgrep')) return 'taskset or pgrep is missing';
+  return undefined;
+}
+
+const notPinned = whyNotPinned();
+
+/** How the timed processes were placed, for the bench's output. */
+export const PLACEMENT = notPinned
+  ? `not pinned (${notPinned}): round trips swing with where the scheduler puts each server`
+  : `clients (the bench) on CPU ${CLIENT_CPU}, every server under test on CPU ${SERVER_CPU} (taskset)`;
+
+const setAffinity = (cpus: string, pid: number) =>
+  execFileSync('taskset', ['--all-tasks', '--pid', '--cpu-list', cpus, String(pid)], { stdio: 'ignore' });
+
+function descendants(pid: number): number[] {
+  let children: number[];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/**
+ * Pins the bench process to the clients' core until the returned function is
+ * called (which gives it every core back). Servers started before or after
+ * are pinned by `pinServers`.
+ */
+export function pinClients(): () => void {
+  if (notPinned) return () => undefined;
+  setAffinity(CLIENT_CPU, process.pid);
+  return () => setAffinity(`0-${availableParallelism() - 1}`, process.pid);
+}
+
+/** Pins every process the bench started (and theirs), with all their threads, to the servers' core. */
+export function pinServers(): void {
+  if (notPinned) return;
+  for (const pid of descendants(process.pid)) {
+    try {
+      setAffinity(SERVER_CPU, pid);
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+}
