@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -40,6 +41,8 @@ function whyNotPinned(): string | undefined {
 }
 
 const notPinned = whyNotPinned();
+/** Every CPU, read before anything is pinned (a pinned process sees only its own). */
+const ALL_CPUS = `0-${availableParallelism() - 1}`;
 
 /** How the timed processes were placed, for the bench's output. */
 export const PLACEMENT = notPinned
@@ -48,6 +51,15 @@ export const PLACEMENT = notPinned
 
 const setAffinity = (cpus: string, pid: number) =>
   execFileSync('taskset', ['--all-tasks', '--pid', '--cpu-list', cpus, String(pid)], { stdio: 'ignore' });
+
+/** tsx's esbuild service: it compiles the bench's own modules and is not under test. */
+const isBuildTool = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'esbuild';
+  } catch {
+    return false;
+  }
+};
 
 function descendants(pid: number): number[] {
   let children: number[];
@@ -70,13 +82,13 @@ function descendants(pid: number): number[] {
 export function pinClients(): () => void {
   if (notPinned) return () => undefined;
   setAffinity(CLIENT_CPU, process.pid);
-  return () => setAffinity(`0-${availableParallelism() - 1}`, process.pid);
+  return () => setAffinity(ALL_CPUS, process.pid);
 }
 
 /** Pins every process the bench started (and theirs), with all their threads, to the servers' core. */
 export function pinServers(): void {
   if (notPinned) return;
-  for (const pid of descendants(process.pid)) {
+  for (const pid of descendants(process.pid).filter((child) => !isBuildTool(child))) {
     try {
       setAffinity(SERVER_CPU, pid);
     } catch {
