@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -49,8 +49,21 @@ export const PLACEMENT = notPinned
   ? `not pinned (${notPinned}): round trips swing with where the scheduler puts each server`
   : `clients (the bench) on CPU ${CLIENT_CPU}, every server under test on CPU ${SERVER_CPU} (taskset)`;
 
-const setAffinity = (cpus: string, pid: number) =>
-  execFileSync('taskset', ['--all-tasks', '--pid', '--cpu-list', cpus, String(pid)], { stdio: 'ignore' });
+/**
+ * Sets the CPUs of every thread of a process, one thread at a time: taskset's
+ * --all-tasks fails when a thread ends while it works (a run writer closing).
+ * The main thread goes first, so threads it starts meanwhile inherit the setting.
+ */
+function setAffinity(cpus: string, pid: number): void {
+  const threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  for (const thread of [pid, ...threads.filter((t) => t !== pid)]) {
+    try {
+      execFileSync('taskset', ['--pid', '--cpu-list', cpus, String(thread)], { stdio: 'ignore' });
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+}
 
 /** tsx's esbuild service: it compiles the bench's own modules and is not under test. */
 const isBuildTool = (pid: number) => {
