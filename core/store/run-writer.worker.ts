@@ -61,10 +61,12 @@ const WRITER_NICE = 19;
  * Makes this thread yield to the one that answers: a commit it was woken for
  * then waits for the answering thread to be idle instead of preempting it on
  * a shared core (on two cores under load, every post to this thread held up
- * the call being answered by the length of a commit). What it commits is in
- * the run journal already, so a later commit loses nothing. Linux only: a
- * thread's own nice value, set through its thread id; elsewhere the thread
- * keeps the process's priority.
+ * the call being answered by the length of a commit). What it commits is
+ * usually in the run journal already, so a later commit loses nothing; where
+ * answers wait for commits instead (before a first commit succeeded, or with
+ * no journal), that wait grows while the answering thread keeps the core
+ * busy. Linux only: a thread's own nice value, set through its thread id;
+ * elsewhere the thread keeps the process's priority.
  */
 function lowerPriority(): void {
   if (process.platform !== 'linux') return;
