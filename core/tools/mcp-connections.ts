@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AbortSignalLike } from '../model/abort';
+import { CallSignal } from './call-signal';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { ValidateFunction } from 'ajv';
 import { loadAjv } from '../model/json-schema';
@@ -285,16 +286,12 @@ export class McpConnections implements ToolPort {
     const config = this.config(info.server);
     const timeoutMs = options.timeoutMs ?? config.toolTimeoutMs;
     const client = this.ready(info.server) ?? (await this.client(info.server));
-    // The SDK leaves its abort listener on the signal it is given until the signal is collected;
-    // an agent's calls share one, so each call gets its own, forwarded and let go afterwards.
-    const call = new AbortController();
-    const forward = () => call.abort(options.signal.reason);
-    if (options.signal.aborted) forward();
-    else options.signal.addEventListener('abort', forward, { once: true });
+    // Each call gets a signal of its own, forwarded from the caller's and let go afterwards (see CallSignal).
+    const signal = new CallSignal(options.signal);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: timeoutMs,
-        signal: call.signal,
+        signal: signal.asAbortSignal(),
       });
       const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       return {
@@ -325,7 +322,7 @@ export class McpConnections implements ToolPort {
         tool,
       });
     } finally {
-      options.signal.removeEventListener('abort', forward);
+      signal.release();
     }
   }
 

@@ -220,6 +220,33 @@ describe('many calls on one signal', () => {
     }
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
+
+  it('a call in flight ends as soon as its caller’s signal aborts, with the caller’s reason, and the server goes on', async () => {
+    const s = open(() => ({ content: 'unused' }));
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = s.servers.connections.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 20, steps: 2 },
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(new Error('the person pressed Cancel')), 300);
+    await expect(call).rejects.toThrow('the person pressed Cancel');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    // A signal aborted before the call never reaches the server.
+    await expect(
+      s.servers.connections.callTool('everything', 'echo', { message: 'late' }, { signal: controller.signal }),
+    ).rejects.toThrow('the person pressed Cancel');
+    const after = await s.servers.connections.callTool(
+      'everything',
+      'echo',
+      { message: 'still here' },
+      { signal: new AbortController().signal },
+    );
+    expect(after.text).toBe('Echo: still here');
+  });
 });
 
 describe('parallel calls', () => {
