@@ -14,6 +14,7 @@ import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol
 import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
 import { noHumanInput, type HumanInputPort } from '../model/human-input';
 import { warmModelCalls } from '../services/model-warm-up';
+import { nodeRegistry } from '../nodes/registry';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
 /** Tool arguments larger than this are refused. */
@@ -29,6 +30,8 @@ export const CATALOGUE_FRESH_MS = 100;
 
 interface CatalogueEntry extends PublishedFlow {
   tool: ReturnType<typeof toolFor>;
+  /** The flow has a node that may pause the run for a person's answer. */
+  asksPeople: boolean;
 }
 
 /** A connection's part in catalogue changes: told when they happen, closed with the host. */
@@ -89,6 +92,7 @@ export class McpHost {
       byName.set(published.snapshot.tool.name, {
         ...published,
         tool: withLongRunHint(tool, this.typicalDurationMs(published.flowId)),
+        asksPeople: published.snapshot.nodes.some((node) => nodeRegistry.get(node.type)?.asksPeople === true),
       });
     }
     this.cache = { signature, epoch, checkedAt: now, byName };
@@ -114,6 +118,11 @@ export class McpHost {
       .map((e) => (withViews ? e.tool : withoutView(e.tool)))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...flows, flowsListTool, flowsExecuteTool, flowsStartTool, flowsResultTool] as Tool[];
+  }
+
+  /** Whether a call of the tool may pause for a person: a flow tool with an ask node, or a built-in one (it runs any flow). */
+  asksPeople(name: string): boolean {
+    return this.catalogue().get(name)?.asksPeople ?? true;
   }
 
   /** Whether a tool is a flow's, and whether its runs usually outlast what a client waits for (its history). */

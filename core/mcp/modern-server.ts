@@ -68,7 +68,7 @@ export function createModernServer(host: McpHost, state: ModernState): Server {
     const length = supportsTasks(ctx) ? host.flowToolLength(name) : undefined;
     if (length)
       return (await state.tasks.call(ctx, name, context(ctx), start, length === 'long' ? 0 : TASK_AFTER_MS)) as never;
-    return await state.paused.call(ctx, name, context(ctx), start);
+    return await state.paused.call(ctx, name, context(ctx), start, host.asksPeople(name));
   });
   server.setRequestHandler('tasks/get', { params: TaskParams }, ({ taskId }) => state.tasks.get(taskId) as never);
   server.setRequestHandler(

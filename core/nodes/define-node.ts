@@ -146,6 +146,13 @@ export interface NodeDefinition<
   /** The time limit of a node of this type that sets none, when the run's default does not suit it (a person answering). */
   defaultTimeoutMs?: number;
   /**
+   * A run may pause here for a person's answer (through the run's human
+   * input port). Hosts that keep a paused run across requests (MCP's
+   * 2026-07-28 input requests) set that up only for flows with such a node.
+   * Runs of other flows (flow and agent nodes) get no human input port.
+   */
+  asksPeople?: boolean;
+  /**
    * The config with `reference` (`{{nodes.<id>.output}}`) written into the
    * node's main text when that text is empty: connecting an upstream node
    * fills it in. Undefined when there is nothing empty to fill.

@@ -111,10 +111,11 @@ for (const transport of ['http', 'stdio'] as const) {
   });
 }
 
-describe('2026-07-28 over HTTP', () => {
-  it('cancels the run when the client goes away mid-call', async () => {
+for (const transport of ['http', 'stdio'] as const) {
+  it(`cancels the run when a 2026-07-28 client over ${transport} cancels mid-call`, async () => {
     model.reply = () => ({ content: 'late', delayMs: 10_000 });
-    const client = await connect('http', 'modern', 'leaves-early');
+    const name = `leaves-early-${transport}`;
+    const client = await connect(transport, 'modern', name);
     const controller = new AbortController();
     const call = client.callTool({ name: 'ask_model', arguments: { question: 'slow' } }, { signal: controller.signal });
     const before = model.requests.length;
@@ -122,11 +123,13 @@ describe('2026-07-28 over HTTP', () => {
     controller.abort('gone');
     await expect(call).rejects.toThrow();
     await client.close();
-    expect(await storedRunOf(db, 'leaves-early')).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
+    expect(await storedRunOf(db, name)).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
     await waitFor(() => model.requests.at(-1)?.wasAborted === true, 2000, 'the model request was aborted too');
     model.reply = () => ({ content: 'Forty-two.' });
   });
+}
 
+describe('2026-07-28 over HTTP', () => {
   it('refuses a 2026-07-28 request without the bearer token', async () => {
     const response = await fetch(serve().mcpUrl, {
       method: 'POST',

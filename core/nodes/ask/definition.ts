@@ -37,6 +37,7 @@ export const askNode = defineNode({
   configSchema: AskConfigSchema,
   defaults: () => AskConfigSchema.parse({ message: 'Please confirm' }),
   defaultTimeoutMs: ASK_TIMEOUT_MS,
+  asksPeople: true,
   editor: [
     { key: 'message', label: 'Question', kind: 'template' },
     {
