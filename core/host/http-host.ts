@@ -72,6 +72,8 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refuseForeignRequest(req, port);
     if (refusal) return sendText(res, 403, `Forbidden: ${refusal}`);
+    // MCP clients post to /mcp itself: their calls skip parsing a URL (a few µs each).
+    if (req.url === '/mcp') return handleMcp(req, res);
     const url = parseRequestUrl(req.url, port);
     if (!url) return sendText(res, 400, 'Bad request: the request target is not a valid URL path');
     if (url.pathname === '/mcp') return handleMcp(req, res);

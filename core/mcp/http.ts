@@ -36,10 +36,9 @@ function sendJsonRpcError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-function hasToken(req: IncomingMessage, token: string): boolean {
+function hasToken(req: IncomingMessage, wanted: Buffer): boolean {
   // The scheme is case-insensitive (RFC 9110): `bearer` and `BEARER` are Bearer.
   const given = Buffer.from(/^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
-  const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
@@ -83,6 +82,7 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
   const modern = createModernHttp(host);
   const idleMs = options.idleMs ?? SESSION_IDLE_MS;
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  const token = options.token !== undefined ? Buffer.from(options.token) : undefined;
   // Insertion order is use order: a session is moved to the end each time it is used.
   const sessions = new Map<string, Session>();
   const close = (id: string) => {
@@ -101,13 +101,15 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
   const use = (id: string): StreamableHTTPServerTransport | undefined => {
     const session = sessions.get(id);
     if (!session) return undefined;
+    // Used last, so it goes to the end of the map (the order in which a full map closes sessions).
     sessions.delete(id);
-    sessions.set(id, { ...session, lastSeen: Date.now() });
+    session.lastSeen = Date.now();
+    sessions.set(id, session);
     return session.transport;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (options.token !== undefined && !hasToken(req, options.token)) {
+    if (token !== undefined && !hasToken(req, token)) {
       return sendJsonRpcError(res, 401, 'missing or wrong bearer token (see `flowbench mcp-config`)', {
         'www-authenticate': 'Bearer realm="flowbench"',
       });
