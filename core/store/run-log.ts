@@ -97,8 +97,15 @@ export class RunLog {
     this.queued.push(event);
     this.queuedRuns.push(run);
     if (this.queued.length >= MAX_QUEUED_EVENTS) return this.commit();
-    this.flushTimer ??= setTimeout(() => this.commit(), GROUP_COMMIT_MS);
+    // One timer serves every run until it fires: a commit before then (a host's `durable`, after each
+    // MCP call) leaves it to find the queue empty. A timer made and cleared for each call cost 1 µs.
+    this.flushTimer ??= setTimeout(this.onFlushTimer, GROUP_COMMIT_MS);
   }
+
+  private readonly onFlushTimer = () => {
+    this.flushTimer = undefined;
+    this.commit();
+  };
 
   /** Hands the queue to the writer and waits until it is in the database. */
   flush(): void {
@@ -144,14 +151,14 @@ export class RunLog {
 
   /** Flushes and stops the writer; the log is not used afterwards. */
   close(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     this.commit();
     this.writer.close();
   }
 
   /** Hands the queue to the writer as one batch. */
   private commit(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
     if (this.queued.length === 0) return;
     const batch: RunWriteBatch = { writes: [] };
     for (let i = 0; i < this.queued.length; i++) {
