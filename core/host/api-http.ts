@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findMethod, MAX_IMPORT_TEXT } from '../api/contract';
 import type { ApiHost } from './api-host';
+import { BodyTooLarge, readBody } from '../mcp/read-body';
 
 /** API bodies may carry an imported file (10 MB) and some JSON around it. */
 const MAX_API_BODY = MAX_IMPORT_TEXT + 1024 * 1024;
@@ -59,21 +60,13 @@ export function createApiHttpHandler(host: ApiHost, sessionToken: string) {
         ok: false,
         error: { code: 'USAGE_ERROR', message: `no API route ${req.method} ${url.pathname}` },
       });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_API_BODY)
-        return sendJson(res, 413, {
-          ok: false,
-          error: { code: 'FILE_TOO_LARGE', message: 'the request is larger than 11 MB' },
-        });
-      chunks.push(chunk as Buffer);
-    }
     let args: unknown;
     try {
-      args = chunks.length === 0 ? {} : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
-    } catch {
+      const body = await readBody(req, MAX_API_BODY);
+      args = body.length === 0 ? {} : (JSON.parse(body.toString('utf8')) as unknown);
+    } catch (error) {
+      if (error instanceof BodyTooLarge)
+        return sendJson(res, 413, { ok: false, error: { code: 'FILE_TOO_LARGE', message: error.message } });
       return sendJson(res, 400, {
         ok: false,
         error: { code: 'INVALID_JSON', message: 'the request body is not JSON' },

@@ -73,6 +73,29 @@ describe('flowbench serve answers every request and stays up (finding 1)', () =>
   );
 });
 
+describe("the editor's API refuses bodies it cannot take, and goes on", () => {
+  const post = (body: string) =>
+    fetch(`${serve.url}/api/flows/list`, {
+      method: 'POST',
+      headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+      body,
+    });
+
+  it('a body over 11 MB is 413 FILE_TOO_LARGE, one that is no JSON is 400 INVALID_JSON', async () => {
+    const tooBig = await post(`"${'x'.repeat(12 * 1024 * 1024)}"`);
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toMatchObject({
+      ok: false,
+      error: { code: 'FILE_TOO_LARGE', message: 'the request is larger than 11 MB' },
+    });
+    const notJson = await post('{"half":');
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } });
+    // An empty body is no arguments at all.
+    expect(await (await post('')).json()).toMatchObject({ ok: true });
+  });
+});
+
 describe("the editor's page", () => {
   it('comes with its Content-Security-Policy as a header, not as a tag the scripts wait behind', async () => {
     const page = await fetch(serve.url);
