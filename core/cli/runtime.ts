@@ -30,5 +30,5 @@ export async function startHttpHost(...args: Parameters<typeof StartHttpHost>): 
 }
 export { serveStdio } from '../mcp/stdio';
 export { FLOWBENCH_VERSION } from '../services/version';
-export { runningServe, recordServe } from '../host/serve-registry';
+export { runningServe, recordServe } from '../services/serve-registry';
 export { cliQuestions } from './terminal-questions';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PORT } from '../../core/model/client-setup';
 import { FlowbenchError } from '../../core/model/errors';
 import { startHttpHost, type RunningHttpHost } from '../../core/host/http-host';
-import { recordServe } from '../../core/host/serve-registry';
+import { recordServe } from '../../core/services/serve-registry';
 import type { Services } from '../../core/services/open-services';
 import { FLOWBENCH_VERSION } from '../../core/services/version';
 

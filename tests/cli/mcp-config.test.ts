@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openServices } from '../../core/services/open-services';
 import { runCli } from '../helpers/cli';
 import { startServe } from '../helpers/serve';
 import { useTempDir } from '../helpers/temp';
@@ -26,6 +28,14 @@ describe('flowbench mcp-config (issue 17, point 7)', () => {
     } finally {
       await serve.stop();
     }
+
+    // A serve killed without cleaning up leaves its record behind: its dead process is not named.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const services = openServices(db);
+    services.settings.set('serve.running', { port: 5151, pid: gone });
+    services.close();
+    const stale = await runCli(['--db', db, 'mcp-config', '--client', 'generic']);
+    expect(stale.stdout).toContain("port 4747, `flowbench serve`'s default; none is running now");
   });
 
   it('--write adds Flowbench to a client config file beside its servers, with a backup; a broken file is refused', async () => {

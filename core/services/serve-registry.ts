@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Services } from '../services/open-services';
+import { isProcessAlive } from '../store/process-alive';
+import type { Services } from './open-services';
 
 /**
  * Which `flowbench serve` (or app) serves HTTP over a database, so that
@@ -11,13 +12,7 @@ const ServeRunningSchema = z.object({ port: z.number().int(), pid: z.number().in
 /** The port and process of a server running on this database, if one is (a dead process's record is ignored). */
 export function runningServe(services: Services): { port: number; pid: number } | undefined {
   const running = services.settings.get(SERVE_KEY, ServeRunningSchema, undefined);
-  if (!running) return undefined;
-  try {
-    process.kill(running.pid, 0);
-    return running;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? running : undefined;
-  }
+  return running && isProcessAlive(running.pid) ? running : undefined;
 }
 
 /** Records this process as the one serving HTTP on `port`. */
