@@ -134,36 +134,46 @@ async function connectV2(
   return client;
 }
 
-/** The runs in a database once there are at least `count` (or 5 s have passed). */
-export async function storedRuns(path: string, count: number) {
+/**
+ * Reads a database every 50 ms (a served process commits a run a moment
+ * after its answer) until `read` says it is done, or 5 s have passed; then
+ * gives its last value.
+ */
+async function pollStored<T>(path: string, read: (services: Services) => { value: T; done: boolean }): Promise<T> {
   const deadline = Date.now() + 5000;
   for (;;) {
     const services = openServices(path);
-    const runs = services.runs.list({ limit: 100 });
-    services.close();
-    if (runs.length >= count || Date.now() > deadline) return runs;
+    let result: { value: T; done: boolean };
+    try {
+      result = read(services);
+    } finally {
+      services.close();
+    }
+    if (result.done || Date.now() > deadline) return result.value;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
+/** The runs in a database once there are at least `count` (or 5 s have passed). */
+export function storedRuns(path: string, count: number) {
+  return pollStored(path, (services) => {
+    const runs = services.runs.list({ limit: 100 });
+    return { value: runs, done: runs.length >= count };
+  });
+}
+
 /**
  * The stored record of the newest run a client started, once it has ended
- * (a served process commits it a moment after its answer), or undefined
- * when none is stored within 5 s.
+ * (or as it is after 5 s), or undefined when none is stored by then.
  */
-export async function storedRunOf(path: string, client: string) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const services = openServices(path);
-    try {
-      const summary = services.runs.list({ limit: 100 }).find((r) => r.client === client);
-      if (summary && (summary.status !== 'running' || Date.now() > deadline)) return services.runs.get(summary.id);
-      if (Date.now() > deadline) return undefined;
-    } finally {
-      services.close();
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export function storedRunOf(path: string, client: string) {
+  return pollStored(path, (services) => {
+    const summary = services.runs.list({ limit: 100 }).find((r) => r.client === client);
+    return {
+      value: summary ? services.runs.get(summary.id) : undefined,
+      done: summary !== undefined && summary.status !== 'running',
+    };
+  });
 }
 
 let rawId = 1;
