@@ -115,6 +115,18 @@ interface NumberedBatch extends RunWriteBatch {
   id: number;
 }
 
+/**
+ * A batch handed to the worker and not yet committed: its id and its JSON
+ * (the line the worker gets), parsed again only if the worker fails. Kept as
+ * one string rather than the batch's dozens of small arrays: when a busy
+ * core starves the worker, thousands wait here, and the garbage collector
+ * traced every array of each of them again and again.
+ */
+interface Unsettled {
+  id: number;
+  line: string;
+}
+
 /** Commits made on this thread between two checkpoints run by the worker (about 1,000 WAL pages, SQLite's default). */
 const CHECKPOINT_EVERY = 200;
 const SETTLED = 0;
@@ -130,7 +142,7 @@ const STATE = 1;
 export class BackgroundRunWriter implements RunWriter {
   private readonly worker: Worker | undefined;
   private readonly state = new Int32Array(new SharedArrayBuffer(8));
-  private unsettled: NumberedBatch[] = [];
+  private unsettled: Unsettled[] = [];
   private posted = 0;
   private fallback: InlineRunWriter | undefined;
   /** Callers of `settled`, each with the last batch id it waits for. */
@@ -224,9 +236,9 @@ export class BackgroundRunWriter implements RunWriter {
       this.journal && !this.journalBroken
         ? { id, writes: [...batch.writes, ['markJournal', [this.journal.current, id]]] }
         : { ...batch, id };
-    this.unsettled.push(numbered);
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
     const line = JSON.stringify(numbered);
+    this.unsettled.push({ id, line });
     if (this.journal && !this.journalBroken) {
       if (this.journal.append(id, line)) {
         // Durable already: the worker is woken for it a little later, with whatever else comes meanwhile.
@@ -380,7 +392,7 @@ export class BackgroundRunWriter implements RunWriter {
     if (!this.fallback) {
       this.fallback = new InlineRunWriter(this.sqlite, this.onDropped);
       this.forgetSettled();
-      for (const batch of this.unsettled) this.fallback.write(batch);
+      for (const { line } of this.unsettled) this.fallback.write(JSON.parse(line) as NumberedBatch);
       this.unsettled = [];
       this.unposted = [];
       clearTimeout(this.postTimer);
