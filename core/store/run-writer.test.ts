@@ -118,6 +118,25 @@ describe('BackgroundRunWriter', () => {
     expect(statSync(`${store.path}-wal`).size).toBeLessThan(16 * 1024 * 1024);
   });
 
+  it('has answers wait for commits again once a batch has waited past maxBacklogMs, until the worker caught up', async () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined, { maxBacklogMs: 100 });
+    writer.write(runBatch('first'));
+    await writer.settled();
+    expect(writer.journaled).toBe(true);
+    // The worker cannot commit while another process holds the lock: as when a busy core starves it.
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    writer.write(runBatch('held'));
+    expect(writer.journaled).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(writer.journaled).toBe(false);
+    other.exec('COMMIT');
+    other.close();
+    await writer.settled();
+    expect(writer.journaled).toBe(true);
+    expect(storedRuns()).toEqual(['first', 'held']);
+  });
+
   it('falls back to writing inline when its worker cannot open the database', () => {
     writer = new BackgroundRunWriter(store.sqlite, () => undefined, { nativeBinding: '/nonexistent/addon.node' });
     writer.write(runBatch('anyway'));
