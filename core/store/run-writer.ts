@@ -13,10 +13,9 @@ export interface RunWriter {
   /** Hands a batch over; it is committed now (inline) or soon on the writer's thread (background). */
   write(batch: RunWriteBatch): void;
   /**
-   * True while nobody needs to wait for a commit before answering for a
-   * batch: every batch handed over is durable as soon as `write` returns (it
-   * is in this process's run journal, see run-journal.ts), and the writer is
-   * keeping up (none has waited past MAX_BACKLOG_MS).
+   * True while every batch handed over is durable as soon as `write` returns
+   * (it is in this process's run journal, see run-journal.ts): nobody needs
+   * to wait for its commit before answering for it.
    */
   readonly journaled: boolean;
   /** Resolves once every batch handed over so far is committed (or reported as failed). Never blocks. */
@@ -126,20 +125,7 @@ interface NumberedBatch extends RunWriteBatch {
 interface Unsettled {
   id: number;
   line: string;
-  /** When it was handed over (performance.now()). */
-  at: number;
 }
-
-/**
- * The oldest a batch waiting for the worker may be while answers still go
- * out as soon as it is journaled. The worker yields to the answering thread
- * (see run-writer.worker.ts), so a flood of calls on a busy core would keep
- * it waiting, and the batches piling up in memory, for as long as the flood
- * lasts. Past this age answers wait for commits again, which leaves the
- * worker the core until it has caught up: runs reach the database within
- * about this long, and memory stays bounded, under any load.
- */
-export const MAX_BACKLOG_MS = 1_000;
 
 /** Commits made on this thread between two checkpoints run by the worker (about 1,000 WAL pages, SQLite's default). */
 const CHECKPOINT_EVERY = 200;
@@ -183,15 +169,13 @@ export class BackgroundRunWriter implements RunWriter {
   /** Journaled batches (their JSON) waiting to be posted to the worker; see `write`. */
   private unposted: string[] = [];
   private postTimer: NodeJS.Timeout | undefined;
-  private readonly maxBacklogMs: number;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly onDropped: OnDropped,
-    options: { nativeBinding?: string; script?: URL; maxBacklogMs?: number } = {},
+    options: { nativeBinding?: string; script?: URL } = {},
   ) {
     this.nativeBinding = options.nativeBinding;
-    this.maxBacklogMs = options.maxBacklogMs ?? MAX_BACKLOG_MS;
     const script = options.script ?? WORKER_SCRIPT;
     // A build that left the worker out writes inline rather than stall the first read.
     if (!existsSync(fileURLToPath(script))) {
@@ -238,10 +222,7 @@ export class BackgroundRunWriter implements RunWriter {
   }
 
   get journaled(): boolean {
-    if (this.journal === undefined || this.journalBroken || !this.committing || this.fallback) return false;
-    this.forgetSettled();
-    const oldest = this.unsettled[0];
-    return oldest === undefined || performance.now() - oldest.at < this.maxBacklogMs;
+    return this.journal !== undefined && !this.journalBroken && this.committing && !this.fallback;
   }
 
   write(batch: RunWriteBatch): void {
@@ -257,7 +238,7 @@ export class BackgroundRunWriter implements RunWriter {
         : { ...batch, id };
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
     const line = JSON.stringify(numbered);
-    this.unsettled.push({ id, line, at: performance.now() });
+    this.unsettled.push({ id, line });
     if (this.journal && !this.journalBroken) {
       if (this.journal.append(id, line)) {
         // Durable already: the worker is woken for it a little later, with whatever else comes meanwhile.
