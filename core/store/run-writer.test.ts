@@ -137,6 +137,28 @@ describe('BackgroundRunWriter', () => {
     expect(storedRuns()).toEqual(['first', 'held0', 'held1', 'held2', 'held3', 'held4', 'held5']);
   });
 
+  it('has answers wait for commits once the oldest batch waited past maxBacklogMs while this thread kept its core busy', async () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined, { maxBacklogMs: 300 });
+    writer.write(runBatch('first'));
+    await writer.settled();
+    // The held lock keeps the batch waiting; the busy loop is this thread answering a flood of calls.
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    // Idle first, so that the guard's utilization reading starts afresh with the flood.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    writer.write(runBatch('flood'));
+    const end = performance.now() + 1200;
+    let spins = 0;
+    while (performance.now() < end) spins++;
+    expect(spins).toBeGreaterThan(0);
+    expect(writer.journaled).toBe(false);
+    other.exec('COMMIT');
+    other.close();
+    await writer.settled();
+    expect(writer.journaled).toBe(true);
+    expect(storedRuns()).toEqual(['first', 'flood']);
+  });
+
   it('falls back to writing inline when its worker cannot open the database', () => {
     writer = new BackgroundRunWriter(store.sqlite, () => undefined, { nativeBinding: '/nonexistent/addon.node' });
     writer.write(runBatch('anyway'));

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { BacklogGuard } from './backlog-guard';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
 import { forgetJournals, ownJournals, RunJournal } from './run-journal';
@@ -13,9 +14,10 @@ export interface RunWriter {
   /** Hands a batch over; it is committed now (inline) or soon on the writer's thread (background). */
   write(batch: RunWriteBatch): void;
   /**
-   * True while every batch handed over is durable as soon as `write` returns
-   * (it is in this process's run journal, see run-journal.ts): nobody needs
-   * to wait for its commit before answering for it.
+   * True while nobody needs to wait for a commit before answering for a
+   * batch: every batch handed over is durable as soon as `write` returns (it
+   * is in this process's run journal, see run-journal.ts), and the writer is
+   * not left behind by a saturated core (see BacklogGuard).
    */
   readonly journaled: boolean;
   /** Resolves once every batch handed over so far is committed (or reported as failed). Never blocks. */
@@ -125,6 +127,8 @@ interface NumberedBatch extends RunWriteBatch {
 interface Unsettled {
   id: number;
   line: string;
+  /** When it was handed over (performance.now()). */
+  at: number;
 }
 
 /** Commits made on this thread between two checkpoints run by the worker (about 1,000 WAL pages, SQLite's default). */
@@ -169,13 +173,16 @@ export class BackgroundRunWriter implements RunWriter {
   /** Journaled batches (their JSON) waiting to be posted to the worker; see `write`. */
   private unposted: string[] = [];
   private postTimer: NodeJS.Timeout | undefined;
+  /** Makes answers wait for commits when a saturated core starves the worker (see BacklogGuard). */
+  private readonly backlog: BacklogGuard;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly onDropped: OnDropped,
-    options: { nativeBinding?: string; script?: URL } = {},
+    options: { nativeBinding?: string; script?: URL; maxBacklogMs?: number } = {},
   ) {
     this.nativeBinding = options.nativeBinding;
+    this.backlog = new BacklogGuard(options.maxBacklogMs);
     const script = options.script ?? WORKER_SCRIPT;
     // A build that left the worker out writes inline rather than stall the first read.
     if (!existsSync(fileURLToPath(script))) {
@@ -222,7 +229,9 @@ export class BackgroundRunWriter implements RunWriter {
   }
 
   get journaled(): boolean {
-    return this.journal !== undefined && !this.journalBroken && this.committing && !this.fallback;
+    if (this.journal === undefined || this.journalBroken || !this.committing || this.fallback) return false;
+    this.forgetSettled();
+    return !this.backlog.behind(this.unsettled[0]?.at);
   }
 
   write(batch: RunWriteBatch): void {
@@ -238,7 +247,9 @@ export class BackgroundRunWriter implements RunWriter {
         : { ...batch, id };
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
     const line = JSON.stringify(numbered);
-    this.unsettled.push({ id, line });
+    const now = performance.now();
+    this.unsettled.push({ id, line, at: now });
+    this.backlog.sample(now);
     if (this.journal && !this.journalBroken) {
       if (this.journal.append(id, line)) {
         // Durable already: the worker is woken for it a little later, with whatever else comes meanwhile.
