@@ -9,7 +9,8 @@ import type { AbortSignalLike } from '../model/abort';
  * calls share the caller's), and Node's AbortController with its EventTarget
  * costs 3–4 µs to make and listen to, 4–5 % of a local stdio tool call. The
  * SDK reads only what this class has (aborted, reason, throwIfAborted, abort
- * listeners); `mcp-connections.test.ts` cancels calls in flight through it.
+ * listeners); `tests/tools/agent-tools.test.ts` cancels a call in flight
+ * through it.
  */
 export class CallSignal {
   aborted = false;
