@@ -230,6 +230,8 @@ export class BackgroundRunWriter implements RunWriter {
 
   get journaled(): boolean {
     if (this.journal === undefined || this.journalBroken || !this.committing || this.fallback) return false;
+    // Asked twice on every answer: the list is trimmed only when its first entry looks too old.
+    if (!this.backlog.behind(this.unsettled[0]?.at)) return true;
     this.forgetSettled();
     return !this.backlog.behind(this.unsettled[0]?.at);
   }
