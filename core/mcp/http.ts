@@ -123,7 +123,7 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await createLegacyServer(host).connect(transport);
+    await createLegacyServer(host, { runAfterHeaders: true }).connect(transport);
     await transport.handleRequest(req, res, body);
   };
   // A getter, not a copy: Object.assign would read it once.

@@ -17,13 +17,28 @@ type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 export const SERVER_INSTRUCTIONS =
   'Each tool runs a Flowbench flow on this machine. flows_list and flows_execute run any published flow by name.';
 
+export interface LegacyServerOptions {
+  /**
+   * Over HTTP, a tools/call is answered on an SSE stream whose headers go out
+   * when the request has been taken. The run starts one turn of the event
+   * loop later, after them: the client reads the headers while the flow runs,
+   * not after it. Started at once, the run held the headers up until its
+   * first await, and the client read them only then; on two cores the call's
+   * p50 was 45 µs (8 %) longer.
+   */
+  runAfterHeaders?: boolean;
+}
+
+/** Resolves in the event loop's next check phase, after this turn's writes. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * A protocol server for one 2025-11-25 connection (stdio, or one HTTP
  * session), on the v1 SDK: sessions, the standalone GET stream for
  * list_changed and 2025-11-25 tasks are what these clients expect, and the
  * v2 SDK leaves the last to an extension with no tools/call receiver.
  */
-export function createLegacyServer(host: McpHost): Server {
+export function createLegacyServer(host: McpHost, options: LegacyServerOptions = {}): Server {
   const server = new Server(
     { name: 'flowbench', title: 'Flowbench', version: host.version },
     {
@@ -51,11 +66,11 @@ export function createLegacyServer(host: McpHost): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: host.listTools(showsViews(server.getClientCapabilities())),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args, task } = request.params;
-    return task && extra.taskStore
-      ? host.callAsTask(name, args, extra.taskStore, task.ttl, context(extra))
-      : host.call(name, args, context(extra));
+    if (task && extra.taskStore) return host.callAsTask(name, args, extra.taskStore, task.ttl, context(extra));
+    if (options.runAfterHeaders) await nextTurn();
+    return host.call(name, args, context(extra));
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => host.resources.templates());
   server.setRequestHandler(ListResourcesRequestSchema, () => host.resources.list());
