@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -28,9 +29,6 @@ export interface LegacyServerOptions {
    */
   runAfterHeaders?: boolean;
 }
-
-/** Resolves in the event loop's next check phase, after this turn's writes. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A protocol server for one 2025-11-25 connection (stdio, or one HTTP
@@ -69,6 +67,7 @@ export function createLegacyServer(host: McpHost, options: LegacyServerOptions =
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args, task } = request.params;
     if (task && extra.taskStore) return host.callAsTask(name, args, extra.taskStore, task.ttl, context(extra));
+    // Resolves in the event loop's next check phase, after this turn's writes.
     if (options.runAfterHeaders) await nextTurn();
     return host.call(name, args, context(extra));
   });
