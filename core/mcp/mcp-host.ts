@@ -13,7 +13,7 @@ import { FlowTaskStore, startTask } from './flow-tasks';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
 import { noHumanInput, type HumanInputPort } from '../model/human-input';
-import { warmModelCalls } from '../services/model-warm-up';
+import { warmModelCallsOnce } from '../services/model-warm-up';
 import { nodeRegistry } from '../nodes/registry';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
@@ -59,7 +59,6 @@ export class McpHost {
     { signature: string; epoch: number; checkedAt: number; byName: Map<string, CatalogueEntry> } | undefined;
   private watcher: NodeJS.Timeout | undefined;
   private lastSignature: string | undefined;
-  private warmedUp = false;
   /** Each flow's usual run time, with when it was read (see typicalDurationMs). */
   private readonly typical = new Map<string, { ms: number | undefined; readAt: number }>();
 
@@ -151,12 +150,10 @@ export class McpHost {
   /**
    * Once a client has listed the tools it usually waits a while before its
    * first call (a person asks something): the model library's first-call
-   * cost is paid then, not on that call (see warmModelCalls).
+   * cost is paid then, not on that call (see warmModelCallsOnce).
    */
   private warmUpOnce(): void {
-    if (this.warmedUp) return;
-    this.warmedUp = true;
-    setTimeout(() => void warmModelCalls(), WARM_UP_AFTER_MS).unref();
+    void warmModelCallsOnce(WARM_UP_AFTER_MS);
   }
 
   /** Adds a connection to those told of catalogue changes; returns its removal. */
