@@ -20,13 +20,13 @@ import type { SecretVault } from './secret-vault';
 import { warmModelCallsOnce } from './model-warm-up';
 
 const KEY = 'providers';
+const PRICES_KEY = 'prices';
+const EMPTY: ProviderSettings = { providers: [] };
 /**
  * How long a process's first model request takes to leave, at most: 23–30 ms
  * measured here. A warm-up started sooner held it up (30–35 ms).
  */
 const FIRST_REQUEST_OUT_MS = 40;
-const PRICES_KEY = 'prices';
-const EMPTY: ProviderSettings = { providers: [] };
 
 export type { ProviderListing } from '../model/summaries';
 
