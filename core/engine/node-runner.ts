@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
 import type { FlowNode } from '../model/flow';
 import type { LlmPort } from '../model/llm';
@@ -115,6 +116,17 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
 }
 
 /**
+ * A controller whose signal everything a node has in flight listens to: an
+ * agent's turn can call a dozen tools at once. Node warns of a leak past 10
+ * listeners; 1,500 is what Node's fetch gives a signal it is handed.
+ */
+function sharedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(1500, controller.signal);
+  return controller;
+}
+
+/**
  * The signal and time limit of one attempt. Most nodes (templates, conditions)
  * finish synchronously and never look at their signal, so the controller and
  * the timer are only made for nodes that ask for the signal or return a promise.
@@ -130,7 +142,7 @@ class AttemptGuard {
 
   get signal(): AbortSignal {
     if (!this.controller) {
-      const controller = (this.controller = new AbortController());
+      const controller = (this.controller = sharedController());
       this.stopForwarding = this.run.onAbort(() => controller.abort(this.run.reason));
     }
     return this.controller.signal;
@@ -213,7 +225,7 @@ class RunContext implements NodeContext {
 
   childSignal(): { signal: AbortSignal; abort(reason: unknown): void; dispose(): void } {
     const parent = this.signal;
-    const controller = new AbortController();
+    const controller = sharedController();
     const forward = () => controller.abort(parent.reason);
     if (parent.aborted) forward();
     else parent.addEventListener('abort', forward, { once: true });

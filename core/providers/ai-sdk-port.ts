@@ -6,6 +6,7 @@ import { FlowbenchError } from '../model/errors';
 import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
 import type { LlmMessage } from '../model/run';
 import { providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
+import { httpFetch } from './http-fetch';
 import { runAgentLoop } from './agent-loop';
 import { modelAnswer } from './model-answer';
 
@@ -35,12 +36,13 @@ function languageModel(config: ProviderConfig, model: string, env: NodeJS.Proces
         name: config.name,
         baseURL,
         includeUsage: true,
+        fetch: httpFetch,
         ...(apiKey ? { apiKey } : {}),
       }).chatModel(model);
     case 'openai':
-      return createOpenAI({ baseURL, ...(apiKey ? { apiKey } : {}) }).chat(model);
+      return createOpenAI({ baseURL, fetch: httpFetch, ...(apiKey ? { apiKey } : {}) }).chat(model);
     case 'anthropic':
-      return createAnthropic({ baseURL, ...(apiKey ? { apiKey } : {}) })(model);
+      return createAnthropic({ baseURL, fetch: httpFetch, ...(apiKey ? { apiKey } : {}) })(model);
   }
 }
 

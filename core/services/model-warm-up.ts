@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText } from 'ai';
+import { httpFetch } from '../providers/http-fetch';
 
 /** A chat completion as an OpenAI-compatible server sends one: what the warm-up's own server answers. */
 const ANSWER = {
@@ -16,8 +17,8 @@ const ANSWER = {
 /**
  * The first model call in a process costs about 100 ms more than the next
  * ones: the AI SDK's code is compiled and its schemas built on first use, and
- * Node's HTTP client compiles its parser on its first connection (15 ms more
- * after everything else). That lands on a flow's first model nodes. A
+ * the HTTP client's code runs for the first time (httpFetch, the model
+ * providers' own). That lands on a flow's first model nodes. A
  * process makes one call of its own while it waits anyway (see
  * warmModelCallsOnce), to a server of its own on the loopback interface that
  * lives for that one answer: nothing is sent anywhere else. Resolves with
@@ -35,9 +36,11 @@ export async function warmModelCalls(): Promise<boolean> {
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const model = createOpenAICompatible({ name: 'warm-up', baseURL: `http://127.0.0.1:${port}/v1` }).chatModel(
-      'warm-up',
-    );
+    const model = createOpenAICompatible({
+      name: 'warm-up',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      fetch: httpFetch,
+    }).chatModel('warm-up');
     await generateText({ model, prompt: 'warm-up', maxRetries: 0 }).catch(() => undefined);
   } catch {
     // A warm-up that cannot listen changes nothing but the first call's time.

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Services } from '../../core/services/open-services';
 import { buildFlow, input } from '../helpers/flow-builder';
 import { toolMessages } from '../helpers/openai-server';
@@ -250,7 +250,12 @@ describe('many calls on one signal', () => {
 });
 
 describe('parallel calls', () => {
-  it('a turn asking for a dozen tool calls at once runs and records each, and the model gets every answer', async () => {
+  it('a turn asking for a dozen tool calls at once runs and records each, and the model gets every answer, with no leak warning', async () => {
+    // A dozen listeners on the step's signal are no leak: Node must not print that they are.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    onTestFinished(() => void process.off('warning', onWarning));
     const s = open((request) =>
       toolMessages(request).length === 0
         ? {
@@ -271,6 +276,7 @@ describe('parallel calls', () => {
     expect(answer).toEqual(Array.from({ length: 12 }, (_, i) => `Echo: call ${i + 1}`));
     const calls = s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent')?.toolCalls ?? [];
     expect(calls.map((c) => c.id).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `call_${i}`).sort());
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 });
 

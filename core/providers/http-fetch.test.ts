@@ -1,0 +1,141 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpFetch } from './http-fetch';
+
+const ANSWER = JSON.stringify({ choices: [{ message: { content: 'otters hold hands' } }] });
+const ENCODE: Record<string, (data: string) => Buffer> = {
+  gzip: (data) => gzipSync(data),
+  deflate: (data) => deflateSync(data),
+  br: (data) => brotliCompressSync(data),
+};
+
+/** What the server saw of each request, for the tests to compare. */
+const seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+
+function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
+  const path = req.url ?? '/';
+  seen.push({ method: req.method ?? '', url: path, headers: req.headers, body });
+  if (path.startsWith('/encoded/')) {
+    const encoding = path.slice('/encoded/'.length);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+    res.end(ENCODE[encoding]!(ANSWER));
+  } else if (path === '/moved') {
+    res.writeHead(307, { location: '/echo' }).end();
+  } else if (path === '/empty') {
+    res.writeHead(204).end();
+  } else if (path === '/slow-headers') {
+    setTimeout(() => res.writeHead(200).end('late'), 5_000).unref();
+  } else if (path === '/slow-body') {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: first\n\n');
+  } else {
+    res.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-request-id': 'r-1' });
+    res.end(JSON.stringify({ method: req.method, body }));
+  }
+}
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => answer(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const post = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+  body: '{"a":1}',
+};
+
+describe('httpFetch', () => {
+  it("answers a POST as Node's fetch does: status, status text, headers, body and URL", async () => {
+    const ours = await httpFetch(`${base}/echo`, post);
+    const theirs = await fetch(`${base}/echo`, post);
+    for (const response of [ours, theirs]) {
+      expect(response.status).toBe(201);
+      expect(response.statusText).toBe('Made');
+      expect(response.ok).toBe(true);
+      expect(response.url).toBe(`${base}/echo`);
+      expect(response.headers.get('x-request-id')).toBe('r-1');
+      expect(await response.json()).toEqual({ method: 'POST', body: '{"a":1}' });
+    }
+    const [mine, node] = seen.slice(-2);
+    expect(mine!.headers).toMatchObject({
+      'content-type': 'application/json',
+      authorization: 'Bearer k',
+      'content-length': '7',
+      accept: '*/*',
+    });
+    expect(mine!.headers['accept-encoding']).toContain('gzip');
+    expect(node!.body).toBe(mine!.body);
+  });
+
+  it.each(Object.keys(ENCODE))('decodes a %s body, as fetch does', async (encoding) => {
+    const response = await httpFetch(`${base}/encoded/${encoding}`);
+    expect(response.headers.get('content-encoding')).toBe(encoding);
+    expect(await response.text()).toBe(ANSWER);
+  });
+
+  it("follows a redirect through Node's fetch, the body sent again, unless told not to", async () => {
+    const response = await httpFetch(`${base}/moved`, post);
+    expect(response.status).toBe(201);
+    expect(response.url).toBe(`${base}/echo`);
+    expect(await response.json()).toEqual({ method: 'POST', body: '{"a":1}' });
+
+    const manual = await httpFetch(`${base}/moved`, { ...post, redirect: 'manual' });
+    expect(manual.status).toBe(307);
+    expect(manual.headers.get('location')).toBe('/echo');
+  });
+
+  it('gives no body for a 204', async () => {
+    const response = await httpFetch(`${base}/empty`, { method: 'DELETE' });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it("fails a refused connection with fetch's TypeError and the cause the AI SDK reads", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const failure: unknown = await httpFetch(`http://127.0.0.1:${port}/v1/chat/completions`, post).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(failure).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+  });
+
+  it("ends with the signal's reason when aborted before the headers, or while the body streams", async () => {
+    const early = new AbortController();
+    const waiting = httpFetch(`${base}/slow-headers`, { signal: early.signal });
+    setTimeout(() => early.abort(new Error('run cancelled')), 50);
+    await expect(waiting).rejects.toThrow('run cancelled');
+    await expect(httpFetch(`${base}/echo`, { signal: early.signal })).rejects.toThrow('run cancelled');
+
+    const late = new AbortController();
+    const response = await httpFetch(`${base}/slow-body`, { signal: late.signal });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
+    late.abort(new Error('node timed out'));
+    await expect(reader.read()).rejects.toThrow('node timed out');
+  });
+
+  it("hands what it does not send itself to Node's fetch: a Request object", async () => {
+    const response = await httpFetch(new Request(`${base}/echo`, post));
+    expect(await response.json()).toEqual({ method: 'POST', body: '{"a":1}' });
+  });
+});
