@@ -35,6 +35,8 @@ export async function serveModern(host: McpHost, input: Readable): Promise<void>
     },
     { transport, onerror: (error) => process.stderr.write(`flowbench mcp: ${error.message}\n`) },
   );
+  // Paused by the reader of the first message (stdio.ts), which it put back; the transport listens now.
+  input.resume();
   await closed;
   await connection.close();
   state.close();
