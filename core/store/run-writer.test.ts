@@ -148,9 +148,9 @@ describe('BackgroundRunWriter', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     writer.write(runBatch('flood'));
     const end = performance.now() + 1200;
-    let spins = 0;
-    while (performance.now() < end) spins++;
-    expect(spins).toBeGreaterThan(0);
+    while (performance.now() < end) {
+      // Busy: no turn of the event loop, as under a flood of calls.
+    }
     expect(writer.journaled).toBe(false);
     other.exec('COMMIT');
     other.close();
