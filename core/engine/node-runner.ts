@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
 import type { FlowNode } from '../model/flow';
 import type { LlmPort } from '../model/llm';
@@ -8,7 +7,7 @@ import { renderTemplate, resolveTemplateValue, type RenderScope } from '../model
 import type { RunEvent } from '../model/run';
 import type { NodeContext, NodeDefinition, NodeOutcome, StepDetails } from '../nodes/define-node';
 import { backoffDelay, sleep, type RetryPolicy } from './retry';
-import type { RunCancellation } from './run-cancellation';
+import { sharedController, type RunCancellation } from './run-cancellation';
 
 export type NodeResult =
   { status: 'succeeded'; outcome: NodeOutcome } | { status: 'failed'; error: FlowbenchError } | { status: 'cancelled' };
@@ -113,17 +112,6 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
       guard.dispose();
     }
   }
-}
-
-/**
- * A controller whose signal everything a node has in flight listens to: an
- * agent's turn can call a dozen tools at once. Node warns of a leak past 10
- * listeners; 1,500 is what Node's fetch gives a signal it is handed.
- */
-function sharedController(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(1500, controller.signal);
-  return controller;
 }
 
 /**

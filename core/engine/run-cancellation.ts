@@ -1,3 +1,17 @@
+import { setMaxListeners } from 'node:events';
+
+/**
+ * A controller whose signal many things in flight listen to at once: an
+ * agent's turn calling a dozen tools, a dozen nodes waiting out their retry
+ * backoff on the run's signal. Node warns of a leak past 10 listeners; 1,500
+ * is what Node's fetch gives a signal it is handed.
+ */
+export function sharedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(1500, controller.signal);
+  return controller;
+}
+
 /**
  * A run's cancellation: abort it to cancel the run (CANCELLED), end it on its
  * time limit (RUN_TIMEOUT) or stop what still runs when the run ends early.
@@ -21,7 +35,7 @@ export class RunCancellation {
   /** An AbortSignal that follows this cancellation, for code that takes one (fetch, sleep, the AI SDK). */
   get signal(): AbortSignal {
     if (!this.controller) {
-      this.controller = new AbortController();
+      this.controller = sharedController();
       if (this.aborted) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;

@@ -240,6 +240,38 @@ describe('runFlow', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("lets a dozen nodes running at once wait out their retry backoff on the run's signal, with no leak warning", async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `ask${i}`);
+    const flow = buildFlow({
+      nodes: [
+        ...names.map((name) => llm(name, name, {}, { maxAttempts: 2 })),
+        output(names.map((name) => `{{nodes.${name}.output}}`).join(',')),
+      ],
+      edges: names.map((name) => `${name}>result`),
+    });
+    // Each node's first request is refused; its retry is answered.
+    const refused = new Set<string>();
+    server.reply = (request) => {
+      const prompt = JSON.stringify(request.body.messages?.at(-1)?.content);
+      if (refused.has(prompt)) return { content: 'ok' };
+      refused.add(prompt);
+      return { status: 429 };
+    };
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const { result } = await run(flow, {}, { concurrency: 12, retry: { baseDelayMs: 50, maxDelayMs: 50 } });
+      expect(result.status).toBe('succeeded');
+      expect(server.requests).toHaveLength(2 * names.length);
+      // Node reports warnings on a later turn.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('fails clearly when the server answers with a malformed body', async () => {
     server.reply = () => ({ body: 'this is not JSON' });
     const { result } = await run(chain, { topic: 'x' }, { llm: testLlm(server.url, { streaming: false }) });
