@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FlowbenchError } from '../model/errors';
 import type { FlowInput } from '../model/flow';
@@ -344,6 +345,32 @@ describe('runFlow', () => {
     expect(statusOf('answer')).toEqual(['started', 'cancelled']);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests[0]?.wasAborted).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("listens to the caller's signal only while a node waits, and lets it go when the run ends", async () => {
+    const controller = new AbortController();
+    const listening = () => getEventListeners(controller.signal, 'abort').length;
+    // A run that never waits ends within its turn, before any abort event could come: it never listens.
+    const quick = buildFlow({ nodes: [template('t', 'x'), output('{{nodes.t.output}}')], edges: ['t>result'] });
+    const duringQuick: number[] = [];
+    const listeners = [() => void duringQuick.push(listening())];
+    expect((await run(quick, {}, { signal: controller.signal, listeners })).result.status).toBe('succeeded');
+    expect(new Set(duringQuick)).toEqual(new Set([0]));
+    expect(listening()).toBe(0);
+
+    let whileWaiting = -1;
+    server.reply = () => {
+      whileWaiting = listening();
+      return { content: 'ok' };
+    };
+    const waits = buildFlow({
+      nodes: [llm('answer', 'hi'), output('{{nodes.answer.output}}')],
+      edges: ['answer>result'],
+    });
+    expect((await run(waits, {}, { signal: controller.signal })).result.status).toBe('succeeded');
+    expect(whileWaiting).toBe(1);
+    expect(listening()).toBe(0);
   });
 
   it('does not start a run whose signal was aborted before it began, and records the reason', async () => {

@@ -105,10 +105,8 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
 
   const cancellation = new RunCancellation();
-  const forward = () => cancellation.abort(cancelledBy(options.signal?.reason));
   // A signal aborted before the run started (a client that cancelled at once) cancels it too.
-  if (options.signal?.aborted) forward();
-  else options.signal?.addEventListener('abort', forward, { once: true });
+  cancellation.follow(options.signal, cancelledBy);
   const timer =
     options.timeoutMs === undefined
       ? undefined
@@ -155,6 +153,6 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
     return { runId, durationMs, ...result };
   } finally {
     if (timer) clearTimeout(timer);
-    options.signal?.removeEventListener('abort', forward);
+    cancellation.release();
   }
 }

@@ -100,7 +100,7 @@ class RunScheduler implements RenderScope {
   }
 
   begin(): void {
-    this.stopListening = this.input.cancellation.onAbort(this.onAbort);
+    this.stopListening = this.input.cancellation.listen(this.onAbort);
     const { nodes, hasEntry } = this.plan;
     for (const index of this.plan.roots) {
       if (hasEntry && !(nodes[index] as PlannedNode).definition.isEntry) this.skip(index);
