@@ -33,10 +33,9 @@ export class RunCancellation {
   private readonly listeners = new Set<() => void>();
   private abortReason: unknown;
   aborted = false;
-  private caller: AbortSignal | undefined;
-  private callerReason: (reason: unknown) => unknown = (reason) => reason;
+  /** The caller's signal, and what cancels the run when it aborts (made only for a run that has one). */
+  private caller: { signal: AbortSignal; forward: () => void } | undefined;
   private isFollowing = false;
-  private readonly forward = () => this.abort(this.callerReason(this.caller?.reason));
 
   get reason(): unknown {
     return this.abortReason;
@@ -58,14 +57,14 @@ export class RunCancellation {
    */
   follow(signal: AbortSignal | undefined, reasonOf: (reason: unknown) => unknown): void {
     if (!signal) return;
-    this.caller = signal;
-    this.callerReason = reasonOf;
-    if (signal.aborted) this.forward();
+    const forward = () => this.abort(reasonOf(signal.reason));
+    this.caller = { signal, forward };
+    if (signal.aborted) forward();
   }
 
   /** The run is over: the caller's signal no longer holds it. */
   release(): void {
-    if (this.isFollowing) this.caller?.removeEventListener('abort', this.forward);
+    if (this.isFollowing) this.caller?.signal.removeEventListener('abort', this.caller.forward);
     this.isFollowing = false;
   }
 
@@ -104,6 +103,6 @@ export class RunCancellation {
   private followCaller(): void {
     if (this.isFollowing || !this.caller || this.aborted) return;
     this.isFollowing = true;
-    this.caller.addEventListener('abort', this.forward, { once: true });
+    this.caller.signal.addEventListener('abort', this.caller.forward, { once: true });
   }
 }
