@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { greeterFlow } from '../../tests/helpers/flow-builder';
@@ -31,8 +31,9 @@ function rawRunIds(db: string): string[] {
 }
 
 /** Runs the flow `count` times in a host that kills itself (SIGKILL) right after the last answer; the answered run ids. */
-async function runAndDie(db: string, count: number): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, db, 'greeter', String(count)], {
+async function runAndDie(db: string, count: number, together = false): Promise<string[]> {
+  const args = [CHILD, db, 'greeter', String(count), ...(together ? ['together'] : [])];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -83,6 +84,29 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     expect(recoverJournals(sqlite)).toBe(0);
     expect(sqlite.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(40);
     sqlite.close();
+  });
+
+  it('runs that end together are journaled in one append, and a host killed right after answering them loses none', async () => {
+    const db = newDatabase('together.db');
+    const answered = await runAndDie(db, 30, true);
+    expect(answered).toHaveLength(30);
+    expect(rawRunIds(db)).toEqual([answered[0]]);
+    const [journal] = readdirSync(journalFolder(db));
+    const lines = readFileSync(join(journalFolder(db), journal as string), 'utf8')
+      .trim()
+      .split('\n');
+    // The first run's batch, then one for the 29 that ended together.
+    expect(lines).toHaveLength(2);
+    for (const id of answered.slice(1)) expect(lines[1]).toContain(id);
+
+    const services = openServices(db);
+    try {
+      const stored = services.runs.list({ limit: 100 });
+      expect(stored.map((run) => run.id).sort()).toEqual([...answered].sort());
+      expect(stored.every((run) => run.status === 'succeeded')).toBe(true);
+    } finally {
+      services.close();
+    }
   });
 
   it('a host that outlives the killed one (serve, the app) stores its journaled runs within seconds, with nobody opening the database again', async () => {

@@ -64,6 +64,8 @@ export class RunLog {
   private readonly unstored = new Map<string, string>();
   /** The commit `durable` scheduled for this turn of the event loop, shared by its callers. */
   private durableCommit: Promise<void> | undefined;
+  /** The journal append `durable` scheduled for this turn's runs, shared by their callers. */
+  private journalCommit: Promise<void> | undefined;
 
   constructor(database: FlowbenchDatabase, options: RunLogOptions = {}) {
     const forget = (dropped: readonly DroppedWrite[]) => {
@@ -124,8 +126,11 @@ export class RunLog {
   durable(): Promise<void> {
     if (this.writer.journaled) {
       // In the run journal once handed over (see run-journal.ts): durable without waiting for the commit.
-      this.commit();
-      if (this.writer.journaled) return DURABLE;
+      if (this.queued.length === 0) return DURABLE;
+      this.journalCommit ??= new Promise((resolve, reject) =>
+        process.nextTick(() => this.commitJournaled(resolve, reject)),
+      );
+      return this.journalCommit;
     }
     if (this.queued.length === 0) return this.writer.settled();
     this.durableCommit ??= new Promise((resolve) =>
@@ -136,6 +141,23 @@ export class RunLog {
       }),
     );
     return this.durableCommit;
+  }
+
+  /**
+   * The batch `durable` hands over for the runs that ended in this turn of
+   * the event loop, after every one of them asked: one journal append for
+   * all (the runs a 2026-07-28 stdio client's concurrent calls end together
+   * otherwise took one write(2) each), and nothing held up by a timer.
+   * Without the journal (a full disk since), their answers wait for the commit.
+   */
+  private commitJournaled(resolve: (done: Promise<void> | undefined) => void, reject: (error: unknown) => void): void {
+    this.journalCommit = undefined;
+    try {
+      this.commit();
+      resolve(this.writer.journaled ? undefined : this.writer.settled());
+    } catch (error) {
+      reject(error);
+    }
   }
 
   /**
