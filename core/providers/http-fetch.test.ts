@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, globalAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from './http-fetch';
@@ -137,5 +140,37 @@ describe('httpFetch', () => {
   it("hands what it does not send itself to Node's fetch: a Request object", async () => {
     const response = await httpFetch(new Request(`${base}/echo`, post));
     expect(await response.json()).toEqual({ method: 'POST', body: '{"a":1}' });
+  });
+
+  it('speaks HTTPS as model providers are reached, and refuses a certificate nobody trusts, as fetch does', async () => {
+    const tls = join(import.meta.dirname, '../../tests/fixtures/tls');
+    const cert = readFileSync(join(tls, 'localhost.crt'));
+    const secure = createHttpsServer({ cert, key: readFileSync(join(tls, 'localhost.key')) }, (req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => answer(req, res, body));
+    });
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
+    try {
+      // Nothing trusts the test certificate yet: the connection fails as an untrusted provider's would.
+      const refused: unknown = await httpFetch(`${url}/echo`, post).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(TypeError);
+      expect(refused).toMatchObject({ message: 'fetch failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+
+      // Trusted (as NODE_EXTRA_CA_CERTS would make it), it answers as over HTTP, compressed bodies included.
+      globalAgent.options.ca = cert;
+      const response = await httpFetch(`${url}/echo`, post);
+      expect(response.status).toBe(201);
+      expect(response.url).toBe(`${url}/echo`);
+      expect(await response.json()).toEqual({ method: 'POST', body: '{"a":1}' });
+      expect(await (await httpFetch(`${url}/encoded/gzip`)).text()).toBe(ANSWER);
+    } finally {
+      delete globalAgent.options.ca;
+      globalAgent.destroy();
+      secure.closeAllConnections();
+      secure.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   type ProviderSettings,
 } from '../model/provider-config';
 import { createAiSdkPort } from '../providers/ai-sdk-port';
+import { httpFetch } from '../providers/http-fetch';
 import type { LlmPort, LlmResponse } from '../model/llm';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
@@ -227,7 +228,8 @@ export class ProviderService {
           : {};
     let response: Response;
     try {
-      response = await fetch(`${url}/models`, { headers, signal: signal ?? AbortSignal.timeout(10_000) });
+      // The fetch model calls use, so that a provider this test passes is one a run reaches.
+      response = await httpFetch(`${url}/models`, { headers, signal: signal ?? AbortSignal.timeout(10_000) });
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
       throw new FlowbenchError('PROVIDER_UNAVAILABLE', `cannot reach provider "${config.name}" at ${url}: ${cause}`, {
