@@ -33,6 +33,8 @@ export type { ProviderListing } from '../model/summaries';
 
 /** Model providers: presets plus the user's settings, and the LLM port built from them. */
 export class ProviderService {
+  private llmPort: LlmPort | undefined;
+
   constructor(
     private readonly settings: SettingsRepository,
     /** Where API keys are kept; the providers setting never holds one. */
@@ -158,8 +160,18 @@ export class ProviderService {
     });
   }
 
-  /** Every call's usage names the model that answered and, when it has a price, what it cost. */
+  /**
+   * Every call's usage names the model that answered and, when it has a
+   * price, what it cost. One port serves every run: it reads the providers
+   * and prices at each call, so settings changed meanwhile apply (building
+   * one for each run cost an MCP call 2 KB of garbage).
+   */
   port(): LlmPort {
+    this.llmPort ??= this.buildPort();
+    return this.llmPort;
+  }
+
+  private buildPort(): LlmPort {
     const base = createAiSdkPort((name) => this.resolve(name), this.env);
     const priced = <R extends LlmResponse>(response: R): R => {
       if (!response.usage) return response;
