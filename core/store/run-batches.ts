@@ -80,9 +80,17 @@ export function createBatchCommitter<B extends RunWriteBatch>(
   hooks: BatchHooks<B>,
 ): BatchCommitter<B> {
   const prepared = prepareRunStatements(db, statements);
+  const steps = bulkStepWriter(db, statements.upsertStep);
   // IMMEDIATE: take the write lock when the transaction begins, so a busy database is waited for (busy_timeout).
   const commitAll = db.transaction((writes: RunWrite[]) => {
-    for (const [name, params] of writes) prepared[name].run(params);
+    // A run's steps come in a row: many a statement (see bulkStepWriter); the other writes one by one.
+    for (let i = 0; i < writes.length;) {
+      const [name, params] = writes[i] as RunWrite;
+      if (name !== 'upsertStep') {
+        prepared[name].run(params);
+        i++;
+      } else i = steps(writes, i);
+    }
   });
   const commit = (writes: RunWrite[]) => commitAll.immediate(writes);
   // After a failure that waiting does not fix (the run's flow was deleted meanwhile, a full
@@ -155,5 +163,44 @@ export function createBatchCommitter<B extends RunWriteBatch>(
       clearTimeout(retryTimer);
       retryTimer = undefined;
     },
+  };
+}
+
+/**
+ * Most step rows one statement writes (× 17 parameters, far below SQLite's
+ * limit). A 1,000-step run's rows took 2.1 ms to write at 8, 16 or 32 rows a
+ * statement, 2.2 ms at 64, and 2.7 ms one row a statement.
+ */
+const STEP_ROWS = 16;
+
+/**
+ * Writes the consecutive step upserts that start at `from` as multi-row
+ * upserts, STEP_ROWS rows a statement, and returns the index after them.
+ * SQLite applies the rows of one statement in order, so a step written twice
+ * in it (started, then finished) merges as it does over two statements.
+ */
+function bulkStepWriter(db: Database.Database, sql: string): (writes: RunWrite[], from: number) => number {
+  const tuple = /VALUES (\([^)]*\))/.exec(sql)?.[1];
+  if (!tuple) throw new Error(`no VALUES (…) in the step statement: ${sql}`);
+  const bySize = new Map<number, Database.Statement>();
+  const statementFor = (rows: number): Database.Statement => {
+    let statement = bySize.get(rows);
+    if (!statement) {
+      statement = db.prepare(sql.replace(`VALUES ${tuple}`, `VALUES ${Array<string>(rows).fill(tuple).join(', ')}`));
+      bySize.set(rows, statement);
+    }
+    return statement;
+  };
+  return (writes, from) => {
+    let end = from;
+    while (end < writes.length && end - from < STEP_ROWS && (writes[end] as RunWrite)[0] === 'upsertStep') end++;
+    if (end - from === 1) {
+      statementFor(1).run((writes[from] as RunWrite)[1]);
+      return end;
+    }
+    const params: unknown[] = [];
+    for (let i = from; i < end; i++) for (const value of (writes[i] as RunWrite)[1]) params.push(value);
+    statementFor(end - from).run(params);
+    return end;
   };
 }

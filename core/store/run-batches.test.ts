@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dumpDatabase } from '../../tests/helpers/db-dump';
+import { greeterFlow } from '../../tests/helpers/flow-builder';
+import { useTempDir } from '../../tests/helpers/temp';
+import { openDatabase } from './database';
+import { FlowRepository } from './flow-repository';
+import { createBatchCommitter, prepareRunStatements } from './run-batches';
+import { RUN_STATEMENTS, STEP_KEYS, type RunWrite } from './run-statements';
+
+const tempDir = useTempDir();
+const flow = greeterFlow('greeter');
+const NOW = 1_795_000_000_000;
+
+/** A database with the greeter flow, so runs of it can be stored. */
+function newDatabase(name: string) {
+  const database = openDatabase(join(tempDir(), name));
+  new FlowRepository(database).create(flow);
+  return database;
+}
+
+type Step = Partial<Record<(typeof STEP_KEYS)[number], string | number | null>>;
+const step = (fields: Step): RunWrite => [
+  'upsertStep',
+  STEP_KEYS.map((key) => ({ runId: 'run-1', iteration: 0, attempts: 1, ...fields })[key] ?? null) as never,
+];
+
+/**
+ * A run of 40 nodes as the engine writes it: each step once when it starts
+ * and once when it ends (merged by the upsert), some ends far from their
+ * start, one step retried, and the run's own row between the steps.
+ */
+function runWrites(): RunWrite[] {
+  const writes: RunWrite[] = [
+    ['insertSnapshot', ['h1', JSON.stringify(flow), NOW]],
+    [
+      'insertFinishedRun',
+      [
+        'run-1',
+        'greeter',
+        'Greeter',
+        null,
+        'h1',
+        '{}',
+        'cli',
+        null,
+        1,
+        NOW,
+        null,
+        null,
+        null,
+        'succeeded',
+        null,
+        null,
+        null,
+        null,
+        NOW + 100,
+        100,
+      ],
+    ],
+  ];
+  for (let i = 0; i < 40; i++) {
+    writes.push(step({ nodeId: `n${i}`, seq: i, status: 'running', input: `{"i":${i}}`, startedAt: NOW + i }));
+    if (i % 3 === 0)
+      writes.push(
+        step({ nodeId: `n${i}`, seq: i, status: 'succeeded', output: `"out ${i}"`, finishedAt: NOW + i + 1 }),
+      );
+  }
+  writes.push(step({ nodeId: 'n7', seq: 7, status: 'running', attempts: 2, retries: '[{"error":"429"}]' }));
+  writes.push(['markJournal', ['j-1', 1]]);
+  for (let i = 0; i < 40; i++) {
+    if (i % 3 !== 0)
+      writes.push(
+        step({ nodeId: `n${i}`, seq: i, status: 'succeeded', output: `"out ${i}"`, finishedAt: NOW + i + 1 }),
+      );
+  }
+  return writes;
+}
+
+describe('batch commits', () => {
+  it('store a run whose steps go many rows a statement exactly as one statement a write does', () => {
+    const bulk = newDatabase('bulk.db');
+    const failures: string[] = [];
+    const committer = createBatchCommitter(bulk.sqlite, RUN_STATEMENTS, {
+      onBusy: () => undefined,
+      onFailed: (failed) => failures.push(...failed.map((f) => f.error.message)),
+    });
+    expect(committer.tryCommit({ writes: runWrites() })).toBe('committed');
+    expect(failures).toEqual([]);
+    committer.stop();
+    bulk.close();
+
+    const single = newDatabase('single.db');
+    const prepared = prepareRunStatements(single.sqlite, RUN_STATEMENTS);
+    single.sqlite.transaction(() => {
+      for (const [name, params] of runWrites()) prepared[name].run(params);
+    })();
+    single.close();
+
+    const bulkRows = dumpDatabase(join(tempDir(), 'bulk.db'));
+    const singleRows = dumpDatabase(join(tempDir(), 'single.db'));
+    expect(bulkRows.run_steps).toHaveLength(40);
+    expect(bulkRows.run_steps).toContainEqual(
+      expect.objectContaining({ node_id: 'n7', status: 'succeeded', attempts: 2, output: '"out 7"', input: '{"i":7}' }),
+    );
+    for (const table of ['runs', 'run_steps', 'run_journals']) expect(bulkRows[table]).toEqual(singleRows[table]);
+  });
+});
