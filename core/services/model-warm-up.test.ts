@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { warmModelCalls, warmModelCallsOnce } from './model-warm-up';
+import { modelAnswered, warmModelCalls, warmModelCallsOnce } from './model-warm-up';
 
 const servers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
 
+// In this order: once a real model call of the process has ended, the warm-up makes one call at most.
 describe('warmModelCalls', () => {
-  it('makes one model call to a loopback server of its own and leaves nothing listening', async () => {
+  it('makes fifty model calls to a loopback server of its own while no real answer has come, and leaves nothing listening', async () => {
     const before = servers();
-    expect(await warmModelCalls()).toBe(true);
+    expect(await warmModelCalls()).toBe(50);
     // Closing is asynchronous: the server's handle goes on the next turns.
     await expect.poll(servers).toBe(before);
+  });
+
+  it('stops after the call it is making when a real model call ends, and makes one call after that', async () => {
+    const warming = warmModelCalls();
+    setImmediate(modelAnswered);
+    const calls = await warming;
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThan(50);
+    expect(await warmModelCalls()).toBe(1);
   });
 });
 
@@ -16,6 +26,6 @@ describe('warmModelCallsOnce', () => {
   it('warms up once in a process, however many callers ask', async () => {
     const first = warmModelCallsOnce(1);
     expect(warmModelCallsOnce(0)).toBe(first);
-    expect(await first).toBe(true);
+    expect(await first).toBe(1);
   });
 });

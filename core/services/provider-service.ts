@@ -18,7 +18,7 @@ import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
 import { secretNames } from '../model/secrets';
 import type { SecretVault } from './secret-vault';
-import { warmModelCallsOnce } from './model-warm-up';
+import { modelAnswered, warmModelCallsOnce } from './model-warm-up';
 
 const KEY = 'providers';
 const PRICES_KEY = 'prices';
@@ -179,9 +179,11 @@ export class ProviderService {
       const usage = { ...response.usage, provider: response.provider, model: response.model };
       return { ...response, usage: price ? { ...usage, cost: costOf(usage, price) } : usage };
     };
-    // Once the first request is out, the rest of the model library is compiled while it waits.
+    // Once the first request is out, the rest of the model library is compiled while it waits,
+    // until a real answer comes.
     const warmingUp = <T>(answer: Promise<T>): Promise<T> => {
       void warmModelCallsOnce(FIRST_REQUEST_OUT_MS);
+      answer.then(modelAnswered, modelAnswered);
       return answer;
     };
     return {
