@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dumpDatabase } from '../../tests/helpers/db-dump';
 import { greeterFlow } from '../../tests/helpers/flow-builder';
+import { finishedRunWrites } from '../../tests/helpers/run-writes';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openDatabase } from './database';
 import { FlowRepository } from './flow-repository';
@@ -31,34 +32,7 @@ const step = (fields: Step): RunWrite => [
  * start, one step retried, and the run's own row between the steps.
  */
 function runWrites(): RunWrite[] {
-  const writes: RunWrite[] = [
-    ['insertSnapshot', ['h1', JSON.stringify(flow), NOW]],
-    [
-      'insertFinishedRun',
-      [
-        'run-1',
-        'greeter',
-        'Greeter',
-        null,
-        'h1',
-        '{}',
-        'cli',
-        null,
-        1,
-        NOW,
-        null,
-        null,
-        null,
-        'succeeded',
-        null,
-        null,
-        null,
-        null,
-        NOW + 100,
-        100,
-      ],
-    ],
-  ];
+  const writes = finishedRunWrites(flow, 'run-1', NOW, { trigger: 'cli', finishedAt: NOW + 100, durationMs: 100 });
   for (let i = 0; i < 40; i++) {
     writes.push(step({ nodeId: `n${i}`, seq: i, status: 'running', input: `{"i":${i}}`, startedAt: NOW + i }));
     if (i % 3 === 0)

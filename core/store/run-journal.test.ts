@@ -7,6 +7,7 @@ import { greeterFlow } from '../../tests/helpers/flow-builder';
 import { startServe } from '../../tests/helpers/serve';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from '../services/open-services';
+import { finishedRunWrites } from '../../tests/helpers/run-writes';
 import { journalFolder, recoverJournals, RunJournal } from './run-journal';
 
 const tempDir = useTempDir();
@@ -127,34 +128,7 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     const db = newDatabase('marked.db');
     const name = `${deadPid()}-1-abcd.jsonl`;
     const now = Date.now();
-    const run = (id: string) => [
-      ['insertSnapshot', ['h1', JSON.stringify(flow), now]],
-      [
-        'insertFinishedRun',
-        [
-          id,
-          'greeter',
-          'Greeter',
-          null,
-          'h1',
-          '{}',
-          'mcp',
-          null,
-          1,
-          now,
-          null,
-          null,
-          null,
-          'succeeded',
-          null,
-          null,
-          null,
-          null,
-          now,
-          0,
-        ],
-      ],
-    ];
+    const run = (id: string) => finishedRunWrites(flow, id, now);
     const line = (id: number, runId: string) =>
       JSON.stringify({ id, writes: [...run(runId), ['markJournal', [name, id]]] });
     const sqlite = new Database(db);
