@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mode } from '../tests/helpers/mcp';
 import { startServe } from '../tests/helpers/serve';
 import { oneNodeFlow } from './mcp.bench';
-import { echoTarget, roundTrips, type Target } from './mcp-compare';
+import { echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
 const BARE = join(import.meta.dirname, 'bare-v2-server.ts');
@@ -61,6 +61,20 @@ function rows(transport: string, mode: V2Mode, mine: number[], base: number[]): 
   ];
 }
 
+/**
+ * No goal: the 2026-07-28 throughput the mcp suite measures for 2025-11-25
+ * clients, with the same 50 callers of 200 calls each.
+ */
+async function callsPerSecond(ours: Target, bare: Target): Promise<BenchRow> {
+  const oursRate = await throughput(ours, 50, 200);
+  const bareRate = await throughput(bare, 50, 200);
+  return {
+    suite: 'revisions',
+    metric: `calls/s stdio ${REVISION.modern} (v2 client), 50 concurrent callers (ours / bare v2)`,
+    value: `${oursRate.toFixed(0)} / ${bareRate.toFixed(0)} (${(oursRate / bareRate).toFixed(2)}×)`,
+  };
+}
+
 /** Issue 19: tools/call under both protocol revisions next to a bare v2 SDK server, over stdio and HTTP. */
 export async function benchRevisions(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowbench-bench-revisions-'));
@@ -74,6 +88,7 @@ export async function benchRevisions(): Promise<BenchRow[]> {
       const ours = echoTarget('flowbench', stdioOurs, 'bench_echo', () => stdioOurs.close());
       const bare = await bareStdio(mode);
       result.push(...rows('stdio', mode, ...(await roundTrips(ours, bare, 1000))));
+      if (mode === 'modern') result.push(await callsPerSecond(ours, bare));
       await ours.close();
       await bare.close();
 
