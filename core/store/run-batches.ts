@@ -80,7 +80,7 @@ export function createBatchCommitter<B extends RunWriteBatch>(
   hooks: BatchHooks<B>,
 ): BatchCommitter<B> {
   const prepared = prepareRunStatements(db, statements);
-  const steps = bulkStepWriter(db, statements.upsertStep);
+  const steps = bulkStepWriter(db, statements.upsertStep, prepared.upsertStep);
   // IMMEDIATE: take the write lock when the transaction begins, so a busy database is waited for (busy_timeout).
   const commitAll = db.transaction((writes: RunWrite[]) => {
     // A run's steps come in a row: many a statement (see bulkStepWriter); the other writes one by one.
@@ -179,10 +179,14 @@ const STEP_ROWS = 16;
  * SQLite applies the rows of one statement in order, so a step written twice
  * in it (started, then finished) merges as it does over two statements.
  */
-function bulkStepWriter(db: Database.Database, sql: string): (writes: RunWrite[], from: number) => number {
+function bulkStepWriter(
+  db: Database.Database,
+  sql: string,
+  oneRow: Database.Statement,
+): (writes: RunWrite[], from: number) => number {
   const tuple = /VALUES (\([^)]*\))/.exec(sql)?.[1];
   if (!tuple) throw new Error(`no VALUES (…) in the step statement: ${sql}`);
-  const bySize = new Map<number, Database.Statement>();
+  const bySize = new Map([[1, oneRow]]);
   const statementFor = (rows: number): Database.Statement => {
     let statement = bySize.get(rows);
     if (!statement) {
@@ -195,7 +199,7 @@ function bulkStepWriter(db: Database.Database, sql: string): (writes: RunWrite[]
     let end = from;
     while (end < writes.length && end - from < STEP_ROWS && (writes[end] as RunWrite)[0] === 'upsertStep') end++;
     if (end - from === 1) {
-      statementFor(1).run((writes[from] as RunWrite)[1]);
+      oneRow.run((writes[from] as RunWrite)[1]);
       return end;
     }
     const params: unknown[] = [];

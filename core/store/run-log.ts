@@ -62,10 +62,8 @@ export class RunLog {
   private flushTimer: NodeJS.Timeout | undefined;
   /** Runs some of whose records could not be written, with why; see `unstoredReason`. */
   private readonly unstored = new Map<string, string>();
-  /** The commit `durable` scheduled for this turn of the event loop, shared by its callers. */
+  /** The hand-over `durable` scheduled for the runs ending in this turn of the event loop, shared by their callers. */
   private durableCommit: Promise<void> | undefined;
-  /** The journal append `durable` scheduled for this turn's runs, shared by their callers. */
-  private journalCommit: Promise<void> | undefined;
 
   constructor(database: FlowbenchDatabase, options: RunLogOptions = {}) {
     const forget = (dropped: readonly DroppedWrite[]) => {
@@ -124,34 +122,25 @@ export class RunLog {
    * the disk or a lock.
    */
   durable(): Promise<void> {
-    if (this.writer.journaled) {
-      // In the run journal once handed over (see run-journal.ts): durable without waiting for the commit.
-      if (this.queued.length === 0) return DURABLE;
-      this.journalCommit ??= new Promise((resolve, reject) =>
-        process.nextTick(() => this.commitJournaled(resolve, reject)),
-      );
-      return this.journalCommit;
-    }
-    if (this.queued.length === 0) return this.writer.settled();
-    this.durableCommit ??= new Promise((resolve) =>
-      setImmediate(() => {
-        this.durableCommit = undefined;
-        this.commit();
-        resolve(this.writer.settled());
-      }),
-    );
+    if (this.queued.length === 0) return this.writer.journaled ? DURABLE : this.writer.settled();
+    this.durableCommit ??= new Promise((resolve, reject) => {
+      const handOver = () => this.commitForDurable(resolve, reject);
+      // Journaled, once every run that ended in this turn has asked: one append for all of them (the
+      // runs a 2026-07-28 stdio client's concurrent calls end together otherwise took one write(2)
+      // each). Otherwise after the turn's I/O too, as the answers wait for the commit anyway.
+      if (this.writer.journaled) process.nextTick(handOver);
+      else setImmediate(handOver);
+    });
     return this.durableCommit;
   }
 
   /**
-   * The batch `durable` hands over for the runs that ended in this turn of
-   * the event loop, after every one of them asked: one journal append for
-   * all (the runs a 2026-07-28 stdio client's concurrent calls end together
-   * otherwise took one write(2) each), and nothing held up by a timer.
-   * Without the journal (a full disk since), their answers wait for the commit.
+   * Hands the queue over for `durable`'s callers: durable at once in the run
+   * journal (see run-journal.ts), else once committed (no journal, or a full
+   * disk since).
    */
-  private commitJournaled(resolve: (done: Promise<void> | undefined) => void, reject: (error: unknown) => void): void {
-    this.journalCommit = undefined;
+  private commitForDurable(resolve: (done: Promise<void> | undefined) => void, reject: (error: unknown) => void): void {
+    this.durableCommit = undefined;
     try {
       this.commit();
       resolve(this.writer.journaled ? undefined : this.writer.settled());
