@@ -6,16 +6,21 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { journalAppender } from './journal-append';
+
+const append = journalAppender();
 
 /**
  * The baseline of the MCP benchmark: a bare SDK server whose one tool echoes.
- * Usage: bare-mcp-server.ts stdio | http (prints its URL).
+ * Usage: bare-mcp-server.ts stdio | http (prints its URL). With
+ * FLOWBENCH_BENCH_APPEND, each echo appends a journal line first (journal-append.ts).
  */
 function echoServer(): McpServer {
   const server = new McpServer({ name: 'bare-echo', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, ({ message }) => ({
-    content: [{ type: 'text', text: message }],
-  }));
+  server.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, ({ message }) => {
+    append?.(message);
+    return { content: [{ type: 'text', text: message }] };
+  });
   return server;
 }
 

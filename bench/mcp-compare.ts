@@ -1,4 +1,6 @@
 import { pinServers } from './pin';
+import { percentile, type BenchRow } from './stats';
+
 /** One MCP server under measurement: how to call its echo-like tool once, and how to let it go. */
 export interface Target {
   label: string;
@@ -27,14 +29,14 @@ export function echoTarget(
  */
 export const WARMUP_CALLS = 2500;
 
-/** Alternates blocks of sequential calls between the two targets so both see the same machine. */
-export async function roundTrips(a: Target, b: Target, total: number): Promise<[number[], number[]]> {
-  const samples: [number[], number[]] = [[], []];
-  // Both servers are running by now: onto the servers' core (see pin.ts).
+/** Alternates blocks of sequential calls between the targets so all see the same machine; each one's samples. */
+export async function roundTrips(targets: readonly Target[], total: number): Promise<number[][]> {
+  const samples = targets.map((): number[] => []);
+  // The servers are running by now: onto the servers' core (see pin.ts).
   pinServers();
-  for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all([a.call(i), b.call(i)]);
+  for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all(targets.map((target) => target.call(i)));
   for (let block = 0; block < 10; block++) {
-    for (const [index, target] of [a, b].entries()) {
+    for (const [index, target] of targets.entries()) {
       for (let i = 0; i < total / 10; i++) {
         const started = performance.now();
         await target.call(i);
@@ -43,6 +45,26 @@ export async function roundTrips(a: Target, b: Target, total: number): Promise<[
     }
   }
   return samples;
+}
+
+/**
+ * No goal: the bare server's p50 and p99 when it appends the journal line
+ * Flowbench appends before each answer (journal-append.ts), over its own
+ * without, both measured in the same blocks as the goal's row: the part of a
+ * ratio to the bare server that any server keeping every answered call
+ * durable pays on this machine.
+ */
+export function appendReferenceRow(suite: string, label: string, appending: number[], bare: number[]): BenchRow {
+  const part = (p: number) => {
+    const value = percentile(appending, p);
+    const base = percentile(bare, p);
+    return `${(value * 1000).toFixed(0)} µs against ${(base * 1000).toFixed(0)} (${(value / base).toFixed(2)}×)`;
+  };
+  return {
+    suite,
+    metric: `${label}: bare echo that appends a journal line per call (no goal)`,
+    value: `p50 ${part(50)}; p99 ${part(99)}`,
+  };
 }
 
 /** Calls per second with `callers` concurrent sequential callers. */

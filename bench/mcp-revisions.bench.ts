@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mode } from '../tests/helpers/mcp';
 import { startServe } from '../tests/helpers/serve';
 import { oneNodeFlow } from './mcp.bench';
-import { echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
+import { appendReferenceRow, echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
 const BARE = join(import.meta.dirname, 'bare-v2-server.ts');
@@ -16,10 +16,16 @@ const options = (mode: V2Mode) => ({
   versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : ('legacy' as const) },
 });
 
-async function bareStdio(mode: V2Mode): Promise<Target> {
+/** The bare v2 server over stdio; given a folder, the one that appends a journal line per call there (journal-append.ts). */
+async function bareStdio(mode: V2Mode, appendTo?: string): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1' }, options(mode));
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BARE, 'stdio'], stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', BARE, 'stdio'],
+      stderr: 'ignore',
+      ...(appendTo ? { env: { ...(process.env as Record<string, string>), FLOWBENCH_BENCH_APPEND: appendTo } } : {}),
+    }),
   );
   return echoTarget('bare v2 SDK echo', client, 'echo', () => client.close());
 }
@@ -87,15 +93,20 @@ export async function benchRevisions(): Promise<BenchRow[]> {
       const stdioOurs = await connectStdioV2(db, mode, 'bench');
       const ours = echoTarget('flowbench', stdioOurs, 'bench_echo', () => stdioOurs.close());
       const bare = await bareStdio(mode);
-      result.push(...rows('stdio', mode, ...(await roundTrips(ours, bare, 1000))));
+      const appending = await bareStdio(mode, dir);
+      const [mine = [], base = [], appended = []] = await roundTrips([ours, bare, appending], 1000);
+      result.push(...rows('stdio', mode, mine, base));
+      result.push(appendReferenceRow('revisions', `tools/call stdio ${REVISION[mode]} (v2 client)`, appended, base));
       if (mode === 'modern') result.push(await callsPerSecond(ours, bare));
       await ours.close();
       await bare.close();
+      await appending.close();
 
       const httpOurs = await connectHttpV2(serve.mcpUrl, serve.token, mode, 'bench');
       const oursHttp = echoTarget('flowbench', httpOurs, 'bench_echo', () => httpOurs.close());
       const bareH = await bareHttp(mode);
-      result.push(...rows('HTTP', mode, ...(await roundTrips(oursHttp, bareH, 1000))));
+      const [mineHttp = [], baseHttp = []] = await roundTrips([oursHttp, bareH], 1000);
+      result.push(...rows('HTTP', mode, mineHttp, baseHttp));
       await oursHttp.close();
       await bareH.close();
     }

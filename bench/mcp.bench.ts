@@ -9,7 +9,7 @@ import type { FlowInput } from '../core/model/flow';
 import { buildFlow, template } from '../tests/helpers/flow-builder';
 import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../tests/helpers/mcp';
 import { startServe } from '../tests/helpers/serve';
-import { echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
+import { appendReferenceRow, echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
 const BARE = join(import.meta.dirname, 'bare-mcp-server.ts');
@@ -29,10 +29,16 @@ export const oneNodeFlow: FlowInput = {
   tool: { name: 'bench_echo' },
 };
 
-async function bareStdio(): Promise<Target> {
+/** The bare server over stdio; given a folder, the one that appends a journal line per call there (journal-append.ts). */
+async function bareStdio(appendTo?: string): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BARE, 'stdio'], stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', BARE, 'stdio'],
+      stderr: 'ignore',
+      ...(appendTo ? { env: { ...(process.env as Record<string, string>), FLOWBENCH_BENCH_APPEND: appendTo } } : {}),
+    }),
   );
   return echoTarget('bare SDK echo', client, 'echo', () => client.close());
 }
@@ -52,8 +58,8 @@ async function bareHttp(): Promise<Target> {
 /** Sequential calls of each of the 50 callers in the throughput rows. */
 const CALLS_PER_CALLER = 200;
 
-async function compare(transport: string, ours: Target, bare: Target): Promise<BenchRow[]> {
-  const [mine, base] = await roundTrips(ours, bare, 1000);
+async function compare(transport: string, ours: Target, bare: Target, appending?: Target): Promise<BenchRow[]> {
+  const [mine = [], base = [], appended] = await roundTrips(appending ? [ours, bare, appending] : [ours, bare], 1000);
   const p50 = percentile(mine, 50);
   const baseP50 = percentile(base, 50);
   // 10,000 calls each: over 2,000 (the old figure) the bare stdio server was measured at 27–31k
@@ -74,6 +80,7 @@ async function compare(transport: string, ours: Target, bare: Target): Promise<B
       value: `${ms(baseP50)} / ${ms(percentile(base, 99))}`,
     },
     { suite: 'mcp', metric: `tools/call ${transport}: p50 ratio to bare`, value: `${(p50 / baseP50).toFixed(2)}×` },
+    ...(appended ? [appendReferenceRow('mcp', `tools/call ${transport}`, appended, base)] : []),
     {
       suite: 'mcp',
       metric: `calls/s ${transport}, 50 concurrent callers (ours / bare)`,
@@ -93,15 +100,18 @@ export async function benchMcp(): Promise<BenchRow[]> {
   try {
     const stdioOurs = await connectStdio(db, 'bench');
     const stdioBare = await bareStdio();
+    const stdioAppending = await bareStdio(dir);
     rows.push(
       ...(await compare(
         'stdio',
         echoTarget('flowbench', stdioOurs.client, 'bench_echo', () => stdioOurs.client.close()),
         stdioBare,
+        stdioAppending,
       )),
     );
     await stdioOurs.client.close();
     await stdioBare.close();
+    await stdioAppending.close();
 
     const serve = await startServe(db);
     const httpOurs = await connectHttp(serve.mcpUrl, serve.token, 'bench');
