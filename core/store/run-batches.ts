@@ -15,8 +15,12 @@ export interface FailedWrite {
 export interface BatchHooks<B extends RunWriteBatch> {
   /** The database stayed locked past busy_timeout; the batch waits for a retry. */
   onBusy(error: Error): void;
-  /** Writes that failed for a reason waiting does not fix; the rest of their batch was committed. */
-  onFailed(failed: FailedWrite[]): void;
+  /**
+   * Writes that failed for a reason waiting does not fix. `whole`: the batch
+   * could not be committed at all (a full disk, an I/O error), so every write
+   * of it is here; otherwise the rest of the batch was committed.
+   */
+  onFailed(failed: FailedWrite[], whole: boolean): void;
   /** The batch is done with: committed, or its failed writes reported. */
   onSettled?(batch: B): void;
   retryMs?: number;
@@ -117,10 +121,13 @@ export function createBatchCommitter<B extends RunWriteBatch>(
       if (isBusy(error)) throw error;
       try {
         const failed = commitEach(batch.writes);
-        if (failed.length > 0) hooks.onFailed(failed);
+        if (failed.length > 0) hooks.onFailed(failed, false);
       } catch (again) {
         if (isBusy(again)) throw again;
-        hooks.onFailed(batch.writes.map((write) => ({ write, error: asError(again) })));
+        hooks.onFailed(
+          batch.writes.map((write) => ({ write, error: asError(again) })),
+          true,
+        );
       }
     }
   }

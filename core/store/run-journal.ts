@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from './process-alive';
 import { prepareRunStatements, runEach, type PreparedRunStatements } from './run-batches';
@@ -51,6 +51,8 @@ export class RunJournal {
   private file: OpenFile;
   private bytes = 0;
   private retired: OpenFile[] = [];
+  /** Files left for a replay (see `hold`). */
+  private readonly held: string[] = [];
 
   private constructor(
     private readonly folder: string,
@@ -116,6 +118,33 @@ export class RunJournal {
     this.retired = this.retired.filter((file) => file.lastId > settled);
     for (const file of done) this.removeFile(file);
     return done.map((file) => file.name);
+  }
+
+  /**
+   * The database refused a batch of these files whole (a full disk, an I/O
+   * error), and the writer refuses their later batches too, so their marks
+   * stay before it. This process no longer appends to them nor removes them:
+   * they leave its own, so a replay stores what is past their marks once the
+   * database takes writes again (this process's own, every few seconds, or
+   * the next Flowbench to open the database), then removes them.
+   */
+  hold(names: readonly string[]): void {
+    for (const name of names) {
+      const file = this.file.name === name ? this.file : this.retired.find((f) => f.name === name);
+      if (!file) continue;
+      if (file === this.file) {
+        this.file = this.create();
+        this.bytes = 0;
+      } else this.retired = this.retired.filter((f) => f !== file);
+      closeSync(file.fd);
+      OWN.delete(file.name);
+      this.held.push(file.name);
+    }
+  }
+
+  /** The held files that no replay has stored and removed yet. */
+  heldLeft(): string[] {
+    return this.held.filter((name) => existsSync(join(this.folder, name)));
   }
 
   /** Every batch is committed: removes all the files; their names, whose marks can go. */

@@ -35,6 +35,12 @@ export interface RunWriter {
 export interface DroppedWrite {
   write: RunWrite;
   message: string;
+  /**
+   * Not committed, but kept in this process's run journal: its batch was
+   * refused whole, and the journal's replay stores it once the database
+   * takes writes again (see run-writer.worker.ts).
+   */
+  kept?: boolean;
 }
 
 /** Told of writes that failed: the log stores their snapshots again later, and fails the runs they belong to. */
@@ -55,9 +61,10 @@ const report = (message: string) => process.stderr.write(`flowbench: ${message}\
 
 /** Says which records were lost and why, and hands back the snapshots to store again. */
 function reportFailed(failed: readonly DroppedWrite[], onDropped: OnDropped): void {
-  const first = failed[0];
-  if (!first) return;
-  report(`${failed.length} run record write(s) failed and were skipped: ${first.message}`);
+  const skipped = failed.filter((f) => !f.kept);
+  const kept = failed.filter((f) => f.kept && f.write[0] !== 'markJournal');
+  if (skipped[0]) report(`${skipped.length} run record write(s) failed and were skipped: ${skipped[0].message}`);
+  if (kept[0]) report(`${kept.length} run record write(s) were not committed: ${kept[0].message}`);
   onDropped(failed);
 }
 
@@ -203,6 +210,9 @@ export class BackgroundRunWriter implements RunWriter {
     this.worker.on('message', (message: FromWorker) => {
       if (message.type === 'failed') {
         failedBeforeSettled = true;
+        // A journal with a batch the database refused is left for a replay, and no longer appended to.
+        const refused = message.failed.filter((f) => f.kept && f.write[0] === 'markJournal');
+        if (refused.length > 0) this.journal?.hold(refused.map((f) => String(f.write[1][0])));
         reportFailed(message.failed, onDropped);
       } else if (message.type === 'checkpointed') this.checkpointing = false;
       else {
@@ -217,7 +227,11 @@ export class BackgroundRunWriter implements RunWriter {
     this.journal = RunJournal.open(sqlite.name);
     if (this.journal) {
       // A host that outlives another (the editor beside a killed `flowbench mcp`) stores what it journaled.
-      this.recoverTimer = setInterval(() => this.send({ type: 'recover', own: ownJournals() }), RECOVER_EVERY_MS);
+      this.recoverTimer = setInterval(() => {
+        // The batches of a held journal reach the worker before its replay does.
+        this.postUnposted();
+        this.send({ type: 'recover', own: ownJournals() });
+      }, RECOVER_EVERY_MS);
       this.recoverTimer.unref();
     }
     this.worker.on('error', (error) => {
@@ -243,17 +257,19 @@ export class BackgroundRunWriter implements RunWriter {
     // idle) commits here, without waiting for a lock, and saves two thread hops on each of them.
     if (!this.journal && this.unsettled.length === 0 && !this.checkpointing && this.commitHere(batch)) return;
     const id = ++this.posted;
-    const numbered: NumberedBatch =
-      this.journal && !this.journalBroken
-        ? { id, writes: [...batch.writes, ['markJournal', [this.journal.current, id]]] }
-        : { ...batch, id };
+    // Journaled only while commits succeed: until one has (or since one failed) answers wait for
+    // commits anyway, and a database that refuses writes would leave a journal per batch behind.
+    const journal = this.journal && !this.journalBroken && this.committing ? this.journal : undefined;
+    const numbered: NumberedBatch = journal
+      ? { id, writes: [...batch.writes, ['markJournal', [journal.current, id]]] }
+      : { ...batch, id };
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
     const line = JSON.stringify(numbered);
     const now = performance.now();
     this.unsettled.push({ id, line, at: now });
     this.backlog.sample(now);
-    if (this.journal && !this.journalBroken) {
-      if (this.journal.append(id, line)) {
+    if (journal) {
+      if (journal.append(id, line)) {
         // Durable already: the worker is woken for it a little later, with whatever else comes meanwhile.
         // Waking it for each answer cost the answering thread more than the append (and one commit each).
         this.unposted.push(line);
@@ -321,6 +337,11 @@ export class BackgroundRunWriter implements RunWriter {
   /** Removes the journal once everything in it is committed; otherwise leaves it for the next process to replay. */
   private closeJournal(): void {
     if (!this.journal) return;
+    if (this.journal.heldLeft().length > 0) {
+      report(
+        'run records the database refused are left in the run journal; the next Flowbench to open the database stores them',
+      );
+    }
     const allCommitted = this.fallback
       ? this.fallback.pendingCount === 0
       : Atomics.load(this.state, SETTLED) >= this.posted;

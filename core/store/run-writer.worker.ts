@@ -32,7 +32,7 @@ export type ToWorker =
   | { type: 'forget'; journals: string[] };
 export type FromWorker =
   | { type: 'settled'; id: number }
-  | { type: 'failed'; failed: { write: RunWrite; message: string }[] }
+  | { type: 'failed'; failed: { write: RunWrite; message: string; kept?: boolean }[] }
   | { type: 'checkpointed' };
 
 interface NumberedBatch extends RunWriteBatch {
@@ -88,11 +88,29 @@ try {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, nativeBinding ? { nativeBinding } : {});
   configureConnection(db);
+  /**
+   * Run journals one of whose batches the database refused whole (a full disk, an I/O error): their
+   * later batches are refused too, so each one's mark stays before the refused batch, and the replay
+   * that stores the journal once the database takes writes again stores them all, once.
+   */
+  const refusedJournals = new Set<string>();
+  /** The writes of journaled batches: a batch refused whole stays in its journal. */
+  const journaled = new WeakSet<RunWrite>();
+  const keptNote = 'kept in the run journal, stored once the database takes writes again';
   const committer = createBatchCommitter<NumberedBatch>(db, statements, {
     onBusy: (error) => report(`run records wait for the database: ${error.message}`),
     // The main thread reports them: it knows which snapshots to store again.
-    onFailed: (failed) =>
-      post({ type: 'failed', failed: failed.map(({ write, error }) => ({ write, message: error.message })) }),
+    onFailed: (failed, whole) => {
+      for (const { write } of failed) if (whole && write[0] === 'markJournal') refusedJournals.add(String(write[1][0]));
+      post({
+        type: 'failed',
+        failed: failed.map(({ write, error }) =>
+          whole && journaled.has(write)
+            ? { write, message: `${error.message} (${keptNote})`, kept: true }
+            : { write, message: error.message },
+        ),
+      });
+    },
     onSettled: (batch) => {
       signal(0, batch.id);
       post({ type: 'settled', id: batch.id });
@@ -125,15 +143,31 @@ try {
     const batches = arrived;
     arrived = [];
     if (batches.length === 0) return;
+    for (const batch of batches) {
+      const mark = batch.writes[batch.writes.length - 1];
+      if (mark?.[0] !== 'markJournal') continue;
+      const journal = String(mark[1][0]);
+      if (!refusedJournals.has(journal)) {
+        for (const write of batch.writes) journaled.add(write);
+        continue;
+      }
+      const message = `the database refused an earlier batch of its run journal (${keptNote})`;
+      post({ type: 'failed', failed: batch.writes.slice(0, -1).map((write) => ({ write, message, kept: true })) });
+      // Settled in its turn, with nothing written.
+      batch.writes = [];
+    }
     const last = batches[batches.length - 1] as NumberedBatch;
     committer.add(batches.length === 1 ? last : { id: last.id, writes: batches.flatMap((batch) => batch.writes) });
   };
   const recover = (own: string[]) => {
     try {
       const stored = recoverJournals(db, own);
-      if (stored > 0) report(`stored ${stored} batch(es) of run records journaled by a Flowbench that stopped`);
+      if (stored > 0)
+        report(
+          `stored ${stored} batch(es) of run records from run journals (of a Flowbench that stopped, or the database refused before)`,
+        );
     } catch (error) {
-      report(`run journals of stopped processes wait for the next try: ${(error as Error).message}`);
+      report(`run journals wait for the next try: ${(error as Error).message}`);
     }
   };
   port?.on('message', (message: ToWorker) => {
