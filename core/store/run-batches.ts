@@ -23,6 +23,8 @@ export interface BatchHooks<B extends RunWriteBatch> {
   onFailed(failed: FailedWrite[], whole: boolean): void;
   /** The batch is done with: committed, or its failed writes reported. */
   onSettled?(batch: B): void;
+  /** Called right before each attempt to commit the batch; may take writes out of it. */
+  beforeCommit?(batch: B): void;
   retryMs?: number;
 }
 
@@ -115,6 +117,7 @@ export function createBatchCommitter<B extends RunWriteBatch>(
 
   /** Commits a batch, or its writes one by one after a failure waiting does not fix; throws only when busy. */
   function commitOrReport(batch: B): void {
+    hooks.beforeCommit?.(batch);
     try {
       commit(batch.writes);
     } catch (error) {

@@ -94,8 +94,8 @@ try {
    * that stores the journal once the database takes writes again stores them all, once.
    */
   const refusedJournals = new Set<string>();
-  /** The writes of journaled batches: a batch refused whole stays in its journal. */
-  const journaled = new WeakSet<RunWrite>();
+  /** The journal each journaled write is in. */
+  const journalOf = new WeakMap<RunWrite, string>();
   const keptNote = 'kept in the run journal, stored once the database takes writes again';
   const committer = createBatchCommitter<NumberedBatch>(db, statements, {
     onBusy: (error) => report(`run records wait for the database: ${error.message}`),
@@ -105,11 +105,21 @@ try {
       post({
         type: 'failed',
         failed: failed.map(({ write, error }) =>
-          whole && journaled.has(write)
+          whole && journalOf.has(write)
             ? { write, message: `${error.message} (${keptNote})`, kept: true }
             : { write, message: error.message },
         ),
       });
+    },
+    // At commit time, not on arrival: a batch that waited behind the refused one (a retry) is refused too.
+    beforeCommit: (batch) => {
+      if (refusedJournals.size === 0) return;
+      const refused = new Set(batch.writes.filter((write) => refusedJournals.has(journalOf.get(write) ?? '')));
+      if (refused.size === 0) return;
+      batch.writes = batch.writes.filter((write) => !refused.has(write));
+      const message = `the database refused an earlier batch of its run journal (${keptNote})`;
+      const failed = [...refused].filter((write) => write[0] !== 'markJournal');
+      post({ type: 'failed', failed: failed.map((write) => ({ write, message, kept: true })) });
     },
     onSettled: (batch) => {
       signal(0, batch.id);
@@ -147,14 +157,7 @@ try {
       const mark = batch.writes[batch.writes.length - 1];
       if (mark?.[0] !== 'markJournal') continue;
       const journal = String(mark[1][0]);
-      if (!refusedJournals.has(journal)) {
-        for (const write of batch.writes) journaled.add(write);
-        continue;
-      }
-      const message = `the database refused an earlier batch of its run journal (${keptNote})`;
-      post({ type: 'failed', failed: batch.writes.slice(0, -1).map((write) => ({ write, message, kept: true })) });
-      // Settled in its turn, with nothing written.
-      batch.writes = [];
+      for (const write of batch.writes) journalOf.set(write, journal);
     }
     const last = batches[batches.length - 1] as NumberedBatch;
     committer.add(batches.length === 1 ? last : { id: last.id, writes: batches.flatMap((batch) => batch.writes) });
