@@ -8,7 +8,7 @@ import { startServe } from '../../tests/helpers/serve';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from '../services/open-services';
 import { finishedRunWrites } from '../../tests/helpers/run-writes';
-import { journalFolder, recoverJournals, RunJournal } from './run-journal';
+import { journalFolder, ownJournals, recoverJournals, RunJournal } from './run-journal';
 
 const tempDir = useTempDir();
 const CHILD = join(import.meta.dirname, '../../tests/helpers/journal-child.ts');
@@ -237,6 +237,23 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
       live.kill();
     }
     expect(statSync(journalFolder(db)).mode & 0o777).toBe(0o700);
+  });
+
+  it('a held journal (the database refused one of its batches) is not appended to nor removed, and is left to a replay', () => {
+    const db = newDatabase('held.db');
+    const journal = RunJournal.open(db) as RunJournal;
+    const held = journal.current;
+    expect(journal.append(1, '{"id":1,"writes":[]}')).toBe(true);
+    journal.hold([held]);
+    expect(journal.current).not.toBe(held);
+    expect(ownJournals()).not.toContain(held);
+    expect(journal.append(2, '{"id":2,"writes":[]}')).toBe(true);
+    expect(readFileSync(join(journalFolder(db), held), 'utf8')).toBe('{"id":1,"writes":[]}\n');
+    // Everything settled: the files go, but the held one waits for its replay.
+    expect(journal.release(2)).toEqual([]);
+    expect(journal.remove()).toEqual([expect.not.stringMatching(held)]);
+    expect(journal.heldLeft()).toEqual([held]);
+    expect(readdirSync(journalFolder(db))).toEqual([held]);
   });
 
   it('a journal past its size goes on in a new file; the old one is removed once all its batches are committed', () => {

@@ -53,6 +53,8 @@ export class RunJournal {
   private retired: OpenFile[] = [];
   /** Files left for a replay (see `hold`). */
   private readonly held: string[] = [];
+  /** The current file is held and no other could be made: nothing more is appended. */
+  private failed = false;
 
   private constructor(
     private readonly folder: string,
@@ -84,6 +86,7 @@ export class RunJournal {
    * waits for its commit instead.
    */
   append(id: number, line: string): boolean {
+    if (this.failed) return false;
     const text = `${line}\n`;
     let size: number;
     try {
@@ -131,14 +134,22 @@ export class RunJournal {
   hold(names: readonly string[]): void {
     for (const name of names) {
       const file = this.file.name === name ? this.file : this.retired.find((f) => f.name === name);
-      if (!file) continue;
+      if (!file || this.held.includes(name)) continue;
+      this.held.push(name);
+      OWN.delete(name);
+      this.retired = this.retired.filter((f) => f !== file);
       if (file === this.file) {
-        this.file = this.create();
-        this.bytes = 0;
-      } else this.retired = this.retired.filter((f) => f !== file);
+        try {
+          this.file = this.create();
+          this.bytes = 0;
+        } catch (error) {
+          // No new file (a full disk): appends fail from now on, so answers wait for commits.
+          report(`no new run journal (${(error as Error).message}); answers wait for the database instead`);
+          this.failed = true;
+          continue;
+        }
+      }
       closeSync(file.fd);
-      OWN.delete(file.name);
-      this.held.push(file.name);
     }
   }
 
@@ -149,7 +160,9 @@ export class RunJournal {
 
   /** Every batch is committed: removes all the files; their names, whose marks can go. */
   remove(): string[] {
-    const all = [...this.retired, this.file];
+    // A held current file (no other could be made) stays for its replay.
+    if (this.failed) closeSync(this.file.fd);
+    const all = this.failed ? this.retired : [...this.retired, this.file];
     for (const file of all) this.removeFile(file);
     this.retired = [];
     return all.map((file) => file.name);

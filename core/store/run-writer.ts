@@ -264,12 +264,12 @@ export class BackgroundRunWriter implements RunWriter {
       ? { id, writes: [...batch.writes, ['markJournal', [journal.current, id]]] }
       : { ...batch, id };
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
-    const line = JSON.stringify(numbered);
+    let line = JSON.stringify(numbered);
     const now = performance.now();
-    this.unsettled.push({ id, line, at: now });
     this.backlog.sample(now);
     if (journal) {
       if (journal.append(id, line)) {
+        this.unsettled.push({ id, line, at: now });
         // Durable already: the worker is woken for it a little later, with whatever else comes meanwhile.
         // Waking it for each answer cost the answering thread more than the append (and one commit each).
         this.unposted.push(line);
@@ -277,7 +277,10 @@ export class BackgroundRunWriter implements RunWriter {
         return;
       }
       this.journalBroken = true;
+      // Not in the journal: without its mark, so that nothing takes it for a journaled batch.
+      line = JSON.stringify({ ...batch, id });
     }
+    this.unsettled.push({ id, line, at: now });
     this.postUnposted();
     this.send({ type: 'write', batches: line });
   }
