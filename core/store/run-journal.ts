@@ -153,6 +153,10 @@ export class RunJournal {
     }
   }
 
+  isHeld(name: string): boolean {
+    return this.held.includes(name);
+  }
+
   /** The held files that no replay has stored and removed yet. */
   heldLeft(): string[] {
     return this.held.filter((name) => existsSync(join(this.folder, name)));

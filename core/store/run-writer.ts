@@ -429,7 +429,13 @@ export class BackgroundRunWriter implements RunWriter {
     if (!this.fallback) {
       this.fallback = new InlineRunWriter(this.sqlite, this.onDropped);
       this.forgetSettled();
-      for (const { line } of this.unsettled) this.fallback.write(JSON.parse(line) as NumberedBatch);
+      for (const { line } of this.unsettled) {
+        const batch = JSON.parse(line) as NumberedBatch;
+        const mark = batch.writes[batch.writes.length - 1];
+        // A held journal's batches wait for its replay: committed here, they would move its mark past the refused one.
+        if (mark?.[0] === 'markJournal' && this.journal?.isHeld(String(mark[1][0]))) continue;
+        this.fallback.write(batch);
+      }
       this.unsettled = [];
       this.unposted = [];
       clearTimeout(this.postTimer);
