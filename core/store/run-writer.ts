@@ -176,6 +176,10 @@ export class BackgroundRunWriter implements RunWriter {
   private committing = false;
   /** An append failed (a full disk): batches are no longer journaled, and answers wait for commits. */
   private journalBroken = false;
+  /** The last batch whose settled message (after its failures, if any) this thread has handled. */
+  private settledSeen = 0;
+  /** The last batch posted without the journal. */
+  private lastUnjournaled = 0;
   private recoverTimer: NodeJS.Timeout | undefined;
   /** Journaled batches (their JSON) waiting to be posted to the worker; see `write`. */
   private unposted: string[] = [];
@@ -219,6 +223,7 @@ export class BackgroundRunWriter implements RunWriter {
         // A batch's failures are posted before it is settled.
         this.committing = !failedBeforeSettled;
         failedBeforeSettled = false;
+        this.settledSeen = message.id;
         this.wake(message.id);
         const released = this.journal?.release(message.id) ?? [];
         if (released.length > 0) this.send({ type: 'forget', journals: released });
@@ -244,6 +249,8 @@ export class BackgroundRunWriter implements RunWriter {
 
   get journaled(): boolean {
     if (this.journal === undefined || this.journalBroken || !this.committing || this.fallback) return false;
+    // A batch posted without the journal (before commits succeeded again) is durable only once settled.
+    if (this.settledSeen < this.lastUnjournaled) return false;
     // Asked twice on every answer: the list is trimmed only when its first entry looks too old.
     if (!this.backlog.behind(this.unsettled[0]?.at)) return true;
     this.forgetSettled();
@@ -280,6 +287,7 @@ export class BackgroundRunWriter implements RunWriter {
       // Not in the journal: without its mark, so that nothing takes it for a journaled batch.
       line = JSON.stringify({ ...batch, id });
     }
+    this.lastUnjournaled = id;
     this.unsettled.push({ id, line, at: now });
     this.postUnposted();
     this.send({ type: 'write', batches: line });
@@ -299,7 +307,9 @@ export class BackgroundRunWriter implements RunWriter {
     if (this.fallback) return this.fallback.settled();
     this.postUnposted();
     const id = this.posted;
-    if (Atomics.load(this.state, SETTLED) >= id) return Promise.resolve();
+    // Not the shared counter: it runs ahead of the failures the worker posts before it, and an answer
+    // must know whether its run was stored.
+    if (this.settledSeen >= id) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ id, resolve }));
   }
 

@@ -162,15 +162,20 @@ try {
     const last = batches[batches.length - 1] as NumberedBatch;
     committer.add(batches.length === 1 ? last : { id: last.id, writes: batches.flatMap((batch) => batch.writes) });
   };
+  /** What the last replay failed with: said once, not every few seconds while the database refuses writes. */
+  let recoverFailure: string | undefined;
   const recover = (own: string[]) => {
     try {
       const stored = recoverJournals(db, own);
+      recoverFailure = undefined;
       if (stored > 0)
         report(
           `stored ${stored} batch(es) of run records from run journals (of a Flowbench that stopped, or the database refused before)`,
         );
     } catch (error) {
-      report(`run journals wait for the next try: ${(error as Error).message}`);
+      const failure = (error as Error).message;
+      if (failure !== recoverFailure) report(`run journals wait for the next try (every few seconds): ${failure}`);
+      recoverFailure = failure;
     }
   };
   port?.on('message', (message: ToWorker) => {
