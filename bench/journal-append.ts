@@ -1,6 +1,13 @@
 import { openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+const APPEND_TO = 'FLOWBENCH_BENCH_APPEND';
+
+/** The options that start a bare server (stdio transport) appending a journal line per call in `folder`; none without one. */
+export function appendingServerOptions(folder?: string): { env?: Record<string, string> } {
+  return folder ? { env: { ...(process.env as Record<string, string>), [APPEND_TO]: folder } } : {};
+}
+
 /**
  * The bare servers' optional reference mode: with FLOWBENCH_BENCH_APPEND set
  * to a folder, each echo first appends one line to a file there, shaped and
@@ -13,7 +20,7 @@ import { join } from 'node:path';
  * machine, beside the goals that compare Flowbench with a bare one.
  */
 export function journalAppender(): ((message: string) => void) | undefined {
-  const folder = process.env.FLOWBENCH_BENCH_APPEND;
+  const folder = process.env[APPEND_TO];
   if (!folder) return undefined;
   const fd = openSync(join(folder, `bare-${process.pid}.jsonl`), 'a', 0o600);
   let id = 0;

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mode } from '../tests/helpers/mcp';
 import { startServe } from '../tests/helpers/serve';
 import { oneNodeFlow } from './mcp.bench';
+import { appendingServerOptions } from './journal-append';
 import { appendReferenceRow, echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
@@ -24,7 +25,7 @@ async function bareStdio(mode: V2Mode, appendTo?: string): Promise<Target> {
       command: process.execPath,
       args: ['--import', 'tsx', BARE, 'stdio'],
       stderr: 'ignore',
-      ...(appendTo ? { env: { ...(process.env as Record<string, string>), FLOWBENCH_BENCH_APPEND: appendTo } } : {}),
+      ...appendingServerOptions(appendTo),
     }),
   );
   return echoTarget('bare v2 SDK echo', client, 'echo', () => client.close());

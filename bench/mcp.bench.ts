@@ -9,6 +9,7 @@ import type { FlowInput } from '../core/model/flow';
 import { buildFlow, template } from '../tests/helpers/flow-builder';
 import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../tests/helpers/mcp';
 import { startServe } from '../tests/helpers/serve';
+import { appendingServerOptions } from './journal-append';
 import { appendReferenceRow, echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
@@ -37,7 +38,7 @@ async function bareStdio(appendTo?: string): Promise<Target> {
       command: process.execPath,
       args: ['--import', 'tsx', BARE, 'stdio'],
       stderr: 'ignore',
-      ...(appendTo ? { env: { ...(process.env as Record<string, string>), FLOWBENCH_BENCH_APPEND: appendTo } } : {}),
+      ...appendingServerOptions(appendTo),
     }),
   );
   return echoTarget('bare SDK echo', client, 'echo', () => client.close());
