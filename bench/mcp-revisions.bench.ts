@@ -8,7 +8,14 @@ import { connectHttpV2, connectStdioV2, prepareDatabase, publishFlows, type V2Mo
 import { startServe } from '../tests/helpers/serve';
 import { oneNodeFlow } from './mcp.bench';
 import { appendingServerOptions } from './journal-append';
-import { appendReferenceRow, echoTarget, roundTrips, throughput, type Target } from './mcp-compare';
+import {
+  appendReferenceRow,
+  compareThroughput,
+  echoTarget,
+  roundTrips,
+  throughputValue,
+  type Target,
+} from './mcp-compare';
 import { ms, percentile, type BenchRow } from './stats';
 
 const BARE = join(import.meta.dirname, 'bare-v2-server.ts');
@@ -73,12 +80,10 @@ function rows(transport: string, mode: V2Mode, mine: number[], base: number[]): 
  * clients, with the same 50 callers of 200 calls each.
  */
 async function callsPerSecond(ours: Target, bare: Target): Promise<BenchRow> {
-  const oursRate = await throughput(ours, 50, 200);
-  const bareRate = await throughput(bare, 50, 200);
   return {
     suite: 'revisions',
     metric: `calls/s stdio ${REVISION.modern} (v2 client), 50 concurrent callers (ours / bare v2)`,
-    value: `${oursRate.toFixed(0)} / ${bareRate.toFixed(0)} (${(oursRate / bareRate).toFixed(2)}×)`,
+    value: throughputValue(await compareThroughput(ours, bare, 50, 200)),
   };
 }
 
