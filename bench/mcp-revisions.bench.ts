@@ -13,6 +13,7 @@ import {
   compareThroughput,
   echoTarget,
   roundTrips,
+  slowCallsRow,
   throughputValue,
   type Target,
 } from './mcp-compare';
@@ -72,6 +73,7 @@ function rows(transport: string, mode: V2Mode, mine: number[], base: number[]): 
       metric: `${label}: ratio to bare v2 (p50 / p99)`,
       value: `${(p50 / baseP50).toFixed(2)}× / ${(percentile(mine, 99) / percentile(base, 99)).toFixed(2)}×`,
     },
+    slowCallsRow('revisions', label, mine, base),
   ];
 }
 
@@ -100,7 +102,7 @@ export async function benchRevisions(): Promise<BenchRow[]> {
       const ours = echoTarget('flowbench', stdioOurs, 'bench_echo', () => stdioOurs.close());
       const bare = await bareStdio(mode);
       const appending = await bareStdio(mode, dir);
-      const [mine = [], base = [], appended = []] = await roundTrips([ours, bare, appending], 1000);
+      const [mine = [], base = [], appended = []] = await roundTrips([ours, bare, appending]);
       result.push(...rows('stdio', mode, mine, base));
       result.push(appendReferenceRow('revisions', `tools/call stdio ${REVISION[mode]} (v2 client)`, appended, base));
       if (mode === 'modern') result.push(await callsPerSecond(ours, bare));
@@ -111,7 +113,7 @@ export async function benchRevisions(): Promise<BenchRow[]> {
       const httpOurs = await connectHttpV2(serve.mcpUrl, serve.token, mode, 'bench');
       const oursHttp = echoTarget('flowbench', httpOurs, 'bench_echo', () => httpOurs.close());
       const bareH = await bareHttp(mode);
-      const [mineHttp = [], baseHttp = []] = await roundTrips([oursHttp, bareH], 1000);
+      const [mineHttp = [], baseHttp = []] = await roundTrips([oursHttp, bareH]);
       result.push(...rows('HTTP', mode, mineHttp, baseHttp));
       await oursHttp.close();
       await bareH.close();

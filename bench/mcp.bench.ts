@@ -15,6 +15,7 @@ import {
   compareThroughput,
   echoTarget,
   roundTrips,
+  slowCallsRow,
   throughputValue,
   type Target,
 } from './mcp-compare';
@@ -67,7 +68,7 @@ async function bareHttp(): Promise<Target> {
 const CALLS_PER_CALLER = 200;
 
 async function compare(transport: string, ours: Target, bare: Target, appending?: Target): Promise<BenchRow[]> {
-  const [mine = [], base = [], appended] = await roundTrips(appending ? [ours, bare, appending] : [ours, bare], 1000);
+  const [mine = [], base = [], appended] = await roundTrips(appending ? [ours, bare, appending] : [ours, bare]);
   const p50 = percentile(mine, 50);
   const baseP50 = percentile(base, 50);
   // 10,000 calls a round: over 2,000 (the old figure) the bare stdio server was measured at 27–31k
@@ -87,6 +88,7 @@ async function compare(transport: string, ours: Target, bare: Target, appending?
       value: `${ms(baseP50)} / ${ms(percentile(base, 99))}`,
     },
     { suite: 'mcp', metric: `tools/call ${transport}: p50 ratio to bare`, value: `${(p50 / baseP50).toFixed(2)}×` },
+    slowCallsRow('mcp', `tools/call ${transport}`, mine, base),
     ...(appended ? [appendReferenceRow('mcp', `tools/call ${transport}`, appended, base)] : []),
     {
       suite: 'mcp',
