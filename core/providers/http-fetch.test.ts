@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from './http-fetch';
 
 const ANSWER = JSON.stringify({ choices: [{ message: { content: 'otters hold hands' } }] });
-const ENCODE: Record<string, (data: string) => Buffer> = {
+const ENCODE: Record<string, (data: Buffer) => Buffer> = {
   gzip: (data) => gzipSync(data),
   deflate: (data) => deflateSync(data),
   br: (data) => brotliCompressSync(data),
@@ -21,9 +21,17 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   const path = req.url ?? '/';
   seen.push({ method: req.method ?? '', url: path, headers: req.headers, body });
   if (path.startsWith('/encoded/')) {
-    const encoding = path.slice('/encoded/'.length);
+    // A list is applied in its order (the last one outermost); a coding not in ENCODE leaves the bytes as they are.
+    const encoding = decodeURIComponent(path.slice('/encoded/'.length));
+    const bytes = encoding
+      .split(',')
+      .reduce<Buffer>((data, coding) => ENCODE[coding.trim()]?.(data) ?? data, Buffer.from(ANSWER));
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
-    res.end(ENCODE[encoding]!(ANSWER));
+    res.end(bytes);
+  } else if (path === '/gzip-without-trailer') {
+    // The checksum and length a gzip body ends with, missing (a proxy that cut the body short).
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    res.end(gzipSync(ANSWER).subarray(0, -8));
   } else if (path === '/moved') {
     res.writeHead(307, { location: '/echo' }).end();
   } else if (path === '/empty') {
@@ -91,6 +99,37 @@ describe('httpFetch', () => {
     const response = await httpFetch(`${base}/encoded/${encoding}`);
     expect(response.headers.get('content-encoding')).toBe(encoding);
     expect(await response.text()).toBe(ANSWER);
+  });
+
+  it('decodes stacked codings last first, and hands over a body in a coding it does not know as sent, as fetch does', async () => {
+    for (const encoding of ['gzip, br', 'deflate,gzip', 'br, x-unknown']) {
+      const path = `${base}/encoded/${encodeURIComponent(encoding)}`;
+      const [ours, theirs] = [await (await httpFetch(path)).arrayBuffer(), await (await fetch(path)).arrayBuffer()];
+      expect(Buffer.from(ours)).toEqual(Buffer.from(theirs));
+    }
+    expect(await (await httpFetch(`${base}/encoded/${encodeURIComponent('gzip, br')}`)).text()).toBe(ANSWER);
+    // Compressed, then sent under a coding nobody knows: the bytes as sent, not a guess.
+    const raw = Buffer.from(
+      await (await httpFetch(`${base}/encoded/${encodeURIComponent('br, x-unknown')}`)).arrayBuffer(),
+    );
+    expect(raw).toEqual(brotliCompressSync(ANSWER));
+  });
+
+  it('decodes a gzip body cut short before its trailer as far as it goes, as fetch does', async () => {
+    expect(await (await fetch(`${base}/gzip-without-trailer`)).text()).toBe(ANSWER);
+    expect(await (await httpFetch(`${base}/gzip-without-trailer`)).text()).toBe(ANSWER);
+  });
+
+  it('refuses more than five codings, as fetch does', async () => {
+    const path = `${base}/encoded/${encodeURIComponent('gzip,gzip,gzip,gzip,gzip,gzip')}`;
+    await expect(fetch(path)).rejects.toThrow('fetch failed');
+    const failure = await httpFetch(path).then(
+      () => undefined,
+      (error: unknown) => error as TypeError,
+    );
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(failure?.message).toBe('fetch failed');
+    expect((failure?.cause as Error).message).toBe('too many content-encodings in response: 6, maximum allowed is 5');
   });
 
   it("follows a redirect through Node's fetch, the body sent again, unless told not to", async () => {

@@ -1,18 +1,40 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_BODY = new Set([204, 205, 304]);
 
+/** Lenient as fetch is (and curl): a body cut short at its end is decoded as far as it goes. */
+const ZLIB_LENIENT = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+const BROTLI_LENIENT = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH };
+
 /** The encodings fetch decodes, as it announces them in accept-encoding. */
 const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: () => createGunzip(ZLIB_LENIENT),
+  'x-gzip': () => createGunzip(ZLIB_LENIENT),
+  deflate: () => createInflate(ZLIB_LENIENT),
+  br: () => createBrotliDecompress(BROTLI_LENIENT),
 };
+
+/** More codings than this fail the response, as fetch does: layers of compression as a resource attack. */
+const MAX_CODINGS = 5;
+
+/**
+ * The decoders of a content-encoding list, last applied first; none when one
+ * of them is not known (the body is then handed over as sent, as fetch does).
+ */
+function decodersFor(contentEncoding: string | null): Transform[] {
+  const codings = contentEncoding ? contentEncoding.toLowerCase().split(',') : [];
+  if (codings.length > MAX_CODINGS) {
+    throw new TypeError('fetch failed', {
+      cause: new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is ${MAX_CODINGS}`),
+    });
+  }
+  const makers = codings.reverse().map((coding) => DECODERS[coding.trim()]);
+  return makers.every((make) => make !== undefined) ? makers.map((make) => make()) : [];
+}
 
 /**
  * `fetch` for the model providers, over node:http. Node's own fetch (undici)
@@ -76,9 +98,18 @@ function toResponse(message: IncomingMessage, url: URL, signal: AbortSignal | un
     message.resume();
     body = null;
   } else {
-    const decoder = DECODERS[headers.get('content-encoding')?.trim().toLowerCase() ?? ''];
-    // pipeline ends the decoder with the socket's error, as fetch's body does.
-    if (decoder) body = pipeline(message, decoder(), () => undefined);
+    let decoders: Transform[];
+    try {
+      decoders = decodersFor(headers.get('content-encoding'));
+    } catch (error) {
+      message.destroy();
+      throw error;
+    }
+    // pipeline ends the decoders with the socket's error, as fetch's body does.
+    if (decoders.length > 0) {
+      pipeline([message, ...decoders], () => undefined);
+      body = decoders[decoders.length - 1] as Transform;
+    }
     if (signal) {
       const stream = body;
       const onAbort = () => stream.destroy(signal.reason as Error);
