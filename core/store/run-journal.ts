@@ -4,7 +4,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { isProcessAlive } from './process-alive';
 import { prepareRunStatements, runEach, type PreparedRunStatements } from './run-batches';
-import { RUN_STATEMENTS, type RunWrite } from './run-statements';
+import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
 
 /**
  * Run journals: how a long-lived host (`flowbench mcp`, `serve`, the app)
@@ -29,6 +29,21 @@ import { RUN_STATEMENTS, type RunWrite } from './run-statements';
  * name for its own rollback journal.
  */
 export const journalFolder = (databasePath: string): string => `${databasePath}.run-journals`;
+
+/**
+ * The write a journaled batch ends with: how far its journal is committed,
+ * stored in the batch's own transaction (the mark a replay starts after).
+ */
+export const journalMark = (journal: string, batchId: number): RunWrite => ['markJournal', [journal, batchId]];
+
+/** The journal a mark write names; undefined for any other write. */
+export function markedJournal(write: RunWrite | undefined): string | undefined {
+  return write?.[0] === 'markJournal' ? String(write[1][0]) : undefined;
+}
+
+/** The journal a batch was appended to (its last write is the mark); undefined for a batch never journaled. */
+export const journalOfBatch = (batch: RunWriteBatch): string | undefined =>
+  markedJournal(batch.writes[batch.writes.length - 1]);
 
 /** Journal files this process writes: never replayed by it, whatever their pid says. */
 const OWN = new Set<string>();

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { BacklogGuard } from './backlog-guard';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
-import { forgetJournals, ownJournals, RunJournal } from './run-journal';
+import { forgetJournals, journalMark, journalOfBatch, markedJournal, ownJournals, RunJournal } from './run-journal';
 import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
 import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker';
 
@@ -62,7 +62,7 @@ const report = (message: string) => process.stderr.write(`flowbench: ${message}\
 /** Says which records were lost and why, and hands back the snapshots to store again. */
 function reportFailed(failed: readonly DroppedWrite[], onDropped: OnDropped): void {
   const skipped = failed.filter((f) => !f.kept);
-  const kept = failed.filter((f) => f.kept && f.write[0] !== 'markJournal');
+  const kept = failed.filter((f) => f.kept && markedJournal(f.write) === undefined);
   if (skipped[0]) report(`${skipped.length} run record write(s) failed and were skipped: ${skipped[0].message}`);
   if (kept[0]) report(`${kept.length} run record write(s) were not committed: ${kept[0].message}`);
   onDropped(failed);
@@ -215,8 +215,8 @@ export class BackgroundRunWriter implements RunWriter {
       if (message.type === 'failed') {
         failedBeforeSettled = true;
         // A journal with a batch the database refused is left for a replay, and no longer appended to.
-        const refused = message.failed.filter((f) => f.kept && f.write[0] === 'markJournal');
-        if (refused.length > 0) this.journal?.hold(refused.map((f) => String(f.write[1][0])));
+        const refused = message.failed.flatMap((f) => (f.kept ? (markedJournal(f.write) ?? []) : []));
+        if (refused.length > 0) this.journal?.hold(refused);
         reportFailed(message.failed, onDropped);
       } else if (message.type === 'checkpointed') this.checkpointing = false;
       else {
@@ -268,7 +268,7 @@ export class BackgroundRunWriter implements RunWriter {
     // commits anyway, and a database that refuses writes would leave a journal per batch behind.
     const journal = this.journal && !this.journalBroken && this.committing ? this.journal : undefined;
     const numbered: NumberedBatch = journal
-      ? { id, writes: [...batch.writes, ['markJournal', [journal.current, id]]] }
+      ? { id, writes: [...batch.writes, journalMark(journal.current, id)] }
       : { ...batch, id };
     // One string crosses to the worker far faster than a structured clone of hundreds of small arrays.
     let line = JSON.stringify(numbered);
@@ -441,9 +441,9 @@ export class BackgroundRunWriter implements RunWriter {
       this.forgetSettled();
       for (const { line } of this.unsettled) {
         const batch = JSON.parse(line) as NumberedBatch;
-        const mark = batch.writes[batch.writes.length - 1];
+        const journal = journalOfBatch(batch);
         // A held journal's batches wait for its replay: committed here, they would move its mark past the refused one.
-        if (mark?.[0] === 'markJournal' && this.journal?.isHeld(String(mark[1][0]))) continue;
+        if (journal !== undefined && this.journal?.isHeld(journal)) continue;
         this.fallback.write(batch);
       }
       this.unsettled = [];

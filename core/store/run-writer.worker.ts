@@ -84,7 +84,7 @@ try {
   // Loaded inside the try: a database the worker cannot open (a missing native build) sets the failure flag at once.
   const { createBatchCommitter } = await import('./run-batches');
   const { BUSY_TIMEOUT_MS, configureConnection } = await import('./connection');
-  const { forgetJournals, recoverJournals } = await import('./run-journal');
+  const { forgetJournals, journalOfBatch, markedJournal, recoverJournals } = await import('./run-journal');
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, nativeBinding ? { nativeBinding } : {});
   configureConnection(db);
@@ -101,7 +101,10 @@ try {
     onBusy: (error) => report(`run records wait for the database: ${error.message}`),
     // The main thread reports them: it knows which snapshots to store again.
     onFailed: (failed, whole) => {
-      for (const { write } of failed) if (whole && write[0] === 'markJournal') refusedJournals.add(String(write[1][0]));
+      for (const { write } of failed) {
+        const journal = whole ? markedJournal(write) : undefined;
+        if (journal !== undefined) refusedJournals.add(journal);
+      }
       post({
         type: 'failed',
         failed: failed.map(({ write, error }) =>
@@ -118,7 +121,7 @@ try {
       if (refused.size === 0) return;
       batch.writes = batch.writes.filter((write) => !refused.has(write));
       const message = `the database refused an earlier batch of its run journal (${keptNote})`;
-      const failed = [...refused].filter((write) => write[0] !== 'markJournal');
+      const failed = [...refused].filter((write) => markedJournal(write) === undefined);
       post({ type: 'failed', failed: failed.map((write) => ({ write, message, kept: true })) });
     },
     onSettled: (batch) => {
@@ -154,10 +157,8 @@ try {
     arrived = [];
     if (batches.length === 0) return;
     for (const batch of batches) {
-      const mark = batch.writes[batch.writes.length - 1];
-      if (mark?.[0] !== 'markJournal') continue;
-      const journal = String(mark[1][0]);
-      for (const write of batch.writes) journalOf.set(write, journal);
+      const journal = journalOfBatch(batch);
+      if (journal !== undefined) for (const write of batch.writes) journalOf.set(write, journal);
     }
     const last = batches[batches.length - 1] as NumberedBatch;
     committer.add(batches.length === 1 ? last : { id: last.id, writes: batches.flatMap((batch) => batch.writes) });
