@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer, globalAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from './http-fetch';
 
@@ -32,6 +32,16 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
     // The checksum and length a gzip body ends with, missing (a proxy that cut the body short).
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     res.end(gzipSync(ANSWER).subarray(0, -8));
+  } else if (path === '/raw-deflate') {
+    // Deflate without its zlib wrapper, as some servers send it.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+    res.end(deflateRawSync(ANSWER));
+  } else if (path === '/deflate-without-end') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+    res.end(deflateSync(ANSWER).subarray(0, -4));
+  } else if (path === '/bad-deflate') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+    res.end(Buffer.from('this is not deflate at all, nor zlib'));
   } else if (path === '/moved') {
     res.writeHead(307, { location: '/echo' }).end();
   } else if (path === '/empty') {
@@ -118,6 +128,28 @@ describe('httpFetch', () => {
   it('decodes a gzip body cut short before its trailer as far as it goes, as fetch does', async () => {
     expect(await (await fetch(`${base}/gzip-without-trailer`)).text()).toBe(ANSWER);
     expect(await (await httpFetch(`${base}/gzip-without-trailer`)).text()).toBe(ANSWER);
+  });
+
+  it('decodes deflate without its zlib wrapper, or cut short before its checksum, as fetch does', async () => {
+    for (const path of ['/raw-deflate', '/deflate-without-end']) {
+      expect(await (await fetch(`${base}${path}`)).text()).toBe(ANSWER);
+      expect(await (await httpFetch(`${base}${path}`)).text()).toBe(ANSWER);
+    }
+  });
+
+  it('fails reading a body that is not the deflate it says it is, as fetch does, naming why', async () => {
+    const failure = (response: Response) =>
+      response.text().then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+    const [ours, theirs] = [
+      await failure(await httpFetch(`${base}/bad-deflate`)),
+      await failure(await fetch(`${base}/bad-deflate`)),
+    ];
+    // fetch says "terminated", with zlib's error as the cause; the error here is zlib's own.
+    expect(theirs?.message).toBe('terminated');
+    expect(ours).toMatchObject({ code: 'Z_DATA_ERROR', message: (theirs?.cause as Error).message });
   });
 
   it('refuses more than five codings, as fetch does', async () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline, Readable, type Transform } from 'node:stream';
-import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_BODY = new Set([204, 205, 304]);
@@ -10,11 +10,42 @@ const NO_BODY = new Set([204, 205, 304]);
 const ZLIB_LENIENT = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
 const BROTLI_LENIENT = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH };
 
+/**
+ * A deflate body, zlib-wrapped as HTTP says (RFC 1950) or raw (RFC 1951), as
+ * some servers send it: fetch tells the two apart by the first byte, whose low
+ * four bits are 8 (the deflate method) in a zlib header.
+ */
+class Inflate extends Transform {
+  private inner: Transform | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.inner) {
+      if (chunk.length === 0) return callback();
+      const inner = (chunk[0]! & 0x0f) === 0x08 ? createInflate(ZLIB_LENIENT) : createInflateRaw(ZLIB_LENIENT);
+      inner.on('data', (data: Buffer) => this.push(data));
+      inner.once('error', (error) => this.destroy(error));
+      this.inner = inner;
+    }
+    this.inner.write(chunk, callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.inner) return callback();
+    this.inner.once('end', () => callback());
+    this.inner.end();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.inner?.destroy();
+    callback(error);
+  }
+}
+
 /** The encodings fetch decodes, as it announces them in accept-encoding. */
 const DECODERS: Record<string, () => Transform> = {
   gzip: () => createGunzip(ZLIB_LENIENT),
   'x-gzip': () => createGunzip(ZLIB_LENIENT),
-  deflate: () => createInflate(ZLIB_LENIENT),
+  deflate: () => new Inflate(),
   br: () => createBrotliDecompress(BROTLI_LENIENT),
 };
 
