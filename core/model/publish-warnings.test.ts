@@ -11,14 +11,21 @@ describe('publishWarnings (issue 17, point 5)', () => {
     );
     expect(publishWarnings(flow, nodeRegistry)).toEqual([
       { message: expect.stringContaining('the tool has no description') },
-      { message: 'node "answer": its prompt is empty: the model is sent no question', nodeId: 'answer' },
+      {
+        message: 'node "answer": its prompt and system prompt are empty: the model is sent no question',
+        nodeId: 'answer',
+      },
       { message: 'node "result": return value 2 is empty: clients get an empty text', nodeId: 'result' },
     ]);
   });
 
-  it('says nothing about a flow a client can use', () => {
+  it('says nothing about a flow a client can use, a model step defined by its system prompt alone included', () => {
+    const systemOnly = { ...llm('title', ''), config: { ...llm('title', '').config, system: 'Write a title.' } };
     const flow = FlowSchema.parse({
-      ...buildFlow({ nodes: [input(), llm('answer', 'Hi'), output('{{nodes.answer.output}}')], edges: [] }),
+      ...buildFlow({
+        nodes: [input(), llm('answer', 'Hi'), systemOnly, output('{{nodes.answer.output}} {{nodes.title.output}}')],
+        edges: [],
+      }),
       tool: { name: 'greet', description: 'Greets.' },
     });
     expect(publishWarnings(flow, nodeRegistry)).toEqual([]);
