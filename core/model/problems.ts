@@ -34,6 +34,7 @@ export const PROBLEM_CODES = {
   UNKNOWN_AGENT: 'a node names an agent version the library does not have',
   TEMPLATE_NOT_FOUND: 'a template node has no text and names a saved FlowyPrompt template Flowbench does not have',
   EMPTY_QUESTION: 'an ask node has no question to put to the person',
+  EMPTY_PROMPT: 'an LLM or agent node has neither a prompt nor a system prompt, so the model is sent nothing',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

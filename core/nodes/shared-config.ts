@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChannelNameSchema } from '../model/memory';
+import type { NodeConfigProblem } from '../model/node-catalogue';
 
 /** Which model a model-calling node uses, and its two prompts. */
 export const modelCallShape = () => ({
@@ -9,6 +10,15 @@ export const modelCallShape = () => ({
   system: z.string().max(200_000).default(''),
   prompt: z.string().max(200_000).default(''),
 });
+
+/**
+ * A model-calling node with neither prompt sends the model nothing (a system
+ * prompt alone is a whole request: it goes as the one message, see prepareCall).
+ */
+export function emptyPromptProblems(config: { system: string; prompt: string }, what: string): NodeConfigProblem[] {
+  if (config.prompt.trim() !== '' || config.system.trim() !== '') return [];
+  return [{ code: 'EMPTY_PROMPT', severity: 'warning', message: `${what}: write a prompt`, field: 'config.prompt' }];
+}
 
 /** The ports of nodes that call something (a model, a tool, a flow): its result, and the branch taken when the call fails. */
 export const callPorts = (resultLabel: string) => ({

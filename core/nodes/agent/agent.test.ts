@@ -26,6 +26,15 @@ describe('agent node', () => {
     expect(agentNode.configSchema.safeParse({ tools: [{ server: 'everything' }] }).success).toBe(false);
   });
 
+  it('warns when it gives the agent nothing to do, unless a library agent brings its prompts', () => {
+    const empty = agentNode.configSchema.parse(agentNode.defaults());
+    expect(agentNode.check?.(empty)).toEqual([
+      expect.objectContaining({ code: 'EMPTY_PROMPT', severity: 'warning', field: 'config.prompt' }),
+    ]);
+    expect(agentNode.check?.({ ...empty, agentVersionId: 'v1' })).toEqual([]);
+    expect(agentNode.check?.({ ...empty, prompt: 'Find the weather in Oslo.' })).toEqual([]);
+  });
+
   it('runs a library version as it was published, with what the node sets on top', () => {
     const own = agentNode.configSchema.parse({ agentVersionId: 'v1', prompt: 'Do it', temperature: 0.3 });
     expect(effectiveSettings(own, version)).toMatchObject({

@@ -8,6 +8,7 @@ import {
   MODEL_PORTS,
   modelCallEditor,
   samplingOf,
+  emptyPromptProblems,
 } from '../shared-config';
 import { runAgent } from './run-agent';
 
@@ -93,6 +94,9 @@ export const agentNode = defineNode({
       ? ['its task is empty: the agent is given nothing to do']
       : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
+  // A library agent brings its own prompts.
+  check: (config) =>
+    config.agentVersionId === undefined ? emptyPromptProblems(config, 'gives the agent nothing to do') : [],
   summary: (config) =>
     config.agentVersionId !== undefined && config.tools.length === 0
       ? `library agent · ${preview(config.prompt, 50)}`

@@ -11,6 +11,7 @@ import {
   modelCallEditor,
   modelOptionsShape,
   samplingOf,
+  emptyPromptProblems,
 } from '../shared-config';
 
 const LlmConfigSchema = z.lazy(() =>
@@ -58,17 +59,19 @@ export const llmNode = defineNode({
       ? ['its prompt and system prompt are empty: the model is sent no question']
       : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
-  check: (config) =>
-    config.agentVersionId !== undefined && !config.model
+  check: (config) => [
+    ...(config.agentVersionId !== undefined && !config.model
       ? [
           {
-            code: 'UNRESOLVED_AGENT',
-            severity: 'error',
+            code: 'UNRESOLVED_AGENT' as const,
+            severity: 'error' as const,
             message: `ran agent version ${config.agentVersionId}, which Flowbench cannot resolve; choose a provider and model for it`,
             field: 'config.model',
           },
         ]
-      : [],
+      : []),
+    ...emptyPromptProblems(config, 'sends the model nothing'),
+  ],
   execute: async (ctx, config) => {
     const system = ctx.render(config.system);
     const prompt = ctx.render(config.prompt);

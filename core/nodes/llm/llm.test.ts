@@ -69,6 +69,15 @@ describe('llm node', () => {
     expect(llmNode.check?.({ ...imported, model: 'llama3.2' })).toEqual([]);
   });
 
+  it('warns when it would send the model nothing, and not when a system prompt alone is its request', () => {
+    expect(llmNode.check?.(llmNode.defaults())).toEqual([
+      expect.objectContaining({ code: 'EMPTY_PROMPT', severity: 'warning', field: 'config.prompt' }),
+    ]);
+    expect(llmNode.check?.({ ...llmNode.defaults(), prompt: ' \n ' })).toHaveLength(1);
+    expect(llmNode.check?.({ ...llmNode.defaults(), system: 'Write a haiku about otters.' })).toEqual([]);
+    expect(llmNode.check?.({ ...llmNode.defaults(), prompt: '{{inputs.topic}}' })).toEqual([]);
+  });
+
   it('never repeats the API key a provider echoes in its error (security finding 8)', async () => {
     const key = 'sk-test-0123456789abcdef';
     server.reply = () => ({
