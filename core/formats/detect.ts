@@ -5,7 +5,7 @@ import { importFlowDefinition, isFlowDefinition } from './flow-definition';
 import { importFlowyPrompt, isFlowyPrompt, MAX_FLOWYPROMPT_BYTES } from './flowyprompt';
 import { isNativeFlow, upgradeNative } from './native';
 import { parseJsonText } from './parse-json';
-import type { ImportedFlow } from './shared';
+import { isRecord, type ImportedFlow } from './shared';
 import { importToolFlow, isToolFlow } from './tool-flow';
 import { importWorkflow, isWorkflow } from './workflow';
 
@@ -88,11 +88,31 @@ export function detectImport(text: string, source: string): ImportedFlow {
   if (isFlowDefinition(value)) return importFlowDefinition(value);
   if (isWorkflow(value)) return importWorkflow(value);
   if (isToolFlow(value)) return importToolFlow(value);
+  const missing = nativeFieldsMissing(value);
   throw new FlowbenchError(
     'UNSUPPORTED_FORMAT',
-    `${source} is not a flow Flowbench can import: expected a Flowbench flow, a FlowyPrompt flow, a flow definition (JSON or YAML), a workflow with steps, or a tool flow with return values`,
-    { source },
+    missing
+      ? `${source} has nodes like a Flowbench flow but no ${missing.join(' and no ')}, which a Flowbench flow file has (\`flowbench export\` writes one to compare with)`
+      : `${source} is not a flow Flowbench can import: expected a Flowbench flow, a FlowyPrompt flow, a flow definition (JSON or YAML), a workflow with steps, or a tool flow with return values`,
+    { source, ...(missing ? { missing } : {}) },
   );
+}
+
+/**
+ * What a file whose nodes are Flowbench's (an id, a type and a config each;
+ * other tools' nodes have `parameters` or `data`) lacks of a native flow's
+ * markers: such a file was most likely written by hand, or by a model.
+ */
+function nativeFieldsMissing(record: unknown): string[] | undefined {
+  if (!isRecord(record) || !Array.isArray(record.nodes) || record.nodes.length === 0) return;
+  const flowbenchNode = (node: unknown) =>
+    isRecord(node) && typeof node.id === 'string' && typeof node.type === 'string' && isRecord(node.config);
+  if (!record.nodes.every(flowbenchNode)) return;
+  const missing = [
+    ...('schemaVersion' in record ? [] : ['`schemaVersion`']),
+    ...(isRecord(record.tool) ? [] : ['`tool` object']),
+  ];
+  return missing.length > 0 ? missing : undefined;
 }
 
 /** A text's size in UTF-8 bytes, counted here: the formats run in the renderer too (no Buffer). */

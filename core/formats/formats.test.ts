@@ -287,6 +287,30 @@ describe('detection', () => {
     );
   });
 
+  it('says what a hand-written Flowbench flow lacks when its nodes are there but its markers are not', () => {
+    const node = { id: 'a', type: 'llm', config: { prompt: 'Hi' } };
+    const handWritten = JSON.stringify({ name: 'Mine', nodes: [node], edges: [] });
+    expect(() => detectImport(handWritten, 'mine.json')).toThrow(
+      expect.objectContaining({
+        code: 'UNSUPPORTED_FORMAT',
+        message: expect.stringContaining(
+          'mine.json has nodes like a Flowbench flow but no `schemaVersion` and no `tool` object',
+        ),
+      }),
+    );
+    const withVersion = JSON.stringify({ schemaVersion: 1, nodes: [node], tool: 'mine' });
+    expect(() => detectImport(withVersion, 'v.json')).toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining('v.json has nodes like a Flowbench flow but no `tool` object'),
+      }),
+    );
+    // Another tool's export (n8n's nodes have parameters, not a config) gets the general answer.
+    const n8n = JSON.stringify({ nodes: [{ id: 'a', type: 'n8n-nodes-base.set', parameters: {} }], connections: {} });
+    expect(() => detectImport(n8n, 'n8n.json')).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('n8n.json is not a flow Flowbench can import') }),
+    );
+  });
+
   it('refuses a YAML file whose few aliases multiply one large string past the file limit (security finding 5)', () => {
     const big = 'x'.repeat(1_500_000);
     const amplified = [
