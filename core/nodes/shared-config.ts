@@ -15,8 +15,12 @@ export const modelCallShape = () => ({
  * A model-calling node with neither prompt sends the model nothing (a system
  * prompt alone is a whole request: it goes as the one message, see prepareCall).
  */
+export const promptsEmpty = (config: { system: string; prompt: string }): boolean =>
+  config.prompt.trim() === '' && config.system.trim() === '';
+
+/** The editor's warning on such a node; `what` says what it then does. */
 export function emptyPromptProblems(config: { system: string; prompt: string }, what: string): NodeConfigProblem[] {
-  if (config.prompt.trim() !== '' || config.system.trim() !== '') return [];
+  if (!promptsEmpty(config)) return [];
   return [{ code: 'EMPTY_PROMPT', severity: 'warning', message: `${what}: write a prompt`, field: 'config.prompt' }];
 }
 

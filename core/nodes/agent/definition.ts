@@ -9,6 +9,7 @@ import {
   modelCallEditor,
   samplingOf,
   emptyPromptProblems,
+  promptsEmpty,
 } from '../shared-config';
 import { runAgent } from './run-agent';
 
@@ -90,7 +91,7 @@ export const agentNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   publishWarnings: (config) =>
-    config.prompt.trim() === '' && config.system.trim() === '' && config.agentVersionId === undefined
+    promptsEmpty(config) && config.agentVersionId === undefined
       ? ['its task is empty: the agent is given nothing to do']
       : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),

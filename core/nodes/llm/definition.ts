@@ -12,6 +12,7 @@ import {
   modelOptionsShape,
   samplingOf,
   emptyPromptProblems,
+  promptsEmpty,
 } from '../shared-config';
 
 const LlmConfigSchema = z.lazy(() =>
@@ -53,11 +54,8 @@ export const llmNode = defineNode({
     { field: 'prompt', text: config.prompt },
   ],
   summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
-  // A system prompt alone is a whole request (it goes as the one message, see prepareCall).
   publishWarnings: (config) =>
-    config.prompt.trim() === '' && config.system.trim() === ''
-      ? ['its prompt and system prompt are empty: the model is sent no question']
-      : [],
+    promptsEmpty(config) ? ['its prompt and system prompt are empty: the model is sent no question'] : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
   check: (config) => [
     ...(config.agentVersionId !== undefined && !config.model
