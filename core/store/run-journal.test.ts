@@ -8,7 +8,7 @@ import { startServe } from '../../tests/helpers/serve';
 import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from '../services/open-services';
 import { finishedRunWrites } from '../../tests/helpers/run-writes';
-import { journalFolder, ownJournals, recoverJournals, RunJournal } from './run-journal';
+import { journalFolder, recoverJournals, RunJournal } from './run-journal';
 
 const tempDir = useTempDir();
 const CHILD = join(import.meta.dirname, '../../tests/helpers/journal-child.ts');
@@ -244,7 +244,6 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     expect(journal.append(1, '{"id":1,"writes":[]}')).toBe(true);
     journal.hold([held]);
     expect(journal.current).not.toBe(held);
-    expect(ownJournals()).not.toContain(held);
     expect(journal.append(2, '{"id":2,"writes":[]}')).toBe(true);
     expect(readFileSync(join(journalFolder(db), held), 'utf8')).toBe('{"id":1,"writes":[]}\n');
     // Everything settled: the files go, but the held one waits for its replay.
@@ -252,6 +251,40 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     expect(journal.remove()).toEqual([expect.not.stringMatching(held)]);
     expect(journal.heldLeft()).toEqual([held]);
     expect(readdirSync(journalFolder(db))).toEqual([held]);
+    // This process's replay leaves its own journals alone, but for the held ones it names.
+    const sqlite = new Database(db);
+    expect(recoverJournals(sqlite)).toBe(0);
+    expect(recoverJournals(sqlite, journal.heldLeft())).toBe(1);
+    expect(readdirSync(journalFolder(db))).toEqual([]);
+    sqlite.close();
+  });
+
+  it("a replay never takes a journal this process still writes, one begun since the replay was asked for included; a predecessor's with the same pid it does", () => {
+    const db = newDatabase('rotating.db');
+    const journal = RunJournal.open(db, 100) as RunJournal;
+    const first = journal.current;
+    // The journal fills up and goes on in a new file, as it may between a host asking its writer's
+    // thread for the periodic replay and that thread making it.
+    expect(journal.append(1, 'x'.repeat(120))).toBe(true);
+    const second = journal.current;
+    expect(second).not.toBe(first);
+    const batch = (id: number, runId: string, name: string) =>
+      JSON.stringify({ id, writes: [...finishedRunWrites(flow, runId, Date.now()), ['markJournal', [name, id]]] });
+    expect(journal.append(2, batch(2, 'run-two', second))).toBe(true);
+    // A host that had this pid before (a container's pid 1) left a journal: another token in its name.
+    const predecessor = `${process.pid}-0badcafe-1-abcd.jsonl`;
+    writeFileSync(join(journalFolder(db), predecessor), `${batch(1, 'run-left', predecessor)}\n`, { mode: 0o600 });
+    const sqlite = new Database(db);
+    sqlite.pragma('foreign_keys = ON');
+    // What the host's writer asks for every few seconds: its held journals (none here).
+    expect(recoverJournals(sqlite, journal.heldLeft())).toBe(1);
+    // Ours is not stored behind the writer's back (its own commit would then fail as a duplicate), nor
+    // removed while it is appended to (a crash would then lose what it holds).
+    expect(sqlite.prepare('SELECT id FROM runs').pluck().all()).toEqual(['run-left']);
+    const left = readdirSync(journalFolder(db));
+    expect(left).toEqual(expect.arrayContaining([first, second]));
+    expect(left).not.toContain(predecessor);
+    sqlite.close();
   });
 
   it('a journal past its size goes on in a new file; the old one is removed once all its batches are committed', () => {

@@ -45,9 +45,14 @@ export function markedJournal(write: RunWrite | undefined): string | undefined {
 export const journalOfBatch = (batch: RunWriteBatch): string | undefined =>
   markedJournal(batch.writes[batch.writes.length - 1]);
 
-/** Journal files this process writes: never replayed by it, whatever their pid says. */
-const OWN = new Set<string>();
-export const ownJournals = (): string[] => [...OWN];
+/**
+ * This process's mark in the names of the journals it writes
+ * (`<pid>-<token>-<ms>-<hex>.jsonl`): its own replays leave them alone, but
+ * for those it gives up (see `hold`), and a predecessor that had the same pid
+ * (a container's pid 1) is told apart. The writer's thread has a copy of this
+ * module of its own, and is handed this one's token.
+ */
+export const JOURNAL_TOKEN = randomBytes(4).toString('hex');
 
 /** Past this a journal is retired (removed once all its batches are committed) and another begun. */
 const ROTATE_BYTES = 8 * 1024 * 1024;
@@ -151,7 +156,6 @@ export class RunJournal {
       const file = this.file.name === name ? this.file : this.retired.find((f) => f.name === name);
       if (!file || this.held.includes(name)) continue;
       this.held.push(name);
-      OWN.delete(name);
       this.retired = this.retired.filter((f) => f !== file);
       if (file === this.file) {
         try {
@@ -189,23 +193,18 @@ export class RunJournal {
 
   /** Some batches are not committed: closes the files and leaves them for the next process to replay. */
   keep(): void {
-    for (const file of [...this.retired, this.file]) {
-      closeSync(file.fd);
-      OWN.delete(file.name);
-    }
+    for (const file of [...this.retired, this.file]) closeSync(file.fd);
   }
 
   private create(): OpenFile {
-    const name = `${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.jsonl`;
+    const name = `${process.pid}-${JOURNAL_TOKEN}-${Date.now()}-${randomBytes(2).toString('hex')}.jsonl`;
     const fd = openSync(join(this.folder, name), 'a', 0o600);
-    OWN.add(name);
     return { name, fd, lastId: 0 };
   }
 
   private removeFile(file: OpenFile): void {
     closeSync(file.fd);
     unlinkQuietly(join(this.folder, file.name));
-    OWN.delete(file.name);
   }
 }
 
@@ -250,8 +249,20 @@ export function forgetJournals(sqlite: Database.Database, names: readonly string
  * removes them; returns how many batches it stored. Safe to run from several
  * processes at once: each journal is read inside the write transaction, past
  * the mark the last replay (or the writer) left.
+ *
+ * The journals of the process with `token` (this one's, unless the writer's
+ * thread is handed it) are written still and left alone, but for the `held`
+ * ones it gave up. A list of the files it writes would not do: the journal
+ * goes on in a new file whenever one fills, also between a host asking for
+ * a replay and its writer's thread making it, and that file was replayed and
+ * removed while it was appended to (every batch then failed to commit again
+ * as a duplicate, and a crash would have lost the rest).
  */
-export function recoverJournals(sqlite: Database.Database, except: readonly string[] = ownJournals()): number {
+export function recoverJournals(
+  sqlite: Database.Database,
+  held: readonly string[] = [],
+  token: string = JOURNAL_TOKEN,
+): number {
   const folder = journalFolder(sqlite.name);
   let names: string[];
   try {
@@ -261,10 +272,15 @@ export function recoverJournals(sqlite: Database.Database, except: readonly stri
   }
   let stored = 0;
   for (const name of names) {
-    if (!name.endsWith('.jsonl') || except.includes(name)) continue;
-    const pid = Number(name.split('-')[0]);
-    // A live process owns its journal; one with our pid that is not ours is a predecessor's (a container's pid 1).
-    if (pid !== process.pid && isProcessAlive(pid)) continue;
+    if (!name.endsWith('.jsonl')) continue;
+    const [pidText, nameToken] = name.split('-');
+    const pid = Number(pidText);
+    if (pid === process.pid && nameToken === token) {
+      if (!held.includes(name)) continue;
+    } else if (pid !== process.pid && isProcessAlive(pid)) {
+      // A live process owns its journal; one with our pid and another token is a predecessor's (a container's pid 1).
+      continue;
+    }
     stored += replay(sqlite, folder, name);
   }
   return stored;

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { BacklogGuard } from './backlog-guard';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
-import { forgetJournals, journalMark, journalOfBatch, markedJournal, ownJournals, RunJournal } from './run-journal';
+import { forgetJournals, JOURNAL_TOKEN, journalMark, journalOfBatch, markedJournal, RunJournal } from './run-journal';
 import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
 import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker';
 
@@ -235,7 +235,7 @@ export class BackgroundRunWriter implements RunWriter {
       this.recoverTimer = setInterval(() => {
         // The batches of a held journal reach the worker before its replay does.
         this.postUnposted();
-        this.send({ type: 'recover', own: ownJournals() });
+        this.send({ type: 'recover', held: this.journal?.heldLeft() ?? [], token: JOURNAL_TOKEN });
       }, RECOVER_EVERY_MS);
       this.recoverTimer.unref();
     }

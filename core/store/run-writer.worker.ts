@@ -26,8 +26,8 @@ export type ToWorker =
   | { type: 'write'; batches: string }
   | { type: 'checkpoint' }
   | { type: 'close' }
-  /** Replay the run journals of processes that are gone, except these (the main thread's own). */
-  | { type: 'recover'; own: string[] }
+  /** Replay the run journals of processes that are gone, and the main thread's held ones (see recoverJournals). */
+  | { type: 'recover'; held: string[]; token: string }
   /** These journals are removed, all committed: their marks can go. */
   | { type: 'forget'; journals: string[] };
 export type FromWorker =
@@ -165,9 +165,9 @@ try {
   };
   /** What the last replay failed with: said once, not every few seconds while the database refuses writes. */
   let recoverFailure: string | undefined;
-  const recover = (own: string[]) => {
+  const recover = (held: string[], token: string) => {
     try {
-      const stored = recoverJournals(db, own);
+      const stored = recoverJournals(db, held, token);
       recoverFailure = undefined;
       if (stored > 0)
         report(
@@ -187,7 +187,7 @@ try {
     }
     commitArrived();
     if (message.type === 'checkpoint') return checkpoint();
-    if (message.type === 'recover') return recover(message.own);
+    if (message.type === 'recover') return recover(message.held, message.token);
     if (message.type === 'forget') return forgetJournals(db, message.journals);
     committer.drain();
     committer.stop();
