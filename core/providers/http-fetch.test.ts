@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer, globalAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createDeflateRaw, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from './http-fetch';
 
@@ -48,6 +48,13 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
     res.writeHead(204).end();
   } else if (path === '/slow-headers') {
     setTimeout(() => res.writeHead(200).end('late'), 5_000).unref();
+  } else if (path === '/slow-raw-deflate-body') {
+    // A raw deflate stream that sends its first event, flushed, then nothing more.
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'deflate' });
+    const deflate = createDeflateRaw();
+    deflate.pipe(res);
+    deflate.write('data: first\n\n');
+    deflate.flush();
   } else if (path === '/slow-body') {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: first\n\n');
@@ -206,6 +213,14 @@ describe('httpFetch', () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
     late.abort(new Error('node timed out'));
     await expect(reader.read()).rejects.toThrow('node timed out');
+
+    // The same through the decoder of a raw deflate body.
+    const inflating = new AbortController();
+    const deflated = await httpFetch(`${base}/slow-raw-deflate-body`, { signal: inflating.signal });
+    const inflated = deflated.body!.getReader();
+    expect(new TextDecoder().decode((await inflated.read()).value)).toBe('data: first\n\n');
+    inflating.abort(new Error('run cancelled'));
+    await expect(inflated.read()).rejects.toThrow('run cancelled');
   });
 
   it("hands what it does not send itself to Node's fetch: a Request object", async () => {
