@@ -147,9 +147,10 @@ export class RunJournal {
    * The database refused a batch of these files whole (a full disk, an I/O
    * error), and the writer refuses their later batches too, so their marks
    * stay before it. This process no longer appends to them nor removes them:
-   * they leave its own, so a replay stores what is past their marks once the
-   * database takes writes again (this process's own, every few seconds, or
-   * the next Flowbench to open the database), then removes them.
+   * its replays name them (see `heldLeft`), so a replay stores what is past
+   * their marks once the database takes writes again (this process's own,
+   * every few seconds, or the next Flowbench to open the database), then
+   * removes them.
    */
   hold(names: readonly string[]): void {
     for (const name of names) {
