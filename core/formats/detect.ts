@@ -3,7 +3,7 @@ import { FlowbenchError } from '../model/errors';
 import { isNestedDeeperThan, MAX_FLOW_FILE_BYTES, MAX_NESTING_DEPTH, megabytes } from '../model/limits';
 import { importFlowDefinition, isFlowDefinition } from './flow-definition';
 import { importFlowyPrompt, isFlowyPrompt, MAX_FLOWYPROMPT_BYTES } from './flowyprompt';
-import { isNativeFlow, upgradeNative } from './native';
+import { isNativeFlow, nativeMarkersMissing, upgradeNative } from './native';
 import { parseJsonText } from './parse-json';
 import { isRecord, type ImportedFlow } from './shared';
 import { importToolFlow, isToolFlow } from './tool-flow';
@@ -108,10 +108,7 @@ function nativeFieldsMissing(record: unknown): string[] | undefined {
   const flowbenchNode = (node: unknown) =>
     isRecord(node) && typeof node.id === 'string' && typeof node.type === 'string' && isRecord(node.config);
   if (!record.nodes.every(flowbenchNode)) return;
-  const missing = [
-    ...('schemaVersion' in record ? [] : ['`schemaVersion`']),
-    ...(isRecord(record.tool) ? [] : ['`tool` object']),
-  ];
+  const missing = nativeMarkersMissing(record);
   return missing.length > 0 ? missing : undefined;
 }
 

@@ -1,11 +1,19 @@
 import { FlowbenchError } from '../model/errors';
 import { FlowSchema, SCHEMA_VERSION, type Flow } from '../model/flow';
 
+/** What marks a native flow file beside its nodes, as a message names them: the ones `record` lacks. */
+export function nativeMarkersMissing(record: Record<string, unknown>): string[] {
+  return [
+    ...('schemaVersion' in record ? [] : ['`schemaVersion`']),
+    ...(typeof record.tool === 'object' ? [] : ['`tool` object']),
+  ];
+}
+
 /** True when parsed JSON looks like a Flowbench native flow file. */
 export function isNativeFlow(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  return 'schemaVersion' in record && Array.isArray(record.nodes) && typeof record.tool === 'object';
+  return Array.isArray(record.nodes) && nativeMarkersMissing(record).length === 0;
 }
 
 /**
