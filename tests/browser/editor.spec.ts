@@ -34,8 +34,17 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await expect(nodes(page)).toHaveCount(3);
   await expect(page.getByTestId('rf__node-input_1')).toContainText('topic');
 
+  // A node nothing connects to the input never runs: its card says so in amber, not as an error…
+  const template1 = page.getByTestId('rf__node-template_1');
+  await expect(template1.locator('.fb-warnings')).toHaveText('1');
+  await expect(template1.locator('.fb-warnings')).toHaveAttribute('title', '1 warning(s): see Problems');
+  await expect(template1.locator('.fb-problems')).toHaveCount(0);
+  await expect(template1).toHaveClass(/has-warnings/);
   await connect(page, 'input_1', 'template_1');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+  // …until it is connected.
+  await expect(template1.locator('.fb-warnings')).toHaveCount(0);
+  await expect(template1).not.toHaveClass(/has-warnings/);
 
   // The template: `{{` offers the references this node can use.
   await page.getByTestId('rf__node-template_1').click();

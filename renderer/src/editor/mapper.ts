@@ -25,21 +25,20 @@ export function toRfNodes(
   problems: readonly Problem[],
 ): FlowRfNode[] {
   const before = new Map(previous.map((n) => [n.id, n]));
-  const problemCounts = new Map<string, number>();
-  for (const problem of problems) {
-    if (problem.nodeId && problem.severity === 'error')
-      problemCounts.set(problem.nodeId, (problemCounts.get(problem.nodeId) ?? 0) + 1);
-  }
+  const errorCounts = countByNode(problems, 'error');
+  const warningCounts = countByNode(problems, 'warning');
   const parameters = flow.parameters.map((p) => p.name);
   const next = flow.nodes.map((node): FlowRfNode => {
     const old = before.get(node.id);
-    const problemCount = problemCounts.get(node.id) ?? 0;
+    const problemCount = errorCounts.get(node.id) ?? 0;
+    const warningCount = warningCounts.get(node.id) ?? 0;
     const isSelected = selected.has(node.id);
     if (
       old &&
       old.data.node === node &&
       old.selected === isSelected &&
       old.data.problemCount === problemCount &&
+      old.data.warningCount === warningCount &&
       (!nodeRegistry.get(node.type)?.showsParameters || old.data.parameters.join() === parameters.join())
     ) {
       return old;
@@ -49,14 +48,24 @@ export function toRfNodes(
       type: rfType(node.type),
       position: node.position,
       selected: isSelected,
-      className: nodeClassName(node, problemCount),
-      data: { node, problemCount, parameters },
+      className: nodeClassName(node, problemCount, warningCount),
+      data: { node, problemCount, warningCount, parameters },
       ...(old?.measured ? { measured: old.measured } : {}),
       // Not drawn yet: the ports it opened with (see declareOffscreen).
       ...(old?.handles ? { handles: old.handles } : {}),
     };
   });
   return reuse(previous, next);
+}
+
+/** How many problems of one severity each node has. */
+function countByNode(problems: readonly Problem[], severity: Problem['severity']): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const problem of problems) {
+    if (problem.nodeId && problem.severity === severity)
+      counts.set(problem.nodeId, (counts.get(problem.nodeId) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /** Edges as React Flow draws them; `carried` are the ones a run carried data along (marked). */

@@ -11,7 +11,9 @@ import type { NodeDetail } from './viewport';
 
 export interface FlowNodeData extends Record<string, unknown> {
   node: FlowNode;
+  /** The node's errors (what stops a run or a publish) and its warnings, as the Problems tab lists them. */
   problemCount: number;
+  warningCount: number;
   /** Parameter names, shown on input nodes. */
   parameters: string[];
 }
@@ -25,13 +27,14 @@ const CATEGORY_CLASS: Record<string, string> = { io: 'cat-io', text: 'cat-text',
  * (React Flow adds `selected`), so a view renders no box of its own: one
  * element less per node, which a 5,000-node flow notices when it opens.
  */
-export function nodeClassName(node: FlowNode, problemCount: number): string {
+export function nodeClassName(node: FlowNode, problemCount: number, warningCount: number): string {
   const definition = nodeRegistry.get(node.type);
   const category = CATEGORY_CLASS[definition?.category ?? ''];
   let className = category ? `fb-node ${category}` : 'fb-node';
   // Port labels sit inside the card's right edge: its text keeps clear of them.
   if ((definition?.outputs.length ?? 0) > 1) className += ' has-port-labels';
   if (problemCount > 0) className += ' has-problems';
+  else if (warningCount > 0) className += ' has-warnings';
   return className;
 }
 
@@ -66,7 +69,7 @@ function handles(ports: readonly PortSpec[], type: 'target' | 'source', isCompac
 
 /** One view for every node type: what matters at a glance, ports as handles. */
 function NodeView({ data }: NodeProps<FlowRfNode>) {
-  const { node, problemCount, parameters } = data;
+  const { node, problemCount, warningCount, parameters } = data;
   // A run's status comes from the store, not React Flow's data, and only while a run is shown:
   // a flow opened with no run has no card listening to the store (see RunStatus).
   const isRunShown = useContext(RunShownContext);
@@ -129,8 +132,13 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         </div>
         {isRunShown && <RunStatus nodeId={node.id} withBadge />}
         {problemCount > 0 && (
-          <span className="fb-problems" title={`${problemCount} problem(s)`}>
+          <span className="fb-problems" title={`${problemCount} error(s): see Problems`}>
             {problemCount}
+          </span>
+        )}
+        {warningCount > 0 && (
+          <span className="fb-warnings" title={`${warningCount} warning(s): see Problems`}>
+            {warningCount}
           </span>
         )}
       </div>
