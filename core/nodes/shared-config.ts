@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChannelNameSchema } from '../model/memory';
 import type { NodeConfigProblem } from '../model/node-catalogue';
+import { preview } from './define-node';
 
 /** Which model a model-calling node uses, and its two prompts. */
 export const modelCallShape = () => ({
@@ -17,6 +18,16 @@ export const modelCallShape = () => ({
  */
 export const promptsEmpty = (config: { system: string; prompt: string }): boolean =>
   config.prompt.trim() === '' && config.system.trim() === '';
+
+/**
+ * What a model-calling node's card shows of its prompts: the user prompt, else
+ * the system prompt (a whole request on its own), else that there is none yet.
+ */
+export function promptSummary(config: { system: string; prompt: string }, max: number): string {
+  if (config.prompt.trim() !== '') return preview(config.prompt, max);
+  if (config.system.trim() !== '') return `system: ${preview(config.system, max - 8)}`;
+  return 'no prompt yet';
+}
 
 /** The editor's warning on such a node; `what` says what it then does. */
 export function emptyPromptProblems(config: { system: string; prompt: string }, what: string): NodeConfigProblem[] {

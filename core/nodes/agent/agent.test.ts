@@ -35,6 +35,15 @@ describe('agent node', () => {
     expect(agentNode.check?.({ ...empty, prompt: 'Find the weather in Oslo.' })).toEqual([]);
   });
 
+  it('says on its card what it is given to do, and that there is nothing yet', () => {
+    const empty = agentNode.configSchema.parse(agentNode.defaults());
+    expect(agentNode.summary(empty)).toBe('0 tools · no prompt yet');
+    expect(agentNode.summary({ ...empty, prompt: 'Find the weather in Oslo.' })).toBe(
+      '0 tools · Find the weather in Oslo.',
+    );
+    expect(agentNode.summary({ ...empty, agentVersionId: 'v1' })).toBe('library agent · its own prompts');
+  });
+
   it('runs a library version as it was published, with what the node sets on top', () => {
     const own = agentNode.configSchema.parse({ agentVersionId: 'v1', prompt: 'Do it', temperature: 0.3 });
     expect(effectiveSettings(own, version)).toMatchObject({

@@ -10,6 +10,7 @@ import {
   samplingOf,
   emptyPromptProblems,
   promptsEmpty,
+  promptSummary,
 } from '../shared-config';
 import { runAgent } from './run-agent';
 
@@ -100,7 +101,7 @@ export const agentNode = defineNode({
     config.agentVersionId === undefined ? emptyPromptProblems(config, 'gives the agent nothing to do') : [],
   summary: (config) =>
     config.agentVersionId !== undefined && config.tools.length === 0
-      ? `library agent · ${preview(config.prompt, 50)}`
-      : `${config.tools.length} tool${config.tools.length === 1 ? '' : 's'} · ${preview(config.prompt, 50)}`,
+      ? `library agent · ${preview(config.prompt, 50) || 'its own prompts'}`
+      : `${config.tools.length} tool${config.tools.length === 1 ? '' : 's'} · ${promptSummary(config, 50)}`,
   execute: (ctx, config) => runAgent(ctx, config),
 });

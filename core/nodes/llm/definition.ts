@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineNode, preview } from '../define-node';
+import { defineNode } from '../define-node';
 import { parseJsonAnswer } from './json-output';
 import { memoryMessages, writeMemory } from '../node-memory';
 import {
@@ -13,6 +13,7 @@ import {
   samplingOf,
   emptyPromptProblems,
   promptsEmpty,
+  promptSummary,
 } from '../shared-config';
 
 const LlmConfigSchema = z.lazy(() =>
@@ -53,7 +54,7 @@ export const llmNode = defineNode({
     { field: 'system', text: config.system },
     { field: 'prompt', text: config.prompt },
   ],
-  summary: (config) => `${config.model || 'default model'} · ${preview(config.prompt, 60)}`,
+  summary: (config) => `${config.model || 'default model'} · ${promptSummary(config, 60)}`,
   publishWarnings: (config) =>
     promptsEmpty(config) ? ['its prompt and system prompt are empty: the model is sent no question'] : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),

@@ -78,6 +78,17 @@ describe('llm node', () => {
     expect(llmNode.check?.({ ...llmNode.defaults(), prompt: '{{inputs.topic}}' })).toEqual([]);
   });
 
+  it('says on its card which prompt it sends, and that there is none yet', () => {
+    const empty = llmNode.defaults();
+    expect(llmNode.summary(empty)).toBe('default model · no prompt yet');
+    expect(llmNode.summary({ ...empty, model: 'm', system: 'Write a haiku\nabout otters.' })).toBe(
+      'm · system: Write a haiku about otters.',
+    );
+    expect(llmNode.summary({ ...empty, system: 'Be brief.', prompt: '{{inputs.topic}}' })).toBe(
+      'default model · {{inputs.topic}}',
+    );
+  });
+
   it('never repeats the API key a provider echoes in its error (security finding 8)', async () => {
     const key = 'sk-test-0123456789abcdef';
     server.reply = () => ({
