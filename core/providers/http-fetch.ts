@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
@@ -68,6 +68,58 @@ function decodersFor(contentEncoding: string | null): Transform[] {
 }
 
 /**
+ * Node's fetch's time limits (undici's defaults), so that a provider that
+ * stops answering fails here as it would there. node:http has none: a server
+ * that accepted the request and went quiet held the call until the node's own
+ * time limit, however long that was set.
+ */
+export interface FetchLimits {
+  /** To open the connection. */
+  connectMs: number;
+  /** Silence from the server before the answer's headers. */
+  headersMs: number;
+  /** Silence between two pieces of the body. */
+  bodyMs: number;
+}
+
+export const FETCH_LIMITS: Readonly<FetchLimits> = { connectMs: 10_000, headersMs: 300_000, bodyMs: 300_000 };
+
+/** One of undici's timeout errors, by name, code and message, as a caller of fetch sees it. */
+const timeoutError = (name: string, code: string, message: string): Error =>
+  Object.assign(new Error(message), { name, code });
+
+/**
+ * Ends a request that meets one of the limits, with undici's error: the
+ * request's (so the call fails as fetch's does), or the body's once the
+ * headers came (so reading it fails).
+ */
+function enforceLimits(request: ClientRequest, url: URL, limits: FetchLimits): void {
+  request.once('socket', (socket) => {
+    if (!socket.connecting) return; // a kept-alive connection, open already
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const timer = setTimeout(() => {
+      const message = `Connect Timeout Error (attempted address: ${url.hostname}:${port}, timeout: ${limits.connectMs}ms)`;
+      request.destroy(timeoutError('ConnectTimeoutError', 'UND_ERR_CONNECT_TIMEOUT', message));
+    }, limits.connectMs);
+    const clear = () => clearTimeout(timer);
+    socket.once('connect', clear);
+    request.once('close', clear);
+  });
+  // Idle time on the open connection: until the headers, then between pieces of the body.
+  let response: IncomingMessage | undefined;
+  request.setTimeout(limits.headersMs, () => {
+    if (response) response.destroy(timeoutError('BodyTimeoutError', 'UND_ERR_BODY_TIMEOUT', 'Body Timeout Error'));
+    else request.destroy(timeoutError('HeadersTimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'));
+  });
+  request.once('response', (message: IncomingMessage) => {
+    response = message;
+    request.setTimeout(limits.bodyMs);
+  });
+}
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
  * `fetch` for the model providers, over node:http. Node's own fetch (undici)
  * builds its HTTP parser (WebAssembly) and runs much code for the first time
  * on a process's first request: in a new process that request reached a
@@ -79,44 +131,55 @@ function decodersFor(contentEncoding: string | null): Transform[] {
  * headers, a text or bytes body, a signal. The Response has the status, the
  * headers and the body as a web stream, decompressed as fetch does; a failed
  * connection rejects with fetch's TypeError('fetch failed') and the cause (the
- * AI SDK reads that as "cannot connect"), an abort with the signal's reason.
+ * AI SDK reads that as "cannot connect"), an abort with the signal's reason,
+ * and fetch's time limits hold (FetchLimits).
  * Anything else (a Request object, a stream or form body, another protocol)
  * is Node's fetch's, and so is every redirect: the request is sent again
  * through it, which follows the redirect as the fetch standard says (and drops
  * the API key's header when the redirect leaves the origin).
  */
-export async function httpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const { body } = init;
-  const url = input instanceof Request ? undefined : new URL(input);
-  const isPlain =
-    url !== undefined &&
-    (url.protocol === 'http:' || url.protocol === 'https:') &&
-    (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array);
-  if (!isPlain) return fetch(input, init);
-  const signal = init.signal ?? undefined;
-  signal?.throwIfAborted();
-  const headers = new Headers(init.headers);
-  if (!headers.has('accept')) headers.set('accept', '*/*');
-  if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
-  const bytes = typeof body === 'string' ? Buffer.from(body) : (body ?? undefined);
-  if (bytes) headers.set('content-length', String(bytes.byteLength));
+export function createHttpFetch(limits: Readonly<FetchLimits> = FETCH_LIMITS): Fetch {
+  return async function httpFetch(input, init = {}) {
+    const { body } = init;
+    const url = input instanceof Request ? undefined : new URL(input);
+    const isPlain =
+      url !== undefined &&
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array);
+    if (!isPlain) return fetch(input, init);
+    const signal = init.signal ?? undefined;
+    signal?.throwIfAborted();
+    const headers = new Headers(init.headers);
+    if (!headers.has('accept')) headers.set('accept', '*/*');
+    if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
+    const bytes = typeof body === 'string' ? Buffer.from(body) : (body ?? undefined);
+    if (bytes) headers.set('content-length', String(bytes.byteLength));
 
-  const message = await new Promise<IncomingMessage>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: init.method ?? 'GET', headers: Object.fromEntries(headers), signal }, resolve);
-    // An abort rejects with the signal's own reason, whatever it is, as fetch does.
-    request.once('error', (error) =>
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })),
-    );
-    request.end(bytes);
-  });
-  if (REDIRECTS.has(message.statusCode ?? 0) && init.redirect !== 'manual') {
-    message.resume();
-    return fetch(input, init);
-  }
-  return toResponse(message, url, signal);
+    const message = await new Promise<IncomingMessage>((resolve, reject) => {
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const request = send(
+        url,
+        { method: init.method ?? 'GET', headers: Object.fromEntries(headers), signal },
+        resolve,
+      );
+      // An abort rejects with the signal's own reason, whatever it is, as fetch does.
+      request.once('error', (error) =>
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })),
+      );
+      enforceLimits(request, url, limits);
+      request.end(bytes);
+    });
+    if (REDIRECTS.has(message.statusCode ?? 0) && init.redirect !== 'manual') {
+      message.resume();
+      return fetch(input, init);
+    }
+    return toResponse(message, url, signal);
+  };
 }
+
+/** `fetch` for the model providers, with fetch's own time limits (see createHttpFetch). */
+export const httpFetch = createHttpFetch();
 
 /** A web Response over node:http's answer; the body decoded and ended by an abort as fetch's is. */
 function toResponse(message: IncomingMessage, url: URL, signal: AbortSignal | undefined): Response {

@@ -1,4 +1,4 @@
-import { APICallError, RetryError } from 'ai';
+import { APICallError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 import { FlowbenchError } from '../model/errors';
 
 /** The text with every secret (an API key a provider echoed back) replaced; short strings are no secrets. */
@@ -33,12 +33,28 @@ function describeFailure(error: unknown, provider: string, url: string): Flowben
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const detail = (error.responseBody ?? error.message).slice(0, 500);
+    if (status === undefined && codeOf(error.cause) === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new FlowbenchError(
+        'PROVIDER_UNAVAILABLE',
+        `provider "${provider}" at ${url} took the request and sent no answer within fetch's time limit (Headers Timeout Error)`,
+        data,
+        { cause: error },
+      );
+    }
     if (status === undefined) {
       const reason = error.message.replace(/^Cannot connect to API: /, '');
       return new FlowbenchError(
         'PROVIDER_UNAVAILABLE',
         `cannot reach provider "${provider}" at ${url}: ${reason}`,
         data,
+        { cause: error },
+      );
+    }
+    if (status !== undefined && status < 300) {
+      return new FlowbenchError(
+        'PROVIDER_ERROR',
+        `provider "${provider}" answered ${status}, ${unreadable(error)}`,
+        { ...data, status },
         { cause: error },
       );
     }
@@ -67,4 +83,23 @@ function describeFailure(error: unknown, provider: string, url: string): Flowben
   }
   const message = error instanceof Error ? error.message : String(error);
   return new FlowbenchError('PROVIDER_ERROR', `provider "${provider}" failed: ${message}`, data, { cause: error });
+}
+
+const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
+
+/**
+ * Why a successful status came with no answer (the AI SDK says only "Failed to
+ * process successful response"): the body stopped, broke off, or was not what
+ * the API returns.
+ */
+function unreadable(error: APICallError): string {
+  const cause = error.cause;
+  const body = error.responseBody?.slice(0, 300);
+  if (codeOf(cause) === 'UND_ERR_BODY_TIMEOUT') {
+    return "then its answer stopped coming for fetch's time limit (Body Timeout Error)";
+  }
+  if (JSONParseError.isInstance(cause)) return `and its answer is not JSON: ${body ?? cause.text.slice(0, 300)}`;
+  if (TypeValidationError.isInstance(cause)) return `and its answer is not in the API's format: ${body ?? ''}`;
+  const reason = cause instanceof Error ? cause.message : error.message;
+  return `then reading its answer failed: ${reason}${typeof codeOf(cause) === 'string' ? ` (${String(codeOf(cause))})` : ''}`;
 }
