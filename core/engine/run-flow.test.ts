@@ -434,6 +434,18 @@ describe('runFlow', () => {
     });
   });
 
+  it('fails the node, not the process, when a provider drops the connection in the middle of a streamed answer', async () => {
+    server.reply = () => ({ chunks: ['Otters ', 'hold ', 'hands.'], breakAfterChunks: 2 });
+    const { result, events } = await run(chain, { topic: 'otters' }, { streamTokens: true });
+    expect(result).toMatchObject({ status: 'partial', error: { code: 'PROVIDER_ERROR', nodeId: 'answer' } });
+    expect(result.error?.message).toBe(
+      'provider "test" answered 200, then reading its answer failed: aborted (ECONNRESET)',
+    );
+    // What came before the break was shown as it came.
+    const tokens = events.filter((e) => e.type === 'node.token').map((e) => (e as { text: string }).text);
+    expect(tokens.join('')).toBe('Otters hold ');
+  });
+
   it('names the URL of an unreachable provider', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const { result } = await run(chain, { topic: 'x' }, { llm: testLlm(url) });

@@ -68,52 +68,30 @@ function decodersFor(contentEncoding: string | null): Transform[] {
 }
 
 /**
- * Node's fetch's time limits (undici's defaults), so that a provider that
- * stops answering fails here as it would there. node:http has none: a server
- * that accepted the request and went quiet held the call until the node's own
- * time limit, however long that was set.
+ * How long a connection may take to open, as Node's fetch allows (undici's
+ * default): a host that drops the connection attempt fails as unreachable
+ * instead of holding the node until its time limit, which then misnames it.
+ * There is no limit on the server's silence once connected (fetch's is 300 s
+ * before the headers and between pieces of the body): the node's time limit,
+ * which the person sets, decides how long a model may take, and a slow local
+ * model's long answer without streaming is silent until it is all written.
  */
-export interface FetchLimits {
-  /** To open the connection. */
-  connectMs: number;
-  /** Silence from the server before the answer's headers. */
-  headersMs: number;
-  /** Silence between two pieces of the body. */
-  bodyMs: number;
-}
+export const CONNECT_TIMEOUT_MS = 10_000;
 
-export const FETCH_LIMITS: Readonly<FetchLimits> = { connectMs: 10_000, headersMs: 300_000, bodyMs: 300_000 };
-
-/** One of undici's timeout errors, by name, code and message, as a caller of fetch sees it. */
-const timeoutError = (name: string, code: string, message: string): Error =>
-  Object.assign(new Error(message), { name, code });
-
-/**
- * Ends a request that meets one of the limits, with undici's error: the
- * request's (so the call fails as fetch's does), or the body's once the
- * headers came (so reading it fails).
- */
-function enforceLimits(request: ClientRequest, url: URL, limits: FetchLimits): void {
+/** Ends a request whose connection does not open in time, with undici's error, as fetch's. */
+function limitConnect(request: ClientRequest, url: URL, timeoutMs: number): void {
   request.once('socket', (socket) => {
     if (!socket.connecting) return; // a kept-alive connection, open already
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     const timer = setTimeout(() => {
-      const message = `Connect Timeout Error (attempted address: ${url.hostname}:${port}, timeout: ${limits.connectMs}ms)`;
-      request.destroy(timeoutError('ConnectTimeoutError', 'UND_ERR_CONNECT_TIMEOUT', message));
-    }, limits.connectMs);
+      const message = `Connect Timeout Error (attempted address: ${url.hostname}:${port}, timeout: ${timeoutMs}ms)`;
+      request.destroy(
+        Object.assign(new Error(message), { name: 'ConnectTimeoutError', code: 'UND_ERR_CONNECT_TIMEOUT' }),
+      );
+    }, timeoutMs);
     const clear = () => clearTimeout(timer);
     socket.once('connect', clear);
     request.once('close', clear);
-  });
-  // Idle time on the open connection: until the headers, then between pieces of the body.
-  let response: IncomingMessage | undefined;
-  request.setTimeout(limits.headersMs, () => {
-    if (response) response.destroy(timeoutError('BodyTimeoutError', 'UND_ERR_BODY_TIMEOUT', 'Body Timeout Error'));
-    else request.destroy(timeoutError('HeadersTimeoutError', 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'));
-  });
-  request.once('response', (message: IncomingMessage) => {
-    response = message;
-    request.setTimeout(limits.bodyMs);
   });
 }
 
@@ -132,13 +110,13 @@ type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Resp
  * headers and the body as a web stream, decompressed as fetch does; a failed
  * connection rejects with fetch's TypeError('fetch failed') and the cause (the
  * AI SDK reads that as "cannot connect"), an abort with the signal's reason,
- * and fetch's time limits hold (FetchLimits).
+ * and a connection must open within fetch's time (CONNECT_TIMEOUT_MS).
  * Anything else (a Request object, a stream or form body, another protocol)
  * is Node's fetch's, and so is every redirect: the request is sent again
  * through it, which follows the redirect as the fetch standard says (and drops
  * the API key's header when the redirect leaves the origin).
  */
-export function createHttpFetch(limits: Readonly<FetchLimits> = FETCH_LIMITS): Fetch {
+export function createHttpFetch(connectTimeoutMs = CONNECT_TIMEOUT_MS): Fetch {
   return async function httpFetch(input, init = {}) {
     const { body } = init;
     const url = input instanceof Request ? undefined : new URL(input);
@@ -167,7 +145,7 @@ export function createHttpFetch(limits: Readonly<FetchLimits> = FETCH_LIMITS): F
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
         reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })),
       );
-      enforceLimits(request, url, limits);
+      limitConnect(request, url, connectTimeoutMs);
       request.end(bytes);
     });
     if (REDIRECTS.has(message.statusCode ?? 0) && init.redirect !== 'manual') {
@@ -178,7 +156,7 @@ export function createHttpFetch(limits: Readonly<FetchLimits> = FETCH_LIMITS): F
   };
 }
 
-/** `fetch` for the model providers, with fetch's own time limits (see createHttpFetch). */
+/** `fetch` for the model providers (see createHttpFetch). */
 export const httpFetch = createHttpFetch();
 
 /** A web Response over node:http's answer; the body decoded and ended by an abort as fetch's is. */

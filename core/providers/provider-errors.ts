@@ -33,14 +33,6 @@ function describeFailure(error: unknown, provider: string, url: string): Flowben
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const detail = (error.responseBody ?? error.message).slice(0, 500);
-    if (status === undefined && codeOf(error.cause) === 'UND_ERR_HEADERS_TIMEOUT') {
-      return new FlowbenchError(
-        'PROVIDER_UNAVAILABLE',
-        `provider "${provider}" at ${url} took the request and sent no answer within fetch's time limit (Headers Timeout Error)`,
-        data,
-        { cause: error },
-      );
-    }
     if (status === undefined) {
       const reason = error.message.replace(/^Cannot connect to API: /, '');
       return new FlowbenchError(
@@ -89,15 +81,12 @@ const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undef
 
 /**
  * Why a successful status came with no answer (the AI SDK says only "Failed to
- * process successful response"): the body stopped, broke off, or was not what
- * the API returns.
+ * process successful response"): the body broke off, or is not what the API
+ * returns.
  */
 function unreadable(error: APICallError): string {
   const cause = error.cause;
   const body = error.responseBody?.slice(0, 300);
-  if (codeOf(cause) === 'UND_ERR_BODY_TIMEOUT') {
-    return "then its answer stopped coming for fetch's time limit (Body Timeout Error)";
-  }
   if (JSONParseError.isInstance(cause)) return `and its answer is not JSON: ${body ?? cause.text.slice(0, 300)}`;
   if (TypeValidationError.isInstance(cause)) return `and its answer is not in the API's format: ${body ?? ''}`;
   const reason = cause instanceof Error ? cause.message : error.message;

@@ -12,6 +12,8 @@ export interface Reply {
   chunks?: string[];
   /** Milliseconds between streamed chunks, so a test can watch tokens arrive. */
   chunkDelayMs?: number;
+  /** Drops the connection after sending this many of `chunks`, as a provider that goes down mid-answer. */
+  breakAfterChunks?: number;
   /** A raw body, sent as is (for malformed answers). */
   body?: string;
   usage?: { prompt_tokens: number; completion_tokens: number };
@@ -135,6 +137,12 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
     for (const [i, piece] of (answer.chunks ?? [content]).entries()) {
       if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
       if (res.destroyed) return;
+      if (i === answer.breakAfterChunks) {
+        // Let the chunks already written reach the client, then cut the connection.
+        await sleep(20);
+        res.socket?.destroy();
+        return;
+      }
       res.write(chunk({ content: piece }, null));
     }
     for (const [i, call] of toolCalls.entries()) res.write(chunk({ tool_calls: [{ index: i, ...call }] }, null));
