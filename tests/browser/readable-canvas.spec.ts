@@ -1,5 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import type { Flow } from '../../core/model/flow';
+import { installExamples } from '../../core/services/examples';
 import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
@@ -154,6 +156,34 @@ test('port labels stay inside their card, edges read in both themes, text is rea
     expect(contrast.width).toBeGreaterThanOrEqual(2);
     expect(contrast.difference).toBeGreaterThan(0.3);
     await page.screenshot({ path: test.info().outputPath(`ports-${colorScheme}.png`) });
+  }
+});
+
+test('a flow that fits a level of detail with a thinner margin opens at that level: the six-card example shows icons and summaries', async ({
+  page,
+  served,
+}) => {
+  // The shipped example: six cards in a row, 1,720 px wide, just too wide for large type with fitView's margin here.
+  const flow = withDatabase(served.db, (services) => installExamples(services.flows)).added.find(
+    (added) => added.tool.name === 'launch_campaign',
+  ) as Flow;
+  expect(flow.nodes).toHaveLength(6);
+  await page.goto(`${served.editorUrl}#/flow/${encodeURIComponent(flow.id)}`);
+  await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'label');
+  await expect(page.locator('.fb-node-compact-icon')).toHaveCount(6);
+  expect(await smallestTextPx(page)).toBeGreaterThanOrEqual(9);
+  // All of it in view.
+  const canvas = (await page.locator('.react-flow').boundingBox()) as Box;
+  for (const box of await boxes(page.locator('.react-flow__node'))) expect(contains(canvas, box)).toBe(true);
+  // Fit, from the toolbar, the canvas's controls or Shift+1, comes back to the same view.
+  for (const fit of [
+    () => page.getByRole('button', { name: 'Fit', exact: true }).click(),
+    () => page.getByRole('button', { name: 'Fit View' }).click(),
+    () => page.keyboard.press('Shift+!'),
+  ]) {
+    await zoomToDetail(page, 'box');
+    await fit();
+    await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'label');
   }
 });
 

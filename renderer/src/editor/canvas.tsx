@@ -21,7 +21,7 @@ import {
   type ReactFlowInstance,
   type ReactFlowState,
 } from '@xyflow/react';
-import { Map as MapIcon } from 'lucide-react';
+import { Map as MapIcon, Maximize } from 'lucide-react';
 import { shortRunId } from '../../../core/model/run';
 import {
   memo,
@@ -42,6 +42,7 @@ import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from '
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
+import { useFitFlow } from './use-fit-flow';
 
 /** Folds React Flow's select changes into a set of selected ids. */
 function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<FlowRfNode> | EdgeChange)[]): void {
@@ -355,6 +356,7 @@ const MapWhileMoving = memo(function MapWhileMoving() {
   const [isMoving, setMoving] = useState(false);
   const [isDrawn, setDrawn] = useState(false);
   const [isPinned, setPinned] = useState(false);
+  const fitFlow = useFitFlow();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   // Stable handlers: React Flow stores each new one with a store update that every node and edge
   // hears, so handlers made again on each render (each drag frame) tripled the work of a frame.
@@ -377,7 +379,15 @@ const MapWhileMoving = memo(function MapWhileMoving() {
       {(isDrawn || isPinned) && (
         <MiniMap pannable zoomable className={isMoving || isPinned ? undefined : 'is-hidden'} />
       )}
-      <Controls fitViewOptions={{ maxZoom: 1 }}>
+      <Controls showFitView={false}>
+        <ControlButton
+          onClick={fitFlow}
+          title="Fit View"
+          aria-label="Fit View"
+          className="react-flow__controls-fitview"
+        >
+          <Maximize />
+        </ControlButton>
         <ControlButton
           onClick={() => setPinned((pinned) => !pinned)}
           title={isPinned ? 'Hide the map' : 'Show the map'}

@@ -1,12 +1,12 @@
-import { useReactFlow } from '@xyflow/react';
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
 import { EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
+import { useFitFlow } from './use-fit-flow';
 
 /** The editor's keyboard shortcuts (listed in SHORTCUTS). Renders nothing. */
 export function EditorKeys() {
-  const { fitView } = useReactFlow();
+  const fitFlow = useFitFlow();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -42,17 +42,16 @@ export function EditorKeys() {
       if (mod && event.shiftKey && key === 'l') return run('auto-layout');
       if (event.key === 'Delete' || event.key === 'Backspace') return run('delete');
       if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
-      if (event.shiftKey && event.key === '!') return handled(() => void fitView({ duration: 300 }));
+      if (event.shiftKey && event.key === '!') return handled(fitFlow);
     };
     // The desktop app's menu asks for it too (app-commands.ts).
-    const onFitView = () => void fitView({ duration: 300 });
     window.addEventListener('keydown', onKey);
-    window.addEventListener(FIT_VIEW_EVENT, onFitView);
+    window.addEventListener(FIT_VIEW_EVENT, fitFlow);
     return () => {
       window.removeEventListener('keydown', onKey);
-      window.removeEventListener(FIT_VIEW_EVENT, onFitView);
+      window.removeEventListener(FIT_VIEW_EVENT, fitFlow);
     };
-  }, [fitView]);
+  }, [fitFlow]);
 
   return null;
 }

@@ -1,9 +1,9 @@
-import { useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
 import { publishWarnings, type PublishWarning } from '../../../core/model/publish-warnings';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { selectErrorCount, useAppStore } from '../store/app-store';
 import { PublishDialog } from './publish-dialog';
+import { useFitFlow } from './use-fit-flow';
 
 const SAVE_STATE_TEXT = {
   saved: 'Saved',
@@ -27,7 +27,7 @@ export function Toolbar() {
   const errorCount = useAppStore(selectErrorCount);
   const latestVersion = useAppStore((s) => s.versions[0]?.version);
   const isPublished = useAppStore((s) => s.versions.length > 0 && !s.hasUnpublishedChanges);
-  const { fitView } = useReactFlow();
+  const fitFlow = useFitFlow();
   const [warnings, setWarnings] = useState<PublishWarning[]>();
   const store = useAppStore.getState();
 
@@ -51,7 +51,7 @@ export function Toolbar() {
       <button onClick={() => void store.autoLayout()} title="Auto-layout (Ctrl+Shift+L)">
         Layout
       </button>
-      <button onClick={() => void fitView({ duration: 300 })} title="Fit view (Shift+1)">
+      <button onClick={fitFlow} title="Fit view (Shift+1)">
         Fit
       </button>
       {warnings && (
