@@ -85,6 +85,22 @@ describe('flowbench CLI: flows', () => {
     expect((await runJson<{ skipped: string[] }>(['--db', db, 'examples'])).skipped).toHaveLength(3);
   });
 
+  it('lists flows in aligned columns, however long their ids and tool names', async () => {
+    const db = join(tempDir(), 'columns.db');
+    await runJson(['--db', db, 'examples']);
+    const { stdout } = await runCli(['--db', db, 'list']);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    // Each column starts where it starts on the other lines: the tool name, the node count, the name.
+    for (const [text, column] of [
+      [/(launch_campaign|summarise_then_title|triage_ticket)/, 1],
+      [/\d nodes/, 2],
+      [/(Launch campaign|Summarise then title|Triage a support ticket)/, 3],
+    ] as const) {
+      expect(new Set(lines.map((line) => line.search(text))).size, `column ${column}`).toBe(1);
+    }
+  });
+
   describe('refuses bad input with a specific message, exit 1 and the database unchanged', () => {
     const cases: { name: string; file: () => string; code: string; message: RegExp }[] = [
       {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { TOOL_ERROR_POLICIES, type AgentSettings, type AgentSummary } from '../../model/agents';
 import { lib } from '../lib';
+import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -59,11 +60,11 @@ function settingsOptions(command: Command): Command {
     .option('--description <text>', 'what the agent is for');
 }
 
-function line(agent: AgentSummary): string {
+function cells(agent: AgentSummary): string[] {
   const version = agent.latestVersion ? `v${agent.latestVersion.version} ${agent.latestVersion.id}` : 'not published';
   const review = agent.status === 'review' ? '  [imported: review]' : '';
   const tools = agent.draft.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join(', ');
-  return `${agent.name.padEnd(24)} ${version}  ${agent.draft.model || 'default model'}${tools ? `  tools: ${tools}` : ''}${review}`;
+  return [agent.name, version, `${agent.draft.model || 'default model'}${tools ? `  tools: ${tools}` : ''}${review}`];
 }
 
 export function registerAgentCommands(program: Command, ctx: CliContext): void {
@@ -79,7 +80,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       const list = ctx.services.agents.list();
       if (options.json) return printJson({ agents: list });
       if (list.length === 0) return printLine('no agents yet: `flowbench agents add <name> --tool server/tool …`');
-      for (const agent of list) printLine(line(agent));
+      for (const line of columns(list.map(cells))) printLine(line);
     });
 
   settingsOptions(agents.command('add').argument('<name>'))
@@ -120,7 +121,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       const agent = ctx.services.agents.get(ref);
       const versions = ctx.services.agents.versions(ref);
       if (options.json) return printJson({ agent, versions });
-      printLine(line(agent));
+      printLine(columns([cells(agent)])[0]);
       if (agent.draft.system) printLine(`  system: ${agent.draft.system.slice(0, 200)}`);
       for (const v of versions) printLine(`  v${v.version}  ${v.id}  ${v.publishedAt}`);
     });

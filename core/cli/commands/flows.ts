@@ -4,6 +4,7 @@ import { lib } from '../lib';
 import { assertExportFormat, EXPORT_FORMATS } from '../../formats/export-formats';
 import { errorsIn, formatProblem, hasErrors, type Problem } from '../../model/problems';
 import type { FlowSummary } from '../../model/summaries';
+import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
 
 interface JsonOption {
@@ -16,8 +17,14 @@ export function publishedState(f: Pick<FlowSummary, 'publishedVersion' | 'hasUnp
   return `v${f.publishedVersion}${f.hasUnpublishedChanges ? ', draft changed' : ''}`;
 }
 
-const summaryLine = (f: FlowSummary) =>
-  `${f.id}  ${f.toolName.padEnd(28)} ${String(f.nodeCount).padStart(5)} nodes  ${(f.enabled ? 'on ' : 'off').padEnd(4)}${publishedState(f).padEnd(20)} ${f.name}`;
+const summaryCells = (f: FlowSummary) => [
+  f.id,
+  f.toolName,
+  `${f.nodeCount} nodes`,
+  f.enabled ? 'on' : 'off',
+  publishedState(f),
+  f.name,
+];
 
 export function registerFlowCommands(program: Command, ctx: CliContext): void {
   program
@@ -31,7 +38,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       const flows = ctx.flows.list();
       if (options.json) return printJson({ flows });
       if (flows.length === 0) return printLine('no flows yet: `flowbench import <file>` or `flowbench examples`');
-      for (const flow of flows) printLine(summaryLine(flow));
+      for (const line of columns(flows.map(summaryCells), [2])) printLine(line);
     });
 
   program

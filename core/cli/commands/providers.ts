@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { PROVIDER_KINDS } from '../../model/provider-config';
+import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -25,11 +26,12 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .action((options: { json?: boolean }) => {
       const list = ctx.services.providers.list();
       if (options.json) return printJson({ providers: list });
-      for (const p of list) {
-        printLine(
-          `${p.isDefault ? '*' : ' '} ${p.name.padEnd(16)} ${p.kind.padEnd(18)} ${p.url}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${p.keyStore ?? p.apiKey}`,
-        );
-      }
+      const rows = list.map((p) => [
+        `${p.isDefault ? '*' : ' '} ${p.name}`,
+        p.kind,
+        `${p.url}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${p.keyStore ?? p.apiKey}`,
+      ]);
+      for (const line of columns(rows)) printLine(line);
     });
 
   providers

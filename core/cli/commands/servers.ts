@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ServerListing } from '../../model/tools';
+import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -32,12 +33,12 @@ const milliseconds = (value: string | undefined, flag: string) => {
   return n;
 };
 
-function describe(listing: ServerListing): string {
+function describe(listing: ServerListing): string[] {
   const { config, status } = listing;
   const target = config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
   const tools = status.tools ? `  ${status.tools.length} tool(s)` : '';
   const error = status.lastError ? `  last error: ${status.lastError.code}: ${status.lastError.message}` : '';
-  return `${config.name.padEnd(16)} ${config.transport.padEnd(6)} ${status.state.padEnd(10)} ${target}${tools}${error}`;
+  return [config.name, config.transport, status.state, `${target}${tools}${error}`];
 }
 
 export function registerServerCommands(program: Command, ctx: CliContext): void {
@@ -54,7 +55,7 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
       if (options.json) return printJson({ servers: list });
       if (list.length === 0)
         return printLine('no MCP servers yet: `flowbench servers add <name> -- <command> [args…]`');
-      for (const listing of list) printLine(describe(listing));
+      for (const line of columns(list.map(describe))) printLine(line);
     });
 
   servers
