@@ -32,7 +32,7 @@ export const ERROR_CODES = {
   TESTS_FAILED: 'the flow must pass its test cases to publish, and some failed; `data.failed` names them',
   PROVIDER_NOT_FOUND: 'no model provider has that name',
   NO_PROVIDER:
-    'a node uses the default model provider and none is set up: add one (the Providers screen, or `flowbench providers set … --default`)',
+    'a node uses the default model provider and none is the default: add one, or make one the default (the Providers screen, or `flowbench providers default <name>`)',
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
   SERVER_NOT_FOUND: 'no connected MCP server has that name',
   CHANNEL_NOT_FOUND: 'the flow has no memory channel of that name',

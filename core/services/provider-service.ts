@@ -100,9 +100,13 @@ export class ProviderService {
   private find(name: string): ProviderConfig {
     const wanted = name || this.defaultName();
     if (!wanted) {
+      // Providers added without being made the default are not "none set up": say which exist.
+      const added = this.read().providers.map((p) => p.name);
       throw new FlowbenchError(
         'NO_PROVIDER',
-        'no model provider is set up yet: add one on the Providers screen (or `flowbench providers set <name> --kind openai-compatible --base-url <url> --default`), or name a provider in the node',
+        added.length > 0
+          ? `no provider is the default yet (yours: ${added.join(', ')}): make one the default on the Providers screen (or \`flowbench providers default <name>\`), or name a provider in the node`
+          : 'no model provider is set up yet: add one on the Providers screen (or `flowbench providers set <name> --kind openai-compatible --base-url <url> --default`), or name a provider in the node',
       );
     }
     const all = allProviders(this.read());

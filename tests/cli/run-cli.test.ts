@@ -193,6 +193,28 @@ describe('a first run with no provider set up', () => {
     expect(record.error?.message).not.toContain('ollama');
     const { providers } = await runJson<{ providers: { isDefault: boolean }[] }>(['--db', fresh, 'providers', 'list']);
     expect(providers.some((p) => p.isDefault)).toBe(false);
+
+    // One added but not made the default: the message names it and how to choose it…
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const add = ['providers', 'set', 'local', '--kind', 'openai-compatible', '--base-url', url, '--default-model', 'm'];
+    expect((await runCli(['--db', fresh, ...add])).code).toBe(0);
+    const unchosen = JSON.parse(
+      (await runCli(['--db', fresh, 'run', 'summarise_then_title', '--input', 'text=Otters.', '--json'])).stdout,
+    ) as RunRecord;
+    expect(unchosen.error).toMatchObject({
+      code: 'NO_PROVIDER',
+      message:
+        'no provider is the default yet (yours: local): make one the default on the Providers screen (or `flowbench providers default <name>`), or name a provider in the node',
+    });
+    // …and once chosen, nodes that name none use it (here it is down: the run says so).
+    expect(await runJson(['--db', fresh, 'providers', 'default', 'local'])).toEqual({ name: 'local' });
+    const chosen = JSON.parse(
+      (await runCli(['--db', fresh, 'run', 'summarise_then_title', '--input', 'text=Otters.', '--json'])).stdout,
+    ) as RunRecord;
+    expect(chosen.error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', message: expect.stringContaining(url) });
+    const missing = await runCli(['--db', fresh, 'providers', 'default', 'nobody']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('PROVIDER_NOT_FOUND');
   });
 });
 

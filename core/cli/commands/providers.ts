@@ -14,7 +14,7 @@ interface SetOptions {
 }
 
 export function registerProviderCommands(program: Command, ctx: CliContext): void {
-  const providers = program.command('providers').description('model providers: list, set, remove, test');
+  const providers = program.command('providers').description('model providers: list, set, default, remove, test');
 
   providers
     .command('list')
@@ -70,6 +70,17 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
           `note: the API key is kept ${ctx.services.secrets.label}${plain ? '; an environment variable (OPENAI_API_KEY, ANTHROPIC_API_KEY) keeps it out of the file' : ''}.\n`,
         );
       }
+    });
+
+  providers
+    .command('default')
+    .argument('<name>', 'a provider you set up, or a preset')
+    .description('make a provider the default: the one nodes that name none use')
+    .option('--json', 'print JSON: { name }')
+    .action((name: string, options: { json?: boolean }) => {
+      ctx.services.providers.setDefault(name);
+      if (options.json) return printJson({ name });
+      printLine(`default provider: ${name}`);
     });
 
   providers
