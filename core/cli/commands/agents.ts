@@ -121,7 +121,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       const agent = ctx.services.agents.get(ref);
       const versions = ctx.services.agents.versions(ref);
       if (options.json) return printJson({ agent, versions });
-      printLine(columns([cells(agent)])[0]);
+      printLine(cells(agent).join('  '));
       if (agent.draft.system) printLine(`  system: ${agent.draft.system.slice(0, 200)}`);
       for (const v of versions) printLine(`  v${v.version}  ${v.id}  ${v.publishedAt}`);
     });
