@@ -18,6 +18,8 @@ export default defineConfig({
     // A step that cannot happen fails in seconds, naming what it waited for, instead of at the test's time limit.
     actionTimeout: 15_000,
     viewport: { width: 1400, height: 860 },
+    // Times and numbers read the same on every machine (the home screen's "2 minutes ago").
+    locale: 'en-US',
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions: {

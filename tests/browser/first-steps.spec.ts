@@ -2,11 +2,24 @@ import { echoFlow } from '../fixtures/mcp-flows';
 import { expect, expectSaved, laidOutEcho, openFlow, test, withDatabase } from './fixtures';
 
 test('an empty home screen offers the example flows (issue 17, point 7)', async ({ page, served }) => {
+  await page.clock.install();
   await page.goto(served.editorUrl);
   await expect(page.getByText('No flows yet')).toBeVisible();
   await page.getByRole('button', { name: 'add the example flows' }).click();
   await expect(page.locator('[data-testid^="flow-row-"]')).toHaveCount(3);
   await expect(page.getByTestId('flow-row-triage_ticket')).toBeVisible();
+  // When each was last changed, as the lists of n8n and Langflow say it: how long ago, the exact time on hover.
+  const updated = page.getByTestId('flow-row-triage_ticket').locator('time');
+  await expect(updated).toHaveText(/^(now|\d+ seconds? ago)$/);
+  const exact = await updated.evaluate((time: HTMLTimeElement) => ({
+    iso: time.dateTime,
+    titleIsExact: time.title === new Date(time.dateTime).toLocaleString(),
+  }));
+  expect(Math.abs(Date.parse(exact.iso) - Date.now())).toBeLessThan(60_000);
+  expect(exact.titleIsExact).toBe(true);
+  // Left open, the list keeps counting.
+  await page.clock.fastForward('02:00');
+  await expect(updated).toHaveText('2 minutes ago');
 });
 
 test("new flow and rename use the app's own dialog, by keyboard (issue 17, point 6)", async ({ page, served }) => {

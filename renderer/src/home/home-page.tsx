@@ -3,12 +3,14 @@ import { useAppStore } from '../store/app-store';
 import { ImportProblemsDialog } from './import-problems-dialog';
 import { NameDialog } from './name-dialog';
 import { NoProviderNotice } from '../providers/no-provider-notice';
+import { useNow, When } from '../when';
 
 /** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
 export function HomePage() {
   const flows = useAppStore((s) => s.flows);
   const problem = useAppStore((s) => s.flowsProblem);
   const refusedImport = useAppStore((s) => s.refusedImport);
+  const now = useNow();
   const {
     loadFlows,
     createFlow,
@@ -149,7 +151,9 @@ export function HomePage() {
                   <code>{flow.toolName}</code>
                 </td>
                 <td>{flow.nodeCount}</td>
-                <td>{new Date(flow.updatedAt).toLocaleString()}</td>
+                <td>
+                  <When at={flow.updatedAt} now={now} />
+                </td>
                 <td>
                   <label className="switch">
                     <input
