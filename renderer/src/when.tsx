@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 
-const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+// English, as the rest of the interface is; the date and the exact time follow the person's locale.
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 /** Each unit, and how many of it make the next one. */
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],
