@@ -21,7 +21,7 @@ export function detailAt(zoom: number): NodeDetail {
 
 /** The margin around a flow fitted to the view, as a share of its size (React Flow's fitView default). */
 const FIT_PADDING = 0.1;
-/** The thinnest margin a flow may open with when that shows its cards one level of detail closer. */
+/** The thinnest side margin a flow may open with when that shows its cards one level of detail closer. */
 const TIGHT_PADDING = 0.02;
 
 /**
@@ -31,9 +31,9 @@ const TIGHT_PADDING = 0.02;
  * one, at the zoom that decides how much each node shows.
  *
  * A flow that would fit just under a level of detail with the usual margin,
- * but fits at that level with a thin one, opens at that level: a six-card
- * chain on a laptop's window shows icons and summaries, not bare labels,
- * for the sake of 40 pixels of margin.
+ * but fits at that level with thin side margins, opens at that level: a
+ * six-card chain on a laptop's window shows icons and summaries, not bare
+ * labels, for the sake of 40 pixels of margin.
  */
 export function initialViewport(flow: Flow, width: number, height: number): Viewport {
   if (flow.nodes.length === 0 || width === 0 || height === 0) return { x: 0, y: 0, zoom: 1 };
@@ -49,8 +49,10 @@ export function initialViewport(flow: Flow, width: number, height: number): View
   }
   const bounds = { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
   const fitted = getViewportForBounds(bounds, width, height, MIN_ZOOM, 1, FIT_PADDING);
-  const tight = getViewportForBounds(bounds, width, height, MIN_ZOOM, 1, TIGHT_PADDING);
-  const level = [COMPACT_ZOOM, ICONLESS_ZOOM].find((zoom) => fitted.zoom < zoom && tight.zoom >= zoom);
+  // Only the side margins thin: every card is NODE_WIDTH wide, but a card may be taller than NODE_HEIGHT.
+  const fits = (zoom: number) =>
+    bounds.width * zoom * (1 + TIGHT_PADDING) <= width && bounds.height * zoom * (1 + FIT_PADDING) <= height;
+  const level = [COMPACT_ZOOM, ICONLESS_ZOOM].find((zoom) => fitted.zoom < zoom && fits(zoom));
   // At that zoom, centred (the zoom is pinned, so the bounds are centred in the view).
   return level === undefined ? fitted : getViewportForBounds(bounds, width, height, level, level, 0);
 }
