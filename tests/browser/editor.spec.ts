@@ -38,6 +38,7 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   const template1 = page.getByTestId('rf__node-template_1');
   await expect(template1.locator('.fb-warnings')).toHaveText('1');
   await expect(template1.locator('.fb-warnings')).toHaveAttribute('title', '1 warning(s): see Problems');
+  await expect(template1.getByLabel('1 warning(s)')).toBeVisible();
   await expect(template1.locator('.fb-problems')).toHaveCount(0);
   await expect(template1).toHaveClass(/has-warnings/);
   await connect(page, 'input_1', 'template_1');

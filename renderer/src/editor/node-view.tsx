@@ -132,12 +132,20 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         </div>
         {isRunShown && <RunStatus nodeId={node.id} withBadge />}
         {problemCount > 0 && (
-          <span className="fb-problems" title={`${problemCount} error(s): see Problems`}>
+          <span
+            className="fb-problems"
+            title={`${problemCount} error(s): see Problems`}
+            aria-label={`${problemCount} error(s)`}
+          >
             {problemCount}
           </span>
         )}
         {warningCount > 0 && (
-          <span className="fb-warnings" title={`${warningCount} warning(s): see Problems`}>
+          <span
+            className="fb-warnings"
+            title={`${warningCount} warning(s): see Problems`}
+            aria-label={`${warningCount} warning(s)`}
+          >
             {warningCount}
           </span>
         )}
