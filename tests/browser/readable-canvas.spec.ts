@@ -187,6 +187,19 @@ test('a flow that fits a level of detail with a thinner margin opens at that lev
   }
 });
 
+test('zoomed out to large type, a card still shows its error and warning counts', async ({ page, served }) => {
+  // A template nothing connects to the input: it never runs (a warning).
+  const echo = laidOutEcho();
+  const stray = { ...template('stray', 'never runs'), position: { x: 0, y: 300 } };
+  await openFlow(page, served, { ...echo, nodes: [...echo.nodes, stray] });
+  const card = page.getByTestId('rf__node-stray');
+  await expect(card.locator('.fb-warnings')).toHaveText('1');
+  await zoomToDetail(page, 'label');
+  await expect(card.locator('.fb-node-compact .fb-warnings')).toHaveText('1');
+  await expect(card.getByLabel('1 warning(s)')).toBeVisible();
+  expect(await smallestTextPx(page)).toBeGreaterThanOrEqual(9);
+});
+
 test('zoomed out to large type, a short label is whole: the room kept for port labels goes with them', async ({
   page,
   served,

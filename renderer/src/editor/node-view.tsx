@@ -110,6 +110,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
           <span className="fb-node-compact-label" title={node.label || node.id}>
             {node.label || node.id}
           </span>
+          <ProblemCounts errors={problemCount} warnings={warningCount} />
         </div>
         <div className="fb-node-compact-summary">{summary}</div>
         {outputs}
@@ -131,28 +132,33 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
           </div>
         </div>
         {isRunShown && <RunStatus nodeId={node.id} withBadge />}
-        {problemCount > 0 && (
-          <span
-            className="fb-problems"
-            title={`${problemCount} error(s): see Problems`}
-            aria-label={`${problemCount} error(s)`}
-          >
-            {problemCount}
-          </span>
-        )}
-        {warningCount > 0 && (
-          <span
-            className="fb-warnings"
-            title={`${warningCount} warning(s): see Problems`}
-            aria-label={`${warningCount} warning(s)`}
-          >
-            {warningCount}
-          </span>
-        )}
+        <ProblemCounts errors={problemCount} warnings={warningCount} />
       </div>
       <div className="fb-node-summary">{summary}</div>
       {isRunShown && <StepLine nodeId={node.id} />}
       {outputs}
+    </>
+  );
+}
+
+/** A card's error and warning counts (red, amber), as the Problems tab lists them; nothing when there are none. */
+function ProblemCounts({ errors, warnings }: { errors: number; warnings: number }) {
+  return (
+    <>
+      {errors > 0 && (
+        <span className="fb-problems" title={`${errors} error(s): see Problems`} aria-label={`${errors} error(s)`}>
+          {errors}
+        </span>
+      )}
+      {warnings > 0 && (
+        <span
+          className="fb-warnings"
+          title={`${warnings} warning(s): see Problems`}
+          aria-label={`${warnings} warning(s)`}
+        >
+          {warnings}
+        </span>
+      )}
     </>
   );
 }
