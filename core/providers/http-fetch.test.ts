@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, globalAgent } from 'node:https';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, createDeflateRaw, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,9 +248,11 @@ describe('httpFetch', () => {
       }
       const quick = createHttpFetch(200);
       const started = performance.now();
-      const failure: unknown = await quick(`http://127.0.0.1:${port}/v1/chat/completions`, post).catch(
-        (error: unknown) => error,
-      );
+      const failure: unknown = await quick(`http://127.0.0.1:${port}/v1/chat/completions`, {
+        ...post,
+        // Without the limit, the call would wait for this instead.
+        signal: AbortSignal.timeout(3_000),
+      }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(TypeError);
       expect(failure).toMatchObject({
         message: 'fetch failed',
@@ -264,6 +266,26 @@ describe('httpFetch', () => {
     } finally {
       for (const socket of queued) socket.destroy();
       stuck.kill('SIGKILL');
+    }
+  });
+
+  it('fails an HTTPS connection whose TLS handshake never ends within the same limit', async () => {
+    // Takes the connection and never answers the handshake.
+    const silent = createNetServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = performance.now();
+      const failure: unknown = await createHttpFetch(200)(`https://127.0.0.1:${port}/v1/chat/completions`, {
+        ...post,
+        // Without the limit, the call would wait for this instead.
+        signal: AbortSignal.timeout(3_000),
+      }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(TypeError);
+      expect(failure).toMatchObject({ message: 'fetch failed', cause: { code: 'UND_ERR_CONNECT_TIMEOUT' } });
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      silent.close();
     }
   });
 

@@ -90,7 +90,8 @@ function limitConnect(request: ClientRequest, url: URL, timeoutMs: number): void
       );
     }, timeoutMs);
     const clear = () => clearTimeout(timer);
-    socket.once('connect', clear);
+    // Over HTTPS the connection is open once the TLS handshake is done, as undici counts it.
+    socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', clear);
     request.once('close', clear);
   });
 }
