@@ -215,6 +215,9 @@ describe('a first run with no provider set up', () => {
     const missing = await runCli(['--db', fresh, 'providers', 'default', 'nobody']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('PROVIDER_NOT_FOUND');
+    const unnamed = await runCli(['--db', fresh, 'providers', 'default', '']);
+    expect(unnamed.code).toBe(2); // a usage error
+    expect(unnamed.stderr).toContain('name the provider to make the default');
   });
 });
 

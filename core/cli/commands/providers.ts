@@ -78,6 +78,8 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .description('make a provider the default: the one nodes that name none use')
     .option('--json', 'print JSON: { name }')
     .action((name: string, options: { json?: boolean }) => {
+      // An empty name would mean "the default" to the lookup, which is the thing being chosen.
+      if (!name.trim()) throw usageError('name the provider to make the default (`flowbench providers list`)');
       ctx.services.providers.setDefault(name);
       if (options.json) return printJson({ name });
       printLine(`default provider: ${name}`);
