@@ -101,6 +101,28 @@ describe('flowbench CLI: flows', () => {
     }
   });
 
+  it("shows a run's steps in aligned columns, a node id longer than the old fixed width included", async () => {
+    const db = join(tempDir(), 'steps.db');
+    const longId = 'greet_the_person_by_their_topic_of_choice';
+    const flow = smallFlow({
+      nodes: smallFlow().nodes.map((node) => (node.id === 'greet' ? { ...node, id: longId } : node)),
+      edges: [
+        { id: 'e1', source: 'input', target: longId },
+        { id: 'e2', source: longId, target: 'result' },
+      ],
+    });
+    const resultNode = flow.nodes.find((node) => node.id === 'result')!;
+    resultNode.config = { returnValues: [{ id: 'r', text: `{{nodes.${longId}.output}}` }] };
+    await runJson(['--db', db, 'import', writeJson('long.json', flow)]);
+    const run = await runJson<{ id: string }>(['--db', db, 'run', 'small_flow', '--input', 'topic=otters', '--json']);
+    const steps = (await runCli(['--db', db, 'runs', 'show', run.id])).stdout
+      .split('\n')
+      .filter((line) => /^ {2}succeeded /.test(line));
+    expect(steps).toHaveLength(3);
+    // Every duration starts where the others do, and ends each line.
+    expect(new Set(steps.map((line) => line.search(/\d+\.\d\d s$/))).size).toBe(1);
+  });
+
   describe('refuses bad input with a specific message, exit 1 and the database unchanged', () => {
     const cases: { name: string; file: () => string; code: string; message: RegExp }[] = [
       {

@@ -11,6 +11,7 @@ import {
   type RunTrigger,
   type TokenUsage,
 } from '../../model/run';
+import { columns } from '../columns';
 import { usageError } from '../usage';
 import { printJson, printLine, type CliContext } from '../context';
 import { formatOutput } from './run';
@@ -38,14 +39,21 @@ function showRun(run: RunRecord): void {
   if (run.error)
     printLine(`error [${run.error.code}]${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}: ${run.error.message}`);
   printLine();
-  for (const step of run.steps) {
-    const tokens = step.usage ? `  ${usageText(step.usage)}` : '';
-    const attempts = step.attempts > 1 ? `  ${step.attempts} attempts` : '';
-    printLine(
-      `  ${step.status.padEnd(10)} ${step.nodeId.padEnd(24)} ${seconds(step.durationMs).padStart(8)}${attempts}${tokens}`,
-    );
+  // Node ids are as long as their authors made them: their column is as wide as the longest (see columns).
+  const lines = columns(
+    run.steps.map((step) => [
+      step.nodeId,
+      seconds(step.durationMs),
+      [step.attempts > 1 ? `${step.attempts} attempts` : '', step.usage ? usageText(step.usage) : '']
+        .filter(Boolean)
+        .join('  '),
+    ]),
+    [1],
+  );
+  run.steps.forEach((step, i) => {
+    printLine(`  ${step.status.padEnd(10)} ${lines[i]}`);
     if (step.error) printLine(`             ${step.error.code}: ${step.error.message}`);
-  }
+  });
   const output = formatOutput(run.output);
   if (output) {
     printLine();

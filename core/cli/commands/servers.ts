@@ -135,8 +135,10 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
       printLine(
         `ok: ${name}${info ? ` (${info.name} ${info.version})` : ''} offers ${listing.status.tools?.length ?? 0} tool(s)`,
       );
-      for (const tool of listing.status.tools ?? []) {
-        printLine(`  ${tool.name.padEnd(28)} ${(tool.description ?? '').split('\n')[0]?.slice(0, 90) ?? ''}`);
-      }
+      const tools = (listing.status.tools ?? []).map((tool) => [
+        tool.name,
+        (tool.description ?? '').split('\n')[0]?.slice(0, 90) ?? '',
+      ]);
+      for (const line of columns(tools)) printLine(`  ${line}`);
     });
 }
