@@ -206,6 +206,7 @@ export class BackgroundRunWriter implements RunWriter {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       statements: RUN_STATEMENTS,
       signals: this.state.buffer,
+      journalToken: JOURNAL_TOKEN,
     };
     this.worker = new Worker(script, { workerData });
     // Pending batches are settled by `close`, not by keeping the process alive.
@@ -235,7 +236,7 @@ export class BackgroundRunWriter implements RunWriter {
       this.recoverTimer = setInterval(() => {
         // The batches of a held journal reach the worker before its replay does.
         this.postUnposted();
-        this.send({ type: 'recover', held: this.journal?.heldLeft() ?? [], token: JOURNAL_TOKEN });
+        this.send({ type: 'recover', held: this.journal?.heldLeft() ?? [] });
       }, RECOVER_EVERY_MS);
       this.recoverTimer.unref();
     }

@@ -19,6 +19,8 @@ export interface WriterWorkerData {
   nativeBinding?: string;
   statements: Record<RunStatementName, string>;
   signals: SharedArrayBuffer;
+  /** The main thread's journal token: this thread's copy of run-journal.ts has one of its own (see JOURNAL_TOKEN). */
+  journalToken: string;
 }
 
 export type ToWorker =
@@ -27,7 +29,7 @@ export type ToWorker =
   | { type: 'checkpoint' }
   | { type: 'close' }
   /** Replay the run journals of processes that are gone, and the main thread's held ones (see recoverJournals). */
-  | { type: 'recover'; held: string[]; token: string }
+  | { type: 'recover'; held: string[] }
   /** These journals are removed, all committed: their marks can go. */
   | { type: 'forget'; journals: string[] };
 export type FromWorker =
@@ -39,7 +41,7 @@ interface NumberedBatch extends RunWriteBatch {
   id: number;
 }
 
-const { path, nativeBinding, statements, signals } = workerData as WriterWorkerData;
+const { path, nativeBinding, statements, signals, journalToken } = workerData as WriterWorkerData;
 const state = new Int32Array(signals);
 const port = parentPort;
 const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
@@ -165,9 +167,9 @@ try {
   };
   /** What the last replay failed with: said once, not every few seconds while the database refuses writes. */
   let recoverFailure: string | undefined;
-  const recover = (held: string[], token: string) => {
+  const recover = (held: string[]) => {
     try {
-      const stored = recoverJournals(db, held, token);
+      const stored = recoverJournals(db, held, journalToken);
       recoverFailure = undefined;
       if (stored > 0)
         report(
@@ -187,7 +189,7 @@ try {
     }
     commitArrived();
     if (message.type === 'checkpoint') return checkpoint();
-    if (message.type === 'recover') return recover(message.held, message.token);
+    if (message.type === 'recover') return recover(message.held);
     if (message.type === 'forget') return forgetJournals(db, message.journals);
     committer.drain();
     committer.stop();
