@@ -77,8 +77,6 @@ function describeFailure(error: unknown, provider: string, url: string): Flowben
   return new FlowbenchError('PROVIDER_ERROR', `provider "${provider}" failed: ${message}`, data, { cause: error });
 }
 
-const codeOf = (error: unknown): unknown => (error as { code?: unknown } | undefined)?.code;
-
 /**
  * Why a successful status came with no answer (the AI SDK says only "Failed to
  * process successful response"): the body broke off, or is not what the API
@@ -90,5 +88,6 @@ function unreadable(error: APICallError): string {
   if (JSONParseError.isInstance(cause)) return `and its answer is not JSON: ${body ?? cause.text.slice(0, 300)}`;
   if (TypeValidationError.isInstance(cause)) return `and its answer is not in the API's format: ${body ?? ''}`;
   const reason = cause instanceof Error ? cause.message : error.message;
-  return `then reading its answer failed: ${reason}${typeof codeOf(cause) === 'string' ? ` (${String(codeOf(cause))})` : ''}`;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return `then reading its answer failed: ${reason}${typeof code === 'string' ? ` (${code})` : ''}`;
 }
