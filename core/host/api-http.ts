@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findMethod, MAX_IMPORT_TEXT } from '../api/contract';
 import type { ApiHost } from './api-host';
+import { httpStatusOf } from './http-status';
 import { BodyTooLarge, readBody } from '../mcp/read-body';
 
 /** API bodies may carry an imported file (10 MB) and some JSON around it. */
@@ -79,6 +80,6 @@ export function createApiHttpHandler(host: ApiHost, sessionToken: string) {
       args,
       typeof clientId === 'string' ? { clientId } : {},
     );
-    sendJson(res, 200, reply);
+    sendJson(res, reply.ok ? 200 : httpStatusOf(reply.error.code), reply);
   };
 }

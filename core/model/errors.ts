@@ -114,6 +114,11 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'SUBFLOW_CYCLE',
 ]);
 
+/** True when the code means the caller can fix the input (the code survives where the class does not). */
+export function isUserErrorCode(code: ErrorCode): boolean {
+  return USER_ERROR_CODES.has(code);
+}
+
 /** Codes of node failures worth another attempt: the same call may well succeed later. */
 export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'NODE_TIMEOUT',
@@ -143,7 +148,7 @@ export class FlowbenchError extends Error {
   }
 
   get isUserError(): boolean {
-    return USER_ERROR_CODES.has(this.code);
+    return isUserErrorCode(this.code);
   }
 
   /** The plain shape that crosses process boundaries. */

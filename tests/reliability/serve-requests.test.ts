@@ -96,6 +96,34 @@ describe("the editor's API refuses bodies it cannot take, and goes on", () => {
   });
 });
 
+describe("the editor's API answers a failed call with an HTTP status that says what kind of failure it is", () => {
+  const call = (method: string, args: unknown) =>
+    fetch(`${serve.url}/api/flows/${method}`, {
+      method: 'POST',
+      headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+
+  it.each([
+    ['a flow that exists', 'get', { id: 'echo' }, 200, undefined],
+    ['a flow that does not exist', 'get', { id: 'no-such-flow' }, 404, 'FLOW_NOT_FOUND'],
+    ['an argument of the wrong type', 'get', { id: 5 }, 400, 'VALIDATION_ERROR'],
+    [
+      'an edit to a node that is gone',
+      'applyChanges',
+      { id: 'echo', changes: { updateNodes: [{ id: 'gone', label: 'x' }] } },
+      409,
+      'EDIT_CONFLICT',
+    ],
+  ])('%s: %i', async (_, method, args, status, code) => {
+    const response = await call(method, args);
+    expect(response.status).toBe(status);
+    const reply = (await response.json()) as { ok: boolean; error?: { code: string; message: string } };
+    expect(reply.ok).toBe(status === 200);
+    if (code) expect(reply.error?.code).toBe(code);
+  });
+});
+
 describe("the editor's page", () => {
   it('comes with its Content-Security-Policy as a header, not as a tag the scripts wait behind', async () => {
     const page = await fetch(serve.url);
