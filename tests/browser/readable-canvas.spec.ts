@@ -134,8 +134,13 @@ test('port labels stay inside their card, edges read in both themes, text is rea
     expect(drawn.width).toBe(NODE_WIDTH);
     expect(drawn.height).toBeGreaterThanOrEqual(NODE_MIN_HEIGHT);
     expect(drawn.port).toBe(PORT_SIZE);
+    // The labels are rows beside the title: the summary under them has the card's whole width.
+    const summary = (await answer.locator('.fb-node-summary').boundingBox()) as Box;
+    expect(summary.x + summary.width).toBeGreaterThan(card.x + card.width - 16);
     for (const label of await answer.locator('.port-label').all()) {
-      expect(contains(card, (await label.boundingBox()) as Box)).toBe(true);
+      const box = (await label.boundingBox()) as Box;
+      expect(contains(card, box)).toBe(true);
+      expect(overlap(box, summary)).toBe(false);
     }
     expect(await smallestTextPx(page)).toBeGreaterThanOrEqual(9);
     // An edge stands out from the canvas: 2 px wide, in a colour far from the background's.

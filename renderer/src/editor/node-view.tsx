@@ -6,7 +6,7 @@ import type { StepStatus } from '../../../core/model/run';
 import type { PortSpec } from '../../../core/model/node-catalogue';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { NODE_ICONS, STATUS_ICONS } from './node-icons';
-import { portFraction } from './port-places';
+import { portTop } from './port-places';
 import type { NodeDetail } from './viewport';
 
 export interface FlowNodeData extends Record<string, unknown> {
@@ -41,9 +41,9 @@ export function nodeClassName(node: FlowNode, problemCount: number, warningCount
 /** How much node views show at the canvas's zoom (see detailAt). */
 export const NodeDetailContext = createContext<NodeDetail>('full');
 
-/** Ports spread over the node's height (portFraction, which far-out cards go by too); a lone port keeps React Flow's default, the middle. */
+/** Several ports go in rows at the top (portTop, which far-out cards go by too); a lone port keeps React Flow's default, the middle. */
 function portStyle(index: number, count: number): { top: string } | undefined {
-  return count > 1 ? { top: `${portFraction(index, count) * 100}%` } : undefined;
+  return count > 1 ? { top: `${portTop(index, count, 0)}px` } : undefined;
 }
 
 /**
