@@ -36,7 +36,7 @@ export function useNow(everyMs = 30_000): Date {
 export function When({ at, now }: { at: string; now: Date }) {
   const date = new Date(at);
   return (
-    <time dateTime={at} title={date.toLocaleString()}>
+    <time className="when" dateTime={at} title={date.toLocaleString()}>
       {relativeTime(date, now)}
     </time>
   );

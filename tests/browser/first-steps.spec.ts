@@ -17,6 +17,13 @@ test('an empty home screen offers the example flows (issue 17, point 7)', async 
   }));
   expect(Math.abs(Date.parse(exact.iso) - Date.now())).toBeLessThan(60_000);
   expect(exact.titleIsExact).toBe(true);
+  // "N seconds ago" is one line, and every cell of the row ends where the row does (its dividing line is whole).
+  expect(await updated.evaluate((time) => time.getClientRects().length)).toBe(1);
+  const bottoms = await page
+    .getByTestId('flow-row-triage_ticket')
+    .locator('td')
+    .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().bottom)));
+  expect(new Set(bottoms).size).toBe(1);
   // Left open, the list keeps counting.
   await page.clock.fastForward('02:00');
   await expect(updated).toHaveText('2 minutes ago');

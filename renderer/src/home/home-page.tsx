@@ -170,23 +170,26 @@ export function HomePage() {
                       : `published v${flow.publishedVersion}${flow.hasUnpublishedChanges ? ', draft changed since' : ''}`}
                   </div>
                 </td>
-                <td className="row-actions">
-                  <button onClick={() => setNaming({ kind: 'rename', id: flow.id, name: flow.name })}>Rename</button>
-                  <button onClick={run(() => duplicateFlow(flow.id))}>Duplicate</button>
-                  <button onClick={run(() => exportFlowFile(flow.id, 'native'))}>Export</button>
-                  {confirming === flow.id ? (
-                    <>
-                      <button
-                        className="danger"
-                        onClick={run(async () => (setConfirming(undefined), await removeFlow(flow.id)))}
-                      >
-                        Delete “{flow.name}”?
-                      </button>
-                      <button onClick={() => setConfirming(undefined)}>Keep</button>
-                    </>
-                  ) : (
-                    <button onClick={() => setConfirming(flow.id)}>Delete</button>
-                  )}
+                <td>
+                  {/* A flex box inside the cell: a cell that is one itself draws its border at its own height, not the row's. */}
+                  <div className="row-actions">
+                    <button onClick={() => setNaming({ kind: 'rename', id: flow.id, name: flow.name })}>Rename</button>
+                    <button onClick={run(() => duplicateFlow(flow.id))}>Duplicate</button>
+                    <button onClick={run(() => exportFlowFile(flow.id, 'native'))}>Export</button>
+                    {confirming === flow.id ? (
+                      <>
+                        <button
+                          className="danger"
+                          onClick={run(async () => (setConfirming(undefined), await removeFlow(flow.id)))}
+                        >
+                          Delete “{flow.name}”?
+                        </button>
+                        <button onClick={() => setConfirming(undefined)}>Keep</button>
+                      </>
+                    ) : (
+                      <button onClick={() => setConfirming(flow.id)}>Delete</button>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}
