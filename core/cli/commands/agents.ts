@@ -76,11 +76,11 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .command('list')
     .description('every agent, its newest version and whether it needs review')
     .option('--json', 'print JSON: { agents: [{ id, name, status, draft, latestVersion? }] }')
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
       const list = ctx.services.agents.list();
       if (options.json) return printJson({ agents: list });
       if (list.length === 0) return printLine('no agents yet: `flowbench agents add <name> --tool server/tool …`');
-      for (const line of columns(list.map(cells))) printLine(line);
+      for (const line of await columns(list.map(cells))) printLine(line);
     });
 
   settingsOptions(agents.command('add').argument('<name>'))

@@ -34,11 +34,11 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       '--json',
       'print JSON: { flows: [{ id, name, description, toolName, enabled, publishedVersion?, hasUnpublishedChanges, nodeCount, edgeCount, createdAt, updatedAt }] }',
     )
-    .action((options: JsonOption) => {
+    .action(async (options: JsonOption) => {
       const flows = ctx.flows.list();
       if (options.json) return printJson({ flows });
       if (flows.length === 0) return printLine('no flows yet: `flowbench import <file>` or `flowbench examples`');
-      for (const line of columns(flows.map(summaryCells), [2])) printLine(line);
+      for (const line of await columns(flows.map(summaryCells), [2])) printLine(line);
     });
 
   program

@@ -23,7 +23,7 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
       '--json',
       'print JSON: { providers: [{ name, kind, url, defaultModel?, isDefault, apiKey: settings|environment|none, keyStore?: keychain|safe-storage|plain-text, streaming }] }',
     )
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
       const list = ctx.services.providers.list();
       if (options.json) return printJson({ providers: list });
       const rows = list.map((p) => [
@@ -31,7 +31,7 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
         p.kind,
         `${p.url}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${p.keyStore ?? p.apiKey}`,
       ]);
-      for (const line of columns(rows)) printLine(line);
+      for (const line of await columns(rows)) printLine(line);
     });
 
   providers

@@ -25,7 +25,7 @@ const usageText = (usage: TokenUsage | undefined) =>
 const TRIGGERS: readonly RunTrigger[] = RUN_TRIGGERS;
 const STATUSES: readonly RunStatus[] = RUN_STATUSES;
 
-function showRun(run: RunRecord): void {
+async function showRun(run: RunRecord): Promise<void> {
   printLine(
     `run ${run.id}  ${run.status}  flow "${run.flowName}"  ${run.trigger}${run.client ? ` (${run.client})` : ''}`,
   );
@@ -40,7 +40,7 @@ function showRun(run: RunRecord): void {
     printLine(`error [${run.error.code}]${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}: ${run.error.message}`);
   printLine();
   // Node ids are as long as their authors made them: their column is as wide as the longest (see columns).
-  const lines = columns(
+  const lines = await columns(
     run.steps.map((step) => [
       step.nodeId,
       seconds(step.durationMs),
@@ -133,7 +133,7 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
     .option('--format <format>', `${RUN_REPORT_FORMATS.join('|')}: the summary or Markdown of seed 003's runs`, 'text')
     .option('--step <node>', "only this node's output, whole (seed 003's get_output_data); its last pass in a loop")
     .option('--iteration <n>', 'with --step: that pass of a loop')
-    .action((id: string, options: { json?: boolean; format: string; step?: string; iteration?: string }) => {
+    .action(async (id: string, options: { json?: boolean; format: string; step?: string; iteration?: string }) => {
       if (!(RUN_REPORT_FORMATS as readonly string[]).includes(options.format)) {
         throw usageError(`--format must be one of ${RUN_REPORT_FORMATS.join(', ')}, got "${options.format}"`);
       }
@@ -143,7 +143,7 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
       if (options.json) printJson(run);
       else if (options.format === 'markdown') process.stdout.write(lib.runMarkdown(run));
       else if (options.format === 'summary') printLine(lib.runSummary(run));
-      else showRun(run);
+      else await showRun(run);
     });
 }
 

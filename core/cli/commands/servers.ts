@@ -50,12 +50,12 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
     .command('list')
     .description('the servers you added (secrets masked) and how each stands')
     .option('--json', 'print JSON: { servers: [{ config, status: { name, state, lastError?, tools? } }] }')
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
       const list = ctx.services.servers.list();
       if (options.json) return printJson({ servers: list });
       if (list.length === 0)
         return printLine('no MCP servers yet: `flowbench servers add <name> -- <command> [args…]`');
-      for (const line of columns(list.map(describe))) printLine(line);
+      for (const line of await columns(list.map(describe))) printLine(line);
     });
 
   servers
@@ -139,6 +139,6 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
         tool.name,
         (tool.description ?? '').split('\n')[0]?.slice(0, 90) ?? '',
       ]);
-      for (const line of columns(tools)) printLine(`  ${line}`);
+      for (const line of await columns(tools)) printLine(`  ${line}`);
     });
 }
