@@ -31,6 +31,8 @@ export interface ProviderListing {
   url: string;
   defaultModel?: string;
   isDefault: boolean;
+  /** One of the presets Flowbench knows without being told (ollama, lmstudio, openai, anthropic), left as it comes. */
+  isPreset: boolean;
   /** Where the key comes from; never the key itself. */
   /** `settings`: Flowbench keeps one (`keyStore` says where); `environment`: the kind's variable. */
   apiKey: 'settings' | 'environment' | 'none';

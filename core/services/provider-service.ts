@@ -76,6 +76,7 @@ export class ProviderService {
   list(): ProviderListing[] {
     const settings = this.read();
     const defaultName = this.defaultName();
+    const added = new Set(settings.providers.map((p) => p.name));
     return allProviders(settings).map((p) => {
       const keyStore = this.secrets.storeOf(secretNames.providerKey(p.name));
       return {
@@ -84,6 +85,7 @@ export class ProviderService {
         url: providerUrl(p),
         ...(p.defaultModel ? { defaultModel: p.defaultModel } : {}),
         isDefault: p.name === defaultName,
+        isPreset: !added.has(p.name),
         apiKey: keyStore ? 'settings' : providerApiKey(p, this.env) ? 'environment' : 'none',
         ...(keyStore ? { keyStore } : {}),
         streaming: p.streaming,

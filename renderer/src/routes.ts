@@ -10,3 +10,11 @@ export const routeFromHash = (): Route => {
   const match = /^#\/flow\/(.+)$/.exec(location.hash);
   return match?.[1] ? { page: 'editor', flowId: decodeURIComponent(match[1]) } : { page: 'home' };
 };
+
+/** The hash a route is kept at: what a link to it points to, and what navigating there sets. */
+export const hashOf = (route: Route): string =>
+  route.page === 'editor'
+    ? `#/flow/${encodeURIComponent(route.flowId)}`
+    : route.page !== 'home'
+      ? `#/${route.page}`
+      : '#/';

@@ -31,7 +31,7 @@ test('MCP servers screen: a server added from the form connects and lists its to
 }) => {
   const everything = everythingStdio();
   await page.goto(served.editorUrl);
-  await page.getByRole('button', { name: 'MCP servers' }).click();
+  await page.getByRole('link', { name: 'MCP servers' }).click();
   await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Add a server' }).click();
@@ -148,7 +148,7 @@ test('agents screen: agents an import created are marked for review until a pers
     ),
   );
   await page.goto(served.editorUrl);
-  await page.getByRole('button', { name: 'Agents' }).click();
+  await page.getByRole('link', { name: 'Agents' }).click();
   const agent = page.getByRole('button', { name: 'Agent Сбор требований' });
   await expect(agent).toContainText('imported: review');
   await agent.click();

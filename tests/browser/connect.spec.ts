@@ -22,7 +22,7 @@ test('Connect a client shows each client’s config and writes it into the clien
   const serve = await startServe(db, [], { env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
   try {
     await page.goto(serve.editorUrl);
-    await page.getByRole('button', { name: 'Connect a client' }).click();
+    await page.getByRole('link', { name: 'Connect a client' }).click();
     // The endpoint this process serves: its URL and bearer header, each with a copy button.
     const endpoint = page.getByRole('region', { name: 'MCP endpoint' });
     await expect(endpoint.getByTestId('endpoint-url')).toHaveText(serve.mcpUrl);
@@ -43,7 +43,7 @@ test('Connect a client shows each client’s config and writes it into the clien
     await recent.getByRole('button', { name: /Echo/ }).click();
     await expect(page.getByTestId('run-result')).toContainText('connect-test-client');
     await page.getByRole('button', { name: '← Flows' }).click();
-    await page.getByRole('button', { name: 'Connect a client' }).click();
+    await page.getByRole('link', { name: 'Connect a client' }).click();
     const cursor = page.getByRole('region', { name: 'Cursor' });
     await expect(cursor).toContainText(cursorFile);
     await expect(cursor.locator('.client-snippet')).toContainText(`Bearer ${serve.token}`);

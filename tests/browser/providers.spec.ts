@@ -24,7 +24,7 @@ test('first run: with no provider the home says so; a provider added from the sc
   try {
     await page.goto(served.editorUrl);
     await expect(page.getByTestId('no-provider')).toContainText('No model provider is set up yet');
-    await page.getByTestId('no-provider').getByRole('button', { name: 'Set one up' }).click();
+    await page.getByTestId('no-provider').getByRole('link', { name: 'Set one up' }).click();
     await expect(page.getByRole('heading', { name: 'Model providers' })).toBeVisible();
 
     // A URL that is not a URL is refused, and nothing is saved.
@@ -88,4 +88,27 @@ test('first run: with no provider the home says so; a provider added from the sc
   } finally {
     await model.close();
   }
+});
+
+test('with providers added but none the default, the home says that and links to the choice; its page links are links', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) =>
+    services.providers.set({ name: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' }),
+  );
+  await page.goto(served.editorUrl);
+  const notice = page.getByTestId('no-provider');
+  await expect(notice).toHaveText(
+    'No provider is the default yet (yours: local), so LLM nodes that name none cannot run. Choose the default',
+  );
+  // Real links: they can be opened in a new tab or copied.
+  await expect(page.getByRole('link', { name: 'MCP servers' })).toHaveAttribute('href', '#/servers');
+  await notice.getByRole('link', { name: 'Choose the default' }).click();
+  await expect(page.getByRole('heading', { name: 'Model providers' })).toBeVisible();
+  expect(new URL(page.url()).hash).toBe('#/providers');
+  await page.getByRole('group', { name: 'Provider local' }).getByRole('button', { name: 'Make default' }).click();
+  await page.goBack();
+  await expect(page.getByRole('link', { name: 'Model providers' })).toBeVisible();
+  await expect(notice).toHaveCount(0);
 });

@@ -198,6 +198,20 @@ describe('a first run with no provider set up', () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const add = ['providers', 'set', 'local', '--kind', 'openai-compatible', '--base-url', url, '--default-model', 'm'];
     expect((await runCli(['--db', fresh, ...add])).code).toBe(0);
+    // The list tells the presets from the one added (the editor's notice names only that one).
+    const listed = await runJson<{ providers: { name: string; isPreset: boolean }[] }>([
+      '--db',
+      fresh,
+      'providers',
+      'list',
+    ]);
+    expect(listed.providers.filter((p) => !p.isPreset).map((p) => p.name)).toEqual(['local']);
+    expect(listed.providers.filter((p) => p.isPreset).map((p) => p.name)).toEqual([
+      'ollama',
+      'lmstudio',
+      'openai',
+      'anthropic',
+    ]);
     const unchosen = JSON.parse(
       (await runCli(['--db', fresh, 'run', 'summarise_then_title', '--input', 'text=Otters.', '--json'])).stdout,
     ) as RunRecord;

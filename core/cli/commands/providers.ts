@@ -21,7 +21,7 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
     .description('presets (ollama, lmstudio, openai, anthropic) and your providers')
     .option(
       '--json',
-      'print JSON: { providers: [{ name, kind, url, defaultModel?, isDefault, apiKey: settings|environment|none, keyStore?: keychain|safe-storage|plain-text, streaming }] }',
+      'print JSON: { providers: [{ name, kind, url, defaultModel?, isDefault, isPreset, apiKey: settings|environment|none, keyStore?: keychain|safe-storage|plain-text, streaming }] }',
     )
     .action(async (options: { json?: boolean }) => {
       const list = ctx.services.providers.list();

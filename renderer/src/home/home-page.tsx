@@ -3,6 +3,7 @@ import { useAppStore } from '../store/app-store';
 import { ImportProblemsDialog } from './import-problems-dialog';
 import { NameDialog } from './name-dialog';
 import { NoProviderNotice } from '../providers/no-provider-notice';
+import { PageLink } from '../page-link';
 import { useNow, When } from '../when';
 
 /** The flows list: search, create, open, duplicate, delete, import, export and the tool switch. */
@@ -61,21 +62,21 @@ export function HomePage() {
       )}
       <header className="home-header">
         <h1>Flowbench</h1>
-        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'providers' })}>
+        <PageLink className="link" to={{ page: 'providers' }}>
           Model providers
-        </button>
-        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'servers' })}>
+        </PageLink>
+        <PageLink className="link" to={{ page: 'servers' }}>
           MCP servers
-        </button>
-        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'agents' })}>
+        </PageLink>
+        <PageLink className="link" to={{ page: 'agents' }}>
           Agents
-        </button>
-        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'runs' })}>
+        </PageLink>
+        <PageLink className="link" to={{ page: 'runs' }}>
           All runs
-        </button>
-        <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'connect' })}>
+        </PageLink>
+        <PageLink className="link" to={{ page: 'connect' }}>
           Connect a client
-        </button>
+        </PageLink>
         <input
           className="search"
           type="search"
@@ -139,12 +140,7 @@ export function HomePage() {
             {shown.map((flow) => (
               <tr key={flow.id} data-testid={`flow-row-${flow.toolName}`}>
                 <td>
-                  <a
-                    href={`#/flow/${encodeURIComponent(flow.id)}`}
-                    onClick={(e) => (e.preventDefault(), navigate({ page: 'editor', flowId: flow.id }))}
-                  >
-                    {flow.name}
-                  </a>
+                  <PageLink to={{ page: 'editor', flowId: flow.id }}>{flow.name}</PageLink>
                   {flow.description && <div className="muted">{flow.description}</div>}
                 </td>
                 <td>

@@ -1,20 +1,26 @@
-import { useAppStore } from '../store/app-store';
+import { PageLink } from '../page-link';
 import { useProviders } from './use-providers';
 
 /**
  * Said on the home screen and in the Run tab while no provider is the
  * default: a first run then fails with NO_PROVIDER, so the way out is shown
- * before it is needed.
+ * before it is needed. With providers added but none the default, it says
+ * that, as NO_PROVIDER's message does, not that none is set up.
  */
 export function NoProviderNotice() {
   const { providers } = useProviders();
   if (!providers || providers.some((p) => p.isDefault)) return null;
+  // The presets are there without being set up; the ones the person added are what to choose from.
+  const added = providers.filter((p) => !p.isPreset).map((p) => p.name);
   return (
     <p className="notice" data-testid="no-provider">
-      No model provider is set up yet, so LLM nodes that name none cannot run.{' '}
-      <button className="link" onClick={() => useAppStore.getState().navigate({ page: 'providers' })}>
-        Set one up
-      </button>
+      {added.length === 0
+        ? 'No model provider is set up yet'
+        : `No provider is the default yet (yours: ${added.join(', ')})`}
+      , so LLM nodes that name none cannot run.{' '}
+      <PageLink className="link" to={{ page: 'providers' }}>
+        {added.length === 0 ? 'Set one up' : 'Choose the default'}
+      </PageLink>
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { Problem } from '../../../core/model/problems';
-import { routeFromHash, type Route } from '../routes';
+import { hashOf, routeFromHash, type Route } from '../routes';
 import type { AppState } from './app-store';
 
 /** Something the host refused (a run, a save) with the problems why: shown until closed, as the reasons matter. */
@@ -45,12 +45,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     get().navigate({ page: 'editor', flowId: run.flowId });
   },
   navigate(route) {
-    const hash =
-      route.page === 'editor'
-        ? `#/flow/${encodeURIComponent(route.flowId)}`
-        : route.page !== 'home'
-          ? `#/${route.page}`
-          : '#/';
+    const hash = hashOf(route);
     if (location.hash !== hash) history.pushState(null, '', `${location.pathname}${location.search}${hash}`);
     set({ route });
   },
