@@ -7,6 +7,7 @@
 // (core/<area>/x.ts), so `new URL('../../resources/…', import.meta.url)` finds
 // the same files from either.
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -73,4 +74,14 @@ export async function buildNode() {
   await Promise.all([buildWorker(), buildCli(), buildViewApp()]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await buildNode();
+/**
+ * `--clean` (`npm run dist`) empties the three folders first. Each build of
+ * the CLI leaves its chunks under new names beside the old ones, which a CLI
+ * started before the build may still load, so only packaging, which ships
+ * the whole folder, takes them away.
+ */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--clean'))
+    for (const dir of ['out/cli', 'out/worker', 'out/views']) rmSync(join(root, dir), { recursive: true, force: true });
+  await buildNode();
+}

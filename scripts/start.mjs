@@ -4,12 +4,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildNode } from './build-node.mjs';
 import { buildElectronSqlite } from './electron-native.mjs';
 
 const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const run = (command, args, stdio = 'inherit') => spawnSync(command, args, { cwd: root, stdio }).status ?? 1;
 
+// The CLI, the run writer's worker and the views' script too: the app loads the worker and the
+// views' script from out/, and a stale one would run code the sources no longer say.
+await buildNode();
 const build = run(bin('electron-vite'), ['build']);
 if (build !== 0) process.exit(build);
 const electronReady =

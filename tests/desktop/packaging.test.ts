@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -42,8 +42,7 @@ describe('packaging (electron-builder.yml)', () => {
     ]) {
       expect(config.files).toContain(needed);
     }
-    expect(config.files).toContain('resources/migrations/**');
-    // The stdio entry runs from real files: the CLI, its worker, migrations and the addon with what loads it.
+    // The stdio entry runs from real files: the CLI and the addon with what loads it.
     expect(config.asarUnpack).toEqual(
       expect.arrayContaining([
         'node_modules/better-sqlite3/**',
@@ -51,12 +50,39 @@ describe('packaging (electron-builder.yml)', () => {
         'node_modules/file-uri-to-path/**',
         'bin/**',
         'out/cli/**',
-        'out/worker/**',
-        'resources/migrations/**',
       ]),
     );
-    const main = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string }).main;
-    expect(main).toBe('out/main/index.js');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      main: string;
+      scripts: Record<string, string>;
+    };
+    expect(pkg.main).toBe('out/main/index.js');
+    // The CLI, worker and views' script are built afresh (none left from older builds) before they are packed.
+    expect(pkg.scripts.dist).toMatch(/^node scripts\/build-node\.mjs --clean && .*electron-builder$/);
+  });
+
+  it('packs, as real files, every file the code finds beside itself (the list comes from the code)', () => {
+    // `new URL('../../<path>', import.meta.url)`: from core/<area>/x.ts, out/cli/ and out/main/ alike,
+    // the app's root. The main process reads it from the archive, the CLI (unpacked) from real files.
+    const found = new Set<string>();
+    for (const file of readdirSync(join(ROOT, 'core'), { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+      const text = readFileSync(join(ROOT, 'core', file), 'utf8');
+      for (const match of text.matchAll(/new URL\('\.\.\/\.\.\/([^']+)', import\.meta\.url\)/g)) found.add(match[1]!);
+    }
+    // The run writer's worker, the migrations, the views' script and the editor's page among them.
+    expect([...found]).toEqual(
+      expect.arrayContaining([
+        'out/worker/run-writer.worker.mjs',
+        'resources/migrations',
+        'out/views/view-app.js',
+        'out/renderer',
+      ]),
+    );
+    const covered = (globs: string[], path: string) =>
+      globs.some((glob) => glob === path || (glob.endsWith('/**') && `${path}/`.startsWith(glob.slice(0, -2))));
+    expect([...found].filter((path) => !covered(config.files, path))).toEqual([]);
+    expect([...found].filter((path) => !covered(config.asarUnpack, path))).toEqual([]);
   });
 
   it('has an icon of at least 512 px, and associates the flow files the app opens', () => {
