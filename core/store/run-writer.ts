@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { unpackedPath } from '../model/unpacked-path';
 import { BacklogGuard } from './backlog-guard';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
@@ -54,8 +55,10 @@ export type OnDropped = (dropped: readonly DroppedWrite[]) => void;
 export const MAX_SYNC_BLOCK_MS = 1_000;
 /** How long `close` waits for the last records: past busy_timeout, so a lock held that long is the cause. */
 const CLOSE_TIMEOUT_MS = BUSY_TIMEOUT_MS + 2_000;
-/** Where scripts/build-node.mjs puts the worker (`npm ci` runs it). */
-export const WORKER_SCRIPT = new URL('../../out/worker/run-writer.worker.mjs', import.meta.url);
+/** Where scripts/build-node.mjs puts the worker (`npm ci` runs it); in a packaged app, the unpacked file. */
+export const WORKER_SCRIPT = pathToFileURL(
+  unpackedPath(fileURLToPath(new URL('../../out/worker/run-writer.worker.mjs', import.meta.url))),
+);
 
 const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
 
