@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
-import { connect, expect, expectSaved, openFlow, test, withDatabase } from './fixtures';
+import { connect, expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -205,4 +205,26 @@ test('a connection carries data: connecting into an empty prompt fills in the re
   await expect(page.locator('.react-flow__edge')).toHaveCount(0);
   // The prompt is empty again (its summary no longer names the template).
   await expect(page.getByTestId('rf__node-llm_1')).not.toContainText('template_1');
+});
+
+test("a new flow's empty canvas says where to start, and its button adds the Input node; undone, the hint is back", async ({
+  page,
+  served,
+}) => {
+  await page.goto(served.editorUrl);
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Empty start');
+  await page.keyboard.press('Enter');
+  const hint = page.getByRole('region', { name: 'Empty flow' });
+  await expect(hint).toContainText('This flow has no nodes yet.');
+  await hint.getByRole('button', { name: 'Add an Input node' }).click();
+  await expect(nodes(page)).toHaveCount(1);
+  await expect(page.getByTestId('rf__node-input_1')).toBeVisible();
+  await expect(hint).toHaveCount(0);
+  await expectSaved(page);
+  const flowId = new URL(page.url()).hash.replace('#/flow/', '');
+  expect(storedFlow(served.db, decodeURIComponent(flowId)).nodes.map((n) => n.type)).toEqual(['input']);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(nodes(page)).toHaveCount(0);
+  await expect(hint).toBeVisible();
 });

@@ -43,6 +43,8 @@ import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
+import { EmptyFlowHint } from './empty-flow-hint';
+import { PALETTE_MIME } from './palette';
 
 /** Folds React Flow's select changes into a set of selected ids. */
 function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<FlowRfNode> | EdgeChange)[]): void {
@@ -144,7 +146,6 @@ const onConnectEnd: OnConnectEnd = (_, state) => {
   if (reason) useAppStore.getState().notify(`Not connected: ${reason}`);
 };
 
-export const PALETTE_MIME = 'application/x-flowbench-node-type';
 const GRID: [number, number] = [20, 20];
 
 /**
@@ -286,6 +287,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   return (
     <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={isReadOnly ? undefined : onDrop}>
       {isReadOnly && <PastRunBanner />}
+      <EmptyFlowHint />
       <NodeDetailContext.Provider value={detail}>
         <RunShownContext.Provider value={isRunShown}>
           <ReactFlow<FlowRfNode>

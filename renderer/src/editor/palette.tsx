@@ -2,12 +2,14 @@ import { useReactFlow } from '@xyflow/react';
 import { freePosition } from '../../../core/editing/placement';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
-import { PALETTE_MIME } from './canvas';
 
-/** Node types to drag onto the canvas, or click to add in the middle of the view. */
-export function Palette() {
+/** What a palette item carries when dragged onto the canvas: its node type. */
+export const PALETTE_MIME = 'application/x-flowbench-node-type';
+
+/** Adds a node of a type as a click on the palette does: beside the selection, else in free space in view. */
+export function useAddNode(): (type: string) => void {
   const { screenToFlowPosition } = useReactFlow();
-  const add = (type: string) => {
+  return (type: string) => {
     const canvas = document.querySelector('.canvas')?.getBoundingClientRect();
     const topLeft = screenToFlowPosition({ x: canvas?.left ?? 0, y: canvas?.top ?? 0 });
     const bottomRight = screenToFlowPosition({ x: canvas?.right ?? 0, y: canvas?.bottom ?? 0 });
@@ -17,6 +19,11 @@ export function Palette() {
     const selected = flow?.nodes.find((n) => n.id === selectedNodes.at(-1))?.position;
     addNode(type, freePosition(flow?.nodes ?? [], selected, view));
   };
+}
+
+/** Node types to drag onto the canvas, or click to add in the middle of the view. */
+export function Palette() {
+  const add = useAddNode();
   return (
     <aside className="palette" aria-label="Node palette">
       <h2>Add</h2>
