@@ -9,13 +9,13 @@ import type { SecretStore } from './secrets';
  * the editor in full.
  */
 
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const NAME_RULE = 'a server name is 1–64 letters, digits, _ . or -';
+const SERVER_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+export const SERVER_NAME_RULE = 'a server name is 1–64 letters, digits, _ . or -';
 
 const serverBase = {
   name: z
     .string()
-    .regex(NAME, NAME_RULE)
+    .regex(SERVER_NAME_PATTERN, SERVER_NAME_RULE)
     .refine((name) => name !== 'flowbench', 'the name "flowbench" stands for your published flows'),
   /** Time to start and initialise the server before it counts as unavailable. */
   connectTimeoutMs: z.number().int().min(100).max(300_000).default(20_000),
@@ -26,7 +26,7 @@ const serverBase = {
 export const StdioServerSchema = z.object({
   ...serverBase,
   transport: z.literal('stdio'),
-  command: z.string().min(1).max(4096),
+  command: z.string().min(1, 'a server started as a command needs the command (e.g. npx)').max(4096),
   args: z.array(z.string().max(4096)).max(200).default([]),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'), z.string()).default({}),
   /** The working folder; empty: Flowbench's own. */

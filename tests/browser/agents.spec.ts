@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { buildFlow, input, output } from '../helpers/flow-builder';
@@ -62,7 +63,27 @@ test('MCP servers screen: a server added from the form connects and lists its to
 
   await page.getByRole('button', { name: 'Add a server' }).click();
   const broken = page.getByRole('form', { name: 'Add a server' });
-  await broken.getByRole('textbox', { name: 'Name', exact: true }).fill('broken');
+  // What the host would refuse is said at the field before anything is sent: a name and a command are needed…
+  const name = broken.getByRole('textbox', { name: 'Name', exact: true });
+  const validity = (field: Locator) =>
+    field.evaluate((input: HTMLInputElement) => ({
+      missing: input.validity.valueMissing,
+      mismatch: input.validity.patternMismatch,
+      title: input.title,
+    }));
+  await broken.getByRole('button', { name: 'Save' }).click();
+  expect(await validity(name)).toMatchObject({ missing: true });
+  expect(await validity(broken.getByRole('textbox', { name: /^Command/ }))).toMatchObject({ missing: true });
+  // …and a name in the characters a server name may have.
+  await name.fill('my server');
+  expect(await validity(name)).toEqual({
+    missing: false,
+    mismatch: true,
+    title: 'a server name is 1–64 letters, digits, _ . or -',
+  });
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  withDatabase(served.db, (services) => expect(services.servers.configs().map((c) => c.name)).toEqual(['everything']));
+  await name.fill('broken');
   await broken.getByRole('textbox', { name: /^Command/ }).fill('flowbench-no-such-command');
   await broken.getByRole('button', { name: 'Save' }).click();
   const brokenRow = page.getByRole('group', { name: 'Server broken' });

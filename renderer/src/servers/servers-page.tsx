@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { SECRET_MASK, type McpServerConfig } from '../../../core/model/tools';
+import { useState, type InputHTMLAttributes } from 'react';
+import { SECRET_MASK, SERVER_NAME_RULE, type McpServerConfig } from '../../../core/model/tools';
 import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
 import { JsonValue } from '../run/step-details';
@@ -199,13 +199,22 @@ function ServerForm({
   onCancel: () => void;
 }) {
   const secretStore = useSecretStore();
-  const field = (key: keyof Draft, label: string, options: { multiline?: boolean; help?: string } = {}) => (
+  // What a field needs is checked where it is typed, as the host will check it (core/model/tools.ts).
+  const field = (
+    key: keyof Draft,
+    label: string,
+    options: { multiline?: boolean; help?: string; rules?: InputHTMLAttributes<HTMLInputElement> } = {},
+  ) => (
     <label className="field">
       <span className="field-label">{label}</span>
       {options.multiline ? (
         <textarea value={draft[key] ?? ''} onChange={(e) => onChange({ ...draft, [key]: e.target.value })} />
       ) : (
-        <input value={draft[key] ?? ''} onChange={(e) => onChange({ ...draft, [key]: e.target.value })} />
+        <input
+          value={draft[key] ?? ''}
+          onChange={(e) => onChange({ ...draft, [key]: e.target.value })}
+          {...options.rules}
+        />
       )}
       {options.help && <small>{options.help}</small>}
     </label>
@@ -219,7 +228,10 @@ function ServerForm({
         void onSave();
       }}
     >
-      {field('name', 'Name')}
+      {field('name', 'Name', {
+        // SERVER_NAME_PATTERN as the browser reads a pattern (the v flag: a literal - is escaped).
+        rules: { required: true, pattern: '[A-Za-z0-9_.\\-]{1,64}', title: SERVER_NAME_RULE },
+      })}
       <label className="field">
         <span className="field-label">Transport</span>
         <select
@@ -232,7 +244,7 @@ function ServerForm({
       </label>
       {draft.transport === 'stdio' ? (
         <>
-          {field('command', 'Command', { help: 'e.g. npx' })}
+          {field('command', 'Command', { help: 'e.g. npx', rules: { required: true } })}
           {field('args', 'Arguments', { multiline: true, help: 'one per line' })}
           {field('env', 'Environment', {
             multiline: true,
@@ -242,7 +254,7 @@ function ServerForm({
         </>
       ) : (
         <>
-          {field('url', 'URL')}
+          {field('url', 'URL', { rules: { required: true, type: 'url' } })}
           {field('headers', 'Headers', {
             multiline: true,
             help: `Name=value, one per line (e.g. Authorization=Bearer …); ${keyFieldNote(secretStore, `shown as ${SECRET_MASK}`)}`,
