@@ -1,6 +1,6 @@
 import { RUN_STATUSES, RUN_TRIGGERS } from '../model/run';
 import { PriceSchema, type PriceTable } from '../model/pricing';
-import { ProviderConfigSchema } from '../model/provider-config';
+import { ProviderInputSchema } from '../model/provider-config';
 import { AgentNameSchema, AgentSettingsSchema, type AgentSummary, type AgentVersion } from '../model/agents';
 import { McpServerConfigSchema, type ServerListing } from '../model/tools';
 import type { TestRunSummary } from '../model/test-cases';
@@ -124,7 +124,7 @@ export const API = {
     list: method<ProviderListing[]>()(z.object({})),
     /** Adds or replaces one; `apiKey` left out keeps the stored key (the editor never gets it back). */
     set: method<ProviderListing[]>()(
-      z.object({ provider: ProviderConfigSchema.partial({ apiKey: true }), isDefault: z.boolean().default(false) }),
+      z.object({ provider: ProviderInputSchema.partial({ apiKey: true }), isDefault: z.boolean().default(false) }),
     ),
     remove: method<ProviderListing[]>()(z.object({ name: z.string().min(1).max(64) })),
     setDefault: method<ProviderListing[]>()(z.object({ name: z.string().min(1).max(64) })),

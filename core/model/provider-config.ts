@@ -2,9 +2,11 @@ import { z } from 'zod';
 
 export const PROVIDER_KINDS = ['openai-compatible', 'openai', 'anthropic'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+/** Said where a name breaks the rule: by the host, and by the editor's form before it sends. */
+export const PROVIDER_NAME_RULE = 'a provider name is 1–64 letters, digits, _ . or -';
 
 export const ProviderConfigSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a provider name is 1–64 letters, digits, _ . or -'),
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, PROVIDER_NAME_RULE),
   kind: z.enum(PROVIDER_KINDS),
   /** Required for openai-compatible; optional override for openai and anthropic. */
   baseUrl: z.url().optional(),
@@ -15,6 +17,16 @@ export const ProviderConfigSchema = z.object({
   streaming: z.boolean().default(true),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+/**
+ * A provider as a person sets it: its URL must be one requests can go to
+ * (http or https; an ftp:// one was taken, and every call then failed).
+ * Stored settings are read with the looser schema above, so one saved before
+ * this rule still opens and can be corrected.
+ */
+export const ProviderInputSchema = ProviderConfigSchema.extend({
+  baseUrl: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).optional(),
+});
 
 export const ProviderSettingsSchema = z.object({
   providers: z.array(ProviderConfigSchema).default([]),

@@ -3,7 +3,7 @@ import { parseOrRefuse } from '../model/parse';
 import {
   allProviders,
   LOCAL_PRESETS,
-  ProviderConfigSchema,
+  ProviderInputSchema,
   ProviderSettingsSchema,
   providerApiKey,
   providerUrl,
@@ -131,7 +131,7 @@ export class ProviderService {
    * `keepKey` (the editor, which never holds the key, saving other fields).
    */
   set(input: unknown, isDefault = false, { keepKey = false } = {}): ProviderConfig {
-    const config = parseOrRefuse(ProviderConfigSchema, input, 'provider');
+    const config = parseOrRefuse(ProviderInputSchema, input, 'provider');
     if (config.kind === 'openai-compatible' && !config.baseUrl) {
       throw new FlowbenchError(
         'VALIDATION_ERROR',

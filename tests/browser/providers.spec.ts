@@ -27,11 +27,19 @@ test('first run: with no provider the home says so; a provider added from the sc
     await page.getByTestId('no-provider').getByRole('link', { name: 'Set one up' }).click();
     await expect(page.getByRole('heading', { name: 'Model providers' })).toBeVisible();
 
-    // A URL that is not a URL is refused, and nothing is saved.
+    // A URL that is not a URL is refused at the field, before anything is sent…
+    const form = page.getByRole('form', { name: 'Add a provider' });
     await page.locator('#provider-name').fill('local');
     await page.locator('#provider-url').fill('not a url');
     await page.getByRole('button', { name: 'Save provider' }).click();
-    await expect(page.getByRole('alert')).toContainText('baseUrl');
+    expect(await page.locator('#provider-url').evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(
+      true,
+    );
+    // …and one that no request can go to, by the host, said in the form beside the button (the page's top is far up).
+    await page.locator('#provider-url').fill('ftp://127.0.0.1/v1');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await expect(form.getByRole('alert')).toHaveText(/baseUrl: an http:\/\/ or https:\/\/ URL/);
+    await expect(form.getByRole('alert')).toBeInViewport();
     withDatabase(served.db, (services) => expect(services.providers.list().map((p) => p.name)).not.toContain('local'));
 
     await page.locator('#provider-url').fill(model.url);

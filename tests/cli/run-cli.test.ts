@@ -197,6 +197,20 @@ describe('a first run with no provider set up', () => {
     // One added but not made the default: the message names it and how to choose it…
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const add = ['providers', 'set', 'local', '--kind', 'openai-compatible', '--base-url', url, '--default-model', 'm'];
+    // A URL no request can go to is refused, and nothing is stored.
+    const ftp = await runCli([
+      '--db',
+      fresh,
+      'providers',
+      'set',
+      'local',
+      '--kind',
+      'openai-compatible',
+      '--base-url',
+      'ftp://127.0.0.1/v1',
+    ]);
+    expect(ftp.code).toBe(1);
+    expect(ftp.stderr).toContain('[VALIDATION_ERROR]: baseUrl: an http:// or https:// URL');
     expect((await runCli(['--db', fresh, ...add])).code).toBe(0);
     // The list tells the presets from the one added (the editor's notice names only that one).
     const listed = await runJson<{ providers: { name: string; isPreset: boolean }[] }>([

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
-import { PROVIDER_KINDS, type ProviderKind } from '../../../core/model/provider-config';
+import { PROVIDER_KINDS, PROVIDER_NAME_RULE, type ProviderKind } from '../../../core/model/provider-config';
 import type { PriceTable } from '../../../core/model/pricing';
 import type { ProviderListing } from '../../../core/model/summaries';
 import { api } from '../api/client';
@@ -22,6 +22,20 @@ type Detected = Awaited<ReturnType<typeof api.providers.detect>>;
  * default, a test that lists each one's models, and local servers found on
  * their default ports. Keys are entered once and never shown again.
  */
+/** Runs a change to the providers; its refusal goes to `say`. */
+type Act = (change: () => Promise<unknown>, say?: (message: string | undefined) => void) => Promise<void>;
+
+/** A refusal said at the top of the page, brought into view: the button pressed may be far below. */
+function PageMessage({ message }: { message: string }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: 'nearest' }), [message]);
+  return (
+    <p className="error" role="alert" ref={ref}>
+      {message}
+    </p>
+  );
+}
+
 export function ProvidersPage() {
   const { providers, reload } = useProviders();
   const [detected, setDetected] = useState<Detected | undefined>(undefined);
@@ -32,14 +46,14 @@ export function ProvidersPage() {
       .then(setDetected)
       .catch(() => setDetected([]));
   }, []);
-  /** Runs a change and lists the providers again; a refusal is said on the page. */
-  const act = async (change: () => Promise<unknown>) => {
-    setMessage(undefined);
+  /** Runs a change and lists the providers again; a refusal is said by `say` (at the top of the page unless told). */
+  const act: Act = async (change, say = setMessage) => {
+    say(undefined);
     try {
       await change();
       await reload();
     } catch (error) {
-      setMessage(toFlowbenchError(error).message);
+      say(toFlowbenchError(error).message);
     }
   };
   const hasDefault = providers?.some((p) => p.isDefault) ?? true;
@@ -55,11 +69,7 @@ export function ProvidersPage() {
           No default provider yet: LLM nodes that name none cannot run. Add one below, or make one the default.
         </p>
       )}
-      {message && (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      )}
+      {message && <PageMessage message={message} />}
       {detected && detected.length > 0 && (
         <section aria-label="Found on this machine">
           <h2>Found on this machine</h2>
@@ -86,13 +96,7 @@ export function ProvidersPage() {
   );
 }
 
-function ProviderRow({
-  provider,
-  act,
-}: {
-  provider: ProviderListing;
-  act: (change: () => Promise<unknown>) => Promise<void>;
-}) {
+function ProviderRow({ provider, act }: { provider: ProviderListing; act: Act }) {
   const [models, setModels] = useState<string[] | undefined>(undefined);
   const [testResult, setTestResult] = useState<string | undefined>(undefined);
   const [model, setModel] = useState(provider.defaultModel ?? '');
@@ -181,8 +185,10 @@ function ProviderRow({
   );
 }
 
-function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise<void> }) {
+function AddProvider({ act }: { act: Act }) {
   const [name, setName] = useState('');
+  // Said in the form, beside the button pressed: the page's top may be out of view down here.
+  const [problem, setProblem] = useState<string | undefined>(undefined);
   const [kind, setKind] = useState<ProviderKind>('openai-compatible');
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -204,7 +210,7 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
       setApiKey('');
       setName('');
       setBaseUrl('');
-    });
+    }, setProblem);
   return (
     // A form: Enter in any field saves, and the key's password field is where browsers expect it.
     <form
@@ -218,7 +224,16 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
       <h2>Add a provider</h2>
       <label className="field" htmlFor="provider-name">
         <span className="field-label">Name</span>
-        <input id="provider-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="local" />
+        {/* The name rule as the browser reads a pattern (the v flag: a literal - is escaped). */}
+        <input
+          id="provider-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="local"
+          required
+          pattern="[A-Za-z0-9_.\-]{1,64}"
+          title={PROVIDER_NAME_RULE}
+        />
       </label>
       <label className="field" htmlFor="provider-kind">
         <span className="field-label">Kind</span>
@@ -234,6 +249,8 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
         <span className="field-label">Base URL{kind === 'openai-compatible' ? '' : ' (optional)'}</span>
         <input
           id="provider-url"
+          type="url"
+          required={kind === 'openai-compatible'}
           value={baseUrl}
           onChange={(e) => setBaseUrl(e.target.value)}
           placeholder="http://127.0.0.1:11434/v1"
@@ -258,6 +275,11 @@ function AddProvider({ act }: { act: (change: () => Promise<unknown>) => Promise
         />
         <span className="field-label">Make it the default</span>
       </label>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
       <button type="submit" className="primary" disabled={!name.trim()}>
         Save provider
       </button>
@@ -321,7 +343,7 @@ function Prices() {
           ))}
         </tbody>
       </table>
-      <div className="run-actions">
+      <div className="price-inputs">
         <input aria-label="Priced model" placeholder="model" value={model} onChange={(e) => setModel(e.target.value)} />
         <input
           aria-label="At provider"
