@@ -17,11 +17,6 @@ const KIND_LABELS: Record<ProviderKind, string> = {
 
 type Detected = Awaited<ReturnType<typeof api.providers.detect>>;
 
-/**
- * Model providers: the presets and the person's own, which one is the
- * default, a test that lists each one's models, and local servers found on
- * their default ports. Keys are entered once and never shown again.
- */
 /** Runs a change to the providers; its refusal goes to `say`. */
 type Act = (change: () => Promise<unknown>, say?: (message: string | undefined) => void) => Promise<void>;
 
@@ -36,6 +31,11 @@ function PageMessage({ message }: { message: string }) {
   );
 }
 
+/**
+ * Model providers: the presets and the person's own, which one is the
+ * default, a test that lists each one's models, and local servers found on
+ * their default ports. Keys are entered once and never shown again.
+ */
 export function ProvidersPage() {
   const { providers, reload } = useProviders();
   const [detected, setDetected] = useState<Detected | undefined>(undefined);

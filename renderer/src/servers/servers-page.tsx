@@ -229,7 +229,7 @@ function ServerForm({
       }}
     >
       {field('name', 'Name', {
-        // SERVER_NAME_PATTERN as the browser reads a pattern (the v flag: a literal - is escaped).
+        // The name rule of core/model/tools.ts as the browser reads a pattern (the v flag: a literal - is escaped).
         rules: { required: true, pattern: '[A-Za-z0-9_.\\-]{1,64}', title: SERVER_NAME_RULE },
       })}
       <label className="field">
