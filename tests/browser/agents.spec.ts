@@ -96,6 +96,25 @@ test('MCP servers screen: a server added from the form connects and lists its to
     const stored = services.servers.configs().find((c) => c.name === 'everything');
     expect(stored?.transport === 'stdio' && stored.env.SECRET_TOKEN).toBe('do-not-show-me');
   });
+
+  // An agent's tools are chosen from the servers' tools by name, not typed from memory.
+  await page.getByRole('button', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: 'Agents' }).click();
+  await page.getByLabel('New agent name').fill('Picker');
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('region', { name: 'Edit agent Picker' });
+  const pick = editor.getByRole('combobox', { name: 'Add a tool' });
+  await pick.focus();
+  await expect(page.getByTestId('agent-tool-choices').locator('option[value="everything/echo"]')).toHaveCount(1);
+  await pick.fill('everything/echo');
+  await editor.getByRole('button', { name: 'Add tool' }).click();
+  await expect(editor.getByRole('textbox', { name: /^Tools/ })).toHaveValue('everything/echo');
+  await expect(pick).toHaveValue('');
+  await editor.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('button', { name: 'Agent Picker' })).toContainText('1 tool');
+  withDatabase(served.db, (services) =>
+    expect(services.agents.get('Picker').draft.tools).toEqual([{ server: 'everything', tool: 'echo' }]),
+  );
 });
 
 test('an agent run shows its tool calls live on the card and in the step details (issue 14, point 3)', async ({

@@ -6,8 +6,11 @@ import {
   type AgentVersion,
 } from '../../../core/model/agents';
 import { api } from '../api/client';
+import { PageMessage } from '../page-message';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
+import { Suggestions } from '../editor/config-field';
+import { suggestionsFor } from '../editor/suggestions';
 
 const toolsText = (settings: AgentSettings) =>
   settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
@@ -45,11 +48,7 @@ export function AgentsPage() {
         An agent is a system prompt, a model and the tools it may use (from MCP servers, and published flows), with a
         step limit. Publish a version; an Agent node in a flow runs that version.
       </p>
-      {message && (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      )}
+      <PageMessage message={message} />
       <form
         className="row-actions"
         aria-label="New agent"
@@ -125,21 +124,26 @@ function AgentEditor({
         <span className="field-label">Name</span>
         <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>
+      {/* The providers and the chosen provider's models are offered, as the inspector offers them; any text still goes. */}
       <label className="field">
         <span className="field-label">Provider</span>
         <input
           value={settings.provider}
           placeholder="the default provider"
+          list="agent-provider-choices"
           onChange={(e) => set('provider', e.target.value)}
         />
+        <Suggestions id="agent-provider-choices" kind="providers" context="" />
       </label>
       <label className="field">
         <span className="field-label">Model</span>
         <input
           value={settings.model}
           placeholder="the provider's default"
+          list="agent-model-choices"
           onChange={(e) => set('model', e.target.value)}
         />
+        <Suggestions id="agent-model-choices" kind="models" context={settings.provider} />
       </label>
       <label className="field">
         <span className="field-label">System prompt</span>
@@ -148,8 +152,11 @@ function AgentEditor({
       <label className="field">
         <span className="field-label">Tools</span>
         <textarea value={tools} onChange={(e) => setTools(e.target.value)} />
-        <small>server/tool, one per line; a bare name is looked up on every connected server</small>
+        <small>
+          server/tool, one per line, or add one by name below; a bare name is looked up on every connected server
+        </small>
       </label>
+      <ToolPicker onAdd={(line) => setTools(tools.trim() ? `${tools.trimEnd()}\n${line}` : line)} />
       <label className="field">
         <span className="field-label">Max steps</span>
         <input
@@ -214,6 +221,56 @@ function AgentEditor({
       )}
     </section>
   );
+}
+
+/**
+ * Adds a tool to the agent's list by name, choosing among the tools of the
+ * MCP servers and the published flows (`flowbench/<tool>`). They are listed
+ * when the field is first used: listing a server's tools starts or connects to it.
+ */
+function ToolPicker({ onAdd }: { onAdd: (line: string) => void }) {
+  const [line, setLine] = useState('');
+  const [choices, setChoices] = useState<readonly string[] | undefined>(undefined);
+  const list = () => {
+    if (choices) return;
+    setChoices([]);
+    void toolChoices().then(setChoices);
+  };
+  const add = () => {
+    if (!line.trim()) return;
+    onAdd(line.trim());
+    setLine('');
+  };
+  return (
+    <div className="field tool-picker">
+      <input
+        aria-label="Add a tool"
+        placeholder="server/tool"
+        list="agent-tool-choices"
+        value={line}
+        onFocus={list}
+        onChange={(e) => setLine(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && add()}
+      />
+      <datalist id="agent-tool-choices" data-testid="agent-tool-choices">
+        {choices?.map((choice) => (
+          <option key={choice} value={choice} />
+        ))}
+      </datalist>
+      <button type="button" disabled={!line.trim()} onClick={add}>
+        Add tool
+      </button>
+    </div>
+  );
+}
+
+/** Every tool an agent may name, as `server/tool`: each server's (see suggestionsFor), then the published flows. */
+async function toolChoices(): Promise<string[]> {
+  const servers = await suggestionsFor('servers', '');
+  const perServer = await Promise.all(
+    servers.map(async (server) => (await suggestionsFor('tools', server)).map((tool) => `${server}/${tool}`)),
+  );
+  return perServer.flat();
 }
 
 /** The settings an agent may leave unset: the provider's or the server's default applies then. */

@@ -294,7 +294,7 @@ function suggestionContext(kind: SuggestKind, config: Record<string, unknown> | 
 }
 
 /** The choices a suggesting text field offers (see suggestionsFor). */
-function Suggestions({ id, kind, context }: { id: string; kind: SuggestKind; context: string }) {
+export function Suggestions({ id, kind, context }: { id: string; kind: SuggestKind; context: string }) {
   const [choices, setChoices] = useState<readonly string[]>([]);
   useEffect(() => {
     let isCurrent = true;

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { PROVIDER_KINDS, PROVIDER_NAME_RULE, type ProviderKind } from '../../../core/model/provider-config';
 import type { PriceTable } from '../../../core/model/pricing';
 import type { ProviderListing } from '../../../core/model/summaries';
 import { api } from '../api/client';
+import { PageMessage } from '../page-message';
 import { useAppStore } from '../store/app-store';
 import { useProviders } from './use-providers';
 import { keyFieldNote, useSecretStore } from './use-secret-store';
@@ -19,17 +20,6 @@ type Detected = Awaited<ReturnType<typeof api.providers.detect>>;
 
 /** Runs a change to the providers; its refusal goes to `say`. */
 type Act = (change: () => Promise<unknown>, say?: (message: string | undefined) => void) => Promise<void>;
-
-/** A refusal said at the top of the page, brought into view: the button pressed may be far below. */
-function PageMessage({ message }: { message: string }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => ref.current?.scrollIntoView({ block: 'nearest' }), [message]);
-  return (
-    <p className="error" role="alert" ref={ref}>
-      {message}
-    </p>
-  );
-}
 
 /**
  * Model providers: the presets and the person's own, which one is the
@@ -69,7 +59,7 @@ export function ProvidersPage() {
           No default provider yet: LLM nodes that name none cannot run. Add one below, or make one the default.
         </p>
       )}
-      {message && <PageMessage message={message} />}
+      <PageMessage message={message} />
       {detected && detected.length > 0 && (
         <section aria-label="Found on this machine">
           <h2>Found on this machine</h2>

@@ -2,6 +2,7 @@ import { useState, type InputHTMLAttributes } from 'react';
 import { SECRET_MASK, SERVER_NAME_RULE, type McpServerConfig } from '../../../core/model/tools';
 import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
+import { PageMessage } from '../page-message';
 import { JsonValue } from '../run/step-details';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
@@ -111,11 +112,7 @@ export function ServersPage() {
         Agents and MCP tool nodes call the tools of these servers. Flowbench starts or connects to each when a run first
         needs it.
       </p>
-      {message && (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      )}
+      <PageMessage message={message} />
       {draft && (
         <ServerForm
           draft={draft}
