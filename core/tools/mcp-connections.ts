@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -398,7 +399,7 @@ function connectError(config: McpServerConfig, thrown: unknown, stderr: string):
       ? `did not answer within ${config.connectTimeoutMs} ms`
       : thrown instanceof McpError && thrown.code === Number(ErrorCode.ConnectionClosed)
         ? 'exited before answering'
-        : `did not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+        : `did not start: ${startFailure(config, thrown)}`;
   return new FlowbenchError(
     'SERVER_UNAVAILABLE',
     `MCP server "${config.name}" (${what}) ${reason}${stderrHint(stderr)}`,
@@ -406,6 +407,18 @@ function connectError(config: McpServerConfig, thrown: unknown, stderr: string):
       server: config.name,
     },
   );
+}
+
+/**
+ * Why a stdio server's process did not start. Node says "spawn <command>
+ * ENOENT" both when the command is not found and when the working folder
+ * does not exist, which sent people looking for a command that was there.
+ */
+function startFailure(config: McpServerConfig, thrown: unknown): string {
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  if (config.transport !== 'stdio' || (thrown as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return message;
+  if (config.cwd && !existsSync(config.cwd)) return `its working folder ${config.cwd} does not exist (${message})`;
+  return `the command "${config.command}" was not found (${message})`;
 }
 
 /** SERVER_NOT_FOUND, naming the servers there are (or how to add one). */

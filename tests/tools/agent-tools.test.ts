@@ -131,6 +131,25 @@ describe('servers that misbehave', () => {
     expect(listed?.status).toMatchObject({ state: 'failed', lastError: { code: 'SERVER_UNAVAILABLE' } });
   });
 
+  it.each([
+    [
+      'a command that is not there',
+      { command: 'flowbench-no-such-command' },
+      'the command "flowbench-no-such-command" was not found',
+    ],
+    [
+      'a working folder that is not there',
+      { command: process.execPath, cwd: '/no/such/folder' },
+      'its working folder /no/such/folder does not exist',
+    ],
+  ])('a server with %s says which, not only "spawn … ENOENT"', async (_, settings, said) => {
+    const s = open(() => ({ content: 'never asked' }));
+    s.servers.set({ name: 'absent', transport: 'stdio', args: ['-e', ''], ...settings });
+    const tested = await s.servers.test('absent');
+    expect(tested.status.lastError?.code).toBe('SERVER_UNAVAILABLE');
+    expect(tested.status.lastError?.message).toContain(`did not start: ${said} (spawn `);
+  });
+
   it('a server that hangs is SERVER_UNAVAILABLE after its connect time limit', async () => {
     const s = open(() => ({ content: 'never asked' }));
     s.servers.set({
