@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
-import { connect, expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { connect, expect, expectSaved, openFlow, storedFlow, test, withDatabase, type Served } from './fixtures';
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -14,14 +14,19 @@ async function dropFromPalette(page: Page, type: string, x: number, y: number): 
 
 const nodes = (page: Page): Locator => page.locator('.react-flow__node');
 
+/** Creates a flow from the home screen, as a person does: New flow, its name, Enter. */
+async function newFlow(page: Page, served: Served, name: string): Promise<void> {
+  await page.goto(served.editorUrl);
+  await page.getByRole('button', { name: 'New flow' }).click();
+  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill(name);
+  await page.keyboard.press('Enter');
+}
+
 test('build a flow on the canvas: palette, connections, template autocomplete, problems, autosave, undo and delete', async ({
   page,
   served,
 }) => {
-  await page.goto(served.editorUrl);
-  await page.getByRole('button', { name: 'New flow' }).click();
-  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Greeting flow');
-  await page.keyboard.press('Enter');
+  await newFlow(page, served, 'Greeting flow');
   await expect(page.locator('.flow-title')).toHaveText('Greeting flow');
 
   // A parameter to reference, from the flow settings (shown when nothing is selected).
@@ -189,10 +194,7 @@ test('a connection carries data: connecting into an empty prompt fills in the re
   page,
   served,
 }) => {
-  await page.goto(served.editorUrl);
-  await page.getByRole('button', { name: 'New flow' }).click();
-  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Connected');
-  await page.keyboard.press('Enter');
+  await newFlow(page, served, 'Connected');
   await dropFromPalette(page, 'template', 200, 300);
   await dropFromPalette(page, 'llm', 550, 300);
   await connect(page, 'template_1', 'llm_1');
@@ -211,10 +213,7 @@ test("a new flow's empty canvas says where to start, and its button adds the Inp
   page,
   served,
 }) => {
-  await page.goto(served.editorUrl);
-  await page.getByRole('button', { name: 'New flow' }).click();
-  await page.getByRole('dialog', { name: 'New flow' }).getByLabel('Name').fill('Empty start');
-  await page.keyboard.press('Enter');
+  await newFlow(page, served, 'Empty start');
   const hint = page.getByRole('region', { name: 'Empty flow' });
   await expect(hint).toContainText('This flow has no nodes yet.');
   await hint.getByRole('button', { name: 'Add an Input node' }).click();
