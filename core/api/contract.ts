@@ -72,7 +72,9 @@ export const API = {
     importText: method<ImportResult>()(
       z.object({ text: z.string().max(MAX_IMPORT_TEXT), fileName: z.string().max(500) }),
     ),
-    exportText: method<{ text: string; fileName: string }>()(z.object({ id, format: z.enum(EXPORT_FORMATS) })),
+    exportText: method<{ text: string; fileName: string; leftOut: string[] }>()(
+      z.object({ id, format: z.enum(EXPORT_FORMATS) }),
+    ),
     publish: method<VersionSummary>()(z.object({ id, note: z.string().max(2000).default('') })),
     /** Adds the shipped example flows whose tool names are free; `skipped` lists the files left out. */
     installExamples: method<{ added: number; skipped: string[] }>()(z.object({})),

@@ -1,23 +1,28 @@
 import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
+import type { Note } from '../model/notes';
 import { renameReferences } from '../model/template';
 import { freeEdgeId, freeNodeId } from './ids';
 
-/** Copied nodes with the edges between them. */
+/** Copied nodes with the edges between them, and copied sticky notes. */
 export interface Clip {
   nodes: FlowNode[];
   edges: FlowEdge[];
+  /** Absent in what was copied before notes existed. */
+  notes?: Note[];
 }
 
 /** How far pasted nodes sit from the originals, so both stay visible. */
 export const PASTE_OFFSET = 40;
 
-/** The selected nodes and the edges that join two of them. */
-export function copyClip(flow: Flow, nodeIds: readonly string[]): Clip {
+/** The selected nodes and the edges that join two of them, and the selected notes. */
+export function copyClip(flow: Flow, nodeIds: readonly string[], noteIds: readonly string[] = []): Clip {
   const ids = new Set(nodeIds);
+  const notes = new Set(noteIds);
   return {
     nodes: flow.nodes.filter((n) => ids.has(n.id)),
     edges: flow.edges.filter((e) => ids.has(e.source) && ids.has(e.target)),
+    notes: flow.notes.filter((n) => notes.has(n.id)),
   };
 }
 
@@ -36,7 +41,10 @@ function renameIn(value: unknown, renamed: ReadonlyMap<string, string>): unknown
  * references and edges between pasted nodes follow their new ids, and
  * references to nodes outside the clip are kept as they were.
  */
-export function pasteChanges(flow: Flow, clip: Clip): { changes: ChangeSetInput; nodeIds: string[] } {
+export function pasteChanges(
+  flow: Flow,
+  clip: Clip,
+): { changes: ChangeSetInput; nodeIds: string[]; noteIds: string[] } {
   const usedNodes = new Set(flow.nodes.map((n) => n.id));
   const renamed = new Map<string, string>();
   for (const node of clip.nodes) {
@@ -59,5 +67,19 @@ export function pasteChanges(flow: Flow, clip: Clip): { changes: ChangeSetInput;
     usedEdges.add(id);
     return [{ ...edge, id, source, target }];
   });
-  return { changes: { addNodes: nodes, addEdges: edges }, nodeIds: nodes.map((n) => n.id) };
+  const usedNotes = new Set(flow.notes.map((n) => n.id));
+  const notes = (clip.notes ?? []).map((note) => {
+    const id = freeNodeId(usedNotes, 'note');
+    usedNotes.add(id);
+    return { ...note, id, position: { x: note.position.x + PASTE_OFFSET, y: note.position.y + PASTE_OFFSET } };
+  });
+  return {
+    changes: {
+      addNodes: nodes,
+      addEdges: edges,
+      ...(notes.length > 0 ? { flow: { notes: [...flow.notes, ...notes] } } : {}),
+    },
+    nodeIds: nodes.map((n) => n.id),
+    noteIds: notes.map((n) => n.id),
+  };
 }

@@ -9,11 +9,27 @@ const MAX_TRIES = 40;
 
 const snap = (value: number) => Math.round(value / GRID) * GRID;
 
-function isFree(nodes: readonly { position: Position }[], at: Position): boolean {
-  return nodes.every(
-    ({ position }) =>
-      Math.abs(position.x - at.x) >= NODE_WIDTH + GAP || Math.abs(position.y - at.y) >= NODE_HEIGHT + GAP,
-  );
+/** Something on the canvas: a card (the card's box) or a box of its own size (a sticky note). */
+export interface Placed {
+  position: Position;
+  width?: number;
+  height?: number;
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+const CARD: Size = { width: NODE_WIDTH, height: NODE_HEIGHT };
+
+/** True when a box of `size` at `at` keeps GAP clear of everything placed. */
+function isFree(placed: readonly Placed[], at: Position, size: Size): boolean {
+  return placed.every(({ position, width = NODE_WIDTH, height = NODE_HEIGHT }) => {
+    const apartX = at.x >= position.x + width + GAP || position.x >= at.x + size.width + GAP;
+    const apartY = at.y >= position.y + height + GAP || position.y >= at.y + size.height + GAP;
+    return apartX || apartY;
+  });
 }
 
 /** The part of the canvas in view, in flow coordinates. */
@@ -31,14 +47,14 @@ const inView = (view: ViewBox, at: Position) =>
   at.y + NODE_HEIGHT <= view.y + view.height;
 
 /** The nearest free row to `start` (below first, then above), or undefined when none is free within MAX_TRIES rows. */
-function freeRowNear(nodes: readonly { position: Position }[], start: Position): Position | undefined {
+function freeRowNear(placed: readonly Placed[], start: Position, size: Size): Position | undefined {
   // A whole number of grid steps, so that every row stays on the grid.
-  const row = Math.ceil((NODE_HEIGHT + GAP) / GRID) * GRID;
+  const row = Math.ceil((size.height + GAP) / GRID) * GRID;
   for (let i = 0; i < MAX_TRIES; i++) {
     // 0, +1, -1, +2, -2 … rows away from the first choice.
     const offset = i % 2 === 1 ? (i + 1) / 2 : -i / 2;
     const at = { x: start.x, y: start.y + offset * row };
-    if (isFree(nodes, at)) return at;
+    if (isFree(placed, at, size)) return at;
   }
   return undefined;
 }
@@ -50,17 +66,18 @@ function freeRowNear(nodes: readonly { position: Position }[], start: Position):
  * free row, below first, then above.
  */
 export function freePosition(
-  nodes: readonly { position: Position }[],
+  placed: readonly Placed[],
   selected: Position | undefined,
   view: ViewBox,
+  size: Size = CARD,
 ): Position {
   if (selected) {
-    const beside = freeRowNear(nodes, { x: snap(selected.x + NODE_WIDTH + 2 * GAP), y: snap(selected.y) });
+    const beside = freeRowNear(placed, { x: snap(selected.x + NODE_WIDTH + 2 * GAP), y: snap(selected.y) }, size);
     if (beside && inView(view, beside)) return beside;
   }
   const centre = {
-    x: snap(view.x + view.width / 2 - NODE_WIDTH / 2),
-    y: snap(view.y + view.height / 2 - NODE_HEIGHT / 2),
+    x: snap(view.x + view.width / 2 - size.width / 2),
+    y: snap(view.y + view.height / 2 - size.height / 2),
   };
-  return freeRowNear(nodes, centre) ?? centre;
+  return freeRowNear(placed, centre, size) ?? centre;
 }

@@ -6,6 +6,20 @@ import type { ExportFormat } from './export-formats';
 import { serializeNative } from './native';
 import { exportWorkflow } from './workflow-export';
 
+/**
+ * What of the flow an export format has no place for, in words: the export
+ * says so instead of dropping it quietly. Only the native format carries a
+ * flow's sticky notes and test cases.
+ */
+export function leftOutOf(flow: Flow, format: ExportFormat): string[] {
+  if (format === 'native') return [];
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return [
+    ...(flow.notes.length > 0 ? [count(flow.notes.length, 'sticky note', 'sticky notes')] : []),
+    ...(flow.tests.length > 0 ? [count(flow.tests.length, 'test case', 'test cases')] : []),
+  ];
+}
+
 /** The text of a flow in an export format; throws UNSUPPORTED_FORMAT when the format cannot express it. */
 export function exportFlowText(flow: Flow, format: ExportFormat, publishedVersion?: number): string {
   switch (format) {

@@ -9,6 +9,7 @@ import {
   type FlowNode,
 } from './flow';
 import { MemorySettingsSchema } from './memory';
+import { NotesSchema } from './notes';
 import { ParameterSchema } from './parameter';
 import { TestCaseSchema } from './test-cases';
 import type { Problem } from './problems';
@@ -41,6 +42,8 @@ export const FlowFieldsUpdateSchema = z.lazy(() =>
     tests: z.array(TestCaseSchema).max(500).optional(),
     testsGatePublish: z.boolean().optional(),
     memory: MemorySettingsSchema.optional(),
+    /** The whole list of sticky notes, as it is after the edit. */
+    notes: NotesSchema.optional(),
   }),
 );
 
@@ -121,6 +124,7 @@ export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
     ...(fields.tests !== undefined ? { tests: fields.tests } : {}),
     ...(fields.testsGatePublish !== undefined ? { testsGatePublish: fields.testsGatePublish } : {}),
     ...(fields.memory !== undefined ? { memory: fields.memory } : {}),
+    ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
     tool: withoutEmptyIcon({ ...flow.tool, ...stripUndefined(fields.tool ?? {}) }),
     nodes,
     edges,
@@ -204,6 +208,7 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
         ...(fields.parameters !== undefined ? { parameters: before.parameters } : {}),
         ...(fields.metadata !== undefined ? { metadata: before.metadata } : {}),
         ...(fields.memory !== undefined ? { memory: before.memory } : {}),
+        ...(fields.notes !== undefined ? { notes: before.notes } : {}),
         ...(fields.tool !== undefined
           ? {
               tool: Object.fromEntries(

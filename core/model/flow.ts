@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { MemorySettingsSchema } from './memory';
 import { NODE_ID_PATTERN } from './ids';
+import { NotesSchema } from './notes';
 import { ParameterSchema } from './parameter';
+import { PositionSchema } from './position';
 import { TestCaseSchema } from './test-cases';
 
 /** The native file format's version; bump it with a migration in formats/native. */
@@ -11,7 +13,7 @@ export const SCHEMA_VERSION = 1;
 // node configs are wrapped in z.lazy: each is built when first used, not when its
 // module loads. The editor loads these modules while it opens a flow, and building
 // schemas was most of their load time (and of the memory they allocate then).
-export const PositionSchema = z.lazy(() => z.object({ x: z.number().finite(), y: z.number().finite() }));
+export { PositionSchema };
 
 export const ToolAnnotationsSchema = z.lazy(() =>
   z.object({
@@ -114,6 +116,8 @@ export const FlowSchema = z.lazy(() =>
     testsGatePublish: z.boolean().default(false),
     /** Memory channels the flow's nodes read and write, and how long each keeps its entries. */
     memory: MemorySettingsSchema.default({ channels: [] }),
+    /** Sticky notes on the canvas (model/notes.ts): for people, not for runs. */
+    notes: NotesSchema.default([]),
   }),
 );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FlowDetail } from '../api/contract';
-import { exportFlowText } from '../formats/export';
+import { exportFlowText, leftOutOf } from '../formats/export';
 import { exportFileName, type ExportFormat } from '../formats/export-formats';
 import { isLayoutOnly, type ChangeResult, type ChangeSet } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
@@ -76,8 +76,8 @@ export class FlowService {
     return { ...result, problems: this.flows.problemsOf(this.flows.get(id)) };
   }
 
-  /** The flow's text in an export format, and the file name to offer it under. */
-  exportFile(id: string, format: ExportFormat): { text: string; fileName: string } {
+  /** The flow's text in an export format, the file name to offer it under, and what the format left out. */
+  exportFile(id: string, format: ExportFormat): { text: string; fileName: string; leftOut: string[] } {
     const flow = this.flows.get(id);
     const text = exportFlowText(flow, format, this.versions.list(id)[0]?.version);
     // What cannot be imported again is not written: the two limits are one.
@@ -89,6 +89,6 @@ export class FlowService {
         { size, limit: MAX_FLOW_FILE_BYTES },
       );
     }
-    return { text, fileName: exportFileName(flow.tool.name, format) };
+    return { text, fileName: exportFileName(flow.tool.name, format), leftOut: leftOutOf(flow, format) };
   }
 }

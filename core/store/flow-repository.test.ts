@@ -1,9 +1,10 @@
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dumpDatabase } from '../../tests/helpers/db-dump';
 import { generatedFlow, smallFlow } from '../../tests/helpers/flows';
 import { useTempDir } from '../../tests/helpers/temp';
-import { openDatabase, type FlowbenchDatabase } from './database';
+import { DEFAULT_MIGRATIONS_FOLDER, openDatabase, type FlowbenchDatabase } from './database';
 import { FlowRepository } from './flow-repository';
 
 const tempDir = useTempDir();
@@ -175,6 +176,64 @@ describe('FlowRepository', () => {
     expect(store.sqlite.prepare('SELECT count(*) FROM nodes').pluck().get()).toBe(0);
     expect(store.sqlite.prepare('SELECT count(*) FROM edges').pluck().get()).toBe(0);
     expect(() => flows.delete('small')).toThrow(expect.objectContaining({ code: 'FLOW_NOT_FOUND' }));
+  });
+});
+
+describe('sticky notes', () => {
+  const note = {
+    id: 'note_1',
+    text: 'Why this prompt',
+    position: { x: 10, y: 20 },
+    width: 300,
+    height: 120,
+    color: 'blue',
+  } as const;
+
+  it('keeps the notes with the flow; a change that breaks them is refused and writes nothing', () => {
+    flows.create(smallFlow());
+    flows.applyChanges('small', { flow: { notes: [note] } });
+    expect(flows.get('small').notes).toEqual([note]);
+
+    const before = dumpDatabase(path);
+    expect(() => flows.applyChanges('small', { flow: { notes: [note, { ...note, text: 'again' }] } })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('two notes have the id "note_1"'),
+      }),
+    );
+    expect(dumpDatabase(path)).toEqual(before);
+  });
+
+  it('opens a database from before notes: its flows have none, and take them', () => {
+    // The migrations up to 0010, as a Flowbench from before notes had them.
+    const old = join(tempDir(), 'migrations-before-notes');
+    mkdirSync(join(old, 'meta'), { recursive: true });
+    const journal = JSON.parse(readFileSync(join(DEFAULT_MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    const kept = journal.entries.filter((entry) => entry.tag !== '0011_notes');
+    expect(kept).toHaveLength(journal.entries.length - 1);
+    writeFileSync(join(old, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: kept }));
+    for (const entry of kept)
+      copyFileSync(join(DEFAULT_MIGRATIONS_FOLDER, `${entry.tag}.sql`), join(old, `${entry.tag}.sql`));
+    const oldPath = join(tempDir(), 'old.db');
+    const before = openDatabase(oldPath, { migrationsFolder: old });
+    before.sqlite
+      .prepare(
+        `INSERT INTO flows (id, name, tool_name, tool_annotations, parameters, metadata, created_at, updated_at) VALUES ('f', 'F', 't', '{}', '[]', '{}', 1, 1)`,
+      )
+      .run();
+    before.close();
+
+    const now = openDatabase(oldPath);
+    try {
+      const repository = new FlowRepository(now);
+      expect(repository.get('f').notes).toEqual([]);
+      repository.applyChanges('f', { flow: { notes: [note] } });
+      expect(repository.get('f').notes).toEqual([note]);
+    } finally {
+      now.close();
+    }
   });
 });
 

@@ -28,6 +28,7 @@ export function flowFromRows(row: FlowRow, nodeRows: readonly NodeRow[], edgeRow
     tests: row.tests,
     testsGatePublish: row.testsGatePublish,
     memory: row.memory,
+    notes: row.notes,
   };
 }
 
@@ -75,6 +76,7 @@ export function flowFieldsToRow(flow: Flow, now: number): Omit<FlowRow, 'created
     tests: flow.tests,
     testsGatePublish: flow.testsGatePublish,
     memory: flow.memory,
+    notes: flow.notes,
     updatedAt: now,
   };
 }

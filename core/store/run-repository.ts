@@ -124,7 +124,8 @@ export class RunRepository {
       .where(eq(runs.id, runId))
       .get();
     if (!row) throw new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${runId}"`);
-    return row.body;
+    // Snapshots stored before flows had sticky notes have none.
+    return { ...row.body, notes: row.body.notes ?? [] };
   }
 
   /** The median time of the flow's last 20 successful runs, or undefined before it has any. */

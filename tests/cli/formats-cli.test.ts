@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli, runJson } from '../helpers/cli';
 import { dumpDatabase } from '../helpers/db-dump';
+import { prepareDatabase } from '../helpers/mcp';
 import { useTempDir } from '../helpers/temp';
 
 const tempDir = useTempDir();
@@ -53,6 +54,38 @@ describe('flowbench import/export: other formats', () => {
     });
     expect(withoutPositions(exported)).toEqual(withoutPositions(original));
     expect(new Set(exported.nodes.map((n) => n.position.y)).size).toBeGreaterThan(1);
+  });
+
+  it("says what an export leaves out: a flow's sticky notes and test cases are only in the native file, which carries them back", async () => {
+    const db = join(tempDir(), 'notes.db');
+    const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flowyprompt-marketing.json`]);
+    const note = {
+      id: 'note_1',
+      text: 'Budget is in dollars',
+      position: { x: 0, y: 400 },
+      width: 260,
+      height: 160,
+      color: 'green',
+    } as const;
+    prepareDatabase(db, (services) =>
+      services.flows.applyChanges(imported.id, {
+        flow: {
+          notes: [note],
+          tests: [{ id: 'smoke', name: 'smoke', inputs: { company_name: 'A', market: 'B', budget: '1' } }],
+        },
+      }),
+    );
+    const foreign = await runCli(['--db', db, 'export', 'Marketing_Strategy', '--format', 'flowyprompt']);
+    expect(foreign.code).toBe(0);
+    expect(JSON.parse(foreign.stdout)).toHaveProperty('nodes');
+    expect(foreign.stderr).toBe('flowbench: not in the flowyprompt file: 1 sticky note, 1 test case\n');
+
+    const file = join(tempDir(), 'marketing.flowbench.json');
+    const native = await runCli(['--db', db, 'export', 'Marketing_Strategy', '--out', file]);
+    expect(native).toMatchObject({ code: 0, stderr: '' });
+    const other = join(tempDir(), 'other.db');
+    const again = await runJson<ImportJson>(['--db', other, 'import', file]);
+    prepareDatabase(other, (services) => expect(services.flows.get(again.id).notes).toEqual([note]));
   });
 
   it('keeps a flow definition with a dangling transition as a draft that cannot be published, and makes an agent to review per unknown agent version', async () => {

@@ -83,9 +83,11 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .option('--out <file>', 'write to a file instead of stdout')
     .action((ref: string, options: { out?: string; format: string }) => {
       const format = assertExportFormat(options.format);
-      const { text } = ctx.services.flowService.exportFile(ctx.flows.resolve(ref).id, format);
+      const { text, leftOut } = ctx.services.flowService.exportFile(ctx.flows.resolve(ref).id, format);
       if (options.out) writeFileSync(options.out, text);
       else process.stdout.write(text);
+      // On stderr: stdout may be the file itself.
+      if (leftOut.length > 0) process.stderr.write(`flowbench: not in the ${format} file: ${leftOut.join(', ')}\n`);
     });
 
   program

@@ -2,6 +2,7 @@ import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core
 import type { Parameter } from '../../model/parameter';
 import type { ToolSettings } from '../../model/flow';
 import type { MemorySettings } from '../../model/memory';
+import type { Note } from '../../model/notes';
 import type { TestCase } from '../../model/test-cases';
 
 /** One row per flow: its own fields. Nodes and edges live in their own tables. */
@@ -25,6 +26,8 @@ export const flows = sqliteTable(
     testsGatePublish: integer('tests_gate_publish', { mode: 'boolean' }).notNull().default(false),
     /** Memory channels and their retention (model/memory.ts). */
     memory: text('memory', { mode: 'json' }).$type<MemorySettings>().notNull().default({ channels: [] }),
+    /** Sticky notes on the canvas (model/notes.ts). */
+    notes: text('notes', { mode: 'json' }).$type<Note[]>().notNull().default([]),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

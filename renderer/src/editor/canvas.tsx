@@ -14,6 +14,7 @@ import {
   type ConnectionLineComponentProps,
   type Edge,
   type EdgeChange,
+  type InternalNode,
   type IsValidConnection,
   type NodeChange,
   type OnConnectEnd,
@@ -36,18 +37,19 @@ import {
 } from 'react';
 import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
-import { toRfEdges, toRfNodes } from './mapper';
+import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
 import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
-import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
+import { NodeDetailContext, nodeTypes, RunShownContext } from './node-view';
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
+import type { FlowRfNode } from './node-view';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
-import { PALETTE_MIME } from './palette';
+import { NOTE_MIME, PALETTE_MIME } from './palette';
 
 /** Folds React Flow's select changes into a set of selected ids. */
-function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<FlowRfNode> | EdgeChange)[]): void {
+function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<CanvasNode> | EdgeChange)[]): void {
   for (const change of changes) {
     if (change.type !== 'select') continue;
     if (change.selected) selected.add(change.id);
@@ -63,7 +65,7 @@ declare global {
 }
 
 // Handlers that need nothing from the component: one function each, so React Flow's props stay the same.
-const onNodeDragStop: OnNodeDrag<FlowRfNode> = (_, __, dragged) =>
+const onNodeDragStop: OnNodeDrag<CanvasNode> = (_, __, dragged) =>
   useAppStore.getState().moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })));
 const clearSelection = () => useAppStore.getState().setSelection([], []);
 /** How near a far-out edge a click selects it, in screen pixels. */
@@ -107,7 +109,7 @@ function ConnectionLine({
   fromHandle,
   toNode,
   connectionStatus,
-}: ConnectionLineComponentProps<FlowRfNode>) {
+}: ConnectionLineComponentProps<CanvasNode>) {
   const [path] = getBezierPath({
     sourceX: fromX,
     sourceY: fromY,
@@ -166,6 +168,8 @@ export function Canvas() {
   );
 }
 
+type FarNode = InternalNode<FlowRfNode> | undefined;
+
 /** What React Flow is given while FarEdges draws the edges (one array: a new one would redraw). */
 const NO_EDGES: Edge[] = [];
 
@@ -182,14 +186,14 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
   // From onInit rather than useReactFlow(), which re-renders this component (and React Flow) once its viewport exists.
-  const instance = useRef<ReactFlowInstance<FlowRfNode>>(undefined);
+  const instance = useRef<ReactFlowInstance<CanvasNode>>(undefined);
   // The whole flow in view on opening; an empty flow starts at 100 %.
   const [viewport] = useState(() => {
     const opened = useAppStore.getState().flow;
     return opened ? initialViewport(opened, width, height) : { x: 0, y: 0, zoom: 1 };
   });
   // The first render already has every node, so React Flow initialises once, with the whole graph.
-  const [nodes, setNodes] = useState<FlowRfNode[]>(() => {
+  const [nodes, setNodes] = useState<CanvasNode[]>(() => {
     const state = useAppStore.getState();
     if (!state.flow) return [];
     const opening = toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems);
@@ -215,7 +219,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet));
   }, [flow, selectedNodeSet, selectedEdgeSet, problems, isReadOnly]);
 
-  const onNodesChange = useCallback((changes: NodeChange<FlowRfNode>[]) => {
+  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
     setNodes((current) => dropDeclaredOnceMeasured(applyNodeChanges(changes, current), changes));
     if (changes.some((c) => c.type === 'select')) {
       const state = useAppStore.getState();
@@ -233,7 +237,13 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     const point = shown?.screenToFlowPosition({ x: event.clientX, y: event.clientY });
     const hit =
       shown && point && farEdges.current
-        ? farEdgeAt(farEdges.current, (id) => shown.getInternalNode(id), point, FAR_CLICK_PX / shown.getZoom())
+        ? // An edge joins flow nodes, never notes.
+          farEdgeAt(
+            farEdges.current,
+            (id) => shown.getInternalNode(id) as FarNode,
+            point,
+            FAR_CLICK_PX / shown.getZoom(),
+          )
         : undefined;
     if (!hit) return clearSelection();
     const state = useAppStore.getState();
@@ -268,15 +278,16 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
 
   const onDrop = useCallback((event: DragEvent) => {
     const type = event.dataTransfer.getData(PALETTE_MIME);
-    if (!type || !instance.current) return;
+    const isNote = event.dataTransfer.types.includes(NOTE_MIME);
+    if ((!type && !isNote) || !instance.current) return;
     event.preventDefault();
     const point = instance.current.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    useAppStore
-      .getState()
-      .addNode(type, { x: Math.round(point.x / GRID[0]) * GRID[0], y: Math.round(point.y / GRID[1]) * GRID[1] });
+    const at = { x: Math.round(point.x / GRID[0]) * GRID[0], y: Math.round(point.y / GRID[1]) * GRID[1] };
+    if (isNote) useAppStore.getState().addNote(at);
+    else useAppStore.getState().addNode(type, at);
   }, []);
 
-  const onInit = useCallback((flow: ReactFlowInstance<FlowRfNode>) => {
+  const onInit = useCallback((flow: ReactFlowInstance<CanvasNode>) => {
     instance.current = flow;
     window.flowbenchReady = performance.now();
     // What waits for the canvas (the side panel's content, the flow's check) waits one frame more:
@@ -290,7 +301,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
       <EmptyFlowHint />
       <NodeDetailContext.Provider value={detail}>
         <RunShownContext.Provider value={isRunShown}>
-          <ReactFlow<FlowRfNode>
+          <ReactFlow<CanvasNode>
             nodes={nodes}
             edges={drawsFarEdges ? NO_EDGES : edges}
             nodeTypes={nodeTypes}

@@ -3,10 +3,12 @@ import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
 import { EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
 import { useFitFlow } from './use-fit-flow';
+import { useAddNote } from './palette';
 
 /** The editor's keyboard shortcuts (listed in SHORTCUTS). Renders nothing. */
 export function EditorKeys() {
   const fitFlow = useFitFlow();
+  const addNote = useAddNote();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -43,6 +45,8 @@ export function EditorKeys() {
       if (event.key === 'Delete' || event.key === 'Backspace') return run('delete');
       if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
       if (event.shiftKey && event.key === '!') return handled(fitFlow);
+      // n8n's key for a sticky note.
+      if (event.shiftKey && !mod && key === 's') return handled(addNote);
     };
     // The desktop app's menu asks for it too (app-commands.ts).
     window.addEventListener('keydown', onKey);
@@ -51,7 +55,7 @@ export function EditorKeys() {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener(FIT_VIEW_EVENT, fitFlow);
     };
-  }, [fitFlow]);
+  }, [fitFlow, addNote]);
 
   return null;
 }

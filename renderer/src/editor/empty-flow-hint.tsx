@@ -7,7 +7,10 @@ import { useAddNode } from './palette';
  * the first node, and comes back if the last one is deleted or undone.
  */
 export function EmptyFlowHint() {
-  const isEmpty = useAppStore((s) => s.runSnapshot === undefined && s.flow?.nodes.length === 0);
+  // A flow with only notes is being planned: the hint would sit over them.
+  const isEmpty = useAppStore(
+    (s) => s.runSnapshot === undefined && s.flow?.nodes.length === 0 && s.flow.notes.length === 0,
+  );
   const add = useAddNode();
   if (!isEmpty) return null;
   return (

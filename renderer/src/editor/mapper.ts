@@ -2,7 +2,15 @@ import type { Edge } from '@xyflow/react';
 import type { Flow, FlowEdge } from '../../../core/model/flow';
 import type { Problem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
+import type { Note } from '../../../core/model/notes';
 import { nodeClassName, rfType, type FlowRfNode } from './node-view';
+import { noteRfId } from './note-ids';
+import type { NoteRfNode } from './note-view';
+
+/** What the canvas draws: the flow's nodes and its sticky notes. */
+export type CanvasNode = FlowRfNode | NoteRfNode;
+
+export const isNoteNode = (node: CanvasNode): node is NoteRfNode => node.type === 'note';
 
 /**
  * The previous array itself when nothing in it changed: React Flow hands every
@@ -16,20 +24,22 @@ function reuse<T>(previous: readonly T[], next: T[]): T[] {
 
 /**
  * The one mapper between the flow model and React Flow. Unchanged nodes keep
- * their React Flow object, so a change to one node re-renders one node.
+ * their React Flow object, so a change to one node re-renders one node. Notes
+ * come first, so they are drawn under the nodes.
  */
 export function toRfNodes(
   flow: Flow,
-  previous: readonly FlowRfNode[],
+  previous: readonly CanvasNode[],
   selected: ReadonlySet<string>,
   problems: readonly Problem[],
-): FlowRfNode[] {
+): CanvasNode[] {
   const before = new Map(previous.map((n) => [n.id, n]));
+  const notes = flow.notes.map((note) => toRfNote(note, before.get(noteRfId(note.id)), selected));
   const errorCounts = countByNode(problems, 'error');
   const warningCounts = countByNode(problems, 'warning');
   const parameters = flow.parameters.map((p) => p.name);
-  const next = flow.nodes.map((node): FlowRfNode => {
-    const old = before.get(node.id);
+  const nodes = flow.nodes.map((node): FlowRfNode => {
+    const old = before.get(node.id) as FlowRfNode | undefined;
     const problemCount = errorCounts.get(node.id) ?? 0;
     const warningCount = warningCounts.get(node.id) ?? 0;
     const isSelected = selected.has(node.id);
@@ -55,7 +65,26 @@ export function toRfNodes(
       ...(old?.handles ? { handles: old.handles } : {}),
     };
   });
-  return reuse(previous, next);
+  return reuse(previous, notes.length > 0 ? [...notes, ...nodes] : nodes);
+}
+
+/** A note as React Flow draws it: its box is its own, so React Flow never waits to measure it. */
+function toRfNote(note: Note, old: CanvasNode | undefined, selected: ReadonlySet<string>): NoteRfNode {
+  const id = noteRfId(note.id);
+  const isSelected = selected.has(id);
+  if (old && isNoteNode(old) && old.data.note === note && old.selected === isSelected) return old;
+  return {
+    id,
+    type: 'note',
+    position: note.position,
+    width: note.width,
+    height: note.height,
+    selected: isSelected,
+    // Under every node and edge, selected or not: React Flow lifts a selected node by 1,000.
+    zIndex: -1001,
+    className: `fb-note note-${note.color}`,
+    data: { note },
+  };
 }
 
 /** How many problems of one severity each node has. */

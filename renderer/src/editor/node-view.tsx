@@ -6,6 +6,7 @@ import type { StepStatus } from '../../../core/model/run';
 import type { PortSpec } from '../../../core/model/node-catalogue';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { NODE_ICONS, STATUS_ICONS } from './node-icons';
+import { MemoNoteView } from './note-view';
 import { portTop } from './port-places';
 import type { NodeDetail } from './viewport';
 
@@ -252,7 +253,10 @@ function safeSummary(summary: (config: Record<string, unknown>) => string, confi
 const MemoNodeView = memo(NodeView);
 
 /** Built once at module level: React Flow warns when nodeTypes changes between renders. */
-export const nodeTypes = Object.fromEntries(nodeRegistry.types().map((type) => [rfType(type), MemoNodeView]));
+export const nodeTypes = {
+  ...Object.fromEntries(nodeRegistry.types().map((type) => [rfType(type), MemoNodeView])),
+  note: MemoNoteView,
+};
 
 /** React Flow styles its own `input` and `output` types; ours get a prefix. */
 export function rfType(type: string): string {

@@ -1,5 +1,6 @@
 import type { NodeChange, Viewport } from '@xyflow/react';
 import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
+import { isNoteNode, type CanvasNode } from './mapper';
 import type { FlowRfNode } from './node-view';
 import { portPlaces } from './port-places';
 
@@ -30,12 +31,14 @@ function declared(node: FlowRfNode, width = NODE_WIDTH, height = NODE_MIN_HEIGHT
 }
 
 /** The nodes to open with: those outside the view that `viewport` and the canvas size give are declared. */
-export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width: number, height: number): FlowRfNode[] {
+export function declareOffscreen(nodes: CanvasNode[], viewport: Viewport, width: number, height: number): CanvasNode[] {
   const left = -viewport.x / viewport.zoom;
   const top = -viewport.y / viewport.zoom;
   const right = left + width / viewport.zoom;
   const bottom = top + height / viewport.zoom;
   return nodes.map((node) => {
+    // A note has its box already, and no ports.
+    if (isNoteNode(node)) return node;
     const { x, y } = node.position;
     const isInView = x < right && x + NODE_WIDTH > left && y < bottom && y + NODE_MIN_HEIGHT > top;
     return isInView ? node : declared(node);
@@ -48,9 +51,9 @@ export function declareOffscreen(nodes: FlowRfNode[], viewport: Viewport, width:
  * each time a node object changes, so they go once the real places are known.
  */
 export function dropDeclaredOnceMeasured(
-  nodes: FlowRfNode[],
-  changes: readonly NodeChange<FlowRfNode>[],
-): FlowRfNode[] {
+  nodes: CanvasNode[],
+  changes: readonly NodeChange<CanvasNode>[],
+): CanvasNode[] {
   const measured = new Set<string>();
   for (const change of changes) if (change.type === 'dimensions') measured.add(change.id);
   if (measured.size === 0) return nodes;
@@ -69,9 +72,9 @@ export function dropDeclaredOnceMeasured(
  * measured box gives, as at opening. React Flow would otherwise keep the
  * portless places it measured and draw no edge to them until they change size.
  */
-export function redeclareUndrawn(nodes: FlowRfNode[], drawn: ReadonlySet<string>): FlowRfNode[] {
+export function redeclareUndrawn(nodes: CanvasNode[], drawn: ReadonlySet<string>): CanvasNode[] {
   return nodes.map((node) => {
-    if (drawn.has(node.id)) return node;
+    if (drawn.has(node.id) || isNoteNode(node)) return node;
     // A height declared before is half a pixel short: rounding gives the card's own back.
     const height = node.measured?.height === undefined ? undefined : Math.round(node.measured.height);
     return declared(node, node.measured?.width, height);

@@ -1,29 +1,51 @@
 import { useReactFlow } from '@xyflow/react';
-import { freePosition } from '../../../core/editing/placement';
+import { StickyNote } from 'lucide-react';
+import { useCallback } from 'react';
+import { notePlace } from '../../../core/editing/notes';
+import { freePosition, type ViewBox } from '../../../core/editing/placement';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 
 /** What a palette item carries when dragged onto the canvas: its node type. */
 export const PALETTE_MIME = 'application/x-flowbench-node-type';
+/** What the sticky note item carries when dragged. */
+export const NOTE_MIME = 'application/x-flowbench-note';
 
-/** Adds a node of a type as a click on the palette does: beside the selection, else in free space in view. */
-export function useAddNode(): (type: string) => void {
+/** The part of the flow the canvas shows now, in flow coordinates. */
+function useViewBox(): () => ViewBox {
   const { screenToFlowPosition } = useReactFlow();
-  return (type: string) => {
+  return useCallback(() => {
     const canvas = document.querySelector('.canvas')?.getBoundingClientRect();
     const topLeft = screenToFlowPosition({ x: canvas?.left ?? 0, y: canvas?.top ?? 0 });
     const bottomRight = screenToFlowPosition({ x: canvas?.right ?? 0, y: canvas?.bottom ?? 0 });
-    const view = { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+    return { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+  }, [screenToFlowPosition]);
+}
+
+/** Adds a node of a type as a click on the palette does: beside the selection, else in free space in view. */
+export function useAddNode(): (type: string) => void {
+  const viewBox = useViewBox();
+  return (type: string) => {
     const { flow, selectedNodes, addNode } = useAppStore.getState();
     // Beside the selected node (the next step people add), else in free space in view: never on another card.
     const selected = flow?.nodes.find((n) => n.id === selectedNodes.at(-1))?.position;
-    addNode(type, freePosition(flow?.nodes ?? [], selected, view));
+    addNode(type, freePosition(flow?.nodes ?? [], selected, viewBox()));
   };
 }
 
-/** Node types to drag onto the canvas, or click to add in the middle of the view. */
+/** Adds a sticky note in free space in view (the palette, Shift+S). */
+export function useAddNote(): () => void {
+  const viewBox = useViewBox();
+  return useCallback(() => {
+    const { flow, addNote } = useAppStore.getState();
+    if (flow) addNote(notePlace(flow, viewBox()));
+  }, [viewBox]);
+}
+
+/** Node types to drag onto the canvas, or click to add in the middle of the view; a sticky note last. */
 export function Palette() {
   const add = useAddNode();
+  const addNote = useAddNote();
   return (
     <aside className="palette" aria-label="Node palette">
       <h2>Add</h2>
@@ -43,6 +65,19 @@ export function Palette() {
           {definition.label}
         </button>
       ))}
+      <button
+        className="palette-item palette-note"
+        draggable
+        title="A note for people reading the flow: runs and MCP clients never see it"
+        data-testid="palette-note"
+        onDragStart={(e) => {
+          e.dataTransfer.setData(NOTE_MIME, 'note');
+          e.dataTransfer.effectAllowed = 'move';
+        }}
+        onClick={addNote}
+      >
+        <StickyNote size={14} aria-hidden /> Sticky note
+      </button>
     </aside>
   );
 }

@@ -2,7 +2,7 @@
 export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+Z', action: 'Undo' },
   { keys: 'Ctrl+Shift+Z / Ctrl+Y', action: 'Redo' },
-  { keys: 'Ctrl+C / Ctrl+V', action: 'Copy / paste nodes (also between flows)' },
+  { keys: 'Ctrl+C / Ctrl+V', action: 'Copy / paste nodes and notes (also between flows)' },
   { keys: 'Ctrl+D', action: 'Duplicate the selection' },
   { keys: 'Ctrl+A', action: 'Select all' },
   { keys: 'Delete / Backspace', action: 'Delete the selection' },
@@ -10,6 +10,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+click', action: 'Add to the selection' },
   { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
   { keys: 'Shift+1', action: 'Fit view' },
+  { keys: 'Shift+S', action: 'Add a sticky note (double-click it to write)' },
   { keys: 'Ctrl+Enter', action: 'Run with the test inputs (also from the Run form)' },
   { keys: 'Escape', action: 'Cancel a running run, else clear the selection; close dialogs' },
   { keys: '?', action: 'This list' },

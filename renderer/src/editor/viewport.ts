@@ -36,17 +36,21 @@ const TIGHT_PADDING = 0.02;
  * labels, for the sake of 40 pixels of margin.
  */
 export function initialViewport(flow: Flow, width: number, height: number): Viewport {
-  if (flow.nodes.length === 0 || width === 0 || height === 0) return { x: 0, y: 0, zoom: 1 };
+  if ((flow.nodes.length === 0 && flow.notes.length === 0) || width === 0 || height === 0)
+    return { x: 0, y: 0, zoom: 1 };
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
   let maxY = -Infinity;
-  for (const { position } of flow.nodes) {
-    minX = Math.min(minX, position.x);
-    minY = Math.min(minY, position.y);
-    maxX = Math.max(maxX, position.x + NODE_WIDTH);
-    maxY = Math.max(maxY, position.y + NODE_HEIGHT);
-  }
+  const include = (x: number, y: number, boxWidth: number, boxHeight: number) => {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x + boxWidth);
+    maxY = Math.max(maxY, y + boxHeight);
+  };
+  for (const { position } of flow.nodes) include(position.x, position.y, NODE_WIDTH, NODE_HEIGHT);
+  // The notes too: what someone wrote beside the flow is part of what opens in view.
+  for (const note of flow.notes) include(note.position.x, note.position.y, note.width, note.height);
   const bounds = { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
   const fitted = getViewportForBounds(bounds, width, height, MIN_ZOOM, 1, FIT_PADDING);
   // Only the side margins thin: every card is NODE_WIDTH wide, but a card may be taller than NODE_HEIGHT.

@@ -8,6 +8,7 @@ import {
   moveChange,
 } from '../../../core/editing/edits';
 import { layoutPositions } from '../../../core/editing/layout';
+import { addNoteChange, moveNotesChange, removeNotesChange, updateNoteChange } from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
 import {
@@ -20,11 +21,13 @@ import {
 } from '../../../core/model/change-set';
 import { isTransient, toFlowbenchError } from '../../../core/model/errors';
 import type { Flow, Position } from '../../../core/model/flow';
+import type { Note } from '../../../core/model/notes';
 import type { Problem } from '../../../core/model/problems';
 import { validateFlow } from '../../../core/model/validate';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { api } from '../api/client';
 import { copyToClipboard, readClipboard } from '../editor/clipboard';
+import { noteIdOf, noteRfId, splitNoteIds } from '../editor/note-ids';
 import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
 
@@ -53,12 +56,16 @@ export interface EditorSlice {
   setSelection: (nodes: string[], edges: string[]) => void;
   selectAll: () => void;
   addNode: (type: string, position: Position) => string | undefined;
+  /** Adds a sticky note and selects it; its id on the canvas (note-ids.ts). */
+  addNote: (position: Position) => string | undefined;
+  updateNote: (id: string, update: Partial<Omit<Note, 'id'>>, coalesceKey?: string) => void;
   canConnect: (source: string, target: string) => boolean;
   connect: (source: string, sourcePort: string, target: string, targetPort: string) => void;
   /** Sets how many passes a loop edge allows. */
   setLoopLimit: (edgeId: string, maxIterations: number) => void;
   removeSelection: () => void;
   removeEdges: (ids: string[]) => void;
+  /** Moves nodes and notes (canvas ids) as one edit. */
   moveNodes: (moves: { id: string; position: Position }[]) => void;
   updateNode: (id: string, update: Omit<NodeUpdate, 'id' | 'rev'>, coalesceKey?: string) => void;
   updateFlowFields: (fields: NonNullable<ChangeSetInput['flow']>, coalesceKey?: string) => void;
@@ -312,7 +319,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
     selectAll() {
       const flow = get().flow;
-      if (flow) set({ selectedNodes: flow.nodes.map((n) => n.id), selectedEdges: flow.edges.map((e) => e.id) });
+      if (!flow) return;
+      set({
+        selectedNodes: [...flow.notes.map((n) => noteRfId(n.id)), ...flow.nodes.map((n) => n.id)],
+        selectedEdges: flow.edges.map((e) => e.id),
+      });
     },
     addNode(type, position) {
       const flow = get().flow;
@@ -322,6 +333,19 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       commit(parse(changes));
       set({ selectedNodes: [nodeId], selectedEdges: [] });
       return nodeId;
+    },
+    addNote(position) {
+      const flow = get().flow;
+      if (!flow) return undefined;
+      const { changes, noteId } = addNoteChange(flow, position);
+      commit(parse(changes));
+      set({ selectedNodes: [noteRfId(noteId)], selectedEdges: [] });
+      return noteRfId(noteId);
+    },
+    updateNote(id, update, coalesceKey) {
+      const flow = get().flow;
+      const changes = flow && updateNoteChange(flow, id, update);
+      if (changes) commit(parse(changes), coalesceKey ? { coalesceKey } : {});
     },
     canConnect(source, target) {
       const flow = get().flow;
@@ -346,9 +370,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       if (changes) commit(parse(changes), { coalesceKey: `${edgeId}.loop` });
     },
     removeSelection() {
-      const { selectedNodes, selectedEdges } = get();
-      if (selectedNodes.length === 0 && selectedEdges.length === 0) return;
-      commit(parse({ removeNodes: selectedNodes, removeEdges: selectedEdges }));
+      const { flow, selectedNodes, selectedEdges } = get();
+      if (!flow || (selectedNodes.length === 0 && selectedEdges.length === 0)) return;
+      const { nodeIds, noteIds } = splitNoteIds(selectedNodes);
+      commit(parse({ removeNodes: nodeIds, removeEdges: selectedEdges, ...removeNotesChange(flow, noteIds) }));
+      set({ selectedNodes: [] });
     },
     removeEdges(ids) {
       if (ids.length === 0) return;
@@ -357,8 +383,16 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
     moveNodes(moves) {
       const flow = get().flow;
-      const changes = flow && moveChange(flow, moves);
-      if (changes) commit(parse(changes));
+      if (!flow) return;
+      const nodeMoves: typeof moves = [];
+      const noteMoves: typeof moves = [];
+      for (const move of moves) {
+        const noteId = noteIdOf(move.id);
+        if (noteId === undefined) nodeMoves.push(move);
+        else noteMoves.push({ id: noteId, position: move.position });
+      }
+      const changes = { ...moveChange(flow, nodeMoves), ...moveNotesChange(flow, noteMoves) };
+      if (Object.keys(changes).length > 0) commit(parse(changes));
     },
     updateNode(id, update, coalesceKey) {
       commit(parse({ updateNodes: [{ id, ...update }] }), coalesceKey ? { coalesceKey } : {});
@@ -375,17 +409,20 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     copySelection() {
       const { flow, selectedNodes } = get();
       if (!flow || selectedNodes.length === 0) return;
-      const clip = copyClip(flow, selectedNodes);
+      const { nodeIds, noteIds } = splitNoteIds(selectedNodes);
+      const clip = copyClip(flow, nodeIds, noteIds);
       copyToClipboard(clip);
-      get().notify(`Copied ${clip.nodes.length} node${clip.nodes.length === 1 ? '' : 's'}`);
+      get().notify(
+        `Copied ${[count(clip.nodes.length, 'node'), count(noteIds.length, 'note')].filter(Boolean).join(' and ')}`,
+      );
     },
     paste() {
       const flow = get().flow;
       const clip = readClipboard();
-      if (!flow || !clip || clip.nodes.length === 0) return;
-      const { changes, nodeIds } = pasteChanges(flow, clip);
+      if (!flow || !clip || (clip.nodes.length === 0 && !clip.notes?.length)) return;
+      const { changes, nodeIds, noteIds } = pasteChanges(flow, clip);
       commit(parse(changes));
-      set({ selectedNodes: nodeIds, selectedEdges: [] });
+      set({ selectedNodes: [...noteIds.map(noteRfId), ...nodeIds], selectedEdges: [] });
     },
     duplicateSelection() {
       get().copySelection();
@@ -414,6 +451,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
   };
 };
+
+/** "2 nodes", "1 note"; '' for none. */
+const count = (n: number, what: string): string => (n === 0 ? '' : `${n} ${what}${n === 1 ? '' : 's'}`);
 
 /** Equal as JSON: how a reloaded part of the flow is told unchanged. */
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

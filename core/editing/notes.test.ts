@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { boxesApart } from '../../tests/helpers/boxes';
+import { smallFlow } from '../../tests/helpers/flows';
+import { applyChangeSet, ChangeSetSchema, invertChangeSet } from '../model/change-set';
+import { FlowSchema, type Flow } from '../model/flow';
+import { NOTE_SIZE } from '../model/notes';
+import { addNoteChange, moveNotesChange, notePlace, removeNotesChange, updateNoteChange } from './notes';
+import { copyClip, pasteChanges, PASTE_OFFSET } from './paste';
+
+const flow = FlowSchema.parse(smallFlow());
+const apply = (on: Flow, input: unknown) => applyChangeSet(on, ChangeSetSchema.parse(input));
+
+describe('sticky notes as edits of the flow', () => {
+  it('adds a note with a free id, changes, moves and removes it; each edit undoes', () => {
+    const { changes, noteId } = addNoteChange(flow, { x: 40, y: 60 });
+    expect(noteId).toBe('note_1');
+    const one = apply(flow, changes);
+    expect(one.notes).toEqual([{ id: 'note_1', text: '', position: { x: 40, y: 60 }, ...NOTE_SIZE, color: 'yellow' }]);
+    expect(addNoteChange(one, { x: 0, y: 0 }).noteId).toBe('note_2');
+
+    const written = apply(one, updateNoteChange(one, 'note_1', { text: 'Why this prompt', color: 'blue' }));
+    expect(written.notes[0]).toMatchObject({ text: 'Why this prompt', color: 'blue' });
+    const moved = apply(written, moveNotesChange(written, [{ id: 'note_1', position: { x: 100, y: 0 } }]));
+    expect(moved.notes[0]!.position).toEqual({ x: 100, y: 0 });
+    expect(apply(moved, removeNotesChange(moved, ['note_1'])).notes).toEqual([]);
+
+    // Undo of any of them gives back the list as it was; the nodes are untouched.
+    const edit = ChangeSetSchema.parse(removeNotesChange(moved, ['note_1']));
+    const undone = applyChangeSet(applyChangeSet(moved, edit), invertChangeSet(moved, edit));
+    expect(undone.notes).toEqual(moved.notes);
+    expect(undone.nodes).toEqual(flow.nodes);
+  });
+
+  it('makes no edit when nothing changes or the note is gone (deleted in another window)', () => {
+    const one = apply(flow, addNoteChange(flow, { x: 0, y: 0 }).changes);
+    expect(updateNoteChange(one, 'note_1', { text: '' })).toBeUndefined();
+    expect(updateNoteChange(one, 'gone', { text: 'x' })).toBeUndefined();
+    expect(moveNotesChange(one, [{ id: 'note_1', position: { x: 0, y: 0 } }])).toBeUndefined();
+    expect(removeNotesChange(one, ['gone'])).toBeUndefined();
+  });
+
+  it('places a new note in view, clear of the cards and the other notes', () => {
+    const view = { x: 0, y: 0, width: 1000, height: 600 };
+    const crowded = apply(flow, {
+      updateNodes: [{ id: 'greet', position: { x: 380, y: 220 } }],
+      flow: { notes: [{ id: 'n', position: { x: 380, y: 380 }, width: 260, height: 160 }] },
+    });
+    const at = notePlace(crowded, view);
+    const boxes = [
+      ...crowded.nodes.map((n) => ({ ...n.position, width: 220, height: 80 })),
+      ...crowded.notes.map((n) => ({ ...n.position, width: n.width, height: n.height })),
+    ];
+    for (const box of boxes) expect(boxesApart({ ...at, ...NOTE_SIZE }, box)).toBe(true);
+  });
+
+  it('copies and pastes notes with new ids, beside the originals', () => {
+    const noted = apply(flow, { flow: { notes: [{ id: 'note_1', text: 'a', position: { x: 0, y: 0 } }] } });
+    const clip = copyClip(noted, ['greet'], ['note_1']);
+    const { changes, nodeIds, noteIds } = pasteChanges(noted, clip);
+    const pasted = apply(noted, changes);
+    expect(noteIds).toEqual(['note_2']);
+    expect(nodeIds).toHaveLength(1);
+    expect(pasted.notes[1]).toMatchObject({ id: 'note_2', text: 'a', position: { x: PASTE_OFFSET, y: PASTE_OFFSET } });
+    // A clip copied before notes existed pastes its nodes alone.
+    const old = pasteChanges(noted, { nodes: clip.nodes, edges: [] });
+    expect(old.noteIds).toEqual([]);
+    expect(apply(noted, old.changes).notes).toHaveLength(1);
+  });
+
+  it('refuses notes that are not valid, saying which and why', () => {
+    const parse = (notes: unknown) => ChangeSetSchema.safeParse({ flow: { notes } });
+    const twice = parse([
+      { id: 'a', position: { x: 0, y: 0 } },
+      { id: 'a', position: { x: 1, y: 1 } },
+    ]);
+    expect(twice.success).toBe(false);
+    expect(twice.error?.issues[0]).toMatchObject({
+      path: ['flow', 'notes', 1, 'id'],
+      message: 'two notes have the id "a"',
+    });
+    expect(parse([{ id: 'a', position: { x: 0, y: 0 }, width: 10 }]).error?.issues[0]?.path).toEqual([
+      'flow',
+      'notes',
+      0,
+      'width',
+    ]);
+    expect(parse([{ id: 'a', position: { x: 0, y: 0 }, color: 'orange' }]).success).toBe(false);
+    expect(parse([{ id: 'a', position: { x: 0, y: 0 }, text: 'x'.repeat(20_001) }]).error?.issues[0]?.message).toBe(
+      'a note holds at most 20000 characters',
+    );
+  });
+});

@@ -1,0 +1,1 @@
+ALTER TABLE `flows` ADD `notes` text DEFAULT '[]' NOT NULL;

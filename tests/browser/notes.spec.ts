@@ -1,0 +1,163 @@
+import type { Page } from '@playwright/test';
+import { boxesApart } from '../helpers/boxes';
+import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
+
+const note = (page: Page, id = 'note_1') => page.getByTestId(`rf__node-note:${id}`);
+
+test('sticky notes: add from the palette, write, recolour, resize, move with the nodes, undo, delete; stored with the flow', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'noted', name: 'Noted flow' }));
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+
+  // A click on the palette's last item puts an empty note in the middle of the view, selected.
+  await page.getByTestId('palette-note').click();
+  await expect(note(page)).toBeVisible();
+  await expect(note(page)).toHaveClass(/selected/);
+  await expect(note(page).getByTestId('note-body')).toHaveText('Double-click to write a note');
+
+  // Double-click writes; line breaks are kept; Escape ends the writing and keeps the note selected.
+  await note(page).getByTestId('note-body').dblclick();
+  const text = note(page).getByLabel('Note text');
+  await expect(text).toBeFocused();
+  await page.keyboard.type('Ask the model for JSON here.');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('Then check it.');
+  await page.keyboard.press('Escape');
+  await expect(text).toHaveCount(0);
+  await expect(note(page).getByTestId('note-body')).toHaveText('Ask the model for JSON here.\nThen check it.');
+  await expect(note(page)).toHaveClass(/selected/);
+
+  // Its toolbar recolours it.
+  await page.getByRole('button', { name: 'Colour blue' }).click();
+  await expect(note(page)).toHaveClass(/note-blue/);
+  await expect(page.getByRole('button', { name: 'Colour blue' })).toHaveAttribute('aria-pressed', 'true');
+
+  // The bottom-right handle resizes it.
+  const before = (await note(page).boundingBox())!;
+  const handle = (await note(page).locator('.react-flow__resize-control.handle.bottom.right').boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 120, handle.y + 80, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await note(page).boundingBox())!.width).toBeGreaterThan(before.width + 60);
+
+  // It is drawn under the cards: a card placed over it stays clickable.
+  const zNote = await note(page).evaluate((el) => Number(getComputedStyle(el).zIndex));
+  const zCard = await page.getByTestId('rf__node-input').evaluate((el) => Number(getComputedStyle(el).zIndex));
+  expect(zNote).toBeLessThan(zCard);
+
+  await expectSaved(page);
+  let stored = storedFlow(served.db, 'noted').notes;
+  expect(stored).toHaveLength(1);
+  expect(stored[0]).toMatchObject({
+    id: 'note_1',
+    text: 'Ask the model for JSON here.\nThen check it.',
+    color: 'blue',
+  });
+  expect(stored[0]!.width).toBeGreaterThan(300);
+  expect(stored[0]!.height).toBeGreaterThan(200);
+
+  // Dragged, it moves; with Ctrl+A the nodes and the note move together, as one undo step.
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page.keyboard.press('Control+a');
+  const input = (await page.getByTestId('rf__node-input').boundingBox())!;
+  await page.mouse.move(input.x + 20, input.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(input.x + 120, input.y + 110, { steps: 8 });
+  await page.mouse.up();
+  await expectSaved(page);
+  const moved = storedFlow(served.db, 'noted');
+  expect(moved.notes[0]!.position.x).toBeGreaterThanOrEqual(stored[0]!.position.x + 80);
+  expect(moved.nodes.find((n) => n.id === 'input')!.position.x).toBeGreaterThanOrEqual(80);
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'noted').notes[0]!.position).toEqual(stored[0]!.position);
+
+  // Reloaded, the note is there as it was left.
+  await page.reload();
+  await expect(note(page).getByTestId('note-body')).toHaveText('Ask the model for JSON here.\nThen check it.');
+  await expect(note(page)).toHaveClass(/note-blue/);
+
+  // Delete removes it; undo brings it back.
+  await note(page).click();
+  await page.keyboard.press('Delete');
+  await expect(note(page)).toHaveCount(0);
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expect(note(page)).toBeVisible();
+  await expectSaved(page);
+  stored = storedFlow(served.db, 'noted').notes;
+  expect(stored.map((n) => n.text)).toEqual(['Ask the model for JSON here.\nThen check it.']);
+  await page.screenshot({ path: test.info().outputPath('note.png') });
+});
+
+test('a sticky note dragged from the palette lands where it is dropped; a run never sees it', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'dropped', name: 'Dropped note' }));
+  await page
+    .getByTestId('palette-note')
+    .dragTo(page.locator('.react-flow__pane'), { targetPosition: { x: 300, y: 420 } });
+  await expect(note(page)).toBeVisible();
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  const box = (await note(page).boundingBox())!;
+  // Its top-left corner at the drop point (snapped to the 20 px grid, at the canvas's zoom).
+  expect(Math.abs(box.x - (pane.x + 300))).toBeLessThan(40);
+  expect(Math.abs(box.y - (pane.y + 420))).toBeLessThan(40);
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'dropped').notes).toHaveLength(1);
+
+  // The Run tab runs the flow's three nodes; the note has no step.
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-message').fill('hi');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-result').locator('.run-status')).toHaveText('succeeded');
+  await expect(page.locator('.steps .step-name')).toHaveCount(3);
+  let steps: string[] = [];
+  withDatabase(served.db, (services) => {
+    const [summary] = services.runs.list({ flowId: 'dropped', limit: 1 });
+    steps = summary ? services.runs.get(summary.id).steps.map((s) => s.nodeId) : [];
+  });
+  expect(steps).toHaveLength(3);
+  expect(steps.some((id) => id.startsWith('note'))).toBe(false);
+});
+
+test('Shift+S adds a note; Ctrl+C / Ctrl+V copy notes with nodes; a flow opens with its notes in view', async ({
+  page,
+  served,
+}) => {
+  const far = { id: 'far', text: 'Far to the right', position: { x: 1600, y: 600 }, width: 260, height: 160 };
+  await openFlow(page, served, { ...laidOutEcho({ id: 'keys', name: 'Keys' }), notes: [far] });
+  // Opened fitted to the nodes and the note far out: all of it in the canvas.
+  const canvas = (await page.locator('.react-flow__pane').boundingBox())!;
+  const farBox = (await note(page, 'far').boundingBox())!;
+  expect(farBox.x + farBox.width).toBeLessThanOrEqual(canvas.x + canvas.width);
+  expect(farBox.y + farBox.height).toBeLessThanOrEqual(canvas.y + canvas.height);
+
+  await page.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+  await page.keyboard.press('Shift+S');
+  await expect(note(page)).toHaveClass(/selected/);
+  // Placed in view, clear of every card.
+  const added = (await note(page).boundingBox())!;
+  for (const card of await page.locator('.fb-node').all())
+    expect(boxesApart(added, (await card.boundingBox())!)).toBe(true);
+
+  // The far note and the input node, copied and pasted: both again, beside the originals.
+  await note(page, 'far').click();
+  await page.getByTestId('rf__node-input').click({ modifiers: ['Control'] });
+  await page.keyboard.press('Control+c');
+  await expect(page.getByText('Copied 1 node and 1 note')).toBeVisible();
+  await page.keyboard.press('Control+v');
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'keys');
+  expect(stored.notes.map((n) => [n.id, n.text])).toEqual([
+    ['far', 'Far to the right'],
+    ['note_1', ''],
+    ['note_2', 'Far to the right'],
+  ]);
+  expect(stored.notes[2]!.position).toEqual({ x: 1640, y: 640 });
+  expect(stored.nodes.map((n) => n.id)).toContain('input_1');
+});
