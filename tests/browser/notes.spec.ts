@@ -2,6 +2,8 @@ import type { Page } from '@playwright/test';
 import { boxesApart } from '../helpers/boxes';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
+const MARKDOWN = '## Plan\n- ask for **JSON**\n- see [the docs](https://example.com/docs)';
+
 const note = (page: Page, id = 'note_1') => page.getByTestId(`rf__node-note:${id}`);
 
 test('sticky notes: add from the palette, write, recolour, resize, move with the nodes, undo, delete; stored with the flow', async ({
@@ -15,18 +17,25 @@ test('sticky notes: add from the palette, write, recolour, resize, move with the
   await page.getByTestId('palette-note').click();
   await expect(note(page)).toBeVisible();
   await expect(note(page)).toHaveClass(/selected/);
-  await expect(note(page).getByTestId('note-body')).toHaveText('Double-click to write a note');
+  await expect(note(page).getByTestId('note-body')).toHaveText('Double-click to write a note (Markdown)');
 
-  // Double-click writes; line breaks are kept; Escape ends the writing and keeps the note selected.
+  // Double-click writes (Markdown, as n8n's notes); Escape ends the writing and keeps the note selected.
   await note(page).getByTestId('note-body').dblclick();
   const text = note(page).getByLabel('Note text');
   await expect(text).toBeFocused();
-  await page.keyboard.type('Ask the model for JSON here.');
-  await page.keyboard.press('Shift+Enter');
-  await page.keyboard.type('Then check it.');
+  await page.keyboard.type('## Plan');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('- ask for **JSON**');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('- see [the docs](https://example.com/docs)');
   await page.keyboard.press('Escape');
   await expect(text).toHaveCount(0);
-  await expect(note(page).getByTestId('note-body')).toHaveText('Ask the model for JSON here.\nThen check it.');
+  const body = note(page).getByTestId('note-body');
+  await expect(body.getByRole('heading', { level: 2 })).toHaveText('Plan');
+  await expect(body.getByRole('listitem')).toHaveText(['ask for JSON', 'see the docs']);
+  await expect(body.locator('strong')).toHaveText('JSON');
+  // A link opens outside the editor.
+  await expect(body.getByRole('link', { name: 'the docs' })).toHaveAttribute('target', '_blank');
   await expect(note(page)).toHaveClass(/selected/);
 
   // Its toolbar recolours it.
@@ -53,7 +62,7 @@ test('sticky notes: add from the palette, write, recolour, resize, move with the
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({
     id: 'note_1',
-    text: 'Ask the model for JSON here.\nThen check it.',
+    text: MARKDOWN,
     color: 'blue',
   });
   expect(stored[0]!.width).toBeGreaterThan(300);
@@ -77,7 +86,7 @@ test('sticky notes: add from the palette, write, recolour, resize, move with the
 
   // Reloaded, the note is there as it was left.
   await page.reload();
-  await expect(note(page).getByTestId('note-body')).toHaveText('Ask the model for JSON here.\nThen check it.');
+  await expect(note(page).getByRole('heading', { level: 2 })).toHaveText('Plan');
   await expect(note(page)).toHaveClass(/note-blue/);
 
   // Delete removes it; undo brings it back.
@@ -89,7 +98,7 @@ test('sticky notes: add from the palette, write, recolour, resize, move with the
   await expect(note(page)).toBeVisible();
   await expectSaved(page);
   stored = storedFlow(served.db, 'noted').notes;
-  expect(stored.map((n) => n.text)).toEqual(['Ask the model for JSON here.\nThen check it.']);
+  expect(stored.map((n) => n.text)).toEqual([MARKDOWN]);
   await page.screenshot({ path: test.info().outputPath('note.png') });
 });
 
@@ -129,8 +138,11 @@ test('Shift+S adds a note; Ctrl+C / Ctrl+V copy notes with nodes; a flow opens w
   page,
   served,
 }) => {
-  const far = { id: 'far', text: 'Far to the right', position: { x: 1600, y: 600 }, width: 260, height: 160 };
+  const far = { id: 'far', text: 'Far to the right <b>x</b>', position: { x: 1600, y: 600 }, width: 260, height: 160 };
   await openFlow(page, served, { ...laidOutEcho({ id: 'keys', name: 'Keys' }), notes: [far] });
+  // HTML in a note is shown as the text it is, never run or drawn.
+  await expect(note(page, 'far').getByTestId('note-body')).toHaveText('Far to the right <b>x</b>');
+  await expect(note(page, 'far').locator('b')).toHaveCount(0);
   // Opened fitted to the nodes and the note far out: all of it in the canvas.
   const canvas = (await page.locator('.react-flow__pane').boundingBox())!;
   const farBox = (await note(page, 'far').boundingBox())!;
@@ -154,9 +166,9 @@ test('Shift+S adds a note; Ctrl+C / Ctrl+V copy notes with nodes; a flow opens w
   await expectSaved(page);
   const stored = storedFlow(served.db, 'keys');
   expect(stored.notes.map((n) => [n.id, n.text])).toEqual([
-    ['far', 'Far to the right'],
+    ['far', 'Far to the right <b>x</b>'],
     ['note_1', ''],
-    ['note_2', 'Far to the right'],
+    ['note_2', 'Far to the right <b>x</b>'],
   ]);
   expect(stored.notes[2]!.position).toEqual({ x: 1640, y: 640 });
   expect(stored.nodes.map((n) => n.id)).toContain('input_1');

@@ -1,8 +1,11 @@
 import { NodeResizer, NodeToolbar, type Node, type NodeProps, type OnResizeEnd } from '@xyflow/react';
 import { Trash2 } from 'lucide-react';
-import { memo, useState, type KeyboardEvent } from 'react';
+import { lazy, memo, Suspense, useState, type KeyboardEvent } from 'react';
 import { NOTE_COLORS, NOTE_MIN_SIZE, type Note } from '../../../core/model/notes';
 import { useAppStore } from '../store/app-store';
+
+// Its own chunk, loaded with the first note drawn: a flow without notes never loads the Markdown parser.
+const NoteMarkdown = lazy(() => import('./note-markdown'));
 
 export interface NoteData extends Record<string, unknown> {
   note: Note;
@@ -10,7 +13,7 @@ export interface NoteData extends Record<string, unknown> {
 
 export type NoteRfNode = Node<NoteData, 'note'>;
 
-/** The note's text: shown as written (line breaks kept); a double click, or Enter when selected, edits it. */
+/** The note's text: shown as Markdown (as written until the parser is loaded); a double click, or Enter when selected, edits it. */
 function NoteText({ note, isEditable }: { note: Note; isEditable: boolean }) {
   // What is being typed lives here: the canvas hears of the flow's change a render later, and a
   // textarea given that older text would drop the keys typed in between.
@@ -48,7 +51,15 @@ function NoteText({ note, isEditable }: { note: Note; isEditable: boolean }) {
       onKeyDown={isEditable ? (e) => e.key === 'Enter' && (e.preventDefault(), edit()) : undefined}
       tabIndex={isEditable ? 0 : undefined}
     >
-      {note.text || (isEditable ? 'Double-click to write a note' : '')}
+      {note.text ? (
+        <Suspense fallback={note.text}>
+          <NoteMarkdown text={note.text} />
+        </Suspense>
+      ) : isEditable ? (
+        'Double-click to write a note (Markdown)'
+      ) : (
+        ''
+      )}
     </div>
   );
 }
