@@ -39,10 +39,9 @@ import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/
 import { useAppStore } from '../store/app-store';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
 import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
-import { NodeDetailContext, nodeTypes, RunShownContext } from './node-view';
+import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
-import type { FlowRfNode } from './node-view';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';

@@ -39,6 +39,7 @@ export function toRfNodes(
   const warningCounts = countByNode(problems, 'warning');
   const parameters = flow.parameters.map((p) => p.name);
   const nodes = flow.nodes.map((node): FlowRfNode => {
+    // A note's canvas id has a colon, which no node id has: what is found under a node's id is a node.
     const old = before.get(node.id) as FlowRfNode | undefined;
     const problemCount = errorCounts.get(node.id) ?? 0;
     const warningCount = warningCounts.get(node.id) ?? 0;
