@@ -4,7 +4,14 @@ import { smallFlow } from '../../tests/helpers/flows';
 import { applyChangeSet, ChangeSetSchema, invertChangeSet } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
 import { NOTE_SIZE } from '../model/notes';
-import { addNoteChange, moveNotesChange, notePlace, removeNotesChange, updateNoteChange } from './notes';
+import {
+  addNoteChange,
+  moveNotesChange,
+  notePlace,
+  notesAfterLayout,
+  removeNotesChange,
+  updateNoteChange,
+} from './notes';
 import { copyClip, pasteChanges, PASTE_OFFSET } from './paste';
 
 const flow = FlowSchema.parse(smallFlow());
@@ -88,5 +95,41 @@ describe('sticky notes as edits of the flow', () => {
     expect(parse([{ id: 'a', position: { x: 0, y: 0 }, text: 'x'.repeat(20_001) }]).error?.issues[0]?.message).toBe(
       'a note holds at most 20000 characters',
     );
+  });
+});
+
+describe('notes after an auto-layout', () => {
+  // Two cards side by side with a note around them (20 px margins), and a note around nothing.
+  const laidOut = apply(flow, {
+    updateNodes: [
+      { id: 'input', position: { x: 0, y: 0 } },
+      { id: 'greet', position: { x: 300, y: 0 } },
+      { id: 'result', position: { x: 2000, y: 2000 } },
+    ],
+    flow: {
+      notes: [
+        { id: 'around', position: { x: -20, y: -40 }, width: 560, height: 150 },
+        { id: 'alone', position: { x: 900, y: 900 } },
+      ],
+    },
+  });
+
+  it('moves a note with the cards inside it, keeping its margins, and grows it when they spread out', () => {
+    const notes = notesAfterLayout(laidOut, [
+      { id: 'input', position: { x: 100, y: 500 } },
+      { id: 'greet', position: { x: 100, y: 700 } },
+    ]);
+    expect(notes?.[0]).toMatchObject({
+      id: 'around',
+      position: { x: 80, y: 460 },
+      // The cards now span 220 × 290 where they spanned 520 × 90: the note keeps 20 px and 40 px margins around them.
+      width: 260,
+      height: 350,
+    });
+    expect(notes?.[1]).toBe(laidOut.notes[1]);
+  });
+
+  it('changes nothing when the cards inside notes did not move', () => {
+    expect(notesAfterLayout(laidOut, [{ id: 'result', position: { x: 0, y: 900 } }])).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, Position } from '../model/flow';
-import { NOTE_SIZE, type Note } from '../model/notes';
+import { NOTE_MIN_SIZE, NOTE_SIZE, type Note } from '../model/notes';
+import { NODE_HEIGHT, NODE_WIDTH } from './layout';
 import { freeNodeId } from './ids';
 import { freePosition, type ViewBox } from './placement';
 
@@ -54,3 +55,49 @@ export function removeNotesChange(flow: Flow, ids: readonly string[]): ChangeSet
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The least and most of the cards' boxes: their left, top, right and bottom edges. */
+function cardsBounds(positions: readonly Position[]): { left: number; top: number; right: number; bottom: number } {
+  return {
+    left: Math.min(...positions.map((p) => p.x)),
+    top: Math.min(...positions.map((p) => p.y)),
+    right: Math.max(...positions.map((p) => p.x + NODE_WIDTH)),
+    bottom: Math.max(...positions.map((p) => p.y + NODE_HEIGHT)),
+  };
+}
+
+/**
+ * The notes after an auto-layout moved the nodes: a note around some cards
+ * (each wholly inside it) goes with them, keeping its margins around them, and
+ * grows or shrinks when they spread out or close up, as n8n's tidy-up takes
+ * its sticky notes along. A note around no card stays where it is.
+ * Undefined when no note changes.
+ */
+export function notesAfterLayout(flow: Flow, moves: readonly { id: string; position: Position }[]): Note[] | undefined {
+  const after = new Map(moves.map((m) => [m.id, m.position]));
+  let changed = false;
+  const notes = flow.notes.map((note) => {
+    const covered = flow.nodes.filter(
+      ({ position: p }) =>
+        p.x >= note.position.x &&
+        p.y >= note.position.y &&
+        p.x + NODE_WIDTH <= note.position.x + note.width &&
+        p.y + NODE_HEIGHT <= note.position.y + note.height,
+    );
+    if (covered.length === 0) return note;
+    const was = cardsBounds(covered.map((n) => n.position));
+    const now = cardsBounds(covered.map((n) => after.get(n.id) ?? n.position));
+    const left = was.left - note.position.x;
+    const top = was.top - note.position.y;
+    const moved: Note = {
+      ...note,
+      position: { x: now.left - left, y: now.top - top },
+      width: Math.max(NOTE_MIN_SIZE.width, now.right - now.left + note.width - (was.right - was.left)),
+      height: Math.max(NOTE_MIN_SIZE.height, now.bottom - now.top + note.height - (was.bottom - was.top)),
+    };
+    if (same(moved, note)) return note;
+    changed = true;
+    return moved;
+  });
+  return changed ? notes : undefined;
+}

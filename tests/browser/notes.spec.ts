@@ -173,3 +173,28 @@ test('Shift+S adds a note; Ctrl+C / Ctrl+V copy notes with nodes; a flow opens w
   expect(stored.notes[2]!.position).toEqual({ x: 1640, y: 640 });
   expect(stored.nodes.map((n) => n.id)).toContain('input_1');
 });
+
+test('Layout takes a note along with the cards inside it', async ({ page, served }) => {
+  const around = { id: 'around', text: 'Input and prompt', position: { x: -20, y: 60 }, width: 580, height: 170 };
+  // Cards out of line, so that the layout moves them.
+  const flow = laidOutEcho({ id: 'laid', name: 'Laid' });
+  flow.nodes = flow.nodes.map((n, i) => ({ ...n, position: { x: i * 320, y: i === 2 ? 600 : 100 } }));
+  await openFlow(page, served, { ...flow, notes: [around] });
+  const before = (await page.getByTestId('rf__node-say').boundingBox())!;
+  await page.getByRole('button', { name: 'Layout' }).click();
+  await expect.poll(async () => (await page.getByTestId('rf__node-say').boundingBox())!.y).not.toBe(before.y);
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'laid');
+  const note = stored.notes[0]!;
+  for (const id of ['input', 'say']) {
+    const { x, y } = stored.nodes.find((n) => n.id === id)!.position;
+    expect(x).toBeGreaterThanOrEqual(note.position.x);
+    expect(y).toBeGreaterThanOrEqual(note.position.y);
+    expect(x + 220).toBeLessThanOrEqual(note.position.x + note.width);
+    expect(y + 90).toBeLessThanOrEqual(note.position.y + note.height);
+  }
+  // One undo takes the cards and the note back.
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'laid').notes[0]!.position).toEqual(around.position);
+});

@@ -8,7 +8,13 @@ import {
   moveChange,
 } from '../../../core/editing/edits';
 import { layoutPositions } from '../../../core/editing/layout';
-import { addNoteChange, moveNotesChange, removeNotesChange, updateNoteChange } from '../../../core/editing/notes';
+import {
+  addNoteChange,
+  moveNotesChange,
+  notesAfterLayout,
+  removeNotesChange,
+  updateNoteChange,
+} from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
 import {
@@ -404,7 +410,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const flow = get().flow;
       if (!flow) return;
       const positions = await layoutPositions(flow.nodes, flow.edges);
-      get().moveNodes(positions);
+      // Laid out, as the flow is now (an edit may have come in meanwhile). The notes around some
+      // cards go with them: one edit, one undo step.
+      const now = get().flow;
+      if (!now) return;
+      const notes = notesAfterLayout(now, positions);
+      const changes = { ...moveChange(now, positions), ...(notes ? { flow: { notes } } : {}) };
+      if (Object.keys(changes).length > 0) commit(parse(changes));
     },
     copySelection() {
       const { flow, selectedNodes } = get();
