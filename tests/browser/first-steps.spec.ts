@@ -27,6 +27,15 @@ test('an empty home screen offers the example flows (issue 17, point 7)', async 
   // Left open, the list keeps counting.
   await page.clock.fastForward('02:00');
   await expect(updated).toHaveText('2 minutes ago');
+
+  // The triage example explains itself in a sticky note, in view as it opens.
+  await page.goto(`${served.editorUrl}#/flow/example-triage-ticket`);
+  const note = page.getByTestId('rf__node-note:note_1');
+  await expect(note.locator('strong').first()).toHaveText('How it works');
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  const box = (await note.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(pane.x);
+  expect(box.y + box.height).toBeLessThanOrEqual(pane.y + pane.height);
 });
 
 test("new flow and rename use the app's own dialog, by keyboard (issue 17, point 6)", async ({ page, served }) => {
