@@ -156,10 +156,14 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** True when the change only moves or renames nodes, which needs no graph validation. */
+/**
+ * True when the change only moves or renames nodes or edits sticky notes, which
+ * needs no graph validation: the change set's own schema checks the notes, and
+ * nothing a run or a client sees depends on them.
+ */
 export function isLayoutOnly(changes: ChangeSet): boolean {
   return (
-    changes.flow === undefined &&
+    (changes.flow === undefined || Object.keys(stripUndefined(changes.flow)).every((key) => key === 'notes')) &&
     changes.addNodes.length === 0 &&
     changes.removeNodes.length === 0 &&
     changes.addEdges.length === 0 &&

@@ -204,6 +204,16 @@ describe('sticky notes', () => {
     expect(dumpDatabase(path)).toEqual(before);
   });
 
+  it('writes a notes-only change as one row, without the graph check or a new catalogue for clients', () => {
+    flows.create(smallFlow());
+    const epoch = store.catalogueEpoch.value;
+    expect(flows.applyChanges('small', { flow: { notes: [note] } }).rowsWritten).toBe(1);
+    expect(store.catalogueEpoch.value).toBe(epoch);
+    expect(flows.get('small').notes).toEqual([note]);
+    expect(flows.applyChanges('small', { flow: { notes: [] } }).rowsWritten).toBe(1);
+    expect(flows.get('small').notes).toEqual([]);
+  });
+
   it('opens a database from before notes: its flows have none, and take them', () => {
     // The migrations up to 0010, as a Flowbench from before notes had them.
     const old = join(tempDir(), 'migrations-before-notes');

@@ -243,7 +243,8 @@ export class FlowRepository {
       const nodeRevs = this.checkRevisions(flowId, changes);
       const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
       this.writeChanges(flowId, changes, validated, nodeRevs);
-      if (changes.flow) this.database.catalogueEpoch.value++;
+      // Flow fields may change what clients are offered; sticky notes (a layout-only change) do not.
+      if (changes.flow && validated) this.database.catalogueEpoch.value++;
       const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       return { rowsWritten: after - before, nodeRevs };
     }, WRITE_TRANSACTION);
@@ -316,6 +317,9 @@ export class FlowRepository {
         changes.removeEdges.length)
     ) {
       this.db.update(flows).set(flowFieldsToRow(validated, now)).where(eq(flows.id, flowId)).run();
+    } else if (changes.flow?.notes) {
+      // Notes alone: checked by the change set's schema, written without validating the graph.
+      this.db.update(flows).set({ notes: changes.flow.notes, updatedAt: now }).where(eq(flows.id, flowId)).run();
     }
     if (changes.removeEdges.length > 0) {
       this.db
