@@ -33,6 +33,20 @@ describe('createApiClient', () => {
     expect((await api.flows.list({})).map((f) => f.id)).toEqual(['small']);
   });
 
+  it('gives the problems only the host can tell, also when the editor validates the rest', async () => {
+    const api = client();
+    const missing = { code: 'MISSING_FLOW', nodeId: 'sub' };
+    const saved = await api.flows.applyChanges({
+      id: 'small',
+      changes: { addNodes: [{ id: 'sub', type: 'flow', position: { x: 0, y: 200 }, config: { flow: 'nowhere' } }] },
+    });
+    expect(saved.libraryProblems).toEqual([expect.objectContaining(missing)]);
+    expect(saved.problems).toContainEqual(expect.objectContaining(missing));
+    const detail = await api.flows.get({ id: 'small', withProblems: false });
+    expect(detail.problems).toEqual([]);
+    expect(detail.libraryProblems).toEqual([expect.objectContaining(missing)]);
+  });
+
   it("rethrows the host's errors with their codes", async () => {
     const api = client();
     await expect(api.flows.get({ id: 'nope', withProblems: false })).rejects.toMatchObject({

@@ -44,11 +44,19 @@ export interface FlowDetail {
   flow: Flow;
   revs: Record<string, number>;
   problems: Problem[];
+  /**
+   * The problems only the host can tell (the agent library, flows calling
+   * flows), also when `withProblems` is false: the editor validates the rest.
+   */
+  libraryProblems: Problem[];
   enabled: boolean;
   versions: VersionSummary[];
   /** The draft was edited after its latest version was published. */
   hasUnpublishedChanges: boolean;
 }
+
+/** What an editor save answers: the nodes' new revisions, and the flow's problems unless only its layout changed. */
+export type AppliedChanges = ChangeResult & { problems?: Problem[]; libraryProblems?: Problem[] };
 
 export interface ImportResult {
   format: string;
@@ -67,8 +75,8 @@ export const API = {
     duplicate: method<FlowSummary>()(z.object({ id })),
     remove: method<{ id: string }>()(z.object({ id })),
     setEnabled: method<{ id: string; enabled: boolean }>()(z.object({ id, enabled: z.boolean() })),
-    /** `problems` is left out after a move or rename: they cannot change the flow's problems. */
-    applyChanges: method<ChangeResult & { problems?: Problem[] }>()(z.object({ id, changes: ChangeSetSchema })),
+    /** `problems` (and `libraryProblems`, their part only the host can tell) are left out after a move or rename: they cannot change. */
+    applyChanges: method<AppliedChanges>()(z.object({ id, changes: ChangeSetSchema })),
     importText: method<ImportResult>()(
       z.object({ text: z.string().max(MAX_IMPORT_TEXT), fileName: z.string().max(500) }),
     ),

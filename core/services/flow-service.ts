@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { FlowDetail } from '../api/contract';
+import type { AppliedChanges, FlowDetail } from '../api/contract';
 import { exportFlowText, leftOutOf } from '../formats/export';
 import { exportFileName, type ExportFormat } from '../formats/export-formats';
-import { isLayoutOnly, type ChangeResult, type ChangeSet } from '../model/change-set';
+import { isLayoutOnly, type ChangeSet } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import { MAX_FLOW_FILE_BYTES, megabytes } from '../model/limits';
-import type { Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { flowNotFound, type FlowRepository } from '../store/flow-repository';
 import type { VersionRepository } from '../store/version-repository';
@@ -62,18 +61,21 @@ export class FlowService {
   /** A flow as the editor opens it; `withProblems: false` leaves validation to the editor (big flows). */
   detail(id: string, withProblems = true): FlowDetail {
     const { flow, revs } = this.flows.load(id);
-    const problems = withProblems ? this.flows.problemsOf(flow) : [];
+    const libraryProblems = this.flows.libraryCheck(flow);
+    const problems = withProblems ? [...this.flows.validate(flow).problems, ...libraryProblems] : [];
     const versions = this.versions.list(id);
     const hasUnpublishedChanges = this.flows.list(id)[0]?.hasUnpublishedChanges ?? false;
-    return { flow, revs, problems, enabled: flow.tool.enabled, versions, hasUnpublishedChanges };
+    return { flow, revs, problems, libraryProblems, enabled: flow.tool.enabled, versions, hasUnpublishedChanges };
   }
 
   /** Applies an editor change set; the flow's problems come back unless it only moved or renamed nodes. */
-  applyChanges(id: string, changes: ChangeSet): ChangeResult & { problems?: Problem[] } {
+  applyChanges(id: string, changes: ChangeSet): AppliedChanges {
     const result = this.flows.applyChanges(id, changes);
     // Moves and renames happen on every drag: they cannot change problems, so skip the full validation.
     if (isLayoutOnly(changes)) return result;
-    return { ...result, problems: this.flows.problemsOf(this.flows.get(id)) };
+    const flow = this.flows.get(id);
+    const libraryProblems = this.flows.libraryCheck(flow);
+    return { ...result, problems: [...this.flows.validate(flow).problems, ...libraryProblems], libraryProblems };
   }
 
   /** The flow's text in an export format, the file name to offer it under, and what the format left out. */

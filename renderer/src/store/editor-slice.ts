@@ -42,6 +42,8 @@ export interface EditorSlice {
   flow: Flow | undefined;
   revs: Record<string, number>;
   problems: Problem[];
+  /** The part of `problems` only the host can tell (agent library, flows calling flows), as it last said. */
+  libraryProblems: Problem[];
   versions: { version: number; createdAt: string }[];
   /** The draft differs from its latest published version (edited since it was published). */
   hasUnpublishedChanges: boolean;
@@ -133,6 +135,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         set({
           revs: nextRevs,
           ...(result.problems ? { problems: result.problems } : {}),
+          ...(result.libraryProblems ? { libraryProblems: result.libraryProblems } : {}),
           // The queue lets this edit go once it is sent: anything beyond it is still waiting.
           saveState: queue.size > 1 ? 'pending' : 'saved',
           saveProblem: undefined,
@@ -187,8 +190,12 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
   const revalidate = () => {
     clearTimeout(validationTimer);
     validationTimer = setTimeout(() => {
-      const flow = get().flow;
-      if (flow) set({ problems: validateFlow(flow, { catalogue: nodeRegistry }).problems });
+      const { flow, libraryProblems } = get();
+      if (!flow) return;
+      // The host's part as it last said, less what was about nodes since removed; the next save brings it up to date.
+      const nodeIds = new Set(flow.nodes.map((n) => n.id));
+      const library = libraryProblems.filter((p) => p.nodeId === undefined || nodeIds.has(p.nodeId));
+      set({ problems: [...validateFlow(flow, { catalogue: nodeRegistry }).problems, ...library] });
     }, 150);
   };
 
@@ -234,6 +241,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     flow: undefined,
     revs: {},
     problems: [],
+    libraryProblems: [],
     versions: [],
     hasUnpublishedChanges: false,
     selectedNodes: [],
@@ -254,6 +262,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         flow: detail.flow,
         revs: detail.revs,
         problems: detail.problems,
+        libraryProblems: detail.libraryProblems,
         versions: detail.versions,
         hasUnpublishedChanges: detail.hasUnpublishedChanges,
         selectedNodes: [],
@@ -298,6 +307,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         flow: sameJson(state.flow, detail.flow) && state.flow ? state.flow : detail.flow,
         revs: sameJson(state.revs, detail.revs) ? state.revs : detail.revs,
         problems: sameJson(state.problems, detail.problems) ? state.problems : detail.problems,
+        libraryProblems: detail.libraryProblems,
         versions: sameJson(state.versions, detail.versions) ? state.versions : detail.versions,
         hasUnpublishedChanges: detail.hasUnpublishedChanges,
         saveState: 'saved',
