@@ -15,6 +15,15 @@ describe('invertChangeSet', () => {
       addEdges: [{ id: 'e9', source: 'input', target: 'extra' }],
     },
     'flow fields': { flow: { name: 'Renamed', tool: { description: 'new' }, parameters: [] } },
+    'test cases and their publish gate': {
+      flow: { tests: [{ id: 't1', name: 'greets', inputs: { topic: 'tea' } }], testsGatePublish: true },
+    },
+    'memory and notes': {
+      flow: {
+        memory: { channels: [{ id: 'chat', retentionDays: 7 }] },
+        notes: [{ id: 'n1', text: 'why', position: { x: 0, y: 0 }, width: 200, height: 120, color: 'yellow' }],
+      },
+    },
   };
   for (const [name, input] of Object.entries(cases)) {
     it(`undoes ${name}`, () => {

@@ -205,26 +205,13 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     return [back];
   });
   const fields = changes.flow;
+  // Every field the edit set goes back to what it was; a field added to FlowFieldsUpdateSchema is undone with no code here.
   const flowBack = fields
-    ? {
-        ...(fields.name !== undefined ? { name: before.name } : {}),
-        ...(fields.description !== undefined ? { description: before.description } : {}),
-        ...(fields.parameters !== undefined ? { parameters: before.parameters } : {}),
-        ...(fields.metadata !== undefined ? { metadata: before.metadata } : {}),
-        ...(fields.memory !== undefined ? { memory: before.memory } : {}),
-        ...(fields.notes !== undefined ? { notes: before.notes } : {}),
-        ...(fields.tool !== undefined
-          ? {
-              tool: Object.fromEntries(
-                // An icon added is taken back by setting none: '' (undefined would leave it).
-                Object.keys(fields.tool).map((k) => [
-                  k,
-                  before.tool[k as keyof typeof before.tool] ?? (k === 'icon' ? '' : undefined),
-                ]),
-              ),
-            }
-          : {}),
-      }
+    ? (Object.fromEntries(
+        Object.entries(fields)
+          .filter(([, value]) => value !== undefined)
+          .map(([key, value]) => [key, key === 'tool' ? toolBack(before, value as object) : before[key as keyof Flow]]),
+      ) as ChangeSet['flow'])
     : undefined;
   return {
     ...(flowBack ? { flow: flowBack } : {}),
@@ -234,6 +221,14 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     updateNodes: updateBack,
     addEdges: removedEdges,
   };
+}
+
+/** The tool settings an edit of them changed, as they were. */
+function toolBack(before: Flow, changed: object): Partial<Flow['tool']> {
+  return Object.fromEntries(
+    // An icon added is taken back by setting none: '' (undefined would leave it).
+    Object.keys(changed).map((k) => [k, before.tool[k as keyof Flow['tool']] ?? (k === 'icon' ? '' : undefined)]),
+  );
 }
 
 /** An empty change set, to build on. */
