@@ -16,6 +16,7 @@ export const APP_COMMANDS = [
   'duplicate',
   'delete',
   'select-all',
+  'find',
   'run',
   'auto-layout',
   'fit-view',

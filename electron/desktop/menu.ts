@@ -71,6 +71,8 @@ export function appMenu(platform: NodeJS.Platform, actions: MenuActions): MenuIt
         command(actions, 'Duplicate', 'duplicate', 'CmdOrCtrl+D'),
         command(actions, 'Delete', 'delete', 'Delete'),
         command(actions, 'Select All', 'select-all', 'CmdOrCtrl+A'),
+        { type: 'separator' },
+        command(actions, 'Find…', 'find', 'CmdOrCtrl+F'),
       ],
     },
     {

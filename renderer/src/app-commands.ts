@@ -35,6 +35,7 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
   duplicate: (state) => state.duplicateSelection(),
   delete: (state) => state.removeSelection(),
   'select-all': (state) => state.selectAll(),
+  find: (state) => state.openFind(),
   run: (state) => void state.startRun(),
   'auto-layout': (state) => void state.autoLayout(),
   'fit-view': () => void window.dispatchEvent(new Event(FIT_VIEW_EVENT)),

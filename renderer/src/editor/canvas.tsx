@@ -45,6 +45,7 @@ import { FarEdges, farEdgeAt } from './far-edges';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
+import { FindBar } from './find-bar';
 import { NOTE_MIME, PALETTE_MIME } from './palette';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -298,6 +299,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={isReadOnly ? undefined : onDrop}>
       {isReadOnly && <PastRunBanner />}
       <EmptyFlowHint />
+      <FindBar />
       <NodeDetailContext.Provider value={detail}>
         <RunShownContext.Provider value={isRunShown}>
           <ReactFlow<CanvasNode>

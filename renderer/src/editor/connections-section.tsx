@@ -1,8 +1,8 @@
-import { useReactFlow } from '@xyflow/react';
 import { useMemo, useState } from 'react';
 import type { Flow, FlowEdge, FlowNode } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
+import { useShowNode } from './use-show-node';
 
 /** How many nodes a search for a node to connect to offers at once. */
 const MATCHES_SHOWN = 8;
@@ -15,15 +15,11 @@ const MATCHES_SHOWN = 8;
  * (far-edges.tsx) and cards carry no ports.
  */
 export function ConnectionsSection({ flow, node }: { flow: Flow; node: FlowNode }) {
-  const { fitView } = useReactFlow();
+  const goTo = useShowNode();
   const byId = useMemo(() => new Map(flow.nodes.map((n) => [n.id, n])), [flow.nodes]);
   const incoming = flow.edges.filter((e) => e.target === node.id);
   const outgoing = flow.edges.filter((e) => e.source === node.id);
   const name = (id: string) => byId.get(id)?.label || id;
-  const goTo = (id: string) => {
-    useAppStore.getState().setSelection([id], []);
-    void fitView({ nodes: [{ id }], duration: 300, maxZoom: 1.2 });
-  };
   const remove = (edge: FlowEdge, words: string) => (
     <button
       className="small"

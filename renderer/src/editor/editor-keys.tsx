@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
+
+const isFindField = (target: EventTarget | null) =>
+  target instanceof HTMLElement && target.closest('.find-bar') !== null;
 import { EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
 import { useFitFlow } from './use-fit-flow';
 import { useAddNote } from './palette';
@@ -33,6 +36,8 @@ export function EditorKeys() {
       // (a template editor that uses it for a new line has handled it first).
       const run = (command: keyof typeof EDITOR_COMMANDS) => handled(() => EDITOR_COMMANDS[command](state));
       if (mod && event.key === 'Enter' && !event.defaultPrevented) return run('run');
+      // Also from Find's own field (again: selects its words); other fields keep their own find.
+      if (mod && key === 'f' && (!isEditable(event.target) || isFindField(event.target))) return run('find');
       if (isEditable(event.target)) return;
       if (mod && key === 'z' && event.shiftKey) return run('redo');
       if (mod && key === 'z') return run('undo');

@@ -1,7 +1,7 @@
-import { useReactFlow } from '@xyflow/react';
 import type { ReactNode } from 'react';
 import { formatProblem, importNoteText, type Problem } from '../../../core/model/problems';
 import { useAppStore } from '../store/app-store';
+import { useShowNode } from './use-show-node';
 
 /** Import problems are notes the importer left on the flow; the user dismisses them once handled. */
 function dismissImportProblem(message: string): void {
@@ -22,7 +22,7 @@ export function ProblemList({
   label: string;
   actions?: (problem: Problem) => ReactNode;
 }) {
-  const { fitView } = useReactFlow();
+  const showNode = useShowNode();
   return (
     <ul className="problems" aria-label={label}>
       {problems.map((problem, i) => (
@@ -30,9 +30,7 @@ export function ProblemList({
           <button
             className="link"
             onClick={() => {
-              if (!problem.nodeId) return;
-              useAppStore.getState().setSelection([problem.nodeId], []);
-              void fitView({ nodes: [{ id: problem.nodeId }], duration: 300, maxZoom: 1.2 });
+              if (problem.nodeId) showNode(problem.nodeId);
             }}
           >
             {formatProblem(problem)}

@@ -5,6 +5,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+C / Ctrl+V', action: 'Copy / paste nodes and notes (also between flows)' },
   { keys: 'Ctrl+D', action: 'Duplicate the selection' },
   { keys: 'Ctrl+A', action: 'Select all' },
+  { keys: 'Ctrl+F', action: 'Find a node or note by label, id, type, prompt or text (Enter: next)' },
   { keys: 'Delete / Backspace', action: 'Delete the selection' },
   { keys: 'Shift+drag', action: 'Box select' },
   { keys: 'Ctrl+click', action: 'Add to the selection' },

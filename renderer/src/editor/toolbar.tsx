@@ -54,6 +54,9 @@ export function Toolbar() {
       <button onClick={fitFlow} title="Fit view (Shift+1)">
         Fit
       </button>
+      <button onClick={() => store.openFind()} title="Find a node or note (Ctrl+F)">
+        Find
+      </button>
       {warnings && (
         <PublishDialog
           warnings={warnings}

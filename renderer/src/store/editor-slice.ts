@@ -284,6 +284,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         hasMoreRuns: false,
         runFilter: {},
         isStoredRun: false,
+        // Find searched the flow that was open.
+        isFindOpen: false,
       });
       restoreUnsaved(id);
       whenCanvasReady(revalidate);

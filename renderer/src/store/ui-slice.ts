@@ -15,6 +15,9 @@ export interface UiSlice {
   toast: string | undefined;
   refusal: Refusal | undefined;
   isShortcutsOpen: boolean;
+  /** Find on the canvas is open; `findAsked` counts the times it was asked for (each puts the cursor in it). */
+  isFindOpen: boolean;
+  findAsked: number;
   panel: 'inspector' | 'problems' | 'run' | 'tests';
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
@@ -27,6 +30,8 @@ export interface UiSlice {
   /** Shows a refusal until it is closed (undefined closes it). */
   showRefusal: (refusal: Refusal | undefined) => void;
   setShortcutsOpen: (isOpen: boolean) => void;
+  openFind: () => void;
+  closeFind: () => void;
   setPanel: (panel: UiSlice['panel']) => void;
 }
 
@@ -38,6 +43,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   toast: undefined,
   refusal: undefined,
   isShortcutsOpen: false,
+  isFindOpen: false,
+  findAsked: 0,
   panel: 'inspector',
   isCanvasReady: false,
   openRunOf(run) {
@@ -59,6 +66,12 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   },
   setShortcutsOpen(isOpen) {
     set({ isShortcutsOpen: isOpen });
+  },
+  openFind() {
+    set((state) => ({ isFindOpen: true, findAsked: state.findAsked + 1 }));
+  },
+  closeFind() {
+    set({ isFindOpen: false });
   },
   setPanel(panel) {
     set({ panel });

@@ -1,0 +1,74 @@
+import type { Flow } from '../model/flow';
+
+/** One node or sticky note the words were found in, and where. */
+export interface FindMatch {
+  kind: 'node' | 'note';
+  id: string;
+  /** Where: `label`, `id`, `type`, a config field's path (`template`, `returnValues.0.text`), or a note's `text`. */
+  field: string;
+  /** The words with some of the text around them, on one line. */
+  excerpt: string;
+}
+
+/** How much text is shown on each side of the words found. */
+const CONTEXT = 30;
+/** Config fields deeper than this are not searched (a pasted JSON schema is not where a person looks). */
+const MAX_DEPTH = 6;
+
+/**
+ * The nodes and notes of a flow whose words contain `query` (ignoring case),
+ * as a person looks for them on a big canvas: by label first, then id, node
+ * type, the text of the node's settings (prompts, conditions, return values),
+ * and what notes say. Each node or note is found once, at its best field;
+ * those found at the same kind of field are listed top to bottom, then left
+ * to right, so going through them moves across the canvas in reading order.
+ */
+export function findInFlow(flow: Flow, query: string, typeLabel: (type: string) => string): FindMatch[] {
+  const wanted = query.trim().toLowerCase();
+  if (!wanted) return [];
+  const found: { match: FindMatch; rank: number; x: number; y: number }[] = [];
+  for (const node of flow.nodes) {
+    const fields: [string, string][] = [
+      ['label', node.label ?? ''],
+      ['id', node.id],
+      ['type', typeLabel(node.type)],
+      ...textFields(node.config, '', 0),
+    ];
+    const best = firstMatch(fields, wanted);
+    if (best) found.push({ match: { kind: 'node', id: node.id, ...best.match }, rank: best.rank, ...node.position });
+  }
+  for (const note of flow.notes) {
+    const best = firstMatch([['text', note.text]], wanted);
+    // A note's words rank after every node's: what is found is mostly looked for as a step.
+    if (best) found.push({ match: { kind: 'note', id: note.id, ...best.match }, rank: 99, ...note.position });
+  }
+  return found.sort((a, b) => a.rank - b.rank || a.y - b.y || a.x - b.x).map((f) => f.match);
+}
+
+/** The first field (in the order given) that holds the words, with its rank (its place in that order). */
+function firstMatch(
+  fields: readonly [string, string][],
+  wanted: string,
+): { match: { field: string; excerpt: string }; rank: number } | undefined {
+  for (const [rank, [field, text]] of fields.entries()) {
+    const at = text.toLowerCase().indexOf(wanted);
+    // Label, id, type, then every setting alike.
+    if (at >= 0) return { match: { field, excerpt: excerpt(text, at, wanted.length) }, rank: Math.min(rank, 3) };
+  }
+  return undefined;
+}
+
+/** Every string in a node's config, with its path; numbers and flags are not text a person searches. */
+function textFields(value: unknown, path: string, depth: number): [string, string][] {
+  if (typeof value === 'string') return path ? [[path, value]] : [];
+  if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => textFields(inner, path ? `${path}.${key}` : key, depth + 1));
+}
+
+/** The words found with up to CONTEXT characters each side, on one line, an ellipsis where cut. */
+function excerpt(text: string, at: number, length: number): string {
+  const start = Math.max(0, at - CONTEXT);
+  const end = Math.min(text.length, at + length + CONTEXT);
+  const line = text.slice(start, end).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${line}${end < text.length ? '…' : ''}`;
+}
