@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smallFlow } from '../../tests/helpers/flows';
-import { applyChangeSet, ChangeSetSchema, invertChangeSet } from './change-set';
-import { FlowSchema } from './flow';
+import { applyChangeSet, ChangeSetSchema, invertChangeSet, ToolSettingsUpdateSchema } from './change-set';
+import { FlowSchema, ToolSettingsSchema } from './flow';
 
 const flow = FlowSchema.parse(smallFlow());
 
@@ -39,4 +39,21 @@ describe('invertChangeSet', () => {
       expect(undone.edges).toHaveLength(flow.edges.length);
     });
   }
+});
+
+describe('an edit of one tool setting', () => {
+  const tool = { name: 'small_flow', whenToUse: 'when asked', enabled: false, annotations: { readOnlyHint: true } };
+  const offered = FlowSchema.parse(smallFlow({ tool }));
+
+  it('leaves the others as they are: the tool stays switched off, its hints and annotations kept', () => {
+    const changes = ChangeSetSchema.parse({ flow: { tool: { description: 'Says hello' } } });
+    expect(changes.flow?.tool).toEqual({ description: 'Says hello' });
+    expect(applyChangeSet(offered, changes).tool).toEqual({ ...offered.tool, description: 'Says hello' });
+  });
+
+  it('can name every tool setting', () => {
+    expect(Object.keys(ToolSettingsUpdateSchema.unwrap().shape).sort()).toEqual(
+      Object.keys(ToolSettingsSchema.unwrap().shape).sort(),
+    );
+  });
 });

@@ -32,11 +32,31 @@ export const NodeUpdateSchema = z.lazy(() =>
 );
 
 /** Changes to the flow's own fields; absent fields stay as they are. */
+/**
+ * The tool settings an edit changes, each optional and without a default.
+ * Not `ToolSettingsSchema.partial()`: zod 4 applies a field's default inside
+ * a partial, so an edit of the description came with `enabled: true`,
+ * `whenToUse: ''` and no annotations, and wiped them (and offered a tool
+ * someone had switched off). A test checks that every setting is here.
+ */
+export const ToolSettingsUpdateSchema = z.lazy(() => {
+  const { shape } = ToolSettingsSchema.unwrap();
+  return z.object({
+    name: shape.name.optional(),
+    description: shape.description.unwrap().optional(),
+    whenToUse: shape.whenToUse.unwrap().optional(),
+    whenNotToUse: shape.whenNotToUse.unwrap().optional(),
+    enabled: shape.enabled.unwrap().optional(),
+    annotations: shape.annotations.unwrap().optional(),
+    icon: shape.icon,
+  });
+});
+
 export const FlowFieldsUpdateSchema = z.lazy(() =>
   z.object({
     name: z.string().trim().min(1, 'a flow needs a name').max(300).optional(),
     description: z.string().max(4000).optional(),
-    tool: ToolSettingsSchema.unwrap().partial().optional(),
+    tool: ToolSettingsUpdateSchema.optional(),
     parameters: z.array(ParameterSchema).optional(),
     metadata: z.record(z.string(), z.json()).optional(),
     tests: z.array(TestCaseSchema).max(500).optional(),

@@ -2,7 +2,17 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
-import { connect, expect, expectSaved, openFlow, storedFlow, test, withDatabase, type Served } from './fixtures';
+import {
+  connect,
+  expect,
+  expectSaved,
+  laidOutEcho,
+  openFlow,
+  storedFlow,
+  test,
+  withDatabase,
+  type Served,
+} from './fixtures';
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -226,4 +236,29 @@ test("a new flow's empty canvas says where to start, and its button adds the Inp
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(nodes(page)).toHaveCount(0);
   await expect(hint).toBeVisible();
+});
+
+test('the flow settings keep each tool setting when another is typed: a switched-off tool stays off', async ({
+  page,
+  served,
+}) => {
+  const tool = { name: 'careful', whenToUse: 'for refunds', enabled: false, annotations: { readOnlyHint: true } };
+  await openFlow(page, served, laidOutEcho({ id: 'careful', name: 'Careful', tool }));
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  const settings = page.getByLabel('Flow settings');
+  await settings.getByLabel('Tool description').fill('Answers refund questions');
+  await settings.getByLabel('When not to use').fill('for orders');
+  await expectSaved(page);
+  // Before, each setting typed was saved with the defaults of the others: the description went
+  // when "when not to use" was typed, and the tool was offered to clients again.
+  expect(storedFlow(served.db, 'careful').tool).toEqual({
+    ...tool,
+    description: 'Answers refund questions',
+    whenNotToUse: 'for orders',
+  });
+  await page.reload();
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await expect(settings.getByLabel('Tool description')).toHaveValue('Answers refund questions');
+  await expect(settings.getByLabel('When to use')).toHaveValue('for refunds');
+  await expect(settings.getByLabel('Offered as a tool (its latest published version)')).not.toBeChecked();
 });
