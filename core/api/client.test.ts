@@ -47,6 +47,18 @@ describe('createApiClient', () => {
     expect(detail.libraryProblems).toEqual([expect.objectContaining(missing)]);
   });
 
+  it('gives a published version as it was published, and says which is not there', async () => {
+    const api = client();
+    services?.versions.publish('small');
+    await api.flows.applyChanges({ id: 'small', changes: { updateNodes: [{ id: 'greet', label: 'Changed' }] } });
+    const version = await api.flows.version({ id: 'small', version: 1 });
+    expect(version.nodes.find((n) => n.id === 'greet')?.label).toBe('');
+    expect(version.notes).toEqual([]);
+    await expect(api.flows.version({ id: 'small', version: 2 })).rejects.toMatchObject({ code: 'FLOW_NOT_FOUND' });
+    await expect(api.flows.version({ id: 'nope', version: 1 })).rejects.toMatchObject({ code: 'FLOW_NOT_FOUND' });
+    await expect(api.flows.version({ id: 'small', version: 0 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
   it("rethrows the host's errors with their codes", async () => {
     const api = client();
     await expect(api.flows.get({ id: 'nope', withProblems: false })).rejects.toMatchObject({

@@ -75,6 +75,8 @@ export const API = {
     duplicate: method<FlowSummary>()(z.object({ id })),
     remove: method<{ id: string }>()(z.object({ id })),
     setEnabled: method<{ id: string; enabled: boolean }>()(z.object({ id, enabled: z.boolean() })),
+    /** A published version as it was published, to show it over the canvas or restore it into the draft. */
+    version: method<Flow>()(z.object({ id, version: z.number().int().min(1) })),
     /** `problems` (and `libraryProblems`, their part only the host can tell) are left out after a move or rename: they cannot change. */
     applyChanges: method<AppliedChanges>()(z.object({ id, changes: ChangeSetSchema })),
     importText: method<ImportResult>()(

@@ -96,6 +96,7 @@ export class ApiHost {
           this.changed([id], context);
           return { id, enabled };
         },
+        version: ({ id, version }) => flowService.version(id, version),
         applyChanges: ({ id, changes }, context) => {
           const result = flowService.applyChanges(id, changes);
           this.changed([id], context);

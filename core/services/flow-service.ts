@@ -4,7 +4,7 @@ import { exportFlowText, leftOutOf } from '../formats/export';
 import { exportFileName, type ExportFormat } from '../formats/export-formats';
 import { isLayoutOnly, type ChangeSet } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
-import type { Flow } from '../model/flow';
+import { FlowSchema, type Flow } from '../model/flow';
 import { MAX_FLOW_FILE_BYTES, megabytes } from '../model/limits';
 import type { FlowSummary } from '../model/summaries';
 import { flowNotFound, type FlowRepository } from '../store/flow-repository';
@@ -66,6 +66,23 @@ export class FlowService {
     const versions = this.versions.list(id);
     const hasUnpublishedChanges = this.flows.list(id)[0]?.hasUnpublishedChanges ?? false;
     return { flow, revs, problems, libraryProblems, enabled: flow.tool.enabled, versions, hasUnpublishedChanges };
+  }
+
+  /**
+   * A published version of a flow, with the fields added to flows since it
+   * was published at their defaults (a version from before sticky notes has
+   * none). Throws FLOW_NOT_FOUND when the flow or the version is not there.
+   */
+  version(id: string, version: number): Flow {
+    if (!this.flows.exists(id)) throw flowNotFound(id);
+    const snapshot = this.versions.get(id, version);
+    const parsed = FlowSchema.safeParse(snapshot);
+    if (parsed.success) return parsed.data;
+    const why = parsed.error.issues[0];
+    throw new FlowbenchError(
+      'VALIDATION_ERROR',
+      `version ${version} of flow "${id}" cannot be read: ${why?.path.join('.') || 'the flow'}: ${why?.message}`,
+    );
   }
 
   /** Applies an editor change set; the flow's problems come back unless it only moved or renamed nodes. */

@@ -37,6 +37,7 @@ import {
 } from 'react';
 import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
+import { versionOnCanvas } from '../store/versions-slice';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
 import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
@@ -341,9 +342,20 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   );
 }
 
-/** Over a past run's flow: what is shown, and the way back. */
+/** Over a past run's flow or a published version: what is shown, and the way back. */
 function PastRunBanner() {
   const run = useAppStore((s) => s.run);
+  const version = useAppStore(versionOnCanvas);
+  if (version !== undefined) {
+    const { restoreVersion, backToDraft } = useAppStore.getState();
+    return (
+      <div className="past-run-banner" role="status" data-testid="past-version">
+        Showing version {version} as it was published: read-only.{' '}
+        <button onClick={() => void restoreVersion(version)}>Restore this version</button>{' '}
+        <button onClick={backToDraft}>Back to the draft</button>
+      </div>
+    );
+  }
   return (
     <div className="past-run-banner" role="status" data-testid="past-run">
       Showing run <code>{run ? shortRunId(run.id) : ''}</code> on the flow as it ran

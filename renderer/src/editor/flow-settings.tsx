@@ -2,6 +2,7 @@ import { useAppStore } from '../store/app-store';
 import { MemorySection } from './memory-section';
 import { ParametersEditor } from './parameters-editor';
 import { ToolIconField } from './tool-icon-field';
+import { VersionsSection } from './versions-section';
 
 /** The flow's own fields: name, description, how it is offered as a tool, its parameters and memory channels. */
 export function FlowSettings() {
@@ -72,6 +73,7 @@ export function FlowSettings() {
       </label>
       <h3>Parameters</h3>
       <ParametersEditor />
+      <VersionsSection flow={flow} />
       <MemorySection flowId={flow.id} />
     </div>
   );

@@ -5,9 +5,10 @@ import { createEditorSlice, type EditorSlice } from './editor-slice';
 import { createFlowsSlice, type FlowsSlice } from './flows-slice';
 import { createRunSlice, type RunSlice } from './run-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
+import { createVersionsSlice, type VersionsSlice } from './versions-slice';
 import { runAppCommand } from '../app-commands';
 
-export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice;
+export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice & VersionsSlice;
 
 /** How many of the open flow's problems are errors (the toolbar and the problems tab show it). */
 export const selectErrorCount = (state: AppState): number => errorsIn(state.problems).length;
@@ -18,6 +19,7 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createEditorSlice(...a),
   ...createRunSlice(...a),
   ...createUiSlice(...a),
+  ...createVersionsSlice(...a),
 }));
 
 // Host events: live runs, and flows changed by other windows or processes.

@@ -36,6 +36,7 @@ import { copyToClipboard, readClipboard } from '../editor/clipboard';
 import { noteIdOf, noteRfId, splitNoteIds } from '../editor/note-ids';
 import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
+import { versionOnCanvas } from './versions-slice';
 
 export interface EditorSlice {
   flowId: string | undefined;
@@ -44,7 +45,7 @@ export interface EditorSlice {
   problems: Problem[];
   /** The part of `problems` only the host can tell (agent library, flows calling flows), as it last said. */
   libraryProblems: Problem[];
-  versions: { version: number; createdAt: string }[];
+  versions: { version: number; createdAt: string; note: string }[];
   /** The draft differs from its latest published version (edited since it was published). */
   hasUnpublishedChanges: boolean;
   selectedNodes: string[];
@@ -215,7 +216,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     if (!flow) return;
     // The canvas shows a past run's flow: an edit there would land on a draft nobody sees.
     if (get().runSnapshot) {
-      get().notify('This is a past run, shown read-only: go back to the draft to edit');
+      const version = versionOnCanvas(get());
+      const what = version === undefined ? 'a past run' : `version ${version}`;
+      get().notify(`This is ${what}, shown read-only: go back to the draft to edit`);
       return;
     }
     const next = applyChangeSet(flow, changes);

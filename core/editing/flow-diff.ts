@@ -1,0 +1,134 @@
+import { emptyChangeSet, type ChangeSet, type NodeUpdate } from '../model/change-set';
+import type { Flow, FlowEdge, FlowNode } from '../model/flow';
+
+/** What changed from one flow to another, as a person reads it: by node, then the flow's own fields. */
+export interface FlowDiff {
+  added: string[];
+  removed: string[];
+  /** Nodes in both whose settings, label or behaviour on failure differ, with what differs (`label`, `config.prompt`). */
+  changed: { id: string; fields: string[] }[];
+  /** Nodes in both that only moved. */
+  moved: string[];
+  edgesAdded: number;
+  edgesRemoved: number;
+  /** The flow's own fields that differ (`name`, `tool.description`, `parameters`, `tests`, `notes`). */
+  fields: string[];
+}
+
+/** The flow fields a version is restored with; `tool.enabled` is not one (offered as a tool or not is the flow's, not a version's). */
+const FLOW_FIELDS = [
+  'name',
+  'description',
+  'parameters',
+  'metadata',
+  'tests',
+  'testsGatePublish',
+  'memory',
+  'notes',
+] as const;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** How a node in both flows differs, field by field; config by its top-level keys. */
+function nodeFields(from: FlowNode, to: FlowNode): string[] {
+  const fields: string[] = [];
+  if (from.label !== to.label) fields.push('label');
+  for (const key of new Set([...Object.keys(from.config), ...Object.keys(to.config)]))
+    if (!same(from.config[key], to.config[key])) fields.push(`config.${key}`);
+  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError'] as const)
+    if (!same(from[key], to[key])) fields.push(key);
+  return fields;
+}
+
+/** A node that an update cannot turn into the other (another type, or other imported metadata): removed and added again. */
+const isReplaced = (from: FlowNode, to: FlowNode) => from.type !== to.type || !same(from.metadata, to.metadata);
+
+function toolFields(from: Flow, to: Flow): string[] {
+  const keys = new Set([...Object.keys(from.tool), ...Object.keys(to.tool)]);
+  keys.delete('enabled');
+  return [...keys].filter((k) => !same(from.tool[k as keyof Flow['tool']], to.tool[k as keyof Flow['tool']]));
+}
+
+/** Edges in `a` with no identical edge (same id and ends, ports and loop) in `b`. */
+function edgesOnlyIn(a: readonly FlowEdge[], b: readonly FlowEdge[]): FlowEdge[] {
+  const inB = new Map(b.map((e) => [e.id, e]));
+  return a.filter((e) => !same(e, inB.get(e.id)));
+}
+
+/** What changed from `from` to `to` (a published version to the draft, say). */
+export function diffFlows(from: Flow, to: Flow): FlowDiff {
+  const before = new Map(from.nodes.map((n) => [n.id, n]));
+  const after = new Map(to.nodes.map((n) => [n.id, n]));
+  const diff: FlowDiff = { added: [], removed: [], changed: [], moved: [], edgesAdded: 0, edgesRemoved: 0, fields: [] };
+  for (const node of to.nodes) {
+    const old = before.get(node.id);
+    if (!old) diff.added.push(node.id);
+    else if (isReplaced(old, node)) diff.changed.push({ id: node.id, fields: ['type'] });
+    else {
+      const fields = nodeFields(old, node);
+      if (fields.length > 0) diff.changed.push({ id: node.id, fields });
+      else if (!same(old.position, node.position)) diff.moved.push(node.id);
+    }
+  }
+  diff.removed = from.nodes.filter((n) => !after.has(n.id)).map((n) => n.id);
+  diff.edgesAdded = edgesOnlyIn(to.edges, from.edges).length;
+  diff.edgesRemoved = edgesOnlyIn(from.edges, to.edges).length;
+  diff.fields = [
+    ...FLOW_FIELDS.filter((key) => !same(from[key], to[key])),
+    ...toolFields(from, to).map((k) => `tool.${k}`),
+  ];
+  return diff;
+}
+
+/** True when nothing a person would see differs (positions included). */
+export const isSameFlow = (diff: FlowDiff): boolean =>
+  diff.added.length + diff.removed.length + diff.changed.length + diff.moved.length === 0 &&
+  diff.edgesAdded + diff.edgesRemoved === 0 &&
+  diff.fields.length === 0;
+
+/**
+ * The edit that turns `from` into `to`, as one change set (one undo step):
+ * restoring a published version into the draft. Nodes another type in `to`
+ * are removed and added again; edges that differ in any way likewise. The
+ * tool stays offered to clients or not as it is in `from`.
+ */
+export function changeSetBetween(from: Flow, to: Flow): ChangeSet {
+  const before = new Map(from.nodes.map((n) => [n.id, n]));
+  const after = new Map(to.nodes.map((n) => [n.id, n]));
+  const changes = emptyChangeSet();
+  for (const node of to.nodes) {
+    const old = before.get(node.id);
+    if (old && isReplaced(old, node)) changes.removeNodes.push(node.id);
+    if (!old || isReplaced(old, node)) {
+      changes.addNodes.push(node);
+      continue;
+    }
+    const update: NodeUpdate = { id: node.id };
+    if (old.label !== node.label) update.label = node.label;
+    if (!same(old.position, node.position)) update.position = node.position;
+    if (!same(old.config, node.config)) update.config = node.config;
+    if (old.version !== node.version) update.version = node.version;
+    if (!same(old.maxAttempts, node.maxAttempts)) update.maxAttempts = node.maxAttempts ?? null;
+    if (!same(old.timeoutMs, node.timeoutMs)) update.timeoutMs = node.timeoutMs ?? null;
+    if (!same(old.onError, node.onError)) update.onError = node.onError ?? null;
+    if (Object.keys(update).length > 1) changes.updateNodes.push(update);
+  }
+  changes.removeNodes.push(...from.nodes.filter((n) => !after.has(n.id)).map((n) => n.id));
+  // A replaced node goes with its edges: those of `to` at it are added again, even where unchanged.
+  const replaced = new Set(changes.addNodes.filter((n) => before.has(n.id)).map((n) => n.id));
+  const atReplaced = (e: FlowEdge) => replaced.has(e.source) || replaced.has(e.target);
+  const removedEdges = edgesOnlyIn(from.edges, to.edges).filter((e) => !atReplaced(e));
+  changes.removeEdges.push(...removedEdges.map((e) => e.id));
+  changes.addEdges.push(...to.edges.filter((e) => atReplaced(e) || edgesOnlyIn([e], from.edges).length > 0));
+  const fields = FLOW_FIELDS.filter((key) => !same(from[key], to[key]));
+  const tool = toolFields(from, to);
+  if (fields.length > 0 || tool.length > 0) {
+    changes.flow = Object.fromEntries(fields.map((key) => [key, to[key]]));
+    if (tool.length > 0)
+      // An icon the version does not have is taken away with '' (absent would leave the draft's).
+      changes.flow.tool = Object.fromEntries(
+        tool.map((k) => [k, to.tool[k as keyof Flow['tool']] ?? (k === 'icon' ? '' : undefined)]),
+      );
+  }
+  return changes;
+}

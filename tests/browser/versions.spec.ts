@@ -1,0 +1,70 @@
+import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
+
+test('versions: what the draft changed since it was published, a version shown read-only, restored, and undone', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'versioned', name: 'Versioned', tool: { name: 'versioned' } }));
+  // Published as version 1, then the draft changed: the prompt edited, a node added.
+  withDatabase(served.db, (services) => {
+    services.versions.publish('versioned', 'first cut');
+    services.flows.applyChanges('versioned', {
+      addNodes: [{ id: 'extra', type: 'template', label: 'Extra step', position: { x: 300, y: 300 } }],
+      updateNodes: [{ id: 'say', config: { template: 'You wrote: {{inputs.message}}' } }],
+    });
+  });
+  await page.reload();
+  await expect(page.locator('.fb-node')).toHaveCount(4);
+
+  // Nothing selected: the flow settings list the versions and what changed since the latest.
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  const versions = page.getByRole('region', { name: 'Versions' });
+  await expect(versions.getByRole('listitem').filter({ hasText: 'v1' })).toContainText('first cut');
+  const changes = versions.getByTestId('draft-changes');
+  await expect(changes).toContainText('Draft changes since version 1');
+  await expect(changes.getByRole('listitem').filter({ hasText: 'Changed' })).toHaveText('Changed: say (template)');
+  await expect(changes.getByRole('listitem').filter({ hasText: 'Added' })).toHaveText('Added: Extra step');
+  // A node named there is a link to it on the canvas.
+  await changes.getByRole('button', { name: 'Extra step' }).click();
+  await expect(page.getByTestId('rf__node-extra')).toHaveClass(/selected/);
+
+  // Show: version 1 over the canvas, read-only, without the node added since.
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await versions.getByRole('button', { name: 'Show' }).click();
+  const banner = page.getByTestId('past-version');
+  await expect(banner).toContainText('Showing version 1 as it was published: read-only.');
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  await expect(page.getByTestId('rf__node-say')).toContainText('You said');
+  await page.getByTestId('rf__node-say').click();
+  await page.keyboard.press('Delete');
+  await expect(page.getByRole('status').filter({ hasText: 'This is version 1, shown read-only' })).toBeVisible();
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+
+  // Back to the draft, then Restore from the banner: the draft becomes version 1, stored, as one edit.
+  await banner.getByRole('button', { name: 'Back to the draft' }).click();
+  await expect(page.locator('.fb-node')).toHaveCount(4);
+  await versions.getByRole('button', { name: 'Show' }).click();
+  await banner.getByRole('button', { name: 'Restore this version' }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  await expect(page.getByTestId('rf__node-say')).toContainText('You said');
+  await expectSaved(page);
+  const restored = storedFlow(served.db, 'versioned');
+  expect(restored.nodes.map((n) => n.id).sort()).toEqual(['input', 'result', 'say']);
+  expect(restored.nodes.find((n) => n.id === 'say')?.config.template).toBe('You said: {{inputs.message}}');
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await expect(versions).toContainText('The draft is what version 1 is.');
+
+  // One Undo takes the whole restore back.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.locator('.fb-node')).toHaveCount(4);
+  await expect(page.getByTestId('rf__node-say')).toContainText('You wrote');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'versioned').nodes).toHaveLength(4);
+});
+
+test('versions: a flow never published says so', async ({ page, served }) => {
+  await openFlow(page, served, laidOutEcho({ id: 'fresh', name: 'Fresh', tool: { name: 'fresh' } }));
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await expect(page.getByRole('region', { name: 'Versions' })).toContainText('Not published yet');
+});
