@@ -107,6 +107,16 @@ export class RunLog {
     this.commit();
   };
 
+  /**
+   * Resolves once everything queued so far is committed, however long the
+   * writer's thread takes to start on a loaded machine: `flush` blocks for
+   * MAX_SYNC_BLOCK_MS at most and then reads without the records.
+   */
+  committed(): Promise<void> {
+    this.commit();
+    return this.writer.settled();
+  }
+
   /** Hands the queue to the writer and waits until it is in the database. */
   flush(): void {
     this.commit();

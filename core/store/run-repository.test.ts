@@ -23,7 +23,10 @@ const noLlm = {
 
 async function recordRun(inputs: Record<string, unknown>, recorded: Flow = flow) {
   const recorder = createRunRecorder(log, { flow: recorded, trigger: 'editor' });
-  return runFlow({ flow: recorded, inputs, llm: noLlm, listeners: [recorder] });
+  const record = await runFlow({ flow: recorded, inputs, llm: noLlm, listeners: [recorder] });
+  // Stored before the test reads it, also when a loaded CI machine starts the writer's thread late.
+  await log.committed();
+  return record;
 }
 
 describe.each([
