@@ -114,13 +114,27 @@ test('publishing says what it means: never published, the version clients get, a
   await page.getByRole('link', { name: 'Echo' }).click();
   const publish = page.getByRole('button', { name: /^Publish/ });
   await expect(publish).toHaveText('Publish');
+  // Publishing asks for a note, kept with the version; Enter publishes.
   await publish.click();
+  const first = page.getByRole('dialog', { name: 'Publish version 1' });
+  await expect(first).toContainText('MCP clients get this flow as the tool echo_tool once it is published.');
+  await first.getByLabel(/^Note/).fill('first cut');
+  await first.getByLabel(/^Note/).press('Enter');
   await expect(page.getByRole('button', { name: 'Published (v1)' })).toBeDisabled();
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await expect(page.getByRole('region', { name: 'Versions' }).getByRole('listitem')).toContainText('first cut');
 
   await page.getByTestId('rf__node-say').click();
   await page.getByLabel('Label').fill('said');
   await expect(page.getByRole('button', { name: 'Publish (v2)' })).toBeEnabled();
   await expectSaved(page);
+  // The next one says what clients would get that is new; Cancel keeps the draft a draft.
+  await page.getByRole('button', { name: 'Publish (v2)' }).click();
+  const second = page.getByRole('dialog', { name: 'Publish version 2' });
+  await expect(second.getByTestId('draft-changes')).toContainText('Changed: said (label)');
+  await second.getByRole('button', { name: 'Cancel' }).click();
+  await expect(second).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Publish (v2)' })).toBeEnabled();
   await page.getByRole('button', { name: '← Flows' }).click();
   await expect(page.getByTestId('published-echo_tool')).toHaveText('published v1, draft changed since');
 });
@@ -147,7 +161,7 @@ test('publishing asks first when a client would get a flow without a tool descri
   );
   await page.goto(`${served.editorUrl}#/flow/echo`);
   await page.getByRole('button', { name: 'Publish' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Publish anyway?' });
+  const dialog = page.getByRole('dialog', { name: 'Publish version 1' });
   await expect(dialog).toContainText('the tool has no description');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);

@@ -104,6 +104,7 @@ test('test cases: add from the Run inputs, a bad pattern stays unsaved with its 
   await page.getByLabel('Publish only when its test cases pass').check();
   await expectSaved(page);
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Publish version 1' }).getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByRole('alert', { name: 'Refused' })).toContainText(
     'not published: 1 of 2 test cases failed: "fails on purpose"',
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Flow } from '../../../core/model/flow';
 import { publishWarnings, type PublishWarning } from '../../../core/model/publish-warnings';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { selectErrorCount, useAppStore } from '../store/app-store';
@@ -28,7 +29,8 @@ export function Toolbar() {
   const latestVersion = useAppStore((s) => s.versions[0]?.version);
   const isPublished = useAppStore((s) => s.versions.length > 0 && !s.hasUnpublishedChanges);
   const fitFlow = useFitFlow();
-  const [warnings, setWarnings] = useState<PublishWarning[]>();
+  /** The publish dialog is open, over the flow as it was when Publish was clicked. */
+  const [publishing, setPublishing] = useState<{ flow: Flow; warnings: PublishWarning[] }>();
   const store = useAppStore.getState();
 
   return (
@@ -57,19 +59,19 @@ export function Toolbar() {
       <button onClick={() => store.openFind()} title="Find a node or note (Ctrl+F)">
         Find
       </button>
-      {warnings && (
+      {publishing && (
         <PublishDialog
-          warnings={warnings}
-          onPublish={() => void store.publish('')}
-          onClose={() => setWarnings(undefined)}
+          flow={publishing.flow}
+          next={(latestVersion ?? 0) + 1}
+          warnings={publishing.warnings}
+          onPublish={(note) => void store.publish(note)}
+          onClose={() => setPublishing(undefined)}
         />
       )}
       <button
         onClick={() => {
           const flow = useAppStore.getState().flow;
-          const found = flow ? publishWarnings(flow, nodeRegistry) : [];
-          if (found.length > 0) setWarnings(found);
-          else void store.publish('');
+          if (flow) setPublishing({ flow, warnings: publishWarnings(flow, nodeRegistry) });
         }}
         disabled={errorCount > 0 || isPublished}
         title={

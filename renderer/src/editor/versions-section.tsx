@@ -52,7 +52,7 @@ export function VersionsSection({ flow }: { flow: Flow }) {
 }
 
 /** What the draft changed since `version`, read from that version as published; it follows each edit. */
-function DraftChanges({ flow, version }: { flow: Flow; version: number }) {
+export function DraftChanges({ flow, version }: { flow: Flow; version: number }) {
   const [published, setPublished] = useState<{ version: number; flow: Flow } | { error: string }>();
   useEffect(() => {
     let isCurrent = true;
