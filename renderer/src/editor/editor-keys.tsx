@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
-
-const isFindField = (target: EventTarget | null) =>
-  target instanceof HTMLElement && target.closest('.find-bar') !== null;
 import { EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
 import { useFitFlow } from './use-fit-flow';
 import { useAddNote } from './palette';
+
+const isFindField = (target: EventTarget | null) =>
+  target instanceof HTMLElement && target.closest('.find-bar') !== null;
 
 /** The editor's keyboard shortcuts (listed in SHORTCUTS). Renders nothing. */
 export function EditorKeys() {
