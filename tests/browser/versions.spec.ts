@@ -36,6 +36,16 @@ test('versions: what the draft changed since it was published, a version shown r
   await expect(page.locator('.fb-node')).toHaveCount(3);
   await expect(page.getByTestId('rf__node-say')).toContainText('You said');
   await page.getByTestId('rf__node-say').click();
+  // The inspector shows the node as it is in the version (not the draft's), and takes no typing.
+  await expect(page.getByRole('note')).toHaveText(
+    'Read-only: this node as it is in version 1. Back to the draft to edit it.',
+  );
+  await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveText('You said: {{inputs.message}}');
+  await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveAttribute(
+    'contenteditable',
+    'false',
+  );
+  await expect(page.getByLabel('Label', { exact: true })).toBeDisabled();
   await page.keyboard.press('Delete');
   await expect(page.getByRole('status').filter({ hasText: 'This is version 1, shown read-only' })).toBeVisible();
   await expect(page.locator('.fb-node')).toHaveCount(3);
@@ -43,6 +53,14 @@ test('versions: what the draft changed since it was published, a version shown r
   // Back to the draft, then Restore from the banner: the draft becomes version 1, stored, as one edit.
   await banner.getByRole('button', { name: 'Back to the draft' }).click();
   await expect(page.locator('.fb-node')).toHaveCount(4);
+  // The same node, back in the draft: its own prompt, editable again.
+  await page.getByTestId('rf__node-say').click();
+  await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveText(
+    'You wrote: {{inputs.message}}',
+  );
+  await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveAttribute('contenteditable', 'true');
+  await expect(page.getByRole('note')).toHaveCount(0);
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
   await versions.getByRole('button', { name: 'Show' }).click();
   await banner.getByRole('button', { name: 'Restore this version' }).click();
   await expect(banner).toHaveCount(0);

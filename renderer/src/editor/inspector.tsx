@@ -3,6 +3,8 @@ import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
+import { readOnlyShown } from '../store/versions-slice';
+import { ReadOnlyContext } from './read-only-context';
 import { ConfigField } from './config-field';
 import { ConnectionsSection } from './connections-section';
 import { FlowSettings } from './flow-settings';
@@ -12,7 +14,9 @@ import { referencesFor } from '../../../core/editing/references';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
-  const flow = useAppStore((s) => s.flow);
+  // A node of the flow on the canvas: a past run's or a published version's when one is shown, read-only.
+  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const readOnly = useAppStore(readOnlyShown);
   const selected = useAppStore((s) => s.selectedNodes);
   const selectedEdges = useAppStore((s) => s.selectedEdges);
   const problems = useAppStore((s) => s.problems);
@@ -54,101 +58,112 @@ export function Inspector() {
         {definition.label} <code>{node.id}</code>
       </h2>
       <p className="muted">{definition.description}</p>
-      <label className="field" htmlFor="node-label">
-        <span className="field-label">Label</span>
-        <input
-          id="node-label"
-          value={node.label}
-          onChange={(e) => useAppStore.getState().updateNode(node.id, { label: e.target.value }, `${node.id}.label`)}
-        />
-      </label>
-      {definition.showsParameters && (
-        <section className="node-parameters">
-          <h3>Parameters</h3>
-          <p className="muted">What the Run panel asks for and what an MCP client passes.</p>
-          <ParametersEditor />
-        </section>
+      {readOnly && (
+        <p className="read-only-note" role="note">
+          Read-only: this node as it is in {readOnly}. Back to the draft to edit it.
+        </p>
       )}
-      {takesReferences && references.length > 0 && (
-        <div className="reference-chips" role="group" aria-label="Insert a reference">
-          <span className="field-label">Insert</span>
-          {references.map((r) => (
-            <button
-              key={r.label}
-              className="chip"
-              title={`Insert {{${r.label}}} where the cursor is (${r.detail})`}
-              onClick={() => insertReference(r.label, panel.current)}
-            >
-              {r.label}
-            </button>
+      <ReadOnlyContext.Provider value={readOnly !== undefined}>
+        <fieldset className="inspector-fields" disabled={readOnly !== undefined}>
+          <label className="field" htmlFor="node-label">
+            <span className="field-label">Label</span>
+            <input
+              id="node-label"
+              value={node.label}
+              onChange={(e) =>
+                useAppStore.getState().updateNode(node.id, { label: e.target.value }, `${node.id}.label`)
+              }
+            />
+          </label>
+          {definition.showsParameters && (
+            <section className="node-parameters">
+              <h3>Parameters</h3>
+              <p className="muted">What the Run panel asks for and what an MCP client passes.</p>
+              <ParametersEditor />
+            </section>
+          )}
+          {takesReferences && references.length > 0 && (
+            <div className="reference-chips" role="group" aria-label="Insert a reference">
+              <span className="field-label">Insert</span>
+              {references.map((r) => (
+                <button
+                  key={r.label}
+                  className="chip"
+                  title={`Insert {{${r.label}}} where the cursor is (${r.detail})`}
+                  onClick={() => insertReference(r.label, panel.current)}
+                >
+                  {r.label}
+                </button>
+              ))}
+            </div>
+          )}
+          {definition.editor.map((field) => (
+            <ConfigField
+              key={`${node.id}.${field.key}`}
+              field={field}
+              path={field.key}
+              value={node.config[field.key]}
+              onChange={(v) => setConfigValue(field.key, v)}
+              references={references}
+              config={node.config}
+            />
           ))}
-        </div>
-      )}
-      {definition.editor.map((field) => (
-        <ConfigField
-          key={`${node.id}.${field.key}`}
-          field={field}
-          path={field.key}
-          value={node.config[field.key]}
-          onChange={(v) => setConfigValue(field.key, v)}
-          references={references}
-          config={node.config}
-        />
-      ))}
-      <ConnectionsSection flow={flow} node={node} />
-      {definition.hasRunSettings !== false && (
-        <details className="node-settings">
-          <summary>Retries, time limit and failure</summary>
-          <label className="field" htmlFor="node-attempts">
-            <span className="field-label">Attempts (timeouts, 429, 5xx, network)</span>
-            <input
-              id="node-attempts"
-              type="number"
-              min={1}
-              max={10}
-              value={node.maxAttempts ?? 1}
-              onChange={(e) =>
-                useAppStore
-                  .getState()
-                  .updateNode(
-                    node.id,
-                    { maxAttempts: Math.min(10, Math.max(1, Number(e.target.value) || 1)) },
-                    `${node.id}.attempts`,
-                  )
-              }
-            />
-          </label>
-          <label className="field" htmlFor="node-timeout">
-            <span className="field-label">Time limit (seconds)</span>
-            <input
-              id="node-timeout"
-              type="number"
-              min={1}
-              value={node.timeoutMs ? node.timeoutMs / 1000 : ''}
-              placeholder="120"
-              onChange={(e) =>
-                useAppStore
-                  .getState()
-                  .updateNode(
-                    node.id,
-                    { timeoutMs: e.target.value ? Math.max(1, Math.round(Number(e.target.value) * 1000)) : null },
-                    `${node.id}.timeout`,
-                  )
-              }
-            />
-          </label>
-          <FailureSetting
-            node={node}
-            hasErrorEdge={flow.edges.some((e) => e.source === node.id && e.sourcePort === 'error')}
-          />
-        </details>
-      )}
+          <ConnectionsSection flow={flow} node={node} />
+          {definition.hasRunSettings !== false && (
+            <details className="node-settings">
+              <summary>Retries, time limit and failure</summary>
+              <label className="field" htmlFor="node-attempts">
+                <span className="field-label">Attempts (timeouts, 429, 5xx, network)</span>
+                <input
+                  id="node-attempts"
+                  type="number"
+                  min={1}
+                  max={10}
+                  value={node.maxAttempts ?? 1}
+                  onChange={(e) =>
+                    useAppStore
+                      .getState()
+                      .updateNode(
+                        node.id,
+                        { maxAttempts: Math.min(10, Math.max(1, Number(e.target.value) || 1)) },
+                        `${node.id}.attempts`,
+                      )
+                  }
+                />
+              </label>
+              <label className="field" htmlFor="node-timeout">
+                <span className="field-label">Time limit (seconds)</span>
+                <input
+                  id="node-timeout"
+                  type="number"
+                  min={1}
+                  value={node.timeoutMs ? node.timeoutMs / 1000 : ''}
+                  placeholder="120"
+                  onChange={(e) =>
+                    useAppStore
+                      .getState()
+                      .updateNode(
+                        node.id,
+                        { timeoutMs: e.target.value ? Math.max(1, Math.round(Number(e.target.value) * 1000)) : null },
+                        `${node.id}.timeout`,
+                      )
+                  }
+                />
+              </label>
+              <FailureSetting
+                node={node}
+                hasErrorEdge={flow.edges.some((e) => e.source === node.id && e.sourcePort === 'error')}
+              />
+            </details>
+          )}
+        </fieldset>
+      </ReadOnlyContext.Provider>
       {error && (
         <p className="error" role="alert">
           Not saved: {error}
         </p>
       )}
-      {nodeProblems.length > 0 && (
+      {nodeProblems.length > 0 && !readOnly && (
         <ul className="node-problems">
           {nodeProblems.map((p, i) => (
             <li key={i} className={p.severity}>

@@ -1,9 +1,10 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
-import { EditorState } from '@codemirror/state';
+import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderExtension } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
-import { useEffect, useRef } from 'react';
+import { useContext, useEffect, useRef } from 'react';
 import type { ReferenceOption } from '../../../core/editing/references';
+import { ReadOnlyContext } from './read-only-context';
 import { registerReferenceTarget, rememberReferenceTarget } from './reference-target';
 
 /** Completes `{{` with the references this node can use. */
@@ -37,6 +38,10 @@ export function TemplateEditor(props: {
   const view = useRef<EditorView | undefined>(undefined);
   const latest = useRef(props);
   latest.current = props;
+  const isReadOnly = useContext(ReadOnlyContext);
+  const editable = useRef(new Compartment());
+  const readOnlyNow = useRef(isReadOnly);
+  readOnlyNow.current = isReadOnly;
 
   useEffect(() => {
     if (!host.current) return;
@@ -46,6 +51,7 @@ export function TemplateEditor(props: {
         doc: latest.current.value,
         extensions: [
           minimalSetup,
+          editable.current.of(EditorView.editable.of(!readOnlyNow.current)),
           EditorView.lineWrapping,
           placeholderExtension(latest.current.placeholder ?? 'Text with {{inputs.name}} or {{nodes.id.output}}'),
           autocompletion({ override: [referenceCompletions(() => latest.current.references)], activateOnTyping: true }),
@@ -67,6 +73,11 @@ export function TemplateEditor(props: {
       editor.destroy();
     };
   }, []);
+
+  // Back to the draft from a version or a past run: the same field takes typing again.
+  useEffect(() => {
+    view.current?.dispatch({ effects: editable.current.reconfigure(EditorView.editable.of(!isReadOnly)) });
+  }, [isReadOnly]);
 
   // Undo, redo and reloads change the value from outside: show it.
   useEffect(() => {

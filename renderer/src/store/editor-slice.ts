@@ -36,7 +36,7 @@ import { copyToClipboard, readClipboard } from '../editor/clipboard';
 import { noteIdOf, noteRfId, splitNoteIds } from '../editor/note-ids';
 import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
-import { versionOnCanvas } from './versions-slice';
+import { readOnlyShown } from './versions-slice';
 
 export interface EditorSlice {
   flowId: string | undefined;
@@ -215,10 +215,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     const flow = get().flow;
     if (!flow) return;
     // The canvas shows a past run's flow: an edit there would land on a draft nobody sees.
-    if (get().runSnapshot) {
-      const version = versionOnCanvas(get());
-      const what = version === undefined ? 'a past run' : `version ${version}`;
-      get().notify(`This is ${what}, shown read-only: go back to the draft to edit`);
+    const shown = readOnlyShown(get());
+    if (shown) {
+      get().notify(`This is ${shown}, shown read-only: go back to the draft to edit`);
       return;
     }
     const next = applyChangeSet(flow, changes);

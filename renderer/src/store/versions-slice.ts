@@ -21,6 +21,13 @@ export interface VersionsSlice {
 export const versionOnCanvas = (state: AppState): number | undefined =>
   state.shownVersion && state.shownVersion.flow === state.runSnapshot ? state.shownVersion.version : undefined;
 
+/** What the canvas shows instead of the draft, read-only ('version 3', 'a past run'); undefined for the draft. */
+export function readOnlyShown(state: AppState): string | undefined {
+  if (state.runSnapshot === undefined) return undefined;
+  const version = versionOnCanvas(state);
+  return version === undefined ? 'a past run' : `version ${version}`;
+}
+
 export const createVersionsSlice: StateCreator<AppState, [], [], VersionsSlice> = (set, get) => {
   /** The version's flow, or undefined (and why, in the message line) when it could not be read. */
   const load = async (version: number): Promise<Flow | undefined> => {
