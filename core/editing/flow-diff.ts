@@ -1,5 +1,12 @@
-import { emptyChangeSet, type ChangeSet, type NodeUpdate } from '../model/change-set';
+import {
+  emptyChangeSet,
+  FLOW_FIELD_NAMES,
+  toolSettingsAsIn,
+  type ChangeSet,
+  type NodeUpdate,
+} from '../model/change-set';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
+import { sameJson } from '../model/same-json';
 
 /** What changed from one flow to another, as a person reads it: by node, then the flow's own fields. */
 export interface FlowDiff {
@@ -15,44 +22,31 @@ export interface FlowDiff {
   fields: string[];
 }
 
-/** The flow fields a version is restored with; `tool.enabled` is not one (offered as a tool or not is the flow's, not a version's). */
-const FLOW_FIELDS = [
-  'name',
-  'description',
-  'parameters',
-  'metadata',
-  'tests',
-  'testsGatePublish',
-  'memory',
-  'notes',
-] as const;
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
 /** How a node in both flows differs, field by field; config by its top-level keys. */
 function nodeFields(from: FlowNode, to: FlowNode): string[] {
   const fields: string[] = [];
   if (from.label !== to.label) fields.push('label');
   for (const key of new Set([...Object.keys(from.config), ...Object.keys(to.config)]))
-    if (!same(from.config[key], to.config[key])) fields.push(`config.${key}`);
+    if (!sameJson(from.config[key], to.config[key])) fields.push(`config.${key}`);
   for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError'] as const)
-    if (!same(from[key], to[key])) fields.push(key);
+    if (!sameJson(from[key], to[key])) fields.push(key);
   return fields;
 }
 
 /** A node that an update cannot turn into the other (another type, or other imported metadata): removed and added again. */
-const isReplaced = (from: FlowNode, to: FlowNode) => from.type !== to.type || !same(from.metadata, to.metadata);
+const isReplaced = (from: FlowNode, to: FlowNode) => from.type !== to.type || !sameJson(from.metadata, to.metadata);
 
+/** The tool settings that differ; not `enabled`: offered to clients or not is the flow's, not a version's. */
 function toolFields(from: Flow, to: Flow): string[] {
   const keys = new Set([...Object.keys(from.tool), ...Object.keys(to.tool)]);
   keys.delete('enabled');
-  return [...keys].filter((k) => !same(from.tool[k as keyof Flow['tool']], to.tool[k as keyof Flow['tool']]));
+  return [...keys].filter((k) => !sameJson(from.tool[k as keyof Flow['tool']], to.tool[k as keyof Flow['tool']]));
 }
 
 /** Edges in `a` with no identical edge (same id and ends, ports and loop) in `b`. */
 function edgesOnlyIn(a: readonly FlowEdge[], b: readonly FlowEdge[]): FlowEdge[] {
   const inB = new Map(b.map((e) => [e.id, e]));
-  return a.filter((e) => !same(e, inB.get(e.id)));
+  return a.filter((e) => !sameJson(e, inB.get(e.id)));
 }
 
 /** What changed from `from` to `to` (a published version to the draft, say). */
@@ -67,14 +61,14 @@ export function diffFlows(from: Flow, to: Flow): FlowDiff {
     else {
       const fields = nodeFields(old, node);
       if (fields.length > 0) diff.changed.push({ id: node.id, fields });
-      else if (!same(old.position, node.position)) diff.moved.push(node.id);
+      else if (!sameJson(old.position, node.position)) diff.moved.push(node.id);
     }
   }
   diff.removed = from.nodes.filter((n) => !after.has(n.id)).map((n) => n.id);
   diff.edgesAdded = edgesOnlyIn(to.edges, from.edges).length;
   diff.edgesRemoved = edgesOnlyIn(from.edges, to.edges).length;
   diff.fields = [
-    ...FLOW_FIELDS.filter((key) => !same(from[key], to[key])),
+    ...FLOW_FIELD_NAMES().filter((key) => !sameJson(from[key], to[key])),
     ...toolFields(from, to).map((k) => `tool.${k}`),
   ];
   return diff;
@@ -105,12 +99,12 @@ export function changeSetBetween(from: Flow, to: Flow): ChangeSet {
     }
     const update: NodeUpdate = { id: node.id };
     if (old.label !== node.label) update.label = node.label;
-    if (!same(old.position, node.position)) update.position = node.position;
-    if (!same(old.config, node.config)) update.config = node.config;
+    if (!sameJson(old.position, node.position)) update.position = node.position;
+    if (!sameJson(old.config, node.config)) update.config = node.config;
     if (old.version !== node.version) update.version = node.version;
-    if (!same(old.maxAttempts, node.maxAttempts)) update.maxAttempts = node.maxAttempts ?? null;
-    if (!same(old.timeoutMs, node.timeoutMs)) update.timeoutMs = node.timeoutMs ?? null;
-    if (!same(old.onError, node.onError)) update.onError = node.onError ?? null;
+    if (!sameJson(old.maxAttempts, node.maxAttempts)) update.maxAttempts = node.maxAttempts ?? null;
+    if (!sameJson(old.timeoutMs, node.timeoutMs)) update.timeoutMs = node.timeoutMs ?? null;
+    if (!sameJson(old.onError, node.onError)) update.onError = node.onError ?? null;
     if (Object.keys(update).length > 1) changes.updateNodes.push(update);
   }
   changes.removeNodes.push(...from.nodes.filter((n) => !after.has(n.id)).map((n) => n.id));
@@ -120,15 +114,11 @@ export function changeSetBetween(from: Flow, to: Flow): ChangeSet {
   const removedEdges = edgesOnlyIn(from.edges, to.edges).filter((e) => !atReplaced(e));
   changes.removeEdges.push(...removedEdges.map((e) => e.id));
   changes.addEdges.push(...to.edges.filter((e) => atReplaced(e) || edgesOnlyIn([e], from.edges).length > 0));
-  const fields = FLOW_FIELDS.filter((key) => !same(from[key], to[key]));
+  const fields = FLOW_FIELD_NAMES().filter((key) => !sameJson(from[key], to[key]));
   const tool = toolFields(from, to);
   if (fields.length > 0 || tool.length > 0) {
     changes.flow = Object.fromEntries(fields.map((key) => [key, to[key]]));
-    if (tool.length > 0)
-      // An icon the version does not have is taken away with '' (absent would leave the draft's).
-      changes.flow.tool = Object.fromEntries(
-        tool.map((k) => [k, to.tool[k as keyof Flow['tool']] ?? (k === 'icon' ? '' : undefined)]),
-      );
+    if (tool.length > 0) changes.flow.tool = toolSettingsAsIn(to, tool);
   }
   return changes;
 }

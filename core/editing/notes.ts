@@ -1,6 +1,7 @@
 import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, Position } from '../model/flow';
 import { NOTE_MIN_SIZE, NOTE_SIZE, type Note } from '../model/notes';
+import { sameJson } from '../model/same-json';
 import { NODE_HEIGHT, NODE_WIDTH } from './layout';
 import { freeNodeId } from './ids';
 import { freePosition, type ViewBox } from './placement';
@@ -28,7 +29,8 @@ export function updateNoteChange(
   update: Partial<Omit<Note, 'id'>>,
 ): ChangeSetInput | undefined {
   const note = flow.notes.find((n) => n.id === id);
-  if (!note || Object.entries(update).every(([key, value]) => same(note[key as keyof Note], value))) return undefined;
+  if (!note || Object.entries(update).every(([key, value]) => sameJson(note[key as keyof Note], value)))
+    return undefined;
   return { flow: { notes: flow.notes.map((n) => (n.id === id ? { ...n, ...update } : n)) } };
 }
 
@@ -41,7 +43,7 @@ export function moveNotesChange(
   let moved = false;
   const notes = flow.notes.map((note) => {
     const position = to.get(note.id);
-    if (!position || same(position, note.position)) return note;
+    if (!position || sameJson(position, note.position)) return note;
     moved = true;
     return { ...note, position };
   });
@@ -53,8 +55,6 @@ export function removeNotesChange(flow: Flow, ids: readonly string[]): ChangeSet
   const notes = flow.notes.filter((n) => !removed.has(n.id));
   return notes.length < flow.notes.length ? { flow: { notes } } : undefined;
 }
-
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The least and most of the cards' boxes: their left, top, right and bottom edges. */
 function cardsBounds(positions: readonly Position[]): { left: number; top: number; right: number; bottom: number } {
@@ -95,7 +95,7 @@ export function notesAfterLayout(flow: Flow, moves: readonly { id: string; posit
       width: Math.max(NOTE_MIN_SIZE.width, now.right - now.left + note.width - (was.right - was.left)),
       height: Math.max(NOTE_MIN_SIZE.height, now.bottom - now.top + note.height - (was.bottom - was.top)),
     };
-    if (same(moved, note)) return note;
+    if (sameJson(moved, note)) return note;
     changed = true;
     return moved;
   });

@@ -124,7 +124,8 @@ export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
   const removedNodes = new Set(changes.removeNodes);
   const removedEdges = new Set(changes.removeEdges);
   const updates = new Map(changes.updateNodes.map((u) => [u.id, u]));
-  const fields = changes.flow ?? {};
+  // The flow's own fields by name, as FlowFieldsUpdateSchema lists them; the tool's settings one by one.
+  const { tool, ...own } = changes.flow ?? {};
   const nodes = flow.nodes
     .filter((n) => !removedNodes.has(n.id))
     .concat(changes.addNodes)
@@ -137,15 +138,8 @@ export function applyChangeSet(flow: Flow, changes: ChangeSet): Flow {
     .concat(changes.addEdges);
   return {
     ...flow,
-    ...(fields.name !== undefined ? { name: fields.name } : {}),
-    ...(fields.description !== undefined ? { description: fields.description } : {}),
-    ...(fields.parameters !== undefined ? { parameters: fields.parameters } : {}),
-    ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
-    ...(fields.tests !== undefined ? { tests: fields.tests } : {}),
-    ...(fields.testsGatePublish !== undefined ? { testsGatePublish: fields.testsGatePublish } : {}),
-    ...(fields.memory !== undefined ? { memory: fields.memory } : {}),
-    ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
-    tool: withoutEmptyIcon({ ...flow.tool, ...stripUndefined(fields.tool ?? {}) }),
+    ...stripUndefined(own),
+    tool: withoutEmptyIcon({ ...flow.tool, ...stripUndefined(tool ?? {}) }),
     nodes,
     edges,
   };
@@ -230,7 +224,10 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     ? (Object.fromEntries(
         Object.entries(fields)
           .filter(([, value]) => value !== undefined)
-          .map(([key, value]) => [key, key === 'tool' ? toolBack(before, value as object) : before[key as keyof Flow]]),
+          .map(([key, value]) => [
+            key,
+            key === 'tool' ? toolSettingsAsIn(before, Object.keys(value as object)) : before[key as keyof Flow],
+          ]),
       ) as ChangeSet['flow'])
     : undefined;
   return {
@@ -243,13 +240,23 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
   };
 }
 
-/** The tool settings an edit of them changed, as they were. */
-function toolBack(before: Flow, changed: object): Partial<Flow['tool']> {
+/**
+ * The named tool settings as they are in `flow`, as an edit that sets them
+ * so: undoing an edit of them, restoring a version. A flow without an icon
+ * gives '' (an edit's undefined would leave the icon there is).
+ */
+export function toolSettingsAsIn(flow: Flow, keys: readonly string[]): Partial<Flow['tool']> {
   return Object.fromEntries(
-    // An icon added is taken back by setting none: '' (undefined would leave it).
-    Object.keys(changed).map((k) => [k, before.tool[k as keyof Flow['tool']] ?? (k === 'icon' ? '' : undefined)]),
+    keys.map((k) => [k, flow.tool[k as keyof Flow['tool']] ?? (k === 'icon' ? '' : undefined)]),
   );
 }
+
+/** The flow fields an edit may set besides `tool`, by name (the same names as on Flow). */
+export const FLOW_FIELD_NAMES = () =>
+  Object.keys(FlowFieldsUpdateSchema.unwrap().shape).filter((key) => key !== 'tool') as Exclude<
+    keyof NonNullable<ChangeSet['flow']>,
+    'tool'
+  >[];
 
 /** An empty change set, to build on. */
 export const emptyChangeSet = (): ChangeSet => ({

@@ -29,6 +29,7 @@ import { isTransient, toFlowbenchError } from '../../../core/model/errors';
 import type { Flow, Position } from '../../../core/model/flow';
 import type { Note } from '../../../core/model/notes';
 import type { Problem } from '../../../core/model/problems';
+import { sameJson } from '../../../core/model/same-json';
 import { validateFlow } from '../../../core/model/validate';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { api } from '../api/client';
@@ -480,6 +481,3 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
 /** "2 nodes", "1 note"; '' for none. */
 const count = (n: number, what: string): string => (n === 0 ? '' : `${n} ${what}${n === 1 ? '' : 's'}`);
-
-/** Equal as JSON: how a reloaded part of the flow is told unchanged. */
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

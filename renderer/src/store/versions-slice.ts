@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import { changeSetBetween } from '../../../core/editing/flow-diff';
+import { changeSetBetween, diffFlows, isSameFlow } from '../../../core/editing/flow-diff';
 import type { Flow } from '../../../core/model/flow';
 import { api } from '../api/client';
 import type { AppState } from './app-store';
@@ -55,13 +55,9 @@ export const createVersionsSlice: StateCreator<AppState, [], [], VersionsSlice> 
       const draft = get().flow;
       if (!flow || !draft) return;
       get().backToDraft();
-      const changes = changeSetBetween(draft, flow);
-      const isEmpty =
-        !changes.flow &&
-        changes.addNodes.length + changes.removeNodes.length + changes.updateNodes.length === 0 &&
-        changes.addEdges.length + changes.removeEdges.length === 0;
-      if (isEmpty) return get().notify(`The draft is already what version ${version} is`);
-      get().edit(changes);
+      // The same test as the versions list's "The draft is what version N is".
+      if (isSameFlow(diffFlows(flow, draft))) return get().notify(`The draft is already what version ${version} is`);
+      get().edit(changeSetBetween(draft, flow));
       get().notify(`The draft is now what version ${version} is: Undo takes it back`);
     },
   };
