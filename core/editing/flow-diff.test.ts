@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { smallFlow } from '../../tests/helpers/flows';
 import { applyChangeSet, ChangeSetSchema, invertChangeSet } from '../model/change-set';
 import { FlowSchema, type Flow, type FlowInput } from '../model/flow';
-import { changeSetBetween, diffFlows, isSameFlow } from './flow-diff';
+import { changeSetBetween, diffFlows, draftComparer, isSameFlow } from './flow-diff';
 
 const published = FlowSchema.parse(smallFlow());
 const draftOf = (input: Partial<FlowInput>) => FlowSchema.parse(smallFlow(input));
@@ -82,5 +82,37 @@ describe('changeSetBetween', () => {
   it('is empty between a flow and itself', () => {
     const changes = changeSetBetween(draft, draft);
     expect(changes).toEqual({ removeEdges: [], removeNodes: [], addNodes: [], updateNodes: [], addEdges: [] });
+  });
+});
+
+describe('draftComparer', () => {
+  const edit = (flow: Flow, changes: unknown) => applyChangeSet(flow, ChangeSetSchema.parse(changes));
+  const prompt = (flow: Flow, text: string) =>
+    edit(flow, { updateNodes: [{ id: 'greet', config: { template: text } }] });
+
+  it('answers as the versions list does, edit after edit, and again once an edit is taken back', () => {
+    const isPublished = draftComparer(published);
+    const steps: Flow[] = [published];
+    const at = (i: number) => steps[i] as Flow;
+    steps.push(prompt(at(0), 'Other words'));
+    steps.push(edit(at(1), { updateNodes: [{ id: 'input', position: { x: 5, y: 5 } }] }));
+    steps.push(edit(at(2), { flow: { tool: { description: 'says hello' } } }));
+    steps.push(edit(at(3), { flow: { tool: { description: '' } } }));
+    steps.push(edit(at(4), { updateNodes: [{ id: 'input', position: published.nodes[0]?.position }] }));
+    // The prompt typed back as it was: a new node object, the same content.
+    steps.push(prompt(at(5), 'About {{inputs.topic}}'));
+    steps.push(edit(at(6), { removeEdges: ['e2'] }));
+    steps.push(edit(at(7), { addEdges: [published.edges[1]] }));
+    steps.push(edit(at(8), { flow: { tool: { enabled: false } } }));
+    steps.push(draft);
+    const answers = steps.map((flow) => isPublished(flow));
+    expect(answers).toEqual(steps.map((flow) => isSameFlow(diffFlows(published, flow))));
+    expect(answers).toEqual([true, false, false, false, false, false, true, false, true, true, false]);
+  });
+
+  it('is not fooled by a node listed twice in place of another', () => {
+    const [first, second] = published.nodes;
+    const twice = { ...published, nodes: published.nodes.map((n) => (n === second ? (first as typeof n) : n)) };
+    expect(draftComparer(published)(twice)).toBe(false);
   });
 });

@@ -74,7 +74,7 @@ export class ApiHost {
     const { flows, flowService, versions, runs, runner, providers } = this.services;
     return {
       flows: {
-        list: () => flows.list(),
+        list: () => flowService.list(),
         get: ({ id, withProblems }) => flowService.detail(id, withProblems),
         create: ({ name }, context) => {
           const created = flowService.create(name);

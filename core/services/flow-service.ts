@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppliedChanges, FlowDetail } from '../api/contract';
 import { exportFlowText, leftOutOf } from '../formats/export';
+import { draftComparer } from '../editing/flow-diff';
 import { exportFileName, type ExportFormat } from '../formats/export-formats';
 import { isLayoutOnly, type ChangeSet } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
@@ -20,12 +21,25 @@ export function toolNameSlug(name: string): string {
   return slug.slice(0, 100);
 }
 
+/** Latest versions kept parsed for comparing drafts with (see publishedChanges); a host edits a few flows at a time. */
+const KEPT_VERSIONS = 16;
+
 /** What the editor and the CLI do to flows beyond storing them: create, copy, open, edit, export. */
 export class FlowService {
+  /** By flow id: a comparer of drafts with that flow's latest version (see publishedChanges). */
+  private readonly comparers = new Map<string, { version: number; isPublished: (draft: Flow) => boolean }>();
+  /** By flow id: the answer for the draft as it was at `updatedAt`, so lists do not load unchanged flows again. */
+  private readonly answers = new Map<string, { updatedAt: string; version: number; changed: boolean }>();
+
   constructor(
     private readonly flows: FlowRepository,
     private readonly versions: VersionRepository,
   ) {}
+
+  /** Every flow's summary, as lists show it. */
+  list(): FlowSummary[] {
+    return this.flows.list().map((summary) => this.publishedChanges(summary));
+  }
 
   /** An empty flow under a free tool name made from its name. */
   create(name: string): Flow {
@@ -55,7 +69,45 @@ export class FlowService {
   summary(id: string): FlowSummary {
     const found = this.flows.list(id)[0];
     if (!found) throw flowNotFound(id);
-    return found;
+    return this.publishedChanges(found);
+  }
+
+  /**
+   * The summary with `hasUnpublishedChanges` decided by content: the store
+   * says a draft edited after its latest version was published has changes;
+   * here such a draft is compared with that version, as the editor's versions
+   * list does, so an edit taken back or a version restored is not a change
+   * to publish. `draft`: the flow, when the caller has it loaded.
+   */
+  private publishedChanges(summary: FlowSummary, draft?: Flow): FlowSummary {
+    const version = summary.publishedVersion;
+    if (!summary.hasUnpublishedChanges || version === undefined) return summary;
+    const known = this.answers.get(summary.id);
+    let changed = known?.updatedAt === summary.updatedAt && known.version === version ? known.changed : undefined;
+    if (changed === undefined) {
+      changed = !this.isPublished(summary.id, version, draft);
+      this.answers.set(summary.id, { updatedAt: summary.updatedAt, version, changed });
+    }
+    return changed ? summary : { ...summary, hasUnpublishedChanges: false };
+  }
+
+  /** Whether the draft is what the version is; false when the version cannot be read (the versions list says why). */
+  private isPublished(id: string, version: number, draft: Flow | undefined): boolean {
+    let kept = this.comparers.get(id);
+    if (kept?.version !== version) {
+      let published: Flow;
+      try {
+        published = this.version(id, version);
+      } catch {
+        return false;
+      }
+      kept = { version, isPublished: draftComparer(published) };
+      this.comparers.delete(id);
+      this.comparers.set(id, kept);
+      // A map keeps insertion order: the first key is the one set longest ago.
+      if (this.comparers.size > KEPT_VERSIONS) this.comparers.delete(this.comparers.keys().next().value as string);
+    }
+    return kept.isPublished(draft ?? this.flows.get(id));
   }
 
   /** A flow as the editor opens it; `withProblems: false` leaves validation to the editor (big flows). */
@@ -64,7 +116,8 @@ export class FlowService {
     const libraryProblems = this.flows.libraryCheck(flow);
     const problems = withProblems ? [...this.flows.validate(flow).problems, ...libraryProblems] : [];
     const versions = this.versions.list(id);
-    const hasUnpublishedChanges = this.flows.list(id)[0]?.hasUnpublishedChanges ?? false;
+    const summary = this.flows.list(id)[0];
+    const hasUnpublishedChanges = summary ? this.publishedChanges(summary, flow).hasUnpublishedChanges : false;
     return { flow, revs, problems, libraryProblems, enabled: flow.tool.enabled, versions, hasUnpublishedChanges };
   }
 
@@ -88,6 +141,8 @@ export class FlowService {
   /** Applies an editor change set; the flow's problems come back unless it only moved or renamed nodes. */
   applyChanges(id: string, changes: ChangeSet): AppliedChanges {
     const result = this.flows.applyChanges(id, changes);
+    // Two saves in one millisecond leave the same updatedAt: the answer kept for the first is not the second's.
+    this.answers.delete(id);
     // Moves and renames happen on every drag: they cannot change problems, so skip the full validation.
     if (isLayoutOnly(changes)) return result;
     const flow = this.flows.get(id);

@@ -15,6 +15,8 @@ test('versions: what the draft changed since it was published, a version shown r
   });
   await page.reload();
   await expect(page.locator('.fb-node')).toHaveCount(4);
+  const publish = page.getByRole('button', { name: /^Publish/ });
+  await expect(publish).toHaveText('Publish (v2)');
 
   // Nothing selected: the flow settings list the versions and what changed since the latest.
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
@@ -72,6 +74,11 @@ test('versions: what the draft changed since it was published, a version shown r
   expect(restored.nodes.find((n) => n.id === 'say')?.config.template).toBe('You said: {{inputs.message}}');
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
   await expect(versions).toContainText('The draft is what version 1 is.');
+  // Decided by content, not by time: edited since, but what clients get. Nothing to publish, here or in lists.
+  await expect(publish).toHaveText('Published (v1)');
+  await expect(publish).toBeDisabled();
+  const listed = () => withDatabase(served.db, (services) => services.flowService.summary('versioned'));
+  expect(listed().hasUnpublishedChanges).toBe(false);
 
   // One Undo takes the whole restore back.
   await page.getByRole('button', { name: 'Undo' }).click();
@@ -79,6 +86,22 @@ test('versions: what the draft changed since it was published, a version shown r
   await expect(page.getByTestId('rf__node-say')).toContainText('You wrote');
   await expectSaved(page);
   expect(storedFlow(served.db, 'versioned').nodes).toHaveLength(4);
+  await expect(publish).toHaveText('Publish (v2)');
+  expect(listed().hasUnpublishedChanges).toBe(true);
+
+  // Typed back as version 1 has it: nothing to publish again, and the host says so when the flow opens.
+  await page.getByTestId('rf__node-say').click();
+  const template = page.getByTestId('template-template').locator('.cm-content');
+  await template.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('You said: {{inputs.message}}');
+  await page.getByTestId('rf__node-extra').click();
+  await page.keyboard.press('Delete');
+  await expect(publish).toHaveText('Published (v1)');
+  await expectSaved(page);
+  await page.reload();
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  await expect(publish).toHaveText('Published (v1)');
 });
 
 test('versions: a flow never published says so', async ({ page, served }) => {

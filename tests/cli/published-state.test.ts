@@ -8,7 +8,7 @@ import { useTempDir } from '../helpers/temp';
 const tempDir = useTempDir();
 
 describe('flowbench list says what clients get of each flow (issue 17, point 5)', () => {
-  it('never published, then a version, then a draft changed since', async () => {
+  it('never published, then a version, then a draft changed since, then changed back', async () => {
     const db = join(tempDir(), 'state.db');
     prepareDatabase(db, (services) => services.flows.create(echoFlow));
     const line = async () => (await runCli(['--db', db, 'list'])).stdout;
@@ -27,6 +27,12 @@ describe('flowbench list says what clients get of each flow (issue 17, point 5)'
       'list',
     ]);
     expect(flows[0]).toMatchObject({ publishedVersion: 1, hasUnpublishedChanges: true });
+
+    // The label taken back: edited since, but what clients get again. By content, not by time.
+    prepareDatabase(db, (services) =>
+      services.flows.applyChanges('echo', { updateNodes: [{ id: 'say', label: echoFlow.nodes[1]?.label ?? '' }] }),
+    );
+    expect(await line()).toMatch(/on\s+v1\s+Echo/);
   });
 
   it('flowbench publish prints what clients would suffer from, and publishes all the same', async () => {

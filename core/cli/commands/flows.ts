@@ -35,7 +35,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       'print JSON: { flows: [{ id, name, description, toolName, enabled, publishedVersion?, hasUnpublishedChanges, nodeCount, edgeCount, createdAt, updatedAt }] }',
     )
     .action(async (options: JsonOption) => {
-      const flows = ctx.flows.list();
+      const flows = ctx.services.flowService.list();
       if (options.json) return printJson({ flows });
       if (flows.length === 0) return printLine('no flows yet: `flowbench import <file>` or `flowbench examples`');
       for (const line of await columns(flows.map(summaryCells), [2])) printLine(line);

@@ -3,6 +3,7 @@ import type { Flow } from '../../../core/model/flow';
 import { publishWarnings, type PublishWarning } from '../../../core/model/publish-warnings';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { selectErrorCount, useAppStore } from '../store/app-store';
+import { hasUnpublishedChanges } from '../store/versions-slice';
 import { PublishDialog } from './publish-dialog';
 import { useFitFlow } from './use-fit-flow';
 
@@ -27,7 +28,7 @@ export function Toolbar() {
   const canRedo = useAppStore((s) => s.future.length > 0);
   const errorCount = useAppStore(selectErrorCount);
   const latestVersion = useAppStore((s) => s.versions[0]?.version);
-  const isPublished = useAppStore((s) => s.versions.length > 0 && !s.hasUnpublishedChanges);
+  const isPublished = useAppStore((s) => s.versions.length > 0 && !hasUnpublishedChanges(s));
   const fitFlow = useFitFlow();
   /** The publish dialog is open, over the flow as it was when Publish was clicked. */
   const [publishing, setPublishing] = useState<{ flow: Flow; warnings: PublishWarning[] }>();

@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { diffFlows, isSameFlow, type FlowDiff } from '../../../core/editing/flow-diff';
 import type { Flow } from '../../../core/model/flow';
-import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { hasUnpublishedChanges } from '../store/versions-slice';
 import { useShowNode } from './use-show-node';
 
 /** "3 nodes"; "1 edge". */
@@ -16,7 +16,7 @@ const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
  */
 export function VersionsSection({ flow }: { flow: Flow }) {
   const versions = useAppStore((s) => s.versions);
-  const hasChanges = useAppStore((s) => s.hasUnpublishedChanges);
+  const hasChanges = useAppStore(hasUnpublishedChanges);
   const latest = versions[0];
   const { showVersion, restoreVersion } = useAppStore.getState();
   return (
@@ -51,23 +51,13 @@ export function VersionsSection({ flow }: { flow: Flow }) {
   );
 }
 
-/** What the draft changed since `version`, read from that version as published; it follows each edit. */
+/** What the draft changed since `version` (the latest), as published; it follows each edit. */
 export function DraftChanges({ flow, version }: { flow: Flow; version: number }) {
-  const [published, setPublished] = useState<{ version: number; flow: Flow } | { error: string }>();
-  useEffect(() => {
-    let isCurrent = true;
-    api.flows.version({ id: flow.id, version }).then(
-      (found) => isCurrent && setPublished({ version, flow: found }),
-      (error: unknown) => isCurrent && setPublished({ error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [flow.id, version]);
+  const latest = useAppStore((s) => s.latest);
+  const published = latest?.flowId === flow.id && latest.version === version ? latest : undefined;
   const diff = useMemo(
-    () =>
-      published && 'flow' in published && published.version === version ? diffFlows(published.flow, flow) : undefined,
-    [published, flow, version],
+    () => (published && 'flow' in published ? diffFlows(published.flow, flow) : undefined),
+    [published, flow],
   );
   if (published && 'error' in published)
     return (

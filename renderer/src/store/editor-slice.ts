@@ -47,8 +47,12 @@ export interface EditorSlice {
   /** The part of `problems` only the host can tell (agent library, flows calling flows), as it last said. */
   libraryProblems: Problem[];
   versions: { version: number; createdAt: string; note: string }[];
-  /** The draft differs from its latest published version (edited since it was published). */
-  hasUnpublishedChanges: boolean;
+  /**
+   * The host's answer to "the draft differs from its latest version", as it
+   * last said (true after an edit): what hasUnpublishedChanges goes by until
+   * the latest version is read and the draft is compared with it.
+   */
+  hostUnpublished: boolean;
   selectedNodes: string[];
   selectedEdges: string[];
   past: HistoryEntry[];
@@ -225,7 +229,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     const removed = new Set(changes.removeNodes);
     set((state) => ({
       flow: next,
-      hasUnpublishedChanges: true,
+      hostUnpublished: true,
       saveState: 'pending',
       selectedNodes: state.selectedNodes.filter((id) => !removed.has(id)),
       selectedEdges: state.selectedEdges.filter((id) => next.edges.some((e) => e.id === id)),
@@ -246,7 +250,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     problems: [],
     libraryProblems: [],
     versions: [],
-    hasUnpublishedChanges: false,
+    hostUnpublished: false,
     selectedNodes: [],
     selectedEdges: [],
     past: [],
@@ -267,7 +271,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         problems: detail.problems,
         libraryProblems: detail.libraryProblems,
         versions: detail.versions,
-        hasUnpublishedChanges: detail.hasUnpublishedChanges,
+        hostUnpublished: detail.hasUnpublishedChanges,
+        latest: undefined,
         selectedNodes: [],
         selectedEdges: [],
         past: [],
@@ -292,6 +297,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       });
       restoreUnsaved(id);
       whenCanvasReady(revalidate);
+      // After the canvas too: a published flow's version is as big as the flow, and not needed to draw it.
+      whenCanvasReady(() => void get().readLatest());
     },
     async closeFlow() {
       await leaveFlow();
@@ -314,11 +321,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         problems: sameJson(state.problems, detail.problems) ? state.problems : detail.problems,
         libraryProblems: detail.libraryProblems,
         versions: sameJson(state.versions, detail.versions) ? state.versions : detail.versions,
-        hasUnpublishedChanges: detail.hasUnpublishedChanges,
+        hostUnpublished: detail.hasUnpublishedChanges,
         saveState: 'saved',
         past: afterRefusal ? [] : state.past,
         future: afterRefusal ? [] : state.future,
       }));
+      // A publish, here or elsewhere, makes another version the latest.
+      await get().readLatest();
     },
     edit(changes, options) {
       commit(parse(changes), options);

@@ -1,11 +1,20 @@
 import type { StateCreator } from 'zustand';
-import { changeSetBetween, diffFlows, isSameFlow } from '../../../core/editing/flow-diff';
+import { changeSetBetween, diffFlows, draftComparer, isSameFlow } from '../../../core/editing/flow-diff';
 import type { Flow } from '../../../core/model/flow';
 import { api } from '../api/client';
 import type { AppState } from './app-store';
 
+/** The flow's latest version as published, or why it could not be read. */
+export type LatestVersion = { flowId: string; version: number } & (
+  { flow: Flow; isPublished: (draft: Flow) => boolean } | { error: string }
+);
+
 /** Published versions in the editor: one shown over the canvas, read-only, or restored into the draft. */
 export interface VersionsSlice {
+  /** The latest version, read when the flow opens and after each publish: what the draft is compared with. */
+  latest: LatestVersion | undefined;
+  /** Reads the latest version, unless `latest` is it already. */
+  readLatest: () => Promise<void>;
   /**
    * The version last shown over the canvas. It is the canvas's read-only flow
    * (`runSnapshot`) until something else takes that place (a run opened, Back
@@ -15,6 +24,20 @@ export interface VersionsSlice {
   showVersion: (version: number) => Promise<void>;
   /** Makes the draft what the version is, as one edit (Undo takes it back); tool offered or not stays. */
   restoreVersion: (version: number) => Promise<void>;
+}
+
+/**
+ * Whether the draft differs from its latest version: by content once that
+ * version is read (an edit taken back, or a version restored, is no change
+ * to publish), as the versions list says; the host's answer until then.
+ */
+export function hasUnpublishedChanges(state: AppState): boolean {
+  const version = state.versions[0]?.version;
+  if (version === undefined || !state.flow) return false;
+  const { latest } = state;
+  if (latest && latest.flowId === state.flowId && latest.version === version && 'flow' in latest)
+    return !latest.isPublished(state.flow);
+  return state.hostUnpublished;
 }
 
 /** The published version the canvas shows now, if it shows one. */
@@ -42,6 +65,21 @@ export const createVersionsSlice: StateCreator<AppState, [], [], VersionsSlice> 
   };
 
   return {
+    latest: undefined,
+    async readLatest() {
+      const { flowId, versions, latest } = get();
+      const version = versions[0]?.version;
+      if (!flowId || version === undefined || (latest?.flowId === flowId && latest.version === version)) return;
+      let read: LatestVersion;
+      try {
+        const flow = await api.flows.version({ id: flowId, version });
+        read = { flowId, version, flow, isPublished: draftComparer(flow) };
+      } catch (error) {
+        read = { flowId, version, error: error instanceof Error ? error.message : String(error) };
+      }
+      // Another flow opened, or another version published, meanwhile: that one's read is on its way.
+      if (get().flowId === flowId && get().versions[0]?.version === version) set({ latest: read });
+    },
     shownVersion: undefined,
     async showVersion(version) {
       const flow = await load(version);
