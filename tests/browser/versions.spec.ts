@@ -109,3 +109,51 @@ test('versions: a flow never published says so', async ({ page, served }) => {
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
   await expect(page.getByRole('region', { name: 'Versions' })).toContainText('Not published yet');
 });
+
+test('versions: a version shown has its own flow settings and parameters, read-only, and its connections can be followed', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'shown', name: 'Shown', tool: { name: 'shown' } }));
+  // Published as version 1; the draft's description and first parameter changed since.
+  withDatabase(served.db, (services) => {
+    services.versions.publish('shown', '');
+    const [first, ...rest] = services.flows.get('shown').parameters;
+    services.flows.applyChanges('shown', {
+      flow: { description: 'Echoes, in other words.', parameters: [{ ...first!, name: 'text' }, ...rest] },
+      updateNodes: [{ id: 'say', config: { template: 'You wrote: {{inputs.text}}' } }],
+    });
+  });
+  await page.reload();
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  const description = page.locator('#flow-description');
+  await expect(description).toHaveValue('Echoes, in other words.');
+
+  await page.getByRole('region', { name: 'Versions' }).getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByTestId('past-version')).toBeVisible();
+  // Nothing selected: version 1's settings, not the draft's, and no typing.
+  await expect(page.getByRole('note')).toHaveText(
+    "Read-only: the flow's settings as they are in version 1. Back to the draft to edit them.",
+  );
+  await expect(description).toHaveValue('Echoes a message.');
+  await expect(description).toBeDisabled();
+  await expect(page.getByLabel('Parameter 1 name')).toHaveValue('message');
+  // The versions list is the draft's, and works over the version shown.
+  await expect(page.getByRole('region', { name: 'Versions' }).getByRole('button', { name: 'Show' })).toBeEnabled();
+
+  // The template node's connections: followed, not removed or added.
+  await page.getByTestId('rf__node-say').click();
+  const connections = page.getByRole('region', { name: 'Connections' });
+  await expect(connections.getByRole('button', { name: /^Remove the edge/ })).toHaveCount(0);
+  await expect(connections.getByRole('searchbox', { name: 'Connect to' })).toHaveCount(0);
+  await connections.getByRole('button', { name: 'input', exact: true }).click();
+  await expect(page.getByTestId('rf__node-input')).toHaveClass(/selected/);
+  // The Input node shows version 1's parameters, read-only.
+  await expect(page.getByLabel('Parameter 1 name')).toHaveValue('message');
+  await expect(page.getByLabel('Parameter 1 name')).toBeDisabled();
+
+  // Back to the draft: the draft's, editable.
+  await page.getByTestId('past-version').getByRole('button', { name: 'Back to the draft' }).click();
+  await expect(page.getByLabel('Parameter 1 name')).toHaveValue('text');
+  await expect(page.getByLabel('Parameter 1 name')).toBeEnabled();
+});

@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useContext, useMemo, useState } from 'react';
 import type { Flow, FlowEdge, FlowNode } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
+import { ReadOnlyContext } from './read-only-context';
 import { useShowNode } from './use-show-node';
 
 /** How many nodes a search for a node to connect to offers at once. */
@@ -16,20 +17,23 @@ const MATCHES_SHOWN = 8;
  */
 export function ConnectionsSection({ flow, node }: { flow: Flow; node: FlowNode }) {
   const goTo = useShowNode();
+  // Over a past run or a version: the edges to read and follow, none to remove or add.
+  const isReadOnly = useContext(ReadOnlyContext);
   const byId = useMemo(() => new Map(flow.nodes.map((n) => [n.id, n])), [flow.nodes]);
   const incoming = flow.edges.filter((e) => e.target === node.id);
   const outgoing = flow.edges.filter((e) => e.source === node.id);
   const name = (id: string) => byId.get(id)?.label || id;
-  const remove = (edge: FlowEdge, words: string) => (
-    <button
-      className="small"
-      aria-label={`Remove the edge ${words}`}
-      title="Remove this edge"
-      onClick={() => useAppStore.getState().removeEdges([edge.id])}
-    >
-      ×
-    </button>
-  );
+  const remove = (edge: FlowEdge, words: string) =>
+    !isReadOnly && (
+      <button
+        className="small"
+        aria-label={`Remove the edge ${words}`}
+        title="Remove this edge"
+        onClick={() => useAppStore.getState().removeEdges([edge.id])}
+      >
+        ×
+      </button>
+    );
 
   return (
     <section className="node-connections" aria-label="Connections">
@@ -56,7 +60,7 @@ export function ConnectionsSection({ flow, node }: { flow: Flow; node: FlowNode 
           </li>
         ))}
       </ul>
-      <ConnectTo flow={flow} node={node} />
+      {!isReadOnly && <ConnectTo flow={flow} node={node} />}
     </section>
   );
 }

@@ -1,13 +1,22 @@
 import { useAppStore } from '../store/app-store';
+import { readOnlyShown } from '../store/versions-slice';
 import { MemorySection } from './memory-section';
+import { ReadOnlyNote } from './read-only-note';
 import { ParametersEditor } from './parameters-editor';
 import { ToolIconField } from './tool-icon-field';
 import { VersionsSection } from './versions-section';
 
-/** The flow's own fields: name, description, how it is offered as a tool, its parameters and memory channels. */
+/**
+ * The flow's own fields: name, description, how it is offered as a tool, its
+ * parameters; then its versions and memory channels. Over a past run's flow or
+ * a published version, the fields are that flow's, read-only; the versions and
+ * memory are the draft's, as they are whatever the canvas shows.
+ */
 export function FlowSettings() {
-  const flow = useAppStore((s) => s.flow);
-  if (!flow) return null;
+  const draft = useAppStore((s) => s.flow);
+  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const readOnly = useAppStore(readOnlyShown);
+  if (!flow || !draft) return null;
   const { updateFlowFields } = useAppStore.getState();
   const setTool = (key: 'name' | 'description' | 'whenToUse' | 'whenNotToUse', value: string) =>
     updateFlowFields({ tool: { [key]: value } }, `tool.${key}`);
@@ -15,66 +24,69 @@ export function FlowSettings() {
   return (
     <div className="inspector flow-settings" aria-label="Flow settings">
       <h2>Flow settings</h2>
-      <label className="field" htmlFor="flow-name">
-        <span className="field-label">Name</span>
-        <input
-          id="flow-name"
-          value={flow.name}
-          onChange={(e) => e.target.value.trim() && updateFlowFields({ name: e.target.value }, 'name')}
-        />
-      </label>
-      <label className="field" htmlFor="flow-description">
-        <span className="field-label">Description</span>
-        <textarea
-          id="flow-description"
-          value={flow.description}
-          onChange={(e) => updateFlowFields({ description: e.target.value }, 'description')}
-        />
-      </label>
-      <h3>As an MCP tool</h3>
-      <label className="field" htmlFor="tool-name">
-        <span className="field-label">Tool name</span>
-        <input
-          id="tool-name"
-          value={flow.tool.name}
-          pattern="[A-Za-z0-9_.\-]{1,128}"
-          onChange={(e) => setTool('name', e.target.value)}
-        />
-      </label>
-      <label className="field" htmlFor="tool-description">
-        <span className="field-label">Tool description</span>
-        <textarea
-          id="tool-description"
-          value={flow.tool.description}
-          onChange={(e) => setTool('description', e.target.value)}
-        />
-      </label>
-      <label className="field" htmlFor="tool-when">
-        <span className="field-label">When to use</span>
-        <textarea id="tool-when" value={flow.tool.whenToUse} onChange={(e) => setTool('whenToUse', e.target.value)} />
-      </label>
-      <label className="field" htmlFor="tool-when-not">
-        <span className="field-label">When not to use</span>
-        <textarea
-          id="tool-when-not"
-          value={flow.tool.whenNotToUse}
-          onChange={(e) => setTool('whenNotToUse', e.target.value)}
-        />
-      </label>
-      <ToolIconField icon={flow.tool.icon || undefined} />
-      <label className="field inline" htmlFor="tool-enabled">
-        <input
-          id="tool-enabled"
-          type="checkbox"
-          checked={flow.tool.enabled}
-          onChange={(e) => updateFlowFields({ tool: { enabled: e.target.checked } })}
-        />
-        <span className="field-label">Offered as a tool (its latest published version)</span>
-      </label>
-      <h3>Parameters</h3>
-      <ParametersEditor />
-      <VersionsSection flow={flow} />
-      <MemorySection flowId={flow.id} />
+      <ReadOnlyNote shown={readOnly} subject="the flow's settings" isPlural />
+      <fieldset className="inspector-fields" disabled={readOnly !== undefined}>
+        <label className="field" htmlFor="flow-name">
+          <span className="field-label">Name</span>
+          <input
+            id="flow-name"
+            value={flow.name}
+            onChange={(e) => e.target.value.trim() && updateFlowFields({ name: e.target.value }, 'name')}
+          />
+        </label>
+        <label className="field" htmlFor="flow-description">
+          <span className="field-label">Description</span>
+          <textarea
+            id="flow-description"
+            value={flow.description}
+            onChange={(e) => updateFlowFields({ description: e.target.value }, 'description')}
+          />
+        </label>
+        <h3>As an MCP tool</h3>
+        <label className="field" htmlFor="tool-name">
+          <span className="field-label">Tool name</span>
+          <input
+            id="tool-name"
+            value={flow.tool.name}
+            pattern="[A-Za-z0-9_.\-]{1,128}"
+            onChange={(e) => setTool('name', e.target.value)}
+          />
+        </label>
+        <label className="field" htmlFor="tool-description">
+          <span className="field-label">Tool description</span>
+          <textarea
+            id="tool-description"
+            value={flow.tool.description}
+            onChange={(e) => setTool('description', e.target.value)}
+          />
+        </label>
+        <label className="field" htmlFor="tool-when">
+          <span className="field-label">When to use</span>
+          <textarea id="tool-when" value={flow.tool.whenToUse} onChange={(e) => setTool('whenToUse', e.target.value)} />
+        </label>
+        <label className="field" htmlFor="tool-when-not">
+          <span className="field-label">When not to use</span>
+          <textarea
+            id="tool-when-not"
+            value={flow.tool.whenNotToUse}
+            onChange={(e) => setTool('whenNotToUse', e.target.value)}
+          />
+        </label>
+        <ToolIconField icon={flow.tool.icon || undefined} />
+        <label className="field inline" htmlFor="tool-enabled">
+          <input
+            id="tool-enabled"
+            type="checkbox"
+            checked={flow.tool.enabled}
+            onChange={(e) => updateFlowFields({ tool: { enabled: e.target.checked } })}
+          />
+          <span className="field-label">Offered as a tool (its latest published version)</span>
+        </label>
+        <h3>Parameters</h3>
+        <ParametersEditor flow={flow} />
+      </fieldset>
+      <VersionsSection flow={draft} />
+      <MemorySection flowId={draft.id} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
 import { ReadOnlyContext } from './read-only-context';
+import { ReadOnlyNote } from './read-only-note';
 import { ConfigField } from './config-field';
 import { ConnectionsSection } from './connections-section';
 import { FlowSettings } from './flow-settings';
@@ -32,7 +33,7 @@ export function Inspector() {
     selected.length === 0 && selectedEdges.length === 1
       ? flow.edges.find((e) => e.id === selectedEdges[0] && e.loop)
       : undefined;
-  if (loopEdge) return <LoopSettings edge={loopEdge} />;
+  if (loopEdge) return <LoopSettings edge={loopEdge} readOnly={readOnly} />;
   if (!node || !definition) return <FlowSettings />;
 
   /** Only configs that parse are saved; a field mid-edit shows why it is not. */
@@ -58,11 +59,7 @@ export function Inspector() {
         {definition.label} <code>{node.id}</code>
       </h2>
       <p className="muted">{definition.description}</p>
-      {readOnly && (
-        <p className="read-only-note" role="note">
-          Read-only: this node as it is in {readOnly}. Back to the draft to edit it.
-        </p>
-      )}
+      <ReadOnlyNote shown={readOnly} subject="this node" />
       <ReadOnlyContext.Provider value={readOnly !== undefined}>
         <fieldset className="inspector-fields" disabled={readOnly !== undefined}>
           <label className="field" htmlFor="node-label">
@@ -79,7 +76,7 @@ export function Inspector() {
             <section className="node-parameters">
               <h3>Parameters</h3>
               <p className="muted">What the Run panel asks for and what an MCP client passes.</p>
-              <ParametersEditor />
+              <ParametersEditor flow={flow} />
             </section>
           )}
           {takesReferences && references.length > 0 && (
@@ -108,7 +105,10 @@ export function Inspector() {
               config={node.config}
             />
           ))}
-          <ConnectionsSection flow={flow} node={node} />
+        </fieldset>
+        {/* Outside the disabled fieldset: read-only, its links still show the node at the other end. */}
+        <ConnectionsSection flow={flow} node={node} />
+        <fieldset className="inspector-fields" disabled={readOnly !== undefined}>
           {definition.hasRunSettings !== false && (
             <details className="node-settings">
               <summary>Retries, time limit and failure</summary>
@@ -209,7 +209,7 @@ function FailureSetting({ node, hasErrorEdge }: { node: FlowNode; hasErrorEdge: 
 }
 
 /** A loop edge selected: how many passes it allows. */
-function LoopSettings({ edge }: { edge: FlowEdge }) {
+function LoopSettings({ edge, readOnly }: { edge: FlowEdge; readOnly: string | undefined }) {
   const max = edge.loop?.maxIterations ?? 2;
   // What the person types stays on screen while it is not a limit yet ("1" on the way to "12").
   const [draft, setDraft] = useState<string | undefined>();
@@ -226,6 +226,7 @@ function LoopSettings({ edge }: { edge: FlowEdge }) {
         the loop runs once, on the last pass. Wanting a pass beyond the limit fails <code>{edge.source}</code> with
         LOOP_LIMIT.
       </p>
+      <ReadOnlyNote shown={readOnly} subject="this loop" />
       <label className="field" htmlFor="loop-limit">
         <span className="field-label">Passes at most (the first included)</span>
         <input
@@ -234,6 +235,7 @@ function LoopSettings({ edge }: { edge: FlowEdge }) {
           min={2}
           max={MAX_LOOP_ITERATIONS}
           value={draft ?? String(max)}
+          disabled={readOnly !== undefined}
           aria-invalid={!isValid}
           onChange={(e) => {
             const text = e.target.value;

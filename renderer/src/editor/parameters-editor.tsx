@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { blockingProblems } from '../../../core/model/change-set';
+import type { Flow } from '../../../core/model/flow';
 import { PARAMETER_TYPES, type Parameter } from '../../../core/model/parameter';
 import { validateFlow } from '../../../core/model/validate';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -44,14 +45,12 @@ const splitValues = (text: string) =>
  * MCP client passes. Shown in the flow settings and in the Input node's
  * inspector, where people look for them.
  */
-export function ParametersEditor() {
-  const flow = useAppStore((s) => s.flow);
+export function ParametersEditor({ flow }: { flow: Flow }) {
   // Parameters the host would refuse as they are (an enum with no values yet, a name typed twice)
   // stay here, on screen with the reason, until they can be saved: nothing typed is thrown away.
   const [draft, setDraft] = useState<{ parameters: Parameter[]; reason: string }>();
-  const saved = flow?.parameters;
+  const saved = flow.parameters;
   useEffect(() => setDraft(undefined), [saved]);
-  if (!flow) return null;
   const shown = draft?.parameters ?? flow.parameters;
   const setParameters = (parameters: Parameter[], key: string) => {
     const blocking = blockingProblems(validateFlow({ ...flow, parameters }, { catalogue: nodeRegistry }).problems);
