@@ -33,6 +33,10 @@ describe('flowbench list says what clients get of each flow (issue 17, point 5)'
       services.flows.applyChanges('echo', { updateNodes: [{ id: 'say', label: echoFlow.nodes[1]?.label ?? '' }] }),
     );
     expect(await line()).toMatch(/on\s+v1\s+Echo/);
+    // Publishing it anyway is said to change nothing.
+    const again = await runCli(['--db', db, 'publish', 'echo_tool']);
+    expect(again.stderr).toContain('warning: the draft is what version 1 is: the new version changes nothing');
+    expect(again.stdout).toContain('published echo_tool version 2');
   });
 
   it('flowbench publish prints what clients would suffer from, and publishes all the same', async () => {
@@ -50,6 +54,13 @@ describe('flowbench list says what clients get of each flow (issue 17, point 5)'
       'publish',
       'echo_tool',
     ]);
-    expect(json).toMatchObject({ version: 2, warnings: [{ message: expect.stringContaining('no description') }] });
+    // Published again unchanged: that is said too.
+    expect(json).toMatchObject({
+      version: 2,
+      warnings: [
+        { message: expect.stringContaining('no description') },
+        { message: 'the draft is what version 1 is: the new version changes nothing' },
+      ],
+    });
   });
 });

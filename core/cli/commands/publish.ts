@@ -22,6 +22,10 @@ export function registerPublishCommands(program: Command, ctx: CliContext): void
       const flow = flows.get(id);
       // What a client would suffer from: said, as the editor asks, but never blocking.
       const warnings = lib.publishWarnings(flow, lib.nodeRegistry);
+      // By content, as the editor's Publish (which is then "Published" and disabled): a version the same as the last.
+      const { publishedVersion, hasUnpublishedChanges } = ctx.services.flowService.summary(id);
+      if (publishedVersion !== undefined && !hasUnpublishedChanges)
+        warnings.push({ message: `the draft is what version ${publishedVersion} is: the new version changes nothing` });
       // A flow set to publish only when its test cases pass runs them first (TESTS_FAILED names the failing ones).
       const gate = await tests.gatePublish(flow);
       if (gate && !options.json) printLine(`test cases: ${gate.passed} passed`);
