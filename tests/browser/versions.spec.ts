@@ -157,3 +157,32 @@ test('versions: a version shown has its own flow settings and parameters, read-o
   await expect(page.getByLabel('Parameter 1 name')).toHaveValue('text');
   await expect(page.getByLabel('Parameter 1 name')).toBeEnabled();
 });
+
+test('versions: each version says what it changed since the one before', async ({ page, served }) => {
+  await openFlow(page, served, laidOutEcho({ id: 'history', name: 'History', tool: { name: 'history' } }));
+  withDatabase(served.db, (services) => {
+    services.versions.publish('history', 'first');
+    services.flows.applyChanges('history', {
+      updateNodes: [{ id: 'say', label: 'Say it', config: { template: 'Hi {{inputs.message}}' } }],
+    });
+    services.versions.publish('history', 'second');
+    services.versions.publish('history', 'again');
+  });
+  await page.reload();
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  // Newest first: v3, v2, v1. Version 1 has nothing before it.
+  const rows = page.getByRole('region', { name: 'Versions' }).locator('.versions > li');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(2).getByRole('button', { name: 'Changes' })).toHaveCount(0);
+
+  await rows.nth(1).getByRole('button', { name: 'Changes' }).click();
+  const changes = rows.nth(1).getByTestId('version-changes');
+  await expect(changes).toContainText('Changes since version 1:');
+  await expect(changes.getByRole('listitem')).toHaveText(['Changed: Say it (label, template)']);
+  // One open at a time; a version published again unchanged says so.
+  await rows.nth(0).getByRole('button', { name: 'Changes' }).click();
+  await expect(changes).toHaveCount(0);
+  await expect(rows.nth(0)).toContainText('The same as version 2: published again unchanged.');
+  await rows.nth(0).getByRole('button', { name: 'Changes' }).click();
+  await expect(rows.nth(0)).not.toContainText('published again unchanged');
+});
