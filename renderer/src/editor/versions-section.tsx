@@ -74,6 +74,8 @@ export function VersionsSection({ flow }: { flow: Flow }) {
 export function DraftChanges({ flow, version }: { flow: Flow; version: number }) {
   const latest = useAppStore((s) => s.latest);
   const published = latest?.flowId === flow.id && latest.version === version ? latest : undefined;
+  // Shown again after a read that failed: read again (nothing to do when it is read).
+  useEffect(() => void useAppStore.getState().readLatest(), []);
   const diff = useMemo(
     () => (published && 'flow' in published ? diffFlows(published.flow, flow) : undefined),
     [published, flow],

@@ -13,7 +13,7 @@ export type LatestVersion = { flowId: string; version: number } & (
 export interface VersionsSlice {
   /** The latest version, read when the flow opens and after each publish: what the draft is compared with. */
   latest: LatestVersion | undefined;
-  /** Reads the latest version, unless `latest` is it already. */
+  /** Reads the latest version, unless `latest` is it already (a failed read is tried again). */
   readLatest: () => Promise<void>;
   /**
    * The version last shown over the canvas. It is the canvas's read-only flow
@@ -69,7 +69,9 @@ export const createVersionsSlice: StateCreator<AppState, [], [], VersionsSlice> 
     async readLatest() {
       const { flowId, versions, latest } = get();
       const version = versions[0]?.version;
-      if (!flowId || version === undefined || (latest?.flowId === flowId && latest.version === version)) return;
+      // Read already; a read that failed (Flowbench not reachable for a moment) is tried again.
+      if (!flowId || version === undefined) return;
+      if (latest?.flowId === flowId && latest.version === version && 'flow' in latest) return;
       let read: LatestVersion;
       try {
         const flow = await api.flows.version({ id: flowId, version });
