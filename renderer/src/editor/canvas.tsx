@@ -37,7 +37,7 @@ import {
 } from 'react';
 import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
-import { versionOnCanvas } from '../store/versions-slice';
+import { flowOnCanvas, versionOnCanvas } from '../store/versions-slice';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
 import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
@@ -180,7 +180,7 @@ const NO_EDGES: Edge[] = [];
  */
 function FlowCanvas({ width, height }: { width: number; height: number }) {
   // A past run whose flow differs from the draft is shown over the nodes it had, read-only.
-  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const flow = useAppStore(flowOnCanvas);
   const isReadOnly = useAppStore((s) => s.runSnapshot !== undefined);
   const isRunShown = useAppStore((s) => s.run !== undefined);
   const selectedNodes = useAppStore((s) => s.selectedNodes);

@@ -3,6 +3,7 @@ import { findInFlow, type FindMatch } from '../../../core/editing/find';
 import type { Flow } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
+import { flowOnCanvas } from '../store/versions-slice';
 import { noteRfId } from './note-ids';
 import { useShowNode } from './use-show-node';
 
@@ -28,7 +29,7 @@ export function FindBar() {
 }
 
 function FindBox() {
-  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const flow = useAppStore(flowOnCanvas);
   const asked = useAppStore((s) => s.findAsked);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);

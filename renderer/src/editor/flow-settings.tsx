@@ -1,5 +1,5 @@
 import { useAppStore } from '../store/app-store';
-import { readOnlyShown } from '../store/versions-slice';
+import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { MemorySection } from './memory-section';
 import { ReadOnlyNote } from './read-only-note';
 import { ParametersEditor } from './parameters-editor';
@@ -14,7 +14,7 @@ import { VersionsSection } from './versions-section';
  */
 export function FlowSettings() {
   const draft = useAppStore((s) => s.flow);
-  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const flow = useAppStore(flowOnCanvas);
   const readOnly = useAppStore(readOnlyShown);
   if (!flow || !draft) return null;
   const { updateFlowFields } = useAppStore.getState();

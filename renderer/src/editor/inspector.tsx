@@ -3,7 +3,7 @@ import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
-import { readOnlyShown } from '../store/versions-slice';
+import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { ReadOnlyContext } from './read-only-context';
 import { ReadOnlyNote } from './read-only-note';
 import { ConfigField } from './config-field';
@@ -16,7 +16,7 @@ import { referencesFor } from '../../../core/editing/references';
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
   // A node of the flow on the canvas: a past run's or a published version's when one is shown, read-only.
-  const flow = useAppStore((s) => s.runSnapshot ?? s.flow);
+  const flow = useAppStore(flowOnCanvas);
   const readOnly = useAppStore(readOnlyShown);
   const selected = useAppStore((s) => s.selectedNodes);
   const selectedEdges = useAppStore((s) => s.selectedEdges);

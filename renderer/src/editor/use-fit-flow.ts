@@ -1,6 +1,7 @@
 import { useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
 import { useAppStore } from '../store/app-store';
+import { flowOnCanvas } from '../store/versions-slice';
 import { initialViewport } from './viewport';
 
 /**
@@ -12,8 +13,7 @@ export function useFitFlow(): () => void {
   const { setViewport } = useReactFlow();
   const canvas = useStoreApi();
   return useCallback(() => {
-    const state = useAppStore.getState();
-    const flow = state.runSnapshot ?? state.flow;
+    const flow = flowOnCanvas(useAppStore.getState());
     const { width, height } = canvas.getState();
     if (flow) void setViewport(initialViewport(flow, width, height), { duration: 300 });
   }, [setViewport, canvas]);

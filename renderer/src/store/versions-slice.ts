@@ -40,6 +40,9 @@ export function hasUnpublishedChanges(state: AppState): boolean {
   return state.hostUnpublished;
 }
 
+/** The flow on the canvas: a past run's or a published version's when one is shown (read-only), else the draft. */
+export const flowOnCanvas = (state: AppState): Flow | undefined => state.runSnapshot ?? state.flow;
+
 /** The published version the canvas shows now, if it shows one. */
 export const versionOnCanvas = (state: AppState): number | undefined =>
   state.shownVersion && state.shownVersion.flow === state.runSnapshot ? state.shownVersion.version : undefined;
