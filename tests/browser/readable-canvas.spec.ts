@@ -446,6 +446,50 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   expect(closeUpAfter.e0?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
 });
 
+test('the canvas dots mark the grid nodes snap to, close up and zoomed far out, where they keep apart', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(branchingFlow('grid-dots')));
+  await page.goto(`${served.editorUrl}#/flow/grid-dots`);
+  await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'full');
+  /** Where the dots are on screen (one every `gap` px from `dot`), and where the flow's origin is, at what zoom. */
+  const dots = () =>
+    page.evaluate(() => {
+      const grid = getComputedStyle(document.querySelector('.fb-canvas-grid') as Element);
+      const [gap = 0, y = 0] = [parseFloat(grid.backgroundSize), parseFloat(grid.backgroundPositionY)];
+      const x = parseFloat(grid.backgroundPositionX);
+      const view = new DOMMatrix(
+        getComputedStyle(document.querySelector('.react-flow__viewport') as Element).transform,
+      );
+      return {
+        image: grid.backgroundImage,
+        gap,
+        dot: { x: x + gap / 2, y: y + gap / 2 },
+        origin: { x: view.e, y: view.f },
+        zoom: view.a,
+      };
+    });
+  /** Whole grid cells (of `cell` flow units) from the flow's origin to a dot: the dots sit on grid points. */
+  const expectOnGrid = (found: Awaited<ReturnType<typeof dots>>, cell: number) => {
+    expect(found.image).toContain('radial-gradient');
+    expect(found.gap).toBeCloseTo(cell * found.zoom, 3);
+    for (const axis of ['x', 'y'] as const) {
+      const cells = (found.origin[axis] - found.dot[axis]) / found.gap;
+      expect(Math.abs(cells - Math.round(cells))).toBeLessThan(0.01);
+    }
+  };
+  expectOnGrid(await dots(), 20);
+
+  // Zoomed far out, every second, fourth… dot is drawn: 10 px apart at least, still on grid points.
+  await zoomToDetail(page, 'box');
+  const far = await dots();
+  expect(far.gap).toBeGreaterThanOrEqual(10);
+  const spread = Math.round(far.gap / far.zoom / 20);
+  expect([2, 4, 8, 16]).toContain(spread);
+  expectOnGrid(far, 20 * spread);
+});
+
 test('zoomed far out, a click on an edge selects it (Ctrl adds), and Delete removes it', async ({ page, served }) => {
   withDatabase(served.db, (services) => services.flows.create(branchingFlow('far-click')));
   await page.goto(`${served.editorUrl}#/flow/far-click`);

@@ -1,7 +1,5 @@
 import {
   applyNodeChanges,
-  Background,
-  BackgroundVariant,
   ControlButton,
   Controls,
   getBezierPath,
@@ -43,6 +41,7 @@ import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
+import { CanvasGrid, GRID } from './canvas-grid';
 import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
@@ -148,8 +147,6 @@ const onConnectEnd: OnConnectEnd = (_, state) => {
   const reason = refusalFor(state.fromNode.id, state.fromHandle?.type, state.toNode.id);
   if (reason) useAppStore.getState().notify(`Not connected: ${reason}`);
 };
-
-const GRID: [number, number] = [20, 20];
 
 /**
  * The canvas area. It measures itself first, so React Flow starts with the
@@ -330,7 +327,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             onInit={onInit}
             proOptions={{ hideAttribution: true }}
           >
-            <Background variant={BackgroundVariant.Dots} gap={GRID[0]} />
+            <CanvasGrid />
             <MapWhileMoving />
             <DetailWatcher onChange={setDetail} />
             {drawsFarEdges && <FarEdges edges={edges} isRunShown={isRunShown} />}
