@@ -490,6 +490,44 @@ test('the canvas dots mark the grid nodes snap to, close up and zoomed far out, 
   expectOnGrid(far, 20 * spread);
 });
 
+test('zoomed out until labels would be under 4 px, cards leave them out and keep their size and tooltip; closer, they are back', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(branchingFlow('far-labels')));
+  await page.goto(`${served.editorUrl}#/flow/far-labels`);
+  const card = page.getByTestId('rf__node-answer');
+  await zoomToDetail(page, 'box');
+  /** The label as drawn on screen: its text, and its height in screen pixels (0 when left out). */
+  const drawnLabel = () =>
+    card.locator('.fb-node-box').evaluate((box: HTMLElement) => {
+      const zoom = new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport') as Element).transform)
+        .a;
+      return { text: box.textContent, px: parseFloat(getComputedStyle(box).fontSize) * zoom, title: box.title };
+    });
+  const readable = await drawnLabel();
+  expect(readable.px).toBeGreaterThanOrEqual(4);
+  const size = await card.evaluate((element: HTMLElement) => [element.offsetWidth, element.offsetHeight]);
+
+  const canvas = page.locator('.canvas-drop');
+  for (let i = 0; i < 12 && (await canvas.getAttribute('data-labels')) !== 'hidden'; i++) {
+    await page.getByRole('button', { name: 'Zoom Out' }).click();
+    await page.waitForTimeout(150);
+  }
+  await expect(canvas).toHaveAttribute('data-labels', 'hidden');
+  const smudge = await drawnLabel();
+  expect(smudge.px).toBe(0);
+  // The label is still the card's tooltip and its text (for screen readers and Find); the box is as large.
+  expect(smudge.title).toBe(readable.title);
+  expect(smudge.text).toBe(readable.text);
+  expect(await card.evaluate((element: HTMLElement) => [element.offsetWidth, element.offsetHeight])).toEqual(size);
+
+  // One step closer, the labels are back.
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await expect(canvas).not.toHaveAttribute('data-labels', 'hidden');
+  expect((await drawnLabel()).px).toBeGreaterThanOrEqual(4);
+});
+
 test('zoomed far out, a click on an edge selects it (Ctrl adds), and Delete removes it', async ({ page, served }) => {
   withDatabase(served.db, (services) => services.flows.create(branchingFlow('far-click')));
   await page.goto(`${served.editorUrl}#/flow/far-click`);

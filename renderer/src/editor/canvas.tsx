@@ -42,7 +42,7 @@ import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from '
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
 import { CanvasGrid, GRID } from './canvas-grid';
-import { detailAt, initialViewport, MIN_ZOOM, type NodeDetail } from './viewport';
+import { detailAt, initialViewport, labelsShownAt, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
 import { FindBar } from './find-bar';
@@ -202,6 +202,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
   });
   const [detail, setDetail] = useState<NodeDetail>(detailAt(viewport.zoom));
+  const [labelsShown, setLabelsShown] = useState(labelsShownAt(viewport.zoom));
 
   // Zoomed out to labels only, the edges are drawn as a few paths (FarEdges) and the cards have no ports.
   const drawsFarEdges = detail === 'box';
@@ -294,7 +295,13 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   }, []);
 
   return (
-    <div className="canvas-drop" data-detail={detail} onDragOver={allowDrop} onDrop={isReadOnly ? undefined : onDrop}>
+    <div
+      className="canvas-drop"
+      data-detail={detail}
+      data-labels={labelsShown ? undefined : 'hidden'}
+      onDragOver={allowDrop}
+      onDrop={isReadOnly ? undefined : onDrop}
+    >
       {isReadOnly && <PastRunBanner />}
       <EmptyFlowHint />
       <FindBar />
@@ -329,7 +336,8 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           >
             <CanvasGrid />
             <MapWhileMoving />
-            <DetailWatcher onChange={setDetail} />
+            <ZoomWatcher at={detailAt} onChange={setDetail} />
+            <ZoomWatcher at={labelsShownAt} onChange={setLabelsShown} />
             {drawsFarEdges && <FarEdges edges={edges} isRunShown={isRunShown} />}
             <PortsRemeasured portless={drawsFarEdges} onPortsBack={onPortsBack} />
           </ReactFlow>
@@ -448,12 +456,15 @@ function PortsRemeasured({ portless, onPortsBack }: { portless: boolean; onPorts
   return null;
 }
 
-/** Tells the canvas when the zoom crosses into another level of detail, however it changed (wheel, controls, fit). */
-function DetailWatcher({ onChange }: { onChange: (detail: NodeDetail) => void }) {
+/**
+ * Tells the canvas when what `at` makes of the zoom changes (a level of
+ * detail, whether labels show), however the zoom changed (wheel, controls, fit).
+ */
+function ZoomWatcher<T>({ at, onChange }: { at: (zoom: number) => T; onChange: (value: T) => void }) {
   // Undefined until React Flow has applied the first viewport: before that its zoom is a placeholder 1.
-  const detail = useStore((s) => (s.panZoom ? detailAt(s.transform[2]) : undefined));
+  const value = useStore((s) => (s.panZoom ? at(s.transform[2]) : undefined));
   useEffect(() => {
-    if (detail !== undefined) onChange(detail);
-  }, [detail, onChange]);
+    if (value !== undefined) onChange(value);
+  }, [value, onChange]);
   return null;
 }

