@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 test('versions: what the draft changed since it was published, a version shown read-only, restored, and undone', async ({
@@ -128,6 +129,13 @@ test('versions: a version shown has its own flow settings and parameters, read-o
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
   const description = page.locator('#flow-description');
   await expect(description).toHaveValue('Echoes, in other words.');
+  /** How the field is drawn: a read-only one has no fill and a dashed edge, unlike one that takes typing. */
+  const drawn = (field: Locator) =>
+    field.evaluate(
+      (element) => `${getComputedStyle(element).backgroundColor} ${getComputedStyle(element).borderStyle}`,
+    );
+  const editable = await drawn(description);
+  expect(editable).not.toContain('dashed');
 
   await page.getByRole('region', { name: 'Versions' }).getByRole('button', { name: 'Show' }).click();
   await expect(page.getByTestId('past-version')).toBeVisible();
@@ -137,6 +145,7 @@ test('versions: a version shown has its own flow settings and parameters, read-o
   );
   await expect(description).toHaveValue('Echoes a message.');
   await expect(description).toBeDisabled();
+  expect(await drawn(description)).toBe('rgba(0, 0, 0, 0) dashed');
   await expect(page.getByLabel('Parameter 1 name')).toHaveValue('message');
   // The versions list is the draft's, and works over the version shown.
   await expect(page.getByRole('region', { name: 'Versions' }).getByRole('button', { name: 'Show' })).toBeEnabled();
@@ -151,11 +160,13 @@ test('versions: a version shown has its own flow settings and parameters, read-o
   // The Input node shows version 1's parameters, read-only.
   await expect(page.getByLabel('Parameter 1 name')).toHaveValue('message');
   await expect(page.getByLabel('Parameter 1 name')).toBeDisabled();
+  expect(await drawn(page.getByLabel('Parameter 1 name'))).toBe('rgba(0, 0, 0, 0) dashed');
 
   // Back to the draft: the draft's, editable.
   await page.getByTestId('past-version').getByRole('button', { name: 'Back to the draft' }).click();
   await expect(page.getByLabel('Parameter 1 name')).toHaveValue('text');
   await expect(page.getByLabel('Parameter 1 name')).toBeEnabled();
+  expect(await drawn(page.getByLabel('Parameter 1 name'))).toBe(editable);
 });
 
 test('versions: each version says what it changed since the one before', async ({ page, served }) => {
