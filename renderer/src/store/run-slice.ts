@@ -16,6 +16,7 @@ import type {
 } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
+import { flowOnCanvas } from './versions-slice';
 import type { AskAnswer, Question, QuestionEvent } from '../../../core/model/human-input';
 import { stringifyValue } from '../../../core/model/template';
 import type { AppState } from './app-store';
@@ -256,7 +257,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
       set((s) => ({
         run,
         runId: run.id,
-        ...stepViews(run, s.runSnapshot ?? s.flow),
+        ...stepViews(run, flowOnCanvas(s)),
         ...(Object.keys(tokens).length > 0 ? { tokens: mergeTokens(s.tokens, tokens) } : {}),
       }));
     });
