@@ -1,9 +1,10 @@
 // `npm test`: type-check, lint, then every test suite (unit + integration with
 // vitest, browser with Playwright when present). Prints one closing line
 // `N passed, N failed[, N skipped]` computed from the runners' JSON reports.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 const root = join(import.meta.dirname, '..');
 const reports = join(root, 'test-results');
@@ -11,20 +12,49 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
+
 function run(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
+  const started = performance.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${label}: ${seconds(started)} ===`);
   return result.status ?? 1;
 }
 
-let checksFailed = [];
-if (run('typecheck', bin('tsc'), ['-b']) !== 0) checksFailed.push('typecheck');
-if (run('lint', bin('eslint'), ['.']) !== 0) checksFailed.push('eslint');
-if (run('format', bin('prettier'), ['--check', '.']) !== 0) checksFailed.push('prettier');
+/** Runs a check with its output kept, so that checks running side by side print one after another. */
+function check(label, command, args) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: process.env });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const done = (status, error) => {
+      console.log(`\n=== ${label}: ${seconds(started)} ===`);
+      if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      if (error) console.log(error.message);
+      resolve(status);
+    };
+    child.on('error', (error) => done(1, error));
+    child.on('close', (status) => done(status ?? 1));
+  });
+}
 
-// The desktop app's bundles (main, preload, renderer): built on every run, so a
-// break in them fails CI although Electron itself cannot start here.
-if (run('desktop app build (electron-vite)', bin('electron-vite'), ['build']) !== 0) checksFailed.push('app build');
+// The checks read the sources and write nothing the others read: side by side they take
+// as long as the slowest (eslint), not the sum, on CI's two cores.
+const checks = [
+  ['typecheck', bin('tsc'), ['-b']],
+  ['eslint', bin('eslint'), ['.']],
+  ['prettier', bin('prettier'), ['--check', '.']],
+  // The desktop app's bundles (main, preload, renderer): built on every run, so a
+  // break in them fails CI although Electron itself cannot start here.
+  ['app build', bin('electron-vite'), ['build']],
+];
+const checksStarted = performance.now();
+const statuses = await Promise.all(checks.map(([label, command, args]) => check(label, command, args)));
+const checksFailed = checks.filter((_, i) => statuses[i] !== 0).map(([label]) => label);
+console.log(`\n=== checks: ${seconds(checksStarted)} ===`);
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
