@@ -4,6 +4,7 @@ import type { Flow } from '../../core/model/flow';
 import { installExamples } from '../../core/services/examples';
 import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
+import { generatedFlow } from '../helpers/flows';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 interface Box {
@@ -444,6 +445,40 @@ test('zoomed far out, the edges are one path between the places React Flow joins
     expect(farAfter.some((segment) => near(segment.from, edge?.from) && near(segment.to, edge?.to))).toBe(true);
   }
   expect(closeUpAfter.e0?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
+});
+
+test('a big flow opens far out with no edge drawn before its cards show, then every edge in one path', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.flows.create(generatedFlow(400, 'big')));
+  // Watches from the first script on: whenever the far path changes, are any cards shown yet?
+  await page.addInitScript(() => {
+    const seen = { earlyPaths: 0, drawnPaths: 0 };
+    (window as unknown as { farEdgesSeen: typeof seen }).farEdgesSeen = seen;
+    new MutationObserver(() => {
+      const drawn = Array.from(document.querySelectorAll('.fb-far-edges path')).filter((p) => p.getAttribute('d'));
+      if (drawn.length === 0) return;
+      const shown = Array.from(document.querySelectorAll<HTMLElement>('.react-flow__node')).some(
+        (node) => node.style.visibility !== 'hidden',
+      );
+      if (shown) seen.drawnPaths++;
+      else seen.earlyPaths++;
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['d'] });
+  });
+  await page.goto(`${served.editorUrl}#/flow/big`);
+  await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'box');
+  await expect(page.locator('.fb-far-edges')).toHaveAttribute('data-edges', '400');
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { farEdgesSeen: { drawnPaths: number } }).farEdgesSeen.drawnPaths),
+    )
+    .toBeGreaterThan(0);
+  // React Flow draws no edge to a card it has not measured; the far path did, at guessed places.
+  expect(
+    await page.evaluate(() => (window as unknown as { farEdgesSeen: { earlyPaths: number } }).farEdgesSeen.earlyPaths),
+  ).toBe(0);
+  expect(await farSegments(page, 'flow')).toHaveLength(400);
 });
 
 test('the canvas dots mark the grid nodes snap to, close up and zoomed far out, where they keep apart', async ({

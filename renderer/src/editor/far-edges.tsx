@@ -8,7 +8,7 @@ import {
   type ReactFlowState,
 } from '@xyflow/react';
 import { memo, useMemo } from 'react';
-import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../../core/editing/layout';
+import { PORT_SIZE } from '../../../core/editing/layout';
 import type { FlowRfNode } from './node-view';
 import { portPlaces } from './port-places';
 import { loopPath } from './run-edge';
@@ -199,14 +199,19 @@ function strokeHolds(d: string, point: { x: number; y: number }, width: number):
  * Where an edge meets a port, as React Flow places it (the middle of the
  * handle's outer side). Cards this far out are drawn without their ports
  * (node-view.tsx), so the places are worked out from the card's size.
+ * Undefined for a card not measured yet (nor given its box, offscreen.ts):
+ * React Flow draws no edge to it either until it is, and the cards are hidden
+ * meanwhile. Opening a 1,000-node flow worked out every edge twice before its
+ * cards were measured (about 18 ms of script), for lines drawn at guessed
+ * places that nobody saw.
  */
 function portPoint(
   node: InternalNode<FlowRfNode>,
   type: 'source' | 'target',
   handleId: string | null | undefined,
 ): { x: number; y: number; position: Position } | undefined {
-  const width = node.measured.width ?? NODE_WIDTH;
-  const height = node.measured.height ?? NODE_MIN_HEIGHT;
+  const { width, height } = node.measured;
+  if (width === undefined || height === undefined) return undefined;
   const handle = portPlaces(node.data.node.type, width, height).find(
     (h) => h.type === type && (handleId ? h.id === handleId : true),
   );
