@@ -10,7 +10,7 @@ import { reportUnhandledFailures } from './report-failures';
 import { routeFromHash } from './routes';
 import { useAppStore } from './store/app-store';
 
-applyCardSize(document.documentElement.style);
+applyCardSize(document);
 reportUnhandledFailures((message) => useAppStore.getState().notify(message));
 
 const root = document.getElementById('root');

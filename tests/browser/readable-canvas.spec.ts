@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { Flow } from '../../core/model/flow';
 import { installExamples } from '../../core/services/examples';
-import { NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
+import { NODE_BORDER, NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { generatedFlow } from '../helpers/flows';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
@@ -130,9 +130,11 @@ test('port labels stay inside their card, edges read in both themes, text is rea
     const drawn = await answer.evaluate((node: HTMLElement) => ({
       width: node.offsetWidth,
       height: node.offsetHeight,
+      border: getComputedStyle(node).borderTopWidth,
       port: (node.querySelector('.react-flow__handle') as HTMLElement).offsetWidth,
     }));
     expect(drawn.width).toBe(NODE_WIDTH);
+    expect(drawn.border).toBe(`${NODE_BORDER}px`);
     expect(drawn.height).toBeGreaterThanOrEqual(NODE_MIN_HEIGHT);
     expect(drawn.port).toBe(PORT_SIZE);
     // The labels are rows beside the title: the summary under them has the card's whole width.
