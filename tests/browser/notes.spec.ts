@@ -125,13 +125,14 @@ test('a sticky note dragged from the palette lands where it is dropped; a run ne
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('run-result').locator('.run-status')).toHaveText('succeeded');
   await expect(page.locator('.steps .step-name')).toHaveCount(3);
-  let steps: string[] = [];
-  withDatabase(served.db, (services) => {
-    const [summary] = services.runs.list({ flowId: 'dropped', limit: 1 });
-    steps = summary ? services.runs.get(summary.id).steps.map((s) => s.nodeId) : [];
-  });
-  expect(steps).toHaveLength(3);
-  expect(steps.some((id) => id.startsWith('note'))).toBe(false);
+  // The stored run (committed by serve's writer thread a moment after the answer) has those three steps.
+  const storedSteps = () =>
+    withDatabase(served.db, (services) => {
+      const [summary] = services.runs.list({ flowId: 'dropped', limit: 1 });
+      return summary ? services.runs.get(summary.id).steps.map((s) => s.nodeId) : [];
+    });
+  await expect.poll(storedSteps).toHaveLength(3);
+  expect(storedSteps().some((id) => id.startsWith('note'))).toBe(false);
 });
 
 test('Shift+S adds a note; Ctrl+C / Ctrl+V copy notes with nodes; a flow opens with its notes in view', async ({
