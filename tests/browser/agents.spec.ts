@@ -98,7 +98,7 @@ test('MCP servers screen: a server added from the form connects and lists its to
   });
 
   // An agent's tools are chosen from the servers' tools by name, not typed from memory.
-  await page.getByRole('button', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: '← Flows' }).click();
   await page.getByRole('link', { name: 'Agents' }).click();
   await page.getByLabel('New agent name').fill('Picker');
   await page.getByRole('button', { name: 'New agent' }).click();

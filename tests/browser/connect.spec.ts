@@ -42,7 +42,7 @@ test('Connect a client shows each client’s config and writes it into the clien
     await expect(recent.getByRole('row').nth(1)).toContainText(/Echo.*connect-test-client.*ms.*succeeded/);
     await recent.getByRole('button', { name: /Echo/ }).click();
     await expect(page.getByTestId('run-result')).toContainText('connect-test-client');
-    await page.getByRole('button', { name: '← Flows' }).click();
+    await page.getByRole('link', { name: '← Flows' }).click();
     await page.getByRole('link', { name: 'Connect a client' }).click();
     const cursor = page.getByRole('region', { name: 'Cursor' });
     await expect(cursor).toContainText(cursorFile);

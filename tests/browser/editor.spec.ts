@@ -126,8 +126,9 @@ test('build a flow on the canvas: palette, connections, template autocomplete, p
   await expect(page.getByTestId('rf__node-template_2')).toBeVisible();
   await shot(page, 'pasted');
 
-  // Back home: the flow is listed, and deleting it asks first.
-  await page.getByRole('button', { name: '← Flows' }).click();
+  // Back home (a link to the flows list, so it opens in a new tab too): the flow is listed, and deleting it asks first.
+  await expect(page.getByRole('link', { name: '← Flows' })).toHaveAttribute('href', '#/');
+  await page.getByRole('link', { name: '← Flows' }).click();
   const row = page.getByTestId('flow-row-greeting_flow');
   await expect(row).toContainText('4');
   await row.getByRole('button', { name: 'Delete' }).click();

@@ -28,7 +28,7 @@ test('a flow file dropped on the window is imported and opened; a file that is n
   await expect(page.locator('.flow-title')).toHaveText('Triage a support ticket');
   await expect(page).toHaveURL(/#\/flow\//);
 
-  await page.getByRole('button', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: '← Flows' }).click();
   await drop('notes.json', '{"hello": "world"}');
   await expect(page.getByRole('dialog')).toContainText('notes.json');
 });

@@ -135,7 +135,7 @@ test('publishing says what it means: never published, the version clients get, a
   await second.getByRole('button', { name: 'Cancel' }).click();
   await expect(second).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Publish (v2)' })).toBeEnabled();
-  await page.getByRole('button', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: '← Flows' }).click();
   await expect(page.getByTestId('published-echo_tool')).toHaveText('published v1, draft changed since');
 });
 

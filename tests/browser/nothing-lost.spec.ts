@@ -90,7 +90,7 @@ test('when Flowbench has stopped, a click that needs it says so, and a page whos
     await expect(remove).toHaveCount(1);
 
     // The providers page's code was never loaded, and now cannot be.
-    await page.getByRole('button', { name: '← Flows' }).click();
+    await page.getByRole('link', { name: '← Flows' }).click();
     await page.getByRole('link', { name: 'Model providers' }).click();
     await expect(page.getByRole('alert')).toContainText('This page could not open');
     await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();

@@ -7,10 +7,10 @@ import {
 } from '../../../core/model/agents';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
-import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
 import { Suggestions } from '../editor/config-field';
 import { suggestionsFor } from '../editor/suggestions';
+import { BackToFlows } from '../page-link';
 
 const toolsText = (settings: AgentSettings) =>
   settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
@@ -41,7 +41,7 @@ export function AgentsPage() {
   return (
     <main className="providers-page agents-page">
       <header className="home-header">
-        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <BackToFlows />
         <h1>Agents</h1>
       </header>
       <p className="muted">

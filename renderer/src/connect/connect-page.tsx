@@ -2,11 +2,11 @@ import { useState } from 'react';
 import type { ClientSetup, WriteResult } from '../../../core/model/client-setup';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
-import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
 import { RecentMcpCalls } from './recent-calls';
 import { CopyButton } from './copy-button';
 import { EndpointCard } from './endpoint-card';
+import { BackToFlows } from '../page-link';
 
 const loadClients = () => api.clients.list({});
 
@@ -20,7 +20,7 @@ export function ConnectPage() {
   return (
     <main className="providers-page connect-page">
       <header className="home-header">
-        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <BackToFlows />
         <h1>Connect a client</h1>
       </header>
       <p className="muted">

@@ -6,6 +6,7 @@ import { selectErrorCount, useAppStore } from '../store/app-store';
 import { hasUnpublishedChanges } from '../store/versions-slice';
 import { PublishDialog } from './publish-dialog';
 import { useFitFlow } from './use-fit-flow';
+import { BackToFlows } from '../page-link';
 
 const SAVE_STATE_TEXT = {
   saved: 'Saved',
@@ -36,7 +37,7 @@ export function Toolbar() {
 
   return (
     <header className="toolbar">
-      <button onClick={() => void store.closeFlow().then(() => store.navigate({ page: 'home' }))}>← Flows</button>
+      <BackToFlows beforeLeave={store.closeFlow} />
       <strong className="flow-title">{name}</strong>
       <code className="muted">{toolName}</code>
       <span className={`save-state save-${saveState}`} data-testid="save-state" role="status">

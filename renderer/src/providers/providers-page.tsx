@@ -5,10 +5,10 @@ import type { PriceTable } from '../../../core/model/pricing';
 import type { ProviderListing } from '../../../core/model/summaries';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
-import { useAppStore } from '../store/app-store';
 import { useProviders } from './use-providers';
 import { keyFieldNote, useSecretStore } from './use-secret-store';
 import { SECRET_STORE_LABELS } from '../../../core/model/secrets';
+import { BackToFlows } from '../page-link';
 
 const KIND_LABELS: Record<ProviderKind, string> = {
   'openai-compatible': 'OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, …)',
@@ -51,7 +51,7 @@ export function ProvidersPage() {
   return (
     <main className="providers-page">
       <header className="home-header">
-        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <BackToFlows />
         <h1>Model providers</h1>
       </header>
       {!hasDefault && (

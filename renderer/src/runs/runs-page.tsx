@@ -7,6 +7,7 @@ import { RunFilters, type RunFilter } from '../run/run-filters';
 import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { runsMayHaveChanged } from './runs-changed';
+import { BackToFlows } from '../page-link';
 
 const PAGE = 50;
 /** Every flow's runs, newest first, like n8n's executions list: filter, page, open one over its flow, delete. */
@@ -53,7 +54,7 @@ export function RunsPage() {
   return (
     <main className="runs-page">
       <header className="home-header">
-        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <BackToFlows />
         <h1>All runs</h1>
         <RunFilters filter={filter} onChange={setFilter} />
       </header>

@@ -4,8 +4,8 @@ import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
 import { JsonValue } from '../run/step-details';
-import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
+import { BackToFlows } from '../page-link';
 
 /** `NAME=value` lines to a record, and back; the secrets the editor never holds stay masked. */
 const toLines = (values: Record<string, string>) =>
@@ -104,7 +104,7 @@ export function ServersPage() {
   return (
     <main className="providers-page servers-page">
       <header className="home-header">
-        <button onClick={() => useAppStore.getState().navigate({ page: 'home' })}>← Flows</button>
+        <BackToFlows />
         <h1>MCP servers</h1>
         <button onClick={() => setDraft({ ...EMPTY })}>Add a server</button>
       </header>
