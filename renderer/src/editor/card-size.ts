@@ -15,7 +15,6 @@ import { NODE_BORDER, NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../../co
 export function applyCardSize(document: Document): void {
   document.documentElement.style.setProperty('--fb-port-size', `${PORT_SIZE}px`);
   const rule = document.createElement('style');
-  rule.dataset.cardSize = '';
   rule.textContent = `.fb-node { width: ${NODE_WIDTH}px; min-height: ${NODE_MIN_HEIGHT}px; border-width: ${NODE_BORDER}px; }`;
   document.head.append(rule);
 }

@@ -202,8 +202,8 @@ function strokeHolds(d: string, point: { x: number; y: number }, width: number):
  * Undefined for a card not measured yet (nor given its box, offscreen.ts):
  * React Flow draws no edge to it either until it is, and the cards are hidden
  * meanwhile. Opening a 1,000-node flow worked out every edge twice before its
- * cards were measured (about 18 ms of script), for lines drawn at guessed
- * places that nobody saw.
+ * cards were measured (about 7 ms of script), for lines drawn at guessed
+ * places before any card showed.
  */
 function portPoint(
   node: InternalNode<FlowRfNode>,
