@@ -30,7 +30,11 @@ function check(label, command, args) {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
+    // A child that cannot start may report both 'error' and 'close': the first one counts.
+    let finished = false;
     const done = (status, error) => {
+      if (finished) return;
+      finished = true;
       console.log(`\n=== ${label}: ${seconds(started)} ===`);
       if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       if (error) console.log(error.message);
