@@ -469,17 +469,15 @@ test('a big flow opens far out with no edge drawn before its cards show, then ev
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['d'] });
   });
   await page.goto(`${served.editorUrl}#/flow/big`);
+  const farEdgesSeen = () =>
+    page.evaluate(
+      () => (window as unknown as { farEdgesSeen: { earlyPaths: number; drawnPaths: number } }).farEdgesSeen,
+    );
   await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'box');
   await expect(page.locator('.fb-far-edges')).toHaveAttribute('data-edges', '400');
-  await expect
-    .poll(() =>
-      page.evaluate(() => (window as unknown as { farEdgesSeen: { drawnPaths: number } }).farEdgesSeen.drawnPaths),
-    )
-    .toBeGreaterThan(0);
+  await expect.poll(async () => (await farEdgesSeen()).drawnPaths).toBeGreaterThan(0);
   // React Flow draws no edge to a card it has not measured; the far path did, at guessed places.
-  expect(
-    await page.evaluate(() => (window as unknown as { farEdgesSeen: { earlyPaths: number } }).farEdgesSeen.earlyPaths),
-  ).toBe(0);
+  expect((await farEdgesSeen()).earlyPaths).toBe(0);
   expect(await farSegments(page, 'flow')).toHaveLength(400);
 });
 
