@@ -17,6 +17,7 @@ export const APP_COMMANDS = [
   'delete',
   'select-all',
   'find',
+  'replace',
   'run',
   'auto-layout',
   'fit-view',

@@ -59,7 +59,7 @@ function firstMatch(
 }
 
 /** Every string in a node's config, with its path; numbers and flags are not text a person searches. */
-function textFields(value: unknown, path: string, depth: number): [string, string][] {
+export function textFields(value: unknown, path = '', depth = 0): [string, string][] {
   if (typeof value === 'string') return path ? [[path, value]] : [];
   if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, inner]) => textFields(inner, path ? `${path}.${key}` : key, depth + 1));

@@ -73,6 +73,8 @@ export function appMenu(platform: NodeJS.Platform, actions: MenuActions): MenuIt
         command(actions, 'Select All', 'select-all', 'CmdOrCtrl+A'),
         { type: 'separator' },
         command(actions, 'Find…', 'find', 'CmdOrCtrl+F'),
+        // Cmd+H hides the app on macOS; Cmd+Option+F is the Mac's Replace.
+        command(actions, 'Replace…', 'replace', process.platform === 'darwin' ? 'Cmd+Alt+F' : 'Ctrl+H'),
       ],
     },
     {

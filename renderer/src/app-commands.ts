@@ -36,6 +36,7 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
   delete: (state) => state.removeSelection(),
   'select-all': (state) => state.selectAll(),
   find: (state) => state.openFind(),
+  replace: (state) => state.openFind({ replace: true }),
   run: (state) => void state.startRun(),
   'auto-layout': (state) => void state.autoLayout(),
   'fit-view': () => void window.dispatchEvent(new Event(FIT_VIEW_EVENT)),

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { generatedFlow } from '../helpers/flows';
-import { expect, openFlow, test } from './fixtures';
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 /** True when the element's box lies inside the canvas's on screen. */
 async function isInView(page: Page, element: Locator): Promise<boolean> {
@@ -83,4 +84,80 @@ test('Ctrl+F finds nodes and notes by label, prompt and text, and brings each in
   await page.getByRole('button', { name: 'Find', exact: true }).click();
   await expect(field).toBeFocused();
   await expect(field).toHaveValue('');
+});
+
+test('Ctrl+H replaces the words in one match or in all of them, each one edit that Undo takes back, and says what it left', async ({
+  page,
+  served,
+}) => {
+  const flow = buildFlow({
+    id: 'replaceable',
+    parameters: [{ name: 'topic', type: 'string' }],
+    nodes: [
+      input(),
+      { ...template('ticket_intro', 'About the ticket: {{inputs.topic}}'), label: 'Ticket intro' },
+      template('later', 'A TICKET, a ticket.'),
+      output('Your ticket: {{nodes.later.output}}'),
+    ],
+    edges: ['input>ticket_intro', 'ticket_intro>later', 'later>result'],
+  });
+  const laidOut = { ...flow, nodes: flow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } })) };
+  await openFlow(page, served, laidOut);
+  await expect(page.locator('.fb-node')).toHaveCount(4);
+
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+h');
+  const bar = page.getByRole('search', { name: 'Find on the canvas' });
+  await expect(bar.getByRole('button', { name: 'Toggle Replace' })).toHaveAttribute('aria-expanded', 'true');
+  await bar.getByRole('searchbox', { name: 'Find nodes and notes' }).fill('ticket');
+  await expect(bar.locator('.find-count')).toHaveText('1 of 3');
+  await bar.getByRole('textbox', { name: 'Replace with' }).fill('request');
+
+  // Replace: in the first match only (its label and its template), then on to the next. What was typed goes in as typed.
+  await bar.getByRole('button', { name: 'Replace', exact: true }).click();
+  const report = bar.getByTestId('replace-report');
+  // Its id stays ticket_intro (other nodes refer to it), and the report says so.
+  await expect(report).toHaveText(
+    'Replaced 2 times in 1 place. Left as it was: "request intro": the words are also in its id, its type or a setting that is not text.',
+  );
+  await expect(page.getByTestId('rf__node-ticket_intro')).toContainText('request intro');
+  await expect(bar.locator('.find-count')).toHaveText('2 of 3');
+  await expect(page.getByTestId('rf__node-later')).toHaveClass(/selected/);
+
+  // Replace all: the rest, as one edit.
+  await bar.getByRole('button', { name: 'Replace all' }).click();
+  await expect(report).toContainText('Replaced 3 times in 2 places.');
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'replaceable');
+  const text = (id: string) => stored.nodes.find((n) => n.id === id)?.config;
+  expect(text('ticket_intro')).toEqual({ template: 'About the request: {{inputs.topic}}' });
+  expect(text('later')).toEqual({ template: 'A request, a request.' });
+  expect(text('result')).toMatchObject({ returnValues: [{ text: 'Your request: {{nodes.later.output}}' }] });
+  expect(stored.nodes.find((n) => n.id === 'ticket_intro')?.label).toBe('request intro');
+
+  // Undo takes back Replace all in one step, then the first Replace.
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+z');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'replaceable').nodes.find((n) => n.id === 'later')?.config).toEqual({
+    template: 'A TICKET, a ticket.',
+  });
+  await page.keyboard.press('Control+z');
+  await expectSaved(page);
+  const undone = storedFlow(served.db, 'replaceable').nodes.find((n) => n.id === 'ticket_intro');
+  expect([undone?.label, undone?.config]).toEqual(['Ticket intro', { template: 'About the ticket: {{inputs.topic}}' }]);
+
+  // Over a version shown, read-only: nothing to replace in.
+  withDatabase(served.db, (services) => services.versions.publish('replaceable', 'first'));
+  await page.reload();
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.getByRole('region', { name: 'Versions' }).getByRole('button', { name: 'Show' }).click();
+  await page.keyboard.press('Control+h');
+  await bar.getByRole('searchbox', { name: 'Find nodes and notes' }).fill('ticket');
+  await expect(bar.getByRole('textbox', { name: 'Replace with' })).toBeDisabled();
+  await expect(bar.getByRole('button', { name: 'Replace all' })).toBeDisabled();
+  await expect(bar.getByRole('button', { name: 'Replace all' })).toHaveAttribute(
+    'title',
+    'This is version 1, shown read-only: go back to the draft to edit',
+  );
 });

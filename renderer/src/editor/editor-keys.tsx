@@ -38,6 +38,9 @@ export function EditorKeys() {
       if (mod && event.key === 'Enter' && !event.defaultPrevented) return run('run');
       // Also from Find's own field (again: selects its words); other fields keep their own find.
       if (mod && key === 'f' && (!isEditable(event.target) || isFindField(event.target))) return run('find');
+      // Ctrl+H, and on a Mac Cmd+Option+F (Cmd+H hides the app there): Find with its Replace row.
+      const isReplaceKey = (event.ctrlKey && key === 'h') || (event.metaKey && event.altKey && event.code === 'KeyF');
+      if (isReplaceKey && (!isEditable(event.target) || isFindField(event.target))) return run('replace');
       if (isEditable(event.target)) return;
       if (mod && key === 'z' && event.shiftKey) return run('redo');
       if (mod && key === 'z') return run('undo');

@@ -5,6 +5,8 @@ import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 import { flowOnCanvas } from '../store/versions-slice';
 import { noteRfId } from './note-ids';
+import { ReplaceRow } from './replace-row';
+import type { ReplaceTarget } from '../../../core/editing/replace';
 import { useShowNode } from './use-show-node';
 
 const typeLabel = (type: string) => nodeRegistry.get(type)?.label ?? type;
@@ -22,6 +24,7 @@ function matchTitle(flow: Flow, match: FindMatch): string {
  * selected and brought into view, also far off screen on a big flow, where
  * the browser's own find sees nothing (cards out of view are not drawn).
  * Enter goes to the next, Shift+Enter to the previous, Escape closes.
+ * Ctrl+H (or the ⇄ button) shows the Replace row (replace-row.tsx).
  */
 export function FindBar() {
   const isOpen = useAppStore((s) => s.isFindOpen);
@@ -31,6 +34,7 @@ export function FindBar() {
 function FindBox() {
   const flow = useAppStore(flowOnCanvas);
   const asked = useAppStore((s) => s.findAsked);
+  const isReplaceOpen = useAppStore((s) => s.isReplaceOpen);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -61,6 +65,18 @@ function FindBox() {
     setIndex(next);
     show(matches[next]);
   };
+  // After Replace, on to the match after the one replaced in (it may be gone from the list, or still there).
+  const afterReplace = (target: ReplaceTarget | undefined) => {
+    const now = useAppStore.getState().flow;
+    if (!target || !now) return setIndex(0);
+    const after = findInFlow(now, words, typeLabel);
+    const isSame = (m: FindMatch, other: { kind: string; id: string }) => m.kind === other.kind && m.id === other.id;
+    const following = [...matches.slice(current + 1), ...matches.slice(0, current)];
+    const next = following.map((m) => after.findIndex((a) => isSame(a, m))).find((at) => at >= 0);
+    if (next === undefined) return setIndex(0);
+    setIndex(next);
+    show(after[next]);
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
@@ -76,6 +92,15 @@ function FindBox() {
   return (
     <section className="find-bar" role="search" aria-label="Find on the canvas">
       <div className="find-row">
+        <button
+          className="small"
+          aria-label="Toggle Replace"
+          aria-expanded={isReplaceOpen}
+          title={isReplaceOpen ? 'Hide Replace' : 'Replace (Ctrl+H)'}
+          onClick={() => useAppStore.getState().setReplaceOpen(!isReplaceOpen)}
+        >
+          ⇄
+        </button>
         <input
           ref={input}
           type="search"
@@ -103,6 +128,7 @@ function FindBox() {
           ×
         </button>
       </div>
+      {isReplaceOpen && <ReplaceRow words={words} match={match} onReplaced={afterReplace} />}
       {match && flow && (
         <p className="find-where" data-testid="find-where">
           <strong>{matchTitle(flow, match)}</strong> <span className="muted">{match.field}:</span> {match.excerpt}

@@ -18,6 +18,8 @@ export interface UiSlice {
   /** Find on the canvas is open; `findAsked` counts the times it was asked for (each puts the cursor in it). */
   isFindOpen: boolean;
   findAsked: number;
+  /** Find shows its Replace row. */
+  isReplaceOpen: boolean;
   panel: 'inspector' | 'problems' | 'run' | 'tests';
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
@@ -30,7 +32,9 @@ export interface UiSlice {
   /** Shows a refusal until it is closed (undefined closes it). */
   showRefusal: (refusal: Refusal | undefined) => void;
   setShortcutsOpen: (isOpen: boolean) => void;
-  openFind: () => void;
+  /** Opens Find (with its Replace row when `replace`), or puts the cursor back in it. */
+  openFind: (options?: { replace?: boolean }) => void;
+  setReplaceOpen: (isOpen: boolean) => void;
   closeFind: () => void;
   setPanel: (panel: UiSlice['panel']) => void;
 }
@@ -45,6 +49,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   isShortcutsOpen: false,
   isFindOpen: false,
   findAsked: 0,
+  isReplaceOpen: false,
   panel: 'inspector',
   isCanvasReady: false,
   openRunOf(run) {
@@ -67,8 +72,15 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   setShortcutsOpen(isOpen) {
     set({ isShortcutsOpen: isOpen });
   },
-  openFind() {
-    set((state) => ({ isFindOpen: true, findAsked: state.findAsked + 1 }));
+  openFind(options) {
+    set((state) => ({
+      isFindOpen: true,
+      findAsked: state.findAsked + 1,
+      isReplaceOpen: options?.replace === true || state.isReplaceOpen,
+    }));
+  },
+  setReplaceOpen(isOpen) {
+    set({ isReplaceOpen: isOpen });
   },
   closeFind() {
     set({ isFindOpen: false });

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { applyChangeSet, ChangeSetSchema } from '../model/change-set';
+import { FlowSchema, type Flow } from '../model/flow';
+import { replaceInFlow } from './replace';
+
+const flow = FlowSchema.parse({
+  id: 'replace',
+  name: 'Replace',
+  tool: { name: 'replace' },
+  nodes: [
+    { id: 'input', type: 'input', position: { x: 0, y: 0 } },
+    {
+      id: 'classify',
+      type: 'llm',
+      label: 'Classify Ticket',
+      position: { x: 300, y: 0 },
+      config: { prompt: 'Classify the ticket. A TICKET is one message.', model: 'ticket-model', outputFormat: 'text' },
+    },
+    {
+      id: 'route',
+      type: 'condition',
+      position: { x: 600, y: 0 },
+      config: {
+        rules: [{ value: '{{nodes.classify.output}} ticket', path: '$', operator: 'contains', operand: 'ticket' }],
+      },
+    },
+    { id: 'ticket_log', type: 'template', label: 'Log', position: { x: 0, y: 200 }, config: { template: 'log' } },
+    {
+      id: 'answer',
+      type: 'output',
+      position: { x: 900, y: 0 },
+      config: { returnValues: [{ id: 'r', text: 'Your ticket: {{nodes.classify.output}}' }] },
+    },
+  ],
+  notes: [{ id: 'why', text: 'Each ticket is classified first', position: { x: 0, y: -300 } }],
+});
+
+const applied = (before: Flow, changes: unknown) => applyChangeSet(before, ChangeSetSchema.parse(changes));
+const node = (f: Flow, id: string) => f.nodes.find((n) => n.id === id)!;
+
+describe('replaceInFlow', () => {
+  it('replaces every occurrence, ignoring case, in labels, text settings, list items and notes, as one edit', () => {
+    const result = replaceInFlow(flow, ' ticket ', 'request');
+    expect(result.count).toBe(7);
+    expect(result.places).toBe(4);
+    const after = applied(flow, result.changes);
+    expect(node(after, 'classify').label).toBe('Classify request');
+    expect(node(after, 'classify').config).toMatchObject({
+      prompt: 'Classify the request. A request is one message.',
+      model: 'request-model',
+      outputFormat: 'text',
+    });
+    // The rule's value is text; its operand is JSON and stays.
+    expect(node(after, 'route').config.rules).toEqual([
+      { value: '{{nodes.classify.output}} request', path: '$', operator: 'contains', operand: 'ticket' },
+    ]);
+    expect(node(after, 'answer').config.returnValues).toEqual([
+      { id: 'r', text: 'Your request: {{nodes.classify.output}}' },
+    ]);
+    expect(after.notes[0]?.text).toBe('Each request is classified first');
+    // An id is not text to replace: other nodes refer to it. The node is named, not skipped quietly.
+    expect(node(after, 'ticket_log').id).toBe('ticket_log');
+    expect(result.leftAlone).toEqual([
+      { kind: 'node', id: 'route', reason: 'the words are also in its id, its type or a setting that is not text' },
+      {
+        kind: 'node',
+        id: 'ticket_log',
+        reason: 'the words are only in its id, its type or a setting that is not text',
+      },
+    ]);
+  });
+
+  it('limits Replace to the one node or note given', () => {
+    const result = replaceInFlow(flow, 'ticket', 'case', { kind: 'note', id: 'why' });
+    expect([result.count, result.places]).toEqual([1, 1]);
+    expect(result.changes).toEqual({ flow: { notes: [{ ...flow.notes[0], text: 'Each case is classified first' }] } });
+    const one = replaceInFlow(flow, 'ticket', 'case', { kind: 'node', id: 'answer' });
+    expect(one.changes).toEqual({
+      updateNodes: [
+        {
+          id: 'answer',
+          config: {
+            ...node(flow, 'answer').config,
+            returnValues: [{ id: 'r', text: 'Your case: {{nodes.classify.output}}' }],
+          },
+        },
+      ],
+    });
+  });
+
+  it('does not count what the replacement itself holds as words left behind', () => {
+    const result = replaceInFlow(flow, 'ticket', 'tickets', { kind: 'node', id: 'classify' });
+    expect(result.count).toBe(4);
+    expect(result.leftAlone).toEqual([]);
+  });
+
+  it('inserts what was typed as typed, and finds the words as typed (no patterns)', () => {
+    const dollars = replaceInFlow(flow, 'ticket.', '$& $1 $$');
+    expect(applied(flow, dollars.changes).nodes[1]?.config.prompt).toBe(
+      'Classify the $& $1 $$ A TICKET is one message.',
+    );
+    expect(replaceInFlow(flow, '.*', 'x').count).toBe(0);
+  });
+
+  it('leaves a node as it is, and says why, when its settings would no longer be valid', () => {
+    const long = 'x'.repeat(10_001);
+    const result = replaceInFlow(flow, 'ticket', long, { kind: 'node', id: 'route' });
+    expect(result.changes).toBeUndefined();
+    expect(result.leftAlone).toEqual([
+      {
+        kind: 'node',
+        id: 'route',
+        reason: expect.stringMatching(/^its settings would not be valid: rules\.0\.value: /),
+      },
+    ]);
+    const label = replaceInFlow(flow, 'classify', 'y'.repeat(300), { kind: 'node', id: 'classify' });
+    expect(label.leftAlone[0]?.reason).toBe('its label would be over 200 characters');
+  });
+
+  it('changes nothing for empty words or words found nowhere', () => {
+    expect(replaceInFlow(flow, '  ', 'x')).toEqual({ changes: undefined, count: 0, places: 0, leftAlone: [] });
+    expect(replaceInFlow(flow, 'otters', 'x').changes).toBeUndefined();
+  });
+});

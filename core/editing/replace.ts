@@ -1,0 +1,203 @@
+import type { ChangeSetInput } from '../model/change-set';
+import type { Flow, FlowNode } from '../model/flow';
+import { NotesSchema, type Note } from '../model/notes';
+import type { AnyEditorField } from '../nodes/define-node';
+import { nodeRegistry } from '../nodes/registry';
+import { textFields } from './find';
+
+/** Where Find's words are, as find.ts names a node or note. */
+export interface ReplaceTarget {
+  kind: 'node' | 'note';
+  id: string;
+}
+
+/** A node or note holding the words where a replacement would not go, and why (said to the person). */
+export interface LeftAlone extends ReplaceTarget {
+  reason: string;
+}
+
+export interface Replacement {
+  /** The edit, undefined when nothing changes. */
+  changes: ChangeSetInput | undefined;
+  /** How many times the words were replaced, and in how many nodes and notes. */
+  count: number;
+  places: number;
+  /** Nodes and notes that hold the words only where they stay (see replaceInFlow). */
+  leftAlone: LeftAlone[];
+}
+
+/** Field kinds a person types words into; choices from a list, numbers, flags and JSON are not replaced in. */
+const TEXT_KINDS: ReadonlySet<AnyEditorField['kind']> = new Set(['text', 'textarea', 'template']);
+/** The longest label an edit takes (NodeUpdateSchema). */
+const MAX_LABEL = 200;
+
+/** Every occurrence of the words (ignoring case, as Find does) replaced; the text and how many there were. */
+function replaceWords(text: string, pattern: RegExp, replacement: string): [string, number] {
+  let count = 0;
+  // A function, so that `$&` or `$1` in what the person typed are inserted as typed.
+  const next = text.replace(pattern, () => {
+    count++;
+    return replacement;
+  });
+  return [next, count];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Find's words replaced in the text people write: node labels, the text
+ * fields of each node's settings (prompts, templates, return values, model
+ * names: the inspector's text fields, list items' too) and sticky notes'
+ * text. Ids stay (other nodes refer to them; renaming a node is its own edit),
+ * as do types, choices from a list, numbers and JSON. A node whose settings
+ * would no longer be valid after the replacement is left as it is. Both are
+ * reported in `leftAlone`, so nothing found is skipped without a word.
+ * `only` limits it to one node or note (Replace, as against Replace all).
+ * One edit: one undo step.
+ */
+export function replaceInFlow(flow: Flow, query: string, replacement: string, only?: ReplaceTarget): Replacement {
+  const words = query.trim();
+  const none: Replacement = { changes: undefined, count: 0, places: 0, leftAlone: [] };
+  if (!words) return none;
+  const pattern = new RegExp(escapeRegExp(words), 'giu');
+  const holds = (text: string) => text.search(pattern) >= 0;
+  const result = { ...none, leftAlone: [] as LeftAlone[] };
+  const updateNodes: NonNullable<ChangeSetInput['updateNodes']> = [];
+
+  for (const node of flow.nodes) {
+    if (only && (only.kind !== 'node' || only.id !== node.id)) continue;
+    const replaced = replaceInNode(node, pattern, replacement);
+    if ('reason' in replaced) {
+      result.leftAlone.push({ kind: 'node', id: node.id, reason: replaced.reason });
+      continue;
+    }
+    // Where Find looks and this does not: said, not left to be wondered at.
+    const fields = (nodeRegistry.get(node.type)?.editor ?? []) as readonly AnyEditorField[];
+    const replaceable = textPaths(node.config, fields);
+    const left = [
+      node.id,
+      nodeRegistry.get(node.type)?.label ?? node.type,
+      ...textFields(node.config).flatMap(([path, text]) => (replaceable.has(path) ? [] : [text])),
+    ];
+    if (left.some(holds)) {
+      const where = 'its id, its type or a setting that is not text';
+      const reason = replaced.count === 0 ? `the words are only in ${where}` : `the words are also in ${where}`;
+      result.leftAlone.push({ kind: 'node', id: node.id, reason });
+    }
+    if (replaced.count === 0) continue;
+    updateNodes.push(replaced.update);
+    result.count += replaced.count;
+    result.places++;
+  }
+
+  let notes: Note[] | undefined;
+  flow.notes.forEach((note, index) => {
+    if (only && (only.kind !== 'note' || only.id !== note.id)) return;
+    const [text, count] = replaceWords(note.text, pattern, replacement);
+    if (count === 0) return;
+    const changed = [...(notes ?? flow.notes)];
+    changed[index] = { ...note, text };
+    const checked = NotesSchema.safeParse(changed);
+    if (!checked.success) {
+      result.leftAlone.push({ kind: 'note', id: note.id, reason: checked.error.issues[0]?.message ?? 'invalid note' });
+      return;
+    }
+    notes = changed;
+    result.count += count;
+    result.places++;
+  });
+
+  if (updateNodes.length === 0 && !notes) return result;
+  return {
+    ...result,
+    changes: { ...(updateNodes.length > 0 ? { updateNodes } : {}), ...(notes ? { flow: { notes } } : {}) },
+  };
+}
+
+type NodeReplacement =
+  { update: { id: string; label?: string; config?: Record<string, unknown> }; count: number } | { reason: string };
+
+/** One node's label and text settings with the words replaced, or why it is left as it is. */
+function replaceInNode(node: FlowNode, pattern: RegExp, replacement: string): NodeReplacement {
+  const update: { id: string; label?: string; config?: Record<string, unknown> } = { id: node.id };
+  let count = 0;
+  if (node.label) {
+    const [label, found] = replaceWords(node.label, pattern, replacement);
+    if (found > 0) {
+      if (label.length > MAX_LABEL) return { reason: `its label would be over ${MAX_LABEL} characters` };
+      update.label = label;
+      count += found;
+    }
+  }
+  const definition = nodeRegistry.get(node.type);
+  if (definition) {
+    const [config, found] = replaceInFields(node.config, definition.editor, pattern, replacement);
+    if (found > 0) {
+      const checked = definition.configSchema.safeParse(config);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        return { reason: `its settings would not be valid: ${issue?.path.join('.') || 'config'}: ${issue?.message}` };
+      }
+      update.config = config;
+      count += found;
+    }
+  }
+  return { update, count };
+}
+
+/** A config (or a list item) with the words replaced in its text fields, and how many times. */
+function replaceInFields(
+  config: Record<string, unknown>,
+  fields: readonly AnyEditorField[],
+  pattern: RegExp,
+  replacement: string,
+): [Record<string, unknown>, number] {
+  let next = config;
+  let count = 0;
+  const set = (key: string, value: unknown) => {
+    if (next === config) next = { ...config };
+    next[key] = value;
+  };
+  for (const field of fields) {
+    const value = config[field.key];
+    if (TEXT_KINDS.has(field.kind) && typeof value === 'string') {
+      const [text, found] = replaceWords(value, pattern, replacement);
+      if (found > 0) set(field.key, text);
+      count += found;
+    } else if (field.kind === 'list' && field.itemFields && Array.isArray(value)) {
+      const list: unknown[] = value;
+      let items = list;
+      list.forEach((item, index) => {
+        if (item === null || typeof item !== 'object') return;
+        const [replaced, found] = replaceInFields(
+          item as Record<string, unknown>,
+          field.itemFields!,
+          pattern,
+          replacement,
+        );
+        if (found === 0) return;
+        if (items === list) items = [...list];
+        items[index] = replaced;
+        count += found;
+      });
+      if (items !== list) set(field.key, items);
+    }
+  }
+  return [next, count];
+}
+
+/** The paths (as find.ts names them: `prompt`, `rules.0.value`) of the text fields replaceInFields replaces in. */
+function textPaths(config: Record<string, unknown>, fields: readonly AnyEditorField[], prefix = ''): Set<string> {
+  const paths = new Set<string>();
+  for (const field of fields) {
+    const value = config[field.key];
+    if (TEXT_KINDS.has(field.kind)) paths.add(`${prefix}${field.key}`);
+    else if (field.kind === 'list' && field.itemFields && Array.isArray(value))
+      value.forEach((item: unknown, index) => {
+        if (item === null || typeof item !== 'object') return;
+        const inner = textPaths(item as Record<string, unknown>, field.itemFields!, `${prefix}${field.key}.${index}.`);
+        for (const path of inner) paths.add(path);
+      });
+  }
+  return paths;
+}

@@ -1,0 +1,109 @@
+import { useEffect, useState, type KeyboardEvent } from 'react';
+import type { FindMatch } from '../../../core/editing/find';
+import { replaceInFlow, type Replacement, type ReplaceTarget } from '../../../core/editing/replace';
+import type { Flow } from '../../../core/model/flow';
+import { useAppStore } from '../store/app-store';
+import { readOnlyShown } from '../store/versions-slice';
+
+/** How many nodes left as they were are named in the report; the rest are counted. */
+const NAMED = 3;
+
+/** What a replacement did, in words: how many, where, and what was left as it was and why. */
+function report(result: Replacement, flow: Flow): string {
+  const done =
+    result.count === 0
+      ? 'Nothing replaced.'
+      : `Replaced ${result.count} ${result.count === 1 ? 'time' : 'times'} in ${result.places} ${result.places === 1 ? 'place' : 'places'}.`;
+  if (result.leftAlone.length === 0) return done;
+  const name = (kind: string, id: string) =>
+    kind === 'note' ? 'a sticky note' : `"${flow.nodes.find((n) => n.id === id)?.label || id}"`;
+  const named = result.leftAlone.slice(0, NAMED).map((left) => `${name(left.kind, left.id)}: ${left.reason}`);
+  const more = result.leftAlone.length - NAMED;
+  return `${done} Left as ${result.leftAlone.length === 1 ? 'it was' : 'they were'}: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`;
+}
+
+/**
+ * Find's Replace row (Ctrl+H): the words found replaced in the current match
+ * (Replace, then on to the next) or everywhere (Replace all), each one edit
+ * that Undo takes back. What is replaced and what is not (ids, types,
+ * settings that are not text) is core/editing/replace.ts; the row says what
+ * was left as it was and why, so nothing found is skipped without a word.
+ */
+export function ReplaceRow({
+  words,
+  match,
+  onReplaced,
+}: {
+  words: string;
+  match: FindMatch | undefined;
+  /** After a replacement in `target` (Replace) or everywhere (Replace all, undefined). */
+  onReplaced: (target: ReplaceTarget | undefined) => void;
+}) {
+  const [replacement, setReplacement] = useState('');
+  const [said, setSaid] = useState<string>();
+  const shown = useAppStore(readOnlyShown);
+  // A report is about the words it was made for.
+  useEffect(() => setSaid(undefined), [words]);
+
+  const replace = (target: ReplaceTarget | undefined) => {
+    const state = useAppStore.getState();
+    // The draft: a past run or a version on the canvas is read-only (the buttons are off then).
+    const flow = state.flow;
+    if (!flow || shown || !words.trim()) return;
+    const result = replaceInFlow(flow, words, replacement, target);
+    if (result.changes) state.edit(result.changes);
+    // Nodes are named as they are now (a label may have just changed).
+    setSaid(report(result, useAppStore.getState().flow ?? flow));
+    onReplaced(target);
+  };
+  const here = match && { kind: match.kind, id: match.id };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      if (event.ctrlKey || event.metaKey || event.altKey) replace(undefined);
+      else if (here) replace(here);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      useAppStore.getState().closeFind();
+    }
+  };
+  const why = shown ? `This is ${shown}, shown read-only: go back to the draft to edit` : undefined;
+
+  return (
+    <>
+      <div className="find-row">
+        <input
+          type="text"
+          aria-label="Replace with"
+          placeholder="Replace with…"
+          value={replacement}
+          disabled={shown !== undefined}
+          title={why}
+          onChange={(e) => setReplacement(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button
+          className="small"
+          title={why ?? 'Replace in this match, then go to the next (Enter)'}
+          disabled={shown !== undefined || !here}
+          onClick={() => here && replace(here)}
+        >
+          Replace
+        </button>
+        <button
+          className="small"
+          title={why ?? 'Replace in every match, as one edit (Ctrl+Enter)'}
+          disabled={shown !== undefined || !words.trim()}
+          onClick={() => replace(undefined)}
+        >
+          Replace all
+        </button>
+      </div>
+      {said && (
+        <p className="find-where replace-report" role="status" data-testid="replace-report">
+          {said}
+        </p>
+      )}
+    </>
+  );
+}
