@@ -49,7 +49,7 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
   await localModel((request) =>
     String(request.body.messages?.at(-1)?.content).includes('forever')
       ? { delayMs: 20_000, content: 'never' }
-      : { delayMs: 600, chunks: ['Otters ', 'hold ', 'hands.'], chunkDelayMs: 400 },
+      : { delayMs: 600, chunks: ['Otters ', 'hold ', 'hands.'], chunkDelayMs: 800 },
   );
   withDatabase(served.db, (services) =>
     services.providers.setPrice({ model: 'test-model', inputPerMillion: 1000, outputPerMillion: 2000 }),
@@ -66,7 +66,8 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
   await expect(card(page, 'answer').locator('.fb-step-line-running')).toHaveText(/^\d+\.\d s$/);
   const details = page.getByRole('region', { name: 'Step details' });
   // The answer as it streams, chunk by chunk, while the step still runs. Read every 50 ms: each
-  // chunk is on screen for 400 ms, which an assertion's backing-off retries can step over.
+  // chunk is on screen for 800 ms, which an assertion's backing-off retries can step over. (At 400
+  // ms, a loaded CI machine once stalled the page long enough to draw two chunks as one.)
   const streamed = () =>
     page.evaluate<string>(`document.querySelector('[aria-label="Step details"] .step-block pre')?.textContent ?? ''`);
   await expect.poll(streamed, { intervals: [50] }).toBe('Otters ');
