@@ -435,8 +435,16 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   const intoAnswer = during.find((segment) => near(segment.from, closeUp.e0?.from));
   expect(intoAnswer?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
   expect(intoAnswer?.to.x).toBeCloseTo(closeUp.e0?.to.x ?? 0, 0);
+  // While nodes are dragged the canvas is covered, so the pointer is not tested against every card.
+  const shield = page.locator('.fb-drag-shield');
+  await expect(shield).toBeVisible();
   await page.mouse.up();
+  await expect(shield).toBeHidden();
   const farAfter = await farSegments(page, 'flow');
+  // Should a drag ever end unannounced, the first press takes the cover away.
+  await shield.evaluate((element) => ((element as HTMLElement).hidden = false));
+  await page.mouse.click(card.x - 40, card.y - 40);
+  await expect(shield).toBeHidden();
 
   // Close up again, the ports are back and measured: React Flow's edges lie where the far path had them.
   await zoomToDetail(page, 'full');
@@ -447,6 +455,9 @@ test('zoomed far out, the edges are one path between the places React Flow joins
     expect(farAfter.some((segment) => near(segment.from, edge?.from) && near(segment.to, edge?.to))).toBe(true);
   }
   expect(closeUpAfter.e0?.to.y).toBeGreaterThan((closeUp.e0?.to.y ?? 0) + 20);
+  // The canvas takes clicks again: a card is selected by one.
+  await page.getByTestId('rf__node-answer').click();
+  await expect(page.getByTestId('rf__node-answer')).toHaveClass(/selected/);
 });
 
 test('a big flow opens far out with no edge drawn before its cards show, then every edge in one path', async ({
