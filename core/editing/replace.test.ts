@@ -42,7 +42,7 @@ describe('replaceInFlow', () => {
   it('replaces every occurrence, ignoring case, in labels, text settings, list items and notes, as one edit', () => {
     const result = replaceInFlow(flow, ' ticket ', 'request');
     expect(result.count).toBe(7);
-    expect(result.places).toBe(4);
+    expect([result.nodes, result.notes]).toEqual([3, 1]);
     const after = applied(flow, result.changes);
     expect(node(after, 'classify').label).toBe('Classify request');
     expect(node(after, 'classify').config).toMatchObject({
@@ -72,7 +72,7 @@ describe('replaceInFlow', () => {
 
   it('limits Replace to the one node or note given', () => {
     const result = replaceInFlow(flow, 'ticket', 'case', { kind: 'note', id: 'why' });
-    expect([result.count, result.places]).toEqual([1, 1]);
+    expect([result.count, result.nodes, result.notes]).toEqual([1, 0, 1]);
     expect(result.changes).toEqual({ flow: { notes: [{ ...flow.notes[0], text: 'Each case is classified first' }] } });
     const one = replaceInFlow(flow, 'ticket', 'case', { kind: 'node', id: 'answer' });
     expect(one.changes).toEqual({
@@ -92,6 +92,20 @@ describe('replaceInFlow', () => {
     const result = replaceInFlow(flow, 'ticket', 'tickets', { kind: 'node', id: 'classify' });
     expect(result.count).toBe(4);
     expect(result.leftAlone).toEqual([]);
+  });
+
+  it('leaves the words in {{references}} as they are (ids stay, so must the references to them), and says so', () => {
+    const result = replaceInFlow(flow, 'classify', 'sort');
+    const after = applied(flow, result.changes);
+    expect(node(after, 'classify').label).toBe('sort Ticket');
+    expect(node(after, 'classify').config.prompt).toBe('sort the ticket. A TICKET is one message.');
+    expect(node(after, 'route').config.rules).toEqual(node(flow, 'route').config.rules);
+    expect(node(after, 'answer').config).toEqual(node(flow, 'answer').config);
+    expect(result.leftAlone).toEqual([
+      { kind: 'node', id: 'classify', reason: 'the words are also in its id, its type or a setting that is not text' },
+      { kind: 'node', id: 'route', reason: 'the words are only in {{references}}, which name ids' },
+      { kind: 'node', id: 'answer', reason: 'the words are only in {{references}}, which name ids' },
+    ]);
   });
 
   it('inserts what was typed as typed, and finds the words as typed (no patterns)', () => {
@@ -118,7 +132,7 @@ describe('replaceInFlow', () => {
   });
 
   it('changes nothing for empty words or words found nowhere', () => {
-    expect(replaceInFlow(flow, '  ', 'x')).toEqual({ changes: undefined, count: 0, places: 0, leftAlone: [] });
+    expect(replaceInFlow(flow, '  ', 'x')).toEqual({ changes: undefined, count: 0, nodes: 0, notes: 0, leftAlone: [] });
     expect(replaceInFlow(flow, 'otters', 'x').changes).toBeUndefined();
   });
 });

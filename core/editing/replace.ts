@@ -21,26 +21,47 @@ export interface Replacement {
   changes: ChangeSetInput | undefined;
   /** How many times the words were replaced, and in how many nodes and notes. */
   count: number;
-  places: number;
+  nodes: number;
+  notes: number;
   /** Nodes and notes that hold the words only where they stay (see replaceInFlow). */
   leftAlone: LeftAlone[];
 }
 
 /** Field kinds a person types words into; choices from a list, numbers, flags and JSON are not replaced in. */
 const TEXT_KINDS: ReadonlySet<AnyEditorField['kind']> = new Set(['text', 'textarea', 'template']);
+/** Why words in references stay, as the person is told. */
+const REFERENCES_KEPT = '{{references}}, which name ids';
 /** The longest label an edit takes (NodeUpdateSchema). */
 const MAX_LABEL = 200;
 
-/** Every occurrence of the words (ignoring case, as Find does) replaced; the text and how many there were. */
+/** A `{{…}}` reference in a template: it names ids and paths, which replacing leaves alone. */
+const REFERENCE = /\{\{[^{}]*\}\}/g;
+
+/**
+ * Every occurrence of the words (ignoring case, as Find does) replaced,
+ * except inside `{{…}}` references (a node's id stays, so the references
+ * to it must too); the text and how many there were.
+ */
 function replaceWords(text: string, pattern: RegExp, replacement: string): [string, number] {
   let count = 0;
   // A function, so that `$&` or `$1` in what the person typed are inserted as typed.
-  const next = text.replace(pattern, () => {
-    count++;
-    return replacement;
-  });
-  return [next, count];
+  const swap = (part: string) =>
+    part.replace(pattern, () => {
+      count++;
+      return replacement;
+    });
+  let next = '';
+  let from = 0;
+  for (const reference of text.matchAll(REFERENCE)) {
+    next += swap(text.slice(from, reference.index)) + reference[0];
+    from = reference.index + reference[0].length;
+  }
+  return [next + swap(text.slice(from)), count];
 }
+
+/** True when the words are in one of the text's `{{…}}` references. */
+const inReferences = (text: string, holds: (text: string) => boolean) =>
+  [...text.matchAll(REFERENCE)].some((reference) => holds(reference[0]));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -49,15 +70,16 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * fields of each node's settings (prompts, templates, return values, model
  * names: the inspector's text fields, list items' too) and sticky notes'
  * text. Ids stay (other nodes refer to them; renaming a node is its own edit),
- * as do types, choices from a list, numbers and JSON. A node whose settings
- * would no longer be valid after the replacement is left as it is. Both are
- * reported in `leftAlone`, so nothing found is skipped without a word.
+ * and so do the words in `{{…}}` references to them, types, choices from a
+ * list, numbers and JSON. A node whose settings would no longer be valid
+ * after the replacement is left as it is. All of these are reported in
+ * `leftAlone`, so nothing found is skipped without a word.
  * `only` limits it to one node or note (Replace, as against Replace all).
  * One edit: one undo step.
  */
 export function replaceInFlow(flow: Flow, query: string, replacement: string, only?: ReplaceTarget): Replacement {
   const words = query.trim();
-  const none: Replacement = { changes: undefined, count: 0, places: 0, leftAlone: [] };
+  const none: Replacement = { changes: undefined, count: 0, nodes: 0, notes: 0, leftAlone: [] };
   if (!words) return none;
   const pattern = new RegExp(escapeRegExp(words), 'giu');
   const holds = (text: string) => text.search(pattern) >= 0;
@@ -74,26 +96,34 @@ export function replaceInFlow(flow: Flow, query: string, replacement: string, on
     // Where Find looks and this does not: said, not left to be wondered at.
     const fields = (nodeRegistry.get(node.type)?.editor ?? []) as readonly AnyEditorField[];
     const replaceable = textPaths(node.config, fields);
+    const texts = textFields(node.config);
     const left = [
       node.id,
       nodeRegistry.get(node.type)?.label ?? node.type,
-      ...textFields(node.config).flatMap(([path, text]) => (replaceable.has(path) ? [] : [text])),
+      ...texts.flatMap(([path, text]) => (replaceable.has(path) ? [] : [text])),
     ];
-    if (left.some(holds)) {
-      const where = 'its id, its type or a setting that is not text';
-      const reason = replaced.count === 0 ? `the words are only in ${where}` : `the words are also in ${where}`;
+    const where = [
+      left.some(holds) ? 'its id, its type or a setting that is not text' : '',
+      texts.some(([path, text]) => replaceable.has(path) && inReferences(text, holds)) ? REFERENCES_KEPT : '',
+    ].filter(Boolean);
+    if (where.length > 0) {
+      const reason = `the words are ${replaced.count === 0 ? 'only' : 'also'} in ${where.join(' and in ')}`;
       result.leftAlone.push({ kind: 'node', id: node.id, reason });
     }
     if (replaced.count === 0) continue;
     updateNodes.push(replaced.update);
     result.count += replaced.count;
-    result.places++;
+    result.nodes++;
   }
 
   let notes: Note[] | undefined;
   flow.notes.forEach((note, index) => {
     if (only && (only.kind !== 'note' || only.id !== note.id)) return;
     const [text, count] = replaceWords(note.text, pattern, replacement);
+    if (inReferences(note.text, holds)) {
+      const reason = `the words are ${count === 0 ? 'only' : 'also'} in ${REFERENCES_KEPT}`;
+      result.leftAlone.push({ kind: 'note', id: note.id, reason });
+    }
     if (count === 0) return;
     const changed = [...(notes ?? flow.notes)];
     changed[index] = { ...note, text };
@@ -104,7 +134,7 @@ export function replaceInFlow(flow: Flow, query: string, replacement: string, on
     }
     notes = changed;
     result.count += count;
-    result.places++;
+    result.notes++;
   });
 
   if (updateNodes.length === 0 && !notes) return result;

@@ -118,7 +118,7 @@ test('Ctrl+H replaces the words in one match or in all of them, each one edit th
   const report = bar.getByTestId('replace-report');
   // Its id stays ticket_intro (other nodes refer to it), and the report says so.
   await expect(report).toHaveText(
-    'Replaced 2 times in 1 place. Left as it was: "request intro": the words are also in its id, its type or a setting that is not text.',
+    'Replaced 2 times in 1 node. Left as it was: "request intro": the words are also in its id, its type or a setting that is not text.',
   );
   await expect(page.getByTestId('rf__node-ticket_intro')).toContainText('request intro');
   await expect(bar.locator('.find-count')).toHaveText('2 of 3');
@@ -126,7 +126,7 @@ test('Ctrl+H replaces the words in one match or in all of them, each one edit th
 
   // Replace all: the rest, as one edit.
   await bar.getByRole('button', { name: 'Replace all' }).click();
-  await expect(report).toContainText('Replaced 3 times in 2 places.');
+  await expect(report).toContainText('Replaced 3 times in 2 nodes.');
   await expectSaved(page);
   const stored = storedFlow(served.db, 'replaceable');
   const text = (id: string) => stored.nodes.find((n) => n.id === id)?.config;

@@ -10,10 +10,13 @@ const NAMED = 3;
 
 /** What a replacement did, in words: how many, where, and what was left as it was and why. */
 function report(result: Replacement, flow: Flow): string {
+  const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const where = [
+    result.nodes > 0 ? counted(result.nodes, 'node') : '',
+    result.notes > 0 ? counted(result.notes, 'note') : '',
+  ].filter(Boolean);
   const done =
-    result.count === 0
-      ? 'Nothing replaced.'
-      : `Replaced ${result.count} ${result.count === 1 ? 'time' : 'times'} in ${result.places} ${result.places === 1 ? 'place' : 'places'}.`;
+    result.count === 0 ? 'Nothing replaced.' : `Replaced ${counted(result.count, 'time')} in ${where.join(' and ')}.`;
   if (result.leftAlone.length === 0) return done;
   const name = (kind: string, id: string) =>
     kind === 'note' ? 'a sticky note' : `"${flow.nodes.find((n) => n.id === id)?.label || id}"`;
