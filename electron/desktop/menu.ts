@@ -74,7 +74,7 @@ export function appMenu(platform: NodeJS.Platform, actions: MenuActions): MenuIt
         { type: 'separator' },
         command(actions, 'Find…', 'find', 'CmdOrCtrl+F'),
         // Cmd+H hides the app on macOS; Cmd+Option+F is the Mac's Replace.
-        command(actions, 'Replace…', 'replace', process.platform === 'darwin' ? 'Cmd+Alt+F' : 'Ctrl+H'),
+        command(actions, 'Replace…', 'replace', isMac ? 'Cmd+Alt+F' : 'Ctrl+H'),
       ],
     },
     {

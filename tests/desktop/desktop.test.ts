@@ -118,6 +118,8 @@ describe('the desktop main process', () => {
     await launch(shell);
     expect(shell.menuItem('Undo')).toMatchObject({ accelerator: 'CmdOrCtrl+Z', registerAccelerator: false });
     expect(shell.menuItem('Auto-layout')).toMatchObject({ accelerator: 'CmdOrCtrl+Shift+L' });
+    // Ctrl+H off a Mac; there Cmd+H hides the app, and Replace is Cmd+Option+F.
+    expect(shell.menuItem('Replace…')).toMatchObject({ accelerator: 'Ctrl+H', registerAccelerator: false });
     const window = shell.windows[0]!;
     // Sent before the page loaded: kept, then delivered in order.
     shell.click('Undo');
@@ -125,7 +127,8 @@ describe('the desktop main process', () => {
     window.webContents.finishLoad();
     shell.click('Run with Test Inputs');
     shell.click('Connect a Client…');
-    expect(commandsSent(window)).toEqual([{ name: 'undo' }, { name: 'run' }, { name: 'connect' }]);
+    shell.click('Replace…');
+    expect(commandsSent(window)).toEqual([{ name: 'undo' }, { name: 'run' }, { name: 'connect' }, { name: 'replace' }]);
   });
 
   it('imports a flow file named at launch, opened from the menu, or passed on by a second launch', async () => {
