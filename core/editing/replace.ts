@@ -1,7 +1,7 @@
 import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowNode } from '../model/flow';
 import { NotesSchema, type Note } from '../model/notes';
-import type { AnyEditorField } from '../nodes/define-node';
+import type { AnyEditorField, NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
 import { textFields } from './find';
 
@@ -88,18 +88,22 @@ export function replaceInFlow(flow: Flow, query: string, replacement: string, on
 
   for (const node of flow.nodes) {
     if (only && (only.kind !== 'node' || only.id !== node.id)) continue;
-    const replaced = replaceInNode(node, pattern, replacement);
+    const definition = nodeRegistry.get(node.type);
+    const replaced = replaceInNode(node, definition, pattern, replacement);
     if ('reason' in replaced) {
       result.leftAlone.push({ kind: 'node', id: node.id, reason: replaced.reason });
       continue;
     }
     // Where Find looks and this does not: said, not left to be wondered at.
-    const fields = (nodeRegistry.get(node.type)?.editor ?? []) as readonly AnyEditorField[];
-    const replaceable = textPaths(node.config, fields);
+    const replaceable = new Set<string>();
+    mapTextFields(node.config, definition?.editor ?? [], (text, path) => {
+      replaceable.add(path);
+      return text;
+    });
     const texts = textFields(node.config);
     const left = [
       node.id,
-      nodeRegistry.get(node.type)?.label ?? node.type,
+      definition?.label ?? node.type,
       ...texts.flatMap(([path, text]) => (replaceable.has(path) ? [] : [text])),
     ];
     const where = [
@@ -148,7 +152,12 @@ type NodeReplacement =
   { update: { id: string; label?: string; config?: Record<string, unknown> }; count: number } | { reason: string };
 
 /** One node's label and text settings with the words replaced, or why it is left as it is. */
-function replaceInNode(node: FlowNode, pattern: RegExp, replacement: string): NodeReplacement {
+function replaceInNode(
+  node: FlowNode,
+  definition: NodeDefinition | undefined,
+  pattern: RegExp,
+  replacement: string,
+): NodeReplacement {
   const update: { id: string; label?: string; config?: Record<string, unknown> } = { id: node.id };
   let count = 0;
   if (node.label) {
@@ -159,9 +168,13 @@ function replaceInNode(node: FlowNode, pattern: RegExp, replacement: string): No
       count += found;
     }
   }
-  const definition = nodeRegistry.get(node.type);
   if (definition) {
-    const [config, found] = replaceInFields(node.config, definition.editor, pattern, replacement);
+    let found = 0;
+    const config = mapTextFields(node.config, definition.editor, (text) => {
+      const [next, times] = replaceWords(text, pattern, replacement);
+      found += times;
+      return next;
+    });
     if (found > 0) {
       const checked = definition.configSchema.safeParse(config);
       if (!checked.success) {
@@ -175,59 +188,42 @@ function replaceInNode(node: FlowNode, pattern: RegExp, replacement: string): No
   return { update, count };
 }
 
-/** A config (or a list item) with the words replaced in its text fields, and how many times. */
-function replaceInFields(
+/**
+ * The config (or a list item) with each of its text fields, list items' too,
+ * given by `edit` (with its path, as find.ts names it: `prompt`,
+ * `rules.0.value`); the same object when `edit` changes nothing. The one walk
+ * over the inspector's fields that replacing and telling what it replaces share.
+ */
+function mapTextFields(
   config: Record<string, unknown>,
   fields: readonly AnyEditorField[],
-  pattern: RegExp,
-  replacement: string,
-): [Record<string, unknown>, number] {
+  edit: (text: string, path: string) => string,
+  prefix = '',
+): Record<string, unknown> {
   let next = config;
-  let count = 0;
   const set = (key: string, value: unknown) => {
     if (next === config) next = { ...config };
     next[key] = value;
   };
   for (const field of fields) {
     const value = config[field.key];
+    const path = `${prefix}${field.key}`;
     if (TEXT_KINDS.has(field.kind) && typeof value === 'string') {
-      const [text, found] = replaceWords(value, pattern, replacement);
-      if (found > 0) set(field.key, text);
-      count += found;
+      const text = edit(value, path);
+      if (text !== value) set(field.key, text);
     } else if (field.kind === 'list' && field.itemFields && Array.isArray(value)) {
       const list: unknown[] = value;
       let items = list;
       list.forEach((item, index) => {
         if (item === null || typeof item !== 'object') return;
-        const [replaced, found] = replaceInFields(
-          item as Record<string, unknown>,
-          field.itemFields!,
-          pattern,
-          replacement,
-        );
-        if (found === 0) return;
+        const itemFields = field.itemFields ?? [];
+        const mapped = mapTextFields(item as Record<string, unknown>, itemFields, edit, `${path}.${index}.`);
+        if (mapped === item) return;
         if (items === list) items = [...list];
-        items[index] = replaced;
-        count += found;
+        items[index] = mapped;
       });
       if (items !== list) set(field.key, items);
     }
   }
-  return [next, count];
-}
-
-/** The paths (as find.ts names them: `prompt`, `rules.0.value`) of the text fields replaceInFields replaces in. */
-function textPaths(config: Record<string, unknown>, fields: readonly AnyEditorField[], prefix = ''): Set<string> {
-  const paths = new Set<string>();
-  for (const field of fields) {
-    const value = config[field.key];
-    if (TEXT_KINDS.has(field.kind)) paths.add(`${prefix}${field.key}`);
-    else if (field.kind === 'list' && field.itemFields && Array.isArray(value))
-      value.forEach((item: unknown, index) => {
-        if (item === null || typeof item !== 'object') return;
-        const inner = textPaths(item as Record<string, unknown>, field.itemFields!, `${prefix}${field.key}.${index}.`);
-        for (const path of inner) paths.add(path);
-      });
-  }
-  return paths;
+  return next;
 }
