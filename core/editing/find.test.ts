@@ -59,6 +59,24 @@ describe('findInFlow', () => {
     ]);
   });
 
+  it('matches case and whole words when asked', () => {
+    expect(findInFlow(flow, 'Ticket', typeLabel, { matchCase: true }).map((m) => m.id)).toEqual([]);
+    expect(findInFlow(flow, 'ticket', typeLabel, { matchCase: true }).map((m) => m.id)).toEqual([
+      'classify',
+      'ticket_log',
+      'draft',
+      'why',
+    ]);
+    // `ticket_log` is one word (an underscore is part of it); `{{inputs` still finds `{{inputs.topic}}`.
+    expect(findInFlow(flow, 'ticket', typeLabel, { wholeWord: true }).map((m) => m.id)).toEqual([
+      'classify',
+      'draft',
+      'why',
+    ]);
+    expect(findInFlow(flow, 'ticke', typeLabel, { wholeWord: true })).toEqual([]);
+    expect(findInFlow(flow, '{{inputs', typeLabel, { wholeWord: true }).map((m) => m.id)).toEqual(['draft']);
+  });
+
   it('finds nothing for blank words or words nowhere', () => {
     expect(findInFlow(flow, '  ', typeLabel)).toEqual([]);
     expect(findInFlow(flow, 'refund', typeLabel)).toEqual([]);

@@ -10,21 +10,63 @@ export interface FindMatch {
   excerpt: string;
 }
 
+/** How Find matches the words, as a code editor's Find does; ignoring case and inside words by default. */
+export interface FindOptions {
+  /** Only text with the same capitals (Aa). */
+  matchCase?: boolean;
+  /** Only where the words stand alone, not inside a longer word (ab|). */
+  wholeWord?: boolean;
+}
+
 /** How much text is shown on each side of the words found. */
 const CONTEXT = 30;
 /** Config fields deeper than this are not searched (a pasted JSON schema is not where a person looks). */
 const MAX_DEPTH = 6;
 
+/** A letter, digit or underscore: what a word is made of, in any script. */
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * The nodes and notes of a flow whose words contain `query` (ignoring case),
+ * The words (trimmed) as a pattern matching them literally, as the options
+ * say; undefined for blank words. Whole word checks only the ends that are
+ * word characters, so `{{inputs` still finds `{{inputs.topic}}`. Global: a
+ * caller reusing it for `exec` starts from `lastIndex` 0 (see `locate`).
+ */
+export function findPattern(query: string, options: FindOptions = {}): RegExp | undefined {
+  const words = query.trim();
+  if (!words) return undefined;
+  let source = escapeRegExp(words);
+  if (options.wholeWord) {
+    if (WORD_CHAR.test(words[0] ?? '')) source = `(?<![\\p{L}\\p{N}_])${source}`;
+    if (WORD_CHAR.test(words.at(-1) ?? '')) source = `${source}(?![\\p{L}\\p{N}_])`;
+  }
+  return new RegExp(source, options.matchCase ? 'gu' : 'giu');
+}
+
+/** Where the pattern first matches in the text, and how long the match is. */
+function locate(text: string, pattern: RegExp): { at: number; length: number } | undefined {
+  pattern.lastIndex = 0;
+  const found = pattern.exec(text);
+  return found ? { at: found.index, length: found[0].length } : undefined;
+}
+
+/**
+ * The nodes and notes of a flow whose words contain `query` (ignoring case
+ * unless `options` say otherwise),
  * as a person looks for them on a big canvas: by label first, then id, node
  * type, the text of the node's settings (prompts, conditions, return values),
  * and what notes say. Each node or note is found once, at its best field;
  * those found at the same kind of field are listed top to bottom, then left
  * to right, so going through them moves across the canvas in reading order.
  */
-export function findInFlow(flow: Flow, query: string, typeLabel: (type: string) => string): FindMatch[] {
-  const wanted = query.trim().toLowerCase();
+export function findInFlow(
+  flow: Flow,
+  query: string,
+  typeLabel: (type: string) => string,
+  options: FindOptions = {},
+): FindMatch[] {
+  const wanted = findPattern(query, options);
   if (!wanted) return [];
   const found: { match: FindMatch; rank: number; x: number; y: number }[] = [];
   for (const node of flow.nodes) {
@@ -48,12 +90,12 @@ export function findInFlow(flow: Flow, query: string, typeLabel: (type: string) 
 /** The first field (in the order given) that holds the words, with its rank (its place in that order). */
 function firstMatch(
   fields: readonly [string, string][],
-  wanted: string,
+  wanted: RegExp,
 ): { match: { field: string; excerpt: string }; rank: number } | undefined {
   for (const [rank, [field, text]] of fields.entries()) {
-    const at = text.toLowerCase().indexOf(wanted);
+    const found = locate(text, wanted);
     // Label, id, type, then every setting alike.
-    if (at >= 0) return { match: { field, excerpt: excerpt(text, at, wanted.length) }, rank: Math.min(rank, 3) };
+    if (found) return { match: { field, excerpt: excerpt(text, found.at, found.length) }, rank: Math.min(rank, 3) };
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
-import { replaceInFlow } from './replace';
+import { replaceInFlow, withCaseOf } from './replace';
 
 const flow = FlowSchema.parse({
   id: 'replace',
@@ -71,10 +71,10 @@ describe('replaceInFlow', () => {
   });
 
   it('limits Replace to the one node or note given', () => {
-    const result = replaceInFlow(flow, 'ticket', 'case', { kind: 'note', id: 'why' });
+    const result = replaceInFlow(flow, 'ticket', 'case', { only: { kind: 'note', id: 'why' } });
     expect([result.count, result.nodes, result.notes]).toEqual([1, 0, 1]);
     expect(result.changes).toEqual({ flow: { notes: [{ ...flow.notes[0], text: 'Each case is classified first' }] } });
-    const one = replaceInFlow(flow, 'ticket', 'case', { kind: 'node', id: 'answer' });
+    const one = replaceInFlow(flow, 'ticket', 'case', { only: { kind: 'node', id: 'answer' } });
     expect(one.changes).toEqual({
       updateNodes: [
         {
@@ -89,7 +89,7 @@ describe('replaceInFlow', () => {
   });
 
   it('does not count what the replacement itself holds as words left behind', () => {
-    const result = replaceInFlow(flow, 'ticket', 'tickets', { kind: 'node', id: 'classify' });
+    const result = replaceInFlow(flow, 'ticket', 'tickets', { only: { kind: 'node', id: 'classify' } });
     expect(result.count).toBe(4);
     expect(result.leftAlone).toEqual([]);
   });
@@ -118,7 +118,7 @@ describe('replaceInFlow', () => {
 
   it('leaves a node as it is, and says why, when its settings would no longer be valid', () => {
     const long = 'x'.repeat(10_001);
-    const result = replaceInFlow(flow, 'ticket', long, { kind: 'node', id: 'route' });
+    const result = replaceInFlow(flow, 'ticket', long, { only: { kind: 'node', id: 'route' } });
     expect(result.changes).toBeUndefined();
     expect(result.leftAlone).toEqual([
       {
@@ -127,8 +127,39 @@ describe('replaceInFlow', () => {
         reason: expect.stringMatching(/^its settings would not be valid: rules\.0\.value: /),
       },
     ]);
-    const label = replaceInFlow(flow, 'classify', 'y'.repeat(300), { kind: 'node', id: 'classify' });
+    const label = replaceInFlow(flow, 'classify', 'y'.repeat(300), { only: { kind: 'node', id: 'classify' } });
     expect(label.leftAlone[0]?.reason).toBe('its label would be over 200 characters');
+  });
+
+  it('matches case and whole words when asked, and keeps the capitals of what it replaces', () => {
+    const cased = replaceInFlow(flow, 'TICKET', 'REQUEST', { matchCase: true });
+    expect(cased.count).toBe(1);
+    expect(node(applied(flow, cased.changes), 'classify').config.prompt).toBe(
+      'Classify the ticket. A REQUEST is one message.',
+    );
+    // `tickets` and `Ticketing` are longer words; the comma is not part of one.
+    const words = FlowSchema.parse({
+      ...flow,
+      notes: [{ id: 'n', text: 'tickets, ticket, Ticketing', position: { x: 0, y: 0 } }],
+    });
+    const whole = replaceInFlow(words, 'ticket', 'case', { wholeWord: true, only: { kind: 'note', id: 'n' } });
+    expect(applied(words, whole.changes).notes[0]?.text).toBe('tickets, case, Ticketing');
+
+    const kept = replaceInFlow(flow, 'ticket', 'request', {
+      preserveCase: true,
+      only: { kind: 'node', id: 'classify' },
+    });
+    const after = node(applied(flow, kept.changes), 'classify');
+    expect(after.label).toBe('Classify Request');
+    expect(after.config.prompt).toBe('Classify the request. A REQUEST is one message.');
+  });
+
+  it('keeps capitals as editors do: all capitals, all small, a capital first; otherwise as typed', () => {
+    expect(withCaseOf('TICKET', 'case')).toBe('CASE');
+    expect(withCaseOf('ticket', 'Case')).toBe('case');
+    expect(withCaseOf('Ticket', 'case')).toBe('Case');
+    expect(withCaseOf('TicketLog', 'caseLog')).toBe('caseLog');
+    expect(withCaseOf('42', 'Case')).toBe('Case');
   });
 
   it('changes nothing for empty words or words found nowhere', () => {

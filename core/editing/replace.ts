@@ -3,12 +3,19 @@ import type { Flow, FlowNode } from '../model/flow';
 import { NotesSchema, type Note } from '../model/notes';
 import type { AnyEditorField, NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
-import { textFields } from './find';
+import { findPattern, textFields, type FindOptions } from './find';
 
 /** Where Find's words are, as find.ts names a node or note. */
 export interface ReplaceTarget {
   kind: 'node' | 'note';
   id: string;
+}
+
+export interface ReplaceOptions extends FindOptions {
+  /** Only this node or note (Replace, as against Replace all). */
+  only?: ReplaceTarget;
+  /** Each replacement takes the capitals of the text it replaces (AB): `Ticket` → `Case`, `TICKET` → `CASE`. */
+  preserveCase?: boolean;
 }
 
 /** A node or note holding the words where a replacement would not go, and why (said to the person). */
@@ -38,17 +45,39 @@ const MAX_LABEL = 200;
 const REFERENCE = /\{\{[^{}]*\}\}/g;
 
 /**
- * Every occurrence of the words (ignoring case, as Find does) replaced,
- * except inside `{{…}}` references (a node's id stays, so the references
- * to it must too); the text and how many there were.
+ * The replacement with the capitals of the text it replaces, as code
+ * editors' "preserve case" does: all capitals, all small letters, or a
+ * capital first; otherwise as typed. (Editors also keep the case of each
+ * part of `snake_case` and `kebab-case` words; this does not.)
  */
-function replaceWords(text: string, pattern: RegExp, replacement: string): [string, number] {
+export function withCaseOf(found: string, replacement: string): string {
+  const upper = found.toUpperCase();
+  const lower = found.toLowerCase();
+  if (upper === lower) return replacement;
+  if (found === upper) return replacement.toUpperCase();
+  if (found === lower) return replacement.toLowerCase();
+  const [first = '', ...rest] = found;
+  if (first === first.toUpperCase() && rest.join('') === rest.join('').toLowerCase()) {
+    return replacement.charAt(0).toUpperCase() + replacement.slice(1);
+  }
+  return replacement;
+}
+
+/** What goes in place of one match. */
+type Swap = (found: string) => string;
+
+/**
+ * Every occurrence of the words (as Find matches them) replaced, except
+ * inside `{{…}}` references (a node's id stays, so the references to it must
+ * too); the text and how many there were.
+ */
+function replaceWords(text: string, pattern: RegExp, replacement: Swap): [string, number] {
   let count = 0;
   // A function, so that `$&` or `$1` in what the person typed are inserted as typed.
   const swap = (part: string) =>
-    part.replace(pattern, () => {
+    part.replace(pattern, (found) => {
       count++;
-      return replacement;
+      return replacement(found);
     });
   let next = '';
   let from = 0;
@@ -63,8 +92,6 @@ function replaceWords(text: string, pattern: RegExp, replacement: string): [stri
 const inReferences = (text: string, holds: (text: string) => boolean) =>
   [...text.matchAll(REFERENCE)].some((reference) => holds(reference[0]));
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Find's words replaced in the text people write: node labels, the text
  * fields of each node's settings (prompts, templates, return values, model
@@ -73,15 +100,20 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * and so do the words in `{{…}}` references to them, types, choices from a
  * list, numbers and JSON. A node whose settings would no longer be valid
  * after the replacement is left as it is. All of these are reported in
- * `leftAlone`, so nothing found is skipped without a word.
- * `only` limits it to one node or note (Replace, as against Replace all).
- * One edit: one undo step.
+ * `leftAlone`, so nothing found is skipped without a word. The words match
+ * as Find's options say (case, whole words). One edit: one undo step.
  */
-export function replaceInFlow(flow: Flow, query: string, replacement: string, only?: ReplaceTarget): Replacement {
-  const words = query.trim();
+export function replaceInFlow(
+  flow: Flow,
+  query: string,
+  replacement: string,
+  options: ReplaceOptions = {},
+): Replacement {
   const none: Replacement = { changes: undefined, count: 0, nodes: 0, notes: 0, leftAlone: [] };
-  if (!words) return none;
-  const pattern = new RegExp(escapeRegExp(words), 'giu');
+  const pattern = findPattern(query, options);
+  if (!pattern) return none;
+  const { only } = options;
+  const swap: Swap = options.preserveCase ? (found) => withCaseOf(found, replacement) : () => replacement;
   const holds = (text: string) => text.search(pattern) >= 0;
   const result = { ...none, leftAlone: [] as LeftAlone[] };
   const updateNodes: NonNullable<ChangeSetInput['updateNodes']> = [];
@@ -89,7 +121,7 @@ export function replaceInFlow(flow: Flow, query: string, replacement: string, on
   for (const node of flow.nodes) {
     if (only && (only.kind !== 'node' || only.id !== node.id)) continue;
     const definition = nodeRegistry.get(node.type);
-    const replaced = replaceInNode(node, definition, pattern, replacement);
+    const replaced = replaceInNode(node, definition, pattern, swap);
     if ('reason' in replaced) {
       result.leftAlone.push({ kind: 'node', id: node.id, reason: replaced.reason });
       continue;
@@ -123,7 +155,7 @@ export function replaceInFlow(flow: Flow, query: string, replacement: string, on
   let notes: Note[] | undefined;
   flow.notes.forEach((note, index) => {
     if (only && (only.kind !== 'note' || only.id !== note.id)) return;
-    const [text, count] = replaceWords(note.text, pattern, replacement);
+    const [text, count] = replaceWords(note.text, pattern, swap);
     if (inReferences(note.text, holds)) {
       const reason = `the words are ${count === 0 ? 'only' : 'also'} in ${REFERENCES_KEPT}`;
       result.leftAlone.push({ kind: 'note', id: note.id, reason });
@@ -156,7 +188,7 @@ function replaceInNode(
   node: FlowNode,
   definition: NodeDefinition | undefined,
   pattern: RegExp,
-  replacement: string,
+  replacement: Swap,
 ): NodeReplacement {
   const update: { id: string; label?: string; config?: Record<string, unknown> } = { id: node.id };
   let count = 0;

@@ -75,7 +75,7 @@ test('Ctrl+F finds nodes and notes by label, prompt and text, and brings each in
   await expect(count).toHaveText('No matches');
   await expect(where).toHaveCount(0);
 
-  // Escape closes Find and leaves the last match selected; the toolbar's Find opens it again, ready to type.
+  // Escape closes Find and leaves the last match selected; the toolbar's Find opens it again with the same words.
   await field.fill('policy');
   await expect(count).toHaveText('1 of 1');
   await field.press('Escape');
@@ -83,7 +83,7 @@ test('Ctrl+F finds nodes and notes by label, prompt and text, and brings each in
   await expect(policy).toHaveClass(/selected/);
   await page.getByRole('button', { name: 'Find', exact: true }).click();
   await expect(field).toBeFocused();
-  await expect(field).toHaveValue('');
+  await expect(field).toHaveValue('policy');
 });
 
 test('Ctrl+H replaces the words in one match or in all of them, each one edit that Undo takes back, and says what it left', async ({
@@ -160,4 +160,68 @@ test('Ctrl+H replaces the words in one match or in all of them, each one edit th
     'title',
     'This is version 1, shown read-only: go back to the draft to edit',
   );
+});
+
+test("Find's toggles match case and whole words, Replace can keep capitals, and the words stay while Find is closed", async ({
+  page,
+  served,
+}) => {
+  const flow = buildFlow({
+    id: 'toggles',
+    parameters: [{ name: 'topic', type: 'string' }],
+    nodes: [
+      input(),
+      template('pile', 'Tickets pile up'),
+      { ...template('desk', 'at the desk'), label: 'Ticket desk' },
+      template('one', 'a ticket'),
+      output('{{nodes.one.output}}'),
+    ],
+    edges: ['input>pile', 'pile>desk', 'desk>one', 'one>result'],
+  });
+  const laidOut = { ...flow, nodes: flow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } })) };
+  await openFlow(page, served, laidOut);
+  await expect(page.locator('.fb-node')).toHaveCount(5);
+
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+f');
+  const bar = page.getByRole('search', { name: 'Find on the canvas' });
+  const words = bar.getByRole('searchbox', { name: 'Find nodes and notes' });
+  const count = bar.locator('.find-count');
+  await words.fill('ticket');
+  await expect(count).toHaveText('1 of 3');
+  // Whole word (the button): "Tickets" no longer counts.
+  await bar.getByRole('button', { name: 'Whole word' }).click();
+  await expect(bar.getByRole('button', { name: 'Whole word' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(count).toHaveText('1 of 2');
+  // Match case (its key, in the field): only "a ticket".
+  await words.press('Alt+c');
+  await expect(count).toHaveText('1 of 1');
+  await expect(page.getByTestId('rf__node-one')).toHaveClass(/selected/);
+
+  // Closed and opened again: the same words and toggles, the words selected to type over.
+  await words.press('Escape');
+  await expect(bar).toHaveCount(0);
+  await page.keyboard.press('Control+f');
+  await expect(words).toHaveValue('ticket');
+  await expect(bar.getByRole('button', { name: 'Match case' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(count).toHaveText('1 of 1');
+  expect(await words.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart!, el.selectionEnd!))).toBe(
+    'ticket',
+  );
+
+  // Replace all with Preserve case (Alt+P), case ignored again: each replacement takes the capitals it replaces.
+  await bar.getByRole('button', { name: 'Match case' }).click();
+  await page.keyboard.press('Control+h');
+  const replacement = bar.getByRole('textbox', { name: 'Replace with' });
+  await replacement.fill('request');
+  await replacement.press('Alt+p');
+  await expect(bar.getByRole('button', { name: 'Preserve case' })).toHaveAttribute('aria-pressed', 'true');
+  await bar.getByRole('button', { name: 'Replace all' }).click();
+  await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 2 times in 2 nodes.');
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'toggles');
+  const node = (id: string) => stored.nodes.find((n) => n.id === id);
+  expect(node('desk')?.label).toBe('Request desk');
+  expect(node('one')?.config).toEqual({ template: 'a request' });
+  expect(node('pile')?.config).toEqual({ template: 'Tickets pile up' });
 });

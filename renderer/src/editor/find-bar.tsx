@@ -1,8 +1,9 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { findInFlow, type FindMatch } from '../../../core/editing/find';
+import { findInFlow, type FindMatch, type FindOptions } from '../../../core/editing/find';
 import type { Flow } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
+import type { FindSettings } from '../store/ui-slice';
 import { flowOnCanvas } from '../store/versions-slice';
 import { noteRfId } from './note-ids';
 import { ReplaceRow } from './replace-row';
@@ -18,13 +19,55 @@ function matchTitle(flow: Flow, match: FindMatch): string {
   return node?.label || match.id;
 }
 
+/** Find's toggles, as code editors show them, with their keys (Alt+letter; Option on a Mac). */
+export const FIND_TOGGLES = {
+  matchCase: { text: 'Aa', name: 'Match case', code: 'KeyC', key: 'Alt+C' },
+  wholeWord: { text: 'ab', name: 'Whole word', code: 'KeyW', key: 'Alt+W' },
+  preserveCase: { text: 'AB', name: 'Preserve case', code: 'KeyP', key: 'Alt+P' },
+} as const satisfies Record<Toggle, { text: string; name: string; code: string; key: string }>;
+
+type Toggle = keyof Pick<FindSettings, 'matchCase' | 'wholeWord' | 'preserveCase'>;
+
+/**
+ * Switches the toggle an Alt+letter key press in Find's fields is for, if
+ * any of `toggles`; true when it did. By key position: Option+C types ç on a Mac.
+ */
+export function switchToggleOfKey(event: KeyboardEvent, toggles: readonly Toggle[]): boolean {
+  if (!event.altKey || event.ctrlKey || event.metaKey) return false;
+  const toggle = toggles.find((one) => FIND_TOGGLES[one].code === event.code);
+  if (!toggle) return false;
+  event.preventDefault();
+  const state = useAppStore.getState();
+  state.setFind({ [toggle]: !state.find[toggle] });
+  return true;
+}
+
+/** One of Find's toggles: a small button that stays pressed while on. */
+export function FindToggle({ toggle }: { toggle: Toggle }) {
+  const isOn = useAppStore((s) => s.find[toggle]);
+  const { text, name, key } = FIND_TOGGLES[toggle];
+  return (
+    <button
+      className={`small find-toggle${toggle === 'wholeWord' ? ' whole-word' : ''}`}
+      aria-label={name}
+      aria-pressed={isOn}
+      title={`${name} (${key})`}
+      onClick={() => useAppStore.getState().setFind({ [toggle]: !isOn })}
+    >
+      {text}
+    </button>
+  );
+}
+
 /**
  * Find on the canvas (Ctrl+F): the nodes and notes whose label, id, type,
  * settings or text hold the words, one after the other. Each match is
  * selected and brought into view, also far off screen on a big flow, where
  * the browser's own find sees nothing (cards out of view are not drawn).
  * Enter goes to the next, Shift+Enter to the previous, Escape closes.
- * Ctrl+H (or the ⇄ button) shows the Replace row (replace-row.tsx).
+ * Aa and ab (Alt+C, Alt+W) match case and whole words only. Ctrl+H (or the
+ * ⇄ button) shows the Replace row (replace-row.tsx). The words and toggles
+ * stay while Find is closed (ui-slice's `find`).
  */
 export function FindBar() {
   const isOpen = useAppStore((s) => s.isFindOpen);
@@ -35,13 +78,16 @@ function FindBox() {
   const flow = useAppStore(flowOnCanvas);
   const asked = useAppStore((s) => s.findAsked);
   const isReplaceOpen = useAppStore((s) => s.isReplaceOpen);
-  const [query, setQuery] = useState('');
+  const query = useAppStore((s) => s.find.words);
+  const matchCase = useAppStore((s) => s.find.matchCase);
+  const wholeWord = useAppStore((s) => s.find.wholeWord);
   const [index, setIndex] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const showNode = useShowNode();
   // Typing stays quick on a 10,000-node flow: the search follows the keys when it can.
   const words = useDeferredValue(query);
-  const matches = useMemo(() => (flow ? findInFlow(flow, words, typeLabel) : []), [flow, words]);
+  const options: FindOptions = useMemo(() => ({ matchCase, wholeWord }), [matchCase, wholeWord]);
+  const matches = useMemo(() => (flow ? findInFlow(flow, words, typeLabel, options) : []), [flow, words, options]);
   const current = matches.length > 0 ? Math.min(index, matches.length - 1) : -1;
 
   useEffect(() => {
@@ -52,12 +98,12 @@ function FindBox() {
   const show = (match: FindMatch | undefined) => {
     if (match) showNode(match.kind === 'note' ? noteRfId(match.id) : match.id);
   };
-  // New words: to their first match at once, as a browser's find does.
+  // New words or toggles: to their first match at once, as a browser's find does.
   useEffect(() => {
     setIndex(0);
     show(matches[0]);
-    // Only when the words change; an edit of the flow meanwhile keeps the place.
-  }, [words]);
+    // Only when what is looked for changes; an edit of the flow meanwhile keeps the place.
+  }, [words, options]);
 
   const step = (by: number) => {
     if (matches.length === 0) return;
@@ -69,7 +115,7 @@ function FindBox() {
   const afterReplace = (target: ReplaceTarget | undefined) => {
     const now = useAppStore.getState().flow;
     if (!target || !now) return setIndex(0);
-    const after = findInFlow(now, words, typeLabel);
+    const after = findInFlow(now, words, typeLabel, options);
     const isSame = (m: FindMatch, other: { kind: string; id: string }) => m.kind === other.kind && m.id === other.id;
     const following = [...matches.slice(current + 1), ...matches.slice(0, current)];
     const next = following.map((m) => after.findIndex((a) => isSame(a, m))).find((at) => at >= 0);
@@ -78,6 +124,7 @@ function FindBox() {
     show(after[next]);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (switchToggleOfKey(event, ['matchCase', 'wholeWord'])) return;
     if (event.key === 'Enter') {
       event.preventDefault();
       step(event.shiftKey ? -1 : 1);
@@ -107,9 +154,11 @@ function FindBox() {
           aria-label="Find nodes and notes"
           placeholder="Find a node: label, id, type, prompt…"
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => useAppStore.getState().setFind({ words: e.target.value })}
           onKeyDown={onKeyDown}
         />
+        <FindToggle toggle="matchCase" />
+        <FindToggle toggle="wholeWord" />
         <span className="find-count muted" aria-live="polite">
           {words.trim() === '' ? '' : matches.length === 0 ? 'No matches' : `${current + 1} of ${matches.length}`}
         </span>
@@ -128,7 +177,7 @@ function FindBox() {
           ×
         </button>
       </div>
-      {isReplaceOpen && <ReplaceRow words={words} match={match} onReplaced={afterReplace} />}
+      {isReplaceOpen && <ReplaceRow words={words} options={options} match={match} onReplaced={afterReplace} />}
       {match && flow && (
         <p className="find-where" data-testid="find-where">
           <strong>{matchTitle(flow, match)}</strong> <span className="muted">{match.field}:</span> {match.excerpt}

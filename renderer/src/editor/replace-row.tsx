@@ -1,9 +1,10 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { FindMatch } from '../../../core/editing/find';
+import type { FindMatch, FindOptions } from '../../../core/editing/find';
 import { replaceInFlow, type Replacement, type ReplaceTarget } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
 import { useAppStore } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
+import { FindToggle, switchToggleOfKey } from './find-bar';
 
 /** How many nodes left as they were are named in the report; the rest are counted. */
 const NAMED = 3;
@@ -31,29 +32,36 @@ function report(result: Replacement, flow: Flow): string {
  * that Undo takes back. What is replaced and what is not (ids, types,
  * settings that are not text) is core/editing/replace.ts; the row says what
  * was left as it was and why, so nothing found is skipped without a word.
+ * The words match as Find's toggles say; AB (Alt+P) keeps their capitals.
  */
 export function ReplaceRow({
   words,
+  options,
   match,
   onReplaced,
 }: {
   words: string;
+  options: FindOptions;
   match: FindMatch | undefined;
   /** After a replacement in `target` (Replace) or everywhere (Replace all, undefined). */
   onReplaced: (target: ReplaceTarget | undefined) => void;
 }) {
-  const [replacement, setReplacement] = useState('');
+  const replacement = useAppStore((s) => s.find.replacement);
   const [said, setSaid] = useState<string>();
   const shown = useAppStore(readOnlyShown);
   // A report is about the words it was made for.
-  useEffect(() => setSaid(undefined), [words]);
+  useEffect(() => setSaid(undefined), [words, options]);
 
   const replace = (target: ReplaceTarget | undefined) => {
     const state = useAppStore.getState();
     // The draft: a past run or a version on the canvas is read-only (the buttons are off then).
     const flow = state.flow;
     if (!flow || shown || !words.trim()) return;
-    const result = replaceInFlow(flow, words, replacement, target);
+    const result = replaceInFlow(flow, words, replacement, {
+      ...options,
+      only: target,
+      preserveCase: state.find.preserveCase,
+    });
     if (result.changes) state.edit(result.changes);
     // Nodes are named as they are now (a label may have just changed).
     setSaid(report(result, useAppStore.getState().flow ?? flow));
@@ -61,6 +69,7 @@ export function ReplaceRow({
   };
   const here = match && { kind: match.kind, id: match.id };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (switchToggleOfKey(event, ['matchCase', 'wholeWord', 'preserveCase'])) return;
     if (event.key === 'Enter') {
       event.preventDefault();
       if (event.ctrlKey || event.metaKey || event.altKey) replace(undefined);
@@ -82,9 +91,10 @@ export function ReplaceRow({
           value={replacement}
           disabled={shown !== undefined}
           title={why}
-          onChange={(e) => setReplacement(e.target.value)}
+          onChange={(e) => useAppStore.getState().setFind({ replacement: e.target.value })}
           onKeyDown={onKeyDown}
         />
+        <FindToggle toggle="preserveCase" />
         <button
           className="small"
           title={why ?? 'Replace in this match, then go to the next (Enter)'}

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import type { FindOptions } from '../../../core/editing/find';
 import type { Problem } from '../../../core/model/problems';
 import { hashOf, routeFromHash, type Route } from '../routes';
 import type { AppState } from './app-store';
@@ -20,6 +21,12 @@ export interface UiSlice {
   findAsked: number;
   /** Find shows its Replace row. */
   isReplaceOpen: boolean;
+  /**
+   * What Find and Replace hold and how they match: kept while Find is closed,
+   * so that opening it again goes on with the same words, as editors do.
+   */
+  find: FindSettings;
+  setFind: (change: Partial<FindSettings>) => void;
   panel: 'inspector' | 'problems' | 'run' | 'tests';
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
@@ -39,6 +46,13 @@ export interface UiSlice {
   setPanel: (panel: UiSlice['panel']) => void;
 }
 
+export interface FindSettings extends FindOptions {
+  words: string;
+  replacement: string;
+  /** Replace keeps the capitals of what it replaces. */
+  preserveCase: boolean;
+}
+
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
@@ -50,6 +64,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   isFindOpen: false,
   findAsked: 0,
   isReplaceOpen: false,
+  find: { words: '', replacement: '', matchCase: false, wholeWord: false, preserveCase: false },
   panel: 'inspector',
   isCanvasReady: false,
   openRunOf(run) {
@@ -81,6 +96,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   },
   setReplaceOpen(isOpen) {
     set({ isReplaceOpen: isOpen });
+  },
+  setFind(change) {
+    set((state) => ({ find: { ...state.find, ...change } }));
   },
   closeFind() {
     set({ isFindOpen: false });
