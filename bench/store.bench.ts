@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { openDatabase } from '../core/store/database';
 import { FlowRepository } from '../core/store/flow-repository';
 import { generatedFlow } from '../tests/helpers/flows';
+import { benchEditorCheck } from './editor-check.bench';
 import { median, ms, percentile, timeRuns, type BenchRow } from './stats';
 
-/** Issue 2: import, load and a one-node move on a 5,000-node, 5,000-edge flow. */
+/** Issue 2: import, load and a one-node move on a 5,000-node, 5,000-edge flow; the editor's check after an edit. */
 export async function benchStore(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowbench-bench-'));
   try {
@@ -60,6 +61,7 @@ export async function benchStore(): Promise<BenchRow[]> {
         goal: '1 row',
         ratio: maxRows / 1,
       },
+      ...benchEditorCheck(),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -9,13 +9,16 @@ import type { NodeCatalogue } from './node-catalogue';
 import { parseNodeConfig } from './node-config';
 import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
 import { importNoteText, type Problem, type ProblemCode } from './problems';
-import { formatReference, parseTemplate } from './template';
+import { formatReference, parseTemplate, type TemplateSegment } from './template';
+import type { ValidationMemo } from './validation-memo';
 
 export interface ValidationContext {
   /** The node types flows may use (core/nodes' registry, or a test's). */
   catalogue: NodeCatalogue;
   /** True when another flow (not `flowId`) already uses the tool name. */
   isToolNameTaken?: (toolName: string, flowId: string) => boolean;
+  /** Kept between validations of a flow being edited, so unchanged nodes and edges are not parsed again. */
+  memo?: ValidationMemo;
 }
 
 export interface ValidationResult {
@@ -95,7 +98,24 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
 
   const nodes: FlowNode[] = [];
   const nodesById = new Map<string, FlowNode>();
+  const memo = context.memo;
+  /** Nodes whose config parsed against their type's schema: node.config is that parse. */
+  const validConfigs = new Set<FlowNode>();
   doc.nodes.forEach((raw, index) => {
+    const known = memo && typeof raw === 'object' && raw !== null ? memo.nodes.get(raw) : undefined;
+    if (known) {
+      if (nodesById.has(known.id)) {
+        isShapeValid = false;
+        add('DUPLICATE_NODE_ID', `two nodes have the id "${known.id}"; node ids must be unique`, {
+          nodeId: known.id,
+        });
+        return;
+      }
+      validConfigs.add(known);
+      nodes.push(known);
+      nodesById.set(known.id, known);
+      return;
+    }
     const parsed = FlowNodeSchema.safeParse(raw);
     const nodeId = rawId(raw);
     if (!parsed.success) {
@@ -129,6 +149,8 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
       if (config.ok) {
         node.config = config.config;
         node.version = config.version;
+        validConfigs.add(node);
+        if (typeof raw === 'object' && raw !== null) memo?.nodes.set(raw, node);
       } else {
         if (config.message)
           add('INVALID_CONFIG', `node "${node.id}": ${config.message}`, { nodeId: node.id, field: 'version' });
@@ -144,7 +166,7 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
     nodesById.set(node.id, node);
   });
 
-  const { edges, isValid: areEdgesValid } = checkEdges(doc.edges, nodesById, registry, add);
+  const { edges, isValid: areEdgesValid } = checkEdges(doc.edges, nodesById, registry, add, memo);
   if (!areEdgesValid) isShapeValid = false;
   const liveEdges = edges.filter((e) => nodesById.has(e.source) && nodesById.has(e.target));
   // Loop edges go back on purpose: the order of a pass is the graph without them.
@@ -167,9 +189,9 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
 
   // A node may read what a later node of its loop left on the previous pass.
   const adjacency = buildAdjacency(nodesById.keys(), liveEdges);
-  checkReferences(nodes, parameters ?? [], adjacency, registry, add);
+  checkReferences(nodes, validConfigs, parameters ?? [], adjacency, registry, add, memo);
   checkImportLeftovers(doc.metadata, add, warn);
-  checkNodeConfigs(nodes, registry, problems);
+  checkNodeConfigs(nodes, validConfigs, registry, problems);
 
   const specs = nodes.map((n) => registry.get(n.type));
   if (nodes.length > 0 && !specs.some((spec) => spec?.isResult)) {
@@ -213,14 +235,17 @@ function checkImportLeftovers(metadata: Record<string, unknown>, add: Add, warn:
 }
 
 /** What each node type finds wrong in its parsed config beyond its schema (seed 004's unresolved agents, …). */
-function checkNodeConfigs(nodes: readonly FlowNode[], catalogue: NodeCatalogue, problems: Problem[]): void {
+function checkNodeConfigs(
+  nodes: readonly FlowNode[],
+  validConfigs: ReadonlySet<FlowNode>,
+  catalogue: NodeCatalogue,
+  problems: Problem[],
+): void {
   for (const node of nodes) {
     const definition = catalogue.get(node.type);
-    if (!definition?.check) continue;
     // A config that breaks its schema is already a problem; its checks would read fields that are not there.
-    const parsed = definition.configSchema.safeParse(node.config);
-    if (!parsed.success) continue;
-    for (const problem of definition.check(parsed.data)) {
+    if (!definition?.check || !validConfigs.has(node)) continue;
+    for (const problem of definition.check(node.config)) {
       problems.push({ ...problem, message: `node "${node.id}" ${problem.message}`, nodeId: node.id });
     }
   }
@@ -268,13 +293,17 @@ function checkEdges(
   nodesById: ReadonlyMap<string, FlowNode>,
   registry: NodeCatalogue,
   add: Add,
+  memo: ValidationMemo | undefined,
 ): { edges: FlowEdge[]; isValid: boolean } {
   const edges: FlowEdge[] = [];
   let isValid = true;
   const ids = new Set<string>();
   const joins = new Set<string>();
   raw.forEach((item, index) => {
-    const parsed = FlowEdgeSchema.safeParse(item);
+    const isObject = typeof item === 'object' && item !== null;
+    const known = memo && isObject ? memo.edges.get(item) : undefined;
+    const parsed = known ? ({ success: true, data: known } as const) : FlowEdgeSchema.safeParse(item);
+    if (parsed.success && !known && isObject) memo?.edges.set(item, parsed.data);
     const edgeId = rawId(item);
     if (!parsed.success) {
       isValid = false;
@@ -342,24 +371,37 @@ function portMessage(
   return `edge "${edge.id}" uses ${side} port "${port}" of node "${nodeId}", which has ${side} ports: ${known}`;
 }
 
+/** A node's templates, field by field, parsed into text and references (kept in the memo, when given, by config). */
+function templateSegments(
+  config: Record<string, unknown>,
+  templates: (config: Record<string, unknown>) => readonly { field: string; text: string }[],
+  memo: ValidationMemo | undefined,
+): readonly { field: string; segments: TemplateSegment[] }[] {
+  const known = memo?.templates.get(config);
+  if (known) return known;
+  const parsed = templates(config).map(({ field, text }) => ({ field, segments: parseTemplate(text) }));
+  memo?.templates.set(config, parsed);
+  return parsed;
+}
+
 function checkReferences(
   nodes: readonly FlowNode[],
+  validConfigs: ReadonlySet<FlowNode>,
   parameters: readonly Parameter[],
   adjacency: Adjacency,
   registry: NodeCatalogue,
   add: Add,
+  memo: ValidationMemo | undefined,
 ): void {
   const parameterNames = new Set(parameters.map((p) => p.name));
   const nodesById = new Map(nodes.map((n) => [n.id, n]));
   const isUpstream = upstreamTest(adjacency);
   for (const node of nodes) {
     const definition = registry.get(node.type);
-    if (!definition) continue;
-    const parsed = definition.configSchema.safeParse(node.config);
-    if (!parsed.success) continue;
-    for (const { field, text } of definition.templates(parsed.data)) {
+    if (!definition || !validConfigs.has(node)) continue;
+    for (const { field, segments } of templateSegments(node.config, definition.templates, memo)) {
       const where = { nodeId: node.id, field: `config.${field}` };
-      for (const segment of parseTemplate(text)) {
+      for (const segment of segments) {
         if (segment.kind === 'text') continue;
         if (segment.kind === 'invalid') {
           add('UNRESOLVED_REFERENCE', `node "${node.id}" ${field}: ${segment.raw} — ${segment.reason}`, where);

@@ -31,6 +31,7 @@ import type { Note } from '../../../core/model/notes';
 import type { Problem } from '../../../core/model/problems';
 import { sameJson } from '../../../core/model/same-json';
 import { validateFlow } from '../../../core/model/validate';
+import { createValidationMemo } from '../../../core/model/validation-memo';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { api } from '../api/client';
 import { copyToClipboard, readClipboard } from '../editor/clipboard';
@@ -93,6 +94,8 @@ export interface EditorSlice {
 }
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
+/** What checking the open flow found about its nodes and edges, so an edit re-checks only what it changed. */
+let validationMemo = createValidationMemo();
 
 const unsavedKey = (flowId: string) => `flowbench.unsaved.${flowId}`;
 
@@ -201,7 +204,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       // The host's part as it last said, less what was about nodes since removed; the next save brings it up to date.
       const nodeIds = new Set(flow.nodes.map((n) => n.id));
       const library = libraryProblems.filter((p) => p.nodeId === undefined || nodeIds.has(p.nodeId));
-      set({ problems: [...validateFlow(flow, { catalogue: nodeRegistry }).problems, ...library] });
+      const { problems } = validateFlow(flow, { catalogue: nodeRegistry, memo: validationMemo });
+      set({ problems: [...problems, ...library] });
     }, 150);
   };
 
@@ -295,6 +299,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // Find searched the flow that was open.
         isFindOpen: false,
       });
+      validationMemo = createValidationMemo();
       restoreUnsaved(id);
       whenCanvasReady(revalidate);
       // After the canvas too: a published flow's version is as big as the flow, and not needed to draw it.
