@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FlowSchema } from '../model/flow';
-import { findInFlow } from './find';
+import { findInFlow, patternProblem } from './find';
 
 const flow = FlowSchema.parse({
   id: 'find',
@@ -75,6 +75,21 @@ describe('findInFlow', () => {
     ]);
     expect(findInFlow(flow, 'ticke', typeLabel, { wholeWord: true })).toEqual([]);
     expect(findInFlow(flow, '{{inputs', typeLabel, { wholeWord: true }).map((m) => m.id)).toEqual(['draft']);
+  });
+
+  it('looks for a regular expression when asked, and says why one is not valid', () => {
+    // `\b`: `ticket_log` goes on with a word character.
+    expect(findInFlow(flow, 'tick(et|le)\\b', typeLabel, { regex: true }).map((m) => m.id)).toEqual([
+      'classify',
+      'draft',
+      'why',
+    ]);
+    expect(findInFlow(flow, '^each', typeLabel, { regex: true }).map((m) => m.id)).toEqual(['why']);
+    // Empty matches find nothing.
+    expect(findInFlow(flow, 'q*', typeLabel, { regex: true })).toEqual([]);
+    expect(patternProblem('(', { regex: true })).toMatch(/Invalid regular expression/);
+    expect(patternProblem('(', {})).toBeUndefined();
+    expect(() => findInFlow(flow, '(', typeLabel, { regex: true })).toThrow(SyntaxError);
   });
 
   it('finds nothing for blank words or words nowhere', () => {

@@ -16,6 +16,8 @@ export interface FindOptions {
   matchCase?: boolean;
   /** Only where the words stand alone, not inside a longer word (ab|). */
   wholeWord?: boolean;
+  /** The words are a regular expression (.*), JavaScript's, as in VS Code. */
+  regex?: boolean;
 }
 
 /** How much text is shown on each side of the words found. */
@@ -27,28 +29,54 @@ const MAX_DEPTH = 6;
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Lookarounds that keep a match from starting or ending inside a longer word. */
+const NOT_AFTER_WORD = '(?<![\\p{L}\\p{N}_])';
+const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}_])';
+
 /**
- * The words (trimmed) as a pattern matching them literally, as the options
- * say; undefined for blank words. Whole word checks only the ends that are
- * word characters, so `{{inputs` still finds `{{inputs.topic}}`. Global: a
- * caller reusing it for `exec` starts from `lastIndex` 0 (see `locate`).
+ * The words as a pattern, as the options say; undefined for blank words.
+ * Words as typed are trimmed and matched literally, and whole word checks
+ * only their ends that are word characters, so `{{inputs` still finds
+ * `{{inputs.topic}}`. A regular expression is taken as typed, and throws a
+ * SyntaxError when it is not valid (see `patternProblem`). Global: a caller
+ * reusing it for `exec` starts from `lastIndex` 0 (see `locate`).
  */
 export function findPattern(query: string, options: FindOptions = {}): RegExp | undefined {
-  const words = query.trim();
-  if (!words) return undefined;
+  const words = options.regex ? query : query.trim();
+  if (!words.trim()) return undefined;
+  const flags = options.matchCase ? 'gu' : 'giu';
+  if (options.regex) {
+    return new RegExp(options.wholeWord ? `${NOT_AFTER_WORD}(?:${words})${NOT_BEFORE_WORD}` : words, flags);
+  }
   let source = escapeRegExp(words);
   if (options.wholeWord) {
-    if (WORD_CHAR.test(words[0] ?? '')) source = `(?<![\\p{L}\\p{N}_])${source}`;
-    if (WORD_CHAR.test(words.at(-1) ?? '')) source = `${source}(?![\\p{L}\\p{N}_])`;
+    if (WORD_CHAR.test(words[0] ?? '')) source = `${NOT_AFTER_WORD}${source}`;
+    if (WORD_CHAR.test(words.at(-1) ?? '')) source = `${source}${NOT_BEFORE_WORD}`;
   }
-  return new RegExp(source, options.matchCase ? 'gu' : 'giu');
+  return new RegExp(source, flags);
 }
 
-/** Where the pattern first matches in the text, and how long the match is. */
-function locate(text: string, pattern: RegExp): { at: number; length: number } | undefined {
+/** Why the words cannot be looked for (a regular expression that is not valid), in words; else undefined. */
+export function patternProblem(query: string, options: FindOptions = {}): string | undefined {
+  try {
+    findPattern(query, options);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Where the pattern first matches in the text, and how long the match is.
+ * Empty matches (`a*` before any `a`) do not count: they find nothing to show.
+ */
+export function locate(text: string, pattern: RegExp): { at: number; length: number } | undefined {
   pattern.lastIndex = 0;
-  const found = pattern.exec(text);
-  return found ? { at: found.index, length: found[0].length } : undefined;
+  for (let found = pattern.exec(text); found; found = pattern.exec(text)) {
+    if (found[0].length > 0) return { at: found.index, length: found[0].length };
+    pattern.lastIndex = found.index + 1;
+  }
+  return undefined;
 }
 
 /**

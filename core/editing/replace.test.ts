@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
-import { replaceInFlow, withCaseOf } from './replace';
+import { substitute, withCaseOf } from './replacement-text';
+import { replaceInFlow } from './replace';
 
 const flow = FlowSchema.parse({
   id: 'replace',
@@ -154,12 +155,55 @@ describe('replaceInFlow', () => {
     expect(after.config.prompt).toBe('Classify the request. A REQUEST is one message.');
   });
 
-  it('keeps capitals as editors do: all capitals, all small, a capital first; otherwise as typed', () => {
+  it('replaces a regular expression with its groups filled in, seeing the whole text, never in references', () => {
+    const only = (id: string) => ({ only: { kind: 'node' as const, id } });
+    const grouped = replaceInFlow(flow, '(\\w+) TICKET', '$1 case ($&, $$)', {
+      regex: true,
+      matchCase: true,
+      ...only('classify'),
+    });
+    expect(node(applied(flow, grouped.changes), 'classify').config.prompt).toBe(
+      'Classify the ticket. A case (A TICKET, $) is one message.',
+    );
+    const named = replaceInFlow(flow, '(?<word>ticket)-model', '$<word>s', { regex: true, ...only('classify') });
+    expect(node(applied(flow, named.changes), 'classify').config.model).toBe('tickets');
+    // ^ is the start of the field, not the text after a reference.
+    const anchored = replaceInFlow(flow, '^your', 'My', { regex: true, ...only('answer') });
+    expect(node(applied(flow, anchored.changes), 'answer').config.returnValues).toEqual([
+      { id: 'r', text: 'My ticket: {{nodes.classify.output}}' },
+    ]);
+    expect(replaceInFlow(flow, '^\\s*ticket', 'x', { regex: true, ...only('route') }).count).toBe(0);
+    const inReference = replaceInFlow(flow, 'classify\\.output', 'x', { regex: true, ...only('route') });
+    expect([inReference.count, inReference.leftAlone[0]?.reason]).toEqual([
+      0,
+      'the words are only in {{references}}, which name ids',
+    ]);
+    // Empty matches replace nothing.
+    expect(replaceInFlow(flow, 'q*', 'x', { regex: true })).toMatchObject({
+      changes: undefined,
+      count: 0,
+      leftAlone: [],
+    });
+  });
+
+  it('fills in groups as JavaScript and VS Code do', () => {
+    // The arguments String.replace gives its callback: the match, its groups, the offset, the text.
+    expect(substitute('$2-$1 $10 $&$0 $<n> $$ $9', ['ab', 'a', 'b', 0, 'ab'])).toBe('b-a a0 abab $<n> $ $9');
+    expect(substitute('[$<n>]', ['ab', 'a', 0, 'ab', { n: 'a' }])).toBe('[a]');
+  });
+
+  it('keeps capitals as editors do: all capitals, all small, else the first letter; snake and kebab parts each', () => {
     expect(withCaseOf('TICKET', 'case')).toBe('CASE');
     expect(withCaseOf('ticket', 'Case')).toBe('case');
     expect(withCaseOf('Ticket', 'case')).toBe('Case');
-    expect(withCaseOf('TicketLog', 'caseLog')).toBe('caseLog');
+    expect(withCaseOf('TicketLog', 'caseFile')).toBe('CaseFile');
+    expect(withCaseOf('ticketLog', 'CaseFile')).toBe('caseFile');
+    expect(withCaseOf('Ticket_LOG', 'case_file')).toBe('Case_FILE');
+    expect(withCaseOf('ticket-Log', 'Case-file')).toBe('case-File');
+    // Parts that do not pair up: the word whole.
+    expect(withCaseOf('Ticket_Log', 'case')).toBe('Case');
     expect(withCaseOf('42', 'Case')).toBe('Case');
+    expect(withCaseOf('Ticket', '')).toBe('');
   });
 
   it('changes nothing for empty words or words found nowhere', () => {

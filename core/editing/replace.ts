@@ -3,7 +3,8 @@ import type { Flow, FlowNode } from '../model/flow';
 import { NotesSchema, type Note } from '../model/notes';
 import type { AnyEditorField, NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
-import { findPattern, textFields, type FindOptions } from './find';
+import { findPattern, locate, textFields, type FindOptions } from './find';
+import { substitute, withCaseOf } from './replacement-text';
 
 /** Where Find's words are, as find.ts names a node or note. */
 export interface ReplaceTarget {
@@ -44,48 +45,33 @@ const MAX_LABEL = 200;
 /** A `{{…}}` reference in a template: it names ids and paths, which replacing leaves alone. */
 const REFERENCE = /\{\{[^{}]*\}\}/g;
 
-/**
- * The replacement with the capitals of the text it replaces, as code
- * editors' "preserve case" does: all capitals, all small letters, or a
- * capital first; otherwise as typed. (Editors also keep the case of each
- * part of `snake_case` and `kebab-case` words; this does not.)
- */
-export function withCaseOf(found: string, replacement: string): string {
-  const upper = found.toUpperCase();
-  const lower = found.toLowerCase();
-  if (upper === lower) return replacement;
-  if (found === upper) return replacement.toUpperCase();
-  if (found === lower) return replacement.toLowerCase();
-  const [first = '', ...rest] = found;
-  if (first === first.toUpperCase() && rest.join('') === rest.join('').toLowerCase()) {
-    return replacement.charAt(0).toUpperCase() + replacement.slice(1);
-  }
-  return replacement;
-}
-
 /** What goes in place of one match. */
-type Swap = (found: string) => string;
+type Swap = (match: readonly unknown[]) => string;
+
+/** Where a match starts, from the arguments `String.replace` gives its callback (named groups come last, if any). */
+const offsetOf = (match: readonly unknown[]): number =>
+  match.at(-1) !== null && typeof match.at(-1) === 'object' ? (match.at(-3) as number) : (match.at(-2) as number);
 
 /**
  * Every occurrence of the words (as Find matches them) replaced, except
- * inside `{{…}}` references (a node's id stays, so the references to it must
- * too); the text and how many there were.
+ * where one touches a `{{…}}` reference (a node's id stays, so the references
+ * to it must too); the text and how many there were. The whole text is
+ * searched at once, so a regular expression's `^`, `$` and lookarounds see
+ * all of it.
  */
 function replaceWords(text: string, pattern: RegExp, replacement: Swap): [string, number] {
+  const references = [...text.matchAll(REFERENCE)].map((found) => [found.index, found.index + found[0].length]);
   let count = 0;
-  // A function, so that `$&` or `$1` in what the person typed are inserted as typed.
-  const swap = (part: string) =>
-    part.replace(pattern, (found) => {
-      count++;
-      return replacement(found);
-    });
-  let next = '';
-  let from = 0;
-  for (const reference of text.matchAll(REFERENCE)) {
-    next += swap(text.slice(from, reference.index)) + reference[0];
-    from = reference.index + reference[0].length;
-  }
-  return [next + swap(text.slice(from)), count];
+  // A function, so that `$&` or `$1` in what the person typed are filled in only for a regular expression.
+  const next = text.replace(pattern, (...match: unknown[]) => {
+    const found = String(match[0]);
+    const at = offsetOf(match);
+    // An empty match (`a*` before any `a`) replaces nothing, as Find finds nothing there.
+    if (found === '' || references.some(([start = 0, end = 0]) => at < end && at + found.length > start)) return found;
+    count++;
+    return replacement(match);
+  });
+  return [next, count];
 }
 
 /** True when the words are in one of the text's `{{…}}` references. */
@@ -101,7 +87,9 @@ const inReferences = (text: string, holds: (text: string) => boolean) =>
  * list, numbers and JSON. A node whose settings would no longer be valid
  * after the replacement is left as it is. All of these are reported in
  * `leftAlone`, so nothing found is skipped without a word. The words match
- * as Find's options say (case, whole words). One edit: one undo step.
+ * as Find's options say (case, whole words, a regular expression, whose
+ * `$1` and the like the replacement may use; one that is not valid throws, as
+ * in findPattern). One edit: one undo step.
  */
 export function replaceInFlow(
   flow: Flow,
@@ -113,8 +101,9 @@ export function replaceInFlow(
   const pattern = findPattern(query, options);
   if (!pattern) return none;
   const { only } = options;
-  const swap: Swap = options.preserveCase ? (found) => withCaseOf(found, replacement) : () => replacement;
-  const holds = (text: string) => text.search(pattern) >= 0;
+  const typed: Swap = options.regex ? (match) => substitute(replacement, match) : () => replacement;
+  const swap: Swap = options.preserveCase ? (match) => withCaseOf(String(match[0]), typed(match)) : typed;
+  const holds = (text: string) => locate(text, pattern) !== undefined;
   const result = { ...none, leftAlone: [] as LeftAlone[] };
   const updateNodes: NonNullable<ChangeSetInput['updateNodes']> = [];
 

@@ -162,7 +162,7 @@ test('Ctrl+H replaces the words in one match or in all of them, each one edit th
   );
 });
 
-test("Find's toggles match case and whole words, Replace can keep capitals, and the words stay while Find is closed", async ({
+test("Find's toggles match case, whole words and regular expressions, Replace can keep capitals, and the words stay while Find is closed", async ({
   page,
   served,
 }) => {
@@ -224,4 +224,14 @@ test("Find's toggles match case and whole words, Replace can keep capitals, and 
   expect(node('desk')?.label).toBe('Request desk');
   expect(node('one')?.config).toEqual({ template: 'a request' });
   expect(node('pile')?.config).toEqual({ template: 'Tickets pile up' });
+
+  // A regular expression (.*, Alt+R): one that is not valid is said, and nothing can be replaced with it.
+  await words.press('Alt+r');
+  await expect(bar.getByRole('button', { name: 'Regular expression' })).toHaveAttribute('aria-pressed', 'true');
+  await words.fill('req(');
+  await expect(count).toHaveText('Not valid');
+  await expect(count).toHaveAttribute('title', /Invalid regular expression/);
+  await expect(bar.getByRole('button', { name: 'Replace all' })).toBeDisabled();
+  await words.fill('req\\w+');
+  await expect(count).toHaveText('1 of 2');
 });

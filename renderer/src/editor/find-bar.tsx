@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { findInFlow, type FindMatch, type FindOptions } from '../../../core/editing/find';
+import { findInFlow, patternProblem, type FindMatch, type FindOptions } from '../../../core/editing/find';
 import type { Flow } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
@@ -23,10 +23,11 @@ function matchTitle(flow: Flow, match: FindMatch): string {
 export const FIND_TOGGLES = {
   matchCase: { text: 'Aa', name: 'Match case', code: 'KeyC', key: 'Alt+C' },
   wholeWord: { text: 'ab', name: 'Whole word', code: 'KeyW', key: 'Alt+W' },
+  regex: { text: '.*', name: 'Regular expression', code: 'KeyR', key: 'Alt+R' },
   preserveCase: { text: 'AB', name: 'Preserve case', code: 'KeyP', key: 'Alt+P' },
 } as const satisfies Record<Toggle, { text: string; name: string; code: string; key: string }>;
 
-type Toggle = keyof Pick<FindSettings, 'matchCase' | 'wholeWord' | 'preserveCase'>;
+type Toggle = keyof Pick<FindSettings, 'matchCase' | 'wholeWord' | 'regex' | 'preserveCase'>;
 
 /**
  * Switches the toggle an Alt+letter key press in Find's fields is for, if
@@ -65,7 +66,8 @@ export function FindToggle({ toggle }: { toggle: Toggle }) {
  * selected and brought into view, also far off screen on a big flow, where
  * the browser's own find sees nothing (cards out of view are not drawn).
  * Enter goes to the next, Shift+Enter to the previous, Escape closes.
- * Aa and ab (Alt+C, Alt+W) match case and whole words only. Ctrl+H (or the
+ * Aa, ab and .* (Alt+C, Alt+W, Alt+R) match case, whole words only and a
+ * regular expression (one not valid is said, not searched). Ctrl+H (or the
  * ⇄ button) shows the Replace row (replace-row.tsx). The words and toggles
  * stay while Find is closed (ui-slice's `find`).
  */
@@ -81,13 +83,19 @@ function FindBox() {
   const query = useAppStore((s) => s.find.words);
   const matchCase = useAppStore((s) => s.find.matchCase);
   const wholeWord = useAppStore((s) => s.find.wholeWord);
+  const regex = useAppStore((s) => s.find.regex);
   const [index, setIndex] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const showNode = useShowNode();
   // Typing stays quick on a 10,000-node flow: the search follows the keys when it can.
   const words = useDeferredValue(query);
-  const options: FindOptions = useMemo(() => ({ matchCase, wholeWord }), [matchCase, wholeWord]);
-  const matches = useMemo(() => (flow ? findInFlow(flow, words, typeLabel, options) : []), [flow, words, options]);
+  const options: FindOptions = useMemo(() => ({ matchCase, wholeWord, regex }), [matchCase, wholeWord, regex]);
+  // A regular expression being typed is often not valid yet (`(`): said beside the field, not thrown.
+  const problem = useMemo(() => patternProblem(words, options), [words, options]);
+  const matches = useMemo(
+    () => (flow && !problem ? findInFlow(flow, words, typeLabel, options) : []),
+    [flow, words, options, problem],
+  );
   const current = matches.length > 0 ? Math.min(index, matches.length - 1) : -1;
 
   useEffect(() => {
@@ -124,7 +132,7 @@ function FindBox() {
     show(after[next]);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (switchToggleOfKey(event, ['matchCase', 'wholeWord'])) return;
+    if (switchToggleOfKey(event, ['matchCase', 'wholeWord', 'regex'])) return;
     if (event.key === 'Enter') {
       event.preventDefault();
       step(event.shiftKey ? -1 : 1);
@@ -159,8 +167,15 @@ function FindBox() {
         />
         <FindToggle toggle="matchCase" />
         <FindToggle toggle="wholeWord" />
-        <span className="find-count muted" aria-live="polite">
-          {words.trim() === '' ? '' : matches.length === 0 ? 'No matches' : `${current + 1} of ${matches.length}`}
+        <FindToggle toggle="regex" />
+        <span className={`find-count ${problem ? 'invalid' : 'muted'}`} aria-live="polite" title={problem}>
+          {words.trim() === ''
+            ? ''
+            : problem
+              ? 'Not valid'
+              : matches.length === 0
+                ? 'No matches'
+                : `${current + 1} of ${matches.length}`}
         </span>
         <button className="small" aria-label="Previous match" title="Previous (Shift+Enter)" onClick={() => step(-1)}>
           ↑

@@ -1,5 +1,5 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { FindMatch, FindOptions } from '../../../core/editing/find';
+import { patternProblem, type FindMatch, type FindOptions } from '../../../core/editing/find';
 import { replaceInFlow, type Replacement, type ReplaceTarget } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
 import { useAppStore } from '../store/app-store';
@@ -52,11 +52,13 @@ export function ReplaceRow({
   // A report is about the words it was made for.
   useEffect(() => setSaid(undefined), [words, options]);
 
+  // Find's count says why; the buttons are off until the expression is valid.
+  const problem = patternProblem(words, options);
   const replace = (target: ReplaceTarget | undefined) => {
     const state = useAppStore.getState();
     // The draft: a past run or a version on the canvas is read-only (the buttons are off then).
     const flow = state.flow;
-    if (!flow || shown || !words.trim()) return;
+    if (!flow || shown || !words.trim() || problem) return;
     const result = replaceInFlow(flow, words, replacement, {
       ...options,
       only: target,
@@ -69,7 +71,7 @@ export function ReplaceRow({
   };
   const here = match && { kind: match.kind, id: match.id };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (switchToggleOfKey(event, ['matchCase', 'wholeWord', 'preserveCase'])) return;
+    if (switchToggleOfKey(event, ['matchCase', 'wholeWord', 'regex', 'preserveCase'])) return;
     if (event.key === 'Enter') {
       event.preventDefault();
       if (event.ctrlKey || event.metaKey || event.altKey) replace(undefined);
@@ -87,10 +89,12 @@ export function ReplaceRow({
         <input
           type="text"
           aria-label="Replace with"
-          placeholder="Replace with…"
+          placeholder={options.regex ? 'Replace with… ($1: a group)' : 'Replace with…'}
           value={replacement}
           disabled={shown !== undefined}
-          title={why}
+          title={
+            why ?? (options.regex ? '$1…$99: the groups; $& or $0: the whole match; $$: a dollar sign' : undefined)
+          }
           onChange={(e) => useAppStore.getState().setFind({ replacement: e.target.value })}
           onKeyDown={onKeyDown}
         />
@@ -106,7 +110,7 @@ export function ReplaceRow({
         <button
           className="small"
           title={why ?? 'Replace in every match, as one edit (Ctrl+Enter)'}
-          disabled={shown !== undefined || !words.trim()}
+          disabled={shown !== undefined || !words.trim() || problem !== undefined}
           onClick={() => replace(undefined)}
         >
           Replace all

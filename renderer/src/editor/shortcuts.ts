@@ -7,7 +7,10 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+A', action: 'Select all' },
   { keys: 'Ctrl+F', action: 'Find a node or note by label, id, type, prompt or text (Enter: next)' },
   { keys: 'Ctrl+H', action: 'Replace words in labels, prompts, text settings and notes (Find with Replace)' },
-  { keys: 'Alt+C / Alt+W / Alt+P', action: 'In Find: match case / whole words only / Replace keeps the capitals' },
+  {
+    keys: 'Alt+C / Alt+W / Alt+R / Alt+P',
+    action: 'In Find: match case / whole words only / regular expression / Replace keeps the capitals',
+  },
   { keys: 'Delete / Backspace', action: 'Delete the selection' },
   { keys: 'Shift+drag', action: 'Box select' },
   { keys: 'Ctrl+click', action: 'Add to the selection' },

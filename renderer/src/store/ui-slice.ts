@@ -64,7 +64,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   isFindOpen: false,
   findAsked: 0,
   isReplaceOpen: false,
-  find: { words: '', replacement: '', matchCase: false, wholeWord: false, preserveCase: false },
+  find: { words: '', replacement: '', matchCase: false, wholeWord: false, regex: false, preserveCase: false },
   panel: 'inspector',
   isCanvasReady: false,
   openRunOf(run) {

@@ -1,0 +1,65 @@
+/**
+ * What one match becomes when Replace puts its replacement in: the groups of
+ * a regular expression filled in (`substitute`), the capitals of the text
+ * replaced kept (`withCaseOf`).
+ */
+
+/** The separators inside a word whose parts keep their own capitals (`snake_case`, `kebab-case`). */
+const SEPARATORS = ['-', '_'] as const;
+
+/**
+ * The replacement with the capitals of the text it replaces, as VS Code's
+ * "preserve case" does:
+ * - all capitals → all capitals (`TICKET` → `REQUEST`);
+ * - all small letters → all small;
+ * - otherwise the first letter's case (`Ticket` → `Request`, `ticketLog` → `requestLog`);
+ * - split at `-` or `_` when both have the same number of parts, each part so
+ *   (`Ticket_Log` → `Request_File` from `request_file`).
+ * Text without letters (`42`) gets the replacement as typed.
+ */
+export function withCaseOf(found: string, replacement: string): string {
+  const separator = SEPARATORS.filter(
+    (one) => found.includes(one) && replacement.split(one).length === found.split(one).length,
+  );
+  // Both kinds at once (`a-b_c`): which parts go together is not clear, so the word is taken whole.
+  if (separator.length === 1) {
+    const [one] = separator as [string];
+    const parts = found.split(one);
+    return replacement
+      .split(one)
+      .map((part, i) => withCaseOf(parts[i] ?? '', part))
+      .join(one);
+  }
+  const upper = found.toUpperCase();
+  const lower = found.toLowerCase();
+  if (upper === lower || replacement === '') return replacement;
+  if (found === upper) return replacement.toUpperCase();
+  if (found === lower) return replacement.toLowerCase();
+  const first = found.charAt(0);
+  if (first !== first.toLowerCase()) return replacement.charAt(0).toUpperCase() + replacement.slice(1);
+  if (first !== first.toUpperCase()) return replacement.charAt(0).toLowerCase() + replacement.slice(1);
+  return replacement;
+}
+
+/**
+ * The replacement with what a regular expression's match holds filled in, as
+ * VS Code and JavaScript fill it in: `$1`…`$99` the groups, `$0` and `$&` the
+ * whole match, `$<name>` a named group, `$$` a dollar sign. `args` are those
+ * `String.replace` gives its callback. Anything else stays as typed.
+ */
+export function substitute(replacement: string, args: readonly unknown[]): string {
+  const last = args.at(-1);
+  // The callback's arguments: the match, each group, the offset, the whole text, then named groups if any.
+  const named = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
+  const groups = args.length - (named ? 4 : 3);
+  const group = (n: number) => (args[n] as string | undefined) ?? '';
+  return replacement.replace(/\$(\$|&|<([^>]*)>|\d{1,2})/g, (token, what: string, name: string | undefined) => {
+    if (what === '$') return '$';
+    if (what === '&') return group(0);
+    if (name !== undefined) return named && name in named ? (named[name] ?? '') : token;
+    // Two digits name a group when there are that many; else the first does, and the second is text.
+    if (Number(what) <= groups) return group(Number(what));
+    if (what.length === 2 && Number(what[0]) <= groups) return group(Number(what[0])) + what.slice(1);
+    return token;
+  });
+}
