@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
-import { substitute, withCaseOf } from './replacement-text';
+import { matchOf, substitute, withCaseOf } from './replacement-text';
 import { replaceInFlow } from './replace';
 
 const flow = FlowSchema.parse({
@@ -188,8 +188,8 @@ describe('replaceInFlow', () => {
 
   it('fills in groups as JavaScript and VS Code do', () => {
     // The arguments String.replace gives its callback: the match, its groups, the offset, the text.
-    expect(substitute('$2-$1 $10 $&$0 $<n> $$ $9', ['ab', 'a', 'b', 0, 'ab'])).toBe('b-a a0 abab $<n> $ $9');
-    expect(substitute('[$<n>]', ['ab', 'a', 0, 'ab', { n: 'a' }])).toBe('[a]');
+    expect(substitute('$2-$1 $10 $&$0 $<n> $$ $9', matchOf(['ab', 'a', 'b', 0, 'ab']))).toBe('b-a a0 abab $<n> $ $9');
+    expect(substitute('[$<n>]', matchOf(['ab', 'a', 0, 'ab', { n: 'a' }]))).toBe('[a]');
   });
 
   it('keeps capitals as editors do: all capitals, all small, else the first letter; snake and kebab parts each', () => {

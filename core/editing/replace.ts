@@ -3,8 +3,9 @@ import type { Flow, FlowNode } from '../model/flow';
 import { NotesSchema, type Note } from '../model/notes';
 import type { AnyEditorField, NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
+import { parseTemplate } from '../model/template';
 import { findPattern, locate, textFields, type FindOptions } from './find';
-import { substitute, withCaseOf } from './replacement-text';
+import { matchOf, substitute, withCaseOf, type ReplaceMatch } from './replacement-text';
 
 /** Where Find's words are, as find.ts names a node or note. */
 export interface ReplaceTarget {
@@ -42,41 +43,42 @@ const REFERENCES_KEPT = '{{references}}, which name ids';
 /** The longest label an edit takes (NodeUpdateSchema). */
 const MAX_LABEL = 200;
 
-/** A `{{…}}` reference in a template: it names ids and paths, which replacing leaves alone. */
-const REFERENCE = /\{\{[^{}]*\}\}/g;
-
 /** What goes in place of one match. */
-type Swap = (match: readonly unknown[]) => string;
+type Swap = (match: ReplaceMatch) => string;
 
-/** Where a match starts, from the arguments `String.replace` gives its callback (named groups come last, if any). */
-const offsetOf = (match: readonly unknown[]): number =>
-  match.at(-1) !== null && typeof match.at(-1) === 'object' ? (match.at(-3) as number) : (match.at(-2) as number);
+/** What replacing in one text did: the new text, how many matches it replaced, how many it kept because they touch a reference. */
+interface Replaced {
+  text: string;
+  count: number;
+  kept: number;
+}
 
 /**
  * Every occurrence of the words (as Find matches them) replaced, except
  * where one touches a `{{…}}` reference (a node's id stays, so the references
- * to it must too); the text and how many there were. The whole text is
- * searched at once, so a regular expression's `^`, `$` and lookarounds see
- * all of it.
+ * to it must too): those are counted in `kept`, for the report. The whole
+ * text is searched at once, so a regular expression's `^`, `$` and
+ * lookarounds see all of it. References are found as templates find them.
  */
-function replaceWords(text: string, pattern: RegExp, replacement: Swap): [string, number] {
-  const references = [...text.matchAll(REFERENCE)].map((found) => [found.index, found.index + found[0].length]);
+function replaceWords(text: string, pattern: RegExp, replacement: Swap): Replaced {
+  const references = parseTemplate(text).flatMap((segment) => (segment.kind === 'text' ? [] : [segment]));
   let count = 0;
+  let kept = 0;
   // A function, so that `$&` or `$1` in what the person typed are filled in only for a regular expression.
-  const next = text.replace(pattern, (...match: unknown[]) => {
-    const found = String(match[0]);
-    const at = offsetOf(match);
+  const next = text.replace(pattern, (...args: unknown[]) => {
+    const match = matchOf(args);
+    const { text: found, offset } = match;
     // An empty match (`a*` before any `a`) replaces nothing, as Find finds nothing there.
-    if (found === '' || references.some(([start = 0, end = 0]) => at < end && at + found.length > start)) return found;
+    if (found === '') return found;
+    if (references.some(({ start, end }) => offset < end && offset + found.length > start)) {
+      kept++;
+      return found;
+    }
     count++;
     return replacement(match);
   });
-  return [next, count];
+  return { text: next, count, kept };
 }
-
-/** True when the words are in one of the text's `{{…}}` references. */
-const inReferences = (text: string, holds: (text: string) => boolean) =>
-  [...text.matchAll(REFERENCE)].some((reference) => holds(reference[0]));
 
 /**
  * Find's words replaced in the text people write: node labels, the text
@@ -102,7 +104,7 @@ export function replaceInFlow(
   if (!pattern) return none;
   const { only } = options;
   const typed: Swap = options.regex ? (match) => substitute(replacement, match) : () => replacement;
-  const swap: Swap = options.preserveCase ? (match) => withCaseOf(String(match[0]), typed(match)) : typed;
+  const swap: Swap = options.preserveCase ? (match) => withCaseOf(match.text, typed(match)) : typed;
   const holds = (text: string) => locate(text, pattern) !== undefined;
   const result = { ...none, leftAlone: [] as LeftAlone[] };
   const updateNodes: NonNullable<ChangeSetInput['updateNodes']> = [];
@@ -116,20 +118,14 @@ export function replaceInFlow(
       continue;
     }
     // Where Find looks and this does not: said, not left to be wondered at.
-    const replaceable = new Set<string>();
-    mapTextFields(node.config, definition?.editor ?? [], (text, path) => {
-      replaceable.add(path);
-      return text;
-    });
-    const texts = textFields(node.config);
     const left = [
       node.id,
       definition?.label ?? node.type,
-      ...texts.flatMap(([path, text]) => (replaceable.has(path) ? [] : [text])),
+      ...textFields(node.config).flatMap(([path, text]) => (replaced.replaceable.has(path) ? [] : [text])),
     ];
     const where = [
       left.some(holds) ? 'its id, its type or a setting that is not text' : '',
-      texts.some(([path, text]) => replaceable.has(path) && inReferences(text, holds)) ? REFERENCES_KEPT : '',
+      replaced.kept > 0 ? REFERENCES_KEPT : '',
     ].filter(Boolean);
     if (where.length > 0) {
       const reason = `the words are ${replaced.count === 0 ? 'only' : 'also'} in ${where.join(' and in ')}`;
@@ -144,8 +140,8 @@ export function replaceInFlow(
   let notes: Note[] | undefined;
   flow.notes.forEach((note, index) => {
     if (only && (only.kind !== 'note' || only.id !== note.id)) return;
-    const [text, count] = replaceWords(note.text, pattern, swap);
-    if (inReferences(note.text, holds)) {
+    const { text, count, kept } = replaceWords(note.text, pattern, swap);
+    if (kept > 0) {
       const reason = `the words are ${count === 0 ? 'only' : 'also'} in ${REFERENCES_KEPT}`;
       result.leftAlone.push({ kind: 'note', id: note.id, reason });
     }
@@ -170,7 +166,15 @@ export function replaceInFlow(
 }
 
 type NodeReplacement =
-  { update: { id: string; label?: string; config?: Record<string, unknown> }; count: number } | { reason: string };
+  | {
+      update: { id: string; label?: string; config?: Record<string, unknown> };
+      count: number;
+      /** Matches kept because they touch a reference. */
+      kept: number;
+      /** The paths of the config's text fields, which are replaced in (as find.ts names them). */
+      replaceable: ReadonlySet<string>;
+    }
+  | { reason: string };
 
 /** One node's label and text settings with the words replaced, or why it is left as it is. */
 function replaceInNode(
@@ -180,21 +184,26 @@ function replaceInNode(
   replacement: Swap,
 ): NodeReplacement {
   const update: { id: string; label?: string; config?: Record<string, unknown> } = { id: node.id };
+  const replaceable = new Set<string>();
   let count = 0;
+  let kept = 0;
   if (node.label) {
-    const [label, found] = replaceWords(node.label, pattern, replacement);
-    if (found > 0) {
-      if (label.length > MAX_LABEL) return { reason: `its label would be over ${MAX_LABEL} characters` };
-      update.label = label;
-      count += found;
+    const label = replaceWords(node.label, pattern, replacement);
+    kept += label.kept;
+    if (label.count > 0) {
+      if (label.text.length > MAX_LABEL) return { reason: `its label would be over ${MAX_LABEL} characters` };
+      update.label = label.text;
+      count += label.count;
     }
   }
   if (definition) {
     let found = 0;
-    const config = mapTextFields(node.config, definition.editor, (text) => {
-      const [next, times] = replaceWords(text, pattern, replacement);
-      found += times;
-      return next;
+    const config = mapTextFields(node.config, definition.editor, (text, path) => {
+      replaceable.add(path);
+      const replaced = replaceWords(text, pattern, replacement);
+      found += replaced.count;
+      kept += replaced.kept;
+      return replaced.text;
     });
     if (found > 0) {
       const checked = definition.configSchema.safeParse(config);
@@ -206,14 +215,13 @@ function replaceInNode(
       count += found;
     }
   }
-  return { update, count };
+  return { update, count, kept, replaceable };
 }
 
 /**
  * The config (or a list item) with each of its text fields, list items' too,
  * given by `edit` (with its path, as find.ts names it: `prompt`,
- * `rules.0.value`); the same object when `edit` changes nothing. The one walk
- * over the inspector's fields that replacing and telling what it replaces share.
+ * `rules.0.value`); the same object when `edit` changes nothing.
  */
 function mapTextFields(
   config: Record<string, unknown>,

@@ -41,25 +41,48 @@ export function withCaseOf(found: string, replacement: string): string {
   return replacement;
 }
 
+/** One match, from the arguments `String.replace` gives its callback. */
+export interface ReplaceMatch {
+  /** The text matched. */
+  text: string;
+  /** Where it starts in the text searched. */
+  offset: number;
+  /** The whole match, then each group in order (undefined where a group matched nothing). */
+  groups: readonly (string | undefined)[];
+  /** Named groups, when the expression has any. */
+  named?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The match `String.replace` describes to its callback: the match, each group, the offset, the whole text, then named groups if any. */
+export function matchOf(args: readonly unknown[]): ReplaceMatch {
+  const last = args.at(-1);
+  const named = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
+  const offsetAt = args.length - (named ? 3 : 2);
+  return {
+    text: String(args[0]),
+    offset: args[offsetAt] as number,
+    groups: args.slice(0, offsetAt) as (string | undefined)[],
+    ...(named ? { named } : {}),
+  };
+}
+
 /**
  * The replacement with what a regular expression's match holds filled in, as
  * VS Code and JavaScript fill it in: `$1`…`$99` the groups, `$0` and `$&` the
- * whole match, `$<name>` a named group, `$$` a dollar sign. `args` are those
- * `String.replace` gives its callback. Anything else stays as typed.
+ * whole match, `$<name>` a named group, `$$` a dollar sign. Anything else
+ * stays as typed.
  */
-export function substitute(replacement: string, args: readonly unknown[]): string {
-  const last = args.at(-1);
-  // The callback's arguments: the match, each group, the offset, the whole text, then named groups if any.
-  const named = typeof last === 'object' && last !== null ? (last as Record<string, string | undefined>) : undefined;
-  const groups = args.length - (named ? 4 : 3);
-  const group = (n: number) => (args[n] as string | undefined) ?? '';
+export function substitute(replacement: string, match: ReplaceMatch): string {
+  const { groups, named } = match;
+  const count = groups.length - 1;
+  const group = (n: number) => groups[n] ?? '';
   return replacement.replace(/\$(\$|&|<([^>]*)>|\d{1,2})/g, (token, what: string, name: string | undefined) => {
     if (what === '$') return '$';
     if (what === '&') return group(0);
     if (name !== undefined) return named && name in named ? (named[name] ?? '') : token;
     // Two digits name a group when there are that many; else the first does, and the second is text.
-    if (Number(what) <= groups) return group(Number(what));
-    if (what.length === 2 && Number(what[0]) <= groups) return group(Number(what[0])) + what.slice(1);
+    if (Number(what) <= count) return group(Number(what));
+    if (what.length === 2 && Number(what[0]) <= count) return group(Number(what[0])) + what.slice(1);
     return token;
   });
 }

@@ -102,36 +102,33 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   /** Nodes whose config parsed against their type's schema: node.config is that parse. */
   const validConfigs = new Set<FlowNode>();
   doc.nodes.forEach((raw, index) => {
+    // A node the memo knows parsed cleanly, config and all, as it is now: not parsed again.
     const known = memo && typeof raw === 'object' && raw !== null ? memo.nodes.get(raw) : undefined;
-    if (known) {
-      if (nodesById.has(known.id)) {
+    let node = known;
+    if (!node) {
+      const parsed = FlowNodeSchema.safeParse(raw);
+      if (!parsed.success) {
         isShapeValid = false;
-        add('DUPLICATE_NODE_ID', `two nodes have the id "${known.id}"; node ids must be unique`, {
-          nodeId: known.id,
-        });
+        const nodeId = rawId(raw);
+        for (const issue of parsed.error.issues) {
+          add('INVALID_FLOW', `nodes[${index}].${issuePath(issue)}: ${issue.message}`, {
+            ...(nodeId !== undefined ? { nodeId } : {}),
+            field: issuePath(issue),
+          });
+        }
         return;
       }
-      validConfigs.add(known);
-      nodes.push(known);
-      nodesById.set(known.id, known);
-      return;
+      node = parsed.data;
     }
-    const parsed = FlowNodeSchema.safeParse(raw);
-    const nodeId = rawId(raw);
-    if (!parsed.success) {
-      isShapeValid = false;
-      for (const issue of parsed.error.issues) {
-        add('INVALID_FLOW', `nodes[${index}].${issuePath(issue)}: ${issue.message}`, {
-          ...(nodeId !== undefined ? { nodeId } : {}),
-          field: issuePath(issue),
-        });
-      }
-      return;
-    }
-    const node = parsed.data;
     if (nodesById.has(node.id)) {
       isShapeValid = false;
       add('DUPLICATE_NODE_ID', `two nodes have the id "${node.id}"; node ids must be unique`, { nodeId: node.id });
+      return;
+    }
+    nodes.push(node);
+    nodesById.set(node.id, node);
+    if (known) {
+      validConfigs.add(known);
       return;
     }
     const definition = registry.get(node.type);
@@ -144,26 +141,24 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
           field: 'type',
         },
       );
-    } else {
-      const config = parseNodeConfig(definition, node);
-      if (config.ok) {
-        node.config = config.config;
-        node.version = config.version;
-        validConfigs.add(node);
-        if (typeof raw === 'object' && raw !== null) memo?.nodes.set(raw, node);
-      } else {
-        if (config.message)
-          add('INVALID_CONFIG', `node "${node.id}": ${config.message}`, { nodeId: node.id, field: 'version' });
-        for (const issue of config.issues) {
-          add('INVALID_CONFIG', `node "${node.id}" ${issuePath(issue, 'config')}: ${issue.message}`, {
-            nodeId: node.id,
-            field: issuePath(issue, 'config'),
-          });
-        }
-      }
+      return;
     }
-    nodes.push(node);
-    nodesById.set(node.id, node);
+    const config = parseNodeConfig(definition, node);
+    if (config.ok) {
+      node.config = config.config;
+      node.version = config.version;
+      validConfigs.add(node);
+      if (typeof raw === 'object' && raw !== null) memo?.nodes.set(raw, node);
+      return;
+    }
+    if (config.message)
+      add('INVALID_CONFIG', `node "${node.id}": ${config.message}`, { nodeId: node.id, field: 'version' });
+    for (const issue of config.issues) {
+      add('INVALID_CONFIG', `node "${node.id}" ${issuePath(issue, 'config')}: ${issue.message}`, {
+        nodeId: node.id,
+        field: issuePath(issue, 'config'),
+      });
+    }
   });
 
   const { edges, isValid: areEdgesValid } = checkEdges(doc.edges, nodesById, registry, add, memo);

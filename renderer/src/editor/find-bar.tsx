@@ -38,9 +38,14 @@ export function switchToggleOfKey(event: KeyboardEvent, toggles: readonly Toggle
   const toggle = toggles.find((one) => FIND_TOGGLES[one].code === event.code);
   if (!toggle) return false;
   event.preventDefault();
+  flip(toggle);
+  return true;
+}
+
+/** Turns a toggle on or off. */
+function flip(toggle: Toggle): void {
   const state = useAppStore.getState();
   state.setFind({ [toggle]: !state.find[toggle] });
-  return true;
 }
 
 /** One of Find's toggles: a small button that stays pressed while on. */
@@ -53,7 +58,7 @@ export function FindToggle({ toggle }: { toggle: Toggle }) {
       aria-label={name}
       aria-pressed={isOn}
       title={`${name} (${key})`}
-      onClick={() => useAppStore.getState().setFind({ [toggle]: !isOn })}
+      onClick={() => flip(toggle)}
     >
       {text}
     </button>
@@ -192,7 +197,9 @@ function FindBox() {
           ×
         </button>
       </div>
-      {isReplaceOpen && <ReplaceRow words={words} options={options} match={match} onReplaced={afterReplace} />}
+      {isReplaceOpen && (
+        <ReplaceRow words={words} options={options} problem={problem} match={match} onReplaced={afterReplace} />
+      )}
       {match && flow && (
         <p className="find-where" data-testid="find-where">
           <strong>{matchTitle(flow, match)}</strong> <span className="muted">{match.field}:</span> {match.excerpt}

@@ -1,5 +1,5 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { patternProblem, type FindMatch, type FindOptions } from '../../../core/editing/find';
+import type { FindMatch, FindOptions } from '../../../core/editing/find';
 import { replaceInFlow, type Replacement, type ReplaceTarget } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
 import { useAppStore } from '../store/app-store';
@@ -37,11 +37,14 @@ function report(result: Replacement, flow: Flow): string {
 export function ReplaceRow({
   words,
   options,
+  problem,
   match,
   onReplaced,
 }: {
   words: string;
   options: FindOptions;
+  /** Why the words cannot be looked for (see patternProblem): Find's count says so, and nothing is replaced. */
+  problem: string | undefined;
   match: FindMatch | undefined;
   /** After a replacement in `target` (Replace) or everywhere (Replace all, undefined). */
   onReplaced: (target: ReplaceTarget | undefined) => void;
@@ -52,8 +55,6 @@ export function ReplaceRow({
   // A report is about the words it was made for.
   useEffect(() => setSaid(undefined), [words, options]);
 
-  // Find's count says why; the buttons are off until the expression is valid.
-  const problem = patternProblem(words, options);
   const replace = (target: ReplaceTarget | undefined) => {
     const state = useAppStore.getState();
     // The draft: a past run or a version on the canvas is read-only (the buttons are off then).
