@@ -178,6 +178,12 @@ describe('replaceInFlow', () => {
       0,
       'the words are only in {{references}}, which name ids',
     ]);
+    // A match across a reference's edge is kept too, and said.
+    const across = replaceInFlow(flow, 'output}} ticket', 'x', only('route'));
+    expect([across.count, across.leftAlone[0]?.reason]).toEqual([
+      0,
+      'the words are only in {{references}}, which name ids',
+    ]);
     // Empty matches replace nothing.
     expect(replaceInFlow(flow, 'q*', 'x', { regex: true })).toMatchObject({
       changes: undefined,
