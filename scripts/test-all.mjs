@@ -23,10 +23,10 @@ function run(label, command, args, env = {}) {
 }
 
 /** Runs a check with its output kept, so that checks running side by side print one after another. */
-function check(label, command, args) {
+function check(label, command, args, env = {}) {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: process.env });
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -45,6 +45,33 @@ function check(label, command, args) {
   });
 }
 
+const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Adds a vitest JSON report to the totals; a run that left none counts as one failure. */
+function countVitest(report, code) {
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += json.numPendingTests + json.numTodoTests;
+  } else if (code !== 0) {
+    totals.failed += 1;
+  }
+}
+const vitestArgs = (report) => ['run', '--reporter=default', '--reporter=json', `--outputFile=${report}`];
+
+// The CLI and the run writer the tests spawn, built once from the sources under test; the
+// vitest runs below are told so and do not build them again (tests/setup/build-node.ts).
+const checksFailed = [];
+if (run('node build', process.execPath, [join(root, 'scripts', 'build-node.mjs')]) !== 0)
+  checksFailed.push('node build');
+const built = { FLOWBENCH_NODE_BUILT: '1' };
+
+// Test files that spend their time waiting on a slow model (a 90-second call): they run
+// beside the checks, which keep both cores busy meanwhile, instead of holding one of the
+// main run's two workers idle for a minute and a half.
+const WAITING_TESTS = ['tests/mcp/long-runs.test.ts'];
+const waitingReport = join(reports, 'vitest-waiting.json');
+
 // The checks read the sources and write nothing the others read: side by side they take
 // as long as the slowest (eslint), not the sum, on CI's two cores.
 const checks = [
@@ -54,29 +81,25 @@ const checks = [
   // The desktop app's bundles (main, preload, renderer): built on every run, so a
   // break in them fails CI although Electron itself cannot start here.
   ['app build', bin('electron-vite'), ['build']],
+  ['waiting tests (vitest)', bin('vitest'), [...vitestArgs(waitingReport), ...WAITING_TESTS], built],
 ];
 const checksStarted = performance.now();
-const statuses = await Promise.all(checks.map(([label, command, args]) => check(label, command, args)));
-const checksFailed = checks.filter((_, i) => statuses[i] !== 0).map(([label]) => label);
+const statuses = await Promise.all(checks.map(([label, command, args, env]) => check(label, command, args, env)));
+const waitingCode = statuses.pop();
+checks.pop();
+checksFailed.push(...checks.filter((_, i) => statuses[i] !== 0).map(([label]) => label));
+countVitest(waitingReport, waitingCode);
 console.log(`\n=== checks: ${seconds(checksStarted)} ===`);
 
-const totals = { passed: 0, failed: 0, skipped: 0 };
-
 const vitestReport = join(reports, 'vitest.json');
-const vitestCode = run('unit and integration tests (vitest)', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile=${vitestReport}`,
-]);
-if (existsSync(vitestReport)) {
-  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
-  totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests;
-  totals.skipped += report.numPendingTests + report.numTodoTests;
-} else if (vitestCode !== 0) {
-  totals.failed += 1;
-}
+const excluded = WAITING_TESTS.flatMap((file) => ['--exclude', file]);
+const vitestCode = run(
+  'unit and integration tests (vitest)',
+  bin('vitest'),
+  [...vitestArgs(vitestReport), ...excluded],
+  built,
+);
+countVitest(vitestReport, vitestCode);
 
 const browserDir = join(root, 'tests', 'browser');
 if (existsSync(browserDir) && readdirSync(browserDir).some((f) => f.endsWith('.spec.ts'))) {
