@@ -105,6 +105,8 @@ test('the home screen and the editor open without a console error: nothing the C
   await expect(page.locator('.react-flow__node')).toHaveCount(everyKind.nodes.length);
   await page.locator('.react-flow__node').filter({ hasText: 'Answer' }).first().click();
   await expect(page.getByLabel('Inspector')).toBeVisible();
+  // The inspector's code editor (CodeMirror, its own chunk, adding its own styles) has loaded and drawn.
+  await expect(page.locator('.template-editor .cm-editor').first()).toBeVisible();
   expect(errors).toEqual([]);
 });
 

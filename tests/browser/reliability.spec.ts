@@ -27,3 +27,42 @@ test('an edit the database cannot take yet is kept, said to be waiting, and save
   db.close();
   expect(label).toBe('typed while the database was locked');
 });
+
+test('a template field whose code editor cannot load (the host gone, the connection cut) is a plain text box that still saves, and the editor stays', async ({
+  page,
+  served,
+}) => {
+  await page.route(/\/assets\/template-editor-[^/]*\.js$/, (route) => route.abort());
+  await openFlow(page, served, laidOutEcho());
+  await page.getByTestId('rf__node-say').click();
+  const field = page.getByTestId('template-template');
+  await expect(field).toHaveValue('You said: {{inputs.message}}');
+  await expect(field).toHaveAttribute('title', /code editor could not load/);
+  await field.fill('Plainly: {{inputs.message}}');
+  // The inspector's reference chips insert at the cursor, as they do in the code editor.
+  await field.press('End');
+  await page.getByRole('button', { name: 'inputs.count', exact: true }).click();
+  await expect(field).toHaveValue('Plainly: {{inputs.message}}{{inputs.count}}');
+  await expect(field).toBeFocused();
+  await expectSaved(page);
+  // The canvas is still there, and the card shows the new text.
+  await expect(page.getByTestId('rf__node-say')).toContainText('Plainly');
+
+  const db = new Database(served.db, { readonly: true });
+  const config = db.prepare("SELECT config FROM nodes WHERE flow_id = 'echo' AND id = 'say'").pluck().get() as string;
+  db.close();
+  expect(JSON.parse(config)).toMatchObject({ template: 'Plainly: {{inputs.message}}{{inputs.count}}' });
+});
+
+test('a note whose Markdown code cannot load shows its text as written, and the editor stays', async ({
+  page,
+  served,
+}) => {
+  await page.route(/\/assets\/note-markdown-[^/]*\.js$/, (route) => route.abort());
+  const note = { id: 'n1', text: 'Ask **legal** first', position: { x: 0, y: 300 }, width: 260, height: 160 };
+  await openFlow(page, served, { ...laidOutEcho(), notes: [note] });
+  // The stand-in, not the text shown while the code loads: the load has failed by then.
+  const asWritten = page.getByTestId('note-body').getByTitle(/Markdown view could not load/);
+  await expect(asWritten).toHaveText('Ask **legal** first');
+  await expect(page.getByTestId('rf__node-say')).toBeVisible();
+});

@@ -1,10 +1,13 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
 import { suggestionsFor, type SuggestKind } from './suggestions';
+import { lazyOr } from '../lazy-or';
+import { PlainTemplateEditor } from './plain-template-editor';
 import type { ReferenceOption } from '../../../core/editing/references';
 
-// CodeMirror loads when the first template field is shown, not with the canvas.
-const TemplateEditor = lazy(() => import('./template-editor').then((m) => ({ default: m.TemplateEditor })));
+// CodeMirror loads when the first template field is shown, not with the canvas; a plain
+// text box stands in when it cannot load.
+const TemplateEditor = lazyOr(() => import('./template-editor').then((m) => m.TemplateEditor), PlainTemplateEditor);
 
 interface FieldProps {
   field: EditorField;

@@ -1,11 +1,20 @@
 import { NodeResizer, NodeToolbar, type Node, type NodeProps, type OnResizeEnd } from '@xyflow/react';
 import { Trash2 } from 'lucide-react';
-import { lazy, memo, Suspense, useState, type KeyboardEvent } from 'react';
+import { memo, Suspense, useState, type KeyboardEvent } from 'react';
 import { NOTE_COLORS, NOTE_MIN_SIZE, type Note } from '../../../core/model/notes';
 import { useAppStore } from '../store/app-store';
+import { lazyOr } from '../lazy-or';
 
-// Its own chunk, loaded with the first note drawn: a flow without notes never loads the Markdown parser.
-const NoteMarkdown = lazy(() => import('./note-markdown'));
+// Its own chunk, loaded with the first note drawn: a flow without notes never loads the Markdown
+// parser. The text as written stands in when it cannot load.
+const NoteMarkdown = lazyOr(
+  () => import('./note-markdown').then((m) => m.default),
+  ({ text }: { text: string }) => (
+    <span title="The Markdown view could not load (is Flowbench still running?); the text is shown as written">
+      {text}
+    </span>
+  ),
+);
 
 export interface NoteData extends Record<string, unknown> {
   note: Note;

@@ -5,7 +5,8 @@ import { minimalSetup } from 'codemirror';
 import { useContext, useEffect, useRef } from 'react';
 import type { ReferenceOption } from '../../../core/editing/references';
 import { ReadOnlyContext } from './read-only-context';
-import { registerReferenceTarget, rememberReferenceTarget } from './reference-target';
+import { registerReferenceTarget, rememberReferenceTarget, type ReferenceTarget } from './reference-target';
+import type { TemplateEditorProps } from './template-editor-props';
 
 /** Completes `{{` with the references this node can use. */
 function referenceCompletions(options: () => readonly ReferenceOption[]) {
@@ -27,13 +28,7 @@ function referenceCompletions(options: () => readonly ReferenceOption[]) {
 }
 
 /** A CodeMirror 6 editor for a template field, with `{{` reference completion. */
-export function TemplateEditor(props: {
-  value: string;
-  onChange: (value: string) => void;
-  references: readonly ReferenceOption[];
-  label: string;
-  placeholder?: string;
-}) {
+export function TemplateEditor(props: TemplateEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | undefined>(undefined);
   const latest = useRef(props);
@@ -45,6 +40,16 @@ export function TemplateEditor(props: {
 
   useEffect(() => {
     if (!host.current) return;
+    const target: ReferenceTarget = {
+      dom: host.current,
+      insert(text) {
+        const editor = view.current;
+        if (!editor) return;
+        const { from, to } = editor.state.selection.main;
+        editor.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length } });
+        editor.focus();
+      },
+    };
     const editor = new EditorView({
       parent: host.current,
       state: EditorState.create({
@@ -56,7 +61,7 @@ export function TemplateEditor(props: {
           placeholderExtension(latest.current.placeholder ?? 'Text with {{inputs.name}} or {{nodes.id.output}}'),
           autocompletion({ override: [referenceCompletions(() => latest.current.references)], activateOnTyping: true }),
           EditorView.contentAttributes.of({ 'aria-label': latest.current.label }),
-          EditorView.domEventHandlers({ focus: (_, editor) => rememberReferenceTarget(editor) }),
+          EditorView.domEventHandlers({ focus: () => rememberReferenceTarget(target) }),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             // A value set from outside (undo, a connection filling it in) is no edit of the person's.
@@ -67,7 +72,7 @@ export function TemplateEditor(props: {
       }),
     });
     view.current = editor;
-    const unregister = registerReferenceTarget(editor);
+    const unregister = registerReferenceTarget(target);
     return () => {
       unregister();
       editor.destroy();
