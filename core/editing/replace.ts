@@ -61,7 +61,10 @@ interface Replaced {
  * lookarounds see all of it. References are found as templates find them.
  */
 function replaceWords(text: string, pattern: RegExp, replacement: Swap): Replaced {
-  const references = parseTemplate(text).flatMap((segment) => (segment.kind === 'text' ? [] : [segment]));
+  // Parsed at the first match only: most texts of a big flow hold none.
+  let references: { start: number; end: number }[] | undefined;
+  const referencesOf = () =>
+    (references ??= parseTemplate(text).flatMap((segment) => (segment.kind === 'text' ? [] : [segment])));
   let count = 0;
   let kept = 0;
   // A function, so that `$&` or `$1` in what the person typed are filled in only for a regular expression.
@@ -70,7 +73,7 @@ function replaceWords(text: string, pattern: RegExp, replacement: Swap): Replace
     const { text: found, offset } = match;
     // An empty match (`a*` before any `a`) replaces nothing, as Find finds nothing there.
     if (found === '') return found;
-    if (references.some(({ start, end }) => offset < end && offset + found.length > start)) {
+    if (referencesOf().some(({ start, end }) => offset < end && offset + found.length > start)) {
       kept++;
       return found;
     }
