@@ -198,6 +198,31 @@ describe('replaceInFlow', () => {
     expect(substitute('[$<n>]', matchOf(['ab', 'a', 0, 'ab', { n: 'a' }]))).toBe('[a]');
   });
 
+  it("takes VS Code's line breaks, tabs and case changes: \\n \\t \\\\, then \\u \\l one letter of the next group, \\U \\L all of it", () => {
+    const otter = matchOf(['sea otter', 'sea', 'oTTer', 0, 'sea otter', { kind: 'oTTer' }]);
+    expect(substitute('$1\\n$2\\t\\\\n', otter)).toBe('sea\noTTer\t\\n');
+    expect(substitute('\\u$1 \\U$2 \\l\\U$& \\L$<kind>', otter)).toBe('Sea OTTER sEA OTTER otter');
+    // One change a letter in turn: a capital, then all small.
+    expect(substitute('\\u\\L$2', otter)).toBe('Otter');
+    // By letter, whatever its length: a capital ß is SS, and a letter past the BMP changes whole.
+    expect(substitute('\\u$1 \\L$1', matchOf(['ßtraße𐐨', 'ßtRAßE𐐀', 0, 'ßtraße𐐨']))).toBe('SStRAßE𐐀 ßtraße𐐨');
+    // A change waits for the next group, past text between; with no group after it, it changes nothing.
+    expect(substitute('\\Uthe $2\\u', otter)).toBe('the OTTER');
+    // Anything else after a backslash, and a backslash at the end, stay as typed.
+    expect(substitute('\\d$1\\', otter)).toBe('\\dsea\\');
+  });
+
+  it('fills in case changes and line breaks in a flow with a regular expression, and only then', () => {
+    const result = replaceInFlow(flow, 'a (ticket) is', '\\U$1\\nis', { regex: true });
+    expect(node(applied(flow, result.changes), 'classify').config.prompt).toBe(
+      'Classify the ticket. TICKET\nis one message.',
+    );
+    const plain = replaceInFlow(flow, 'a ticket is', '\\U$1\\n', { only: { kind: 'node', id: 'classify' } });
+    expect(node(applied(flow, plain.changes), 'classify').config.prompt).toBe(
+      'Classify the ticket. \\U$1\\n one message.',
+    );
+  });
+
   it('keeps capitals as editors do: all capitals, all small, else the first letter; snake and kebab parts each', () => {
     expect(withCaseOf('TICKET', 'case')).toBe('CASE');
     expect(withCaseOf('ticket', 'Case')).toBe('case');

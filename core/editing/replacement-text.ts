@@ -66,23 +66,63 @@ export function matchOf(args: readonly unknown[]): ReplaceMatch {
   };
 }
 
+/** `\n`, `\t` and `\\` in a replacement, as VS Code inserts them. */
+const ESCAPED: Readonly<Record<string, string>> = { n: '\n', t: '\t', '\\': '\\' };
+
+/**
+ * A group's text with VS Code's case changes applied, one character each in
+ * turn: `u` and `l` change one and go on to the next change, `U` and `L` every
+ * one left (`\u\L` on `hELLO` gives `Hello`).
+ */
+function changeCase(text: string, changes: readonly string[]): string {
+  let out = '';
+  let change = 0;
+  let at = 0;
+  // By code point, so that a letter outside the BMP is changed whole (and `ß` may become `SS`).
+  for (const char of text) {
+    const op = changes[change];
+    if (op === undefined) return out + text.slice(at);
+    out += op === 'u' || op === 'U' ? char.toUpperCase() : char.toLowerCase();
+    at += char.length;
+    if (op === 'u' || op === 'l') change++;
+  }
+  return out;
+}
+
 /**
  * The replacement with what a regular expression's match holds filled in, as
- * VS Code and JavaScript fill it in: `$1`…`$99` the groups, `$0` and `$&` the
- * whole match, `$<name>` a named group, `$$` a dollar sign. Anything else
- * stays as typed.
+ * VS Code fills it in (JavaScript's `$` forms, and more): `$1`…`$99` the
+ * groups, `$0` and `$&` the whole match, `$<name>` a named group, `$$` a
+ * dollar sign; `\n` a line break, `\t` a tab, `\\` a backslash; `\u` and
+ * `\l` make the next group's first letter a capital or small one, `\U` and
+ * `\L` all of it (`\u$1`, `\U$2`, `\u\L$1`). Anything else stays as typed.
  */
 export function substitute(replacement: string, match: ReplaceMatch): string {
   const { groups, named } = match;
   const count = groups.length - 1;
   const group = (n: number) => groups[n] ?? '';
-  return replacement.replace(/\$(\$|&|<([^>]*)>|\d{1,2})/g, (token, what: string, name: string | undefined) => {
-    if (what === '$') return '$';
-    if (what === '&') return group(0);
-    if (name !== undefined) return named && name in named ? (named[name] ?? '') : token;
-    // Two digits name a group when there are that many; else the first does, and the second is text.
-    if (Number(what) <= count) return group(Number(what));
-    if (what.length === 2 && Number(what[0]) <= count) return group(Number(what[0])) + what.slice(1);
-    return token;
-  });
+  // Case changes wait for the next group filled in, past any text between, as in VS Code.
+  let changes: string[] = [];
+  const filled = (text: string) => {
+    const changed = changes.length > 0 ? changeCase(text, changes) : text;
+    changes = [];
+    return changed;
+  };
+  return replacement.replace(
+    /\\([\\nt])|\\([uUlL])|\$(\$|&|<([^>]*)>|\d{1,2})/g,
+    (token, escaped: string | undefined, change: string | undefined, what: string | undefined, name?: string) => {
+      if (escaped !== undefined) return ESCAPED[escaped] ?? token;
+      if (change !== undefined) {
+        changes.push(change);
+        return '';
+      }
+      if (what === '$') return '$';
+      if (what === '&') return filled(group(0));
+      if (name !== undefined) return named && name in named ? filled(named[name] ?? '') : token;
+      // Two digits name a group when there are that many; else the first does, and the second is text.
+      if (Number(what) <= count) return filled(group(Number(what)));
+      if (what?.length === 2 && Number(what[0]) <= count) return filled(group(Number(what[0]))) + what.slice(1);
+      return token;
+    },
+  );
 }

@@ -234,4 +234,15 @@ test("Find's toggles match case, whole words and regular expressions, Replace ca
   await expect(bar.getByRole('button', { name: 'Replace all' })).toBeDisabled();
   await words.fill('req\\w+');
   await expect(count).toHaveText('1 of 2');
+
+  // Its replacement takes groups, line breaks and case changes, as VS Code's does (said in the field's tooltip).
+  await expect(replacement).toHaveAttribute('title', /\\U \\L/);
+  await replacement.press('Alt+p');
+  await expect(bar.getByRole('button', { name: 'Preserve case' })).toHaveAttribute('aria-pressed', 'false');
+  await words.fill('a (re\\w+)');
+  await replacement.fill('\\U$1\\n');
+  await bar.getByRole('button', { name: 'Replace all' }).click();
+  await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 1 time in 1 node.');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'toggles').nodes.find((n) => n.id === 'one')?.config).toEqual({ template: 'REQUEST\n' });
 });

@@ -8,6 +8,10 @@ import { FindToggle, switchToggleOfKey } from './find-bar';
 
 /** How many nodes left as they were are named in the report; the rest are counted. */
 const NAMED = 3;
+/** What a regular expression's replacement may hold (core/editing/replacement-text.ts, as in VS Code). */
+const REGEX_HINT =
+  '$1…$99: the groups; $<name>: a named one; $& or $0: the whole match; $$: a dollar sign. ' +
+  '\\n: a line break; \\t: a tab; \\u \\l: the next group with a capital or small first letter; \\U \\L: all of it';
 
 /** What a replacement did, in words: how many, where, and what was left as it was and why. */
 function report(result: Replacement, flow: Flow): string {
@@ -93,9 +97,7 @@ export function ReplaceRow({
           placeholder={options.regex ? 'Replace with… ($1: a group)' : 'Replace with…'}
           value={replacement}
           disabled={shown !== undefined}
-          title={
-            why ?? (options.regex ? '$1…$99: the groups; $& or $0: the whole match; $$: a dollar sign' : undefined)
-          }
+          title={why ?? (options.regex ? REGEX_HINT : undefined)}
           onChange={(e) => useAppStore.getState().setFind({ replacement: e.target.value })}
           onKeyDown={onKeyDown}
         />
