@@ -23,5 +23,7 @@ export default defineConfig({
     root: resolve(import.meta.dirname, 'renderer'),
     build: { rollupOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } } },
     plugins: [react()],
+    // As in renderer/vite.config.ts: Find's worker is an ES module.
+    worker: { format: 'es' },
   },
 });

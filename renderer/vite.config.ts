@@ -7,6 +7,8 @@ export default defineConfig({
   root: import.meta.dirname,
   base: './',
   plugins: [react()],
+  // Find's worker (src/editor/pattern-worker.ts) loads the node types, whose code splits: an ES module worker.
+  worker: { format: 'es' },
   build: {
     outDir: resolve(import.meta.dirname, '../out/renderer'),
     emptyOutDir: true,

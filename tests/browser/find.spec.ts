@@ -16,6 +16,18 @@ async function isInView(page: Page, element: Locator): Promise<boolean> {
   );
 }
 
+/** Opens Find over the laid-out flow (Ctrl+F, or Ctrl+H with Replace): its bar, its words field and its count. */
+async function openFind(page: Page, keys: 'Control+f' | 'Control+h') {
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(keys);
+  const bar = page.getByRole('search', { name: 'Find on the canvas' });
+  return {
+    bar,
+    words: bar.getByRole('searchbox', { name: 'Find nodes and notes' }),
+    count: bar.locator('.find-count'),
+  };
+}
+
 test('Ctrl+F finds nodes and notes by label, prompt and text, and brings each into view, selected', async ({
   page,
   served,
@@ -182,11 +194,7 @@ test("Find's toggles match case, whole words and regular expressions, Replace ca
   await openFlow(page, served, laidOut);
   await expect(page.locator('.fb-node')).toHaveCount(5);
 
-  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('Control+f');
-  const bar = page.getByRole('search', { name: 'Find on the canvas' });
-  const words = bar.getByRole('searchbox', { name: 'Find nodes and notes' });
-  const count = bar.locator('.find-count');
+  const { bar, words, count } = await openFind(page, 'Control+f');
   await words.fill('ticket');
   await expect(count).toHaveText('1 of 3');
   // Whole word (the button): "Tickets" no longer counts.
@@ -245,4 +253,69 @@ test("Find's toggles match case, whole words and regular expressions, Replace ca
   await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 1 time in 1 node.');
   await expectSaved(page);
   expect(storedFlow(served.db, 'toggles').nodes.find((n) => n.id === 'one')?.config).toEqual({ template: 'REQUEST\n' });
+});
+
+/** A flow whose one template is a long run of one letter: what a nested repeat backtracks on without end. */
+function backtrackingFlow() {
+  const flow = buildFlow({
+    id: 'backtracks',
+    parameters: [{ name: 'topic', type: 'string' }],
+    nodes: [input(), template('long', `${'a'.repeat(40)}!`), output('{{nodes.long.output}}')],
+    edges: ['input>long', 'long>result'],
+  });
+  return { ...flow, nodes: flow.nodes.map((node, i) => ({ ...node, position: { x: i * 320, y: 100 } })) };
+}
+
+test('a regular expression that backtracks without end is stopped and said, the editor never freezes, and the next words are found and replaced', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, backtrackingFlow());
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  const { bar, words, count } = await openFind(page, 'Control+h');
+  await words.press('Alt+r');
+  await expect(bar.getByRole('button', { name: 'Regular expression' })).toHaveAttribute('aria-pressed', 'true');
+  await words.fill('(a+)+$');
+
+  // While it runs, the page answers at once: on the page's thread it would never answer again.
+  const asked = Date.now();
+  await page.evaluate(() => document.title);
+  expect(Date.now() - asked).toBeLessThan(1_000);
+  await expect(count).toHaveText('Too slow', { timeout: 10_000 });
+  await expect(count).toHaveAttribute('title', /took over 2 s on this flow's text.*\(a\+\)\+/);
+  await expect(bar.getByRole('button', { name: 'Replace all' })).toBeDisabled();
+
+  // The next words run in a new worker, and Replace all uses it too.
+  await words.fill('a{3}!');
+  await expect(count).toHaveText('1 of 1');
+  await bar.getByRole('textbox', { name: 'Replace with' }).fill('\\U$&');
+  await bar.getByRole('button', { name: 'Replace all' }).click();
+  await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 1 time in 1 node.');
+  await expectSaved(page);
+  const long = storedFlow(served.db, 'backtracks').nodes.find((n) => n.id === 'long');
+  expect(long?.config).toEqual({ template: `${'a'.repeat(37)}AAA!` });
+});
+
+test("where Find's worker cannot load, regular expressions are searched and replaced on the page, as before", async ({
+  page,
+  served,
+}) => {
+  let refused = 0;
+  await page.route(/\/assets\/pattern-worker-[^/]*\.js$/, (route) => {
+    refused++;
+    return route.abort();
+  });
+  await openFlow(page, served, backtrackingFlow());
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  const { bar, words, count } = await openFind(page, 'Control+h');
+  await words.press('Alt+r');
+  await words.fill('(a)\\1!');
+  await expect(count).toHaveText('1 of 1');
+  await bar.getByRole('textbox', { name: 'Replace with' }).fill('$1.');
+  await bar.getByRole('button', { name: 'Replace all' }).click();
+  await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 1 time in 1 node.');
+  await expectSaved(page);
+  const long = storedFlow(served.db, 'backtracks').nodes.find((n) => n.id === 'long');
+  expect(long?.config).toEqual({ template: `${'a'.repeat(38)}a.` });
+  expect(refused).toBeGreaterThan(0); // the worker was asked for, and could not load
 });

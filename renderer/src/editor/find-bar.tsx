@@ -1,7 +1,6 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { findInFlow, patternProblem, type FindMatch, type FindOptions } from '../../../core/editing/find';
 import type { Flow } from '../../../core/model/flow';
-import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 import type { FindSettings } from '../store/ui-slice';
 import { flowOnCanvas } from '../store/versions-slice';
@@ -9,8 +8,9 @@ import { noteRfId } from './note-ids';
 import { ReplaceRow } from './replace-row';
 import type { ReplaceTarget } from '../../../core/editing/replace';
 import { useShowNode } from './use-show-node';
-
-const typeLabel = (type: string) => nodeRegistry.get(type)?.label ?? type;
+import { useFindMatches } from './use-find-matches';
+import { patternRunner } from './pattern-runner';
+import { typeLabel } from './pattern-requests';
 
 /** What the match is, for the line under the field: the node's label (or id), or "Note". */
 function matchTitle(flow: Flow, match: FindMatch): string {
@@ -97,10 +97,8 @@ function FindBox() {
   const options: FindOptions = useMemo(() => ({ matchCase, wholeWord, regex }), [matchCase, wholeWord, regex]);
   // A regular expression being typed is often not valid yet (`(`): said beside the field, not thrown.
   const problem = useMemo(() => patternProblem(words, options), [words, options]);
-  const matches = useMemo(
-    () => (flow && !problem ? findInFlow(flow, words, typeLabel, options) : []),
-    [flow, words, options, problem],
-  );
+  // A regular expression runs in a worker, stopped when too slow (`stopped` says why).
+  const { matches, searchedFor, stopped } = useFindMatches(flow, words, options, problem);
   const current = matches.length > 0 ? Math.min(index, matches.length - 1) : -1;
 
   useEffect(() => {
@@ -111,12 +109,12 @@ function FindBox() {
   const show = (match: FindMatch | undefined) => {
     if (match) showNode(match.kind === 'note' ? noteRfId(match.id) : match.id);
   };
-  // New words or toggles: to their first match at once, as a browser's find does.
+  // New words or toggles: to their first match as soon as they are found, as a browser's find does.
   useEffect(() => {
     setIndex(0);
     show(matches[0]);
     // Only when what is looked for changes; an edit of the flow meanwhile keeps the place.
-  }, [words, options]);
+  }, [searchedFor]);
 
   const step = (by: number) => {
     if (matches.length === 0) return;
@@ -125,10 +123,13 @@ function FindBox() {
     show(matches[next]);
   };
   // After Replace, on to the match after the one replaced in (it may be gone from the list, or still there).
-  const afterReplace = (target: ReplaceTarget | undefined) => {
+  const afterReplace = async (target: ReplaceTarget | undefined) => {
     const now = useAppStore.getState().flow;
     if (!target || !now) return setIndex(0);
-    const after = findInFlow(now, words, typeLabel, options);
+    const after = options.regex
+      ? await patternRunner.find(now, words, options).catch(() => undefined)
+      : findInFlow(now, words, typeLabel, options);
+    if (!after) return setIndex(0);
     const isSame = (m: FindMatch, other: { kind: string; id: string }) => m.kind === other.kind && m.id === other.id;
     const following = [...matches.slice(current + 1), ...matches.slice(0, current)];
     const next = following.map((m) => after.findIndex((a) => isSame(a, m))).find((at) => at >= 0);
@@ -173,14 +174,20 @@ function FindBox() {
         <FindToggle toggle="matchCase" />
         <FindToggle toggle="wholeWord" />
         <FindToggle toggle="regex" />
-        <span className={`find-count ${problem ? 'invalid' : 'muted'}`} aria-live="polite" title={problem}>
+        <span
+          className={`find-count ${problem || stopped ? 'invalid' : 'muted'}`}
+          aria-live="polite"
+          title={problem ?? stopped}
+        >
           {words.trim() === ''
             ? ''
             : problem
               ? 'Not valid'
-              : matches.length === 0
-                ? 'No matches'
-                : `${current + 1} of ${matches.length}`}
+              : stopped
+                ? 'Too slow'
+                : matches.length === 0
+                  ? 'No matches'
+                  : `${current + 1} of ${matches.length}`}
         </span>
         <button className="small" aria-label="Previous match" title="Previous (Shift+Enter)" onClick={() => step(-1)}>
           ↑
@@ -198,7 +205,13 @@ function FindBox() {
         </button>
       </div>
       {isReplaceOpen && (
-        <ReplaceRow words={words} options={options} problem={problem} match={match} onReplaced={afterReplace} />
+        <ReplaceRow
+          words={words}
+          options={options}
+          problem={problem ?? stopped}
+          match={match}
+          onReplaced={(target) => void afterReplace(target)}
+        />
       )}
       {match && flow && (
         <p className="find-where" data-testid="find-where">

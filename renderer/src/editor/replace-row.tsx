@@ -1,10 +1,16 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { FindMatch, FindOptions } from '../../../core/editing/find';
-import { replaceInFlow, type Replacement, type ReplaceTarget } from '../../../core/editing/replace';
+import {
+  replaceInFlow,
+  type Replacement,
+  type ReplaceOptions,
+  type ReplaceTarget,
+} from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
 import { useAppStore } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
 import { FindToggle, switchToggleOfKey } from './find-bar';
+import { patternRunner } from './pattern-runner';
 
 /** How many nodes left as they were are named in the report; the rest are counted. */
 const NAMED = 3;
@@ -59,17 +65,28 @@ export function ReplaceRow({
   // A report is about the words it was made for.
   useEffect(() => setSaid(undefined), [words, options]);
 
-  const replace = (target: ReplaceTarget | undefined) => {
-    const state = useAppStore.getState();
+  const replace = async (target: ReplaceTarget | undefined) => {
+    if (shown || !words.trim() || problem) return;
+    const all: ReplaceOptions = { ...options, only: target, preserveCase: useAppStore.getState().find.preserveCase };
     // The draft: a past run or a version on the canvas is read-only (the buttons are off then).
-    const flow = state.flow;
-    if (!flow || shown || !words.trim() || problem) return;
-    const result = replaceInFlow(flow, words, replacement, {
-      ...options,
-      only: target,
-      preserveCase: state.find.preserveCase,
-    });
-    if (result.changes) state.edit(result.changes);
+    let flow = useAppStore.getState().flow;
+    let result: Replacement | undefined;
+    try {
+      // A regular expression runs in the worker (pattern-runner.ts); computed again if the draft
+      // changed meanwhile, so that the edit is made on the flow it was computed on.
+      while (flow) {
+        result = options.regex
+          ? await patternRunner.replace(flow, words, replacement, all)
+          : replaceInFlow(flow, words, replacement, all);
+        const now = useAppStore.getState().flow;
+        if (now === flow) break;
+        flow = now;
+      }
+    } catch (error) {
+      return setSaid(`Nothing was replaced: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!flow || !result) return;
+    if (result.changes) useAppStore.getState().edit(result.changes);
     // Nodes are named as they are now (a label may have just changed).
     setSaid(report(result, useAppStore.getState().flow ?? flow));
     onReplaced(target);
@@ -79,8 +96,8 @@ export function ReplaceRow({
     if (switchToggleOfKey(event, ['matchCase', 'wholeWord', 'regex', 'preserveCase'])) return;
     if (event.key === 'Enter') {
       event.preventDefault();
-      if (event.ctrlKey || event.metaKey || event.altKey) replace(undefined);
-      else if (here) replace(here);
+      if (event.ctrlKey || event.metaKey || event.altKey) void replace(undefined);
+      else if (here) void replace(here);
     } else if (event.key === 'Escape') {
       event.preventDefault();
       useAppStore.getState().closeFind();
@@ -106,7 +123,7 @@ export function ReplaceRow({
           className="small"
           title={why ?? 'Replace in this match, then go to the next (Enter)'}
           disabled={shown !== undefined || !here}
-          onClick={() => here && replace(here)}
+          onClick={() => here && void replace(here)}
         >
           Replace
         </button>
@@ -114,7 +131,7 @@ export function ReplaceRow({
           className="small"
           title={why ?? 'Replace in every match, as one edit (Ctrl+Enter)'}
           disabled={shown !== undefined || !words.trim() || problem !== undefined}
-          onClick={() => replace(undefined)}
+          onClick={() => void replace(undefined)}
         >
           Replace all
         </button>
