@@ -49,6 +49,16 @@ async function database(delayMs: number): Promise<{ db: string; model: OpenAiSer
   return { db, model };
 }
 
+/**
+ * Stops `serve`, which waits for its runs on shutdown; killed when a test that
+ * failed early left its 90-second run going, so that the hook does not time
+ * out and the first failure is the one reported.
+ */
+function stopOrKill(serve: ServeProcess): () => Promise<unknown> {
+  return () =>
+    Promise.race([serve.stop(), new Promise((resolve) => setTimeout(resolve, 10_000)).then(() => serve.kill())]);
+}
+
 async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
   const value = await call();
@@ -59,7 +69,7 @@ describe('long-running flows over MCP', () => {
   it('a 90-second model call completes through a task, and through flows_start and flows_result, no request open over 30 s, the client gone in between', async () => {
     const { db } = await database(90_000);
     const serve: ServeProcess = await startServe(db);
-    closers.push(() => serve.stop());
+    closers.push(stopOrKill(serve));
 
     const first = await connectHttp(serve.mcpUrl, serve.token, 'long-run-client');
     const started = await timed(() =>
@@ -148,7 +158,7 @@ describe('long-running flows over MCP', () => {
   it('a task answers only the session that made it, and cancelling it cancels its run', async () => {
     const { db } = await database(20_000);
     const serve: ServeProcess = await startServe(db);
-    closers.push(() => serve.stop());
+    closers.push(stopOrKill(serve));
     const owner = await connectHttp(serve.mcpUrl, serve.token, 'owner');
     const other = await connectHttp(serve.mcpUrl, serve.token, 'other');
     closers.push(
