@@ -294,6 +294,12 @@ test('a regular expression that backtracks without end is stopped and said, the 
   await expectSaved(page);
   const long = storedFlow(served.db, 'backtracks').nodes.find((n) => n.id === 'long');
   expect(long?.config).toEqual({ template: `${'a'.repeat(37)}AAA!` });
+
+  // Find closed: its worker goes, with its copy of the flow.
+  expect(page.workers().length).toBeGreaterThan(0);
+  await words.press('Escape');
+  await expect(bar).toHaveCount(0);
+  await expect.poll(() => page.workers().length).toBe(0);
 });
 
 test("where Find's worker cannot load, regular expressions are searched and replaced on the page, as before", async ({

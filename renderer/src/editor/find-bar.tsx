@@ -105,6 +105,8 @@ function FindBox() {
     input.current?.focus();
     input.current?.select();
   }, [asked]);
+  // Closed: the worker of regular expressions goes, with its copy of the flow.
+  useEffect(() => () => patternRunner.release(), []);
 
   const show = (match: FindMatch | undefined) => {
     if (match) showNode(match.kind === 'note' ? noteRfId(match.id) : match.id);

@@ -47,6 +47,8 @@ export class PatternRunner {
   private queue: Job[] = [];
   private running: (Job & { id: number; timer: ReturnType<typeof setTimeout> }) | undefined;
   private lastId = 0;
+  /** Find closed while work was left: the worker goes once it is done. */
+  private releasing = false;
 
   constructor(private readonly startWorker: () => Worker) {}
 
@@ -63,6 +65,16 @@ export class PatternRunner {
     return this.enqueue({ flow, work: { op: 'find', words, options }, asker }) as Promise<FindMatch[]>;
   }
 
+  /**
+   * Find is closed: the worker and its copy of the flow (tens of megabytes
+   * for a big flow) go, once the work asked for is done (a Replace all
+   * clicked just before still happens). The next search starts a new one.
+   */
+  release(): void {
+    this.releasing = true;
+    if (!this.running && this.queue.length === 0) this.stopWorker();
+  }
+
   /** The replacement (replaceInFlow), computed on `flow`. */
   replace(flow: Flow, words: string, replacement: string, options: ReplaceOptions): Promise<Replacement> {
     return this.enqueue({ flow, work: { op: 'replace', words, replacement, options } }) as Promise<Replacement>;
@@ -70,6 +82,8 @@ export class PatternRunner {
 
   private enqueue(job: Omit<Job, 'resolve' | 'reject'>): Promise<FindMatch[] | Replacement> {
     return new Promise((resolve, reject) => {
+      // Asked again: Find is open.
+      this.releasing = false;
       this.queue.push({ ...job, resolve, reject });
       this.next();
     });
@@ -78,7 +92,10 @@ export class PatternRunner {
   private next(): void {
     if (this.running) return;
     const job = this.queue.shift();
-    if (!job) return;
+    if (!job) {
+      if (this.releasing) this.stopWorker();
+      return;
+    }
     const worker = this.workerOrNone();
     if (!worker) return this.runHere(job);
     const id = ++this.lastId;
@@ -131,6 +148,7 @@ export class PatternRunner {
   }
 
   private stopWorker(): void {
+    this.releasing = false;
     this.worker?.terminate();
     this.worker = undefined;
     this.sentFlow = undefined;
