@@ -5,7 +5,7 @@ const servers = () => process.getActiveResourcesInfo().filter((kind) => kind ===
 
 // In this order: once a real model call of the process has ended, the warm-up makes one call at most.
 describe('warmModelCalls', () => {
-  it('makes fifty model calls to a loopback server of its own while no real answer has come, and leaves nothing listening', async () => {
+  it('runs a small flow fifty times through the engine, each model call to a loopback server of its own, while no real answer has come, and leaves nothing listening', async () => {
     const before = servers();
     expect(await warmModelCalls()).toBe(50);
     // Closing is asynchronous: the server's handle goes on the next turns.
