@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { findInFlow, patternProblem, type FindMatch, type FindOptions } from '../../../core/editing/find';
+import { patternProblem, type FindMatch, type FindOptions } from '../../../core/editing/find';
 import type { Flow } from '../../../core/model/flow';
 import { useAppStore } from '../store/app-store';
 import type { FindSettings } from '../store/ui-slice';
@@ -10,7 +10,6 @@ import type { ReplaceTarget } from '../../../core/editing/replace';
 import { useShowNode } from './use-show-node';
 import { useFindMatches } from './use-find-matches';
 import { patternRunner } from './pattern-runner';
-import { typeLabel } from './pattern-requests';
 
 /** What the match is, for the line under the field: the node's label (or id), or "Note". */
 function matchTitle(flow: Flow, match: FindMatch): string {
@@ -128,9 +127,7 @@ function FindBox() {
   const afterReplace = async (target: ReplaceTarget | undefined) => {
     const now = useAppStore.getState().flow;
     if (!target || !now) return setIndex(0);
-    const after = options.regex
-      ? await patternRunner.find(now, words, options).catch(() => undefined)
-      : findInFlow(now, words, typeLabel, options);
+    const after = await patternRunner.find(now, words, options).catch(() => undefined);
     if (!after) return setIndex(0);
     const isSame = (m: FindMatch, other: { kind: string; id: string }) => m.kind === other.kind && m.id === other.id;
     const following = [...matches.slice(current + 1), ...matches.slice(0, current)];

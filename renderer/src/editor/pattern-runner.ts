@@ -34,11 +34,12 @@ interface Job {
 }
 
 /**
- * Runs Find's and Replace's regular expressions in a worker, one at a time,
- * and ends the worker when one takes longer than PATTERN_LIMIT_MS (the next
- * request starts a new one). The flow is copied to the worker only when it
- * is not the one sent last: typing in Find sends it once. Where no worker
- * can start (its script cannot load), the work runs on the page, as before.
+ * Runs Find's and Replace's work: a regular expression in a worker, one at a
+ * time, ending the worker when one takes longer than PATTERN_LIMIT_MS (the
+ * next request starts a new one); words as typed at once on the page, as they
+ * cannot backtrack. The flow is copied to the worker only when it is not the
+ * one sent last: typing in Find sends it once. Where no worker can start (its
+ * script cannot load), the work runs on the page, as before.
  */
 export class PatternRunner {
   private worker: Worker | undefined;
@@ -82,6 +83,7 @@ export class PatternRunner {
 
   private enqueue(job: Omit<Job, 'resolve' | 'reject'>): Promise<FindMatch[] | Replacement> {
     return new Promise((resolve, reject) => {
+      if (!job.work.options.regex) return this.runHere({ ...job, resolve, reject });
       // Asked again: Find is open.
       this.releasing = false;
       this.queue.push({ ...job, resolve, reject });
@@ -97,7 +99,10 @@ export class PatternRunner {
       return;
     }
     const worker = this.workerOrNone();
-    if (!worker) return this.runHere(job);
+    if (!worker) {
+      this.runHere(job);
+      return this.next();
+    }
     const id = ++this.lastId;
     const request: PatternRequest = { ...job.work, id, ...(job.flow === this.sentFlow ? {} : { flow: job.flow }) };
     this.sentFlow = job.flow;
@@ -120,6 +125,7 @@ export class PatternRunner {
         clearTimeout(job.timer);
         this.running = undefined;
         this.runHere(job);
+        this.next();
       };
       this.worker = worker;
     } catch {
@@ -160,7 +166,6 @@ export class PatternRunner {
     } catch (error) {
       job.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    this.next();
   }
 }
 

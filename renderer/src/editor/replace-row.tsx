@@ -1,11 +1,6 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { FindMatch, FindOptions } from '../../../core/editing/find';
-import {
-  replaceInFlow,
-  type Replacement,
-  type ReplaceOptions,
-  type ReplaceTarget,
-} from '../../../core/editing/replace';
+import type { Replacement, ReplaceOptions, ReplaceTarget } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
 import { useAppStore } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
@@ -75,9 +70,7 @@ export function ReplaceRow({
       // A regular expression runs in the worker (pattern-runner.ts); computed again if the draft
       // changed meanwhile, so that the edit is made on the flow it was computed on.
       while (flow) {
-        result = options.regex
-          ? await patternRunner.replace(flow, words, replacement, all)
-          : replaceInFlow(flow, words, replacement, all);
+        result = await patternRunner.replace(flow, words, replacement, all);
         const now = useAppStore.getState().flow;
         if (now === flow) break;
         flow = now;
