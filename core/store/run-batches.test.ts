@@ -41,6 +41,11 @@ function runWrites(): RunWrite[] {
       );
   }
   writes.push(step({ nodeId: 'n7', seq: 7, status: 'running', attempts: 2, retries: '[{"error":"429"}]' }));
+  // A failed attempt's error, then a plain step (see PLAIN_STEP_KEYS) that clears it, as a null bound to it would.
+  writes.push(step({ nodeId: 'n8', seq: 8, status: 'running', errorCode: 'RATE_LIMITED', errorMessage: '429' }));
+  writes.push(step({ nodeId: 'n8', seq: 8, status: 'running', attempts: 2, startedAt: NOW + 50 }));
+  writes.push(step({ nodeId: 'n9', seq: 9, status: 'running', usage: '{"inputTokens":3}', messages: '[]' }));
+  writes.push(step({ nodeId: 'n40', seq: 40, status: 'failed', errorCode: 'TEMPLATE_ERROR', finishedAt: NOW + 60 }));
   writes.push(['markJournal', ['j-1', 1]]);
   for (let i = 0; i < 40; i++) {
     if (i % 3 !== 0)
@@ -52,7 +57,7 @@ function runWrites(): RunWrite[] {
 }
 
 describe('batch commits', () => {
-  it('store a run whose steps go many rows a statement exactly as one statement a write does', () => {
+  it('store a run whose steps go many rows a statement (plain steps with their values alone) exactly as one statement a write does', () => {
     const bulk = newDatabase('bulk.db');
     const failures: string[] = [];
     const committer = createBatchCommitter(bulk.sqlite, RUN_STATEMENTS, {
@@ -73,9 +78,24 @@ describe('batch commits', () => {
 
     const bulkRows = dumpDatabase(join(tempDir(), 'bulk.db'));
     const singleRows = dumpDatabase(join(tempDir(), 'single.db'));
-    expect(bulkRows.run_steps).toHaveLength(40);
+    expect(bulkRows.run_steps).toHaveLength(41);
     expect(bulkRows.run_steps).toContainEqual(
       expect.objectContaining({ node_id: 'n7', status: 'succeeded', attempts: 2, output: '"out 7"', input: '{"i":7}' }),
+    );
+    expect(bulkRows.run_steps).toContainEqual(
+      expect.objectContaining({
+        node_id: 'n8',
+        status: 'succeeded',
+        attempts: 2,
+        error_code: null,
+        started_at: NOW + 8,
+      }),
+    );
+    expect(bulkRows.run_steps).toContainEqual(
+      expect.objectContaining({ node_id: 'n40', status: 'failed', error_code: 'TEMPLATE_ERROR' }),
+    );
+    expect(bulkRows.run_steps).toContainEqual(
+      expect.objectContaining({ node_id: 'n9', status: 'running', usage: '{"inputTokens":3}', output: '"out 9"' }),
     );
     for (const table of ['runs', 'run_steps', 'run_journals']) expect(bulkRows[table]).toEqual(singleRows[table]);
   });

@@ -99,17 +99,44 @@ const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' 
   childRunId: `coalesce(excluded.${step('childRunId')}, run_steps.${step('childRunId')})`,
 };
 
+/** The step upsert for the keys given: columns left out take their default (null), as a null bound to them would. */
+const stepUpsert = (keys: KeysOf<typeof runSteps>): string =>
+  `${insert(runSteps, keys)} ON CONFLICT (${step('runId')}, ${step('nodeId')}, ${step('iteration')}) DO UPDATE SET ${Object.entries(
+    STEP_MERGE,
+  )
+    .map(([key, value]) => `${step(key as keyof typeof STEP_MERGE)} = ${value}`)
+    .join(', ')}`;
+
+/**
+ * The values only some steps have (a model call's usage, a failure's error,
+ * an agent's tool calls). Most steps (a template's, an input's, a
+ * condition's, any node's start) have none of them, and are written with the
+ * other keys alone (see bulkStepWriter): binding a parameter is most of a
+ * row's cost, and a step row has 17.
+ */
+const OPTIONAL_STEP_KEYS: readonly string[] = [
+  'errorCode',
+  'errorMessage',
+  'usage',
+  'messages',
+  'retries',
+  'toolCalls',
+  'childRunId',
+] satisfies KeysOf<typeof runSteps>;
+
+/** The keys of a plain step: every step key but the optional ones, in STEP_KEYS' order. */
+export const PLAIN_STEP_KEYS: KeysOf<typeof runSteps> = STEP_KEYS.filter((key) => !OPTIONAL_STEP_KEYS.includes(key));
+
+/** The upsert of a step with PLAIN_STEP_KEYS alone: the same row, and the same merge, as upsertStep with nulls for the others. */
+export const PLAIN_STEP_UPSERT = stepUpsert(PLAIN_STEP_KEYS);
+
 export const RUN_STATEMENTS = {
   insertSnapshot: insert(snapshots, SNAPSHOT_KEYS).replace('INSERT', 'INSERT OR IGNORE'),
   insertRun: insert(runs, RUN_START_KEYS, { status: "'running'" }),
   /** A run that started and finished within one batch: one row written once (see mergeWrites). */
   insertFinishedRun: insert(runs, [...RUN_START_KEYS, ...RUN_FINISH_KEYS]),
   finishRun: `UPDATE ${getTableName(runs)} SET ${RUN_FINISH_KEYS.map((key) => `${columnName(runs, key)} = ?`).join(', ')} WHERE ${columnName(runs, 'id')} = ?`,
-  upsertStep: `${insert(runSteps, STEP_KEYS)} ON CONFLICT (${step('runId')}, ${step('nodeId')}, ${step('iteration')}) DO UPDATE SET ${Object.entries(
-    STEP_MERGE,
-  )
-    .map(([key, value]) => `${step(key as keyof typeof STEP_MERGE)} = ${value}`)
-    .join(', ')}`,
+  upsertStep: stepUpsert(STEP_KEYS),
   /** How far a run journal is committed (see run-journal.ts): in the same transaction as the batch it names. */
   markJournal: `${insert(runJournals, JOURNAL_KEYS)} ON CONFLICT (${columnName(runJournals, 'journal')}) DO UPDATE SET ${columnName(runJournals, 'committedBatch')} = max(${getTableName(runJournals)}.${columnName(runJournals, 'committedBatch')}, excluded.${columnName(runJournals, 'committedBatch')})`,
 } as const;
