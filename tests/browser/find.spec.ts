@@ -288,6 +288,7 @@ test('a regular expression that backtracks without end is stopped and said, the 
   // The next words run in a new worker, and Replace all uses it too.
   await words.fill('a{3}!');
   await expect(count).toHaveText('1 of 1');
+  await expect(bar.getByRole('note')).toHaveCount(0); // guarded: no word of running unguarded
   await bar.getByRole('textbox', { name: 'Replace with' }).fill('\\U$&');
   await bar.getByRole('button', { name: 'Replace all' }).click();
   await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 1 time in 1 node.');
@@ -302,7 +303,7 @@ test('a regular expression that backtracks without end is stopped and said, the 
   await expect.poll(() => page.workers().length).toBe(0);
 });
 
-test("where Find's worker cannot load, regular expressions are searched and replaced on the page, as before", async ({
+test("where Find's worker cannot load, regular expressions are searched and replaced on the page, and Find says it has no time limit", async ({
   page,
   served,
 }) => {
@@ -317,6 +318,8 @@ test("where Find's worker cannot load, regular expressions are searched and repl
   await words.press('Alt+r');
   await words.fill('(a)\\1!');
   await expect(count).toHaveText('1 of 1');
+  // Said, not silent: the search had no time limit.
+  await expect(bar.getByRole('note')).toContainText('ran on the page with no time limit');
   await bar.getByRole('textbox', { name: 'Replace with' }).fill('$1.');
   await bar.getByRole('button', { name: 'Replace all' }).click();
   await expect(bar.getByTestId('replace-report')).toHaveText('Replaced 1 time in 1 node.');

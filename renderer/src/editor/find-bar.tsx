@@ -97,7 +97,7 @@ function FindBox() {
   // A regular expression being typed is often not valid yet (`(`): said beside the field, not thrown.
   const problem = useMemo(() => patternProblem(words, options), [words, options]);
   // A regular expression runs in a worker, stopped when too slow (`stopped` says why).
-  const { matches, searchedFor, stopped } = useFindMatches(flow, words, options, problem);
+  const { matches, searchedFor, stopped, unguarded } = useFindMatches(flow, words, options, problem);
   const current = matches.length > 0 ? Math.min(index, matches.length - 1) : -1;
 
   useEffect(() => {
@@ -211,6 +211,12 @@ function FindBox() {
           match={match}
           onReplaced={(target) => void afterReplace(target)}
         />
+      )}
+      {unguarded && (
+        <p className="find-where find-note muted" role="note">
+          This regular expression ran on the page with no time limit: Find&apos;s worker could not start here. One that
+          backtracks on a long text can freeze the editor.
+        </p>
       )}
       {match && flow && (
         <p className="find-where" data-testid="find-where">

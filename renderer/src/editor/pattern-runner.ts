@@ -53,6 +53,11 @@ export class PatternRunner {
 
   constructor(private readonly startWorker: () => Worker) {}
 
+  /** No worker could start here: regular expressions run on the page, with no time limit (Find says so). */
+  get isUnguarded(): boolean {
+    return this.noWorker;
+  }
+
   /**
    * The nodes and notes the words are in (findInFlow). With an `asker` that
    * only wants its latest answer (Find's field as the person types), its

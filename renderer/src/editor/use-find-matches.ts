@@ -10,6 +10,8 @@ export interface FoundMatches {
   searchedFor: string;
   /** Why the search was stopped (a regular expression too slow on this flow), else undefined. */
   stopped?: string;
+  /** The regular expression was searched on the page, with no time limit: Find's worker could not start. */
+  unguarded?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export function useFindMatches(
     if (!inWorker || !flow) return;
     let isCurrent = true;
     patternRunner.find(flow, words, options, 'find-field').then(
-      (matches) => isCurrent && setFromWorker({ matches, searchedFor: key }),
+      (matches) => isCurrent && setFromWorker({ matches, searchedFor: key, unguarded: patternRunner.isUnguarded }),
       (error: unknown) => {
         if (!isCurrent || error instanceof SupersededError) return;
         setFromWorker({
