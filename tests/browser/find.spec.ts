@@ -328,3 +328,46 @@ test("where Find's worker cannot load, regular expressions are searched and repl
   expect(long?.config).toEqual({ template: `${'a'.repeat(38)}a.` });
   expect(refused).toBeGreaterThan(0); // the worker was asked for, and could not load
 });
+
+test("with Find open on a regular expression, an edit of a node is found at once, and only that node is sent to Find's worker", async ({
+  page,
+  served,
+}) => {
+  // What the page posts to workers: whole flows, and changes of one (see core/editing/flow-delta.ts).
+  await page.addInitScript(() => {
+    const posted: { nodes: number }[] = [];
+    (window as unknown as { posted: typeof posted }).posted = posted;
+    const post = Object.getOwnPropertyDescriptor(Worker.prototype, 'postMessage')?.value as (
+      this: Worker,
+      ...args: unknown[]
+    ) => void;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      const request = message as { flow?: { nodes: unknown[] }; delta?: { lists: { nodes?: { changed: unknown[] } } } };
+      if (request.flow) posted.push({ nodes: request.flow.nodes.length });
+      else if (request.delta) posted.push({ nodes: request.delta.lists.nodes?.changed.length ?? 0 });
+      return post.call(this, message, ...rest);
+    } as Worker['postMessage'];
+  });
+  await openFlow(page, served, backtrackingFlow());
+  await expect(page.locator('.fb-node')).toHaveCount(3);
+  const { words, count } = await openFind(page, 'Control+f');
+  await words.press('Alt+r');
+  await words.fill('zebra\\d');
+  await expect(count).toHaveText('No matches');
+
+  await page.getByTestId('rf__node-long').click();
+  await page.getByTestId('template-template').locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('a zebra7');
+  await expect(count).toHaveText('1 of 1');
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('no stripes');
+  await expect(count).toHaveText('No matches');
+  await expectSaved(page);
+
+  const posted = await page.evaluate(() => (window as unknown as { posted: { nodes: number }[] }).posted);
+  // The flow went whole once (its 3 nodes), then each edit sent the one node it changed.
+  expect(posted[0]).toEqual({ nodes: 3 });
+  expect(posted.length).toBeGreaterThan(2);
+  for (const later of posted.slice(1)) expect(later.nodes).toBeLessThanOrEqual(1);
+});

@@ -1,6 +1,7 @@
 import { findInFlow, type FindMatch, type FindOptions } from '../../../core/editing/find';
 import { replaceInFlow, type Replacement, type ReplaceOptions } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
+import type { FlowDelta } from '../../../core/editing/flow-delta';
 import { nodeRegistry } from '../../../core/nodes/registry';
 
 /** A node type as Find names it: the type's label, or the type itself when unknown. */
@@ -11,8 +12,12 @@ export type PatternWork =
   | { op: 'find'; words: string; options: FindOptions }
   | { op: 'replace'; words: string; replacement: string; options: ReplaceOptions };
 
-/** As posted to the pattern worker: the flow only when it is not the one the worker has. */
-export type PatternRequest = PatternWork & { id: number; flow?: Flow };
+/**
+ * As posted to the pattern worker: the flow when the worker has none, what
+ * changed in it since the one the worker has (a delta), or neither when it
+ * is the same flow.
+ */
+export type PatternRequest = PatternWork & { id: number; flow?: Flow; delta?: FlowDelta };
 
 export type PatternResponse = { id: number; value: FindMatch[] | Replacement } | { id: number; error: string };
 

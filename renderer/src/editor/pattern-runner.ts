@@ -1,6 +1,7 @@
 import type { FindMatch, FindOptions } from '../../../core/editing/find';
 import type { Replacement, ReplaceOptions } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
+import { flowDelta } from '../../../core/editing/flow-delta';
 import { doPatternWork, type PatternRequest, type PatternResponse, type PatternWork } from './pattern-requests';
 
 /**
@@ -37,9 +38,11 @@ interface Job {
  * Runs Find's and Replace's work: a regular expression in a worker, one at a
  * time, ending the worker when one takes longer than PATTERN_LIMIT_MS (the
  * next request starts a new one); words as typed at once on the page, as they
- * cannot backtrack. The flow is copied to the worker only when it is not the
- * one sent last: typing in Find sends it once. Where no worker can start (its
- * script cannot load), the work runs on the page, as before.
+ * cannot backtrack. The flow is copied to a new worker whole; after that
+ * only what changed in it goes (core/editing/flow-delta.ts), and nothing
+ * while it is the same: typing in Find sends it once, an edit of a node sends
+ * that node. Where no worker can start (its script cannot load), the work
+ * runs on the page, as before.
  */
 export class PatternRunner {
   private worker: Worker | undefined;
@@ -109,10 +112,16 @@ export class PatternRunner {
       return this.next();
     }
     const id = ++this.lastId;
-    const request: PatternRequest = { ...job.work, id, ...(job.flow === this.sentFlow ? {} : { flow: job.flow }) };
+    const request: PatternRequest = { ...job.work, id, ...this.flowToSend(job.flow) };
     this.sentFlow = job.flow;
     this.running = { ...job, id, timer: setTimeout(() => this.giveUp(), PATTERN_LIMIT_MS) };
     worker.postMessage(request);
+  }
+
+  /** The flow, or what changed in it, for a worker that holds `sentFlow` (nothing when it is the same). */
+  private flowToSend(flow: Flow): Pick<PatternRequest, 'flow' | 'delta'> {
+    if (flow === this.sentFlow) return {};
+    return this.sentFlow ? { delta: flowDelta(this.sentFlow, flow) } : { flow };
   }
 
   private workerOrNone(): Worker | undefined {

@@ -1,6 +1,7 @@
 // First: zod reads its settings as it loads (see the file).
 import './zod-jitless';
 import type { Flow } from '../../../core/model/flow';
+import { applyFlowDelta } from '../../../core/editing/flow-delta';
 import { doPatternWork, type PatternRequest, type PatternResponse } from './pattern-requests';
 
 /**
@@ -13,12 +14,14 @@ const scope = self as unknown as {
   postMessage: (response: PatternResponse) => void;
 };
 
-/** The flow of the last request that carried one: the page sends it again only when it changed. */
+/** The flow as the page last sent it: whole once, then what changed in it (see core/editing/flow-delta.ts). */
 let flow: Flow | undefined;
 
 scope.onmessage = ({ data: request }) => {
-  if (request.flow) flow = request.flow;
   try {
+    if (request.flow) flow = request.flow;
+    else if (request.delta && flow) flow = applyFlowDelta(flow, request.delta);
+    else if (request.delta) throw new Error('a change was sent before its flow');
     if (!flow) throw new Error('no flow was sent');
     scope.postMessage({ id: request.id, value: doPatternWork(flow, request) });
   } catch (error) {
