@@ -79,6 +79,13 @@ export const ChangeSetSchema = z.lazy(() =>
     addNodes: z.array(FlowNodeSchema).default([]),
     updateNodes: z.array(NodeUpdateSchema).default([]),
     addEdges: z.array(FlowEdgeSchema).default([]),
+    /**
+     * With `flow.notes`: the notes the edit started from. The notes stored
+     * meanwhile by another window are then merged with this edit's note by
+     * note (notes-merge.ts) instead of replaced by its list. Without
+     * it (an API client that sends none) the list is stored as sent.
+     */
+    notesBase: NotesSchema.optional(),
   }),
 );
 

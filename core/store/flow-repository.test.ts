@@ -136,6 +136,37 @@ describe('FlowRepository', () => {
     );
   });
 
+  it('merges sticky notes edited in two windows note by note, and refuses one note edited in both', () => {
+    const note = (id: string, text: string, x = 0) => ({ id, text, position: { x, y: 0 } });
+    flows.create(smallFlow({ notes: [note('plan', 'Plan'), note('todo', 'To do')] }));
+    const base = flows.get('small').notes;
+    // Window A writes in one note, window B (still showing the base) in the other: both are kept.
+    flows.applyChanges('small', { flow: { notes: [note('plan', 'Plan: ask for JSON'), base[1]!] }, notesBase: base });
+    flows.applyChanges('small', {
+      flow: { notes: [base[0]!, note('todo', 'To do: retries'), note('idea', 'New idea', 300)] },
+      notesBase: base,
+    });
+    expect(flows.get('small').notes.map((n) => [n.id, n.text])).toEqual([
+      ['plan', 'Plan: ask for JSON'],
+      ['todo', 'To do: retries'],
+      ['idea', 'New idea'],
+    ]);
+    // Both windows wrote in the same note: the second is refused, and nothing of it is stored.
+    const before = dumpDatabase(path).flows;
+    expect(() =>
+      flows.applyChanges('small', { flow: { notes: [note('plan', 'Plan B'), base[1]!] }, notesBase: base }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT', message: expect.stringContaining('"plan"') }));
+    expect(dumpDatabase(path).flows).toEqual(before);
+    // A note removed in one window and left alone in the other stays removed.
+    const now = flows.get('small').notes;
+    flows.applyChanges('small', { flow: { notes: now.filter((n) => n.id !== 'idea') }, notesBase: now });
+    flows.applyChanges('small', { flow: { notes: [...now.slice(0, 2), { ...now[2]! }] }, notesBase: now });
+    expect(flows.get('small').notes.map((n) => n.id)).toEqual(['plan', 'todo']);
+    // An API client that sends no base has its list stored as sent.
+    flows.applyChanges('small', { flow: { notes: [note('only', 'Only this')] } });
+    expect(flows.get('small').notes.map((n) => n.id)).toEqual(['only']);
+  });
+
   it('opens a flow with the revision of each node, and names a missing flow', () => {
     flows.create(smallFlow());
     flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'Edited' }] });

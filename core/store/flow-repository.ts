@@ -14,6 +14,7 @@ import type { Flow, FlowNode } from '../model/flow';
 import { isBuiltInToolName } from '../model/ids';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
+import { mergeNotes } from '../model/notes-merge';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
 import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
@@ -236,9 +237,9 @@ export class FlowRepository {
         `the change is malformed: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       );
     }
-    const changes = parsed.data;
     const sqlite = this.database.sqlite;
     return this.db.transaction(() => {
+      const changes = this.withMergedNotes(flowId, parsed.data);
       const before = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       const nodeRevs = this.checkRevisions(flowId, changes);
       const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
@@ -248,6 +249,15 @@ export class FlowRepository {
       const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       return { rowsWritten: after - before, nodeRevs };
     }, WRITE_TRANSACTION);
+  }
+
+  /** The change with its notes merged into those stored now, when it says which notes it started from (see ChangeSet.notesBase). */
+  private withMergedNotes(flowId: string, changes: ChangeSet): ChangeSet {
+    const { notesBase, ...rest } = changes;
+    if (!notesBase || !changes.flow?.notes) return rest;
+    const row = this.db.select({ notes: flows.notes }).from(flows).where(eq(flows.id, flowId)).get();
+    if (!row) throw flowNotFound(flowId);
+    return { ...rest, flow: { ...changes.flow, notes: mergeNotes(notesBase, row.notes, changes.flow.notes) } };
   }
 
   /** Refuses updates to nodes that are gone or changed since the editor read them. */

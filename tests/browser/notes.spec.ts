@@ -199,3 +199,51 @@ test('Layout takes a note along with the cards inside it', async ({ page, served
   await expectSaved(page);
   expect(storedFlow(served.db, 'laid').notes[0]!.position).toEqual(around.position);
 });
+
+test('two windows writing in different notes of one flow both keep their text, also when one has not yet seen the other', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const sticky = (id: string, text: string, x: number) => ({ id, text, position: { x, y: 320 } });
+  await openFlow(
+    page,
+    served,
+    laidOutEcho({ id: 'shared', notes: [sticky('plan', 'Plan', 0), sticky('todo', 'To do', 400)] }),
+  );
+  // A second window: a browser context of its own, as another editor window or another person's tab.
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(`${served.editorUrl}#/flow/shared`);
+  for (const window of [page, second]) await expect(note(window, 'todo')).toBeVisible();
+  // From now on the second window's reads of the flow are slow: it has not seen the first's edit when it writes.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await second.route('**/api/flows/get', async (route) => {
+    await released;
+    await route.continue();
+  });
+
+  const append = async (window: Page, id: string, text: string) => {
+    await note(window, id).getByTestId('note-body').dblclick();
+    await window.keyboard.press('End');
+    await window.keyboard.type(text);
+    await window.keyboard.press('Escape');
+    await expectSaved(window);
+  };
+  await append(page, 'plan', ': ask for JSON');
+  await append(second, 'todo', ': add retries');
+  await expect(note(second, 'plan').getByTestId('note-body')).toHaveText('Plan'); // still the old text there
+  // Both are stored: the second window's list did not replace the first's note.
+  expect(storedFlow(served.db, 'shared').notes.map((n) => [n.id, n.text])).toEqual([
+    ['plan', 'Plan: ask for JSON'],
+    ['todo', 'To do: add retries'],
+  ]);
+  await expect(second.getByRole('alertdialog')).toHaveCount(0);
+
+  // Once its read comes, the second window shows both.
+  release();
+  await expect(note(second, 'plan').getByTestId('note-body')).toHaveText('Plan: ask for JSON');
+  await expect(note(second, 'todo').getByTestId('note-body')).toHaveText('To do: add retries');
+  await other.close();
+});

@@ -238,7 +238,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       selectedNodes: state.selectedNodes.filter((id) => !removed.has(id)),
       selectedEdges: state.selectedEdges.filter((id) => next.edges.some((e) => e.id === id)),
     }));
-    queue.push(changes, options.coalesceKey);
+    // Notes go as a whole list: saved with the list they were edited from, so the host merges them with
+    // notes another window saved meanwhile instead of replacing those (ChangeSet.notesBase).
+    queue.push(changes.flow?.notes ? { ...changes, notesBase: flow.notes } : changes, options.coalesceKey);
     revalidate();
     if (options.isHistory) return;
     const backward = invertChangeSet(flow, changes);

@@ -40,7 +40,9 @@ export class SaveQueue {
   push(changes: ChangeSet, coalesceKey?: string): void {
     const last = this.pending.at(-1);
     if (coalesceKey !== undefined && last?.coalesceKey === coalesceKey && last !== this.inFlight) {
-      last.changes = changes;
+      // The notes the first of them started from: the host has not seen the ones in between.
+      const { notesBase } = last.changes;
+      last.changes = notesBase && changes.notesBase ? { ...changes, notesBase } : changes;
     } else this.pending.push({ changes, coalesceKey });
     this.changed();
     clearTimeout(this.timer);
