@@ -86,6 +86,13 @@ export const ChangeSetSchema = z.lazy(() =>
      * it (an API client that sends none) the list is stored as sent.
      */
     notesBase: NotesSchema.optional(),
+    /**
+     * With `flow`: the values its fields (and the tool's settings) had when
+     * the edit began. A field another window changed meanwhile is then an
+     * EDIT_CONFLICT instead of overwritten (flow-fields-check.ts). Without
+     * it the fields are stored as sent.
+     */
+    fieldsBase: FlowFieldsUpdateSchema.optional(),
   }),
 );
 

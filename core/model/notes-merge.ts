@@ -1,6 +1,6 @@
 import { FlowbenchError } from './errors';
 import type { Note } from './notes';
-import { sameJson } from './same-json';
+import { sameData } from './same-json';
 
 /**
  * The sticky notes after an edit made by one window while another may have
@@ -18,8 +18,8 @@ export function mergeNotes(base: readonly Note[], stored: readonly Note[], ours:
   const [before, theirs, mine] = [byId(base), byId(stored), byId(ours)];
   const pick = (id: string): Note | undefined => {
     const [b, t, o] = [before.get(id), theirs.get(id), mine.get(id)];
-    if (sameJson(o, b)) return t;
-    if (sameJson(t, b) || sameJson(t, o)) return o;
+    if (sameData(o, b)) return t;
+    if (sameData(t, b) || sameData(t, o)) return o;
     throw new FlowbenchError(
       'EDIT_CONFLICT',
       `sticky note "${id}" was changed elsewhere since this edit began; reload to see it`,

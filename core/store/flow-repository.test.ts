@@ -167,6 +167,40 @@ describe('FlowRepository', () => {
     expect(flows.get('small').notes.map((n) => n.id)).toEqual(['only']);
   });
 
+  it("refuses an edit of a flow field another window changed since, and keeps two windows' edits of different fields", () => {
+    flows.create(smallFlow());
+    const base = flows.get('small');
+    const started = { name: base.name, description: base.description, tool: base.tool };
+    // Window A renames the flow; window B, started before, writes the description: both are kept.
+    flows.applyChanges('small', { flow: { name: 'Renamed in A' }, fieldsBase: { name: started.name } });
+    flows.applyChanges('small', {
+      flow: { description: 'Written in B', tool: { description: 'Tool text from B' } },
+      fieldsBase: { description: started.description, tool: started.tool },
+    });
+    expect(flows.get('small')).toMatchObject({
+      name: 'Renamed in A',
+      description: 'Written in B',
+      tool: { description: 'Tool text from B' },
+    });
+    // Window B renames too, from the name it started with: refused, and nothing of the edit is stored.
+    const before = dumpDatabase(path).flows;
+    expect(() =>
+      flows.applyChanges('small', {
+        flow: { name: 'Renamed in B', description: 'Also this' },
+        fieldsBase: { name: started.name, description: 'Written in B' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT', message: expect.stringContaining("flow's name") }));
+    expect(dumpDatabase(path).flows).toEqual(before);
+    // The same tool setting changed by another window is refused by its name; the same value twice is not a clash.
+    expect(() =>
+      flows.applyChanges('small', { flow: { tool: { description: 'Other' } }, fieldsBase: { tool: started.tool } }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT', message: expect.stringContaining('tool description') }));
+    flows.applyChanges('small', { flow: { name: 'Renamed in A' }, fieldsBase: { name: started.name } });
+    // Without a base the field is stored as sent.
+    flows.applyChanges('small', { flow: { name: 'Plain API' } });
+    expect(flows.get('small').name).toBe('Plain API');
+  });
+
   it('opens a flow with the revision of each node, and names a missing flow', () => {
     flows.create(smallFlow());
     flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'Edited' }] });

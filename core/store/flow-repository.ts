@@ -14,6 +14,7 @@ import type { Flow, FlowNode } from '../model/flow';
 import { isBuiltInToolName } from '../model/ids';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
+import { checkFlowFields } from '../model/flow-fields-check';
 import { mergeNotes } from '../model/notes-merge';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
@@ -239,7 +240,7 @@ export class FlowRepository {
     }
     const sqlite = this.database.sqlite;
     return this.db.transaction(() => {
-      const changes = this.withMergedNotes(flowId, parsed.data);
+      const changes = this.againstStored(flowId, parsed.data);
       const before = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       const nodeRevs = this.checkRevisions(flowId, changes);
       const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
@@ -251,13 +252,21 @@ export class FlowRepository {
     }, WRITE_TRANSACTION);
   }
 
-  /** The change with its notes merged into those stored now, when it says which notes it started from (see ChangeSet.notesBase). */
-  private withMergedNotes(flowId: string, changes: ChangeSet): ChangeSet {
-    const { notesBase, ...rest } = changes;
-    if (!notesBase || !changes.flow?.notes) return rest;
-    const row = this.db.select({ notes: flows.notes }).from(flows).where(eq(flows.id, flowId)).get();
+  /**
+   * The change as it applies to the flow stored now, when it says what it
+   * started from: its notes merged with those another window saved meanwhile
+   * (ChangeSet.notesBase), its flow fields refused if another window changed
+   * them (ChangeSet.fieldsBase).
+   */
+  private againstStored(flowId: string, changes: ChangeSet): ChangeSet {
+    const { notesBase, fieldsBase, ...rest } = changes;
+    if (!rest.flow || (!notesBase && !fieldsBase)) return rest;
+    const row = this.db.select().from(flows).where(eq(flows.id, flowId)).get();
     if (!row) throw flowNotFound(flowId);
-    return { ...rest, flow: { ...changes.flow, notes: mergeNotes(notesBase, row.notes, changes.flow.notes) } };
+    const stored = flowFromRows(row, [], []);
+    checkFlowFields(stored, changes);
+    if (!notesBase || !rest.flow.notes) return rest;
+    return { ...rest, flow: { ...rest.flow, notes: mergeNotes(notesBase, stored.notes, rest.flow.notes) } };
   }
 
   /** Refuses updates to nodes that are gone or changed since the editor read them. */

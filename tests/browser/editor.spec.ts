@@ -239,6 +239,45 @@ test("a new flow's empty canvas says where to start, and its button adds the Inp
   await expect(hint).toBeVisible();
 });
 
+test('two windows typing in different flow settings both keep theirs; the same setting in both is refused in the later, and said', async ({
+  page,
+  browser,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared', description: 'Old text' }));
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(`${served.editorUrl}#/flow/shared`);
+  await expect(second.locator('.fb-node')).toHaveCount(3);
+  // The second window's reads of the flow are held back: it writes before it has seen the first's edit.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await second.route('**/api/flows/get', async (route) => {
+    await released;
+    await route.continue();
+  });
+  const settingsOf = async (window: Page) => {
+    await window.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    return window.getByLabel('Flow settings');
+  };
+  await (await settingsOf(page)).locator('#flow-description').fill('Written in the first window');
+  await expectSaved(page);
+  await (await settingsOf(second)).getByLabel('Tool description').fill('Written in the second window');
+  await expectSaved(second);
+  expect(storedFlow(served.db, 'shared')).toMatchObject({
+    description: 'Written in the first window',
+    tool: { description: 'Written in the second window' },
+  });
+
+  // The second window, still showing the old description, writes in it too: refused, said, and reloaded.
+  await (await settingsOf(second)).locator('#flow-description').fill('Old text, and more from the second');
+  release();
+  await expect(second.getByText(/the flow's description was changed elsewhere/)).toBeVisible();
+  expect(storedFlow(served.db, 'shared').description).toBe('Written in the first window');
+  await expect(second.locator('#flow-description')).toHaveValue('Written in the first window');
+  await other.close();
+});
+
 test('the flow settings keep each tool setting when another is typed: a switched-off tool stays off', async ({
   page,
   served,

@@ -121,6 +121,19 @@ function readUnsaved(flowId: string): ChangeSet[] {
   }
 }
 
+/** An edit of the flow's own fields or notes, with the values it started from (see ChangeSet.fieldsBase). */
+function withBase(flow: Flow, changes: ChangeSet): ChangeSet {
+  if (!changes.flow) return changes;
+  const { notes, ...fields } = changes.flow;
+  const started = flow as unknown as Record<string, unknown>;
+  const fieldsBase = Object.fromEntries(Object.keys(fields).map((key) => [key, started[key]]));
+  return {
+    ...changes,
+    ...(notes ? { notesBase: flow.notes } : {}),
+    ...(Object.keys(fieldsBase).length > 0 ? { fieldsBase } : {}),
+  };
+}
+
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
   const queue = new SaveQueue(
     async (changes) => {
@@ -238,9 +251,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       selectedNodes: state.selectedNodes.filter((id) => !removed.has(id)),
       selectedEdges: state.selectedEdges.filter((id) => next.edges.some((e) => e.id === id)),
     }));
-    // Notes go as a whole list: saved with the list they were edited from, so the host merges them with
-    // notes another window saved meanwhile instead of replacing those (ChangeSet.notesBase).
-    queue.push(changes.flow?.notes ? { ...changes, notesBase: flow.notes } : changes, options.coalesceKey);
+    // Saved with what the edit started from, so that the host merges it with what another window saved
+    // meanwhile instead of overwriting that (ChangeSet.notesBase, ChangeSet.fieldsBase).
+    queue.push(withBase(flow, changes), options.coalesceKey);
     revalidate();
     if (options.isHistory) return;
     const backward = invertChangeSet(flow, changes);

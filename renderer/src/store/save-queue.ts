@@ -40,9 +40,13 @@ export class SaveQueue {
   push(changes: ChangeSet, coalesceKey?: string): void {
     const last = this.pending.at(-1);
     if (coalesceKey !== undefined && last?.coalesceKey === coalesceKey && last !== this.inFlight) {
-      // The notes the first of them started from: the host has not seen the ones in between.
-      const { notesBase } = last.changes;
-      last.changes = notesBase && changes.notesBase ? { ...changes, notesBase } : changes;
+      // What the first of them started from: the host has not seen the ones in between.
+      const { notesBase, fieldsBase } = last.changes;
+      last.changes = {
+        ...changes,
+        ...(notesBase && changes.notesBase ? { notesBase } : {}),
+        ...(fieldsBase && changes.fieldsBase ? { fieldsBase: { ...changes.fieldsBase, ...fieldsBase } } : {}),
+      };
     } else this.pending.push({ changes, coalesceKey });
     this.changed();
     clearTimeout(this.timer);
