@@ -6,6 +6,7 @@ import {
   connect,
   expect,
   expectSaved,
+  holdFlowReads,
   laidOutEcho,
   openFlow,
   storedFlow,
@@ -250,12 +251,7 @@ test('two windows typing in different flow settings both keep theirs; the same s
   await second.goto(`${served.editorUrl}#/flow/shared`);
   await expect(second.locator('.fb-node')).toHaveCount(3);
   // The second window's reads of the flow are held back: it writes before it has seen the first's edit.
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await second.route('**/api/flows/get', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdFlowReads(second);
   const settingsOf = async (window: Page) => {
     await window.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
     return window.getByLabel('Flow settings');
@@ -275,6 +271,51 @@ test('two windows typing in different flow settings both keep theirs; the same s
   await expect(second.getByText(/the flow's description was changed elsewhere/)).toBeVisible();
   expect(storedFlow(served.db, 'shared').description).toBe('Written in the first window');
   await expect(second.locator('#flow-description')).toHaveValue('Written in the first window');
+  // What the second window typed is not dropped with its edit: it is shown, to be copied back.
+  await expect(second.getByLabel('Not saved: flow settings · description')).toHaveValue(
+    'Old text, and more from the second',
+  );
+  await other.close();
+});
+
+test('text typed in a node edit refused as a conflict is shown to be copied back, not dropped', async ({
+  page,
+  browser,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared' }));
+  const other = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const second = await other.newPage();
+  await second.goto(`${served.editorUrl}#/flow/shared`);
+  await expect(second.locator('.fb-node')).toHaveCount(3);
+  // The second window does not see the first's edit before it writes its own (its reads held back).
+  const release = await holdFlowReads(second);
+  const typeInTemplate = async (window: Page, words: string) => {
+    await window.getByTestId('rf__node-say').click();
+    await window.getByTestId('template-template').locator('.cm-content').click();
+    await window.keyboard.press('Control+End');
+    await window.keyboard.type(words);
+  };
+  await typeInTemplate(page, ' (first window)');
+  await expectSaved(page);
+  await typeInTemplate(second, ' (second window)');
+  release();
+
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText('Someone changed this flow elsewhere: node "say" was changed elsewhere');
+  await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy back.');
+  await expect(refused).not.toContainText('reload to see it');
+  const unsaved = refused.getByLabel('Not saved: say · template');
+  await expect(unsaved).toHaveValue('You said: {{inputs.message}} (second window)');
+  expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
+    'You said: {{inputs.message}} (first window)',
+  );
+  await shot(second, 'unsaved-text');
+  await refused.getByRole('button', { name: 'Copy' }).click();
+  await expect(refused.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await second.evaluate(() => navigator.clipboard.readText())).toBe(
+    'You said: {{inputs.message}} (second window)',
+  );
   await other.close();
 });
 

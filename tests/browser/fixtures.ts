@@ -74,6 +74,20 @@ export function laidOutEcho(overrides: Partial<FlowInput> = {}): FlowInput {
   return { ...echoFlow, nodes, ...overrides };
 }
 
+/**
+ * Holds back `window`'s reads of the flow from now on, until the function
+ * returned is called: the window then writes before it has seen another's edit.
+ */
+export async function holdFlowReads(window: Page): Promise<() => void> {
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await window.route('**/api/flows/get', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** The canvas's levels of detail, farthest first (renderer/src/editor/viewport.ts). */
 const DETAILS = ['box', 'label', 'full'] as const;
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { boxesApart } from '../helpers/boxes';
-import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { expect, expectSaved, holdFlowReads, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 const MARKDOWN = '## Plan\n- ask for **JSON**\n- see [the docs](https://example.com/docs)';
 
@@ -217,12 +217,7 @@ test('two windows writing in different notes of one flow both keep their text, a
   await second.goto(`${served.editorUrl}#/flow/shared`);
   for (const window of [page, second]) await expect(note(window, 'todo')).toBeVisible();
   // From now on the second window's reads of the flow are slow: it has not seen the first's edit when it writes.
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await second.route('**/api/flows/get', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdFlowReads(second);
 
   const append = async (window: Page, id: string, text: string) => {
     await note(window, id).getByTestId('note-body').dblclick();

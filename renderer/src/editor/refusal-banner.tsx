@@ -1,10 +1,12 @@
+import type { UnsavedText } from '../../../core/editing/unsaved-text';
+import { CopyButton } from '../connect/copy-button';
 import { useAppStore } from '../store/app-store';
 import { ProblemList } from './problems-panel';
 
 /**
  * What the host refused and why (a run that cannot start, an edit that was
  * not saved), above the canvas until it is closed: a toast would vanish with
- * the reasons.
+ * the reasons. A refused edit's text is shown with it, to be copied back.
  */
 export function RefusalBanner() {
   const refusal = useAppStore((s) => s.refusal);
@@ -18,6 +20,29 @@ export function RefusalBanner() {
         </button>
       </header>
       {refusal.problems.length > 0 && <ProblemList problems={refusal.problems} label="Why" />}
+      {refusal.unsaved && refusal.unsaved.length > 0 && <UnsavedList unsaved={refusal.unsaved} />}
     </section>
+  );
+}
+
+function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
+  return (
+    <ul className="unsaved-text" aria-label="Not saved">
+      {unsaved.map(({ where, text }) => (
+        <li key={where}>
+          <label>
+            <span>{where}</span>
+            {/* Read-only, not plain text: it can be selected whole and copied by hand where the clipboard is refused. */}
+            <textarea
+              readOnly
+              value={text}
+              rows={Math.min(6, text.split('\n').length)}
+              aria-label={`Not saved: ${where}`}
+            />
+          </label>
+          <CopyButton text={text} />
+        </li>
+      ))}
+    </ul>
   );
 }

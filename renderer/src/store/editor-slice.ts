@@ -17,6 +17,7 @@ import {
 } from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
+import { unsavedText } from '../../../core/editing/unsaved-text';
 import {
   applyChangeSet,
   ChangeSetSchema,
@@ -176,16 +177,22 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
           });
           return 'retry';
         }
-        queue.clear();
+        const refused = queue.clear();
+        const mine = get().flow;
         set({ saveState: 'error' });
+        await get().reloadFlow(true);
+        // What the person typed in the refused edits is shown to be copied back, not dropped with them.
+        const stored = get().flow;
+        const unsaved = mine && stored ? unsavedText(mine, stored, refused) : [];
+        const redo = unsaved.length > 0 ? 'what you typed is below, to copy back' : 'redo your last edit';
         const { code, message } = failure;
         const reason =
           code === 'EDIT_CONFLICT'
-            ? `Someone changed this flow elsewhere: ${message}. The flow was reloaded; redo your last edit.`
-            : `Your last edit was not saved (${code}): ${message}`;
-        await get().reloadFlow(true);
+            ? // The host's message ends "reload to see it" for API clients: the editor has reloaded already.
+              `Someone changed this flow elsewhere: ${message.replace(/; reload to see it$/, '')}. The flow was reloaded; ${redo}.`
+            : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 ? `. The flow was reloaded; ${redo}.` : ''}`;
         // The reasons stay on screen until closed: a toast would vanish with them.
-        get().showRefusal({ title: reason, problems: (failure.data?.problems ?? []) as Problem[] });
+        get().showRefusal({ title: reason, problems: (failure.data?.problems ?? []) as Problem[], unsaved });
         return 'sent';
       }
     },

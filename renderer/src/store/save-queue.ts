@@ -82,10 +82,12 @@ export class SaveQueue {
     }
   }
 
-  /** Drops what is waiting: it was refused for good, and the editor said so. */
-  clear(): void {
+  /** Drops what is waiting, and gives it back: it was refused for good, and the editor shows what it held. */
+  clear(): ChangeSet[] {
+    const dropped = this.pending.map((p) => p.changes);
     this.forget();
     this.changed();
+    return dropped;
   }
 
   /** Lets go of what is waiting without telling `onChange`: its copy kept for a reload stays. */

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { FindOptions } from '../../../core/editing/find';
+import type { UnsavedText } from '../../../core/editing/unsaved-text';
 import type { Problem } from '../../../core/model/problems';
 import { hashOf, routeFromHash, type Route } from '../routes';
 import type { AppState } from './app-store';
@@ -8,6 +9,8 @@ import type { AppState } from './app-store';
 export interface Refusal {
   title: string;
   problems: Problem[];
+  /** What the person typed in a refused edit, for them to copy back (the flow was reloaded without it). */
+  unsaved?: UnsavedText[];
 }
 
 /** Dialogs, panels and passing messages. */

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { applyChangeSet, ChangeSetSchema, type ChangeSetInput } from '../model/change-set';
+import { FlowSchema, type Flow } from '../model/flow';
+import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder';
+import { unsavedText } from './unsaved-text';
+
+const base = (): Flow => ({
+  ...FlowSchema.parse(
+    buildFlow({
+      nodes: [input(), llm('ask', 'Old prompt', { system: 'Be brief' }), output('{{nodes.ask.output}}')],
+      edges: ['input>ask', 'ask>result'],
+    }),
+  ),
+  description: 'Old description',
+  notes: [
+    { id: 'note_1', text: 'first', position: { x: 0, y: 0 }, width: 260, height: 160, color: 'yellow' },
+    { id: 'note_2', text: 'second', position: { x: 300, y: 0 }, width: 260, height: 160, color: 'yellow' },
+  ],
+});
+
+/** The flow as the editor shows it after `edits`, and the edits as the queue holds them. */
+function edited(
+  flow: Flow,
+  ...edits: ChangeSetInput[]
+): { mine: Flow; refused: ReturnType<typeof ChangeSetSchema.parse>[] } {
+  const refused = edits.map((edit) => ChangeSetSchema.parse(edit));
+  return { mine: refused.reduce(applyChangeSet, flow), refused };
+}
+
+describe('unsaved text', () => {
+  it('lists the prompt typed in a refused node edit, not the settings it left as stored', () => {
+    const flow = base();
+    const node = flow.nodes[1]!;
+    const { mine, refused } = edited(flow, {
+      updateNodes: [{ id: 'ask', config: { ...node.config, prompt: 'My new prompt' } }],
+    });
+    expect(unsavedText(mine, flow, refused)).toEqual([{ where: 'ask · prompt', text: 'My new prompt' }]);
+  });
+
+  it('does not list text the other window changed, only what the refused edits touched', () => {
+    const flow = base();
+    const { mine, refused } = edited(flow, { flow: { description: 'Mine' } });
+    // Stored meanwhile by the other window: another prompt and another note text.
+    const stored: Flow = {
+      ...flow,
+      nodes: flow.nodes.map((n) => (n.id === 'ask' ? { ...n, config: { ...n.config, prompt: 'Theirs' } } : n)),
+      notes: flow.notes.map((n) => (n.id === 'note_1' ? { ...n, text: 'theirs' } : n)),
+      description: 'Theirs too',
+    };
+    expect(unsavedText(mine, stored, refused)).toEqual([{ where: 'flow settings · description', text: 'Mine' }]);
+  });
+
+  it('lists the text of a note written and of a node added in the refused edits, the latest of a run of edits', () => {
+    const flow = base();
+    const notes = (text: string) => flow.notes.map((n) => (n.id === 'note_2' ? { ...n, text } : n));
+    const added = FlowSchema.parse(
+      buildFlow({ nodes: [llm('draft', 'Write a draft', {}, { label: 'Draft' })], edges: [] }),
+    ).nodes[0]!;
+    const { mine, refused } = edited(
+      flow,
+      { flow: { notes: notes('second, and') }, notesBase: flow.notes },
+      { flow: { notes: notes('second, and more') }, notesBase: flow.notes },
+      { addNodes: [added] },
+      { flow: { tool: { whenToUse: 'for drafts' } } },
+    );
+    expect(unsavedText(mine, flow, refused)).toEqual([
+      { where: 'Draft (a node not saved) · label', text: 'Draft' },
+      { where: 'Draft (a node not saved) · prompt', text: 'Write a draft' },
+      { where: 'sticky note note_2', text: 'second, and more' },
+      { where: 'flow settings · tool.whenToUse', text: 'for drafts' },
+    ]);
+  });
+
+  it('lists nothing for refused moves, removals and text already stored as typed', () => {
+    const flow = base();
+    const { mine, refused } = edited(
+      flow,
+      { updateNodes: [{ id: 'ask', position: { x: 500, y: 500 } }] },
+      { removeNodes: ['result'] },
+      { flow: { description: 'Old description' } },
+    );
+    expect(unsavedText(mine, flow, refused)).toEqual([]);
+  });
+});
