@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema, type ChangeSetInput } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
 import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder';
-import { unsavedText } from './unsaved-text';
+import { putBackChange, unsavedText, type UnsavedText } from './unsaved-text';
+
+/** What a person reads of each: where, and the text. */
+const shown = (found: UnsavedText[]) => found.map(({ where, text }) => ({ where, text }));
 
 const base = (): Flow => ({
   ...FlowSchema.parse(
@@ -34,7 +37,9 @@ describe('unsaved text', () => {
     const { mine, refused } = edited(flow, {
       updateNodes: [{ id: 'ask', config: { ...node.config, prompt: 'My new prompt' } }],
     });
-    expect(unsavedText(mine, flow, refused)).toEqual([{ where: 'ask · prompt', text: 'My new prompt' }]);
+    expect(unsavedText(mine, flow, refused)).toEqual([
+      { where: 'ask · prompt', text: 'My new prompt', place: { kind: 'node', id: 'ask', path: 'prompt' } },
+    ]);
   });
 
   it('does not list text the other window changed, only what the refused edits touched', () => {
@@ -47,7 +52,7 @@ describe('unsaved text', () => {
       notes: flow.notes.map((n) => (n.id === 'note_1' ? { ...n, text: 'theirs' } : n)),
       description: 'Theirs too',
     };
-    expect(unsavedText(mine, stored, refused)).toEqual([{ where: 'flow settings · description', text: 'Mine' }]);
+    expect(shown(unsavedText(mine, stored, refused))).toEqual([{ where: 'flow settings · description', text: 'Mine' }]);
   });
 
   it('lists the text of a note written and of a node added in the refused edits, the latest of a run of edits', () => {
@@ -63,7 +68,7 @@ describe('unsaved text', () => {
       { addNodes: [added] },
       { flow: { tool: { whenToUse: 'for drafts' } } },
     );
-    expect(unsavedText(mine, flow, refused)).toEqual([
+    expect(shown(unsavedText(mine, flow, refused))).toEqual([
       { where: 'Draft (a node not saved) · label', text: 'Draft' },
       { where: 'Draft (a node not saved) · prompt', text: 'Write a draft' },
       { where: 'sticky note note_2', text: 'second, and more' },
@@ -80,5 +85,43 @@ describe('unsaved text', () => {
       { flow: { description: 'Old description' } },
     );
     expect(unsavedText(mine, flow, refused)).toEqual([]);
+  });
+
+  it('puts a text back where it was typed, over what is stored there, as an edit of that place alone', () => {
+    const flow = base();
+    const { mine, refused } = edited(
+      flow,
+      { updateNodes: [{ id: 'result', config: { returnValues: [{ id: 'r0', text: 'Mine: {{nodes.ask.output}}' }] } }] },
+      { flow: { tool: { whenToUse: 'for questions' } } },
+      { flow: { notes: flow.notes.map((n) => ({ ...n, text: `${n.text}!` })) }, notesBase: flow.notes },
+    );
+    const [output, note1, note2, tool] = unsavedText(mine, flow, refused);
+    expect(output?.place).toEqual({ kind: 'node', id: 'result', path: 'returnValues.0.text' });
+    const putBack = (item: UnsavedText | undefined) =>
+      applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, item!)));
+    expect(putBack(output).nodes.find((n) => n.id === 'result')?.config).toEqual({
+      returnValues: [{ id: 'r0', text: 'Mine: {{nodes.ask.output}}' }],
+    });
+    expect(putBackChange(flow, tool!)).toEqual({ flow: { tool: { whenToUse: 'for questions' } } });
+    expect(putBack(note2).notes.map((n) => n.text)).toEqual(['first', 'second!']);
+    expect(note1?.text).toBe('first!');
+  });
+
+  it('puts nothing back where the place is gone or already holds the text', () => {
+    const flow = base();
+    const { mine, refused } = edited(flow, {
+      updateNodes: [{ id: 'result', config: { returnValues: [{ id: 'r0', text: 'Mine' }] } }],
+      flow: { description: 'Mine too' },
+    });
+    const [output, description] = unsavedText(mine, flow, refused);
+    // The other window emptied the list of return values, and removed the node.
+    const emptied = {
+      ...flow,
+      nodes: flow.nodes.map((n) => (n.id === 'result' ? { ...n, config: { returnValues: [] } } : n)),
+    };
+    expect(putBackChange(emptied, output!)).toBeUndefined();
+    expect(putBackChange({ ...flow, nodes: flow.nodes.filter((n) => n.id !== 'result') }, output!)).toBeUndefined();
+    expect(putBackChange({ ...flow, description: 'Mine too' }, description!)).toBeUndefined();
+    expect(putBackChange(flow, description!)).toEqual({ flow: { description: 'Mine too' } });
   });
 });

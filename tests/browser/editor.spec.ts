@@ -278,7 +278,7 @@ test('two windows typing in different flow settings both keep theirs; the same s
   await other.close();
 });
 
-test('text typed in a node edit refused as a conflict is shown to be copied back, not dropped', async ({
+test('text typed in a node edit refused as a conflict is shown to be copied or put back, not dropped', async ({
   page,
   browser,
   served,
@@ -303,7 +303,7 @@ test('text typed in a node edit refused as a conflict is shown to be copied back
 
   const refused = second.getByRole('alert', { name: 'Refused' });
   await expect(refused).toContainText('Someone changed this flow elsewhere: node "say" was changed elsewhere');
-  await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy back.');
+  await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy or put back.');
   await expect(refused).not.toContainText('reload to see it');
   const unsaved = refused.getByLabel('Not saved: say · template');
   await expect(unsaved).toHaveValue('You said: {{inputs.message}} (second window)');
@@ -314,6 +314,15 @@ test('text typed in a node edit refused as a conflict is shown to be copied back
   await refused.getByRole('button', { name: 'Copy' }).click();
   await expect(refused.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await second.evaluate(() => navigator.clipboard.readText())).toBe(
+    'You said: {{inputs.message}} (second window)',
+  );
+
+  // Having seen the other window's text, the person puts theirs back in its place: saved over it, as an edit.
+  await refused.getByRole('button', { name: 'Put back' }).click();
+  await expect(unsaved).toHaveCount(0);
+  await expect(second.getByTestId('template-template')).toContainText('(second window)');
+  await expectSaved(second);
+  expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
     'You said: {{inputs.message}} (second window)',
   );
   await other.close();

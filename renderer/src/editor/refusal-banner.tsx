@@ -1,4 +1,4 @@
-import type { UnsavedText } from '../../../core/editing/unsaved-text';
+import { putBackChange, type UnsavedText } from '../../../core/editing/unsaved-text';
 import { CopyButton } from '../connect/copy-button';
 import { useAppStore } from '../store/app-store';
 import { ProblemList } from './problems-panel';
@@ -6,7 +6,8 @@ import { ProblemList } from './problems-panel';
 /**
  * What the host refused and why (a run that cannot start, an edit that was
  * not saved), above the canvas until it is closed: a toast would vanish with
- * the reasons. A refused edit's text is shown with it, to be copied back.
+ * the reasons. A refused edit's text is shown with it, to be copied back or
+ * put back in its place over what the other window stored there.
  */
 export function RefusalBanner() {
   const refusal = useAppStore((s) => s.refusal);
@@ -26,23 +27,41 @@ export function RefusalBanner() {
 }
 
 function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
+  const flow = useAppStore((s) => s.flow);
+  const putBack = (item: UnsavedText, changes: NonNullable<ReturnType<typeof putBackChange>>) => {
+    const state = useAppStore.getState();
+    state.edit(changes);
+    const refusal = state.refusal;
+    if (refusal) state.showRefusal({ ...refusal, unsaved: refusal.unsaved?.filter((other) => other !== item) });
+    state.notify(`Put back: ${item.where}`);
+  };
   return (
     <ul className="unsaved-text" aria-label="Not saved">
-      {unsaved.map(({ where, text }) => (
-        <li key={where}>
-          <label>
-            <span>{where}</span>
-            {/* Read-only, not plain text: it can be selected whole and copied by hand where the clipboard is refused. */}
-            <textarea
-              readOnly
-              value={text}
-              rows={Math.min(6, text.split('\n').length)}
-              aria-label={`Not saved: ${where}`}
-            />
-          </label>
-          <CopyButton text={text} />
-        </li>
-      ))}
+      {unsaved.map((item) => {
+        const { where, text } = item;
+        // Only where the place is still there (the other window may have removed the node or the note).
+        const changes = flow ? putBackChange(flow, item) : undefined;
+        return (
+          <li key={where}>
+            <label>
+              <span>{where}</span>
+              {/* Read-only, not plain text: it can be selected whole and copied by hand where the clipboard is refused. */}
+              <textarea
+                readOnly
+                value={text}
+                rows={Math.min(6, text.split('\n').length)}
+                aria-label={`Not saved: ${where}`}
+              />
+            </label>
+            <CopyButton text={text} />
+            {changes && (
+              <button title="Replaces what is there now with this text" onClick={() => putBack(item, changes)}>
+                Put back
+              </button>
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

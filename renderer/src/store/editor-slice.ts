@@ -184,7 +184,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // What the person typed in the refused edits is shown to be copied back, not dropped with them.
         const stored = get().flow;
         const unsaved = mine && stored ? unsavedText(mine, stored, refused) : [];
-        const redo = unsaved.length > 0 ? 'what you typed is below, to copy back' : 'redo your last edit';
+        const redo = unsaved.length > 0 ? 'what you typed is below, to copy or put back' : 'redo your last edit';
         const { code, message } = failure;
         const reason =
           code === 'EDIT_CONFLICT'
