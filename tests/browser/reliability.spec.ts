@@ -28,7 +28,7 @@ test('an edit the database cannot take yet is kept, said to be waiting, and save
   expect(label).toBe('typed while the database was locked');
 });
 
-test('a template field whose code editor cannot load (the host gone, the connection cut) is a plain text box that still saves, and the editor stays', async ({
+test('a template field whose code editor cannot load (the host gone, the connection cut) is a plain text box that still saves, and the editor stays; the code editor comes back once it loads', async ({
   page,
   served,
 }) => {
@@ -52,9 +52,21 @@ test('a template field whose code editor cannot load (the host gone, the connect
   const config = db.prepare("SELECT config FROM nodes WHERE flow_id = 'echo' AND id = 'say'").pluck().get() as string;
   db.close();
   expect(JSON.parse(config)).toMatchObject({ template: 'Plainly: {{inputs.message}}{{inputs.count}}' });
+
+  // The host is back: the code editor is loaded again without a reload, but takes the plain box's
+  // place only once the person has left it, never from under their typing.
+  await page.unroute(/\/assets\/template-editor-[^/]*\.js$/);
+  await page.waitForResponse(/\/assets\/template-editor-[^/]*\.js$/, { timeout: 20_000 });
+  await page.waitForTimeout(300);
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue('Plainly: {{inputs.message}}{{inputs.count}}');
+  await page.getByLabel('Label').click();
+  await expect(page.getByTestId('template-template').locator('.cm-content')).toHaveText(
+    'Plainly: {{inputs.message}}{{inputs.count}}',
+  );
 });
 
-test('a note whose Markdown code cannot load shows its text as written, and the editor stays', async ({
+test('a note whose Markdown code cannot load shows its text as written, and the editor stays, until the code loads', async ({
   page,
   served,
 }) => {
@@ -65,4 +77,8 @@ test('a note whose Markdown code cannot load shows its text as written, and the 
   const asWritten = page.getByTestId('note-body').getByTitle(/Markdown view could not load/);
   await expect(asWritten).toHaveText('Ask **legal** first');
   await expect(page.getByTestId('rf__node-say')).toBeVisible();
+  // Once the code can load again, the note shows its Markdown, without a reload.
+  await page.unroute(/\/assets\/note-markdown-[^/]*\.js$/);
+  await expect(page.getByTestId('note-body').locator('strong')).toHaveText('legal', { timeout: 20_000 });
+  await expect(asWritten).toHaveCount(0);
 });
