@@ -298,7 +298,11 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   };
   await typeInTemplate(page, ' (first window)');
   await expectSaved(page);
+  const conflict = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() === 409);
   await typeInTemplate(second, ' (second window)');
+  // Refused; the person types on while the window reloads the flow (its reads still held).
+  await conflict;
+  await second.keyboard.type(' and more');
   release();
 
   const refused = second.getByRole('alert', { name: 'Refused' });
@@ -306,7 +310,10 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy or put back.');
   await expect(refused).not.toContainText('reload to see it');
   const unsaved = refused.getByLabel('Not saved: say · template');
-  await expect(unsaved).toHaveValue('You said: {{inputs.message}} (second window)');
+  await expect(unsaved).toHaveValue('You said: {{inputs.message}} (second window) and more');
+  // Nothing of it was saved over the first window's text: not the refused edit, nor what came after it.
+  await expectSaved(second);
+  await second.waitForTimeout(500);
   expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
     'You said: {{inputs.message}} (first window)',
   );
@@ -314,16 +321,16 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   await refused.getByRole('button', { name: 'Copy' }).click();
   await expect(refused.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await second.evaluate(() => navigator.clipboard.readText())).toBe(
-    'You said: {{inputs.message}} (second window)',
+    'You said: {{inputs.message}} (second window) and more',
   );
 
   // Having seen the other window's text, the person puts theirs back in its place: saved over it, as an edit.
   await refused.getByRole('button', { name: 'Put back' }).click();
   await expect(unsaved).toHaveCount(0);
-  await expect(second.getByTestId('template-template')).toContainText('(second window)');
+  await expect(second.getByTestId('template-template')).toContainText('(second window) and more');
   await expectSaved(second);
   expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
-    'You said: {{inputs.message}} (second window)',
+    'You said: {{inputs.message}} (second window) and more',
   );
   await other.close();
 });

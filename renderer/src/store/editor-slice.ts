@@ -178,9 +178,14 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
           return 'retry';
         }
         const refused = queue.clear();
-        const mine = get().flow;
+        let mine = get().flow;
         set({ saveState: 'error' });
         await get().reloadFlow(true);
+        // Edits typed while the flow reloaded were made on what it showed before, refused edits and all:
+        // sent now, with the new revisions, they would overwrite the other window's text unseen.
+        const later = queue.clear();
+        if (mine) mine = later.reduce(applyChangeSet, mine);
+        refused.push(...later);
         // What the person typed in the refused edits is shown to be copied back, not dropped with them.
         const stored = get().flow;
         const unsaved = mine && stored ? unsavedText(mine, stored, refused) : [];
