@@ -69,8 +69,8 @@ describe('unsaved text', () => {
       { flow: { tool: { whenToUse: 'for drafts' } } },
     );
     expect(shown(unsavedText(mine, flow, refused))).toEqual([
-      { where: 'Draft (a node not saved) · label', text: 'Draft' },
-      { where: 'Draft (a node not saved) · prompt', text: 'Write a draft' },
+      { where: 'Draft (no longer in the flow) · label', text: 'Draft' },
+      { where: 'Draft (no longer in the flow) · prompt', text: 'Write a draft' },
       { where: 'sticky note note_2', text: 'second, and more' },
       { where: 'flow settings · tool.whenToUse', text: 'for drafts' },
     ]);
@@ -123,5 +123,20 @@ describe('unsaved text', () => {
     expect(putBackChange({ ...flow, nodes: flow.nodes.filter((n) => n.id !== 'result') }, output!)).toBeUndefined();
     expect(putBackChange({ ...flow, description: 'Mine too' }, description!)).toBeUndefined();
     expect(putBackChange(flow, description!)).toEqual({ flow: { description: 'Mine too' } });
+  });
+
+  it('lists the text typed in a node the other window removed meanwhile, to copy: there is no place to put it back', () => {
+    const flow = base();
+    const node = flow.nodes[1]!;
+    const { mine, refused } = edited(flow, {
+      updateNodes: [{ id: 'ask', config: { ...node.config, prompt: 'Typed in a node gone elsewhere' } }],
+    });
+    const stored = { ...flow, nodes: flow.nodes.filter((n) => n.id !== 'ask') };
+    const found = unsavedText(mine, stored, refused);
+    expect(shown(found)).toEqual([
+      { where: 'ask (no longer in the flow) · prompt', text: 'Typed in a node gone elsewhere' },
+      { where: 'ask (no longer in the flow) · system', text: 'Be brief' },
+    ]);
+    expect(found.map((item) => putBackChange(stored, item))).toEqual([undefined, undefined]);
   });
 });

@@ -59,7 +59,7 @@ export function unsavedText(mine: Flow, stored: Flow, refused: readonly ChangeSe
   for (const node of mine.nodes) {
     if (!nodeIds.has(node.id)) continue;
     const kept = storedNodes.get(node.id);
-    const name = `${node.label || node.id}${kept ? '' : ' (a node not saved)'}`;
+    const name = `${node.label || node.id}${kept ? '' : ' (no longer in the flow)'}`;
     differing(
       (path) => `${name} · ${path}`,
       (path) => ({ kind: 'node', id: node.id, path }),

@@ -335,6 +335,39 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   await other.close();
 });
 
+test('text typed in a node another window removed meanwhile is shown to be copied, with no place to put it back', async ({
+  page,
+  browser,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared' }));
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await second.goto(`${served.editorUrl}#/flow/shared`);
+  await expect(second.locator('.fb-node')).toHaveCount(3);
+  const release = await holdFlowReads(second);
+  await page.getByTestId('rf__node-say').click();
+  await page.locator('.react-flow__pane').press('Delete');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'shared').nodes.map((n) => n.id)).not.toContain('say');
+
+  await second.getByTestId('rf__node-say').click();
+  await second.getByTestId('template-template').locator('.cm-content').click();
+  await second.keyboard.press('Control+End');
+  await second.keyboard.type(' (in a removed node)');
+  release();
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText('node "say" no longer exists. The flow was reloaded; what you typed is below');
+  await expect(refused).not.toContainText('reload the flow');
+  await expect(refused.getByLabel('Not saved: say (no longer in the flow) · template')).toHaveValue(
+    'You said: {{inputs.message}} (in a removed node)',
+  );
+  await expect(refused.getByRole('button', { name: 'Copy' })).toBeVisible();
+  await expect(refused.getByRole('button', { name: 'Put back' })).toHaveCount(0);
+  await expect(second.getByTestId('rf__node-say')).toHaveCount(0);
+  await other.close();
+});
+
 test('the flow settings keep each tool setting when another is typed: a switched-off tool stays off', async ({
   page,
   served,

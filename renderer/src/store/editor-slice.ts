@@ -193,8 +193,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         const { code, message } = failure;
         const reason =
           code === 'EDIT_CONFLICT'
-            ? // The host's message ends "reload to see it" for API clients: the editor has reloaded already.
-              `Someone changed this flow elsewhere: ${message.replace(/; reload to see it$/, '')}. The flow was reloaded; ${redo}.`
+            ? // The host's message ends "reload to see it" (or "reload the flow") for API clients: the editor has reloaded already.
+              `Someone changed this flow elsewhere: ${message.replace(/; reload (to see it|the flow)$/, '')}. The flow was reloaded; ${redo}.`
             : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 ? `. The flow was reloaded; ${redo}.` : ''}`;
         // The reasons stay on screen until closed: a toast would vanish with them.
         get().showRefusal({ title: reason, problems: (failure.data?.problems ?? []) as Problem[], unsaved });
