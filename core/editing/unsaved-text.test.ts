@@ -139,4 +139,16 @@ describe('unsaved text', () => {
     ]);
     expect(found.map((item) => putBackChange(stored, item))).toEqual([undefined, undefined]);
   });
+
+  it('lists every text the refused edits touched when the flow could not be reloaded, with nothing said to be gone', () => {
+    const flow = base();
+    const node = flow.nodes[1]!;
+    const { mine, refused } = edited(flow, {
+      updateNodes: [{ id: 'ask', config: { ...node.config, prompt: 'Typed before Flowbench stopped' } }],
+    });
+    expect(shown(unsavedText(mine, undefined, refused))).toEqual([
+      { where: 'ask · prompt', text: 'Typed before Flowbench stopped' },
+      { where: 'ask · system', text: 'Be brief' },
+    ]);
+  });
 });

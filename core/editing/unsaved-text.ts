@@ -23,11 +23,12 @@ const nodeTexts = (node: FlowNode): [string, string][] => [['label', node.label 
  * EDIT_CONFLICT, a validation refusal) that the flow as stored does not hold,
  * so the editor can show it to be copied back instead of dropping it when it
  * reloads the flow. `mine` is the flow as the editor showed it, the refused
- * edits in it; `stored` is the flow reloaded from the host. Only what the
- * refused edits touched is listed: a text the other window changed is not
- * this person's.
+ * edits in it; `stored` is the flow reloaded from the host, undefined when it
+ * could not be reloaded (then every text the refused edits touched is
+ * listed). Only what the refused edits touched is listed: a text the other
+ * window changed is not this person's.
  */
-export function unsavedText(mine: Flow, stored: Flow, refused: readonly ChangeSet[]): UnsavedText[] {
+export function unsavedText(mine: Flow, stored: Flow | undefined, refused: readonly ChangeSet[]): UnsavedText[] {
   const nodeIds = new Set<string>();
   const noteIds = new Set<string>();
   const fields = new Set<string>();
@@ -55,11 +56,11 @@ export function unsavedText(mine: Flow, stored: Flow, refused: readonly ChangeSe
       if (text.trim() !== '' && kept.get(path) !== text) found.push({ where: where(path), text, place: place(path) });
   };
 
-  const storedNodes = new Map(stored.nodes.map((node) => [node.id, node]));
+  const storedNodes = new Map(stored?.nodes.map((node) => [node.id, node]));
   for (const node of mine.nodes) {
     if (!nodeIds.has(node.id)) continue;
     const kept = storedNodes.get(node.id);
-    const name = `${node.label || node.id}${kept ? '' : ' (no longer in the flow)'}`;
+    const name = `${node.label || node.id}${kept || !stored ? '' : ' (no longer in the flow)'}`;
     differing(
       (path) => `${name} · ${path}`,
       (path) => ({ kind: 'node', id: node.id, path }),
@@ -67,7 +68,7 @@ export function unsavedText(mine: Flow, stored: Flow, refused: readonly ChangeSe
       kept ? nodeTexts(kept) : [],
     );
   }
-  const storedNotes = new Map(stored.notes.map((note) => [note.id, note.text]));
+  const storedNotes = new Map(stored?.notes.map((note) => [note.id, note.text]));
   for (const note of mine.notes) {
     const kept = storedNotes.get(note.id);
     if (noteIds.has(note.id))
@@ -78,7 +79,8 @@ export function unsavedText(mine: Flow, stored: Flow, refused: readonly ChangeSe
         kept ? [['text', kept]] : [],
       );
   }
-  const flowTexts = (flow: Flow) => {
+  const flowTexts = (flow: Flow | undefined) => {
+    if (!flow) return [];
     const own = flow as unknown as Record<string, unknown>;
     return [...fields].flatMap((field) => {
       const [key, inner] = field.split('.') as [string, string | undefined];

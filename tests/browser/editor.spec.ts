@@ -1,4 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
+import type { FlowInput } from '../../core/model/flow';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { generatedFlow } from '../helpers/flows';
@@ -17,6 +18,25 @@ import {
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
+}
+
+/**
+ * The flow `shared` open in the first window and in a second: a browser
+ * context of its own, as another editor window or another person's tab.
+ */
+async function twoWindows(
+  page: Page,
+  browser: Browser,
+  served: Served,
+  flow: Partial<FlowInput> = {},
+  options: BrowserContextOptions = {},
+) {
+  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared', ...flow }));
+  const other = await browser.newContext(options);
+  const second = await other.newPage();
+  await second.goto(`${served.editorUrl}#/flow/shared`);
+  await expect(second.locator('.fb-node')).toHaveCount(3);
+  return { other, second };
 }
 
 async function dropFromPalette(page: Page, type: string, x: number, y: number): Promise<void> {
@@ -245,11 +265,7 @@ test('two windows typing in different flow settings both keep theirs; the same s
   browser,
   served,
 }) => {
-  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared', description: 'Old text' }));
-  const other = await browser.newContext();
-  const second = await other.newPage();
-  await second.goto(`${served.editorUrl}#/flow/shared`);
-  await expect(second.locator('.fb-node')).toHaveCount(3);
+  const { other, second } = await twoWindows(page, browser, served, { description: 'Old text' });
   // The second window's reads of the flow are held back: it writes before it has seen the first's edit.
   const release = await holdFlowReads(second);
   const settingsOf = async (window: Page) => {
@@ -283,11 +299,15 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   browser,
   served,
 }) => {
-  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared' }));
-  const other = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  const second = await other.newPage();
-  await second.goto(`${served.editorUrl}#/flow/shared`);
-  await expect(second.locator('.fb-node')).toHaveCount(3);
+  const { other, second } = await twoWindows(
+    page,
+    browser,
+    served,
+    {},
+    {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    },
+  );
   // The second window does not see the first's edit before it writes its own (its reads held back).
   const release = await holdFlowReads(second);
   const typeInTemplate = async (window: Page, words: string) => {
@@ -340,11 +360,7 @@ test('text typed in a node another window removed meanwhile is shown to be copie
   browser,
   served,
 }) => {
-  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared' }));
-  const other = await browser.newContext();
-  const second = await other.newPage();
-  await second.goto(`${served.editorUrl}#/flow/shared`);
-  await expect(second.locator('.fb-node')).toHaveCount(3);
+  const { other, second } = await twoWindows(page, browser, served);
   const release = await holdFlowReads(second);
   await page.getByTestId('rf__node-say').click();
   await page.locator('.react-flow__pane').press('Delete');
@@ -365,6 +381,39 @@ test('text typed in a node another window removed meanwhile is shown to be copie
   await expect(refused.getByRole('button', { name: 'Copy' })).toBeVisible();
   await expect(refused.getByRole('button', { name: 'Put back' })).toHaveCount(0);
   await expect(second.getByTestId('rf__node-say')).toHaveCount(0);
+  await other.close();
+});
+
+test('a refused edit whose flow cannot be reloaded (Flowbench gone meanwhile) still shows what was typed, and says so', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second } = await twoWindows(page, browser, served);
+  // The second window's reads are held back, then fail once its edit has been refused.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let isCut = false;
+  await second.route('**/api/flows/get', async (route) => {
+    await released;
+    await (isCut ? route.abort() : route.continue());
+  });
+  await page.getByTestId('rf__node-say').click();
+  await page.getByLabel('Label').fill('Renamed in the first');
+  await expectSaved(page);
+
+  const conflict = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() === 409);
+  await second.getByTestId('rf__node-say').click();
+  await second.getByLabel('Label').fill('Renamed in the second');
+  await conflict;
+  isCut = true;
+  release();
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText('The flow could not be reloaded (is Flowbench still running?)');
+  await expect(refused.getByLabel('Not saved: Renamed in the second · label')).toHaveValue('Renamed in the second');
+  await expect(refused.getByRole('button', { name: 'Put back' })).toHaveCount(0);
+  expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.label).toBe('Renamed in the first');
+  isCut = false;
   await other.close();
 });
 

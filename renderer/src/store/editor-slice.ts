@@ -180,22 +180,32 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         const refused = queue.clear();
         let mine = get().flow;
         set({ saveState: 'error' });
-        await get().reloadFlow(true);
+        // Flowbench may have stopped since it answered: the text is still shown, against no stored flow.
+        const reloaded = await get()
+          .reloadFlow(true)
+          .then(
+            () => true,
+            () => false,
+          );
         // Edits typed while the flow reloaded were made on what it showed before, refused edits and all:
         // sent now, with the new revisions, they would overwrite the other window's text unseen.
         const later = queue.clear();
         if (mine) mine = later.reduce(applyChangeSet, mine);
         refused.push(...later);
         // What the person typed in the refused edits is shown to be copied back, not dropped with them.
-        const stored = get().flow;
-        const unsaved = mine && stored ? unsavedText(mine, stored, refused) : [];
-        const redo = unsaved.length > 0 ? 'what you typed is below, to copy or put back' : 'redo your last edit';
+        const stored = reloaded ? get().flow : undefined;
+        const unsaved = mine ? unsavedText(mine, stored, refused) : [];
+        const redo = !reloaded
+          ? 'could not be reloaded (is Flowbench still running?): what you typed is below, to copy; reload the window once Flowbench is back'
+          : unsaved.length > 0
+            ? 'was reloaded; what you typed is below, to copy or put back'
+            : 'was reloaded; redo your last edit';
         const { code, message } = failure;
         const reason =
           code === 'EDIT_CONFLICT'
             ? // The host's message ends "reload to see it" (or "reload the flow") for API clients: the editor has reloaded already.
-              `Someone changed this flow elsewhere: ${message.replace(/; reload (to see it|the flow)$/, '')}. The flow was reloaded; ${redo}.`
-            : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 ? `. The flow was reloaded; ${redo}.` : ''}`;
+              `Someone changed this flow elsewhere: ${message.replace(/; reload (to see it|the flow)$/, '')}. The flow ${redo}.`
+            : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 || !reloaded ? `. The flow ${redo}.` : ''}`;
         // The reasons stay on screen until closed: a toast would vanish with them.
         get().showRefusal({ title: reason, problems: (failure.data?.problems ?? []) as Problem[], unsaved });
         return 'sent';
