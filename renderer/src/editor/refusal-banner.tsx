@@ -42,7 +42,8 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
         // Only where the place is still there (the other window may have removed the node or the note).
         const changes = flow ? putBackChange(flow, item) : undefined;
         return (
-          <li key={where}>
+          // Keyed by place, not by `where`: two nodes may share a label.
+          <li key={JSON.stringify(item.place)}>
             <label>
               <span>{where}</span>
               {/* Read-only, not plain text: it can be selected whole and copied by hand where the clipboard is refused. */}
