@@ -391,13 +391,7 @@ test('a refused edit whose flow cannot be reloaded (Flowbench gone meanwhile) st
 }) => {
   const { other, second } = await twoWindows(page, browser, served);
   // The second window's reads are held back, then fail once its edit has been refused.
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let isCut = false;
-  await second.route('**/api/flows/get', async (route) => {
-    await released;
-    await (isCut ? route.abort() : route.continue());
-  });
+  const release = await holdFlowReads(second);
   await page.getByTestId('rf__node-say').click();
   await page.getByLabel('Label').fill('Renamed in the first');
   await expectSaved(page);
@@ -406,14 +400,12 @@ test('a refused edit whose flow cannot be reloaded (Flowbench gone meanwhile) st
   await second.getByTestId('rf__node-say').click();
   await second.getByLabel('Label').fill('Renamed in the second');
   await conflict;
-  isCut = true;
-  release();
+  release('abort');
   const refused = second.getByRole('alert', { name: 'Refused' });
   await expect(refused).toContainText('The flow could not be reloaded (is Flowbench still running?)');
   await expect(refused.getByLabel('Not saved: Renamed in the second · label')).toHaveValue('Renamed in the second');
   await expect(refused.getByRole('button', { name: 'Put back' })).toHaveCount(0);
   expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.label).toBe('Renamed in the first');
-  isCut = false;
   await other.close();
 });
 

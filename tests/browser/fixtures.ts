@@ -76,16 +76,16 @@ export function laidOutEcho(overrides: Partial<FlowInput> = {}): FlowInput {
 
 /**
  * Holds back `window`'s reads of the flow from now on, until the function
- * returned is called: the window then writes before it has seen another's edit.
+ * returned is called: the window then writes before it has seen another's
+ * edit. Called with 'abort', the reads fail from then on (Flowbench gone).
  */
-export async function holdFlowReads(window: Page): Promise<() => void> {
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => (release = resolve));
+export async function holdFlowReads(window: Page): Promise<(then?: 'continue' | 'abort') => void> {
+  let release: (then: 'continue' | 'abort') => void = () => undefined;
+  const released = new Promise<'continue' | 'abort'>((resolve) => (release = resolve));
   await window.route('**/api/flows/get', async (route) => {
-    await released;
-    await route.continue();
+    await ((await released) === 'abort' ? route.abort() : route.continue());
   });
-  return release;
+  return (then = 'continue') => release(then);
 }
 
 /** The canvas's levels of detail, farthest first (renderer/src/editor/viewport.ts). */
