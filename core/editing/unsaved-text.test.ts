@@ -69,8 +69,8 @@ describe('unsaved text', () => {
       { flow: { tool: { whenToUse: 'for drafts' } } },
     );
     expect(shown(unsavedText(mine, flow, refused))).toEqual([
-      { where: 'Draft (no longer in the flow) · label', text: 'Draft' },
-      { where: 'Draft (no longer in the flow) · prompt', text: 'Write a draft' },
+      { where: 'Draft (added, not saved) · label', text: 'Draft' },
+      { where: 'Draft (added, not saved) · prompt', text: 'Write a draft' },
       { where: 'sticky note note_2', text: 'second, and more' },
       { where: 'flow settings · tool.whenToUse', text: 'for drafts' },
     ]);
@@ -150,5 +150,87 @@ describe('unsaved text', () => {
       { where: 'ask · prompt', text: 'Typed before Flowbench stopped' },
       { where: 'ask · system', text: 'Be brief' },
     ]);
+  });
+
+  describe('a node the refused edits added', () => {
+    /** A node as the editor adds it: at a place on the canvas, with an id of `<type>_<n>`. */
+    const node = (id: string, prompt: string) => ({
+      ...FlowSchema.parse(buildFlow({ nodes: [llm(id, prompt)], edges: [] })).nodes[0]!,
+      position: { x: 400, y: 200 },
+    });
+    const edge = (id: string, source: string, target: string) => ({
+      id,
+      source,
+      sourcePort: 'out',
+      target,
+      targetPort: 'in',
+    });
+
+    it('is put back whole, at its id and place, with its connections to the nodes there', () => {
+      const flow = base();
+      const { mine, refused } = edited(flow, {
+        addNodes: [node('llm_1', 'Summarize {{nodes.ask.output}}')],
+        addEdges: [edge('e3', 'ask', 'llm_1')],
+      });
+      const [item, ...rest] = unsavedText(mine, flow, refused);
+      expect(rest).toEqual([]);
+      expect(item?.where).toBe('llm_1 (added, not saved) · prompt');
+      const changes = putBackChange(flow, item!);
+      expect(changes).toEqual({
+        addNodes: [node('llm_1', 'Summarize {{nodes.ask.output}}')],
+        addEdges: [edge('e3', 'ask', 'llm_1')],
+      });
+      const back = applyChangeSet(flow, ChangeSetSchema.parse(changes));
+      expect(back.nodes.find((n) => n.id === 'llm_1')).toEqual(node('llm_1', 'Summarize {{nodes.ask.output}}'));
+      // Once it is back there is nothing left to put back.
+      expect(putBackChange(back, item!)).toBeUndefined();
+    });
+
+    it("takes a free id, beside the other window's node, when that node took its id; theirs is left as it is", () => {
+      const flow = base();
+      const { mine, refused } = edited(flow, {
+        addNodes: [node('llm_1', 'Mine')],
+        addEdges: [edge('e3', 'ask', 'llm_1')],
+      });
+      // The other window added its own llm_1 (the next free id there too), connected by its own e3.
+      const stored = applyChangeSet(
+        flow,
+        ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')], addEdges: [edge('e3', 'input', 'llm_1')] }),
+      );
+      const [item] = unsavedText(mine, stored, refused);
+      expect(item?.where).toBe('llm_1 (added, not saved) · prompt');
+      const back = applyChangeSet(stored, ChangeSetSchema.parse(putBackChange(stored, item!)));
+      expect(back.nodes.find((n) => n.id === 'llm_1')?.config.prompt).toBe('Theirs');
+      expect(back.nodes.find((n) => n.id === 'llm_2')).toMatchObject({
+        config: { prompt: 'Mine' },
+        position: { x: 440, y: 240 },
+      });
+      expect(back.edges.filter((e) => e.target.startsWith('llm_'))).toEqual([
+        edge('e3', 'input', 'llm_1'),
+        edge('e4', 'ask', 'llm_2'),
+      ]);
+    });
+
+    it('connects to another node the person added only once that one is back', () => {
+      const flow = base();
+      const { mine, refused } = edited(flow, {
+        addNodes: [node('llm_1', 'First'), node('llm_2', 'Then {{nodes.llm_1.output}}')],
+        addEdges: [edge('e3', 'ask', 'llm_1'), edge('e4', 'llm_1', 'llm_2')],
+      });
+      const [first, second] = unsavedText(mine, flow, refused);
+      expect(second?.where).toBe('llm_2 (added, not saved) · prompt');
+      expect(putBackChange(flow, second!)?.addEdges).toEqual([]);
+      // Nor to a node of that id the other window added: it is not the one the person connected.
+      const theirs = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
+      expect(putBackChange(theirs, second!)?.addEdges).toEqual([]);
+      const withFirst = applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, first!)));
+      expect(putBackChange(withFirst, second!)?.addEdges).toEqual([edge('e4', 'llm_1', 'llm_2')]);
+    });
+
+    it('lists nothing when it was stored after all, as typed (its answer lost on the way)', () => {
+      const flow = base();
+      const { mine, refused } = edited(flow, { addNodes: [node('llm_1', 'Mine')] });
+      expect(unsavedText(mine, mine, refused)).toEqual([]);
+    });
   });
 });

@@ -1,11 +1,26 @@
 import type { ChangeSet, ChangeSetInput } from '../model/change-set';
-import type { Flow, FlowNode } from '../model/flow';
+import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { textFields } from './find';
+import { freeEdgeId, freeNodeId } from './ids';
 import { updateNoteChange } from './notes';
+import { PASTE_OFFSET } from './paste';
 
 /** Where a text goes in a flow: a node's label or a setting (by its path in the config), a note, a flow field. */
 export type TextPlace =
   { kind: 'node'; id: string; path: string } | { kind: 'note'; id: string } | { kind: 'flow'; path: string };
+
+/**
+ * A node the refused edits added, as the person last had it: put back
+ * whole (every setting, where it stood, its connections), not text by text,
+ * since the stored flow has no node to put a text in.
+ */
+export interface AddedNode {
+  node: FlowNode;
+  /** Its connections in the flow the person saw. */
+  edges: FlowEdge[];
+  /** The other nodes at their ends that the refused edits added too: an edge to one goes back only with it. */
+  alsoAdded: FlowNode[];
+}
 
 /** Text a person typed in an edit the host refused, with where it was typed. */
 export interface UnsavedText {
@@ -13,10 +28,16 @@ export interface UnsavedText {
   where: string;
   text: string;
   place: TextPlace;
+  /** Set when the text is in a node the refused edits added (see AddedNode). */
+  added?: AddedNode;
 }
 
 /** A node's label and the text of its settings, by path. */
 const nodeTexts = (node: FlowNode): [string, string][] => [['label', node.label ?? ''], ...textFields(node.config)];
+
+/** The same kind of node holding the same texts: the one the person added, put back (or stored after all). */
+const sameNode = (a: FlowNode, b: FlowNode): boolean =>
+  a.type === b.type && JSON.stringify(nodeTexts(a)) === JSON.stringify(nodeTexts(b));
 
 /**
  * What the person typed in `refused` (edits the host would not store: an
@@ -30,10 +51,14 @@ const nodeTexts = (node: FlowNode): [string, string][] => [['label', node.label 
  */
 export function unsavedText(mine: Flow, stored: Flow | undefined, refused: readonly ChangeSet[]): UnsavedText[] {
   const nodeIds = new Set<string>();
+  const addedIds = new Set<string>();
   const noteIds = new Set<string>();
   const fields = new Set<string>();
   for (const changes of refused) {
-    for (const node of changes.addNodes) nodeIds.add(node.id);
+    for (const node of changes.addNodes) {
+      nodeIds.add(node.id);
+      addedIds.add(node.id);
+    }
     for (const update of changes.updateNodes)
       if (update.label !== undefined || update.config !== undefined) nodeIds.add(update.id);
     const { notes, tool, ...own } = changes.flow ?? {};
@@ -57,16 +82,23 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
   };
 
   const storedNodes = new Map(stored?.nodes.map((node) => [node.id, node]));
+  const mineNodes = new Map(mine.nodes.map((node) => [node.id, node]));
   for (const node of mine.nodes) {
     if (!nodeIds.has(node.id)) continue;
+    // A node this person added: a stored node of its id is another window's (ids are `<type>_<n>`, and
+    // both windows took the next one), unless it holds the same texts (the add was stored, its answer lost).
+    const added = addedIds.has(node.id) ? addedNode(node, mine, addedIds, mineNodes) : undefined;
     const kept = storedNodes.get(node.id);
-    const name = `${node.label || node.id}${kept || !stored ? '' : ' (no longer in the flow)'}`;
+    const gone = added ? ' (added, not saved)' : kept || !stored ? '' : ' (no longer in the flow)';
+    const name = `${node.label || node.id}${gone}`;
+    const before = found.length;
     differing(
       (path) => `${name} · ${path}`,
       (path) => ({ kind: 'node', id: node.id, path }),
       nodeTexts(node),
       kept ? nodeTexts(kept) : [],
     );
+    if (added) for (const item of found.slice(before)) item.added = added;
   }
   const storedNotes = new Map(stored?.notes.map((note) => [note.id, note.text]));
   for (const note of mine.notes) {
@@ -97,6 +129,54 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
   return found;
 }
 
+/** A node the refused edits added, with its connections in the flow the person saw. */
+function addedNode(
+  node: FlowNode,
+  mine: Flow,
+  addedIds: ReadonlySet<string>,
+  mineNodes: ReadonlyMap<string, FlowNode>,
+): AddedNode {
+  const edges = mine.edges.filter((edge) => edge.source === node.id || edge.target === node.id);
+  const ends = new Set(edges.flatMap((edge) => [edge.source, edge.target]));
+  ends.delete(node.id);
+  const alsoAdded = [...ends].flatMap((id) => (addedIds.has(id) ? [mineNodes.get(id) as FlowNode] : []));
+  return { node, edges, alsoAdded };
+}
+
+/**
+ * The edit that adds a node the refused edits added back into the flow, as
+ * the person had it, at its place, with its connections to the nodes there
+ * (to another node they added only once that one is back); under a free id
+ * when the other window's node took its own. Undefined when it is there
+ * already.
+ */
+function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): ChangeSetInput | undefined {
+  const there = flow.nodes.find((n) => n.id === node.id);
+  if (there && sameNode(there, node)) return undefined;
+  const nodeIds = new Set(flow.nodes.map((n) => n.id));
+  const id = there ? freeNodeId(nodeIds, node.type) : node.id;
+  const present = new Map(flow.nodes.map((n) => [n.id, n]));
+  const addedToo = new Map(alsoAdded.map((n) => [n.id, n]));
+  /** The node at the other end of an edge, as the flow has it now: the same node the person connected. */
+  const connectable = (end: string): boolean => {
+    const now = present.get(end);
+    const theirs = addedToo.get(end);
+    return now !== undefined && (theirs === undefined || sameNode(now, theirs));
+  };
+  const edgeIds = new Set(flow.edges.map((e) => e.id));
+  const addEdges = edges.flatMap((edge) => {
+    const other = edge.source === node.id ? edge.target : edge.source;
+    if (other !== node.id && !connectable(other)) return [];
+    const edgeId = edgeIds.has(edge.id) ? freeEdgeId(edgeIds) : edge.id;
+    edgeIds.add(edgeId);
+    const follow = (end: string) => (end === node.id ? id : end);
+    return [{ ...edge, id: edgeId, source: follow(edge.source), target: follow(edge.target) }];
+  });
+  // Beside the other window's node, not under it, when it took this one's id.
+  const position = there ? { x: node.position.x + PASTE_OFFSET, y: node.position.y + PASTE_OFFSET } : node.position;
+  return { addNodes: [{ ...node, id, position }], addEdges };
+}
+
 /**
  * `value` with `text` at `keys` (object keys, array indexes), copied along
  * the way; undefined when the place is gone (a list the other window made
@@ -122,8 +202,10 @@ function withTextAt(value: unknown, keys: readonly string[], text: string): unkn
  * The edit that puts an unsaved text back where it was typed, over what the
  * flow now holds there (the person chose theirs, having seen the conflict);
  * undefined when that place is gone from the flow, or holds that text already.
+ * A text in a node the person added puts the whole node back (addBackChange).
  */
-export function putBackChange(flow: Flow, { place, text }: UnsavedText): ChangeSetInput | undefined {
+export function putBackChange(flow: Flow, { place, text, added }: UnsavedText): ChangeSetInput | undefined {
+  if (added) return addBackChange(flow, added);
   if (place.kind === 'note') return updateNoteChange(flow, place.id, { text });
   if (place.kind === 'node') {
     const node = flow.nodes.find((n) => n.id === place.id);

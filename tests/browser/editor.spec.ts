@@ -39,6 +39,14 @@ async function twoWindows(
   return { other, second };
 }
 
+/** Types at the end of a template node's text, as a person does: its card, then its editor. */
+async function typeInTemplate(window: Page, nodeId: string, words: string): Promise<void> {
+  await window.getByTestId(`rf__node-${nodeId}`).click();
+  await window.getByTestId('template-template').locator('.cm-content').click();
+  await window.keyboard.press('Control+End');
+  await window.keyboard.type(words);
+}
+
 async function dropFromPalette(page: Page, type: string, x: number, y: number): Promise<void> {
   await page.getByTestId(`palette-${type}`).dragTo(page.locator('.react-flow__pane'), { targetPosition: { x, y } });
 }
@@ -310,16 +318,10 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   );
   // The second window does not see the first's edit before it writes its own (its reads held back).
   const release = await holdFlowReads(second);
-  const typeInTemplate = async (window: Page, words: string) => {
-    await window.getByTestId('rf__node-say').click();
-    await window.getByTestId('template-template').locator('.cm-content').click();
-    await window.keyboard.press('Control+End');
-    await window.keyboard.type(words);
-  };
-  await typeInTemplate(page, ' (first window)');
+  await typeInTemplate(page, 'say', ' (first window)');
   await expectSaved(page);
   const conflict = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() === 409);
-  await typeInTemplate(second, ' (second window)');
+  await typeInTemplate(second, 'say', ' (second window)');
   // Refused; the person types on while the window reloads the flow (its reads still held).
   await conflict;
   await second.keyboard.type(' and more');
@@ -367,10 +369,7 @@ test('text typed in a node another window removed meanwhile is shown to be copie
   await expectSaved(page);
   expect(storedFlow(served.db, 'shared').nodes.map((n) => n.id)).not.toContain('say');
 
-  await second.getByTestId('rf__node-say').click();
-  await second.getByTestId('template-template').locator('.cm-content').click();
-  await second.keyboard.press('Control+End');
-  await second.keyboard.type(' (in a removed node)');
+  await typeInTemplate(second, 'say', ' (in a removed node)');
   release();
   const refused = second.getByRole('alert', { name: 'Refused' });
   await expect(refused).toContainText('node "say" no longer exists. The flow was reloaded; what you typed is below');
@@ -381,6 +380,45 @@ test('text typed in a node another window removed meanwhile is shown to be copie
   await expect(refused.getByRole('button', { name: 'Copy' })).toBeVisible();
   await expect(refused.getByRole('button', { name: 'Put back' })).toHaveCount(0);
   await expect(second.getByTestId('rf__node-say')).toHaveCount(0);
+  await other.close();
+});
+
+test('a node added in a refused edit is put back whole, beside the node another window added under its id', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second } = await twoWindows(page, browser, served);
+  // The second window does not see the first's new node before it adds its own: both take the id template_1.
+  const release = await holdFlowReads(second);
+  await dropFromPalette(page, 'template', 300, 420);
+  await expectSaved(page);
+  const refusedAdd = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() >= 400);
+  await dropFromPalette(second, 'template', 300, 420);
+  await refusedAdd;
+  // Typed in the new node while the window reloads the flow (its reads still held).
+  await typeInTemplate(second, 'template_1', 'Mine: {{inputs.message}}');
+  release();
+
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText(
+    'Another window added a node "template_1" while this one added its own, so yours was not saved. The flow was reloaded; what you typed is below, to copy or put back.',
+  );
+  const unsaved = refused.getByLabel('Not saved: Template (added, not saved) · template');
+  await expect(unsaved).toHaveValue('Mine: {{inputs.message}}');
+  await shot(second, 'unsaved-added-node');
+  await refused.getByRole('button', { name: 'Put back' }).click();
+  await expect(unsaved).toHaveCount(0);
+  await expect(second.getByText('Put back Template as template_2: template_1 is a node added elsewhere')).toBeVisible();
+  // Selected, as a pasted node is: its settings are in the inspector.
+  await expect(second.getByTestId('rf__node-template_2')).toHaveClass(/selected/);
+  await expect(second.getByTestId('template-template')).toContainText('Mine: {{inputs.message}}');
+  await expectSaved(second);
+  // The first window's node is as it left it; the second's is stored beside it.
+  const stored = storedFlow(served.db, 'shared').nodes;
+  expect(stored.find((n) => n.id === 'template_1')?.config.template).toBe('');
+  expect(stored.find((n) => n.id === 'template_2')?.config.template).toBe('Mine: {{inputs.message}}');
+  await expect(page.getByTestId('rf__node-template_2')).toBeVisible();
   await other.close();
 });
 

@@ -26,14 +26,30 @@ export function RefusalBanner() {
   );
 }
 
+/** What the toast says a Put back did: a node added back is named, with the id it took if its own was taken. */
+function putBackMessage({ where, added }: UnsavedText, changes: NonNullable<ReturnType<typeof putBackChange>>): string {
+  if (!added) return `Put back: ${where}`;
+  const { id, label } = added.node;
+  const taken = changes.addNodes?.[0]?.id;
+  return taken && taken !== id
+    ? `Put back ${label || id} as ${taken}: ${id} is a node added elsewhere`
+    : `Put back ${label || id}, with its settings and connections`;
+}
+
 function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
   const flow = useAppStore((s) => s.flow);
   const putBack = (item: UnsavedText, changes: NonNullable<ReturnType<typeof putBackChange>>) => {
     const state = useAppStore.getState();
     state.edit(changes);
+    // A node put back is selected, as a pasted one is: drawn on top, its settings in the inspector.
+    const back = changes.addNodes?.[0]?.id;
+    if (back) state.setSelection([back], []);
     const refusal = state.refusal;
-    if (refusal) state.showRefusal({ ...refusal, unsaved: refusal.unsaved?.filter((other) => other !== item) });
-    state.notify(`Put back: ${item.where}`);
+    // A node put back takes every text listed for it.
+    const done = (other: UnsavedText) =>
+      other === item || (item.added !== undefined && other.added?.node.id === item.added.node.id);
+    if (refusal) state.showRefusal({ ...refusal, unsaved: refusal.unsaved?.filter((other) => !done(other)) });
+    state.notify(putBackMessage(item, changes));
   };
   return (
     <ul className="unsaved-text" aria-label="Not saved">
@@ -56,7 +72,14 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
             </label>
             <CopyButton text={text} />
             {changes && (
-              <button title="Replaces what is there now with this text" onClick={() => putBack(item, changes)}>
+              <button
+                title={
+                  item.added
+                    ? 'Adds the node back as you had it, with all its settings and connections'
+                    : 'Replaces what is there now with this text'
+                }
+                onClick={() => putBack(item, changes)}
+              >
                 Put back
               </button>
             )}

@@ -201,13 +201,19 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
             ? 'was reloaded; what you typed is below, to copy or put back'
             : 'was reloaded; redo your last edit';
         const { code, message } = failure;
+        const problems = (failure.data?.problems ?? []) as Problem[];
+        // Ids are `<type>_<n>`: two windows adding a node of one type at once both take the next one.
+        const added = new Set(refused.flatMap((changes) => changes.addNodes.map((node) => node.id)));
+        const clash = problems.find((p) => p.code === 'DUPLICATE_NODE_ID' && p.nodeId && added.has(p.nodeId))?.nodeId;
         const reason =
           code === 'EDIT_CONFLICT'
             ? // The host's message ends "reload to see it" (or "reload the flow") for API clients: the editor has reloaded already.
               `Someone changed this flow elsewhere: ${message.replace(/; reload (to see it|the flow)$/, '')}. The flow ${redo}.`
-            : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 || !reloaded ? `. The flow ${redo}.` : ''}`;
+            : clash
+              ? `Another window added a node "${clash}" while this one added its own, so yours was not saved. The flow ${redo}.`
+              : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 || !reloaded ? `. The flow ${redo}.` : ''}`;
         // The reasons stay on screen until closed: a toast would vanish with them.
-        get().showRefusal({ title: reason, problems: (failure.data?.problems ?? []) as Problem[], unsaved });
+        get().showRefusal({ title: reason, problems, unsaved });
         return 'sent';
       }
     },
