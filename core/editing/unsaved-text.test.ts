@@ -152,6 +152,21 @@ describe('unsaved text', () => {
     ]);
   });
 
+  it('names two nodes that share a label by their ids too, so each text can be told where it goes', () => {
+    const flow = base();
+    const { mine, refused } = edited(flow, {
+      updateNodes: [
+        { id: 'ask', label: 'Step', config: { prompt: 'First prompt' } },
+        { id: 'result', label: 'Step' },
+      ],
+    });
+    expect(shown(unsavedText(mine, flow, refused))).toEqual([
+      { where: 'Step (ask) · label', text: 'Step' },
+      { where: 'Step (ask) · prompt', text: 'First prompt' },
+      { where: 'Step (result) · label', text: 'Step' },
+    ]);
+  });
+
   describe('a node the refused edits added', () => {
     /** A node as the editor adds it: at a place on the canvas, with an id of `<type>_<n>`. */
     const node = (id: string, prompt: string) => ({

@@ -83,6 +83,11 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
 
   const storedNodes = new Map(stored?.nodes.map((node) => [node.id, node]));
   const mineNodes = new Map(mine.nodes.map((node) => [node.id, node]));
+  const labels = new Map<string, number>();
+  for (const node of mine.nodes) if (node.label) labels.set(node.label, (labels.get(node.label) ?? 0) + 1);
+  // A label two nodes share names both with their ids, so that each text's place can be told.
+  const nameOf = (node: FlowNode) =>
+    !node.label ? node.id : (labels.get(node.label) ?? 0) > 1 ? `${node.label} (${node.id})` : node.label;
   for (const node of mine.nodes) {
     if (!nodeIds.has(node.id)) continue;
     // A node this person added: a stored node of its id is another window's (ids are `<type>_<n>`, and
@@ -90,7 +95,7 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
     const added = addedIds.has(node.id) ? addedNode(node, mine, addedIds, mineNodes) : undefined;
     const kept = storedNodes.get(node.id);
     const gone = added ? ' (added, not saved)' : kept || !stored ? '' : ' (no longer in the flow)';
-    const name = `${node.label || node.id}${gone}`;
+    const name = `${nameOf(node)}${gone}`;
     const before = found.length;
     differing(
       (path) => `${name} · ${path}`,
