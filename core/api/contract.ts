@@ -31,8 +31,15 @@ export interface Method<Args extends z.ZodType, Result> {
   result?: Result;
 }
 
+/**
+ * An argument the method does not know is refused, not dropped: a client's
+ * `{ name, description }` to flows.create made a flow with no description,
+ * and answered ok.
+ */
 function method<Result>() {
-  return <Args extends z.ZodType>(args: Args): Method<Args, Result> => ({ args });
+  return <Args extends z.ZodType>(args: Args): Method<Args, Result> => ({
+    args: args instanceof z.ZodObject ? (args.strict() as unknown as Args) : args,
+  });
 }
 
 const id = z.string().min(1).max(128);

@@ -14,9 +14,13 @@ import { ParameterSchema } from './parameter';
 import { TestCaseSchema } from './test-cases';
 import type { Problem } from './problems';
 
-/** A change to one node; absent fields stay as they are. */
+/**
+ * A change to one node; absent fields stay as they are. A field it does not
+ * know is refused, here and in every part of a change set: dropped, a typo
+ * (`lable`) would be an edit that changes nothing and answers ok.
+ */
 export const NodeUpdateSchema = z.lazy(() =>
-  z.object({
+  z.strictObject({
     id: z.string().min(1),
     /** The revision the editor last saw; a mismatch is an EDIT_CONFLICT, not a silent overwrite. */
     rev: z.number().int().min(1).optional(),
@@ -41,7 +45,7 @@ export const NodeUpdateSchema = z.lazy(() =>
  */
 export const ToolSettingsUpdateSchema = z.lazy(() => {
   const { shape } = ToolSettingsSchema.unwrap();
-  return z.object({
+  return z.strictObject({
     name: shape.name.optional(),
     description: shape.description.unwrap().optional(),
     whenToUse: shape.whenToUse.unwrap().optional(),
@@ -53,7 +57,7 @@ export const ToolSettingsUpdateSchema = z.lazy(() => {
 });
 
 export const FlowFieldsUpdateSchema = z.lazy(() =>
-  z.object({
+  z.strictObject({
     name: z.string().trim().min(1, 'a flow needs a name').max(300).optional(),
     description: z.string().max(4000).optional(),
     tool: ToolSettingsUpdateSchema.optional(),
@@ -72,13 +76,13 @@ export const FlowFieldsUpdateSchema = z.lazy(() =>
  * or none of it. Removals run first, then additions, then updates.
  */
 export const ChangeSetSchema = z.lazy(() =>
-  z.object({
+  z.strictObject({
     flow: FlowFieldsUpdateSchema.optional(),
     removeEdges: z.array(z.string().min(1)).default([]),
     removeNodes: z.array(z.string().min(1)).default([]),
-    addNodes: z.array(FlowNodeSchema).default([]),
+    addNodes: z.array(z.lazy(() => FlowNodeSchema.unwrap().strict())).default([]),
     updateNodes: z.array(NodeUpdateSchema).default([]),
-    addEdges: z.array(FlowEdgeSchema).default([]),
+    addEdges: z.array(z.lazy(() => FlowEdgeSchema.unwrap().strict())).default([]),
     /**
      * With `flow.notes`: the notes the edit started from. The notes stored
      * meanwhile by another window are then merged with this edit's note by

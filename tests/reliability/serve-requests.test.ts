@@ -124,6 +124,68 @@ describe("the editor's API answers a failed call with an HTTP status that says w
   });
 });
 
+describe("the editor's API refuses an argument it does not know, instead of dropping it", () => {
+  const call = async (method: string, args: unknown) => {
+    const response = await fetch(`${serve.url}/api/flows/${method}`, {
+      method: 'POST',
+      headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+    return {
+      status: response.status,
+      reply: (await response.json()) as { ok: boolean; error?: { code: string; message: string } },
+    };
+  };
+  /** The echo flow as stored: its nodes and edges, and its description. */
+  const storedEcho = async () => {
+    const { reply } = await call('get', { id: 'echo' });
+    const { nodes, edges, description } = (reply as unknown as { value: { flow: Record<string, unknown> } }).value.flow;
+    return { nodes, edges, description };
+  };
+
+  it.each([
+    [
+      'a flow created with a description, which creating does not take',
+      'create',
+      { name: 'Described', description: 'lost' },
+      'description',
+    ],
+    [
+      'a change set with a misspelt list',
+      'applyChanges',
+      { id: 'echo', changes: { updateNode: [{ id: 'say', label: 'x' }] } },
+      'updateNode',
+    ],
+    [
+      'a node update with a misspelt field',
+      'applyChanges',
+      { id: 'echo', changes: { updateNodes: [{ id: 'say', lable: 'x' }] } },
+      'lable',
+    ],
+    [
+      'flow fields with a misspelt field',
+      'applyChanges',
+      { id: 'echo', changes: { flow: { descripton: 'x' } } },
+      'descripton',
+    ],
+    [
+      'an added node with a misspelt field',
+      'applyChanges',
+      { id: 'echo', changes: { addNodes: [{ id: 'extra', type: 'template', confg: { template: 'x' } }] } },
+      'confg',
+    ],
+  ])('%s: 400, naming it, and nothing stored', async (_, method, args, key) => {
+    const before = await storedEcho();
+    const { status, reply } = await call(method, args);
+    expect(status).toBe(400);
+    expect(reply.error?.code).toBe('VALIDATION_ERROR');
+    expect(reply.error?.message).toContain(`"${key}"`);
+    expect(await storedEcho()).toEqual(before);
+    const { reply: listed } = await call('list', {});
+    expect((listed as unknown as { value: { name: string }[] }).value.map((f) => f.name)).not.toContain('Described');
+  });
+});
+
 describe("the editor's page", () => {
   it('comes with its Content-Security-Policy as a header, not as a tag the scripts wait behind', async () => {
     const page = await fetch(serve.url);
