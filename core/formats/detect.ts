@@ -3,7 +3,7 @@ import { FlowbenchError } from '../model/errors';
 import { isNestedDeeperThan, MAX_FLOW_FILE_BYTES, MAX_NESTING_DEPTH, megabytes } from '../model/limits';
 import { importFlowDefinition, isFlowDefinition } from './flow-definition';
 import { importFlowyPrompt, isFlowyPrompt, MAX_FLOWYPROMPT_BYTES } from './flowyprompt';
-import { isNativeFlow, nativeMarkersMissing, upgradeNative } from './native';
+import { isNativeFlow, nativeMarkersMissing, unknownNativeFields, upgradeNative } from './native';
 import { parseJsonText } from './parse-json';
 import { isRecord, type ImportedFlow } from './shared';
 import { importToolFlow, isToolFlow } from './tool-flow';
@@ -73,7 +73,10 @@ export function detectImport(text: string, source: string): ImportedFlow {
       { source, limit: MAX_NESTING_DEPTH },
     );
   }
-  if (isNativeFlow(value)) return { format: 'native', flow: upgradeNative(value), problems: [] };
+  if (isNativeFlow(value)) {
+    const flow = upgradeNative(value);
+    return { format: 'native', flow, problems: unknownNativeFields(flow) };
+  }
   if (isFlowyPrompt(value)) {
     const size = utf8Length(text);
     if (size > MAX_FLOWYPROMPT_BYTES) {

@@ -273,6 +273,50 @@ describe('tool flows (seed 000)', () => {
   });
 });
 
+describe('native files', () => {
+  const native = (extra: (file: Record<string, unknown>) => void) => {
+    const { flow } = imported('tool-flow-return-values.json');
+    const file = JSON.parse(exportFlowText(flow, 'native')) as Record<string, unknown>;
+    extra(file);
+    return detectImport(JSON.stringify(file), 'hand-edited.json');
+  };
+
+  it('say where each field a flow does not have is (a typo, a hand edit), instead of dropping it unsaid', () => {
+    const result = native((file) => {
+      file.retries = 3;
+      (file.tool as Record<string, unknown>).descripton = 'misspelt';
+      const [first, second] = file.nodes as Record<string, unknown>[];
+      first!.confg = {};
+      second!.timeout = 5000;
+    });
+    expect(result.format).toBe('native');
+    expect(result.problems).toEqual([
+      ...['tool.descripton', 'nodes[0].confg', 'nodes[1].timeout', 'retries'].map((source, i) => ({
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source,
+        message: 'not a field of a Flowbench flow; left out',
+        ...(i === 1 ? { nodeId: 'input' } : i === 2 ? { nodeId: 'result' } : {}),
+      })),
+    ]);
+    // The flow itself is what it was, without them.
+    expect(FlowSchema.parse(result.flow)).toEqual(FlowSchema.parse(native(() => undefined).flow));
+  });
+
+  it('have none in what Flowbench exports, and list at most 20 of many, then count the rest', () => {
+    expect(native(() => undefined).problems).toEqual([]);
+    const many = native((file) => {
+      for (let i = 0; i < 25; i++) file[`extra${i}`] = i;
+    }).problems;
+    expect(many).toHaveLength(21);
+    expect(many[20]).toEqual({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      message: '5 more fields a Flowbench flow does not have were left out',
+    });
+  });
+});
+
 describe('detection', () => {
   it('refuses files of another kind and truncated files', () => {
     expect(() => detectImport('{"hello": "world"}', 'x.json')).toThrow(

@@ -1,5 +1,6 @@
 import { isLayoutable, layOutIfNeeded } from '../editing/layout';
-import { detectImport, type ImportFormat } from '../formats/detect';
+import { detectImport, type ImportFormat, type ImportProblem } from '../formats/detect';
+import { isRecord } from '../formats/shared';
 import type { Flow } from '../model/flow';
 import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
@@ -32,7 +33,8 @@ export async function importFlowText(services: Services, text: string, source: s
   const layout = await laidOut(imported.flow);
   const note = layout.reason ? { laidOut: layout.reason } : {};
   if (imported.format === 'native') {
-    const flow = services.flows.create(layout.flow);
+    // Fields the file has and a flow does not are said on the flow, as other formats' leftovers are.
+    const flow = services.flows.create(withImportProblems(layout.flow, imported.problems));
     return { format: 'native', flow, problems: services.flows.problemsOf(flow), ...note };
   }
   const tool = (imported.flow.tool ?? {}) as Record<string, unknown>;
@@ -78,6 +80,17 @@ export async function importFlowText(services: Services, text: string, source: s
       ...note,
     };
   }, WRITE_TRANSACTION);
+}
+
+/** The flow with `problems` added to those an earlier import left in its metadata. */
+function withImportProblems(
+  flow: Record<string, unknown>,
+  problems: readonly ImportProblem[],
+): Record<string, unknown> {
+  if (problems.length === 0) return flow;
+  const metadata = isRecord(flow.metadata) ? flow.metadata : {};
+  const earlier = Array.isArray(metadata.importProblems) ? (metadata.importProblems as unknown[]) : [];
+  return { ...flow, metadata: { ...metadata, importProblems: [...earlier, ...problems] } };
 }
 
 /**

@@ -88,6 +88,39 @@ describe('flowbench import/export: other formats', () => {
     prepareDatabase(other, (services) => expect(services.flows.get(again.id).notes).toEqual([note]));
   });
 
+  it('imports a hand-edited native file without the fields a flow does not have, and says which, on the stored flow too', async () => {
+    const db = join(tempDir(), 'edited.db');
+    const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flowyprompt-marketing.json`]);
+    const file = join(tempDir(), 'edited.flowbench.json');
+    expect(await runCli(['--db', db, 'export', imported.id, '--out', file])).toMatchObject({ code: 0 });
+    const edited = JSON.parse(readFileSync(file, 'utf8')) as { tool: Record<string, unknown> } & Record<
+      string,
+      unknown
+    >;
+    edited.tool.descripton = 'misspelt';
+    edited.tool.name = 'edited_marketing';
+    writeFileSync(file, JSON.stringify(edited));
+
+    const again = await runCli(['--db', db, 'import', file]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      'warning IMPORT_PROBLEM: tool.descripton: not a field of a Flowbench flow; left out',
+    );
+    // Stored with the flow, as other formats' leftovers are: the editor shows it until it is dismissed.
+    const validated = await runJson<{ problems: { code: string; message: string }[] }>([
+      '--db',
+      db,
+      'validate',
+      'edited_marketing',
+    ]);
+    expect(validated.problems).toContainEqual(
+      expect.objectContaining({
+        code: 'IMPORT_PROBLEM',
+        message: 'tool.descripton: not a field of a Flowbench flow; left out',
+      }),
+    );
+  });
+
   it('keeps a flow definition with a dangling transition as a draft that cannot be published, and makes an agent to review per unknown agent version', async () => {
     const db = join(tempDir(), 'fd.db');
     const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);
