@@ -43,6 +43,23 @@ export const flowsExecuteTool = {
   inputSchema: FLOW_RUN_INPUT_SCHEMA,
 };
 
+/**
+ * What a built-in tool says of arguments its input schema does not name (it
+ * allows no others): a client's `version` or misspelt `initalVariables`
+ * would otherwise be ignored and the call run without it. Undefined when
+ * every argument is known.
+ */
+export function unknownArguments(
+  tool: { name: string; inputSchema: { properties: Record<string, unknown> } },
+  args: Record<string, unknown>,
+): string | undefined {
+  const known = Object.keys(tool.inputSchema.properties);
+  const unknown = Object.keys(args).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return undefined;
+  const names = unknown.map((key) => `"${key}"`).join(', ');
+  return `${tool.name} takes no argument ${names}; its arguments are ${known.join(', ')}`;
+}
+
 /** The error codes of seed 002; Flowbench's own code travels alongside. */
 type SeedCode =
   | 'FLOW_NOT_FOUND'

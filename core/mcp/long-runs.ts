@@ -4,7 +4,7 @@ import type { Flow } from '../model/flow';
 import type { McpToolResult } from '../model/tool-result';
 import type { Services } from '../services/open-services';
 import { BUILT_IN_TOOL_NAMES } from '../model/ids';
-import { FLOW_RUN_INPUT_SCHEMA, flowExecution } from './flows-tools';
+import { FLOW_RUN_INPUT_SCHEMA, flowExecution, unknownArguments } from './flows-tools';
 
 /**
  * Flows longer than a client waits for one tool call (several cut a call off
@@ -100,6 +100,8 @@ export async function runResult(
 ): Promise<McpToolResult> {
   const runId = args.runId;
   const wait = args.waitSeconds ?? DEFAULT_WAIT_SECONDS;
+  const unknown = unknownArguments(flowsResultTool, args);
+  if (unknown) return refused(String(runId), 'VALIDATION_ERROR', unknown);
   if (typeof runId !== 'string' || runId === '')
     return refused(String(runId), 'VALIDATION_ERROR', 'runId must be a non-empty string');
   if (typeof wait !== 'number' || !(wait >= 0 && wait <= MAX_WAIT_SECONDS)) {

@@ -5,7 +5,15 @@ import type { Flow } from '../model/flow';
 import { prepareInputs } from '../model/inputs';
 import type { RunRecord } from '../model/run';
 import type { PublishedFlow } from '../store/version-repository';
-import { FLOWS_EXECUTE, FLOWS_LIST, flowExecution, flowsExecuteTool, flowsListTool, seedCode } from './flows-tools';
+import {
+  FLOWS_EXECUTE,
+  FLOWS_LIST,
+  flowExecution,
+  flowsExecuteTool,
+  flowsListTool,
+  seedCode,
+  unknownArguments,
+} from './flows-tools';
 import { flowView, RUN_VIEW_URI, toolFor, viewUri } from '../services/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
 import { FlowResources, type ViewResource } from './resources';
@@ -295,6 +303,8 @@ export class McpHost {
   }
 
   private flowsList(args: Record<string, unknown>): ToolResult {
+    const unknown = unknownArguments(flowsListTool, args);
+    if (unknown) return textResult(unknown, true);
     const includeMetadata = args.includeMetadata !== false;
     const flows = [...this.catalogue().values()].map((entry) => {
       const flow = entry.snapshot;
@@ -334,6 +344,7 @@ export class McpHost {
    * take; or the seed 002 failure that says why not.
    */
   private resolveExecution(
+    tool: { name: string; inputSchema: { properties: Record<string, unknown> } },
     args: Record<string, unknown>,
   ): { entry: CatalogueEntry; inputs: Record<string, unknown>; unused: string[] } | { failure: ToolResult } {
     const flowName = args.flowName;
@@ -354,6 +365,8 @@ export class McpHost {
         },
       };
     };
+    const unknown = unknownArguments(tool, args);
+    if (unknown) return failure('VALIDATION_ERROR', unknown);
     if (typeof flowName !== 'string' || flowName === '')
       return failure('VALIDATION_ERROR', 'flowName must be a non-empty string');
     if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) {
@@ -388,7 +401,7 @@ export class McpHost {
   }
 
   private async flowsExecute(args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
-    const resolved = this.resolveExecution(args);
+    const resolved = this.resolveExecution(flowsExecuteTool, args);
     if ('failure' in resolved) return resolved.failure;
     const { entry, inputs, unused } = resolved;
     const record = await this.run(entry, inputs, ctx);
@@ -409,7 +422,7 @@ export class McpHost {
    * always be asked for.
    */
   private async flowsStart(args: Record<string, unknown>, ctx: CallContext): Promise<McpToolResult> {
-    const resolved = this.resolveExecution(args);
+    const resolved = this.resolveExecution(flowsStartTool, args);
     if ('failure' in resolved) return resolved.failure;
     const { entry, inputs, unused } = resolved;
     const { runId } = await this.services.runner.start({

@@ -305,6 +305,53 @@ describe('flowbench mcp (stdio)', () => {
     services.close();
   });
 
+  it('refuses an argument a built-in tool does not take, naming it, instead of running without it', async () => {
+    const before = openServices(db);
+    const runsBefore = before.runs.count();
+    before.close();
+    // A misspelt initialVariables, and a version the schema calls ref: each would have run the newest version without them.
+    const misspelt = await client.callTool({
+      name: 'flows_execute',
+      arguments: { flowName: 'echo_tool', initalVariables: { message: 'hey' } },
+    });
+    expect(misspelt).toMatchObject({
+      isError: true,
+      structuredContent: {
+        status: 'failed',
+        error: {
+          code: 'VALIDATION_ERROR',
+          message:
+            'flows_execute takes no argument "initalVariables"; its arguments are flowName, initialVariables, ref',
+        },
+      },
+    });
+    const started = await client.callTool({
+      name: 'flows_start',
+      arguments: { flowName: 'echo_tool', initialVariables: { message: 'hey' }, version: 1 },
+    });
+    expect(started.structuredContent).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('flows_start takes no argument "version"') },
+    });
+    const result = await client.callTool({ name: 'flows_result', arguments: { runId: 'x', timeout: 5 } });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'flows_result takes no argument "timeout"; its arguments are runId, waitSeconds',
+        },
+      },
+    });
+    const listed = await client.callTool({ name: 'flows_list', arguments: { verbose: true } });
+    expect(listed).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'flows_list takes no argument "verbose"; its arguments are includeMetadata' }],
+    });
+    const after = openServices(db);
+    expect(after.runs.count()).toBe(runsBefore);
+    after.close();
+  });
+
   it('offers flows_list and flows_execute in the shapes of the FlowyPrompt tools', async () => {
     const list = await client.callTool({ name: 'flows_list', arguments: {} });
     const flows = (list.structuredContent as { flows: { name: string; version: string; nodeCount: number }[] }).flows;
