@@ -162,11 +162,11 @@ function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): Chang
   const id = there ? freeNodeId(nodeIds, node.type) : node.id;
   const present = new Map(flow.nodes.map((n) => [n.id, n]));
   const addedToo = new Map(alsoAdded.map((n) => [n.id, n]));
-  /** The node at the other end of an edge, as the flow has it now: the same node the person connected. */
+  /** The node at the other end of an edge is in the flow, and is the one the person connected (not another window's of its id). */
   const connectable = (end: string): boolean => {
     const now = present.get(end);
-    const theirs = addedToo.get(end);
-    return now !== undefined && (theirs === undefined || sameNode(now, theirs));
+    const addedByThem = addedToo.get(end);
+    return now !== undefined && (addedByThem === undefined || sameNode(now, addedByThem));
   };
   const edgeIds = new Set(flow.edges.map((e) => e.id));
   const addEdges = edges.flatMap((edge) => {

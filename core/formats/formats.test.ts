@@ -284,6 +284,8 @@ describe('native files', () => {
   it('say where each field a flow does not have is (a typo, a hand edit), instead of dropping it unsaid', () => {
     const result = native((file) => {
       file.retries = 3;
+      // An own field, though every object inherits one of that name.
+      Object.assign(file, { constructor: 'x' });
       (file.tool as Record<string, unknown>).descripton = 'misspelt';
       const [first, second] = file.nodes as Record<string, unknown>[];
       first!.confg = {};
@@ -291,7 +293,7 @@ describe('native files', () => {
     });
     expect(result.format).toBe('native');
     expect(result.problems).toEqual([
-      ...['tool.descripton', 'nodes[0].confg', 'nodes[1].timeout', 'retries'].map((source, i) => ({
+      ...['tool.descripton', 'nodes[0].confg', 'nodes[1].timeout', 'retries', 'constructor'].map((source, i) => ({
         code: 'IMPORT_PROBLEM',
         severity: 'warning',
         source,

@@ -50,7 +50,8 @@ function droppedFields(input: unknown, kept: unknown, path: string, found: strin
   if (!isRecord(input) || !isRecord(kept)) return;
   for (const key of Object.keys(input)) {
     const at = path ? `${path}.${key}` : key;
-    if (key in kept) droppedFields(input[key], kept[key], at, found);
+    // Own keys only: `constructor` or `__proto__` in a file are fields like any other.
+    if (Object.hasOwn(kept, key)) droppedFields(input[key], kept[key], at, found);
     else found.push(at);
   }
 }
