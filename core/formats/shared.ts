@@ -26,6 +26,21 @@ export type ImportFormat = 'native' | 'flowyprompt' | 'flow-definition' | 'workf
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/**
+ * The flow with `problems` recorded in its metadata (`importProblems`, which
+ * validation reads back as IMPORT_PROBLEM), after those an earlier import
+ * left there; the flow itself when there are none.
+ */
+export function withImportProblems(
+  flow: Record<string, unknown>,
+  problems: readonly ImportProblem[],
+): Record<string, unknown> {
+  if (problems.length === 0) return flow;
+  const metadata = isRecord(flow.metadata) ? flow.metadata : {};
+  const earlier = Array.isArray(metadata.importProblems) ? (metadata.importProblems as unknown[]) : [];
+  return { ...flow, metadata: { ...metadata, importProblems: [...earlier, ...problems] } };
+}
+
 export const asString = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 
 /** A valid, unique node id made from any source id or name. */

@@ -1,6 +1,6 @@
 import { isLayoutable, layOutIfNeeded } from '../editing/layout';
-import { detectImport, type ImportFormat, type ImportProblem } from '../formats/detect';
-import { isRecord } from '../formats/shared';
+import { detectImport, type ImportFormat } from '../formats/detect';
+import { withImportProblems } from '../formats/shared';
 import type { Flow } from '../model/flow';
 import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
@@ -38,7 +38,6 @@ export async function importFlowText(services: Services, text: string, source: s
     return { format: 'native', flow, problems: services.flows.problemsOf(flow), ...note };
   }
   const tool = (imported.flow.tool ?? {}) as Record<string, unknown>;
-  const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
   const unknownAgents = agentsToCreate(services, imported.flow.nodes);
   const importProblems = [...imported.problems];
   if (imported.isPublished && unknownAgents.size > 0) {
@@ -57,11 +56,7 @@ export async function importFlowText(services: Services, text: string, source: s
       message: `another flow already uses the tool name "${String(tool.name)}"; imported as "${toolName}"`,
     });
   }
-  const candidate = {
-    ...layout.flow,
-    tool: { ...tool, name: toolName },
-    metadata: importProblems.length > 0 ? { ...metadata, importProblems } : metadata,
-  };
+  const candidate = withImportProblems({ ...layout.flow, tool: { ...tool, name: toolName } }, importProblems);
   return services.database.db.transaction(() => {
     for (const [versionId, stepNames] of unknownAgents) {
       services.agents.ensureImported(versionId, stepNames.join(', '), AgentSettingsSchema.parse({}));
@@ -80,17 +75,6 @@ export async function importFlowText(services: Services, text: string, source: s
       ...note,
     };
   }, WRITE_TRANSACTION);
-}
-
-/** The flow with `problems` added to those an earlier import left in its metadata. */
-function withImportProblems(
-  flow: Record<string, unknown>,
-  problems: readonly ImportProblem[],
-): Record<string, unknown> {
-  if (problems.length === 0) return flow;
-  const metadata = isRecord(flow.metadata) ? flow.metadata : {};
-  const earlier = Array.isArray(metadata.importProblems) ? (metadata.importProblems as unknown[]) : [];
-  return { ...flow, metadata: { ...metadata, importProblems: [...earlier, ...problems] } };
 }
 
 /**

@@ -26,13 +26,12 @@ export function RefusalBanner() {
   );
 }
 
-/** What the toast says a Put back did: a node added back is named, with the id it took if its own was taken. */
-function putBackMessage({ where, added }: UnsavedText, changes: NonNullable<ReturnType<typeof putBackChange>>): string {
+/** What the toast says a Put back did: a node added back (`back`, the id it took) is named, with that id if its own was taken. */
+function putBackMessage({ where, added }: UnsavedText, back: string | undefined): string {
   if (!added) return `Put back: ${where}`;
   const { id, label } = added.node;
-  const taken = changes.addNodes?.[0]?.id;
-  return taken && taken !== id
-    ? `Put back ${label || id} as ${taken}: ${id} is a node added elsewhere`
+  return back && back !== id
+    ? `Put back ${label || id} as ${back}: ${id} is a node added elsewhere`
     : `Put back ${label || id}, with its settings and connections`;
 }
 
@@ -49,7 +48,7 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
     const done = (other: UnsavedText) =>
       other === item || (item.added !== undefined && other.added?.node.id === item.added.node.id);
     if (refusal) state.showRefusal({ ...refusal, unsaved: refusal.unsaved?.filter((other) => !done(other)) });
-    state.notify(putBackMessage(item, changes));
+    state.notify(putBackMessage(item, back));
   };
   return (
     <ul className="unsaved-text" aria-label="Not saved">
