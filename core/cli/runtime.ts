@@ -7,6 +7,7 @@
  */
 export { openServices } from '../services/open-services';
 export { detectImport } from '../formats/detect';
+export { withImportProblems } from '../formats/shared';
 export { importFlowText } from '../services/import-service';
 export { installExamples } from '../services/examples';
 export { readImportFile } from '../services/read-import-file';

@@ -121,6 +121,19 @@ describe('flowbench import/export: other formats', () => {
     );
   });
 
+  it('validates an exported file with the problems its flow carries from an earlier import, as importing it shows them', async () => {
+    const db = join(tempDir(), 'carried.db');
+    const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);
+    const file = join(tempDir(), 'carried.flowbench.json');
+    expect(await runCli(['--db', db, 'export', imported.id, '--out', file])).toMatchObject({ code: 0 });
+    const recorded = imported.problems.map((p) => p.message);
+    expect(recorded).toHaveLength(1);
+    const validated = await runCli(['--db', db, 'validate', file, '--json']);
+    expect(validated.code).toBe(1);
+    const { problems } = JSON.parse(validated.stdout) as { problems: { code: string; message: string }[] };
+    expect(problems.filter((p) => p.code === 'IMPORT_PROBLEM').map((p) => p.message)).toEqual(recorded);
+  });
+
   it('keeps a flow definition with a dangling transition as a draft that cannot be published, and makes an agent to review per unknown agent version', async () => {
     const db = join(tempDir(), 'fd.db');
     const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);

@@ -100,9 +100,9 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       let problems: Problem[];
       if (isFile) {
         const imported = lib.detectImport(lib.readImportFile(ref), ref);
-        const metadata = (imported.flow.metadata ?? {}) as Record<string, unknown>;
+        // As `import` stores it: with what the file's own metadata recorded, and what this reading found.
         problems = lib.validateFlow(
-          { id: 'file', ...imported.flow, metadata: { ...metadata, importProblems: imported.problems } },
+          { id: 'file', ...lib.withImportProblems(imported.flow, imported.problems) },
           { catalogue: lib.nodeRegistry },
         ).problems;
       } else {
