@@ -23,6 +23,9 @@ async function shot(page: Page, name: string): Promise<void> {
 /**
  * The flow `shared` open in the first window and in a second: a browser
  * context of its own, as another editor window or another person's tab.
+ * The second window's later reads of the flow are held back until
+ * `release` (holdFlowReads): it writes before it has seen the first's
+ * edits, as a window that is slow to hear of them does.
  */
 async function twoWindows(
   page: Page,
@@ -36,7 +39,8 @@ async function twoWindows(
   const second = await other.newPage();
   await second.goto(`${served.editorUrl}#/flow/shared`);
   await expect(second.locator('.fb-node')).toHaveCount(3);
-  return { other, second };
+  const release = await holdFlowReads(second);
+  return { other, second, release };
 }
 
 /** Types at the end of a template node's text, as a person does: its card, then its editor. */
@@ -273,9 +277,8 @@ test('two windows typing in different flow settings both keep theirs; the same s
   browser,
   served,
 }) => {
-  const { other, second } = await twoWindows(page, browser, served, { description: 'Old text' });
   // The second window's reads of the flow are held back: it writes before it has seen the first's edit.
-  const release = await holdFlowReads(second);
+  const { other, second, release } = await twoWindows(page, browser, served, { description: 'Old text' });
   const settingsOf = async (window: Page) => {
     await window.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
     return window.getByLabel('Flow settings');
@@ -307,7 +310,8 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   browser,
   served,
 }) => {
-  const { other, second } = await twoWindows(
+  // The second window does not see the first's edit before it writes its own (its reads held back).
+  const { other, second, release } = await twoWindows(
     page,
     browser,
     served,
@@ -316,8 +320,6 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
       permissions: ['clipboard-read', 'clipboard-write'],
     },
   );
-  // The second window does not see the first's edit before it writes its own (its reads held back).
-  const release = await holdFlowReads(second);
   await typeInTemplate(page, 'say', ' (first window)');
   await expectSaved(page);
   const conflict = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() === 409);
@@ -362,8 +364,7 @@ test('text typed in a node another window removed meanwhile is shown to be copie
   browser,
   served,
 }) => {
-  const { other, second } = await twoWindows(page, browser, served);
-  const release = await holdFlowReads(second);
+  const { other, second, release } = await twoWindows(page, browser, served);
   await page.getByTestId('rf__node-say').click();
   await page.locator('.react-flow__pane').press('Delete');
   await expectSaved(page);
@@ -388,9 +389,8 @@ test('a node added in a refused edit is put back whole, beside the node another 
   browser,
   served,
 }) => {
-  const { other, second } = await twoWindows(page, browser, served);
   // The second window does not see the first's new node before it adds its own: both take the id template_1.
-  const release = await holdFlowReads(second);
+  const { other, second, release } = await twoWindows(page, browser, served);
   await dropFromPalette(page, 'template', 300, 420);
   await expectSaved(page);
   const refusedAdd = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() >= 400);
@@ -427,9 +427,8 @@ test('a refused edit whose flow cannot be reloaded (Flowbench gone meanwhile) st
   browser,
   served,
 }) => {
-  const { other, second } = await twoWindows(page, browser, served);
   // The second window's reads are held back, then fail once its edit has been refused.
-  const release = await holdFlowReads(second);
+  const { other, second, release } = await twoWindows(page, browser, served);
   await page.getByTestId('rf__node-say').click();
   await page.getByLabel('Label').fill('Renamed in the first');
   await expectSaved(page);
