@@ -6,9 +6,8 @@
  * import, or the build would put them back on every start's path.
  */
 export { openServices } from '../services/open-services';
-export { detectImport } from '../formats/detect';
 export { withImportProblems } from '../formats/shared';
-export { importFlowText } from '../services/import-service';
+export { importFlowText, readFlowFile } from '../services/import-service';
 export { installExamples } from '../services/examples';
 export { readImportFile } from '../services/read-import-file';
 export { validateFlow } from '../model/validate';

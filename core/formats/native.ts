@@ -1,6 +1,7 @@
 import { FlowbenchError } from '../model/errors';
+import { droppedFields } from '../model/dropped-fields';
 import { FlowSchema, SCHEMA_VERSION, type Flow } from '../model/flow';
-import { isRecord, type ImportProblem } from './shared';
+import type { ImportProblem } from './shared';
 
 /** What marks a native flow file beside its nodes, as a message names them: the ones `record` lacks. */
 export function nativeMarkersMissing(record: Record<string, unknown>): string[] {
@@ -38,22 +39,36 @@ export function upgradeNative(value: Record<string, unknown>): Record<string, un
   return value;
 }
 
-/** Unknown fields listed one by one; past this, one more problem counts the rest. */
-const MAX_UNKNOWN_LISTED = 20;
+/** Fields left out listed one by one; past this, one more problem counts the rest. */
+const MAX_LEFT_OUT_LISTED = 20;
 
-/** Where each field of `input` that `kept` (its parsed form) lacks is, as a path in the file. */
-function droppedFields(input: unknown, kept: unknown, path: string, found: string[]): void {
-  if (Array.isArray(input) && Array.isArray(kept)) {
-    input.forEach((item, i) => droppedFields(item, kept[i], `${path}[${i}]`, found));
-    return;
+/** A field of a file the import leaves out: where it is, and why. */
+export interface LeftOutField {
+  source: string;
+  nodeId?: string;
+  message: string;
+}
+
+/**
+ * Warnings for the fields of a file an import leaves out, one a field up to
+ * MAX_LEFT_OUT_LISTED, then one that counts the rest (`what` names them).
+ */
+export function leftOutWarnings(fields: readonly LeftOutField[], what: string): ImportProblem[] {
+  const problems: ImportProblem[] = fields.slice(0, MAX_LEFT_OUT_LISTED).map(({ source, nodeId, message }) => ({
+    code: 'IMPORT_PROBLEM',
+    severity: 'warning',
+    source,
+    message,
+    ...(nodeId !== undefined ? { nodeId } : {}),
+  }));
+  if (fields.length > MAX_LEFT_OUT_LISTED) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      message: `${fields.length - MAX_LEFT_OUT_LISTED} more ${what} were left out`,
+    });
   }
-  if (!isRecord(input) || !isRecord(kept)) return;
-  for (const key of Object.keys(input)) {
-    const at = path ? `${path}.${key}` : key;
-    // Own keys only: `constructor` or `__proto__` in a file are fields like any other.
-    if (Object.hasOwn(kept, key)) droppedFields(input[key], kept[key], at, found);
-    else found.push(at);
-  }
+  return problems;
 }
 
 /**
@@ -61,33 +76,23 @@ function droppedFields(input: unknown, kept: unknown, path: string, found: strin
  * `descripton`, a hand edit), which parsing the file would drop without a
  * word: each a warning saying where it is in the file. The flow imports
  * without them. A file the schema refuses has none here: the import
- * refuses it with its reasons.
+ * refuses it with its reasons. (A node's settings are free-form here: its
+ * type knows them; see readFlowFile.)
  */
 export function unknownNativeFields(value: Record<string, unknown>): ImportProblem[] {
   const parsed = FlowSchema.safeParse(value);
   if (!parsed.success) return [];
-  const found: string[] = [];
-  droppedFields(value, parsed.data, '', found);
   const nodes = Array.isArray(value.nodes) ? (value.nodes as unknown[]) : [];
-  const problems: ImportProblem[] = found.slice(0, MAX_UNKNOWN_LISTED).map((source) => {
+  const fields = droppedFields(value, parsed.data).map((source): LeftOutField => {
     const index = /^nodes\[(\d+)\]/.exec(source)?.[1];
     const id = index === undefined ? undefined : (nodes[Number(index)] as { id?: unknown } | undefined)?.id;
     return {
-      code: 'IMPORT_PROBLEM',
-      severity: 'warning',
       source,
       message: 'not a field of a Flowbench flow; left out',
       ...(typeof id === 'string' ? { nodeId: id } : {}),
     };
   });
-  if (found.length > MAX_UNKNOWN_LISTED) {
-    problems.push({
-      code: 'IMPORT_PROBLEM',
-      severity: 'warning',
-      message: `${found.length - MAX_UNKNOWN_LISTED} more fields a Flowbench flow does not have were left out`,
-    });
-  }
-  return problems;
+  return leftOutWarnings(fields, 'fields a Flowbench flow does not have');
 }
 
 /**

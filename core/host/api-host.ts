@@ -1,5 +1,6 @@
 import { clientConfigPath, clientSetups, writeClientConfig, type Endpoints } from './client-config';
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
+import { droppedFields } from '../model/dropped-fields';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { installExamples } from '../services/examples';
 import { QuestionDesk } from '../services/question-desk';
@@ -52,6 +53,16 @@ export class ApiHost {
       const detail = parsed.error.issues
         .map((i) => `${i.path.map(String).join('.') || 'arguments'}: ${i.message}`)
         .join('; ');
+      return {
+        ok: false,
+        error: { code: 'VALIDATION_ERROR', message: `bad arguments for ${service}.${method}: ${detail}` },
+      };
+    }
+    // A field no schema of the method knows, at any depth (a provider's `baseURL`, a parameter's
+    // `descripton`), is refused, not dropped: the call would answer ok and store less than was sent.
+    const unknown = droppedFields(args, parsed.data);
+    if (unknown.length > 0) {
+      const detail = unknown.map((path) => `unknown field "${path}"`).join('; ');
       return {
         ok: false,
         error: { code: 'VALIDATION_ERROR', message: `bad arguments for ${service}.${method}: ${detail}` },

@@ -1,7 +1,11 @@
 import { isLayoutable, layOutIfNeeded } from '../editing/layout';
 import { detectImport, type ImportFormat } from '../formats/detect';
-import { withImportProblems } from '../formats/shared';
+import { leftOutWarnings } from '../formats/native';
+import { withImportProblems, type ImportedFlow } from '../formats/shared';
+import { droppedSettings } from '../model/dropped-fields';
 import type { Flow } from '../model/flow';
+import { validateFlow } from '../model/validate';
+import { nodeRegistry } from '../nodes/registry';
 import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
 import type { Services } from './open-services';
@@ -24,12 +28,43 @@ async function laidOut<T>(flow: T): Promise<{ flow: T; reason?: string }> {
 }
 
 /**
+ * A flow file's text read as `import` reads it (`validate <file>` shows the
+ * same): converted to a native flow, with what could not be carried over
+ * listed. A native file's node settings that the node's type does not have
+ * (a misspelt `temprature`) are left out, each said where it is, as the
+ * file's other unknown fields are: the flow's schema takes any config, and
+ * validation, which parses it by type, would drop them without a word.
+ */
+export function readFlowFile(text: string, source: string): ImportedFlow {
+  const imported = detectImport(text, source);
+  if (imported.format !== 'native') return imported;
+  const { flow } = validateFlow(imported.flow, { catalogue: nodeRegistry });
+  const dropped = flow ? droppedSettings(imported.flow, flow) : [];
+  if (dropped.length === 0) return imported;
+  // Such a node's config as validation parsed it: its own settings, without those.
+  const parsed = new Map(flow?.nodes.map((node) => [node.id, node.config]));
+  const withNodes = new Set(dropped.map((setting) => setting.nodeId));
+  const nodes = (imported.flow.nodes as Record<string, unknown>[]).map((node) =>
+    withNodes.has(node.id as string) ? { ...node, config: parsed.get(node.id as string) } : node,
+  );
+  const warnings = leftOutWarnings(
+    dropped.map(({ nodeId, index, type, field }) => ({
+      source: `nodes[${index}].${field}`,
+      nodeId,
+      message: `not a setting of ${type} nodes; left out`,
+    })),
+    'node settings their node types do not have',
+  );
+  return { ...imported, flow: { ...imported.flow, nodes }, problems: [...imported.problems, ...warnings] };
+}
+
+/**
  * Imports a file's text in any supported format. Native flows must be valid;
  * flows from other tools are kept as drafts with what could not be carried
  * over listed on them, under a free tool name.
  */
 export async function importFlowText(services: Services, text: string, source: string): Promise<ImportReport> {
-  const imported = detectImport(text, source);
+  const imported = readFlowFile(text, source);
   const layout = await laidOut(imported.flow);
   const note = layout.reason ? { laidOut: layout.reason } : {};
   if (imported.format === 'native') {

@@ -18,6 +18,7 @@ import { checkFlowFields } from '../model/flow-fields-check';
 import { mergeNotes } from '../model/notes-merge';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
+import { droppedSettings } from '../model/dropped-fields';
 import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
 import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
 import { edges, flows, nodes } from './schema';
@@ -174,6 +175,26 @@ export class FlowRepository {
   }
 
   /**
+   * Validates a flow about to be written (a new one, or one as an edit leaves
+   * it), refusing besides the settings its nodes' configs have and their
+   * types do not: validation drops them, and stored without them an edit of
+   * `temprature` would answer ok and change nothing. Stored flows are
+   * written parsed, so only what comes in can have one.
+   */
+  private validateIncoming(input: unknown): { flow?: Flow; problems: Problem[] } {
+    const { flow, problems } = this.validate(input);
+    if (!flow) return { problems };
+    const unknown = droppedSettings(input, flow).map(({ nodeId, type, field }): Problem => ({
+      code: 'INVALID_CONFIG',
+      severity: 'error',
+      message: `node "${nodeId}": ${field} is not a setting of ${type} nodes`,
+      nodeId,
+      field,
+    }));
+    return { flow, problems: [...problems, ...unknown] };
+  }
+
+  /**
    * Stores a new flow after validating it. A flow whose id is already used gets
    * a fresh one. Nothing is written when anything is wrong, except that a draft
    * may keep the problems drafts are allowed (see DRAFT_TOLERATED_PROBLEMS).
@@ -181,7 +202,7 @@ export class FlowRepository {
   create(input: unknown, options: { isDraft?: boolean } = {}): Flow {
     return this.db.transaction(() => {
       const candidate = this.withFreeId(input);
-      const { flow, problems } = this.validate(candidate);
+      const { flow, problems } = this.validateIncoming(candidate);
       // A draft (a foreign import) may keep the problems an editor shows; nothing structural.
       const refused = options.isDraft ? blockingProblems(problems) : problems;
       if (!flow || hasErrors(refused)) {
@@ -310,7 +331,7 @@ export class FlowRepository {
 
   private validateChange(flowId: string, changes: ChangeSet): Flow {
     const next = applyChangeSet(this.get(flowId), changes);
-    const { flow, problems } = this.validate(next);
+    const { flow, problems } = this.validateIncoming(next);
     const blocking = blockingProblems(problems);
     if (!flow || blocking.length > 0) {
       throw validationError(`the change was refused: ${blocking.map((p) => p.message).join('; ')}`, blocking);

@@ -121,6 +121,39 @@ describe('flowbench import/export: other formats', () => {
     );
   });
 
+  it("imports a hand-edited native file without a node's setting its type does not have, and says which, where it is", async () => {
+    const db = join(tempDir(), 'setting.db');
+    const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flowyprompt-marketing.json`]);
+    const file = join(tempDir(), 'setting.flowbench.json');
+    expect(await runCli(['--db', db, 'export', imported.id, '--out', file])).toMatchObject({ code: 0 });
+    const edited = JSON.parse(readFileSync(file, 'utf8')) as {
+      tool: Record<string, unknown>;
+      nodes: { id: string; type: string; config: Record<string, unknown> }[];
+    };
+    const index = edited.nodes.findIndex((node) => node.type === 'template');
+    const node = edited.nodes[index]!;
+    const settings = { ...node.config };
+    node.config.tempalte = 'Misspelt';
+    edited.tool.name = 'setting_marketing';
+    writeFileSync(file, JSON.stringify(edited));
+    const said = `nodes[${index}].config.tempalte: not a setting of template nodes; left out`;
+
+    // Before importing, validating the file says what importing it will leave out.
+    const checked = await runCli(['--db', db, 'validate', file]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain(`warning IMPORT_PROBLEM node ${node.id}: ${said}`);
+    const again = await runJson<ImportJson>(['--db', db, 'import', file]);
+    expect(again.warnings).toContainEqual(expect.objectContaining({ code: 'IMPORT_PROBLEM', nodeId: node.id }));
+    prepareDatabase(db, (services) => {
+      const stored = services.flows.get(again.id);
+      // Its own settings as the file had them, without the one its type lacks.
+      expect(stored.nodes.find((n) => n.id === node.id)?.config).toEqual(settings);
+      expect(services.flows.problemsOf(stored)).toContainEqual(
+        expect.objectContaining({ code: 'IMPORT_PROBLEM', nodeId: node.id, message: said }),
+      );
+    });
+  });
+
   it('validates an exported file with the problems its flow carries from an earlier import, as importing it shows them', async () => {
     const db = join(tempDir(), 'carried.db');
     const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);

@@ -126,7 +126,8 @@ describe("the editor's API answers a failed call with an HTTP status that says w
 
 describe("the editor's API refuses an argument it does not know, instead of dropping it", () => {
   const call = async (method: string, args: unknown) => {
-    const response = await fetch(`${serve.url}/api/flows/${method}`, {
+    const path = method.includes('.') ? method.replace('.', '/') : `flows/${method}`;
+    const response = await fetch(`${serve.url}/api/${path}`, {
       method: 'POST',
       headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
       body: JSON.stringify(args),
@@ -148,41 +149,67 @@ describe("the editor's API refuses an argument it does not know, instead of drop
       'a flow created with a description, which creating does not take',
       'create',
       { name: 'Described', description: 'lost' },
-      'description',
+      '"description"',
     ],
     [
       'a change set with a misspelt list',
       'applyChanges',
       { id: 'echo', changes: { updateNode: [{ id: 'say', label: 'x' }] } },
-      'updateNode',
+      '"updateNode"',
     ],
     [
       'a node update with a misspelt field',
       'applyChanges',
       { id: 'echo', changes: { updateNodes: [{ id: 'say', lable: 'x' }] } },
-      'lable',
+      '"lable"',
     ],
     [
       'flow fields with a misspelt field',
       'applyChanges',
       { id: 'echo', changes: { flow: { descripton: 'x' } } },
-      'descripton',
+      '"descripton"',
     ],
     [
       'an added node with a misspelt field',
       'applyChanges',
       { id: 'echo', changes: { addNodes: [{ id: 'extra', type: 'template', confg: { template: 'x' } }] } },
-      'confg',
+      '"confg"',
     ],
-  ])('%s: 400, naming it, and nothing stored', async (_, method, args, key) => {
+    [
+      'a parameter with a misspelt field, deep in the flow fields',
+      'applyChanges',
+      { id: 'echo', changes: { flow: { parameters: [{ name: 'message', type: 'string', descripton: 'x' }] } } },
+      '"changes.flow.parameters[0].descripton"',
+    ],
+    [
+      "a node's setting its type does not have",
+      'applyChanges',
+      { id: 'echo', changes: { updateNodes: [{ id: 'say', config: { template: 'x', tempalte: 'y' } }] } },
+      'config.tempalte is not a setting of template nodes',
+    ],
+    [
+      "an added node's setting its type does not have",
+      'applyChanges',
+      { id: 'echo', changes: { addNodes: [{ id: 'extra', type: 'template', config: { text: 'x' } }] } },
+      'config.text is not a setting of template nodes',
+    ],
+    [
+      'a provider with a misspelt field',
+      'providers.set',
+      { provider: { name: 'local', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1' } },
+      '"provider.baseURL"',
+    ],
+  ])('%s: 400, naming it, and nothing stored', async (_, method, args, said) => {
     const before = await storedEcho();
     const { status, reply } = await call(method, args);
     expect(status).toBe(400);
     expect(reply.error?.code).toBe('VALIDATION_ERROR');
-    expect(reply.error?.message).toContain(`"${key}"`);
+    expect(reply.error?.message).toContain(said);
     expect(await storedEcho()).toEqual(before);
     const { reply: listed } = await call('list', {});
     expect((listed as unknown as { value: { name: string }[] }).value.map((f) => f.name)).not.toContain('Described');
+    const { reply: providers } = await call('providers.list', {});
+    expect((providers as unknown as { value: { name: string }[] }).value.map((p) => p.name)).not.toContain('local');
   });
 });
 

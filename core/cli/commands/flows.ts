@@ -99,7 +99,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
       const isFile = existsSync(ref) && statSync(ref).isFile();
       let problems: Problem[];
       if (isFile) {
-        const imported = lib.detectImport(lib.readImportFile(ref), ref);
+        const imported = lib.readFlowFile(lib.readImportFile(ref), ref);
         // As `import` stores it: with what the file's own metadata recorded, and what this reading found.
         problems = lib.validateFlow(
           { id: 'file', ...lib.withImportProblems(imported.flow, imported.problems) },
