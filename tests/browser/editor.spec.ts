@@ -350,7 +350,9 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
 
   // Having seen the other window's text, the person puts theirs back in its place: saved over it, as an edit.
   await refused.getByRole('button', { name: 'Put back' }).click();
-  await expect(unsaved).toHaveCount(0);
+  // The only text put back, the refusal is settled: the banner goes, the toast says what was done.
+  await expect(refused).toHaveCount(0);
+  await expect(second.getByText('Put back: say · template')).toBeVisible();
   await expect(second.getByTestId('template-template')).toContainText('(second window) and more');
   await expectSaved(second);
   expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
@@ -408,7 +410,7 @@ test('a node added in a refused edit is put back whole, beside the node another 
   await expect(unsaved).toHaveValue('Mine: {{inputs.message}}');
   await shot(second, 'unsaved-added-node');
   await refused.getByRole('button', { name: 'Put back' }).click();
-  await expect(unsaved).toHaveCount(0);
+  await expect(refused).toHaveCount(0);
   await expect(second.getByText('Put back Template as template_2: template_1 is a node added elsewhere')).toBeVisible();
   // Selected, as a pasted node is: its settings are in the inspector.
   await expect(second.getByTestId('rf__node-template_2')).toHaveClass(/selected/);

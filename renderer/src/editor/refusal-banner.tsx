@@ -47,7 +47,9 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
     // A node put back takes every text listed for it.
     const done = (other: UnsavedText) =>
       other === item || (item.added !== undefined && other.added?.node.id === item.added.node.id);
-    if (refusal) state.showRefusal({ ...refusal, unsaved: refusal.unsaved?.filter((other) => !done(other)) });
+    const left = refusal?.unsaved?.filter((other) => !done(other)) ?? [];
+    // The last text put back settles what was refused: its reason would read as still wrong. The toast says what was done.
+    state.showRefusal(refusal && left.length > 0 ? { ...refusal, unsaved: left } : undefined);
     state.notify(putBackMessage(item, back));
   };
   return (
