@@ -194,6 +194,50 @@ describe('flow definitions (seed 004)', () => {
   });
 });
 
+describe('a flow definition with fields seed 004 does not have', () => {
+  const definition = (edit: (doc: Record<string, unknown> & { steps: Record<string, unknown>[] }) => void) => {
+    const doc = JSON.parse(fixture('flow-definition-minimal.json')) as Record<string, unknown> & {
+      steps: Record<string, unknown>[];
+    };
+    edit(doc);
+    return detectImport(JSON.stringify(doc), 'edited.json');
+  };
+  const unused = (problems: { source?: string; code: string }[]) =>
+    problems.filter((p) => p.code === 'IMPORT_PROBLEM' && p.source !== undefined && !p.source.startsWith('memory'));
+
+  it('says each where it is, on its step, instead of ignoring it; seed 004 itself has none', () => {
+    expect(unused(definition(() => undefined).problems)).toEqual([]);
+    const { problems } = definition((doc) => {
+      doc.schedule = 'daily';
+      doc.steps[0]!.retryPolicy = { maxAttempts: 3 };
+      (doc.steps[1]!.overrides as Record<string, unknown>).topK = 40;
+    });
+    const kept = 'Flowbench keeps it for export but does not apply it';
+    expect(unused(problems)).toEqual([
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'steps[0].retryPolicy',
+        nodeId: 'gather_requirements',
+        message: `not a field of a flow definition (seed 004 retired it: \`maxAttempts\` is the retry setting); ${kept}`,
+      },
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'steps[1].overrides.topK',
+        nodeId: 'generate_solution',
+        message: `not a field of a flow definition; ${kept}`,
+      },
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'schedule',
+        message: `not a field of a flow definition; ${kept}`,
+      },
+    ]);
+  });
+});
+
 describe('workflows (seed 003)', () => {
   it('imports the trigger and ordered steps with placeholders rewritten', () => {
     const { flow, problems } = imported('workflow-summarize-label.json');

@@ -1,7 +1,7 @@
 import { FlowbenchError } from '../model/errors';
 import { droppedFields } from '../model/dropped-fields';
 import { FlowSchema, SCHEMA_VERSION, type Flow } from '../model/flow';
-import type { ImportProblem } from './shared';
+import { fieldWarnings, type ImportProblem, type UnusedField } from './shared';
 
 /** What marks a native flow file beside its nodes, as a message names them: the ones `record` lacks. */
 export function nativeMarkersMissing(record: Record<string, unknown>): string[] {
@@ -39,38 +39,6 @@ export function upgradeNative(value: Record<string, unknown>): Record<string, un
   return value;
 }
 
-/** Fields left out listed one by one; past this, one more problem counts the rest. */
-const MAX_LEFT_OUT_LISTED = 20;
-
-/** A field of a file the import leaves out: where it is, and why. */
-export interface LeftOutField {
-  source: string;
-  nodeId?: string;
-  message: string;
-}
-
-/**
- * Warnings for the fields of a file an import leaves out, one a field up to
- * MAX_LEFT_OUT_LISTED, then one that counts the rest (`what` names them).
- */
-export function leftOutWarnings(fields: readonly LeftOutField[], what: string): ImportProblem[] {
-  const problems: ImportProblem[] = fields.slice(0, MAX_LEFT_OUT_LISTED).map(({ source, nodeId, message }) => ({
-    code: 'IMPORT_PROBLEM',
-    severity: 'warning',
-    source,
-    message,
-    ...(nodeId !== undefined ? { nodeId } : {}),
-  }));
-  if (fields.length > MAX_LEFT_OUT_LISTED) {
-    problems.push({
-      code: 'IMPORT_PROBLEM',
-      severity: 'warning',
-      message: `${fields.length - MAX_LEFT_OUT_LISTED} more ${what} were left out`,
-    });
-  }
-  return problems;
-}
-
 /**
  * The fields of a native file that a flow does not have (a misspelt
  * `descripton`, a hand edit), which parsing the file would drop without a
@@ -83,7 +51,7 @@ export function unknownNativeFields(value: Record<string, unknown>): ImportProbl
   const parsed = FlowSchema.safeParse(value);
   if (!parsed.success) return [];
   const nodes = Array.isArray(value.nodes) ? (value.nodes as unknown[]) : [];
-  const fields = droppedFields(value, parsed.data).map((source): LeftOutField => {
+  const fields = droppedFields(value, parsed.data).map((source): UnusedField => {
     const index = /^nodes\[(\d+)\]/.exec(source)?.[1];
     const id = index === undefined ? undefined : (nodes[Number(index)] as { id?: unknown } | undefined)?.id;
     return {
@@ -92,7 +60,7 @@ export function unknownNativeFields(value: Record<string, unknown>): ImportProbl
       ...(typeof id === 'string' ? { nodeId: id } : {}),
     };
   });
-  return leftOutWarnings(fields, 'fields a Flowbench flow does not have');
+  return fieldWarnings(fields, (count) => `${count} more fields a Flowbench flow does not have were left out`);
 }
 
 /**

@@ -23,6 +23,38 @@ export interface ImportedFlow {
 
 export type ImportFormat = 'native' | 'flowyprompt' | 'flow-definition' | 'workflow' | 'tool-flow';
 
+/** Such fields are listed one by one up to this; one more problem counts the rest. */
+const MAX_FIELDS_LISTED = 20;
+
+/** A field of a file that an import leaves out or does not apply: where it is, and what becomes of it. */
+export interface UnusedField {
+  source: string;
+  nodeId?: string;
+  message: string;
+}
+
+/**
+ * Warnings for the fields of a file an import leaves out or does not apply,
+ * one a field up to MAX_FIELDS_LISTED, then one that counts the rest (`more`).
+ */
+export function fieldWarnings(fields: readonly UnusedField[], more: (count: number) => string): ImportProblem[] {
+  const problems: ImportProblem[] = fields.slice(0, MAX_FIELDS_LISTED).map(({ source, nodeId, message }) => ({
+    code: 'IMPORT_PROBLEM',
+    severity: 'warning',
+    source,
+    message,
+    ...(nodeId !== undefined ? { nodeId } : {}),
+  }));
+  if (fields.length > MAX_FIELDS_LISTED) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      message: more(fields.length - MAX_FIELDS_LISTED),
+    });
+  }
+  return problems;
+}
+
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 

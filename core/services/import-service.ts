@@ -1,7 +1,6 @@
 import { isLayoutable, layOutIfNeeded } from '../editing/layout';
 import { detectImport, type ImportFormat } from '../formats/detect';
-import { leftOutWarnings } from '../formats/native';
-import { withImportProblems, type ImportedFlow } from '../formats/shared';
+import { fieldWarnings, withImportProblems, type ImportedFlow } from '../formats/shared';
 import { droppedSettings } from '../model/dropped-fields';
 import type { Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
@@ -30,15 +29,16 @@ async function laidOut<T>(flow: T): Promise<{ flow: T; reason?: string }> {
 /**
  * A flow file's text read as `import` reads it (`validate <file>` shows the
  * same): converted to a native flow, with what could not be carried over
- * listed. A native file's node settings that the node's type does not have
- * (a misspelt `temprature`) are left out, each said where it is, as the
- * file's other unknown fields are: the flow's schema takes any config, and
- * validation, which parses it by type, would drop them without a word.
+ * listed. Node settings that the node's type does not have (a misspelt
+ * `temprature` in a native file, a field of a seed's memory read that
+ * Flowbench has no setting for) are left out, each said where it is: the
+ * flow's schema takes any config, validation parses it by type and would
+ * drop them without a word, and a new flow holding one is refused.
  */
 export function readFlowFile(text: string, source: string): ImportedFlow {
   const imported = detectImport(text, source);
-  if (imported.format !== 'native') return imported;
-  const { flow } = validateFlow(imported.flow, { catalogue: nodeRegistry });
+  // Another format's flow has its id only once stored: any will do to validate its nodes.
+  const { flow } = validateFlow({ id: 'file', ...imported.flow }, { catalogue: nodeRegistry });
   const dropped = flow ? droppedSettings(imported.flow, flow) : [];
   if (dropped.length === 0) return imported;
   // Such a node's config as validation parsed it: its own settings, without those.
@@ -47,13 +47,14 @@ export function readFlowFile(text: string, source: string): ImportedFlow {
   const nodes = (imported.flow.nodes as Record<string, unknown>[]).map((node) =>
     withNodes.has(node.id as string) ? { ...node, config: parsed.get(node.id as string) } : node,
   );
-  const warnings = leftOutWarnings(
+  const warnings = fieldWarnings(
     dropped.map(({ nodeId, index, type, field }) => ({
-      source: `nodes[${index}].${field}`,
+      // Where it is in a native file; another format's importer made the config, so only the node says where.
+      source: imported.format === 'native' ? `nodes[${index}].${field}` : field,
       nodeId,
       message: `not a setting of ${type} nodes; left out`,
     })),
-    'node settings their node types do not have',
+    (count) => `${count} more node settings their node types do not have were left out`,
   );
   return { ...imported, flow: { ...imported.flow, nodes }, problems: [...imported.problems, ...warnings] };
 }

@@ -154,6 +154,30 @@ describe('flowbench import/export: other formats', () => {
     });
   });
 
+  it("imports a flow definition whose memory read has a field no agent setting takes: left out and said on the step's node, not refused", async () => {
+    const db = join(tempDir(), 'memory-field.db');
+    const doc = JSON.parse(readFileSync(`${FIXTURES}/flow-definition-minimal.json`, 'utf8')) as {
+      steps: { id: string; memoryReads?: Record<string, unknown>[] }[];
+    };
+    const step = doc.steps.find((s) => s.memoryReads)!;
+    step.memoryReads![0]!.order = 'desc';
+    const file = join(tempDir(), 'memory-field.json');
+    writeFileSync(file, JSON.stringify(doc));
+
+    const imported = await runJson<ImportJson>(['--db', db, 'import', file]);
+    expect(imported.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'IMPORT_PROBLEM',
+        nodeId: step.id,
+        message: 'config.memoryReads[0].order: not a setting of agent nodes; left out',
+      }),
+    );
+    prepareDatabase(db, (services) => {
+      const node = services.flows.get(imported.id).nodes.find((n) => n.id === step.id);
+      expect(node?.config.memoryReads).toEqual([{ channel: 'context', limit: 5 }]);
+    });
+  });
+
   it('validates an exported file with the problems its flow carries from an earlier import, as importing it shows them', async () => {
     const db = join(tempDir(), 'carried.db');
     const imported = await runJson<ImportJson>(['--db', db, 'import', `${FIXTURES}/flow-definition-workshop.json`]);
