@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import { droppedFields } from '../model/dropped-fields';
+import { any, fields, list, unknownFields } from './known-fields';
 
-// Optional: zod 4 counts a missing unknown() field as missing, not as undefined.
-const any = z.unknown().optional();
-/** An object whose named fields may each be absent or hold anything: only the names count here. */
-const fields = (shape: Record<string, z.ZodType>) => z.union([z.object(shape), any]);
-const list = (item: z.ZodType) => z.union([z.array(item), any]);
 const transition = fields({ next: any, complete: any, fail: any });
 
 /**
@@ -47,7 +42,5 @@ const FlowDefinitionFields = z.object({
 
 /** Where each field of a flow definition that seed 004 does not have is (`steps[0].retryPolicy`). */
 export function unknownDefinitionFields(doc: Record<string, unknown>): string[] {
-  const parsed = FlowDefinitionFields.safeParse(doc);
-  // Every field is optional and any value fits: a parse that fails is a bug here, not in the file.
-  return parsed.success ? droppedFields(doc, parsed.data) : [];
+  return unknownFields(FlowDefinitionFields, doc);
 }

@@ -4,17 +4,16 @@ import { ChannelSettingsSchema, type ChannelSettings } from '../model/memory';
 import { PARAMETER_TYPES } from '../model/parameter';
 import { parseTemplate } from '../model/template';
 import { unknownDefinitionFields } from './flow-definition-fields';
+import { unusedFieldWarnings } from './known-fields';
 import {
   asString,
   clean,
-  fieldWarnings,
   gridPosition,
   isRecord,
   nodeIdFactory,
   toolNameFrom,
   type ImportProblem,
   type ImportedFlow,
-  type UnusedField,
 } from './shared';
 
 /**
@@ -246,33 +245,22 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
   };
 }
 
-/** Seed 004 drops these for `maxAttempts` (its rule 4): a file from before it may still have them. */
+/** Seed 004 retired these for `maxAttempts` (its rule 4): a file from before it may still have them. */
 const RETIRED = new Set(['retryPolicy', 'timeoutSec']);
 
 /**
  * The fields of the file that seed 004 does not define (a retired
- * `retryPolicy`, a misspelt `agentVersionID`): kept with the flow for its
- * export, as the whole definition is, but nothing in Flowbench reads them,
- * so each is said where it is instead of ignored without a word.
+ * `retryPolicy`, a misspelt `agentVersionID`), said where they are.
  */
 function unusedFields(doc: Record<string, unknown>, nodeIds: ReadonlyMap<string, string>): ImportProblem[] {
   const steps = Array.isArray(doc.steps) ? (doc.steps as unknown[]) : [];
-  const fields = unknownDefinitionFields(doc).map((source): UnusedField => {
-    const index = /^steps\[(\d+)\]/.exec(source)?.[1];
-    const step = index === undefined ? undefined : steps[Number(index)];
-    const nodeId = isRecord(step) ? nodeIds.get(asString(step.id)) : undefined;
-    const name = source.slice(source.lastIndexOf('.') + 1).replace(/^.*\]/, '');
-    const retired = RETIRED.has(name) ? ' (seed 004 retired it: `maxAttempts` is the retry setting)' : '';
-    return {
-      source,
-      message: `not a field of a flow definition${retired}; Flowbench keeps it for export but does not apply it`,
-      ...(nodeId !== undefined ? { nodeId } : {}),
-    };
+  return unusedFieldWarnings(unknownDefinitionFields(doc), 'flow definition', {
+    nodeOfStep: (index) => {
+      const step = steps[index];
+      return isRecord(step) ? nodeIds.get(asString(step.id)) : undefined;
+    },
+    hint: (name) => (RETIRED.has(name) ? ' (seed 004 retired it: `maxAttempts` is the retry setting)' : ''),
   });
-  return fieldWarnings(
-    fields,
-    (count) => `${count} more fields a flow definition does not have are kept but not applied`,
-  );
 }
 
 /** `memory.sharedChannels` as the flow's channels; an entry that is not a channel is reported, not dropped quietly. */

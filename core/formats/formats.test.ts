@@ -239,6 +239,38 @@ describe('a flow definition with fields seed 004 does not have', () => {
 });
 
 describe('workflows (seed 003)', () => {
+  it("says each field seed 003's models do not have, where it is, instead of ignoring it; its files have none", () => {
+    const read = (edit: (doc: { workflow: Record<string, unknown>; steps: Record<string, unknown>[] }) => void) => {
+      const doc = JSON.parse(fixture('workflow-summarize-label.json')) as Parameters<typeof edit>[0];
+      edit(doc);
+      return detectImport(JSON.stringify(doc), 'edited.json').problems.filter((p) =>
+        p.message.startsWith('not a field'),
+      );
+    };
+    expect(read(() => undefined)).toEqual([]);
+    const kept = 'Flowbench keeps it for export but does not apply it';
+    expect(
+      read((doc) => {
+        doc.workflow.schedule = 'daily';
+        doc.steps[1]!.temperature = 0.3;
+      }),
+    ).toEqual([
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'workflow.schedule',
+        message: `not a field of a workflow; ${kept}`,
+      },
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'steps[1].temperature',
+        nodeId: 'Labeler',
+        message: `not a field of a workflow; ${kept}`,
+      },
+    ]);
+  });
+
   it('imports the trigger and ordered steps with placeholders rewritten', () => {
     const { flow, problems } = imported('workflow-summarize-label.json');
     expect(flow.parameters).toEqual([
@@ -296,6 +328,29 @@ describe('workflows (seed 003)', () => {
 });
 
 describe('tool flows (seed 000)', () => {
+  it("says each field seed 000's types do not have: a parameter's is left out, the flow's own kept for export", () => {
+    const doc = JSON.parse(fixture('tool-flow-return-values.json')) as Record<string, unknown> & {
+      parameters: Record<string, unknown>[];
+    };
+    expect(detectImport(JSON.stringify(doc), 'file.json').problems).toEqual([]);
+    doc.parameters[0]!.enum = ['monday', 'sunday'];
+    doc.theme = 'dark';
+    expect(detectImport(JSON.stringify(doc), 'file.json').problems).toEqual([
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'parameters[0].enum',
+        message: 'not a field of a tool flow; left out',
+      },
+      {
+        code: 'IMPORT_PROBLEM',
+        severity: 'warning',
+        source: 'theme',
+        message: 'not a field of a tool flow; Flowbench keeps it for export but does not apply it',
+      },
+    ]);
+  });
+
   it('maps tool fields and keeps return values in their order through a native round trip', () => {
     const { flow } = imported('tool-flow-return-values.json');
     expect(flow.tool).toMatchObject({

@@ -1,4 +1,6 @@
+import { unusedFieldWarnings } from './known-fields';
 import { asString, importedToolName, isRecord, type ImportProblem, type ImportedFlow } from './shared';
+import { unknownToolFlowFields } from './tool-flow-fields';
 
 /**
  * A flow of seed 000: tool fields, typed parameters and ordered return values,
@@ -33,6 +35,12 @@ export function importToolFlow(doc: Record<string, unknown>): ImportedFlow {
     description: asString(p.description),
     required: p.optional !== true,
   }));
+  problems.push(
+    ...unusedFieldWarnings(unknownToolFlowFields(doc), 'tool flow', {
+      // Parameters and return values are written back from the flow's own, which have no place for them.
+      isKept: (source) => !/^(parameters|returnValues)\[/.test(source),
+    }),
+  );
   // Everything but what became nodes and parameters is kept for the round trip.
   const rest = Object.fromEntries(
     Object.entries(doc).filter(([key]) => key !== 'returnValues' && key !== 'parameters'),

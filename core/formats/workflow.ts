@@ -1,4 +1,6 @@
 import { FlowbenchError } from '../model/errors';
+import { unusedFieldWarnings } from './known-fields';
+import { unknownWorkflowFields } from './workflow-fields';
 import {
   asString,
   clean,
@@ -70,6 +72,15 @@ export function importWorkflow(doc: Record<string, unknown>): ImportedFlow {
   makeId('input');
   makeId('result');
   const ids = new Map(steps.map((s) => [asString(s.uuid), makeId(asString(s.name, 'step'))]));
+  const listed = stepsOf(doc) ?? [];
+  problems.push(
+    ...unusedFieldWarnings(unknownWorkflowFields(doc), 'workflow', {
+      nodeOfStep: (index) => {
+        const step = listed[index];
+        return isRecord(step) ? ids.get(asString(step.uuid)) : undefined;
+      },
+    }),
+  );
   const rewrite = (text: string, where: string, nodeId: string) =>
     text
       .replace(/<<\s*trigger_output\s*>>/g, '{{inputs.trigger_output}}')
