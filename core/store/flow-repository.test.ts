@@ -124,6 +124,25 @@ describe('FlowRepository', () => {
     );
   });
 
+  it("refuses a setting an edit brings that the node's type does not have, but not one its stored node already had", () => {
+    flows.create(smallFlow());
+    expect(() =>
+      flows.applyChanges('small', { updateNodes: [{ id: 'greet', config: { template: 'x', tempalte: 'y' } }] }),
+    ).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining('config.tempalte') }),
+    );
+    expect(flows.getNode('small', 'greet')?.config).toEqual({ template: 'About {{inputs.topic}}' });
+    // As an earlier Flowbench might have left it: a setting the type no longer has, in the stored row.
+    store.sqlite
+      .prepare("UPDATE nodes SET config = ? WHERE id = 'greet'")
+      .run(JSON.stringify({ template: 'About {{inputs.topic}}', legacy: 1 }));
+    // The editor sends the node's config back as it read it, with the edit in it.
+    flows.applyChanges('small', {
+      updateNodes: [{ id: 'greet', config: { template: 'Edited {{inputs.topic}}', legacy: 1 } }],
+    });
+    expect(flows.getNode('small', 'greet')?.config).toEqual({ template: 'Edited {{inputs.topic}}' });
+  });
+
   it('detects an edit based on an old revision instead of overwriting it', () => {
     flows.create(smallFlow());
     flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'From window A' }] });

@@ -18,7 +18,7 @@ import { checkFlowFields } from '../model/flow-fields-check';
 import { mergeNotes } from '../model/notes-merge';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
-import { droppedSettings } from '../model/dropped-fields';
+import { droppedSettings, type DroppedSetting } from '../model/dropped-fields';
 import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
 import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
 import { edges, flows, nodes } from './schema';
@@ -178,19 +178,25 @@ export class FlowRepository {
    * Validates a flow about to be written (a new one, or one as an edit leaves
    * it), refusing besides the settings its nodes' configs have and their
    * types do not: validation drops them, and stored without them an edit of
-   * `temprature` would answer ok and change nothing. Stored flows are
-   * written parsed, so only what comes in can have one.
+   * `temprature` would answer ok and change nothing. For an edit, `stored`
+   * is the flow before it: a setting its node already had (kept by an earlier
+   * Flowbench) is not the edit's, and is dropped as validation always did;
+   * refused, it would make every edit of that node fail.
    */
-  private validateIncoming(input: unknown): { flow?: Flow; problems: Problem[] } {
+  private validateIncoming(input: unknown, stored?: Flow): { flow?: Flow; problems: Problem[] } {
     const { flow, problems } = this.validate(input);
     if (!flow) return { problems };
-    const unknown = droppedSettings(input, flow).map(({ nodeId, type, field }): Problem => ({
-      code: 'INVALID_CONFIG',
-      severity: 'error',
-      message: `node "${nodeId}": ${field} is not a setting of ${type} nodes`,
-      nodeId,
-      field,
-    }));
+    const where = (setting: DroppedSetting) => `${setting.nodeId} ${setting.field}`;
+    const before = new Set(stored ? droppedSettings(stored, flow).map(where) : []);
+    const unknown = droppedSettings(input, flow)
+      .filter((setting) => !before.has(where(setting)))
+      .map(({ nodeId, type, field }): Problem => ({
+        code: 'INVALID_CONFIG',
+        severity: 'error',
+        message: `node "${nodeId}": ${field} is not a setting of ${type} nodes`,
+        nodeId,
+        field,
+      }));
     return { flow, problems: [...problems, ...unknown] };
   }
 
@@ -330,8 +336,9 @@ export class FlowRepository {
   }
 
   private validateChange(flowId: string, changes: ChangeSet): Flow {
-    const next = applyChangeSet(this.get(flowId), changes);
-    const { flow, problems } = this.validateIncoming(next);
+    const stored = this.get(flowId);
+    const next = applyChangeSet(stored, changes);
+    const { flow, problems } = this.validateIncoming(next, stored);
     const blocking = blockingProblems(problems);
     if (!flow || blocking.length > 0) {
       throw validationError(`the change was refused: ${blocking.map((p) => p.message).join('; ')}`, blocking);
