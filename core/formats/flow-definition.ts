@@ -255,9 +255,12 @@ const RETIRED = new Set(['retryPolicy', 'timeoutSec']);
 function unusedFields(doc: Record<string, unknown>, nodeIds: ReadonlyMap<string, string>): ImportProblem[] {
   const steps = Array.isArray(doc.steps) ? (doc.steps as unknown[]) : [];
   return unusedFieldWarnings(unknownDefinitionFields(doc), 'flow definition', {
-    nodeOfStep: (index) => {
-      const step = steps[index];
-      return isRecord(step) ? nodeIds.get(asString(step.id)) : undefined;
+    nodeOf: {
+      list: 'steps',
+      idAt: (index) => {
+        const step = steps[index];
+        return isRecord(step) ? nodeIds.get(asString(step.id)) : undefined;
+      },
     },
     hint: (name) => (RETIRED.has(name) ? ' (seed 004 retired it: `maxAttempts` is the retry setting)' : ''),
   });

@@ -25,24 +25,26 @@ export function unknownFields(known: z.ZodType, doc: Record<string, unknown>): s
  * Warnings for the fields of a file its format does not define (`paths`):
  * kept with the flow for its export where the importer keeps the file's own
  * text, left out elsewhere, and read by nothing in Flowbench either way, so
- * each is said where it is instead of ignored without a word. A field of
- * `steps[i]` is said on that step's node.
+ * each is said where it is instead of ignored without a word. A field of an
+ * entry of `nodeOf.list` (`steps[2]`) is said on that entry's node.
  */
 export function unusedFieldWarnings(
   paths: readonly string[],
   format: string,
   options: {
-    nodeOfStep?: (index: number) => string | undefined;
+    /** The file's list of steps or nodes, and the node made of its entry at an index. */
+    nodeOf?: { list: string; idAt: (index: number) => string | undefined };
     /** More about a field, by its name (` (seed 004 retired it: …)`). */
     hint?: (name: string) => string;
     /** Whether the flow keeps the field for export; one it does not is left out. */
     isKept?: (source: string) => boolean;
   } = {},
 ): ImportProblem[] {
-  const { nodeOfStep = () => undefined, hint = () => '', isKept = () => true } = options;
+  const { nodeOf, hint = () => '', isKept = () => true } = options;
+  const entry = nodeOf ? new RegExp(`^${nodeOf.list}\\[(\\d+)\\]`) : undefined;
   const fields = paths.map((source): UnusedField => {
-    const index = /^steps\[(\d+)\]/.exec(source)?.[1];
-    const nodeId = index === undefined ? undefined : nodeOfStep(Number(index));
+    const index = entry?.exec(source)?.[1];
+    const nodeId = index === undefined ? undefined : nodeOf?.idAt(Number(index));
     const name = source.slice(source.lastIndexOf('.') + 1).replace(/^.*\]/, '');
     const fate = isKept(source) ? 'Flowbench keeps it for export but does not apply it' : 'left out';
     return {
@@ -51,5 +53,9 @@ export function unusedFieldWarnings(
       ...(nodeId !== undefined ? { nodeId } : {}),
     };
   });
-  return fieldWarnings(fields, (count) => `${count} more fields a ${format} does not have are not applied`);
+  const fate = (rest: readonly string[]) => (rest.some(isKept) ? 'are not applied' : 'were left out');
+  return fieldWarnings(
+    fields,
+    (count) => `${count} more fields a ${format} does not have ${fate(paths.slice(-count))}`,
+  );
 }

@@ -1,7 +1,8 @@
 import { FlowbenchError } from '../model/errors';
 import { droppedFields } from '../model/dropped-fields';
 import { FlowSchema, SCHEMA_VERSION, type Flow } from '../model/flow';
-import { fieldWarnings, type ImportProblem, type UnusedField } from './shared';
+import { unusedFieldWarnings } from './known-fields';
+import type { ImportProblem } from './shared';
 
 /** What marks a native flow file beside its nodes, as a message names them: the ones `record` lacks. */
 export function nativeMarkersMissing(record: Record<string, unknown>): string[] {
@@ -51,16 +52,16 @@ export function unknownNativeFields(value: Record<string, unknown>): ImportProbl
   const parsed = FlowSchema.safeParse(value);
   if (!parsed.success) return [];
   const nodes = Array.isArray(value.nodes) ? (value.nodes as unknown[]) : [];
-  const fields = droppedFields(value, parsed.data).map((source): UnusedField => {
-    const index = /^nodes\[(\d+)\]/.exec(source)?.[1];
-    const id = index === undefined ? undefined : (nodes[Number(index)] as { id?: unknown } | undefined)?.id;
-    return {
-      source,
-      message: 'not a field of a Flowbench flow; left out',
-      ...(typeof id === 'string' ? { nodeId: id } : {}),
-    };
+  return unusedFieldWarnings(droppedFields(value, parsed.data), 'Flowbench flow', {
+    nodeOf: {
+      list: 'nodes',
+      idAt: (index) => {
+        const id = (nodes[index] as { id?: unknown } | undefined)?.id;
+        return typeof id === 'string' ? id : undefined;
+      },
+    },
+    isKept: () => false,
   });
-  return fieldWarnings(fields, (count) => `${count} more fields a Flowbench flow does not have were left out`);
 }
 
 /**

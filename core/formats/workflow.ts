@@ -75,9 +75,12 @@ export function importWorkflow(doc: Record<string, unknown>): ImportedFlow {
   const listed = stepsOf(doc) ?? [];
   problems.push(
     ...unusedFieldWarnings(unknownWorkflowFields(doc), 'workflow', {
-      nodeOfStep: (index) => {
-        const step = listed[index];
-        return isRecord(step) ? ids.get(asString(step.uuid)) : undefined;
+      nodeOf: {
+        list: 'steps',
+        idAt: (index) => {
+          const step = listed[index];
+          return isRecord(step) ? ids.get(asString(step.uuid)) : undefined;
+        },
       },
     }),
   );
