@@ -45,13 +45,14 @@ export interface DroppedSetting {
  * The settings of `input`'s nodes (a flow as it came in, parsed JSON) that
  * validation dropped from `validated` (its result): a node's config is free
  * form in a flow's schema, and only its type's schema, which validation
- * parses it with, knows its settings. Nodes validation did not keep have none.
+ * parses it with, knows its settings. Nodes validation did not keep have none;
+ * with `only`, nodes it does not name are not looked at.
  */
-export function droppedSettings(input: unknown, validated: Flow): DroppedSetting[] {
+export function droppedSettings(input: unknown, validated: Flow, only?: ReadonlySet<string>): DroppedSetting[] {
   const nodes = isRecord(input) && Array.isArray(input.nodes) ? (input.nodes as unknown[]) : [];
   const byId = new Map(validated.nodes.map((node) => [node.id, node]));
   return nodes.flatMap((raw, index) => {
-    if (!isRecord(raw) || typeof raw.id !== 'string') return [];
+    if (!isRecord(raw) || typeof raw.id !== 'string' || (only && !only.has(raw.id))) return [];
     const node = byId.get(raw.id);
     if (!node) return [];
     return droppedFields(raw.config, node.config, 'config').map((field) => ({

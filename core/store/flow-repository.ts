@@ -179,16 +179,21 @@ export class FlowRepository {
    * it), refusing besides the settings its nodes' configs have and their
    * types do not: validation drops them, and stored without them an edit of
    * `temprature` would answer ok and change nothing. For an edit, `stored`
-   * is the flow before it: a setting its node already had (kept by an earlier
+   * is the flow before it and `touched` the nodes it adds or sets the config
+   * of: a setting such a node already had (kept by an earlier
    * Flowbench) is not the edit's, and is dropped as validation always did;
    * refused, it would make every edit of that node fail.
    */
-  private validateIncoming(input: unknown, stored?: Flow): { flow?: Flow; problems: Problem[] } {
+  private validateIncoming(
+    input: unknown,
+    edit?: { stored: Flow; touched: ReadonlySet<string> },
+  ): { flow?: Flow; problems: Problem[] } {
     const { flow, problems } = this.validate(input);
     if (!flow) return { problems };
     const where = (setting: DroppedSetting) => `${setting.nodeId} ${setting.field}`;
-    const before = new Set(stored ? droppedSettings(stored, flow).map(where) : []);
-    const unknown = droppedSettings(input, flow)
+    // A node the edit did not add or set the config of is as stored: only those it did are looked at.
+    const before = new Set(edit ? droppedSettings(edit.stored, flow, edit.touched).map(where) : []);
+    const unknown = droppedSettings(input, flow, edit?.touched)
       .filter((setting) => !before.has(where(setting)))
       .map(({ nodeId, type, field }): Problem => ({
         code: 'INVALID_CONFIG',
@@ -338,7 +343,11 @@ export class FlowRepository {
   private validateChange(flowId: string, changes: ChangeSet): Flow {
     const stored = this.get(flowId);
     const next = applyChangeSet(stored, changes);
-    const { flow, problems } = this.validateIncoming(next, stored);
+    const touched = new Set([
+      ...changes.addNodes.map((node) => node.id),
+      ...changes.updateNodes.filter((update) => update.config !== undefined).map((update) => update.id),
+    ]);
+    const { flow, problems } = this.validateIncoming(next, { stored, touched });
     const blocking = blockingProblems(problems);
     if (!flow || blocking.length > 0) {
       throw validationError(`the change was refused: ${blocking.map((p) => p.message).join('; ')}`, blocking);
