@@ -1,4 +1,5 @@
 import { FlowbenchError } from '../model/errors';
+import { isRecord } from '../model/is-record';
 import { NODE_ID_PATTERN, TOOL_NAME_PATTERN } from '../model/ids';
 
 /** Something an importer could not carry over cleanly; stored on the draft until resolved. */
@@ -55,8 +56,7 @@ export function fieldWarnings(fields: readonly UnusedField[], more: (count: numb
   return problems;
 }
 
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+export { isRecord } from '../model/is-record';
 
 /**
  * The flow with `problems` recorded in its metadata (`importProblems`, which

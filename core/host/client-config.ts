@@ -10,6 +10,7 @@ import {
   type WriteResult,
 } from '../model/client-setup';
 import { FlowbenchError } from '../model/errors';
+import { isRecord } from '../model/is-record';
 import { BIN_PATH } from './bin-path';
 
 /**
@@ -113,9 +114,6 @@ export function clientConfigPath(
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 const invalid = (file: string, why: string) =>
   new FlowbenchError('CLIENT_CONFIG_INVALID', `${file} was left as it is: ${why}`, { file });
 
@@ -143,13 +141,13 @@ export function writeClientConfig(
       } catch (error) {
         throw invalid(file, `it is not plain JSON (${(error as Error).message}); fix it or add the snippet by hand`);
       }
-      if (!isObject(parsed)) throw invalid(file, 'its top level is not a JSON object');
+      if (!isRecord(parsed)) throw invalid(file, 'its top level is not a JSON object');
       doc = parsed;
     }
   }
   const { key, servers } = entries(client, endpoints);
   const existing = doc[key] ?? {};
-  if (!isObject(existing)) throw invalid(file, `its "${key}" is not an object of servers`);
+  if (!isRecord(existing)) throw invalid(file, `its "${key}" is not an object of servers`);
   const names = Object.keys(servers);
   const result: WriteResult = {
     file,

@@ -1,7 +1,5 @@
 import type { Flow } from './flow';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isRecord } from './is-record';
 
 /**
  * Where each field of `input` that `kept` (its parse by a schema) lacks is,
