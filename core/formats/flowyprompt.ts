@@ -2,6 +2,8 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { buildAdjacency, findCycles, topologicalOrder } from '../model/graph';
 import { parseTemplate } from '../model/template';
+import { flowyPromptHint, isKeptInFlowyPrompt, unknownFlowyPromptFields } from './flowyprompt-fields';
+import { unusedFieldWarnings } from './known-fields';
 import { asString, isRecord, type ImportProblem, type ImportedFlow } from './shared';
 
 /**
@@ -133,7 +135,12 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
       if (variable && !declared.has(variable.name)) declared.set(variable.name, variable);
     }
   }
-  const problems: ImportProblem[] = [];
+  const problems: ImportProblem[] = unusedFieldWarnings(unknownFlowyPromptFields(doc), 'FlowyPrompt file', {
+    // A node keeps its id: the warning is on the node made of it.
+    nodeOf: { list: 'nodes', idAt: (index) => asString(rawNodes[index]?.id) },
+    hint: flowyPromptHint,
+    isKept: isKeptInFlowyPrompt,
+  });
   /** `{x}` no multi_input declares: the seed's string replacement leaves it as written unless x is given. */
   const undeclared = new Map<string, string>();
 

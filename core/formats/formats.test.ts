@@ -10,9 +10,9 @@ import { exportFlowText } from './export';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../tests/fixtures/formats', name), 'utf8');
 
-/** What the store would hold after an import: a parsed, validated flow. */
-function imported(name: string): { flow: Flow; format: string; problems: string[] } {
-  const result = detectImport(fixture(name), name);
+/** What the store would hold after an import (of a fixture, or of `text` when given): a parsed, validated flow. */
+function imported(name: string, text = fixture(name)): { flow: Flow; format: string; problems: string[] } {
+  const result = detectImport(text, name);
   const candidate = {
     id: 'imported',
     ...result.flow,
@@ -50,6 +50,52 @@ describe('FlowyPrompt', () => {
     const original: unknown = JSON.parse(fixture('flowyprompt-marketing.json'));
     const { flow } = imported('flowyprompt-marketing.json');
     expect(JSON.parse(exportFlowText(flow, 'flowyprompt'))).toEqual(original);
+  });
+
+  it('says each field seed 001 does not have, where it is and whether its export keeps it', () => {
+    type Doc = {
+      metadata: Record<string, unknown>;
+      nodes: { position: Record<string, unknown>; data: Record<string, unknown> }[];
+      edges: Record<string, unknown>[];
+    } & Record<string, unknown>;
+    const doc = JSON.parse(fixture('flowyprompt-marketing.json')) as Doc;
+    doc.name = 'Marketing_Strategy';
+    doc.metadata.author = 'ana';
+    doc.nodes[1]!.data.model = 'gpt-4o';
+    doc.nodes[1]!.position.z = 2;
+    doc.edges[1]!.animated = true;
+    const { problems } = detectImport(JSON.stringify(doc), 'edited.json');
+    const kept = 'Flowbench keeps it for export but does not apply it';
+    const warning = { code: 'IMPORT_PROBLEM', severity: 'warning' };
+    expect(problems).toEqual([
+      { ...warning, source: 'metadata.author', message: `not a field of a FlowyPrompt file; ${kept}` },
+      {
+        ...warning,
+        source: 'nodes[1].position.z',
+        nodeId: 'node-2',
+        message: 'not a field of a FlowyPrompt file; left out',
+      },
+      {
+        ...warning,
+        source: 'nodes[1].data.model',
+        nodeId: 'node-2',
+        message: `not a field of a FlowyPrompt file; ${kept}`,
+      },
+      { ...warning, source: 'edges[1].animated', message: `not a field of a FlowyPrompt file; ${kept}` },
+      {
+        ...warning,
+        source: 'name',
+        message: 'not a field of a FlowyPrompt file (seed 001 has it in metadata.name); left out',
+      },
+    ]);
+    // What the warnings say is kept is in the export, and what they say is left out is not.
+    const { flow } = imported('edited.json', JSON.stringify(doc));
+    const exported = JSON.parse(exportFlowText(flow, 'flowyprompt')) as Doc;
+    expect(exported).not.toHaveProperty('name');
+    expect(exported.metadata.author).toBe('ana');
+    expect(exported.nodes[1]!.data.model).toBe('gpt-4o');
+    expect(exported.nodes[1]!.position).toEqual({ x: 300, y: 100 });
+    expect(exported.edges[1]!.animated).toBe(true);
   });
 
   it('writes edits back in FlowyPrompt syntax', () => {

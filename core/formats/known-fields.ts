@@ -34,8 +34,8 @@ export function unusedFieldWarnings(
   options: {
     /** The file's list of steps or nodes, and the node made of its entry at an index. */
     nodeOf?: { list: string; idAt: (index: number) => string | undefined };
-    /** More about a field, by its name (` (seed 004 retired it: …)`). */
-    hint?: (name: string) => string;
+    /** More about a field, by its name and where it is (` (seed 004 retired it: …)`). */
+    hint?: (name: string, source: string) => string;
     /** Whether the flow keeps the field for export; one it does not is left out. */
     isKept?: (source: string) => boolean;
   } = {},
@@ -49,7 +49,7 @@ export function unusedFieldWarnings(
     const fate = isKept(source) ? 'Flowbench keeps it for export but does not apply it' : 'left out';
     return {
       source,
-      message: `not a field of a ${format}${hint(name)}; ${fate}`,
+      message: `not a field of a ${format}${hint(name, source)}; ${fate}`,
       ...(nodeId !== undefined ? { nodeId } : {}),
     };
   });
