@@ -222,10 +222,18 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
     edges.push({ id: `${id}_complete`, source: id, sourcePort: 'out', target: 'result', targetPort: 'in' });
 
   const title = asString(metadata.title, asString(doc.flowId));
+  // Its index in the file's list, which may hold entries that are no step.
+  const stepOf = new Map(steps.map((step) => [nodeIds.get(asString(step.id)), (doc.steps as unknown[]).indexOf(step)]));
   return {
     format: 'flow-definition',
     problems,
     isPublished: doc.status === 'PUBLISHED',
+    // A step's memory reads and writes are its node's as written (see the config above).
+    settingSource: (nodeId, field) => {
+      const index = stepOf.get(nodeId);
+      const carried = /^config\.(memoryReads|memoryWrites)\b/.exec(field);
+      return index === undefined || !carried ? undefined : `steps[${index}].${field.slice('config.'.length)}`;
+    },
     flow: {
       schemaVersion: 1,
       name: title,

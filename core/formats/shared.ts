@@ -20,6 +20,12 @@ export interface ImportedFlow {
   problems: ImportProblem[];
   /** The source said the flow is published (seed 004 `status: PUBLISHED`). */
   isPublished?: boolean;
+  /**
+   * Where a node setting the importer carried over from the file stands in
+   * it (`config.memoryReads[0].order` of a step's node → `steps[2].memoryReads[0].order`),
+   * for a warning about it; undefined where the importer made the setting.
+   */
+  settingSource?: (nodeId: string, field: string) => string | undefined;
 }
 
 export type ImportFormat = 'native' | 'flowyprompt' | 'flow-definition' | 'workflow' | 'tool-flow';

@@ -49,8 +49,9 @@ export function readFlowFile(text: string, source: string): ImportedFlow {
   );
   const warnings = fieldWarnings(
     dropped.map(({ nodeId, index, type, field }) => ({
-      // Where it is in a native file; another format's importer made the config, so only the node says where.
-      source: imported.format === 'native' ? `nodes[${index}].${field}` : field,
+      // Where it is in a native file, or in another format's, as its importer says; else the node says where.
+      source:
+        imported.format === 'native' ? `nodes[${index}].${field}` : (imported.settingSource?.(nodeId, field) ?? field),
       nodeId,
       message: `not a setting of ${type} nodes; left out`,
     })),

@@ -169,7 +169,8 @@ describe('flowbench import/export: other formats', () => {
       expect.objectContaining({
         code: 'IMPORT_PROBLEM',
         nodeId: step.id,
-        message: 'config.memoryReads[0].order: not a setting of agent nodes; left out',
+        // Where it is in the file, not in the node's config.
+        message: `steps[${doc.steps.indexOf(step)}].memoryReads[0].order: not a setting of agent nodes; left out`,
       }),
     );
     prepareDatabase(db, (services) => {
