@@ -54,24 +54,29 @@ async function bareHttp(mode: V2Mode): Promise<Target> {
 function rows(transport: string, mode: V2Mode, mine: number[], base: number[]): BenchRow[] {
   const p50 = percentile(mine, 50);
   const baseP50 = percentile(base, 50);
+  const p99 = percentile(mine, 99);
+  const baseP99 = percentile(base, 99);
   const label = `tools/call ${transport} ${REVISION[mode]} (v2 client)`;
   return [
     {
       suite: 'revisions',
       metric: `${label}: p50 / p99, one-node flow`,
-      value: `${ms(p50)} / ${ms(percentile(mine, 99))}`,
+      value: `${ms(p50)} / ${ms(p99)}`,
       goal: '≤ 1.3× bare v2 p50',
       ratio: p50 / baseP50 / 1.3,
     },
     {
       suite: 'revisions',
       metric: `${label}: p50 / p99, bare v2 SDK echo`,
-      value: `${ms(baseP50)} / ${ms(percentile(base, 99))}`,
+      value: `${ms(baseP50)} / ${ms(baseP99)}`,
     },
     {
       suite: 'revisions',
       metric: `${label}: ratio to bare v2 (p50 / p99)`,
-      value: `${(p50 / baseP50).toFixed(2)}× / ${(percentile(mine, 99) / percentile(base, 99)).toFixed(2)}×`,
+      value: `${(p50 / baseP50).toFixed(2)}× / ${(p99 / baseP99).toFixed(2)}×`,
+      // Issue 19 sets the goal for p50 and p99 alike; this row checks the p99.
+      goal: '≤ 1.3× bare v2 p99',
+      ratio: p99 / baseP99 / 1.3,
     },
     slowCallsRow('revisions', label, mine, base),
   ];
