@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { Server as ModernServer } from '@modelcontextprotocol/server';
+import { deserializeMessage, type Server as ModernServer } from '@modelcontextprotocol/server';
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createLegacyServer } from './legacy-server';
 import type { McpHost } from './mcp-host';
 import { createModernServer, ModernState } from './modern-server';
+import { answerInvalidLines, toStdout } from './stdio-reader';
 
 /**
  * A stdio connection that did not open with `initialize`: the v2 SDK's entry
@@ -11,7 +12,7 @@ import { createModernServer, ModernState } from './modern-server';
  * server for the connection, told of catalogue changes.
  */
 export async function serveModern(host: McpHost, input: Readable): Promise<void> {
-  const transport = new StdioServerTransport(input, process.stdout);
+  const transport = answerInvalidLines(new StdioServerTransport(input, process.stdout), deserializeMessage, toStdout);
   const state = new ModernState();
   const closed = new Promise<void>((resolve) => {
     const close = transport.close.bind(transport);

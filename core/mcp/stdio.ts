@@ -1,9 +1,11 @@
 import type { Readable } from 'node:stream';
 import { StdioServerTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Services } from '../services/open-services';
 import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
+import { answerInvalidLines, toStdout } from './stdio-reader';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
@@ -39,7 +41,9 @@ async function serveLegacy(host: McpHost, input: Readable): Promise<void> {
     server.onclose = () => resolve();
     input.once('end', () => resolve());
   });
-  await server.connect(new LegacyStdioTransport(input, process.stdout));
+  await server.connect(
+    answerInvalidLines(new LegacyStdioTransport(input, process.stdout), deserializeMessage, toStdout),
+  );
   input.resume(); // Paused by firstLine, with the first message put back.
   await closed;
 }

@@ -6,25 +6,39 @@ import { useTempDir } from '../helpers/temp';
 
 const tempDir = useTempDir();
 
+type Reply = { id?: unknown; result?: unknown; error?: { code: number; message: string } };
+
+/** `flowbench mcp` over stdio, spoken to line by line: what it answers, by id. */
+function startMcp() {
+  const child = spawn(process.execPath, [BIN, '--db', join(tempDir(), 'stdio.db'), 'mcp'], {
+    cwd: ROOT,
+    env: { ...process.env, FLOWBENCH_DB: '' },
+  });
+  const replies: Reply[] = [];
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line) replies.push(JSON.parse(line) as Reply);
+  });
+  const sendLine = (line: string) => child.stdin.write(`${line}\n`);
+  return {
+    child,
+    replies,
+    sendLine,
+    send: (message: unknown) => sendLine(JSON.stringify(message)),
+    reply: async (id: number | null, count = 1) => {
+      const matching = () => replies.filter((r) => r.id === id);
+      for (let i = 0; i < 200 && matching().length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      return matching()[count - 1];
+    },
+  };
+}
+
 describe('flowbench mcp over stdio (security finding 8)', () => {
   it('answers a message over 10 MB with a JSON-RPC error and goes on serving', async () => {
-    const child = spawn(process.execPath, [BIN, '--db', join(tempDir(), 'stdio.db'), 'mcp'], {
-      cwd: ROOT,
-      env: { ...process.env, FLOWBENCH_DB: '' },
-    });
-    const replies: { id?: unknown; result?: unknown; error?: { code: number; message: string } }[] = [];
-    let pending = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) if (line) replies.push(JSON.parse(line) as (typeof replies)[number]);
-    });
-    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    const reply = async (id: number) => {
-      for (let i = 0; i < 200 && !replies.some((r) => r.id === id); i++) await new Promise((r) => setTimeout(r, 50));
-      return replies.find((r) => r.id === id);
-    };
+    const { child, send, reply } = startMcp();
     try {
       send({
         jsonrpc: '2.0',
@@ -45,6 +59,50 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
       });
       send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
       expect(await reply(3)).toMatchObject({ result: { tools: expect.any(Array) } });
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill();
+    }
+  });
+
+  const modernMeta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'limits', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  it.each([
+    [
+      '2025-11-25 (initialize)',
+      {
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'limits', version: '1' } },
+      },
+    ],
+    ['2026-07-28 (server/discover)', { method: 'server/discover', params: { _meta: modernMeta } }],
+  ])('answers a line that is no JSON-RPC message instead of leaving its client waiting: %s', async (_, opening) => {
+    const { child, replies, send, sendLine, reply } = startMcp();
+    try {
+      send({ jsonrpc: '2.0', id: 1, ...opening });
+      expect(await reply(1)).toMatchObject({ result: expect.any(Object) });
+      // Both SDKs' stdio transports dropped each of these without an answer.
+      sendLine('{"jsonrpc":"2.0","id":2,"method":"tools/li');
+      send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: null });
+      send({ jsonrpc: '2.0', id: 'four', method: 'tools/list', params: { _meta: 'x' } });
+      send({ jsonrpc: '1.0', id: 5, method: 'tools/list' });
+      sendLine('');
+      expect(await reply(null)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the line is not JSON' },
+      });
+      const invalid = (message: string) => ({ error: { code: -32600, message: `Invalid Request: ${message}` } });
+      expect(await reply(3)).toMatchObject(invalid('params must be an object when given'));
+      expect(replies.find((r) => r.id === 'four')).toMatchObject(invalid('params._meta must be an object'));
+      expect(await reply(5)).toMatchObject(invalid('jsonrpc must be "2.0"'));
+      // Still serving, and the blank line got no answer.
+      send({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: modernMeta } });
+      expect(await reply(6)).toMatchObject({ result: { tools: expect.any(Array) } });
+      expect(replies.filter((r) => r.id === null)).toHaveLength(1);
       expect(child.exitCode).toBeNull();
     } finally {
       child.kill();
