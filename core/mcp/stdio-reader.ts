@@ -32,8 +32,11 @@ export class AnsweringReader<M> {
       try {
         return this.parse(line);
       } catch {
-        // A blank line between messages asks nothing.
-        if (line.trim() !== '') this.write(`${JSON.stringify(answerTo(line))}\n`);
+        // A blank line between messages asks nothing; a response is not answered (JSON-RPC 2.0).
+        const answer = line.trim() === '' ? undefined : answerTo(line);
+        if (answer) this.write(`${JSON.stringify(answer)}\n`);
+        else if (line.trim() !== '')
+          process.stderr.write(`flowbench mcp: dropped a response that is not valid JSON-RPC\n`);
       }
     }
     return null;
@@ -47,12 +50,10 @@ export class AnsweringReader<M> {
 /** Writes a line of protocol output (stdout carries nothing else). */
 export const toStdout = (line: string): void => void process.stdout.write(line);
 
-/** The error response to a line the SDK would not take. */
-export function answerTo(line: string): {
-  jsonrpc: '2.0';
-  id: string | number | null;
-  error: { code: number; message: string };
-} {
+/** The error response to a line the SDK would not take; none to one shaped as a response (it has no method, and a result or error). */
+export function answerTo(
+  line: string,
+): { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } } | undefined {
   let message: unknown;
   try {
     message = JSON.parse(line);
@@ -60,7 +61,8 @@ export function answerTo(line: string): {
     return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } };
   }
   const fields = isRecord(message) ? message : undefined;
-  const id = (fields as { id?: unknown } | undefined)?.id;
+  if (fields && !('method' in fields) && ('result' in fields || 'error' in fields)) return undefined;
+  const id = fields?.id;
   return {
     jsonrpc: '2.0',
     id: typeof id === 'string' || typeof id === 'number' ? id : null,
