@@ -75,7 +75,17 @@ export function detectImport(text: string, source: string): ImportedFlow {
   }
   if (isNativeFlow(value)) {
     const flow = upgradeNative(value);
-    return { format: 'native', flow, problems: unknownNativeFields(flow) };
+    const nodes = Array.isArray(flow.nodes) ? (flow.nodes as unknown[]) : [];
+    return {
+      format: 'native',
+      flow,
+      problems: unknownNativeFields(flow),
+      // A node's setting is where the file has that node.
+      settingSource: (nodeId, field) => {
+        const index = nodes.findIndex((node) => isRecord(node) && node.id === nodeId);
+        return index === -1 ? undefined : `nodes[${index}].${field}`;
+      },
+    };
   }
   if (isFlowyPrompt(value)) {
     const size = utf8Length(text);

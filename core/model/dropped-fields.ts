@@ -32,8 +32,6 @@ function collect(input: unknown, kept: unknown, path: string, found: string[]): 
 /** A setting a node's config has and its type does not. */
 export interface DroppedSetting {
   nodeId: string;
-  /** The node's place in `input.nodes`. */
-  index: number;
   type: string;
   /** From the node: `config.temprature`, `config.fields[0].descripton`. */
   field: string;
@@ -49,13 +47,12 @@ export interface DroppedSetting {
 export function droppedSettings(input: unknown, validated: Flow, only?: ReadonlySet<string>): DroppedSetting[] {
   const nodes = isRecord(input) && Array.isArray(input.nodes) ? (input.nodes as unknown[]) : [];
   const byId = new Map(validated.nodes.map((node) => [node.id, node]));
-  return nodes.flatMap((raw, index) => {
+  return nodes.flatMap((raw) => {
     if (!isRecord(raw) || typeof raw.id !== 'string' || (only && !only.has(raw.id))) return [];
     const node = byId.get(raw.id);
     if (!node) return [];
     return droppedFields(raw.config, node.config, 'config').map((field) => ({
       nodeId: node.id,
-      index,
       type: node.type,
       field,
     }));

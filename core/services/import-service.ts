@@ -48,10 +48,9 @@ export function readFlowFile(text: string, source: string): ImportedFlow {
     withNodes.has(node.id as string) ? { ...node, config: parsed.get(node.id as string) } : node,
   );
   const warnings = fieldWarnings(
-    dropped.map(({ nodeId, index, type, field }) => ({
-      // Where it is in a native file, or in another format's, as its importer says; else the node says where.
-      source:
-        imported.format === 'native' ? `nodes[${index}].${field}` : (imported.settingSource?.(nodeId, field) ?? field),
+    dropped.map(({ nodeId, type, field }) => ({
+      // Where it is in the file, as its importer says; where the importer made the setting, the node says where.
+      source: imported.settingSource?.(nodeId, field) ?? field,
       nodeId,
       message: `not a setting of ${type} nodes; left out`,
     })),
