@@ -32,11 +32,12 @@ export class AnsweringReader<M> {
       try {
         return this.parse(line);
       } catch {
-        // A blank line between messages asks nothing; a response is not answered (JSON-RPC 2.0).
-        const answer = line.trim() === '' ? undefined : answerTo(line);
+        // A blank line between messages asks nothing.
+        if (line.trim() === '') continue;
+        const answer = answerTo(line);
         if (answer) this.write(`${JSON.stringify(answer)}\n`);
-        else if (line.trim() !== '')
-          process.stderr.write(`flowbench mcp: dropped a response that is not valid JSON-RPC\n`);
+        // A response is never answered (JSON-RPC 2.0).
+        else process.stderr.write('flowbench mcp: dropped a response that is not valid JSON-RPC\n');
       }
     }
     return null;
