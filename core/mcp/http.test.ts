@@ -67,7 +67,7 @@ describe('MCP HTTP sessions (security finding 8)', () => {
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
   });
 
-  it('refuses a body over the limit (413) and one that is no JSON (400), each as a JSON-RPC error, and goes on', async () => {
+  it('refuses a body over the limit (413), one that is no JSON and one that is no JSON-RPC request (400), each as a JSON-RPC error, and goes on', async () => {
     const { connect, url } = await start({});
     const post = (body: string) =>
       fetch(url, {
@@ -86,7 +86,19 @@ describe('MCP HTTP sessions (security finding 8)', () => {
     expect(await large.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'body too large' } });
     const broken = await post('{"jsonrpc": "2.0", ');
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'the body is not JSON' } });
+    expect(await broken.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the body is not JSON' },
+    });
+    // JSON, but no JSON-RPC request: -32600 with the request's id (the SDK said -32700, id null).
+    const invalid = await post('{"jsonrpc":"2.0","id":7,"method":"tools/list","params":null}');
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32600, message: 'Invalid Request: params must be an object when given' },
+    });
     expect((await (await connect()).listTools()).tools.map((t) => t.name)).toContain('echo_tool');
   });
 });

@@ -6,6 +6,7 @@ import type { McpHost } from './mcp-host';
 import { createLegacyServer } from './legacy-server';
 import { createModernHttp } from './modern-http';
 import { BodyTooLarge, readBody } from './read-body';
+import { invalidRequest, messageProblem, parseError } from './jsonrpc-errors';
 
 /** Request bodies above this are refused before parsing (tool arguments themselves are limited to 1 MB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -33,8 +34,12 @@ function sendJsonRpcError(
   message: string,
   headers: Record<string, string> = {},
 ): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify(body));
 }
 
 function hasToken(req: IncomingMessage, wanted: Buffer): boolean {
@@ -97,12 +102,12 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
       body = JSON.parse((await readBody(req, MAX_BODY_BYTES)).toString('utf8'));
     } catch (error) {
       if (error instanceof BodyTooLarge) return sendJsonRpcError(res, 413, 'body too large');
-      return sendJsonRpcError(
-        res,
-        400,
-        error instanceof SyntaxError ? 'the body is not JSON' : (error as Error).message,
-      );
+      if (error instanceof SyntaxError) return sendJson(res, 400, parseError('the body is not JSON'));
+      return sendJsonRpcError(res, 400, (error as Error).message);
     }
+    // Batches (an array) are the SDKs' to accept or refuse.
+    const problem = Array.isArray(body) ? undefined : messageProblem(body);
+    if (problem) return sendJson(res, 400, invalidRequest(body, problem));
     if (existing) return existing.handleRequest(req, res, body);
     if (!sessionId && !(await modern.isLegacy(req, body))) return modern.handle(req, res, body);
     if (sessionId) return sendJsonRpcError(res, 404, 'unknown session; initialize again');

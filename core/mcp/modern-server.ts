@@ -1,4 +1,4 @@
-import { CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, Server, specTypeSchemas, type ServerContext } from '@modelcontextprotocol/server';
 import { showsViews, type CallContext } from './call-context';
 import { clientCapabilities } from './conversation';
 import { SERVER_INSTRUCTIONS } from './legacy-server';
@@ -59,8 +59,11 @@ export function createModernServer(host: McpHost, state: ModernState): Server {
       showsViews: showsViews(clientCapabilities(ctx)),
     };
   };
-  server.setRequestHandler('tools/list', (_request, ctx) => ({
-    tools: host.listTools(showsViews(clientCapabilities(ctx))) as never,
+  // Spec methods are registered with the spec's params schema: the SDK's
+  // own check of a spec request answers a malformed one (`"uri": 1`) -32603,
+  // an internal error; with a schema given it answers -32602, each issue named.
+  server.setRequestHandler('tools/list', { params: specTypeSchemas.PaginatedRequestParams }, (_params, ctx) => ({
+    tools: host.listTools(showsViews(clientCapabilities(ctx))),
   }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
@@ -78,8 +81,14 @@ export function createModernServer(host: McpHost, state: ModernState): Server {
     ({ taskId }, ctx) => state.tasks.update(taskId, ctx.mcpReq.inputResponses ?? {}) as never,
   );
   server.setRequestHandler('tasks/cancel', { params: TaskParams }, ({ taskId }) => state.tasks.cancel(taskId) as never);
-  server.setRequestHandler('resources/templates/list', () => host.resources.templates());
-  server.setRequestHandler('resources/list', () => host.resources.list());
-  server.setRequestHandler('resources/read', (request) => host.resources.read(request.params.uri));
+  server.setRequestHandler('resources/templates/list', { params: specTypeSchemas.PaginatedRequestParams }, () =>
+    host.resources.templates(),
+  );
+  server.setRequestHandler('resources/list', { params: specTypeSchemas.PaginatedRequestParams }, () =>
+    host.resources.list(),
+  );
+  server.setRequestHandler('resources/read', { params: specTypeSchemas.ReadResourceRequestParams }, ({ uri }) =>
+    host.resources.read(uri),
+  );
   return server;
 }

@@ -1,4 +1,10 @@
-import { isRecord } from '../model/is-record';
+import {
+  invalidRequest,
+  isResponseShaped,
+  messageProblem,
+  parseError,
+  type JsonRpcErrorResponse,
+} from './jsonrpc-errors';
 
 /**
  * A stdio transport's reader of messages (the SDKs' ReadBuffer: append,
@@ -52,36 +58,15 @@ export class AnsweringReader<M> {
 export const toStdout = (line: string): void => void process.stdout.write(line);
 
 /** The error response to a line the SDK would not take; none to one shaped as a response (it has no method, and a result or error). */
-export function answerTo(
-  line: string,
-): { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } } | undefined {
+export function answerTo(line: string): JsonRpcErrorResponse | undefined {
   let message: unknown;
   try {
     message = JSON.parse(line);
   } catch {
-    return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON' } };
+    return parseError('the line is not JSON');
   }
-  const fields = isRecord(message) ? message : undefined;
-  if (fields && !('method' in fields) && ('result' in fields || 'error' in fields)) return undefined;
-  const id = fields?.id;
-  return {
-    jsonrpc: '2.0',
-    id: typeof id === 'string' || typeof id === 'number' ? id : null,
-    error: { code: -32600, message: `Invalid Request: ${whatIsWrong(fields)}` },
-  };
-}
-
-/** What keeps a parsed line from being a JSON-RPC message, said as plainly as the common cases allow. */
-function whatIsWrong(message: Record<string, unknown> | undefined): string {
-  if (!message) return 'a message is a JSON object';
-  if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
-  if ('method' in message && typeof message.method !== 'string') return 'method must be a string';
-  if ('params' in message && !isRecord(message.params)) return 'params must be an object when given';
-  const params = message.params as Record<string, unknown> | undefined;
-  if (params && '_meta' in params && !isRecord(params._meta)) return 'params._meta must be an object';
-  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number')
-    return 'id must be a string or a number';
-  return 'it is no JSON-RPC request, notification or response';
+  if (isResponseShaped(message)) return undefined;
+  return invalidRequest(message, messageProblem(message) ?? 'it is no JSON-RPC request, notification or response');
 }
 
 /**

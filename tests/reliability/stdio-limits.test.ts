@@ -79,33 +79,53 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
       },
     ],
     ['2026-07-28 (server/discover)', { method: 'server/discover', params: { _meta: modernMeta } }],
-  ])('answers a line that is no JSON-RPC message instead of leaving its client waiting: %s', async (_, opening) => {
-    const { child, replies, send, sendLine, reply } = startMcp();
-    try {
-      send({ jsonrpc: '2.0', id: 1, ...opening });
-      expect(await reply(1)).toMatchObject({ result: expect.any(Object) });
-      // Both SDKs' stdio transports dropped each of these without an answer.
-      sendLine('{"jsonrpc":"2.0","id":2,"method":"tools/li');
-      send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: null });
-      send({ jsonrpc: '2.0', id: 'four', method: 'tools/list', params: { _meta: 'x' } });
-      send({ jsonrpc: '1.0', id: 5, method: 'tools/list' });
-      sendLine('');
-      expect(await reply(null)).toEqual({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32700, message: 'Parse error: the line is not JSON' },
-      });
-      const invalid = (message: string) => ({ error: { code: -32600, message: `Invalid Request: ${message}` } });
-      expect(await reply(3)).toMatchObject(invalid('params must be an object when given'));
-      expect(replies.find((r) => r.id === 'four')).toMatchObject(invalid('params._meta must be an object'));
-      expect(await reply(5)).toMatchObject(invalid('jsonrpc must be "2.0"'));
-      // Still serving, and the blank line got no answer.
-      send({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: modernMeta } });
-      expect(await reply(6)).toMatchObject({ result: { tools: expect.any(Array) } });
-      expect(replies.filter((r) => r.id === null)).toHaveLength(1);
-      expect(child.exitCode).toBeNull();
-    } finally {
-      child.kill();
-    }
-  });
+  ])(
+    'answers a line that is no JSON-RPC message instead of leaving its client waiting, and malformed params as such: %s',
+    async (_, opening) => {
+      const { child, replies, send, sendLine, reply } = startMcp();
+      try {
+        send({ jsonrpc: '2.0', id: 1, ...opening });
+        expect(await reply(1)).toMatchObject({ result: expect.any(Object) });
+        // Both SDKs' stdio transports dropped each of these without an answer.
+        sendLine('{"jsonrpc":"2.0","id":2,"method":"tools/li');
+        send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: null });
+        send({ jsonrpc: '2.0', id: 'four', method: 'tools/list', params: { _meta: 'x' } });
+        send({ jsonrpc: '1.0', id: 5, method: 'tools/list' });
+        sendLine('');
+        expect(await reply(null)).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'Parse error: the line is not JSON' },
+        });
+        const invalid = (message: string) => ({ error: { code: -32600, message: `Invalid Request: ${message}` } });
+        expect(await reply(3)).toMatchObject(invalid('params must be an object when given'));
+        expect(replies.find((r) => r.id === 'four')).toMatchObject(invalid('params._meta must be an object'));
+        expect(await reply(5)).toMatchObject(invalid('jsonrpc must be "2.0"'));
+        // A request whose params break the method's schema: -32602, not an internal error (-32603).
+        send({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 1, _meta: modernMeta } });
+        expect(await reply(7)).toMatchObject({
+          error: {
+            code: -32602,
+            message: expect.stringMatching(/uri: Invalid input: expected string, received number/),
+          },
+        });
+        send({
+          jsonrpc: '2.0',
+          id: 8,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: 'x', _meta: modernMeta },
+        });
+        expect(await reply(8)).toMatchObject({
+          error: { code: -32602, message: expect.stringContaining('arguments') },
+        });
+        // Still serving, and the blank line got no answer.
+        send({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: modernMeta } });
+        expect(await reply(6)).toMatchObject({ result: { tools: expect.any(Array) } });
+        expect(replies.filter((r) => r.id === null)).toHaveLength(1);
+        expect(child.exitCode).toBeNull();
+      } finally {
+        child.kill();
+      }
+    },
+  );
 });
