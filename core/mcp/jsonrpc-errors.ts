@@ -7,19 +7,24 @@ export interface JsonRpcErrorResponse {
   error: { code: number; message: string };
 }
 
+/** An error response to the request with this id (null when it has none that can be read). */
+export function errorResponse(id: string | number | null, code: number, message: string): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
 /** -32700: the text is no JSON, so nothing in it (not even an id) can be read. */
 export function parseError(what: string): JsonRpcErrorResponse {
-  return { jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${what}` } };
+  return errorResponse(null, -32700, `Parse error: ${what}`);
 }
 
 /** -32600 for JSON that is no JSON-RPC message, with the message's id where it has a usable one (JSON-RPC 2.0 §5). */
 export function invalidRequest(message: unknown, problem: string): JsonRpcErrorResponse {
   const id = isRecord(message) ? message.id : undefined;
-  return {
-    jsonrpc: '2.0',
-    id: typeof id === 'string' || typeof id === 'number' ? id : null,
-    error: { code: -32600, message: `Invalid Request: ${problem}` },
-  };
+  return errorResponse(
+    typeof id === 'string' || typeof id === 'number' ? id : null,
+    -32600,
+    `Invalid Request: ${problem}`,
+  );
 }
 
 /** Shaped as a response (no method; a result or an error): JSON-RPC never answers one, however broken. */

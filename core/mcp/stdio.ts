@@ -6,6 +6,7 @@ import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
 import { answerInvalidLines, toStdout } from './stdio-reader';
+import { errorResponse } from './jsonrpc-errors';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
@@ -19,11 +20,9 @@ import { answerInvalidLines, toStdout } from './stdio-reader';
 export async function serveStdio(services: Services, version: string): Promise<void> {
   const host = new McpHost(services, version);
   const input = new LineLimiter(process.stdin, MAX_STDIO_MESSAGE_BYTES, (start, size) => {
-    const error = {
-      code: -32600,
-      message: `the message is ${(size / 1024 / 1024).toFixed(1)} MB; messages are limited to ${MAX_STDIO_MESSAGE_BYTES / 1024 / 1024} MB`,
-    };
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: requestIdIn(start), error })}\n`);
+    const limit = MAX_STDIO_MESSAGE_BYTES / 1024 / 1024;
+    const what = `the message is ${(size / 1024 / 1024).toFixed(1)} MB; messages are limited to ${limit} MB`;
+    toStdout(`${JSON.stringify(errorResponse(requestIdIn(start), -32600, what))}\n`);
     process.stderr.write(`flowbench mcp: refused a message of ${size} bytes\n`);
   });
   const opening = await firstLine(input);
