@@ -45,6 +45,14 @@ export function messageProblem(message: unknown): string | undefined {
   if ('params' in message && !isRecord(message.params)) return 'params must be an object when given';
   const params = message.params as Record<string, unknown> | undefined;
   if (params && '_meta' in params && !isRecord(params._meta)) return 'params._meta must be an object';
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (
+    meta &&
+    'progressToken' in meta &&
+    typeof meta.progressToken !== 'string' &&
+    typeof meta.progressToken !== 'number'
+  )
+    return 'params._meta.progressToken must be a string or a number';
   if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number')
     return 'id must be a string or a number';
   return undefined;

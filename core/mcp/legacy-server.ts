@@ -1,10 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CheckedServer } from './checked-server';
 import {
-  ErrorCode,
-  McpError,
-  type CallToolRequest,
   CallToolRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -15,8 +13,6 @@ import {
 import { elicitsForms, showsViews, type CallContext } from './call-context';
 import type { McpHost } from './mcp-host';
 import { elicitationParams, type HumanInputPort } from '../model/human-input';
-import { describeIssues } from '../model/parse';
-import { z } from 'zod';
 
 type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 
@@ -42,7 +38,7 @@ export interface LegacyServerOptions {
  * v2 SDK leaves the last to an extension with no tools/call receiver.
  */
 export function createLegacyServer(host: McpHost, options: LegacyServerOptions = {}): Server {
-  const server = new Server(
+  const server = new CheckedServer(
     { name: 'flowbench', title: 'Flowbench', version: host.version },
     {
       capabilities: {
@@ -66,29 +62,19 @@ export function createLegacyServer(host: McpHost, options: LegacyServerOptions =
       ? { human: elicitation(extra), humanInTask: (taskId: string) => elicitation(extra, taskId) }
       : {}),
   });
-  server.setRequestHandler(methodOnly(ListToolsRequestSchema), (request) => {
-    checkParams(ListToolsRequestSchema, request);
-    return { tools: host.listTools(showsViews(server.getClientCapabilities())) };
-  });
-  // The SDK's own tools/call wrapper checks this request first and answers -32602.
-  server.setRequestHandler(methodOnly(CallToolRequestSchema), async (request, extra) => {
-    const { name, arguments: args, task } = (request as CallToolRequest).params;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: host.listTools(showsViews(server.getClientCapabilities())),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args, task } = request.params;
     if (task && extra.taskStore) return host.callAsTask(name, args, extra.taskStore, task.ttl, context(extra));
     // Resolves in the event loop's next check phase, after this turn's writes.
     if (options.runAfterHeaders) await nextTurn();
     return host.call(name, args, context(extra));
   });
-  server.setRequestHandler(methodOnly(ListResourceTemplatesRequestSchema), (request) => {
-    checkParams(ListResourceTemplatesRequestSchema, request);
-    return host.resources.templates();
-  });
-  server.setRequestHandler(methodOnly(ListResourcesRequestSchema), (request) => {
-    checkParams(ListResourcesRequestSchema, request);
-    return host.resources.list();
-  });
-  server.setRequestHandler(methodOnly(ReadResourceRequestSchema), (request) =>
-    host.resources.read(checkParams(ReadResourceRequestSchema, request).params.uri),
-  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => host.resources.templates());
+  server.setRequestHandler(ListResourcesRequestSchema, () => host.resources.list());
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => host.resources.read(request.params.uri));
   const detach = host.attach({
     // A connection that has not finished initializing cannot take notifications yet.
     toolsChanged: () => {
@@ -102,23 +88,6 @@ export function createLegacyServer(host: McpHost, options: LegacyServerOptions =
     previous?.();
   };
   return server;
-}
-
-/**
- * A request schema that names the method and checks nothing else. The v1 SDK
- * checks a handler's request in a step whose error carries no code, so a
- * malformed one (`"uri": 1`) was answered -32603, an internal error, with
- * zod's issue list as JSON; checkParams answers it instead.
- */
-function methodOnly<M extends string>(schema: z.ZodObject<{ method: z.ZodLiteral<M> }>) {
-  return z.looseObject({ method: schema.shape.method });
-}
-
-/** The request as the schema reads it, or -32602 (Invalid params) naming each issue (`params.uri: …`). */
-function checkParams<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
-  const parsed = schema.safeParse(request);
-  if (parsed.success) return parsed.data;
-  throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeIssues(parsed.error.issues, 'params')}`);
 }
 
 /** The client declared form-mode elicitation when it initialized (an empty object means form). */

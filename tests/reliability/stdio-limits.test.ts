@@ -118,6 +118,15 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
         expect(await reply(8)).toMatchObject({
           error: { code: -32602, message: expect.stringContaining('arguments') },
         });
+        send({ jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: 5, _meta: modernMeta } });
+        expect(await reply(9)).toMatchObject({
+          error: {
+            code: -32602,
+            message: expect.stringMatching(/taskId: Invalid input: expected string, received number/),
+          },
+        });
+        send({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: { _meta: { ...modernMeta, progressToken: {} } } });
+        expect(await reply(10)).toMatchObject(invalid('params._meta.progressToken must be a string or a number'));
         // Still serving, and the blank line got no answer.
         send({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: modernMeta } });
         expect(await reply(6)).toMatchObject({ result: { tools: expect.any(Array) } });
