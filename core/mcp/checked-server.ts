@@ -38,10 +38,15 @@ type Handler<T extends AnyObjectSchema> = (
  */
 export class CheckedServer extends Server {
   override setRequestHandler<T extends AnyObjectSchema>(requestSchema: T, handler: Handler<T>): void {
-    const methodOnly = z.looseObject({ method: getObjectShape(requestSchema)?.method as z.ZodType<string> });
+    const method = getObjectShape(requestSchema)?.method;
+    // No method to name: the SDK refuses the schema in its own words.
+    if (!method) return super.setRequestHandler(requestSchema, handler);
+    const methodOnly = z.looseObject({ method: method as z.ZodType<string> });
     // The SDK's tools/call wrapper checks the whole request itself first and answers -32602:
-    // checking it here as well would parse each call twice. Its handler gets the request as that check read it.
-    if (methodOf(requestSchema) === 'tools/call') return super.setRequestHandler(methodOnly as never, handler);
+    // checking it here as well would parse each call twice. Its handler then gets the request
+    // as sent, which that check passed (the schema has no defaults or transforms to apply).
+    if ((method as z.ZodLiteral<string>).value === 'tools/call')
+      return super.setRequestHandler(methodOnly as never, handler);
     super.setRequestHandler(methodOnly, (request, extra) => {
       const parsed = safeParse(requestSchema, request);
       if (!parsed.success) {
@@ -51,8 +56,4 @@ export class CheckedServer extends Server {
       return handler(parsed.data, extra);
     });
   }
-}
-
-function methodOf(schema: AnyObjectSchema): unknown {
-  return (getObjectShape(schema)?.method as z.ZodLiteral<string> | undefined)?.value;
 }
