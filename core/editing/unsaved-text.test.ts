@@ -242,6 +242,22 @@ describe('unsaved text', () => {
       expect(putBackChange(withFirst, second!)?.addEdges).toEqual([edge('e4', 'llm_1', 'llm_2')]);
     });
 
+    it("is listed with nothing typed in it, to put back whole beside the other window's node of its id", () => {
+      const flow = base();
+      const empty = { ...node('llm_1', ''), label: undefined };
+      const { mine, refused } = edited(flow, { addNodes: [empty], addEdges: [edge('e3', 'ask', 'llm_1')] });
+      // The other window added its own empty llm_1, elsewhere on the canvas.
+      const theirs = { ...empty, position: { x: 0, y: 400 } };
+      const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [theirs] }));
+      const found = unsavedText(mine, stored, refused);
+      expect(shown(found)).toEqual([{ where: 'llm_1 (added, not saved)', text: '' }]);
+      const back = applyChangeSet(stored, ChangeSetSchema.parse(putBackChange(stored, found[0]!)));
+      expect(back.nodes.find((n) => n.id === 'llm_2')).toMatchObject({ type: 'llm', position: { x: 440, y: 240 } });
+      expect(back.edges.at(-1)).toMatchObject({ source: 'ask', target: 'llm_2' });
+      // Refused, not clashing (the flow said no): listed too, put back at its own id.
+      expect(shown(unsavedText(mine, flow, refused))).toEqual([{ where: 'llm_1 (added, not saved)', text: '' }]);
+    });
+
     it('lists nothing when it was stored after all, as typed (its answer lost on the way)', () => {
       const flow = base();
       const { mine, refused } = edited(flow, { addNodes: [node('llm_1', 'Mine')] });

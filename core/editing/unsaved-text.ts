@@ -22,10 +22,11 @@ export interface AddedNode {
   alsoAdded: FlowNode[];
 }
 
-/** Text a person typed in an edit the host refused, with where it was typed. */
+/** Text a person typed in an edit the host refused, with where it was typed; or a node they added with no text typed in it. */
 export interface UnsavedText {
   /** Where, as a person finds it again: `Summarize · prompt`, `sticky note note_2`, `flow settings · description`. */
   where: string;
+  /** Empty for a node added with nothing typed in it (its place's path is empty too): there is only the node to put back. */
   text: string;
   place: TextPlace;
   /** Set when the text is in a node the refused edits added (see AddedNode). */
@@ -35,9 +36,16 @@ export interface UnsavedText {
 /** A node's label and the text of its settings, by path. */
 const nodeTexts = (node: FlowNode): [string, string][] => [['label', node.label ?? ''], ...textFields(node.config)];
 
-/** The same kind of node holding the same texts: the one the person added, put back (or stored after all). */
+/**
+ * The same kind of node holding the same texts at the same place: the one the
+ * person added, put back (or stored after all). The place tells it from
+ * another window's node of its id when neither holds any text yet.
+ */
 const sameNode = (a: FlowNode, b: FlowNode): boolean =>
-  a.type === b.type && JSON.stringify(nodeTexts(a)) === JSON.stringify(nodeTexts(b));
+  a.type === b.type &&
+  a.position.x === b.position.x &&
+  a.position.y === b.position.y &&
+  JSON.stringify(nodeTexts(a)) === JSON.stringify(nodeTexts(b));
 
 /**
  * What the person typed in `refused` (edits the host would not store: an
@@ -104,6 +112,9 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
       kept ? nodeTexts(kept) : [],
     );
     if (added) for (const item of found.slice(before)) item.added = added;
+    // Added with nothing typed in it yet (or only what is stored under its id): still the person's node, listed to put back whole.
+    if (added && found.length === before && !(kept && sameNode(kept, node)))
+      found.push({ where: name, text: '', place: { kind: 'node', id: node.id, path: '' }, added });
   }
   const storedNotes = new Map(stored?.notes.map((note) => [note.id, note.text]));
   for (const note of mine.notes) {

@@ -386,18 +386,26 @@ test('text typed in a node another window removed meanwhile is shown to be copie
   await other.close();
 });
 
+/**
+ * A template node dropped in each window: the second does not see the first's
+ * before it adds its own, so both take the id template_1 and the second's
+ * add is refused. The second's lands at `at`; the first's at (300, 420).
+ */
+async function clashingAdds(first: Page, second: Page, at: { x: number; y: number }): Promise<void> {
+  await dropFromPalette(first, 'template', 300, 420);
+  await expectSaved(first);
+  const refusedAdd = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() >= 400);
+  await dropFromPalette(second, 'template', at.x, at.y);
+  await refusedAdd;
+}
+
 test('a node added in a refused edit is put back whole, beside the node another window added under its id', async ({
   page,
   browser,
   served,
 }) => {
-  // The second window does not see the first's new node before it adds its own: both take the id template_1.
   const { other, second, release } = await twoWindows(page, browser, served);
-  await dropFromPalette(page, 'template', 300, 420);
-  await expectSaved(page);
-  const refusedAdd = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() >= 400);
-  await dropFromPalette(second, 'template', 300, 420);
-  await refusedAdd;
+  await clashingAdds(page, second, { x: 300, y: 420 });
   // Typed in the new node while the window reloads the flow (its reads still held).
   await typeInTemplate(second, 'template_1', 'Mine: {{inputs.message}}');
   release();
@@ -421,6 +429,35 @@ test('a node added in a refused edit is put back whole, beside the node another 
   expect(stored.find((n) => n.id === 'template_1')?.config.template).toBe('');
   expect(stored.find((n) => n.id === 'template_2')?.config.template).toBe('Mine: {{inputs.message}}');
   await expect(page.getByTestId('rf__node-template_2')).toBeVisible();
+  await other.close();
+});
+
+test('a node added in a refused edit with nothing typed in it is listed, and put back whole', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await twoWindows(page, browser, served);
+  await clashingAdds(page, second, { x: 520, y: 300 });
+  release();
+
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText(
+    'Another window added a node "template_1" while this one added its own, so yours was not saved. The flow was reloaded; the node you added is below, to put back.',
+  );
+  // Nothing to copy: the node alone.
+  await expect(refused.getByLabel('Not saved: Template (added, not saved)')).toBeVisible();
+  await expect(refused.getByRole('button', { name: 'Copy' })).toHaveCount(0);
+  await shot(second, 'unsaved-added-empty-node');
+  await refused.getByRole('button', { name: 'Put back' }).click();
+  await expect(refused).toHaveCount(0);
+  await expect(second.getByTestId('rf__node-template_2')).toHaveClass(/selected/);
+  await expectSaved(second);
+  expect(
+    storedFlow(served.db, 'shared')
+      .nodes.filter((n) => n.type === 'template')
+      .map((n) => n.id),
+  ).toEqual(['say', 'template_1', 'template_2']);
   await other.close();
 });
 

@@ -61,17 +61,24 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
         return (
           // Keyed by place, not by `where`: two nodes may share a label.
           <li key={JSON.stringify(item.place)}>
-            <label>
-              <span>{where}</span>
-              {/* Read-only, not plain text: it can be selected whole and copied by hand where the clipboard is refused. */}
-              <textarea
-                readOnly
-                value={text}
-                rows={Math.min(6, text.split('\n').length)}
-                aria-label={`Not saved: ${where}`}
-              />
-            </label>
-            <CopyButton text={text} />
+            {text === '' ? (
+              // A node added with nothing typed in it: there is no text to copy, only the node to put back.
+              <span aria-label={`Not saved: ${where}`}>{where}</span>
+            ) : (
+              <>
+                <label>
+                  <span>{where}</span>
+                  {/* Read-only, not plain text: it can be selected whole and copied by hand where the clipboard is refused. */}
+                  <textarea
+                    readOnly
+                    value={text}
+                    rows={Math.min(6, text.split('\n').length)}
+                    aria-label={`Not saved: ${where}`}
+                  />
+                </label>
+                <CopyButton text={text} />
+              </>
+            )}
             {changes && (
               <button
                 title={

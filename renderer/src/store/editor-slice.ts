@@ -197,9 +197,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         const unsaved = mine ? unsavedText(mine, stored, refused) : [];
         const redo = !reloaded
           ? 'could not be reloaded (is Flowbench still running?): what you typed is below, to copy; reload the window once Flowbench is back'
-          : unsaved.length > 0
+          : unsaved.some((item) => item.text !== '')
             ? 'was reloaded; what you typed is below, to copy or put back'
-            : 'was reloaded; redo your last edit';
+            : unsaved.length > 0
+              ? `was reloaded; ${unsaved.length === 1 ? 'the node you added is' : 'the nodes you added are'} below, to put back`
+              : 'was reloaded; redo your last edit';
         const { code, message } = failure;
         const problems = (failure.data?.problems ?? []) as Problem[];
         // Ids are `<type>_<n>`: two windows adding a node of one type at once both take the next one.
