@@ -27,7 +27,7 @@ export function copyClip(flow: Flow, nodeIds: readonly string[], noteIds: readon
 }
 
 /** Every string inside a config value, references renamed. */
-function renameIn(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
+export function renameIn(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return renameReferences(value, renamed);
   if (Array.isArray(value)) return value.map((item) => renameIn(item, renamed));
   if (value !== null && typeof value === 'object') {

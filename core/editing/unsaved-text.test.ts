@@ -242,6 +242,60 @@ describe('unsaved text', () => {
       expect(putBackChange(withFirst, second!)?.addEdges).toEqual([edge('e4', 'llm_1', 'llm_2')]);
     });
 
+    it("follows the ids the person's nodes take when put back: references and connections between them", () => {
+      const flow = base();
+      const { mine, refused } = edited(flow, {
+        addNodes: [
+          node('llm_1', 'First'),
+          { ...node('llm_2', 'Then {{nodes.llm_1.output}}'), position: { x: 700, y: 200 } },
+        ],
+        addEdges: [edge('e3', 'llm_1', 'llm_2')],
+      });
+      // The other window took llm_1.
+      const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
+      const [first, second] = unsavedText(mine, stored, refused);
+      const putBack = (into: Flow, item: UnsavedText) =>
+        applyChangeSet(into, ChangeSetSchema.parse(putBackChange(into, item)));
+      const prompts = (f: Flow) =>
+        Object.fromEntries(
+          f.nodes.filter((n) => n.type === 'llm' && n.id !== 'ask').map((n) => [n.id, n.config.prompt]),
+        );
+
+      // The first back first: it takes llm_2, so the second takes llm_3 and reads llm_2.
+      const firstThenSecond = putBack(putBack(stored, first!), second!);
+      expect(prompts(firstThenSecond)).toEqual({
+        llm_1: 'Theirs',
+        llm_2: 'First',
+        llm_3: 'Then {{nodes.llm_2.output}}',
+      });
+      expect(firstThenSecond.edges.at(-1)).toMatchObject({ source: 'llm_2', target: 'llm_3' });
+
+      // The second back first, under its own id: the first, put back as llm_3, takes its reference and connection with it.
+      const secondThenFirst = putBack(putBack(stored, second!), first!);
+      expect(prompts(secondThenFirst)).toEqual({
+        llm_1: 'Theirs',
+        llm_2: 'Then {{nodes.llm_3.output}}',
+        llm_3: 'First',
+      });
+      expect(secondThenFirst.edges.at(-1)).toMatchObject({ source: 'llm_3', target: 'llm_2' });
+    });
+
+    it('follows a reference between them that has no connection yet', () => {
+      const flow = base();
+      const { mine, refused } = edited(flow, {
+        addNodes: [
+          node('llm_1', 'First'),
+          { ...node('llm_2', 'Then {{nodes.llm_1.output}}'), position: { x: 700, y: 200 } },
+        ],
+      });
+      const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
+      const [first, second] = unsavedText(mine, stored, refused);
+      const withSecond = applyChangeSet(stored, ChangeSetSchema.parse(putBackChange(stored, second!)));
+      const both = applyChangeSet(withSecond, ChangeSetSchema.parse(putBackChange(withSecond, first!)));
+      expect(both.nodes.find((n) => n.id === 'llm_2')?.config.prompt).toBe('Then {{nodes.llm_3.output}}');
+      expect(both.edges).toEqual(stored.edges);
+    });
+
     it("is listed with nothing typed in it, to put back whole beside the other window's node of its id", () => {
       const flow = base();
       const empty = { ...node('llm_1', ''), label: undefined };

@@ -3,7 +3,8 @@ import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { textFields } from './find';
 import { freeEdgeId, freeNodeId } from './ids';
 import { updateNoteChange } from './notes';
-import { PASTE_OFFSET } from './paste';
+import { PASTE_OFFSET, renameIn } from './paste';
+import { templateReferences } from '../model/template';
 
 /** Where a text goes in a flow: a node's label or a setting (by its path in the config), a note, a flow field. */
 export type TextPlace =
@@ -154,43 +155,84 @@ function addedNode(
 ): AddedNode {
   const edges = mine.edges.filter((edge) => edge.source === node.id || edge.target === node.id);
   const ends = new Set(edges.flatMap((edge) => [edge.source, edge.target]));
+  // And the nodes it reads, or that read it, connected yet or not: their references follow it too.
+  for (const id of readNodes(node)) ends.add(id);
+  for (const other of mine.nodes) if (readNodes(other).has(node.id)) ends.add(other.id);
   ends.delete(node.id);
   const alsoAdded = [...ends].flatMap((id) => (addedIds.has(id) ? [mineNodes.get(id) as FlowNode] : []));
   return { node, edges, alsoAdded };
+}
+
+/** The ids of the nodes a node's texts refer to (`{{nodes.<id>.output}}`). */
+function readNodes(node: FlowNode): Set<string> {
+  const refs = textFields(node.config).flatMap(([, text]) => templateReferences(text));
+  return new Set(refs.flatMap((ref) => (ref.scope === 'nodes' ? [ref.nodeId] : [])));
+}
+
+/**
+ * Where a node the person added stands in the flow now: under its own id, or
+ * under the id it took when it was put back beside another window's node of
+ * its id (same type, one paste offset from where the person had it).
+ */
+function whereNow(flow: Flow, added: FlowNode): string | undefined {
+  const own = flow.nodes.find((n) => n.id === added.id);
+  if (own && sameNode(own, added)) return own.id;
+  const x = added.position.x + PASTE_OFFSET;
+  const y = added.position.y + PASTE_OFFSET;
+  return flow.nodes.find((n) => n.id !== added.id && n.type === added.type && n.position.x === x && n.position.y === y)
+    ?.id;
 }
 
 /**
  * The edit that adds a node the refused edits added back into the flow, as
  * the person had it, at its place, with its connections to the nodes there
  * (to another node they added only once that one is back); under a free id
- * when the other window's node took its own. Undefined when it is there
- * already.
+ * when the other window's node took its own. References follow the ids the
+ * person's nodes took: this node's to one put back under a new id, and those
+ * of the person's nodes already back to this one when it takes a new id.
+ * Undefined when it is there already.
  */
 function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): ChangeSetInput | undefined {
   const there = flow.nodes.find((n) => n.id === node.id);
   if (there && sameNode(there, node)) return undefined;
   const nodeIds = new Set(flow.nodes.map((n) => n.id));
   const id = there ? freeNodeId(nodeIds, node.type) : node.id;
-  const present = new Map(flow.nodes.map((n) => [n.id, n]));
-  const addedToo = new Map(alsoAdded.map((n) => [n.id, n]));
+  const present = new Set(flow.nodes.map((n) => n.id));
+  // The person's other added nodes that are back, by the id each had and the one it has now.
+  const back = new Map(alsoAdded.flatMap((n) => ((now) => (now ? [[n.id, now] as const] : []))(whereNow(flow, n))));
+  const addedToo = new Set(alsoAdded.map((n) => n.id));
   /** The node at the other end of an edge is in the flow, and is the one the person connected (not another window's of its id). */
-  const connectable = (end: string): boolean => {
-    const now = present.get(end);
-    const addedByThem = addedToo.get(end);
-    return now !== undefined && (addedByThem === undefined || sameNode(now, addedByThem));
-  };
+  const connectable = (end: string): boolean => (addedToo.has(end) ? back.has(end) : present.has(end));
+  const follow = (end: string) => (end === node.id ? id : (back.get(end) ?? end));
   const edgeIds = new Set(flow.edges.map((e) => e.id));
   const addEdges = edges.flatMap((edge) => {
     const other = edge.source === node.id ? edge.target : edge.source;
     if (other !== node.id && !connectable(other)) return [];
     const edgeId = edgeIds.has(edge.id) ? freeEdgeId(edgeIds) : edge.id;
     edgeIds.add(edgeId);
-    const follow = (end: string) => (end === node.id ? id : end);
     return [{ ...edge, id: edgeId, source: follow(edge.source), target: follow(edge.target) }];
   });
+  const renamed = new Map([...back].filter(([was, now]) => was !== now));
+  const config = renameIn(node.config, renamed) as FlowNode['config'];
   // Beside the other window's node, not under it, when it took this one's id.
   const position = there ? { x: node.position.x + PASTE_OFFSET, y: node.position.y + PASTE_OFFSET } : node.position;
-  return { addNodes: [{ ...node, id, position }], addEdges };
+  // The person's nodes already back that read this one read it under its new id.
+  const toThis = new Map([[node.id, id]]);
+  const updateNodes =
+    id === node.id
+      ? []
+      : [...back.values()].flatMap((nowId) => {
+          const other = flow.nodes.find((n) => n.id === nowId) as FlowNode;
+          const renamedConfig = renameIn(other.config, toThis) as FlowNode['config'];
+          return JSON.stringify(renamedConfig) === JSON.stringify(other.config)
+            ? []
+            : [{ id: nowId, config: renamedConfig }];
+        });
+  return {
+    addNodes: [{ ...node, id, config, position }],
+    addEdges,
+    ...(updateNodes.length > 0 ? { updateNodes } : {}),
+  };
 }
 
 /**

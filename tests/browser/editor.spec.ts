@@ -387,16 +387,21 @@ test('text typed in a node another window removed meanwhile is shown to be copie
 });
 
 /**
- * A template node dropped in each window: the second does not see the first's
- * before it adds its own, so both take the id template_1 and the second's
- * add is refused. The second's lands at `at`; the first's at (300, 420).
+ * The flow open in two windows (twoWindows), and a template node dropped in
+ * each: the second does not see the first's before it adds its own, so both
+ * take the id template_1 and the second's add is refused. The second's lands
+ * at `at`; the first's at (300, 420).
  */
-async function clashingAdds(first: Page, second: Page, at: { x: number; y: number }): Promise<void> {
-  await dropFromPalette(first, 'template', 300, 420);
-  await expectSaved(first);
-  const refusedAdd = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges') && r.status() >= 400);
-  await dropFromPalette(second, 'template', at.x, at.y);
+async function clashingAdds(page: Page, browser: Browser, served: Served, at: { x: number; y: number }) {
+  const windows = await twoWindows(page, browser, served);
+  await dropFromPalette(page, 'template', 300, 420);
+  await expectSaved(page);
+  const refusedAdd = windows.second.waitForResponse(
+    (r) => r.url().endsWith('/api/flows/applyChanges') && r.status() >= 400,
+  );
+  await dropFromPalette(windows.second, 'template', at.x, at.y);
   await refusedAdd;
+  return windows;
 }
 
 test('a node added in a refused edit is put back whole, beside the node another window added under its id', async ({
@@ -404,8 +409,7 @@ test('a node added in a refused edit is put back whole, beside the node another 
   browser,
   served,
 }) => {
-  const { other, second, release } = await twoWindows(page, browser, served);
-  await clashingAdds(page, second, { x: 300, y: 420 });
+  const { other, second, release } = await clashingAdds(page, browser, served, { x: 300, y: 420 });
   // Typed in the new node while the window reloads the flow (its reads still held).
   await typeInTemplate(second, 'template_1', 'Mine: {{inputs.message}}');
   release();
@@ -437,8 +441,7 @@ test('a node added in a refused edit with nothing typed in it is listed, and put
   browser,
   served,
 }) => {
-  const { other, second, release } = await twoWindows(page, browser, served);
-  await clashingAdds(page, second, { x: 520, y: 300 });
+  const { other, second, release } = await clashingAdds(page, browser, served, { x: 520, y: 300 });
   release();
 
   const refused = second.getByRole('alert', { name: 'Refused' });
@@ -458,6 +461,37 @@ test('a node added in a refused edit with nothing typed in it is listed, and put
       .nodes.filter((n) => n.type === 'template')
       .map((n) => n.id),
   ).toEqual(['say', 'template_1', 'template_2']);
+  await other.close();
+});
+
+test("a node put back under a new id takes the references of the person's other nodes with it", async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await clashingAdds(page, browser, served, { x: 520, y: 300 });
+  // A second node, added while the window reloads, that reads the first.
+  await dropFromPalette(second, 'template', 760, 300);
+  await typeInTemplate(second, 'template_2', 'Then {{nodes.template_1.output}}');
+  release();
+
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy or put back.');
+  // Each text of a node is listed (its label and its template); any of them puts the whole node back.
+  const putBack = (where: string) =>
+    refused.getByRole('listitem').filter({ hasText: where }).getByRole('button', { name: 'Put back' }).first().click();
+  // The reader first, under its own id; then the node it reads, which takes a new id since template_1 is taken.
+  await putBack('Template (template_2)');
+  await putBack('Template (template_1)');
+  await expect(
+    second.getByText(
+      'Put back Template as template_3: template_1 is a node added elsewhere; template_2 now reads it as template_3',
+    ),
+  ).toBeVisible();
+  await expectSaved(second);
+  const stored = storedFlow(served.db, 'shared').nodes;
+  expect(stored.find((n) => n.id === 'template_2')?.config.template).toBe('Then {{nodes.template_3.output}}');
+  expect(stored.find((n) => n.id === 'template_3')?.config.template).toBe('');
   await other.close();
 });
 

@@ -26,13 +26,18 @@ export function RefusalBanner() {
   );
 }
 
-/** What the toast says a Put back did: a node added back (`back`, the id it took) is named, with that id if its own was taken. */
-function putBackMessage({ where, added }: UnsavedText, back: string | undefined): string {
+/**
+ * What the toast says a Put back did: a node added back (`back`, the id it
+ * took) is named, with that id if its own was taken, and the person's nodes
+ * whose references now follow it (`updated`).
+ */
+function putBackMessage({ where, added }: UnsavedText, back: string | undefined, updated: readonly string[]): string {
   if (!added) return `Put back: ${where}`;
   const { id, label } = added.node;
-  return back && back !== id
-    ? `Put back ${label || id} as ${back}: ${id} is a node added elsewhere`
-    : `Put back ${label || id}, with its settings and connections`;
+  if (!back || back === id) return `Put back ${label || id}, with its settings and connections`;
+  const following =
+    updated.length > 0 ? `; ${updated.join(', ')} now read${updated.length === 1 ? 's' : ''} it as ${back}` : '';
+  return `Put back ${label || id} as ${back}: ${id} is a node added elsewhere${following}`;
 }
 
 function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
@@ -50,7 +55,7 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
     const left = refusal?.unsaved?.filter((other) => !done(other)) ?? [];
     // The last text put back settles what was refused: its reason would read as still wrong. The toast says what was done.
     state.showRefusal(refusal && left.length > 0 ? { ...refusal, unsaved: left } : undefined);
-    state.notify(putBackMessage(item, back));
+    state.notify(putBackMessage(item, back, changes.updateNodes?.map((update) => update.id) ?? []));
   };
   return (
     <ul className="unsaved-text" aria-label="Not saved">
