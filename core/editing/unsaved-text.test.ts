@@ -30,6 +30,10 @@ function edited(
   return { mine: refused.reduce(applyChangeSet, flow), refused };
 }
 
+/** `flow` once the person clicks Put back on `item`. */
+const putBack = (flow: Flow, item: UnsavedText | undefined): Flow =>
+  applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, item!)));
+
 describe('unsaved text', () => {
   it('lists the prompt typed in a refused node edit, not the settings it left as stored', () => {
     const flow = base();
@@ -97,13 +101,11 @@ describe('unsaved text', () => {
     );
     const [output, note1, note2, tool] = unsavedText(mine, flow, refused);
     expect(output?.place).toEqual({ kind: 'node', id: 'result', path: 'returnValues.0.text' });
-    const putBack = (item: UnsavedText | undefined) =>
-      applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, item!)));
-    expect(putBack(output).nodes.find((n) => n.id === 'result')?.config).toEqual({
+    expect(putBack(flow, output).nodes.find((n) => n.id === 'result')?.config).toEqual({
       returnValues: [{ id: 'r0', text: 'Mine: {{nodes.ask.output}}' }],
     });
     expect(putBackChange(flow, tool!)).toEqual({ flow: { tool: { whenToUse: 'for questions' } } });
-    expect(putBack(note2).notes.map((n) => n.text)).toEqual(['first', 'second!']);
+    expect(putBack(flow, note2).notes.map((n) => n.text)).toEqual(['first', 'second!']);
     expect(note1?.text).toBe('first!');
   });
 
@@ -214,7 +216,7 @@ describe('unsaved text', () => {
       );
       const [item] = unsavedText(mine, stored, refused);
       expect(item?.where).toBe('llm_1 (added, not saved) · prompt');
-      const back = applyChangeSet(stored, ChangeSetSchema.parse(putBackChange(stored, item!)));
+      const back = putBack(stored, item);
       expect(back.nodes.find((n) => n.id === 'llm_1')?.config.prompt).toBe('Theirs');
       expect(back.nodes.find((n) => n.id === 'llm_2')).toMatchObject({
         config: { prompt: 'Mine' },
@@ -238,7 +240,7 @@ describe('unsaved text', () => {
       // Nor to a node of that id the other window added: it is not the one the person connected.
       const theirs = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
       expect(putBackChange(theirs, second!)?.addEdges).toEqual([]);
-      const withFirst = applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, first!)));
+      const withFirst = putBack(flow, first);
       expect(putBackChange(withFirst, second!)?.addEdges).toEqual([edge('e4', 'llm_1', 'llm_2')]);
     });
 
@@ -254,15 +256,13 @@ describe('unsaved text', () => {
       // The other window took llm_1.
       const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
       const [first, second] = unsavedText(mine, stored, refused);
-      const putBack = (into: Flow, item: UnsavedText) =>
-        applyChangeSet(into, ChangeSetSchema.parse(putBackChange(into, item)));
       const prompts = (f: Flow) =>
         Object.fromEntries(
           f.nodes.filter((n) => n.type === 'llm' && n.id !== 'ask').map((n) => [n.id, n.config.prompt]),
         );
 
       // The first back first: it takes llm_2, so the second takes llm_3 and reads llm_2.
-      const firstThenSecond = putBack(putBack(stored, first!), second!);
+      const firstThenSecond = putBack(putBack(stored, first), second);
       expect(prompts(firstThenSecond)).toEqual({
         llm_1: 'Theirs',
         llm_2: 'First',
@@ -271,7 +271,7 @@ describe('unsaved text', () => {
       expect(firstThenSecond.edges.at(-1)).toMatchObject({ source: 'llm_2', target: 'llm_3' });
 
       // The second back first, under its own id: the first, put back as llm_3, takes its reference and connection with it.
-      const secondThenFirst = putBack(putBack(stored, second!), first!);
+      const secondThenFirst = putBack(putBack(stored, second), first);
       expect(prompts(secondThenFirst)).toEqual({
         llm_1: 'Theirs',
         llm_2: 'Then {{nodes.llm_3.output}}',
@@ -290,8 +290,7 @@ describe('unsaved text', () => {
       });
       const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
       const [first, second] = unsavedText(mine, stored, refused);
-      const withSecond = applyChangeSet(stored, ChangeSetSchema.parse(putBackChange(stored, second!)));
-      const both = applyChangeSet(withSecond, ChangeSetSchema.parse(putBackChange(withSecond, first!)));
+      const both = putBack(putBack(stored, second), first);
       expect(both.nodes.find((n) => n.id === 'llm_2')?.config.prompt).toBe('Then {{nodes.llm_3.output}}');
       expect(both.edges).toEqual(stored.edges);
     });
@@ -305,7 +304,7 @@ describe('unsaved text', () => {
       const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [theirs] }));
       const found = unsavedText(mine, stored, refused);
       expect(shown(found)).toEqual([{ where: 'llm_1 (added, not saved)', text: '' }]);
-      const back = applyChangeSet(stored, ChangeSetSchema.parse(putBackChange(stored, found[0]!)));
+      const back = putBack(stored, found[0]);
       expect(back.nodes.find((n) => n.id === 'llm_2')).toMatchObject({ type: 'llm', position: { x: 440, y: 240 } });
       expect(back.edges.at(-1)).toMatchObject({ source: 'ask', target: 'llm_2' });
       // Refused, not clashing (the flow said no): listed too, put back at its own id.

@@ -92,6 +92,8 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
 
   const storedNodes = new Map(stored?.nodes.map((node) => [node.id, node]));
   const mineNodes = new Map(mine.nodes.map((node) => [node.id, node]));
+  // What each node the refused edits added reads, found once for all of them.
+  const reads = new Map(mine.nodes.flatMap((node) => (addedIds.has(node.id) ? [[node.id, readNodes(node)]] : [])));
   const labels = new Map<string, number>();
   for (const node of mine.nodes) if (node.label) labels.set(node.label, (labels.get(node.label) ?? 0) + 1);
   // A label two nodes share names both with their ids, so that each text's place can be told.
@@ -101,7 +103,7 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
     if (!nodeIds.has(node.id)) continue;
     // A node this person added: a stored node of its id is another window's (ids are `<type>_<n>`, and
     // both windows took the next one), unless it holds the same texts (the add was stored, its answer lost).
-    const added = addedIds.has(node.id) ? addedNode(node, mine, addedIds, mineNodes) : undefined;
+    const added = addedIds.has(node.id) ? addedNode(node, mine, reads, mineNodes) : undefined;
     const kept = storedNodes.get(node.id);
     const gone = added ? ' (added, not saved)' : kept || !stored ? '' : ' (no longer in the flow)';
     const name = `${nameOf(node)}${gone}`;
@@ -146,20 +148,23 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
   return found;
 }
 
-/** A node the refused edits added, with its connections in the flow the person saw. */
+/**
+ * A node the refused edits added, with its connections in the flow the person
+ * saw. `reads` holds what each node they added reads (its keys are those nodes).
+ */
 function addedNode(
   node: FlowNode,
   mine: Flow,
-  addedIds: ReadonlySet<string>,
+  reads: ReadonlyMap<string, ReadonlySet<string>>,
   mineNodes: ReadonlyMap<string, FlowNode>,
 ): AddedNode {
   const edges = mine.edges.filter((edge) => edge.source === node.id || edge.target === node.id);
   const ends = new Set(edges.flatMap((edge) => [edge.source, edge.target]));
   // And the nodes it reads, or that read it, connected yet or not: their references follow it too.
-  for (const id of readNodes(node)) ends.add(id);
-  for (const other of mine.nodes) if (readNodes(other).has(node.id)) ends.add(other.id);
+  for (const id of reads.get(node.id) ?? []) ends.add(id);
+  for (const [id, read] of reads) if (read.has(node.id)) ends.add(id);
   ends.delete(node.id);
-  const alsoAdded = [...ends].flatMap((id) => (addedIds.has(id) ? [mineNodes.get(id) as FlowNode] : []));
+  const alsoAdded = [...ends].flatMap((id) => (reads.has(id) ? [mineNodes.get(id) as FlowNode] : []));
   return { node, edges, alsoAdded };
 }
 
@@ -190,14 +195,13 @@ function whereNow(flow: Flow, added: FlowNode): string | undefined {
  * when the other window's node took its own. References follow the ids the
  * person's nodes took: this node's to one put back under a new id, and those
  * of the person's nodes already back to this one when it takes a new id.
- * Undefined when it is there already.
+ * Undefined when it is there already (under its id or one it took: whereNow).
  */
 function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): ChangeSetInput | undefined {
-  const there = flow.nodes.find((n) => n.id === node.id);
-  if (there && sameNode(there, node)) return undefined;
-  const nodeIds = new Set(flow.nodes.map((n) => n.id));
-  const id = there ? freeNodeId(nodeIds, node.type) : node.id;
-  const present = new Set(flow.nodes.map((n) => n.id));
+  if (whereNow(flow, node) !== undefined) return undefined;
+  const present = new Map(flow.nodes.map((n) => [n.id, n]));
+  const there = present.get(node.id);
+  const id = there ? freeNodeId(new Set(present.keys()), node.type) : node.id;
   // The person's other added nodes that are back, by the id each had and the one it has now.
   const back = new Map(alsoAdded.flatMap((n) => ((now) => (now ? [[n.id, now] as const] : []))(whereNow(flow, n))));
   const addedToo = new Set(alsoAdded.map((n) => n.id));
@@ -222,7 +226,7 @@ function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): Chang
     id === node.id
       ? []
       : [...back.values()].flatMap((nowId) => {
-          const other = flow.nodes.find((n) => n.id === nowId) as FlowNode;
+          const other = present.get(nowId) as FlowNode;
           const renamedConfig = renameIn(other.config, toThis) as FlowNode['config'];
           return JSON.stringify(renamedConfig) === JSON.stringify(other.config)
             ? []
