@@ -5,8 +5,11 @@ import {
   type AnyObjectSchema,
   type SchemaOutput,
 } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  CreateTaskResultSchema,
   ErrorCode,
   McpError,
   type Notification,
@@ -35,6 +38,11 @@ type Handler<T extends AnyObjectSchema> = (
  * constructor registers them through this method. The SDK is given a schema
  * that names the method and checks nothing else; the handler gets the request
  * as the full schema reads it.
+ *
+ * tools/call keeps the checks the SDK's Server wraps around its handler (the
+ * request, then the result), in Flowbench's words: the SDK's request check
+ * answered -32602 with zod's issue list as JSON (`Invalid tools/call
+ * request: [ { "expected": "record", … } ]`).
  */
 export class CheckedServer extends Server {
   override setRequestHandler<T extends AnyObjectSchema>(requestSchema: T, handler: Handler<T>): void {
@@ -42,18 +50,39 @@ export class CheckedServer extends Server {
     // No method to name: the SDK refuses the schema in its own words.
     if (!method) return super.setRequestHandler(requestSchema, handler);
     const methodOnly = z.looseObject({ method: method as z.ZodType<string> });
-    // The SDK's tools/call wrapper checks the whole request itself first and answers -32602:
-    // checking it here as well would parse each call twice. Its handler then gets the request
-    // as sent, which that check passed (the schema has no defaults or transforms to apply).
-    if ((method as z.ZodLiteral<string>).value === 'tools/call')
-      return super.setRequestHandler(methodOnly as never, handler);
-    super.setRequestHandler(methodOnly, (request, extra) => {
-      const parsed = safeParse(requestSchema, request);
-      if (!parsed.success) {
-        const issues = (parsed.error as z.ZodError).issues;
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeIssues(issues, 'params')}`);
-      }
-      return handler(parsed.data, extra);
+    if ((method as z.ZodLiteral<string>).value === 'tools/call') return this.setToolsCallHandler(methodOnly, handler);
+    super.setRequestHandler(methodOnly, (request, extra) => handler(checked(requestSchema, request), extra));
+  }
+
+  /**
+   * The SDK's tools/call wrapper with its checks in words: registered on the
+   * Protocol the Server extends, past the Server's own wrapper, so the request
+   * is parsed once. The handler gets the request as sent, as the SDK's gave
+   * it (the schema has no defaults or transforms to apply).
+   */
+  private setToolsCallHandler<T extends AnyObjectSchema>(methodOnly: AnyObjectSchema, handler: Handler<T>): void {
+    Protocol.prototype.setRequestHandler.call(this, methodOnly, async (request, extra) => {
+      const { params } = checked(CallToolRequestSchema, request);
+      const result = await handler(request as SchemaOutput<T>, extra);
+      // A result that breaks the schema is Flowbench's fault, not the caller's: an internal error.
+      const [what, schema] = params.task
+        ? ['task creation result', CreateTaskResultSchema]
+        : ['tools/call result', CallToolResultSchema];
+      const parsed = safeParse(schema, result);
+      if (parsed.success) return parsed.data;
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Invalid ${what}: ${describeIssues(issuesOf(parsed.error), 'result')}`,
+      );
     });
   }
+}
+
+const issuesOf = (error: unknown) => (error as z.ZodError).issues;
+
+/** The request as the schema reads it; -32602 naming each issue when it breaks the schema. */
+function checked<T extends AnyObjectSchema>(schema: T, request: unknown): SchemaOutput<T> {
+  const parsed = safeParse(schema, request);
+  if (parsed.success) return parsed.data;
+  throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeIssues(issuesOf(parsed.error), 'params')}`);
 }

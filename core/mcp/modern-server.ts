@@ -1,4 +1,5 @@
-import { CLIENT_INFO_META_KEY, Server, specTypeSchemas, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, specTypeSchemas, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CheckedModernServer } from './checked-modern-server';
 import { showsViews, type CallContext } from './call-context';
 import { clientCapabilities } from './conversation';
 import { SERVER_INSTRUCTIONS } from './legacy-server';
@@ -36,7 +37,7 @@ const LIST_TTL_MS = 5_000;
  * cache fields are the SDK's; the host answers everything else.
  */
 export function createModernServer(host: McpHost, state: ModernState): Server {
-  const server = new Server(
+  const server = new CheckedModernServer(
     { name: 'flowbench', title: 'Flowbench', version: host.version },
     {
       capabilities: { tools: { listChanged: true }, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },

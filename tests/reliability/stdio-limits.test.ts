@@ -115,8 +115,12 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
           method: 'tools/call',
           params: { name: 'echo', arguments: 'x', _meta: modernMeta },
         });
+        // Each issue in words; the SDKs' own check said zod's issue list as JSON.
         expect(await reply(8)).toMatchObject({
-          error: { code: -32602, message: expect.stringContaining('arguments') },
+          error: {
+            code: -32602,
+            message: expect.stringMatching(/arguments: Invalid input: expected record, received string$/),
+          },
         });
         send({ jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: 5, _meta: modernMeta } });
         expect(await reply(9)).toMatchObject({
