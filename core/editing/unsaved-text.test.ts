@@ -30,9 +30,9 @@ function edited(
   return { mine: refused.reduce(applyChangeSet, flow), refused };
 }
 
-/** `flow` once the person clicks Put back on `item`. */
-const putBack = (flow: Flow, item: UnsavedText | undefined): Flow =>
-  applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, item!)));
+/** `flow` once the person clicks Put back on `item`, of the items `listed`. */
+const putBack = (flow: Flow, item: UnsavedText | undefined, listed: readonly UnsavedText[] = []): Flow =>
+  applyChangeSet(flow, ChangeSetSchema.parse(putBackChange(flow, item!, listed)));
 
 describe('unsaved text', () => {
   it('lists the prompt typed in a refused node edit, not the settings it left as stored', () => {
@@ -183,6 +183,22 @@ describe('unsaved text', () => {
       targetPort: 'in',
     });
 
+    /**
+     * Two nodes the person added, the second reading the first, refused because the other
+     * window took llm_1: what is listed, and the flow as stored.
+     */
+    const readerAndSource = (edges: ReturnType<typeof edge>[]) => {
+      const { mine, refused } = edited(base(), {
+        addNodes: [
+          node('llm_1', 'First'),
+          { ...node('llm_2', 'Then {{nodes.llm_1.output}}'), position: { x: 700, y: 200 } },
+        ],
+        addEdges: edges,
+      });
+      const stored = applyChangeSet(base(), ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
+      return { listed: unsavedText(mine, stored, refused), stored };
+    };
+
     it('is put back whole, at its id and place, with its connections to the nodes there', () => {
       const flow = base();
       const { mine, refused } = edited(flow, {
@@ -245,17 +261,10 @@ describe('unsaved text', () => {
     });
 
     it("follows the ids the person's nodes take when put back: references and connections between them", () => {
-      const flow = base();
-      const { mine, refused } = edited(flow, {
-        addNodes: [
-          node('llm_1', 'First'),
-          { ...node('llm_2', 'Then {{nodes.llm_1.output}}'), position: { x: 700, y: 200 } },
-        ],
-        addEdges: [edge('e3', 'llm_1', 'llm_2')],
-      });
-      // The other window took llm_1.
-      const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
-      const [first, second] = unsavedText(mine, stored, refused);
+      const {
+        listed: [first, second],
+        stored,
+      } = readerAndSource([edge('e3', 'llm_1', 'llm_2')]);
       const prompts = (f: Flow) =>
         Object.fromEntries(
           f.nodes.filter((n) => n.type === 'llm' && n.id !== 'ask').map((n) => [n.id, n.config.prompt]),
@@ -270,7 +279,7 @@ describe('unsaved text', () => {
       });
       expect(firstThenSecond.edges.at(-1)).toMatchObject({ source: 'llm_2', target: 'llm_3' });
 
-      // The second back first, under its own id: the first, put back as llm_3, takes its reference and connection with it.
+      // Put back by itself, the second under its own id: the first, put back as llm_3, takes its reference and connection with it.
       const secondThenFirst = putBack(putBack(stored, second), first);
       expect(prompts(secondThenFirst)).toEqual({
         llm_1: 'Theirs',
@@ -278,18 +287,38 @@ describe('unsaved text', () => {
         llm_3: 'First',
       });
       expect(secondThenFirst.edges.at(-1)).toMatchObject({ source: 'llm_3', target: 'llm_2' });
+      // The second, its reference rewritten, is still known as back: not offered again.
+      expect(putBackChange(secondThenFirst, second!)).toBeUndefined();
+    });
+
+    it("brings back the nodes it reads that the person added, in the same edit: alone, it would read the other window's node", () => {
+      const { listed, stored } = readerAndSource([edge('e3', 'ask', 'llm_1'), edge('e4', 'llm_1', 'llm_2')]);
+      const [first, second] = listed;
+      const changes = putBackChange(stored, second!, listed);
+      // The first comes first, beside the other window's llm_1, under an id the second does not need;
+      // the second, last, keeps its own id, reads the first where it is and connects to it.
+      expect(changes?.addNodes?.map((n) => [n.id, n.config?.prompt, n.position])).toEqual([
+        ['llm_3', 'First', { x: 440, y: 240 }],
+        ['llm_2', 'Then {{nodes.llm_3.output}}', { x: 700, y: 200 }],
+      ]);
+      const back = putBack(stored, second, listed);
+      expect(back.edges.slice(-2)).toMatchObject([
+        { source: 'ask', target: 'llm_3' },
+        { source: 'llm_3', target: 'llm_2' },
+      ]);
+      // Both are back: neither is offered again.
+      expect(putBackChange(back, first!, listed)).toBeUndefined();
+      expect(putBackChange(back, second!, listed)).toBeUndefined();
+      // Nothing it reads is missing (the flow said no to these for another reason): it is put back alone, as before.
+      const alone = putBackChange(base(), first!, listed);
+      expect(alone?.addNodes?.map((n) => n.id)).toEqual(['llm_1']);
     });
 
     it('follows a reference between them that has no connection yet', () => {
-      const flow = base();
-      const { mine, refused } = edited(flow, {
-        addNodes: [
-          node('llm_1', 'First'),
-          { ...node('llm_2', 'Then {{nodes.llm_1.output}}'), position: { x: 700, y: 200 } },
-        ],
-      });
-      const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addNodes: [node('llm_1', 'Theirs')] }));
-      const [first, second] = unsavedText(mine, stored, refused);
+      const {
+        listed: [first, second],
+        stored,
+      } = readerAndSource([]);
       const both = putBack(putBack(stored, second), first);
       expect(both.nodes.find((n) => n.id === 'llm_2')?.config.prompt).toBe('Then {{nodes.llm_3.output}}');
       expect(both.edges).toEqual(stored.edges);

@@ -1,4 +1,4 @@
-import type { ChangeSet, ChangeSetInput } from '../model/change-set';
+import { applyChangeSet, ChangeSetSchema, type ChangeSet, type ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { textFields } from './find';
 import { freeEdgeId, freeNodeId } from './ids';
@@ -175,13 +175,27 @@ function readNodes(node: FlowNode): Set<string> {
 }
 
 /**
+ * sameNode, with every node reference read as the same: a node back under
+ * its id reads the person's other nodes under the ids they took since.
+ */
+function sameNodeButReferences(a: FlowNode, b: FlowNode): boolean {
+  if (sameNode(a, b)) return true;
+  const anyNode = new Map([...readNodes(a), ...readNodes(b)].map((id) => [id, '']));
+  const blind = (node: FlowNode): FlowNode => ({
+    ...node,
+    config: renameIn(node.config, anyNode) as FlowNode['config'],
+  });
+  return sameNode(blind(a), blind(b));
+}
+
+/**
  * Where a node the person added stands in the flow now: under its own id, or
  * under the id it took when it was put back beside another window's node of
  * its id (same type, one paste offset from where the person had it).
  */
 function whereNow(flow: Flow, added: FlowNode): string | undefined {
   const own = flow.nodes.find((n) => n.id === added.id);
-  if (own && sameNode(own, added)) return own.id;
+  if (own && sameNodeButReferences(own, added)) return own.id;
   const x = added.position.x + PASTE_OFFSET;
   const y = added.position.y + PASTE_OFFSET;
   return flow.nodes.find((n) => n.id !== added.id && n.type === added.type && n.position.x === x && n.position.y === y)
@@ -196,12 +210,17 @@ function whereNow(flow: Flow, added: FlowNode): string | undefined {
  * person's nodes took: this node's to one put back under a new id, and those
  * of the person's nodes already back to this one when it takes a new id.
  * Undefined when it is there already (under its id or one it took: whereNow).
+ * A new id is none of `reserved`: the ids of nodes the same edit puts back next.
  */
-function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): ChangeSetInput | undefined {
+function addBackChange(
+  flow: Flow,
+  { node, edges, alsoAdded }: AddedNode,
+  reserved: ReadonlySet<string> = new Set(),
+): ChangeSetInput | undefined {
   if (whereNow(flow, node) !== undefined) return undefined;
   const present = new Map(flow.nodes.map((n) => [n.id, n]));
   const there = present.get(node.id);
-  const id = there ? freeNodeId(new Set(present.keys()), node.type) : node.id;
+  const id = there ? freeNodeId(new Set([...present.keys(), ...reserved]), node.type) : node.id;
   // The person's other added nodes that are back, by the id each had and the one it has now.
   const back = new Map(alsoAdded.flatMap((n) => ((now) => (now ? [[n.id, now] as const] : []))(whereNow(flow, n))));
   const addedToo = new Set(alsoAdded.map((n) => n.id));
@@ -240,6 +259,67 @@ function addBackChange(flow: Flow, { node, edges, alsoAdded }: AddedNode): Chang
 }
 
 /**
+ * addBackChange, after the nodes this one reads that the person added too and
+ * that are not back, in the same edit (theirs first, each with the nodes it
+ * reads): put back alone, this node's references to them would name another
+ * window's node of their id, or no node. `listed` is every item the banner
+ * lists, where each of those nodes has its connections. A node brought along
+ * that needs a new id does not take the id of one put back after it (`seen`):
+ * the node the person clicked keeps its own where it can.
+ */
+function addBackWithSources(
+  flow: Flow,
+  added: AddedNode,
+  listed: readonly UnsavedText[],
+  seen = new Set<string>(),
+): ChangeSetInput | undefined {
+  if (whereNow(flow, added.node) !== undefined) return undefined;
+  seen.add(added.node.id);
+  const reads = readNodes(added.node);
+  let now = flow;
+  const parts: ChangeSetInput[] = [];
+  for (const source of added.alsoAdded) {
+    // A loop of references (a cycle, which the flow refuses anyway) is put back once.
+    if (!reads.has(source.id) || seen.has(source.id)) continue;
+    const its = listed.find((item) => item.added?.node.id === source.id)?.added;
+    const change = its && addBackWithSources(now, its, listed, seen);
+    if (!change) continue;
+    parts.push(change);
+    now = applyChangeSet(now, ChangeSetSchema.parse(change));
+  }
+  const own = addBackChange(now, added, seen);
+  return own && joinChanges([...parts, own]);
+}
+
+type NodeUpdateInput = NonNullable<ChangeSetInput['updateNodes']>[number];
+
+/**
+ * Put-back edits made one after another, as one edit. Each was made on the
+ * flow the ones before it left, so an update of a node one of them added
+ * goes into that node, and a later update of a node replaces an earlier one.
+ */
+function joinChanges(parts: readonly ChangeSetInput[]): ChangeSetInput {
+  const addNodes = parts.flatMap((part) => part.addNodes ?? []);
+  const updates = new Map<string, NodeUpdateInput>();
+  for (const part of parts) for (const update of part.updateNodes ?? []) updates.set(update.id, update);
+  const joined = addNodes.map((node) => {
+    const update = updates.get(node.id);
+    updates.delete(node.id);
+    // A put back rewrites nothing but references: a config.
+    return update?.config ? { ...node, config: update.config } : node;
+  });
+  return {
+    addNodes: joined,
+    addEdges: parts.flatMap((part) => part.addEdges ?? []),
+    ...(updates.size > 0 ? { updateNodes: [...updates.values()] } : {}),
+  };
+}
+
+/** The id the item's node stands under in `flow`: its own or the one it took; undefined when it is not there (or the item adds no node). */
+export const backAs = (flow: Flow, item: UnsavedText): string | undefined =>
+  item.added && whereNow(flow, item.added.node);
+
+/**
  * `value` with `text` at `keys` (object keys, array indexes), copied along
  * the way; undefined when the place is gone (a list the other window made
  * shorter, a setting that is no longer an object) or holds something other
@@ -264,10 +344,17 @@ function withTextAt(value: unknown, keys: readonly string[], text: string): unkn
  * The edit that puts an unsaved text back where it was typed, over what the
  * flow now holds there (the person chose theirs, having seen the conflict);
  * undefined when that place is gone from the flow, or holds that text already.
- * A text in a node the person added puts the whole node back (addBackChange).
+ * A text in a node the person added puts the whole node back (addBackChange),
+ * after the nodes it reads that they added too (addBackWithSources: `listed`
+ * holds them, every item the refusal lists). The node put back for `item` is
+ * the last the edit adds.
  */
-export function putBackChange(flow: Flow, { place, text, added }: UnsavedText): ChangeSetInput | undefined {
-  if (added) return addBackChange(flow, added);
+export function putBackChange(
+  flow: Flow,
+  { place, text, added }: UnsavedText,
+  listed: readonly UnsavedText[] = [],
+): ChangeSetInput | undefined {
+  if (added) return addBackWithSources(flow, added, listed);
   if (place.kind === 'note') return updateNoteChange(flow, place.id, { text });
   if (place.kind === 'node') {
     const node = flow.nodes.find((n) => n.id === place.id);

@@ -464,7 +464,7 @@ test('a node added in a refused edit with nothing typed in it is listed, and put
   await other.close();
 });
 
-test("a node put back under a new id takes the references of the person's other nodes with it", async ({
+test('a node put back brings the node it reads that the person added, under a new id its reference follows', async ({
   page,
   browser,
   served,
@@ -478,20 +478,26 @@ test("a node put back under a new id takes the references of the person's other 
   const refused = second.getByRole('alert', { name: 'Refused' });
   await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy or put back.');
   // Each text of a node is listed (its label and its template); any of them puts the whole node back.
-  const putBack = (where: string) =>
-    refused.getByRole('listitem').filter({ hasText: where }).getByRole('button', { name: 'Put back' }).first().click();
-  // The reader first, under its own id; then the node it reads, which takes a new id since template_1 is taken.
-  await putBack('Template (template_2)');
-  await putBack('Template (template_1)');
+  await refused
+    .getByRole('listitem')
+    .filter({ hasText: 'Template (template_2)' })
+    .getByRole('button', { name: 'Put back' })
+    .first()
+    .click();
+  // Put back alone it would read the other window's template_1: the node it reads comes back with it, as template_3.
   await expect(
     second.getByText(
-      'Put back Template as template_3: template_1 is a node added elsewhere; template_2 now reads it as template_3',
+      'Put back Template, with its settings and connections; template_1, which it reads, is back too, as template_3',
     ),
   ).toBeVisible();
+  await shot(second, 'put-back-with-source');
+  // Both are back: nothing is left to put back.
+  await expect(refused).toHaveCount(0);
   await expectSaved(second);
-  const stored = storedFlow(served.db, 'shared').nodes;
-  expect(stored.find((n) => n.id === 'template_2')?.config.template).toBe('Then {{nodes.template_3.output}}');
-  expect(stored.find((n) => n.id === 'template_3')?.config.template).toBe('');
+  const stored = storedFlow(served.db, 'shared');
+  expect(stored.nodes.find((n) => n.id === 'template_2')?.config.template).toBe('Then {{nodes.template_3.output}}');
+  expect(stored.nodes.find((n) => n.id === 'template_3')?.config.template).toBe('');
+  expect(stored.nodes.find((n) => n.id === 'template_1')?.config.template).toBe('');
   await other.close();
 });
 

@@ -1,4 +1,5 @@
-import { putBackChange, type UnsavedText } from '../../../core/editing/unsaved-text';
+import { backAs, putBackChange, type UnsavedText } from '../../../core/editing/unsaved-text';
+import type { FlowNode } from '../../../core/model/flow';
 import { CopyButton } from '../connect/copy-button';
 import { useAppStore } from '../store/app-store';
 import { ProblemList } from './problems-panel';
@@ -28,41 +29,59 @@ export function RefusalBanner() {
 
 /**
  * What the toast says a Put back did: a node added back (`back`, the id it
- * took) is named, with that id if its own was taken, and the person's nodes
- * whose references now follow it (`updated`).
+ * took) is named, with that id if its own was taken; the nodes it reads that
+ * came back with it (`with`, the ids they had and took), and the person's
+ * nodes whose references now follow it (`updated`).
  */
-function putBackMessage({ where, added }: UnsavedText, back: string | undefined, updated: readonly string[]): string {
+function putBackMessage(
+  { where, added }: UnsavedText,
+  back: string | undefined,
+  brought: readonly { was: FlowNode; now: string }[],
+  updated: readonly string[],
+): string {
   if (!added) return `Put back: ${where}`;
+  // By id: the references that read them name them so.
+  const along = brought
+    .map(({ was, now }) => `; ${was.id}, which it reads, is back too${now === was.id ? '' : `, as ${now}`}`)
+    .join('');
   const { id, label } = added.node;
-  if (!back || back === id) return `Put back ${label || id}, with its settings and connections`;
+  if (!back || back === id) return `Put back ${label || id}, with its settings and connections${along}`;
   const following =
     updated.length > 0 ? `; ${updated.join(', ')} now read${updated.length === 1 ? 's' : ''} it as ${back}` : '';
-  return `Put back ${label || id} as ${back}: ${id} is a node added elsewhere${following}`;
+  return `Put back ${label || id} as ${back}: ${id} is a node added elsewhere${along}${following}`;
 }
 
 function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
   const flow = useAppStore((s) => s.flow);
   const putBack = (item: UnsavedText, changes: NonNullable<ReturnType<typeof putBackChange>>) => {
+    const before = useAppStore.getState().refusal?.unsaved ?? [];
+    useAppStore.getState().edit(changes);
     const state = useAppStore.getState();
-    state.edit(changes);
+    const { flow: after, refusal } = state;
+    // The node put back for the item is the edit's last; any before it are nodes it reads, brought along.
+    const back = changes.addNodes?.at(-1)?.id;
     // A node put back is selected, as a pasted one is: drawn on top, its settings in the inspector.
-    const back = changes.addNodes?.[0]?.id;
     if (back) state.setSelection([back], []);
-    const refusal = state.refusal;
-    // A node put back takes every text listed for it.
-    const done = (other: UnsavedText) =>
-      other === item || (item.added !== undefined && other.added?.node.id === item.added.node.id);
-    const left = refusal?.unsaved?.filter((other) => !done(other)) ?? [];
+    // A node put back takes every text listed for it, and for the nodes that came back with it.
+    const now = new Map(before.map((other) => [other, after && backAs(after, other)]));
+    const left = refusal?.unsaved?.filter((other) => other !== item && now.get(other) === undefined) ?? [];
     // The last text put back settles what was refused: its reason would read as still wrong. The toast says what was done.
     state.showRefusal(refusal && left.length > 0 ? { ...refusal, unsaved: left } : undefined);
-    state.notify(putBackMessage(item, back, changes.updateNodes?.map((update) => update.id) ?? []));
+    const brought = new Map<string, { was: FlowNode; now: string }>();
+    for (const [other, id] of now) {
+      const node = other.added?.node;
+      if (node && id !== undefined && node.id !== item.added?.node.id) brought.set(node.id, { was: node, now: id });
+    }
+    state.notify(
+      putBackMessage(item, back, [...brought.values()], changes.updateNodes?.map((update) => update.id) ?? []),
+    );
   };
   return (
     <ul className="unsaved-text" aria-label="Not saved">
       {unsaved.map((item) => {
         const { where, text } = item;
         // Only where the place is still there (the other window may have removed the node or the note).
-        const changes = flow ? putBackChange(flow, item) : undefined;
+        const changes = flow ? putBackChange(flow, item, unsaved) : undefined;
         return (
           // Keyed by place, not by `where`: two nodes may share a label.
           <li key={JSON.stringify(item.place)}>
