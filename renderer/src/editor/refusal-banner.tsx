@@ -30,7 +30,7 @@ export function RefusalBanner() {
 /**
  * What the toast says a Put back did: a node added back (`back`, the id it
  * took) is named, with that id if its own was taken; the nodes it reads that
- * came back with it (`with`, the ids they had and took), and the person's
+ * came back with it (`brought`: each as the person had it, and the id it took), and the person's
  * nodes whose references now follow it (`updated`).
  */
 function putBackMessage(
