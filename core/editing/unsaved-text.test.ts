@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema, type ChangeSetInput } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
 import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder';
-import { putBackChange, unsavedText, type UnsavedText } from './unsaved-text';
+import { putBackChange, putBackTextIn, unsavedText, type UnsavedText } from './unsaved-text';
 
 /** What a person reads of each: where, and the text. */
 const shown = (found: UnsavedText[]) => found.map(({ where, text }) => ({ where, text }));
@@ -107,6 +107,55 @@ describe('unsaved text', () => {
     expect(putBackChange(flow, tool!)).toEqual({ flow: { tool: { whenToUse: 'for questions' } } });
     expect(putBack(flow, note2).notes.map((n) => n.text)).toEqual(['first', 'second!']);
     expect(note1?.text).toBe('first!');
+  });
+
+  it("merges the person's change into the other window's when it knows what the person started from", () => {
+    const prompt = ['You answer support tickets.', 'Be brief.', '', '{{inputs.ticket}}'].join('\n');
+    const flow = base();
+    const before: Flow = {
+      ...flow,
+      nodes: flow.nodes.map((n) => (n.id === 'ask' ? { ...n, config: { ...n.config, prompt } } : n)),
+      notes: flow.notes.map((n) => (n.id === 'note_1' ? { ...n, text: 'first\nline two\nline three' } : n)),
+    };
+    const ask = before.nodes[1]!;
+    const note = (text: string) => before.notes.map((n) => (n.id === 'note_1' ? { ...n, text } : n));
+    const { mine, refused } = edited(
+      before,
+      { updateNodes: [{ id: 'ask', config: { ...ask.config, prompt: prompt.replace('You answer', 'You triage') } }] },
+      { flow: { notes: note('first!\nline two\nline three'), description: 'Mine' }, notesBase: before.notes },
+    );
+    // Meanwhile the other window changed the prompt's last line, the note's last line and the description.
+    const stored: Flow = {
+      ...before,
+      nodes: before.nodes.map((n) =>
+        n.id === 'ask' ? { ...n, config: { ...n.config, prompt: prompt.replace('{{', 'Ticket: {{') } } : n,
+      ),
+      notes: note('first\nline two\nline 3'),
+      description: 'Theirs',
+    };
+    const listed = unsavedText(mine, stored, refused, before);
+    expect(listed.map(({ where, base }) => ({ where, base }))).toEqual([
+      { where: 'ask · prompt', base: prompt },
+      { where: 'sticky note note_1', base: 'first\nline two\nline three' },
+      { where: 'flow settings · description', base: 'Old description' },
+    ]);
+    const [askPrompt, noteText, description] = listed;
+    const back = putBack(putBack(putBack(stored, askPrompt), noteText), description);
+    expect(back.nodes.find((n) => n.id === 'ask')?.config).toMatchObject({
+      prompt: ['You triage support tickets.', 'Be brief.', '', 'Ticket: {{inputs.ticket}}'].join('\n'),
+    });
+    expect(back.notes[0]?.text).toBe('first!\nline two\nline 3');
+    // One line each changed: the person's replaces theirs, and the toast says so.
+    expect(back.description).toBe('Mine');
+    expect(putBackTextIn(stored, askPrompt!)).toEqual({ text: expect.any(String), merged: true, replaced: 0 });
+    expect(putBackTextIn(stored, description!)).toEqual({ text: 'Mine', merged: true, replaced: 1 });
+    // Without the flow it started from, a text is put back as typed.
+    const [unknownBase] = unsavedText(mine, stored, refused);
+    expect(unknownBase?.base).toBeUndefined();
+    expect(putBack(stored, unknownBase).nodes.find((n) => n.id === 'ask')?.config).toMatchObject({
+      prompt: prompt.replace('You answer', 'You triage'),
+    });
+    expect(putBackTextIn(stored, unknownBase!)).toEqual({ text: expect.any(String), merged: false, replaced: 0 });
   });
 
   it('puts nothing back where the place is gone or already holds the text', () => {

@@ -2,6 +2,7 @@ import { applyChangeSet, ChangeSetSchema, type ChangeSet, type ChangeSetInput } 
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { textFields } from './find';
 import { freeEdgeId, freeNodeId } from './ids';
+import { mergeText } from './merge-text';
 import { updateNoteChange } from './notes';
 import { PASTE_OFFSET, renameIn } from './paste';
 import { templateReferences } from '../model/template';
@@ -30,6 +31,12 @@ export interface UnsavedText {
   /** Empty for a node added with nothing typed in it (its place's path is empty too): there is only the node to put back. */
   text: string;
   place: TextPlace;
+  /**
+   * The text there before the person's refused edits, as their window last
+   * had it stored: what Put back merges their change from (putBackText).
+   * Absent where that is not known, or there was no such place.
+   */
+  base?: string;
   /** Set when the text is in a node the refused edits added (see AddedNode). */
   added?: AddedNode;
 }
@@ -56,9 +63,15 @@ const sameNode = (a: FlowNode, b: FlowNode): boolean =>
  * edits in it; `stored` is the flow reloaded from the host, undefined when it
  * could not be reloaded (then every text the refused edits touched is
  * listed). Only what the refused edits touched is listed: a text the other
- * window changed is not this person's.
+ * window changed is not this person's. `before` is the flow as this window
+ * last had it stored, before the refused edits: each text's `base`.
  */
-export function unsavedText(mine: Flow, stored: Flow | undefined, refused: readonly ChangeSet[]): UnsavedText[] {
+export function unsavedText(
+  mine: Flow,
+  stored: Flow | undefined,
+  refused: readonly ChangeSet[],
+  before?: Flow,
+): UnsavedText[] {
   const nodeIds = new Set<string>();
   const addedIds = new Set<string>();
   const noteIds = new Set<string>();
@@ -78,19 +91,25 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
   }
 
   const found: UnsavedText[] = [];
-  /** Each text of `texts` that is not empty and not stored as it is. */
+  /** Each text of `texts` that is not empty and not stored as it is, with what it was before (`baseTexts`). */
   const differing = (
     where: (path: string) => string,
     place: (path: string) => TextPlace,
     texts: [string, string][],
     storedTexts: [string, string][],
+    baseTexts: [string, string][] = [],
   ) => {
     const kept = new Map(storedTexts);
-    for (const [path, text] of texts)
-      if (text.trim() !== '' && kept.get(path) !== text) found.push({ where: where(path), text, place: place(path) });
+    const bases = new Map(baseTexts);
+    for (const [path, text] of texts) {
+      if (text.trim() === '' || kept.get(path) === text) continue;
+      const base = bases.get(path);
+      found.push({ where: where(path), text, place: place(path), ...(base !== undefined ? { base } : {}) });
+    }
   };
 
   const storedNodes = new Map(stored?.nodes.map((node) => [node.id, node]));
+  const beforeNodes = new Map(before?.nodes.map((node) => [node.id, node]));
   const mineNodes = new Map(mine.nodes.map((node) => [node.id, node]));
   // What each node the refused edits added reads, found once for all of them.
   const reads = new Map(mine.nodes.flatMap((node) => (addedIds.has(node.id) ? [[node.id, readNodes(node)]] : [])));
@@ -107,27 +126,32 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
     const kept = storedNodes.get(node.id);
     const gone = added ? ' (added, not saved)' : kept || !stored ? '' : ' (no longer in the flow)';
     const name = `${nameOf(node)}${gone}`;
-    const before = found.length;
+    const listedBefore = found.length;
+    const was = added ? undefined : beforeNodes.get(node.id);
     differing(
       (path) => `${name} · ${path}`,
       (path) => ({ kind: 'node', id: node.id, path }),
       nodeTexts(node),
       kept ? nodeTexts(kept) : [],
+      was ? nodeTexts(was) : [],
     );
-    if (added) for (const item of found.slice(before)) item.added = added;
+    if (added) for (const item of found.slice(listedBefore)) item.added = added;
     // Added with nothing typed in it yet (or only what is stored under its id): still the person's node, listed to put back whole.
-    if (added && found.length === before && !(kept && sameNode(kept, node)))
+    if (added && found.length === listedBefore && !(kept && sameNode(kept, node)))
       found.push({ where: name, text: '', place: { kind: 'node', id: node.id, path: '' }, added });
   }
   const storedNotes = new Map(stored?.notes.map((note) => [note.id, note.text]));
+  const beforeNotes = new Map(before?.notes.map((note) => [note.id, note.text]));
   for (const note of mine.notes) {
     const kept = storedNotes.get(note.id);
+    const was = beforeNotes.get(note.id);
     if (noteIds.has(note.id))
       differing(
         () => `sticky note ${note.id}`,
         () => ({ kind: 'note', id: note.id }),
         [['text', note.text]],
         kept ? [['text', kept]] : [],
+        was !== undefined ? [['text', was]] : [],
       );
   }
   const flowTexts = (flow: Flow | undefined) => {
@@ -144,6 +168,7 @@ export function unsavedText(mine: Flow, stored: Flow | undefined, refused: reado
     (path) => ({ kind: 'flow', path }),
     flowTexts(mine),
     flowTexts(stored),
+    flowTexts(before),
   );
   return found;
 }
@@ -340,9 +365,48 @@ function withTextAt(value: unknown, keys: readonly string[], text: string): unkn
   return inner === undefined ? undefined : { ...value, [key]: inner };
 }
 
+/** The text at a place in `flow` now; undefined when the place is gone or holds something other than text. */
+function textAt(flow: Flow, place: TextPlace): string | undefined {
+  if (place.kind === 'note') return flow.notes.find((note) => note.id === place.id)?.text;
+  if (place.kind === 'node') {
+    const node = flow.nodes.find((n) => n.id === place.id);
+    return node && new Map(nodeTexts(node)).get(place.path);
+  }
+  const [field = ''] = place.path.split('.');
+  return new Map(textFields({ [field]: (flow as unknown as Record<string, unknown>)[field] })).get(place.path);
+}
+
+/** What Put back leaves at a text's place (`now`, what is there): see putBackChange. */
+export interface PutBackText {
+  text: string;
+  /** The person's change was merged into another window's change of the same text. */
+  merged: boolean;
+  /** Where both changed the same lines, the person's lines replaced the other's: how many such places. */
+  replaced: number;
+}
+
 /**
- * The edit that puts an unsaved text back where it was typed, over what the
- * flow now holds there (the person chose theirs, having seen the conflict);
+ * The text Put back leaves where `item` was typed, given what is there now:
+ * the text as typed when nobody else changed it since the person started
+ * (or that is not known), else the person's change merged into the other
+ * window's, line by line (mergeText).
+ */
+export function putBackText(now: string, { text, base }: UnsavedText): PutBackText {
+  if (base === undefined || now === base || now === text) return { text, merged: false, replaced: 0 };
+  const { text: merged, conflicts } = mergeText(base, now, text);
+  return { text: merged, merged: true, replaced: conflicts };
+}
+
+/** putBackText for an item at its place in `flow`; undefined when nothing is there (a setting the other window emptied, a note removed). */
+export function putBackTextIn(flow: Flow, item: UnsavedText): PutBackText | undefined {
+  const now = textAt(flow, item.place);
+  return now === undefined ? undefined : putBackText(now, item);
+}
+
+/**
+ * The edit that puts an unsaved text back where it was typed, merged with
+ * what another window stored there since (putBackText: where both changed
+ * the same lines, the person's win, having seen the other's text);
  * undefined when that place is gone from the flow, or holds that text already.
  * A text in a node the person added puts the whole node back (addBackChange),
  * after the nodes it reads that they added too (addBackWithSources: `listed`
@@ -351,22 +415,25 @@ function withTextAt(value: unknown, keys: readonly string[], text: string): unkn
  */
 export function putBackChange(
   flow: Flow,
-  { place, text, added }: UnsavedText,
+  item: UnsavedText,
   listed: readonly UnsavedText[] = [],
 ): ChangeSetInput | undefined {
+  const { place, added } = item;
   if (added) return addBackWithSources(flow, added, listed);
-  if (place.kind === 'note') return updateNoteChange(flow, place.id, { text });
+  const now = textAt(flow, place);
+  const text = now === undefined ? item.text : putBackText(now, item).text;
+  if (now === text) return undefined;
+  if (place.kind === 'note') return now === undefined ? undefined : updateNoteChange(flow, place.id, { text });
   if (place.kind === 'node') {
     const node = flow.nodes.find((n) => n.id === place.id);
-    if (!node || new Map(nodeTexts(node)).get(place.path) === text) return undefined;
+    if (!node) return undefined;
     if (place.path === 'label') return { updateNodes: [{ id: node.id, label: text }] };
     const config = withTextAt(node.config, place.path.split('.'), text) as FlowNode['config'] | undefined;
     return config ? { updateNodes: [{ id: node.id, config }] } : undefined;
   }
   const [field = '', ...rest] = place.path.split('.');
-  const current = (flow as unknown as Record<string, unknown>)[field];
-  const value = withTextAt(current, rest, text);
-  if (value === undefined || new Map(textFields({ [field]: current })).get(place.path) === text) return undefined;
+  const value = withTextAt((flow as unknown as Record<string, unknown>)[field], rest, text);
+  if (value === undefined) return undefined;
   // A tool setting is sent alone: the others stay as they are (ToolSettingsUpdateSchema).
   const fields = field === 'tool' && rest.length === 1 ? { tool: { [rest[0] as string]: text } } : { [field]: value };
   return { flow: fields };

@@ -352,11 +352,50 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   await refused.getByRole('button', { name: 'Put back' }).click();
   // The only text put back, the refusal is settled: the banner goes, the toast says what was done.
   await expect(refused).toHaveCount(0);
-  await expect(second.getByText('Put back: say · template')).toBeVisible();
+  // Both windows changed the one line: the person's replaces the other's, and the toast says so.
+  await expect(second.getByText('Put back: say · template, over the change made elsewhere')).toBeVisible();
   await expect(second.getByTestId('template-template')).toContainText('(second window) and more');
   await expectSaved(second);
   expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
     'You said: {{inputs.message}} (second window) and more',
+  );
+  await other.close();
+});
+
+test("a text put back keeps the other window's change to other lines: the two changes are merged", async ({
+  page,
+  browser,
+  served,
+}) => {
+  const template = ['Answer in one line.', 'You said: {{inputs.message}}', 'Thanks!'].join('\n');
+  const nodes = laidOutEcho().nodes.map((node) =>
+    node.id === 'say' ? { ...node, config: { ...node.config, template } } : node,
+  );
+  const { other, second, release } = await twoWindows(page, browser, served, { nodes });
+  // The first window changes the first line…
+  await page.getByTestId('rf__node-say').click();
+  await page.getByTestId('template-template').locator('.cm-content').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('Be kind. ');
+  await expectSaved(page);
+  // …and the second, which has not seen that, the last one: refused.
+  await typeInTemplate(second, 'say', ' See you.');
+  release();
+  const refused = second.getByRole('alert', { name: 'Refused' });
+  await expect(refused.getByLabel('Not saved: say · template')).toHaveValue(
+    ['Answer in one line.', 'You said: {{inputs.message}}', 'Thanks! See you.'].join('\n'),
+  );
+  const putBack = refused.getByRole('button', { name: 'Put back' });
+  await expect(putBack).toHaveAttribute(
+    'title',
+    'Puts your change into what is there now, keeping the change made elsewhere',
+  );
+  await putBack.click();
+  await expect(second.getByText('Put back: say · template, merged with the change made elsewhere')).toBeVisible();
+  await shot(second, 'put-back-merged');
+  await expectSaved(second);
+  expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
+    ['Be kind. Answer in one line.', 'You said: {{inputs.message}}', 'Thanks! See you.'].join('\n'),
   );
   await other.close();
 });

@@ -1,4 +1,10 @@
-import { backAs, putBackChange, type UnsavedText } from '../../../core/editing/unsaved-text';
+import {
+  backAs,
+  putBackChange,
+  putBackTextIn,
+  type PutBackText,
+  type UnsavedText,
+} from '../../../core/editing/unsaved-text';
 import type { FlowNode } from '../../../core/model/flow';
 import { CopyButton } from '../connect/copy-button';
 import { useAppStore } from '../store/app-store';
@@ -8,7 +14,8 @@ import { ProblemList } from './problems-panel';
  * What the host refused and why (a run that cannot start, an edit that was
  * not saved), above the canvas until it is closed: a toast would vanish with
  * the reasons. A refused edit's text is shown with it, to be copied back or
- * put back in its place over what the other window stored there.
+ * put back in its place: merged into what the other window stored there
+ * when the text it started from is known, else over it.
  */
 export function RefusalBanner() {
   const refusal = useAppStore((s) => s.refusal);
@@ -28,18 +35,21 @@ export function RefusalBanner() {
 }
 
 /**
- * What the toast says a Put back did: a node added back (`back`, the id it
+ * What the toast says a Put back did: a text, with what became of the change
+ * made elsewhere to it (`text`, see mergeNote); a node added back (`back`, the id it
  * took) is named, with that id if its own was taken; the nodes it reads that
  * came back with it (`brought`: each as the person had it, and the id it took), and the person's
  * nodes whose references now follow it (`updated`).
  */
 function putBackMessage(
-  { where, added }: UnsavedText,
+  item: UnsavedText,
+  text: PutBackText | undefined,
   back: string | undefined,
   brought: readonly { was: FlowNode; now: string }[],
   updated: readonly string[],
 ): string {
-  if (!added) return `Put back: ${where}`;
+  const { where, added } = item;
+  if (!added) return `Put back: ${where}${mergeNote(item, text)}`;
   // By id: the references that read them name them so.
   const along = brought
     .map(({ was, now }) => `; ${was.id}, which it reads, is back too${now === was.id ? '' : `, as ${now}`}`)
@@ -51,9 +61,49 @@ function putBackMessage(
   return `Put back ${label || id} as ${back}: ${id} is a node added elsewhere${along}${following}`;
 }
 
+/** What Put back does with the change made elsewhere to the same text: nothing to do with it, kept beside the person's, or replaced. */
+function mergeOf({ text: typed }: UnsavedText, text: PutBackText | undefined): 'none' | 'kept' | 'partly' | 'replaced' {
+  if (!text?.merged) return 'none';
+  if (text.text === typed) return 'replaced';
+  return text.replaced === 0 ? 'kept' : 'partly';
+}
+
+/** The toast's words on the change made elsewhere (see mergeOf). */
+function mergeNote(item: UnsavedText, text: PutBackText | undefined): string {
+  switch (mergeOf(item, text)) {
+    case 'none':
+      return '';
+    case 'replaced':
+      return ', over the change made elsewhere';
+    case 'kept':
+      return ', merged with the change made elsewhere';
+    case 'partly': {
+      const places = text?.replaced === 1 ? '1 place' : `${text?.replaced} places`;
+      return `, merged with the change made elsewhere; where you both changed the same lines, yours is kept (${places})`;
+    }
+  }
+}
+
+/** The Put back button's tooltip: what clicking it does to what is there now. */
+function putBackTitle(item: UnsavedText, text: PutBackText | undefined): string {
+  if (item.added) return 'Adds the node back as you had it, with all its settings and connections';
+  switch (mergeOf(item, text)) {
+    case 'kept':
+      return 'Puts your change into what is there now, keeping the change made elsewhere';
+    case 'partly':
+      return 'Puts your change into what is there now, keeping the change made elsewhere except where you both changed the same lines';
+    default:
+      return 'Replaces what is there now with this text';
+  }
+}
+
 function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
   const flow = useAppStore((s) => s.flow);
-  const putBack = (item: UnsavedText, changes: NonNullable<ReturnType<typeof putBackChange>>) => {
+  const putBack = (
+    item: UnsavedText,
+    changes: NonNullable<ReturnType<typeof putBackChange>>,
+    text: PutBackText | undefined,
+  ) => {
     const before = useAppStore.getState().refusal?.unsaved ?? [];
     useAppStore.getState().edit(changes);
     const state = useAppStore.getState();
@@ -73,7 +123,7 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
       if (node && id !== undefined && node.id !== item.added?.node.id) brought.set(node.id, { was: node, now: id });
     }
     state.notify(
-      putBackMessage(item, back, [...brought.values()], changes.updateNodes?.map((update) => update.id) ?? []),
+      putBackMessage(item, text, back, [...brought.values()], changes.updateNodes?.map((update) => update.id) ?? []),
     );
   };
   return (
@@ -82,6 +132,7 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
         const { where, text } = item;
         // Only where the place is still there (the other window may have removed the node or the note).
         const changes = flow ? putBackChange(flow, item, unsaved) : undefined;
+        const merge = flow && changes && !item.added ? putBackTextIn(flow, item) : undefined;
         return (
           // Keyed by place, not by `where`: two nodes may share a label.
           <li key={JSON.stringify(item.place)}>
@@ -104,14 +155,7 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
               </>
             )}
             {changes && (
-              <button
-                title={
-                  item.added
-                    ? 'Adds the node back as you had it, with all its settings and connections'
-                    : 'Replaces what is there now with this text'
-                }
-                onClick={() => putBack(item, changes)}
-              >
+              <button title={putBackTitle(item, merge)} onClick={() => putBack(item, changes, merge)}>
                 Put back
               </button>
             )}

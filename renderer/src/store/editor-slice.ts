@@ -136,6 +136,12 @@ function withBase(flow: Flow, changes: ChangeSet): ChangeSet {
 }
 
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
+  /**
+   * The flow as the host last confirmed it, before the edits waiting to be
+   * saved: what a refused edit's texts started from, which Put back merges
+   * from (UnsavedText.base). Kept only while edits wait.
+   */
+  let confirmed: Flow | undefined;
   const queue = new SaveQueue(
     async (changes) => {
       const { flowId, revs } = get();
@@ -151,6 +157,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       set({ saveState: 'saving' });
       try {
         const result = await api.flows.applyChanges({ id: flowId, changes: stamped });
+        // The host has this edit: the edits still waiting started from the flow with it.
+        confirmed = queue.size > 1 && confirmed ? applyChangeSet(confirmed, changes) : undefined;
         const removed = new Set(changes.removeNodes);
         const nextRevs = Object.fromEntries(
           Object.entries({ ...get().revs, ...result.nodeRevs }).filter(([id]) => !removed.has(id)),
@@ -178,6 +186,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
           return 'retry';
         }
         const refused = queue.clear();
+        const before = confirmed;
         let mine = get().flow;
         set({ saveState: 'error' });
         // Flowbench may have stopped since it answered: the text is still shown, against no stored flow.
@@ -190,11 +199,12 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // Edits typed while the flow reloaded were made on what it showed before, refused edits and all:
         // sent now, with the new revisions, they would overwrite the other window's text unseen.
         const later = queue.clear();
+        confirmed = undefined;
         if (mine) mine = later.reduce(applyChangeSet, mine);
         refused.push(...later);
         // What the person typed in the refused edits is shown to be copied back, not dropped with them.
         const stored = reloaded ? get().flow : undefined;
-        const unsaved = mine ? unsavedText(mine, stored, refused) : [];
+        const unsaved = mine ? unsavedText(mine, stored, refused, before) : [];
         const redo = !reloaded
           ? 'could not be reloaded (is Flowbench still running?): what you typed is below, to copy; reload the window once Flowbench is back'
           : unsaved.some((item) => item.text !== '')
@@ -237,6 +247,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
   const leaveFlow = async () => {
     await queue.flush();
     queue.forget();
+    confirmed = undefined;
   };
 
   const revalidate = () => {
@@ -281,6 +292,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       selectedNodes: state.selectedNodes.filter((id) => !removed.has(id)),
       selectedEdges: state.selectedEdges.filter((id) => next.edges.some((e) => e.id === id)),
     }));
+    // The first edit to wait: the flow before it is the one the host has.
+    if (queue.size === 0) confirmed = flow;
     // Saved with what the edit started from, so that the host merges it with what another window saved
     // meanwhile instead of overwriting that (ChangeSet.notesBase, ChangeSet.fieldsBase).
     queue.push(withBase(flow, changes), options.coalesceKey);
