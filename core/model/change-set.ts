@@ -107,7 +107,7 @@ export type ChangeSetInput = z.input<typeof ChangeSetSchema>;
 export interface ChangeResult {
   /** Rows inserted, updated or deleted, as SQLite counted them. */
   rowsWritten: number;
-  /** The new revision of every node the change added or updated. */
+  /** The new revision of every node the change added or updated, but for nodes it only moved (isMoveOnly: their revision stays). */
   nodeRevs: Record<string, number>;
 }
 
@@ -187,6 +187,21 @@ function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError'>(
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/**
+ * An update that only moves its node: where a card stands is not what it
+ * does, so a move neither needs nor changes the node's revision (a Layout in
+ * one window would otherwise make every edit of a node in another a
+ * conflict), and two windows' moves of one node leave it where the last put it.
+ */
+export const isMoveOnly = (update: NodeUpdate): boolean =>
+  update.position !== undefined &&
+  update.label === undefined &&
+  update.config === undefined &&
+  update.version === undefined &&
+  update.maxAttempts === undefined &&
+  update.timeoutMs === undefined &&
+  update.onError === undefined;
 
 /**
  * True when the change only moves or renames nodes or edits sticky notes, which

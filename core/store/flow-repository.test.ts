@@ -70,7 +70,8 @@ describe('FlowRepository', () => {
   it('moves one node by writing exactly one row', () => {
     flows.create(generatedFlow(200));
     const result = flows.applyChanges('generated', { updateNodes: [{ id: 'n7', position: { x: 5, y: 6 } }] });
-    expect(result).toEqual({ rowsWritten: 1, nodeRevs: { n7: 2 } });
+    // A move keeps the node's revision (isMoveOnly).
+    expect(result).toEqual({ rowsWritten: 1, nodeRevs: {} });
     expect(flows.getNode('generated', 'n7')?.position).toEqual({ x: 5, y: 6 });
   });
 
@@ -151,6 +152,34 @@ describe('FlowRepository', () => {
     ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
     expect(flows.getNode('small', 'greet')?.label).toBe('From window A');
     expect(() => flows.applyChanges('small', { updateNodes: [{ id: 'gone', label: 'x' }] })).toThrow(
+      expect.objectContaining({ code: 'EDIT_CONFLICT' }),
+    );
+  });
+
+  it('takes a move of a node edited elsewhere, and an edit of a node moved elsewhere: a move keeps the revision', () => {
+    flows.create(smallFlow());
+    // Window A moves the node (a Layout, a drag); window B, which has not seen that, edits its text.
+    const moved = flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, position: { x: 500, y: 40 } }] });
+    expect(moved.nodeRevs).toEqual({});
+    flows.applyChanges('small', {
+      updateNodes: [{ id: 'greet', rev: 1, config: { template: 'From B {{inputs.topic}}' } }],
+    });
+    // Now B's edit is the newer revision, and A, still at revision 1, moves the node again.
+    flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, position: { x: 600, y: 40 } }] });
+    const node = flows.getNode('small', 'greet');
+    expect(node?.position).toEqual({ x: 600, y: 40 });
+    expect(node?.config).toEqual({ template: 'From B {{inputs.topic}}' });
+    // A move does not let A's next text edit, based on revision 1, through over B's.
+    expect(() =>
+      flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, config: { template: 'From A' } }] }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
+    // A move with a text change is an edit like any other, and a node that is gone cannot be moved.
+    expect(() =>
+      flows.applyChanges('small', {
+        updateNodes: [{ id: 'greet', rev: 1, position: { x: 0, y: 0 }, label: 'Moved and renamed' }],
+      }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
+    expect(() => flows.applyChanges('small', { updateNodes: [{ id: 'gone', position: { x: 0, y: 0 } }] })).toThrow(
       expect.objectContaining({ code: 'EDIT_CONFLICT' }),
     );
   });

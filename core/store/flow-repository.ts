@@ -5,6 +5,7 @@ import {
   ChangeSetSchema,
   blockingProblems,
   isLayoutOnly,
+  isMoveOnly,
   type ChangeResult,
   type ChangeSet,
   type ChangeSetInput,
@@ -301,7 +302,13 @@ export class FlowRepository {
     return { ...rest, flow: { ...rest.flow, notes: mergeNotes(notesBase, stored.notes, rest.flow.notes) } };
   }
 
-  /** Refuses updates to nodes that are gone or changed since the editor read them. */
+  /**
+   * Refuses updates to nodes that are gone or changed since the editor read
+   * them; the revision each updated node has after the edit. A move alone
+   * (isMoveOnly) is checked for the node being there only, and keeps its
+   * revision: it is not in what this returns, so the window that moved it
+   * does not learn of a revision another window's edit made.
+   */
   private checkRevisions(flowId: string, changes: ChangeSet): Record<string, number> {
     const ids = changes.updateNodes.map((u) => u.id).filter((id) => !changes.addNodes.some((n) => n.id === id));
     if (!this.exists(flowId)) throw flowNotFound(flowId);
@@ -324,6 +331,7 @@ export class FlowRepository {
           nodeId: update.id,
         });
       }
+      if (isMoveOnly(update)) continue;
       if (update.rev !== undefined && update.rev !== rev) {
         throw new FlowbenchError(
           'EDIT_CONFLICT',
@@ -410,7 +418,7 @@ export class FlowRepository {
           ...(update.maxAttempts !== undefined ? { maxAttempts: update.maxAttempts } : {}),
           ...(update.timeoutMs !== undefined ? { timeoutMs: update.timeoutMs } : {}),
           ...(update.onError !== undefined ? { onError: update.onError } : {}),
-          rev: revs[update.id] ?? 1,
+          ...(revs[update.id] !== undefined ? { rev: revs[update.id] } : {}),
           updatedAt: now,
         })
         .where(and(eq(nodes.flowId, flowId), eq(nodes.id, update.id)))

@@ -305,6 +305,35 @@ test('two windows typing in different flow settings both keep theirs; the same s
   await other.close();
 });
 
+test('a node moved in one window and written in another keeps both: a move is no conflict', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await twoWindows(page, browser, served);
+  // The first window drags the card down.
+  const card = await page.getByTestId('rf__node-say').boundingBox();
+  if (!card) throw new Error('the card is not on screen');
+  await page.mouse.move(card.x + card.width / 2, card.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(card.x + card.width / 2, card.y + 160, { steps: 8 });
+  await page.mouse.up();
+  await expectSaved(page);
+  const moved = storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.position;
+  expect(moved?.y).toBeGreaterThan(150);
+  // The second window, which has not seen the move, writes in a card that moved: saved, not refused.
+  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await typeInTemplate(second, 'say', ' (second window)');
+  expect((await saved).status()).toBe(200);
+  release();
+  await expectSaved(second);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const say = storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say');
+  expect(say?.config.template).toBe('You said: {{inputs.message}} (second window)');
+  expect(say?.position).toEqual(moved);
+  await other.close();
+});
+
 test('text typed in a node edit refused as a conflict is shown to be copied or put back, not dropped', async ({
   page,
   browser,
