@@ -32,6 +32,25 @@ describe('mergeNotes', () => {
     expect(texts(mergeNotes(base, both, both))).toEqual(['a:same', 'b:B']);
   });
 
+  it('keeps a note moved, sized or coloured on one side and written in on the other; a move on both sides is ours', () => {
+    const moved = { ...note('a', 'A'), position: { x: 400, y: 80 }, color: 'blue' as const };
+    const written = { ...note('a', 'A, written here'), width: 320 };
+    expect(mergeNotes(base, [moved, note('b', 'B')], [written, note('b', 'B')])[0]).toEqual({
+      ...moved,
+      text: 'A, written here',
+      width: 320,
+    });
+    // The other way round: stored has the text, this edit the move.
+    expect(mergeNotes(base, [written, note('b', 'B')], [moved, note('b', 'B')])[0]).toEqual({
+      ...written,
+      position: { x: 400, y: 80 },
+      color: 'blue',
+    });
+    const theirsMoved = { ...note('a', 'A'), position: { x: 10, y: 10 } };
+    const oursMoved = { ...note('a', 'A'), position: { x: 20, y: 20 }, height: 200 };
+    expect(mergeNotes(base, [theirsMoved, note('b', 'B')], [oursMoved, note('b', 'B')])[0]).toEqual(oursMoved);
+  });
+
   it('refuses a note changed differently on both sides, or changed on one and removed on the other', () => {
     const stored = [note('a', 'theirs'), note('b', 'B')];
     expect(() => mergeNotes(base, stored, [note('a', 'ours'), note('b', 'B')])).toThrow(
@@ -40,5 +59,13 @@ describe('mergeNotes', () => {
     expect(() => mergeNotes(base, stored, [note('b', 'B')])).toThrow(
       expect.objectContaining({ code: 'EDIT_CONFLICT' }),
     );
+    // Written differently on both sides, whatever else each changed.
+    const movedAndWritten = { ...note('a', 'ours'), position: { x: 50, y: 50 } };
+    expect(() => mergeNotes(base, stored, [movedAndWritten, note('b', 'B')])).toThrow(
+      expect.objectContaining({ code: 'EDIT_CONFLICT', data: { noteId: 'a' } }),
+    );
+    // Moved on one side and removed on the other: refused, as a move of a node that is gone is.
+    const moved = [{ ...note('a', 'A'), position: { x: 9, y: 9 } }, note('b', 'B')];
+    expect(() => mergeNotes(base, moved, [note('b', 'B')])).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
   });
 });

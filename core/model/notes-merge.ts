@@ -8,10 +8,14 @@ import { sameData } from './same-json';
  * started from (`base`), the list stored now (`stored`) and the list the
  * edit made (`ours`). A note only one side changed (added, edited, moved,
  * removed) takes that side's version, so two windows editing different notes
- * of a flow both keep their text. A note both changed differently is an
- * EDIT_CONFLICT naming it, as a node changed in two places is: nothing typed
- * is overwritten in silence. The order is the stored one, then notes added
- * by this edit, in its order.
+ * of a flow both keep their text. A note both changed is merged field by
+ * field when at most one of them changed its text: one window moves, resizes
+ * or colours it while the other writes in it, and both are kept; where both
+ * moved it (or sized or coloured it), this edit's wins, as the later move of
+ * a node does. A note whose text both changed differently, or that one
+ * changed and the other removed, is an EDIT_CONFLICT naming it, as a node
+ * changed in two places is: nothing typed is overwritten in silence. The
+ * order is the stored one, then notes added by this edit, in its order.
  */
 export function mergeNotes(base: readonly Note[], stored: readonly Note[], ours: readonly Note[]): Note[] {
   const byId = (notes: readonly Note[]) => new Map(notes.map((note) => [note.id, note]));
@@ -20,6 +24,7 @@ export function mergeNotes(base: readonly Note[], stored: readonly Note[], ours:
     const [b, t, o] = [before.get(id), theirs.get(id), mine.get(id)];
     if (sameData(o, b)) return t;
     if (sameData(t, b) || sameData(t, o)) return o;
+    if (b && t && o && (t.text === b.text || o.text === b.text || t.text === o.text)) return mergeFields(b, t, o);
     throw new FlowbenchError(
       'EDIT_CONFLICT',
       `sticky note "${id}" was changed elsewhere since this edit began; reload to see it`,
@@ -28,4 +33,17 @@ export function mergeNotes(base: readonly Note[], stored: readonly Note[], ours:
   };
   const ids = [...new Set([...stored.map((n) => n.id), ...ours.map((n) => n.id)])];
   return ids.flatMap((id) => pick(id) ?? []);
+}
+
+/** A note both sides changed, at most one of them its text: theirs, with every field this edit changed taken from it. */
+function mergeFields(base: Note, theirs: Note, ours: Note): Note {
+  const merged: Record<string, unknown> = { ...theirs };
+  const b: Record<string, unknown> = base;
+  const o: Record<string, unknown> = ours;
+  for (const key of new Set([...Object.keys(b), ...Object.keys(o)])) {
+    if (sameData(o[key], b[key])) continue;
+    if (o[key] === undefined) delete merged[key];
+    else merged[key] = o[key];
+  }
+  return merged as Note;
 }

@@ -1,6 +1,16 @@
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { boxesApart } from '../helpers/boxes';
-import { expect, expectSaved, holdFlowReads, laidOutEcho, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import {
+  expect,
+  expectSaved,
+  holdFlowReads,
+  laidOutEcho,
+  openFlow,
+  storedFlow,
+  test,
+  withDatabase,
+  type Served,
+} from './fixtures';
 
 const MARKDOWN = '## Plan\n- ask for **JSON**\n- see [the docs](https://example.com/docs)';
 
@@ -200,32 +210,42 @@ test('Layout takes a note along with the cards inside it', async ({ page, served
   expect(storedFlow(served.db, 'laid').notes[0]!.position).toEqual(around.position);
 });
 
-test('two windows writing in different notes of one flow both keep their text, also when one has not yet seen the other', async ({
-  page,
-  browser,
-  served,
-}) => {
+/**
+ * A flow with the notes `plan` and `todo` open in `page` and in a second
+ * window (a browser context of its own, as another editor window or another
+ * person's tab), whose reads of the flow are held back until `release`: it
+ * has not seen the first's edits when it writes.
+ */
+async function notesInTwoWindows(page: Page, browser: Browser, served: Served) {
   const sticky = (id: string, text: string, x: number) => ({ id, text, position: { x, y: 320 } });
   await openFlow(
     page,
     served,
     laidOutEcho({ id: 'shared', notes: [sticky('plan', 'Plan', 0), sticky('todo', 'To do', 400)] }),
   );
-  // A second window: a browser context of its own, as another editor window or another person's tab.
   const other = await browser.newContext();
   const second = await other.newPage();
   await second.goto(`${served.editorUrl}#/flow/shared`);
   for (const window of [page, second]) await expect(note(window, 'todo')).toBeVisible();
-  // From now on the second window's reads of the flow are slow: it has not seen the first's edit when it writes.
   const release = await holdFlowReads(second);
+  return { other, second, release };
+}
 
-  const append = async (window: Page, id: string, text: string) => {
-    await note(window, id).getByTestId('note-body').dblclick();
-    await window.keyboard.press('End');
-    await window.keyboard.type(text);
-    await window.keyboard.press('Escape');
-    await expectSaved(window);
-  };
+/** Writes `text` at the end of a note, as a person does, and waits for it to be saved. */
+async function append(window: Page, id: string, text: string): Promise<void> {
+  await note(window, id).getByTestId('note-body').dblclick();
+  await window.keyboard.press('End');
+  await window.keyboard.type(text);
+  await window.keyboard.press('Escape');
+  await expectSaved(window);
+}
+
+test('two windows writing in different notes of one flow both keep their text, also when one has not yet seen the other', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await notesInTwoWindows(page, browser, served);
   await append(page, 'plan', ': ask for JSON');
   await append(second, 'todo', ': add retries');
   await expect(note(second, 'plan').getByTestId('note-body')).toHaveText('Plan'); // still the old text there
@@ -240,5 +260,22 @@ test('two windows writing in different notes of one flow both keep their text, a
   release();
   await expect(note(second, 'plan').getByTestId('note-body')).toHaveText('Plan: ask for JSON');
   await expect(note(second, 'todo').getByTestId('note-body')).toHaveText('To do: add retries');
+  await other.close();
+});
+
+test('a note recoloured in one window and written in another keeps both', async ({ page, browser, served }) => {
+  const { other, second, release } = await notesInTwoWindows(page, browser, served);
+  await note(page, 'plan').click();
+  await page.getByRole('button', { name: 'Colour blue' }).click();
+  await expectSaved(page);
+  // The second window, still showing the note yellow, writes in it: merged, not refused.
+  await append(second, 'plan', ': ask for JSON');
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  expect(storedFlow(served.db, 'shared').notes.find((n) => n.id === 'plan')).toMatchObject({
+    text: 'Plan: ask for JSON',
+    color: 'blue',
+  });
+  release();
+  await expect(note(second, 'plan')).toHaveClass(/note-blue/);
   await other.close();
 });
