@@ -97,6 +97,14 @@ export const ChangeSetSchema = z.lazy(() =>
      * it the fields are stored as sent.
      */
     fieldsBase: FlowFieldsUpdateSchema.optional(),
+    /**
+     * The revision the editor last saw of each node it removes. A node
+     * another window changed since (a prompt written, a setting changed) is
+     * then an EDIT_CONFLICT instead of removed with that change unseen, as
+     * an update of it would be. A node only moved meanwhile keeps its
+     * revision (isMoveOnly), so it is removed. Without it the nodes are removed.
+     */
+    removeRevs: z.record(z.string(), z.number().int().min(1)).optional(),
   }),
 );
 

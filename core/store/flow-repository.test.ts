@@ -184,6 +184,29 @@ describe('FlowRepository', () => {
     );
   });
 
+  it('refuses to remove a node changed since the removal was based on it, but not one only moved', () => {
+    flows.create(smallFlow());
+    // Window A writes in the node; window B, still at revision 1, removes it: refused, nothing removed.
+    flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, config: { template: 'From A' } }] });
+    const before = dumpDatabase(path);
+    expect(() => flows.applyChanges('small', { removeNodes: ['greet'], removeRevs: { greet: 1 } })).toThrow(
+      expect.objectContaining({
+        code: 'EDIT_CONFLICT',
+        message:
+          'node "greet" was changed elsewhere before this removal (revision 2, removal based on 1); reload to see it',
+      }),
+    );
+    expect(dumpDatabase(path)).toEqual(before);
+    // Moved meanwhile (the revision stays), or removed at the revision it has: removed.
+    flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, position: { x: 9, y: 9 } }] });
+    flows.applyChanges('small', { removeNodes: ['greet'], removeRevs: { greet: 2 } });
+    expect(flows.getNode('small', 'greet')).toBeUndefined();
+    // Without revisions (an API client that sends none), or for a node already gone, as before.
+    flows.applyChanges('small', { removeNodes: ['result'] });
+    flows.applyChanges('small', { removeNodes: ['greet'], removeRevs: { greet: 1 } });
+    expect(flows.get('small').nodes.map((n) => n.id)).toEqual(['input']);
+  });
+
   it('merges sticky notes edited in two windows note by note, and refuses one note edited in both', () => {
     const note = (id: string, text: string, x = 0) => ({ id, text, position: { x, y: 0 } });
     flows.create(smallFlow({ notes: [note('plan', 'Plan'), note('todo', 'To do')] }));

@@ -304,13 +304,18 @@ export class FlowRepository {
 
   /**
    * Refuses updates to nodes that are gone or changed since the editor read
-   * them; the revision each updated node has after the edit. A move alone
+   * them, and removals of nodes changed since (ChangeSet.removeRevs); the
+   * revision each updated node has after the edit. A move alone
    * (isMoveOnly) is checked for the node being there only, and keeps its
    * revision: it is not in what this returns, so the window that moved it
    * does not learn of a revision another window's edit made.
    */
   private checkRevisions(flowId: string, changes: ChangeSet): Record<string, number> {
-    const ids = changes.updateNodes.map((u) => u.id).filter((id) => !changes.addNodes.some((n) => n.id === id));
+    const removeRevs = changes.removeRevs ?? {};
+    const ids = [
+      ...changes.updateNodes.map((u) => u.id).filter((id) => !changes.addNodes.some((n) => n.id === id)),
+      ...changes.removeNodes.filter((id) => removeRevs[id] !== undefined),
+    ];
     if (!this.exists(flowId)) throw flowNotFound(flowId);
     const current = new Map(
       ids.length === 0
@@ -322,6 +327,16 @@ export class FlowRepository {
             .all()
             .map((r) => [r.id, r.rev] as const),
     );
+    for (const id of changes.removeNodes) {
+      const rev = current.get(id);
+      // Gone already: nothing of another window's is lost by removing it.
+      if (rev === undefined || removeRevs[id] === undefined || removeRevs[id] === rev) continue;
+      throw new FlowbenchError(
+        'EDIT_CONFLICT',
+        `node "${id}" was changed elsewhere before this removal (revision ${rev}, removal based on ${removeRevs[id]}); reload to see it`,
+        { nodeId: id, rev },
+      );
+    }
     const revs: Record<string, number> = {};
     for (const update of changes.updateNodes) {
       if (changes.addNodes.some((n) => n.id === update.id)) continue;

@@ -334,6 +334,35 @@ test('a node moved in one window and written in another keeps both: a move is no
   await other.close();
 });
 
+test('a node written in one window is not removed by another that has not seen the text', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await twoWindows(page, browser, served);
+  await typeInTemplate(page, 'say', ' (first window)');
+  await expectSaved(page);
+  // The second window still shows the old text, and removes the node: refused, the node stays with the text.
+  const refusedRemoval = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await second.getByTestId('rf__node-say').click();
+  await second.locator('.react-flow__pane').press('Delete');
+  expect((await refusedRemoval).status()).toBe(409);
+  release();
+  await expect(second.getByRole('alert', { name: 'Refused' })).toContainText(
+    'Someone changed this flow elsewhere: node "say" was changed elsewhere before this removal (revision 2, removal based on 1). The flow was reloaded; redo your last edit.',
+  );
+  expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(
+    'You said: {{inputs.message}} (first window)',
+  );
+  // Back on the second window's canvas, with the text the first wrote: removed now, seen, it goes.
+  await expect(second.getByTestId('rf__node-say')).toContainText('(first window)');
+  await second.getByTestId('rf__node-say').click();
+  await second.locator('.react-flow__pane').press('Delete');
+  await expectSaved(second);
+  expect(storedFlow(served.db, 'shared').nodes.map((n) => n.id)).not.toContain('say');
+  await other.close();
+});
+
 test('text typed in a node edit refused as a conflict is shown to be copied or put back, not dropped', async ({
   page,
   browser,

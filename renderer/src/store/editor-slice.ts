@@ -146,13 +146,17 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     async (changes) => {
       const { flowId, revs } = get();
       if (!flowId) return 'sent';
-      // Each update names the revision it was based on, as known when it is sent.
+      // Each update and removal names the revision it was based on, as known when it is sent.
+      const removeRevs = Object.fromEntries(
+        changes.removeNodes.flatMap((id) => (revs[id] !== undefined ? [[id, revs[id]]] : [])),
+      );
       const stamped = {
         ...changes,
         updateNodes: changes.updateNodes.map((u) => ({
           ...u,
           ...(revs[u.id] !== undefined ? { rev: revs[u.id] } : {}),
         })),
+        ...(Object.keys(removeRevs).length > 0 ? { removeRevs } : {}),
       };
       set({ saveState: 'saving' });
       try {
