@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema, type ChangeSetInput } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
 import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder';
-import { putBackChange, putBackTextIn, unsavedText, type UnsavedText } from './unsaved-text';
+import { putBackChange, putBackPlan, unsavedText, type UnsavedText } from './unsaved-text';
 
 /** What a person reads of each: where, and the text. */
 const shown = (found: UnsavedText[]) => found.map(({ where, text }) => ({ where, text }));
@@ -147,15 +147,15 @@ describe('unsaved text', () => {
     expect(back.notes[0]?.text).toBe('first!\nline two\nline 3');
     // One line each changed: the person's replaces theirs, and the toast says so.
     expect(back.description).toBe('Mine');
-    expect(putBackTextIn(stored, askPrompt!)).toEqual({ text: expect.any(String), merged: true, replaced: 0 });
-    expect(putBackTextIn(stored, description!)).toEqual({ text: 'Mine', merged: true, replaced: 1 });
+    expect(putBackPlan(stored, askPrompt!)?.text).toEqual({ text: expect.any(String), merged: true, replaced: 0 });
+    expect(putBackPlan(stored, description!)?.text).toEqual({ text: 'Mine', merged: true, replaced: 1 });
     // Without the flow it started from, a text is put back as typed.
     const [unknownBase] = unsavedText(mine, stored, refused);
     expect(unknownBase?.base).toBeUndefined();
     expect(putBack(stored, unknownBase).nodes.find((n) => n.id === 'ask')?.config).toMatchObject({
       prompt: prompt.replace('You answer', 'You triage'),
     });
-    expect(putBackTextIn(stored, unknownBase!)).toEqual({ text: expect.any(String), merged: false, replaced: 0 });
+    expect(putBackPlan(stored, unknownBase!)?.text).toEqual({ text: expect.any(String), merged: false, replaced: 0 });
   });
 
   it('puts nothing back where the place is gone or already holds the text', () => {

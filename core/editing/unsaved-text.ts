@@ -376,7 +376,7 @@ function textAt(flow: Flow, place: TextPlace): string | undefined {
   return new Map(textFields({ [field]: (flow as unknown as Record<string, unknown>)[field] })).get(place.path);
 }
 
-/** What Put back leaves at a text's place (`now`, what is there): see putBackChange. */
+/** What Put back leaves at a text's place (`now`, what is there): see putBackPlan. */
 export interface PutBackText {
   text: string;
   /** The person's change was merged into another window's change of the same text. */
@@ -397,33 +397,50 @@ export function putBackText(now: string, { text, base }: UnsavedText): PutBackTe
   return { text: merged, merged: true, replaced: conflicts };
 }
 
-/** putBackText for an item at its place in `flow`; undefined when nothing is there (a setting the other window emptied, a note removed). */
-export function putBackTextIn(flow: Flow, item: UnsavedText): PutBackText | undefined {
-  const now = textAt(flow, item.place);
-  return now === undefined ? undefined : putBackText(now, item);
+/** What Put back does for an item: its edit, and for a text what it leaves there (see putBackPlan). */
+export interface PutBackPlan {
+  changes: ChangeSetInput;
+  /** Absent for a node put back whole, and for a text whose place holds none now (a setting emptied elsewhere). */
+  text?: PutBackText;
 }
 
 /**
  * The edit that puts an unsaved text back where it was typed, merged with
  * what another window stored there since (putBackText: where both changed
- * the same lines, the person's win, having seen the other's text);
- * undefined when that place is gone from the flow, or holds that text already.
- * A text in a node the person added puts the whole node back (addBackChange),
- * after the nodes it reads that they added too (addBackWithSources: `listed`
- * holds them, every item the refusal lists). The node put back for `item` is
- * the last the edit adds.
+ * the same lines, the person's win, having seen the other's text), with
+ * what it leaves there, so that the button, its tooltip and the toast need
+ * one merge; undefined when that place is gone from the flow, or holds that
+ * text already. A text in a node the person added puts the whole node back
+ * (addBackChange), after the nodes it reads that they added too
+ * (addBackWithSources: `listed` holds them, every item the refusal lists).
+ * The node put back for `item` is the last the edit adds.
  */
-export function putBackChange(
+export function putBackPlan(
   flow: Flow,
   item: UnsavedText,
   listed: readonly UnsavedText[] = [],
-): ChangeSetInput | undefined {
-  const { place, added } = item;
-  if (added) return addBackWithSources(flow, added, listed);
-  const now = textAt(flow, place);
-  const text = now === undefined ? item.text : putBackText(now, item).text;
-  if (now === text) return undefined;
-  if (place.kind === 'note') return now === undefined ? undefined : updateNoteChange(flow, place.id, { text });
+): PutBackPlan | undefined {
+  if (item.added) {
+    const changes = addBackWithSources(flow, item.added, listed);
+    return changes && { changes };
+  }
+  const now = textAt(flow, item.place);
+  const text = now === undefined ? undefined : putBackText(now, item);
+  if (text && text.text === now) return undefined;
+  const changes = textChange(flow, item.place, text?.text ?? item.text);
+  return changes && { changes, ...(text ? { text } : {}) };
+}
+
+/** putBackPlan's edit alone. */
+export const putBackChange = (
+  flow: Flow,
+  item: UnsavedText,
+  listed: readonly UnsavedText[] = [],
+): ChangeSetInput | undefined => putBackPlan(flow, item, listed)?.changes;
+
+/** The edit that sets the text at `place`; undefined when the place is gone or holds something other than text. */
+function textChange(flow: Flow, place: TextPlace, text: string): ChangeSetInput | undefined {
+  if (place.kind === 'note') return updateNoteChange(flow, place.id, { text });
   if (place.kind === 'node') {
     const node = flow.nodes.find((n) => n.id === place.id);
     if (!node) return undefined;

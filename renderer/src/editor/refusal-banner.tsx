@@ -1,7 +1,7 @@
 import {
   backAs,
-  putBackChange,
-  putBackTextIn,
+  putBackPlan,
+  type PutBackPlan,
   type PutBackText,
   type UnsavedText,
 } from '../../../core/editing/unsaved-text';
@@ -99,11 +99,7 @@ function putBackTitle(item: UnsavedText, text: PutBackText | undefined): string 
 
 function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
   const flow = useAppStore((s) => s.flow);
-  const putBack = (
-    item: UnsavedText,
-    changes: NonNullable<ReturnType<typeof putBackChange>>,
-    text: PutBackText | undefined,
-  ) => {
+  const putBack = (item: UnsavedText, { changes, text }: PutBackPlan) => {
     const before = useAppStore.getState().refusal?.unsaved ?? [];
     useAppStore.getState().edit(changes);
     const state = useAppStore.getState();
@@ -131,8 +127,7 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
       {unsaved.map((item) => {
         const { where, text } = item;
         // Only where the place is still there (the other window may have removed the node or the note).
-        const changes = flow ? putBackChange(flow, item, unsaved) : undefined;
-        const merge = flow && changes && !item.added ? putBackTextIn(flow, item) : undefined;
+        const plan = flow ? putBackPlan(flow, item, unsaved) : undefined;
         return (
           // Keyed by place, not by `where`: two nodes may share a label.
           <li key={JSON.stringify(item.place)}>
@@ -154,8 +149,8 @@ function UnsavedList({ unsaved }: { unsaved: readonly UnsavedText[] }) {
                 <CopyButton text={text} />
               </>
             )}
-            {changes && (
-              <button title={putBackTitle(item, merge)} onClick={() => putBack(item, changes, merge)}>
+            {plan && (
+              <button title={putBackTitle(item, plan.text)} onClick={() => putBack(item, plan)}>
                 Put back
               </button>
             )}
