@@ -203,13 +203,20 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
  * conflict), and two windows' moves of one node leave it where the last put it.
  */
 export const isMoveOnly = (update: NodeUpdate): boolean =>
-  update.position !== undefined &&
-  update.label === undefined &&
-  update.config === undefined &&
-  update.version === undefined &&
-  update.maxAttempts === undefined &&
-  update.timeoutMs === undefined &&
-  update.onError === undefined;
+  update.position !== undefined && update.label === undefined && !changesSettings(update);
+
+/**
+ * The update changes what the node does: its config or another setting,
+ * anything but its label and place. One list for isMoveOnly and isLayoutOnly:
+ * a setting added to NodeUpdateSchema and missed here would let a move skip
+ * the revision check for a real edit.
+ */
+const changesSettings = (update: NodeUpdate): boolean =>
+  update.config !== undefined ||
+  update.version !== undefined ||
+  update.maxAttempts !== undefined ||
+  update.timeoutMs !== undefined ||
+  update.onError !== undefined;
 
 /**
  * True when the change only moves or renames nodes or edits sticky notes, which
@@ -223,14 +230,7 @@ export function isLayoutOnly(changes: ChangeSet): boolean {
     changes.removeNodes.length === 0 &&
     changes.addEdges.length === 0 &&
     changes.removeEdges.length === 0 &&
-    changes.updateNodes.every(
-      (u) =>
-        u.config === undefined &&
-        u.version === undefined &&
-        u.maxAttempts === undefined &&
-        u.timeoutMs === undefined &&
-        u.onError === undefined,
-    )
+    changes.updateNodes.every((u) => !changesSettings(u))
   );
 }
 
