@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeSetSchema } from '../model/change-set';
+import { FlowSchema } from '../model/flow';
 import { COALESCE_MS, EMPTY_HISTORY, HISTORY_LIMIT, recordEdit, redo, undo } from './history';
 
 const rename = (label: string) => ChangeSetSchema.parse({ updateNodes: [{ id: 'a', label }] });
@@ -38,5 +39,25 @@ describe('history', () => {
       history = recordEdit(history, { forward: rename(`${i}`), backward: rename('') }, i * 2000);
     expect(history.past).toHaveLength(HISTORY_LIMIT);
     expect(history.past[0]?.forward).toEqual(rename('1'));
+  });
+
+  it("undoing a config edit puts back the keys it changed, not another window's setting merged in since", () => {
+    const config = (prompt: string, temperature: number) =>
+      ChangeSetSchema.parse({ updateNodes: [{ id: 'a', config: { prompt, temperature } }] });
+    const history = recordEdit(EMPTY_HISTORY, { forward: config('Two', 0.7), backward: config('One', 0.7) }, 0);
+    // Another window set the temperature meanwhile, and the host merged it into this editor's flow.
+    const flow = FlowSchema.parse({
+      schemaVersion: 1,
+      id: 'f',
+      name: 'F',
+      tool: { name: 'f' },
+      nodes: [{ id: 'a', type: 'llm', config: { prompt: 'Two', temperature: 0.2 } }],
+      edges: [],
+    });
+    const undone = undo(history, flow);
+    expect(undone?.changes.updateNodes[0]?.config).toEqual({ prompt: 'One', temperature: 0.2 });
+    expect(redo(undone!.history, flow)?.changes.updateNodes[0]?.config).toEqual({ prompt: 'Two', temperature: 0.2 });
+    // Without the flow, as recorded.
+    expect(undo(history)?.changes).toEqual(config('One', 0.7));
   });
 });

@@ -1,4 +1,6 @@
 import type { ChangeSet } from '../model/change-set';
+import type { Flow } from '../model/flow';
+import { sameData } from '../model/same-json';
 
 /** One undoable edit: the change made, and the change that reverts it. */
 export interface HistoryEntry {
@@ -36,16 +38,52 @@ export function recordEdit(
   return { past: [...history.past, entry].slice(-HISTORY_LIMIT), future: [] };
 }
 
-/** The change that undoes the last step, and the history after it; undefined when there is nothing to undo. */
-export function undo(history: History): { changes: ChangeSet; history: History } | undefined {
+/**
+ * The change that undoes the last step, and the history after it; undefined
+ * when there is nothing to undo. With the flow as shown now, each node config
+ * the step set is narrowed to the keys the step changed (stepKeysOnly).
+ */
+export function undo(history: History, flow?: Flow): { changes: ChangeSet; history: History } | undefined {
   const entry = history.past.at(-1);
   if (!entry) return undefined;
-  return { changes: entry.backward, history: { past: history.past.slice(0, -1), future: [...history.future, entry] } };
+  return {
+    changes: flow ? stepKeysOnly(flow, entry.backward, entry.forward) : entry.backward,
+    history: { past: history.past.slice(0, -1), future: [...history.future, entry] },
+  };
 }
 
 /** The change that redoes the last undone step, and the history after it. */
-export function redo(history: History): { changes: ChangeSet; history: History } | undefined {
+export function redo(history: History, flow?: Flow): { changes: ChangeSet; history: History } | undefined {
   const entry = history.future.at(-1);
   if (!entry) return undefined;
-  return { changes: entry.forward, history: { past: [...history.past, entry], future: history.future.slice(0, -1) } };
+  return {
+    changes: flow ? stepKeysOnly(flow, entry.forward, entry.backward) : entry.forward,
+    history: { past: [...history.past, entry], future: history.future.slice(0, -1) },
+  };
+}
+
+/**
+ * `changes` with each node config it sets made of the config shown now and,
+ * for the keys the step changed (where `changes` and `other`, its opposite,
+ * differ), the values `changes` gives them. A step records whole configs, so
+ * undoing the prompt typed here would otherwise also put back the temperature
+ * another window set meanwhile, merged into this editor since (node-merge.ts).
+ */
+export function stepKeysOnly(flow: Flow, changes: ChangeSet, other: ChangeSet): ChangeSet {
+  const nodes = new Map(flow.nodes.map((node) => [node.id, node]));
+  const opposite = new Map(other.updateNodes.map((update) => [update.id, update.config]));
+  return {
+    ...changes,
+    updateNodes: changes.updateNodes.map((update) => {
+      const [now, theirs] = [nodes.get(update.id)?.config, opposite.get(update.id)];
+      if (!update.config || !now || !theirs) return update;
+      const config = { ...now };
+      for (const key of new Set([...Object.keys(update.config), ...Object.keys(theirs)])) {
+        if (sameData(update.config[key], theirs[key])) continue;
+        if (update.config[key] === undefined) delete config[key];
+        else config[key] = update.config[key];
+      }
+      return { ...update, config };
+    }),
+  };
 }

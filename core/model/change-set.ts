@@ -19,19 +19,34 @@ import type { Problem } from './problems';
  * know is refused, here and in every part of a change set: dropped, a typo
  * (`lable`) would be an edit that changes nothing and answers ok.
  */
+const nodeSettings = () => ({
+  label: z.string().max(200).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  version: z.number().int().min(1).optional(),
+  maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
+  timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
+  /** What the node's failure does to the run (FlowNode.onError); null goes back to the default. */
+  onError: z.enum(NODE_ERROR_POLICIES).nullable().optional(),
+});
+
 export const NodeUpdateSchema = z.lazy(() =>
   z.strictObject({
     id: z.string().min(1),
-    /** The revision the editor last saw; a mismatch is an EDIT_CONFLICT, not a silent overwrite. */
+    /**
+     * The revision the editor last saw; a mismatch is an EDIT_CONFLICT, not a
+     * silent overwrite, for each setting sent without its base.
+     */
     rev: z.number().int().min(1).optional(),
-    label: z.string().max(200).optional(),
     position: PositionSchema.optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
-    version: z.number().int().min(1).optional(),
-    maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
-    timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
-    /** What the node's failure does to the run (FlowNode.onError); null goes back to the default. */
-    onError: z.enum(NODE_ERROR_POLICIES).nullable().optional(),
+    ...nodeSettings(),
+    /**
+     * The values the settings this update sets had when the edit began. The
+     * update is then merged with what another window saved meanwhile, setting
+     * by setting and config key by config key (node-merge.ts), instead of
+     * refused whole or written over it. Without it (an API client that sends
+     * none) the revision decides, as before.
+     */
+    base: z.strictObject(nodeSettings()).optional(),
   }),
 );
 
@@ -117,6 +132,12 @@ export interface ChangeResult {
   rowsWritten: number;
   /** The new revision of every node the change added or updated, but for nodes it only moved (isMoveOnly: their revision stays). */
   nodeRevs: Record<string, number>;
+  /**
+   * The nodes as stored after the edit, for each update merged with a change
+   * another window had saved since the editor read the node (NodeUpdate.base):
+   * what the editor shows of them is brought up to date from these.
+   */
+  merged?: FlowNode[];
 }
 
 /** Problem codes a draft may carry while it is being edited; the rest are refused. */

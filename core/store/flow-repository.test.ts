@@ -184,6 +184,62 @@ describe('FlowRepository', () => {
     );
   });
 
+  it('merges two windows changing different settings of one node, and refuses one setting changed in both', () => {
+    const [input, , result] = smallFlow().nodes;
+    const ask = { id: 'greet', type: 'llm', config: { prompt: 'About {{inputs.topic}}' } };
+    flows.create(smallFlow({ nodes: [input!, ask, result!] }));
+    const read = flows.getNode('small', 'greet')!;
+    const base = { config: read.config, version: read.version };
+    // Window A sets the temperature; window B, still at revision 1, writes the prompt and sends its whole config.
+    flows.applyChanges('small', {
+      updateNodes: [{ id: 'greet', rev: 1, config: { ...read.config, temperature: 0.2 } }],
+    });
+    const written = flows.applyChanges('small', {
+      updateNodes: [
+        {
+          id: 'greet',
+          rev: 1,
+          config: { ...read.config, prompt: 'In French' },
+          maxAttempts: 3,
+          base: { ...base, maxAttempts: null },
+        },
+      ],
+    });
+    const both = { ...read.config, prompt: 'In French', temperature: 0.2 };
+    expect(flows.getNode('small', 'greet')).toMatchObject({ config: both, maxAttempts: 3 });
+    // B's answer brings A's temperature, for B to show, and the revision after both.
+    expect(written.nodeRevs).toEqual({ greet: 3 });
+    expect(written.merged).toEqual([expect.objectContaining({ id: 'greet', config: both })]);
+    // B's next edit, queued before that answer, names revision 3 but was made on a config without A's
+    // temperature: the setting it did not touch stays A's instead of going back.
+    const next = flows.applyChanges('small', {
+      updateNodes: [
+        {
+          id: 'greet',
+          rev: 3,
+          config: { ...read.config, prompt: 'In French, briefly' },
+          base: { config: { ...read.config, prompt: 'In French' }, version: 1 },
+        },
+      ],
+    });
+    expect(next.merged).toBeUndefined();
+    expect(flows.getNode('small', 'greet')?.config).toEqual({ ...both, prompt: 'In French, briefly' });
+    // Both windows set the temperature, differently: refused, nothing written.
+    const before = dumpDatabase(path);
+    expect(() =>
+      flows.applyChanges('small', {
+        updateNodes: [{ id: 'greet', rev: 1, config: { ...read.config, temperature: 1.5 }, base }],
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'EDIT_CONFLICT',
+        message:
+          'node "greet" was changed elsewhere (revision 4, edit based on 1): its setting "temperature" was changed by both; reload to see it',
+      }),
+    );
+    expect(dumpDatabase(path)).toEqual(before);
+  });
+
   it('refuses to remove a node changed since the removal was based on it, but not one only moved', () => {
     flows.create(smallFlow());
     // Window A writes in the node; window B, still at revision 1, removes it: refused, nothing removed.

@@ -16,6 +16,8 @@ import { isBuiltInToolName } from '../model/ids';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { checkFlowFields } from '../model/flow-fields-check';
+import { mergeNodeUpdate } from '../model/node-merge';
+import { parseNodeConfig } from '../model/node-config';
 import { mergeNotes } from '../model/notes-merge';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
@@ -273,7 +275,7 @@ export class FlowRepository {
     }
     const sqlite = this.database.sqlite;
     return this.db.transaction(() => {
-      const changes = this.againstStored(flowId, parsed.data);
+      const { changes, stale } = this.mergeNodeUpdates(flowId, this.againstStored(flowId, parsed.data));
       const before = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       const nodeRevs = this.checkRevisions(flowId, changes);
       const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
@@ -281,7 +283,8 @@ export class FlowRepository {
       // Flow fields may change what clients are offered; sticky notes (a layout-only change) do not.
       if (changes.flow && validated) this.database.catalogueEpoch.value++;
       const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
-      return { rowsWritten: after - before, nodeRevs };
+      const merged = stale.flatMap((id) => this.getNode(flowId, id) ?? []);
+      return { rowsWritten: after - before, nodeRevs, ...(merged.length > 0 ? { merged } : {}) };
     }, WRITE_TRANSACTION);
   }
 
@@ -300,6 +303,45 @@ export class FlowRepository {
     checkFlowFields(stored, changes);
     if (!notesBase || !rest.flow.notes) return rest;
     return { ...rest, flow: { ...rest.flow, notes: mergeNotes(notesBase, stored.notes, rest.flow.notes) } };
+  }
+
+  /**
+   * Node updates that say what they started from (NodeUpdate.base), merged
+   * with the nodes as stored (node-merge.ts): what the edit leaves to write,
+   * with no revision left to check, and the nodes another window had changed
+   * since the editor read them, whose merged settings go back to it.
+   */
+  private mergeNodeUpdates(flowId: string, changes: ChangeSet): { changes: ChangeSet; stale: string[] } {
+    const added = new Set(changes.addNodes.map((node) => node.id));
+    const ids = new Set(
+      changes.updateNodes.filter((u) => u.base && !added.has(u.id) && !isMoveOnly(u)).map((u) => u.id),
+    );
+    if (ids.size === 0) return { changes, stale: [] };
+    const stored = new Map(
+      this.db
+        .select()
+        .from(nodes)
+        .where(and(eq(nodes.flowId, flowId), inArray(nodes.id, [...ids])))
+        .all()
+        .map((row) => [row.id, { ...nodeFromRow(row), rev: row.rev }] as const),
+    );
+    const stale: string[] = [];
+    const updateNodes = changes.updateNodes.map((update) => {
+      const node = stored.get(update.id);
+      // Gone, or a move: checkRevisions says so, or writes it as it is.
+      if (!node || !ids.has(update.id)) return update;
+      if (update.rev !== undefined && update.rev !== node.rev) stale.push(update.id);
+      const spec = nodeRegistry.get(node.type);
+      const normalize = (config: Record<string, unknown>, version: number) => {
+        const parsed = spec && parseNodeConfig(spec, { config, version });
+        return parsed?.ok ? parsed.config : config;
+      };
+      const merged = mergeNodeUpdate(node, update, normalize);
+      // Merged with what is stored: there is no revision left to check.
+      delete merged.rev;
+      return merged;
+    });
+    return { changes: { ...changes, updateNodes }, stale };
   }
 
   /**

@@ -334,6 +334,50 @@ test('a node moved in one window and written in another keeps both: a move is no
   await other.close();
 });
 
+test('two windows changing different settings of one node both keep theirs; the window that saved later is shown the other change', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const ask = {
+    id: 'say',
+    type: 'llm',
+    position: { x: 320, y: 100 },
+    config: { prompt: 'You said: {{inputs.message}}' },
+  };
+  const nodes = laidOutEcho().nodes.map((node) => (node.id === 'say' ? ask : node));
+  const { other, second, release } = await twoWindows(page, browser, served, { nodes });
+  // The first window sets the temperature…
+  await page.getByTestId('rf__node-say').click();
+  await page.getByLabel('Temperature').fill('0.2');
+  await expectSaved(page);
+  // …and the second, which has not seen that, writes the prompt, its editor sending the node's whole config:
+  // saved, not refused, and the first window's temperature is not undone.
+  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await second.getByTestId('rf__node-say').click();
+  await second.getByTestId('template-prompt').locator('.cm-content').click();
+  await second.keyboard.press('Control+End');
+  await second.keyboard.type(' (in French)');
+  expect((await saved).status()).toBe(200);
+  // The second window is told, and shows the temperature the first set.
+  await expect(
+    second.getByText('Saved, keeping another window\'s change to "say" (temperature), now shown here'),
+  ).toBeVisible();
+  await expect(second.getByLabel('Temperature')).toHaveValue('0.2');
+  await shot(second, 'node-settings-merged');
+  release();
+  await expectSaved(second);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const stored = () => storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config;
+  expect(stored()).toMatchObject({ prompt: 'You said: {{inputs.message}} (in French)', temperature: 0.2 });
+  // Undo in the second window takes back its prompt, not the first window's temperature.
+  await second.locator('.react-flow__pane').click();
+  await second.keyboard.press('Control+z');
+  await expectSaved(second);
+  expect(stored()).toMatchObject({ prompt: 'You said: {{inputs.message}}', temperature: 0.2 });
+  await other.close();
+});
+
 test('a node written in one window is not removed by another that has not seen the text', async ({
   page,
   browser,

@@ -22,12 +22,14 @@ import {
   applyChangeSet,
   ChangeSetSchema,
   invertChangeSet,
+  isMoveOnly,
   type ChangeSet,
   type ChangeSetInput,
   type NodeUpdate,
 } from '../../../core/model/change-set';
 import { isTransient, toFlowbenchError } from '../../../core/model/errors';
-import type { Flow, Position } from '../../../core/model/flow';
+import { nodeUpdateBase, rebaseNode } from '../../../core/model/node-merge';
+import type { Flow, FlowNode, Position } from '../../../core/model/flow';
 import type { Note } from '../../../core/model/notes';
 import type { Problem } from '../../../core/model/problems';
 import { sameJson } from '../../../core/model/same-json';
@@ -122,18 +124,38 @@ function readUnsaved(flowId: string): ChangeSet[] {
   }
 }
 
-/** An edit of the flow's own fields or notes, with the values it started from (see ChangeSet.fieldsBase). */
-function withBase(flow: Flow, changes: ChangeSet): ChangeSet {
+/**
+ * An edit with the values it started from: of the flow's own fields and notes
+ * (ChangeSet.fieldsBase, notesBase), and of each node setting it changes
+ * (NodeUpdate.base; a move needs none). An edit that has them already (one
+ * restored after a reload) keeps its own: it was made on the flow before.
+ */
+function withBase(flow: Flow, edit: ChangeSet): ChangeSet {
+  const nodes = new Map(flow.nodes.map((node) => [node.id, node]));
+  const changes = {
+    ...edit,
+    updateNodes: edit.updateNodes.map((update) => {
+      const node = nodes.get(update.id);
+      return node && !isMoveOnly(update) ? { ...update, base: update.base ?? nodeUpdateBase(node, update) } : update;
+    }),
+  };
   if (!changes.flow) return changes;
   const { notes, ...fields } = changes.flow;
   const started = flow as unknown as Record<string, unknown>;
   const fieldsBase = Object.fromEntries(Object.keys(fields).map((key) => [key, started[key]]));
   return {
     ...changes,
-    ...(notes ? { notesBase: flow.notes } : {}),
-    ...(Object.keys(fieldsBase).length > 0 ? { fieldsBase } : {}),
+    ...(notes ? { notesBase: changes.notesBase ?? flow.notes } : {}),
+    ...(Object.keys(fieldsBase).length > 0 ? { fieldsBase: { ...fieldsBase, ...changes.fieldsBase } } : {}),
   };
 }
+
+/** The flow with these nodes in place of its nodes of the same id. */
+const withNodes = (flow: Flow, nodes: readonly FlowNode[]): Flow => {
+  if (nodes.length === 0) return flow;
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  return { ...flow, nodes: flow.nodes.map((node) => byId.get(node.id) ?? node) };
+};
 
 export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (set, get, store) => {
   /**
@@ -161,8 +183,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       set({ saveState: 'saving' });
       try {
         const result = await api.flows.applyChanges({ id: flowId, changes: stamped });
-        // The host has this edit: the edits still waiting started from the flow with it.
-        confirmed = queue.size > 1 && confirmed ? applyChangeSet(confirmed, changes) : undefined;
+        // The host has this edit (merged with another window's, for the nodes in result.merged):
+        // the edits still waiting started from the flow with it.
+        const sent = confirmed ? applyChangeSet(confirmed, changes) : undefined;
+        confirmed = queue.size > 1 && sent ? withNodes(sent, result.merged ?? []) : undefined;
+        if (result.merged) showMerged(result.merged, sent);
         const removed = new Set(changes.removeNodes);
         const nextRevs = Object.fromEntries(
           Object.entries({ ...get().revs, ...result.nodeRevs }).filter(([id]) => !removed.has(id)),
@@ -236,6 +261,30 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     // What waits to be saved is kept in this browser too: a reload (or a crash) while saving is paused loses nothing.
     (waiting) => keepUnsaved(get().flowId, waiting),
   );
+
+  /**
+   * Shows what the host merged into this window's edit from another window's
+   * (the temperature set there while the prompt was written here), and says
+   * so. `sent` is the flow as this window expected it after the edit; a
+   * setting changed here again since keeps this window's value, which the
+   * host merges when that edit is saved.
+   */
+  const showMerged = (merged: readonly FlowNode[], sent: Flow | undefined) => {
+    const flow = get().flow;
+    if (!flow) return;
+    const told: string[] = [];
+    const rebased = merged.flatMap((host) => {
+      const shown = flow.nodes.find((node) => node.id === host.id);
+      if (!shown) return [];
+      const { node, taken } = rebaseNode(shown, sent?.nodes.find((n) => n.id === host.id) ?? shown, host);
+      if (taken.length > 0) told.push(`"${node.label || node.id}" (${taken.join(', ')})`);
+      return [node];
+    });
+    if (told.length === 0) return;
+    set({ flow: withNodes(flow, rebased) });
+    revalidate();
+    get().notify(`Saved, keeping another window's change to ${told.join(' and ')}, now shown here`);
+  };
 
   /** Opens a flow's edits a reload left unsaved: shown at once, and queued to be saved. */
   const restoreUnsaved = (id: string) => {
@@ -400,13 +449,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       commit(parse(changes), options);
     },
     undo() {
-      const step = undo(get());
+      const step = undo(get(), get().flow);
       if (!step) return;
       set(step.history);
       commit(step.changes, { isHistory: true });
     },
     redo() {
-      const step = redo(get());
+      const step = redo(get(), get().flow);
       if (!step) return;
       set(step.history);
       commit(step.changes, { isHistory: true });

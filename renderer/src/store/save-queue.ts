@@ -42,10 +42,15 @@ export class SaveQueue {
     if (coalesceKey !== undefined && last?.coalesceKey === coalesceKey && last !== this.inFlight) {
       // What the first of them started from: the host has not seen the ones in between.
       const { notesBase, fieldsBase } = last.changes;
+      const firstBases = new Map(last.changes.updateNodes.map((update) => [update.id, update.base]));
       last.changes = {
         ...changes,
         ...(notesBase && changes.notesBase ? { notesBase } : {}),
         ...(fieldsBase && changes.fieldsBase ? { fieldsBase: { ...changes.fieldsBase, ...fieldsBase } } : {}),
+        updateNodes: changes.updateNodes.map((update) => {
+          const first = firstBases.get(update.id);
+          return first && update.base ? { ...update, base: { ...update.base, ...first } } : update;
+        }),
       };
     } else this.pending.push({ changes, coalesceKey });
     this.changed();
