@@ -1,6 +1,6 @@
 import type { ChangeSet } from '../model/change-set';
 import type { Flow } from '../model/flow';
-import { sameData } from '../model/same-json';
+import { withChangedKeys } from '../model/same-json';
 
 /** One undoable edit: the change made, and the change that reverts it. */
 export interface HistoryEntry {
@@ -77,13 +77,7 @@ export function stepKeysOnly(flow: Flow, changes: ChangeSet, other: ChangeSet): 
     updateNodes: changes.updateNodes.map((update) => {
       const [now, theirs] = [nodes.get(update.id)?.config, opposite.get(update.id)];
       if (!update.config || !now || !theirs) return update;
-      const config = { ...now };
-      for (const key of new Set([...Object.keys(update.config), ...Object.keys(theirs)])) {
-        if (sameData(update.config[key], theirs[key])) continue;
-        if (update.config[key] === undefined) delete config[key];
-        else config[key] = update.config[key];
-      }
-      return { ...update, config };
+      return { ...update, config: withChangedKeys(now, theirs, update.config) };
     }),
   };
 }

@@ -1,6 +1,6 @@
 import { FlowbenchError } from './errors';
 import type { Note } from './notes';
-import { sameData } from './same-json';
+import { sameData, withChangedKeys } from './same-json';
 
 /**
  * The sticky notes after an edit made by one window while another may have
@@ -36,14 +36,4 @@ export function mergeNotes(base: readonly Note[], stored: readonly Note[], ours:
 }
 
 /** A note both sides changed, at most one of them its text: theirs, with every field this edit changed taken from it. */
-function mergeFields(base: Note, theirs: Note, ours: Note): Note {
-  const merged: Record<string, unknown> = { ...theirs };
-  const b: Record<string, unknown> = base;
-  const o: Record<string, unknown> = ours;
-  for (const key of new Set([...Object.keys(b), ...Object.keys(o)])) {
-    if (sameData(o[key], b[key])) continue;
-    if (o[key] === undefined) delete merged[key];
-    else merged[key] = o[key];
-  }
-  return merged as Note;
-}
+const mergeFields = (base: Note, theirs: Note, ours: Note): Note => withChangedKeys(theirs, base, ours);

@@ -19,3 +19,20 @@ const sortedKeys = (_key: string, value: unknown): unknown =>
  */
 export const sameData = (a: unknown, b: unknown): boolean =>
   JSON.stringify(a ?? null, sortedKeys) === JSON.stringify(b ?? null, sortedKeys);
+
+/**
+ * `onto` with every key whose value differs between `from` and `to` (by
+ * sameData) set as `to` has it, or removed where `to` has none: one side's
+ * changes laid on another object (a note's fields in a merge, an undo step's
+ * config keys on the config shown now).
+ */
+export function withChangedKeys<T extends object>(onto: T, from: T, to: T): T {
+  const result = { ...(onto as Record<string, unknown>) };
+  const [before, after] = [from as Record<string, unknown>, to as Record<string, unknown>];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (sameData(after[key], before[key])) continue;
+    if (after[key] === undefined) delete result[key];
+    else result[key] = after[key];
+  }
+  return result as T;
+}

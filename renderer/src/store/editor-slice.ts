@@ -185,7 +185,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         const result = await api.flows.applyChanges({ id: flowId, changes: stamped });
         // The host has this edit (merged with another window's, for the nodes in result.merged):
         // the edits still waiting started from the flow with it.
-        const sent = confirmed ? applyChangeSet(confirmed, changes) : undefined;
+        // Worked out only when needed: on a big flow it is a copy of every node, on every save.
+        const sent = confirmed && (queue.size > 1 || result.merged) ? applyChangeSet(confirmed, changes) : undefined;
         confirmed = queue.size > 1 && sent ? withNodes(sent, result.merged ?? []) : undefined;
         if (result.merged) showMerged(result.merged, sent);
         const removed = new Set(changes.removeNodes);
