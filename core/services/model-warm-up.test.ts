@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { modelAnswered, warmModelCalls, warmModelCallsOnce } from './model-warm-up';
+import { runFlow } from '../engine/run-flow';
+import type { RunEvent } from '../model/run';
+import { testLlm } from '../../tests/helpers/llm';
+import { startOpenAiServer } from '../../tests/helpers/openai-server';
+import { modelAnswered, WARM_UP_FLOW, warmModelCalls, warmModelCallsOnce } from './model-warm-up';
 
 const servers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
 
@@ -19,6 +23,29 @@ describe('warmModelCalls', () => {
     expect(calls).toBeGreaterThanOrEqual(1);
     expect(calls).toBeLessThan(50);
     expect(await warmModelCalls()).toBe(1);
+  });
+});
+
+describe('WARM_UP_FLOW', () => {
+  it('runs every node, its condition testing the answer through JSONPath and a pattern (what loads their libraries)', async () => {
+    // The warm-up's own server answers "ok", as this one does by default.
+    const server = await startOpenAiServer();
+    try {
+      const events: RunEvent[] = [];
+      const outcome = await runFlow({
+        flow: WARM_UP_FLOW,
+        inputs: { topic: 'warm-up' },
+        llm: testLlm(server.url),
+        listeners: [(event) => events.push(event)],
+      });
+      expect(outcome.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'ok!' }] });
+      const succeeded = events.filter((event) => event.type === 'node.finished').map((event) => event.nodeId);
+      expect(succeeded).toEqual(['input', 'ask', 'check', 'shape', 'result']);
+      const check = events.find((event) => event.type === 'node.finished' && event.nodeId === 'check');
+      expect(check).toMatchObject({ output: true });
+    } finally {
+      await server.close();
+    }
   });
 });
 
