@@ -60,4 +60,25 @@ describe('history', () => {
     // Without the flow, as recorded.
     expect(undo(history)?.changes).toEqual(config('One', 0.7));
   });
+  it('undoing an item added to a list takes that item out, not the one another window added to it since', () => {
+    const arg = (name: string) => ({ name, value: `{{inputs.${name}}}` });
+    const args = (...names: string[]) =>
+      ChangeSetSchema.parse({ updateNodes: [{ id: 'a', config: { tool: 'x', arguments: names.map(arg) } }] });
+    const history = recordEdit(EMPTY_HISTORY, { forward: args('a', 'mine'), backward: args('a') }, 0);
+    const flow = FlowSchema.parse({
+      schemaVersion: 1,
+      id: 'f',
+      name: 'F',
+      tool: { name: 'f' },
+      nodes: [{ id: 'a', type: 'mcp_tool', config: { tool: 'x', arguments: ['a', 'theirs', 'mine'].map(arg) } }],
+      edges: [],
+    });
+    const undone = undo(history, flow);
+    expect(undone?.changes.updateNodes[0]?.config).toEqual({ tool: 'x', arguments: [arg('a'), arg('theirs')] });
+    const shown = { ...flow, nodes: [{ ...flow.nodes[0]!, config: undone!.changes.updateNodes[0]!.config! }] };
+    expect(redo(undone!.history, shown)?.changes.updateNodes[0]?.config).toEqual({
+      tool: 'x',
+      arguments: [arg('a'), arg('theirs'), arg('mine')],
+    });
+  });
 });

@@ -91,6 +91,25 @@ describe('mergeNodeUpdate', () => {
     expect(() => mergeNodeUpdate(filled, update)).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
   });
 
+  it('merges a list both changed item by item, and refuses it naming the setting where the changes overlap', () => {
+    const field = (name: string, description = '') => ({ name, value: `{{nodes.ask.output.${name}}}`, description });
+    const fields = [field('city'), field('country')];
+    const output = {
+      ...stored,
+      id: 'result',
+      type: 'output',
+      config: { fields: [field('city', 'Where'), field('country')] },
+    };
+    const update = { id: 'result', rev: 1, config: { fields: [field('city'), field('country', 'Which')] } };
+    expect(mergeNodeUpdate(output, { ...update, base: { config: { fields } } }).config).toEqual({
+      fields: [field('city', 'Where'), field('country', 'Which')],
+    });
+    const overlapping = { ...update, config: { fields: [field('city', 'Which city')] } };
+    expect(() => mergeNodeUpdate(output, { ...overlapping, base: { config: { fields } } })).toThrow(
+      expect.objectContaining({ code: 'EDIT_CONFLICT', data: expect.objectContaining({ field: 'setting "fields"' }) }),
+    );
+  });
+
   it('merges configs of different versions whole', () => {
     const migrated = { ...stored, version: 2, config: { question: 'Summarise', temperature: 0.2 } };
     const update = { id: 'ask', config: { ...started, model: 'claude' }, base: { config: started, version: 1 } };

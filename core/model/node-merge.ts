@@ -1,6 +1,7 @@
 import type { NodeUpdate } from './change-set';
 import { FlowbenchError } from './errors';
 import type { FlowNode } from './flow';
+import { mergeList } from './list-merge';
 import { sameData } from './same-json';
 
 /** The settings of a node an update may set, each merged on its own (position is not: see isMoveOnly). */
@@ -18,8 +19,9 @@ type Side = 'ours' | 'stored';
  * found it takes the stored value, so a setting another window changed
  * meanwhile (the temperature, while this one wrote the prompt) is kept, not
  * undone by the whole config the editor sends. What only this edit changed,
- * or both changed alike, takes this edit's value. A setting or config key
- * both changed differently is an EDIT_CONFLICT naming it: nothing typed is
+ * or both changed alike, takes this edit's value. A list both changed
+ * merges item by item (mergeList). A setting or config key both changed
+ * differently is an EDIT_CONFLICT naming it: nothing typed is
  * overwritten in silence (the editor then offers Put back, which merges
  * texts line by line). A setting sent without its base is checked by the
  * node's revision, as an update without any base is.
@@ -85,10 +87,26 @@ function mergeConfig(
   const [nb, nt, no] = [normalize(b, stored.version), normalize(t, stored.version), normalize(o, stored.version)];
   const merged: Config = {};
   for (const key of new Set([...Object.keys(t), ...Object.keys(o), ...Object.keys(nt), ...Object.keys(no)])) {
+    const list = bothChangedList(nb[key], nt[key], no[key]);
+    if (list) {
+      merged[key] = list;
+      continue;
+    }
     const from = side(`setting "${key}"`, nb[key], nt[key], no[key], true) === 'stored' ? t : o;
     if (from[key] !== undefined) merged[key] = from[key];
   }
   return merged;
+}
+
+/**
+ * A list setting (return values, arguments, an agent's tools) both sides
+ * changed differently, merged item by item (list-merge.ts); undefined when
+ * it is no such list or the two changes overlap (then `side` refuses it).
+ */
+function bothChangedList(base: unknown, stored: unknown, ours: unknown): unknown[] | undefined {
+  if (!Array.isArray(base) || !Array.isArray(stored) || !Array.isArray(ours)) return undefined;
+  if (sameData(ours, base) || sameData(stored, base) || sameData(stored, ours)) return undefined;
+  return mergeList(base, stored, ours);
 }
 
 /** How the message names each setting. */
@@ -123,9 +141,14 @@ export function nodeUpdateBase(node: FlowNode, update: NodeUpdate): NonNullable<
  * other than this edit left it (`sent`) takes the host's value, unless the
  * editor changed it again since (`shown`, with edits still waiting to be
  * saved, which the host will merge in turn). With the names of what was
- * taken, for the person to be told.
+ * taken, for the person to be told (a config key's as `configName` gives it).
  */
-export function rebaseNode(shown: FlowNode, sent: FlowNode, host: FlowNode): { node: FlowNode; taken: string[] } {
+export function rebaseNode(
+  shown: FlowNode,
+  sent: FlowNode,
+  host: FlowNode,
+  configName: (key: string) => string = (key) => key,
+): { node: FlowNode; taken: string[] } {
   const node: FlowNode = { ...shown, config: { ...shown.config } };
   const taken: string[] = [];
   const take = (from: Record<string, unknown>, to: Record<string, unknown>, key: string, name: string) => {
@@ -137,7 +160,7 @@ export function rebaseNode(shown: FlowNode, sent: FlowNode, host: FlowNode): { n
   for (const setting of NODE_SETTINGS) {
     if (setting === 'config') {
       for (const key of new Set([...Object.keys(sent.config), ...Object.keys(host.config)])) {
-        if (sameData(shown.config[key], sent.config[key])) take(host.config, node.config, key, key);
+        if (sameData(shown.config[key], sent.config[key])) take(host.config, node.config, key, configName(key));
       }
     } else if (sameData(shown[setting], sent[setting])) {
       take(host, node, setting, SETTING_NAMES[setting]);

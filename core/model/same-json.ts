@@ -17,8 +17,10 @@ const sortedKeys = (_key: string, value: unknown): unknown =>
  * by, where a value read back from the database and one the editor built
  * may list the same keys in another order.
  */
-export const sameData = (a: unknown, b: unknown): boolean =>
-  JSON.stringify(a ?? null, sortedKeys) === JSON.stringify(b ?? null, sortedKeys);
+export const sameData = (a: unknown, b: unknown): boolean => dataKey(a) === dataKey(b);
+
+/** A value's JSON with its objects' keys sorted: equal for values sameData finds the same. */
+export const dataKey = (value: unknown): string => JSON.stringify(value ?? null, sortedKeys);
 
 /**
  * `onto` with every key whose value differs between `from` and `to` (by

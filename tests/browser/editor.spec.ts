@@ -378,6 +378,47 @@ test('two windows changing different settings of one node both keep theirs; the 
   await other.close();
 });
 
+test('two windows changing different items of one list both keep theirs, and undo takes back only its own', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await twoWindows(page, browser, served);
+  // The first window adds a return value to the output node…
+  await page.getByTestId('rf__node-result').click();
+  await page.getByRole('button', { name: 'Add return value' }).click();
+  await expectSaved(page);
+  // …and the second, which has not seen it, writes in the second return value: saved, both kept.
+  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await second.getByTestId('rf__node-result').click();
+  await second.getByTestId('template-returnValues.1.text').locator('.cm-content').click();
+  await second.keyboard.press('Control+End');
+  await second.keyboard.type(' times');
+  expect((await saved).status()).toBe(200);
+  await expect(
+    second.getByText('Saved, keeping another window\'s change to "result" (return values), now shown here'),
+  ).toBeVisible();
+  await expect(second.getByRole('button', { name: 'Remove Return values 3' })).toBeVisible();
+  await shot(second, 'list-items-merged');
+  release();
+  await expectSaved(second);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const stored = () =>
+    storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'result')?.config.returnValues as
+      { id: string; text: string }[] | undefined;
+  expect(stored()?.map((value) => [value.id, value.text])).toEqual([
+    ['first', '{{nodes.say.output}}'],
+    ['second', 'count={{inputs.count}} times'],
+    ['value_3', ''],
+  ]);
+  // Undo in the second window takes back its words, not the value the first window added.
+  await second.locator('.react-flow__pane').click();
+  await second.keyboard.press('Control+z');
+  await expectSaved(second);
+  expect(stored()?.map((value) => value.text)).toEqual(['{{nodes.say.output}}', 'count={{inputs.count}}', '']);
+  await other.close();
+});
+
 test('a node written in one window is not removed by another that has not seen the text', async ({
   page,
   browser,

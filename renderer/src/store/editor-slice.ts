@@ -263,6 +263,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     (waiting) => keepUnsaved(get().flowId, waiting),
   );
 
+  /** How the inspector names a node type's config key ("return values" for returnValues), in lower case. */
+  const settingName = (type: string, key: string): string =>
+    nodeRegistry
+      .get(type)
+      ?.editor.find((field) => field.key === key)
+      ?.label.toLowerCase() ?? key;
+
   /**
    * Shows what the host merged into this window's edit from another window's
    * (the temperature set there while the prompt was written here), and says
@@ -277,7 +284,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     const rebased = merged.flatMap((host) => {
       const shown = flow.nodes.find((node) => node.id === host.id);
       if (!shown) return [];
-      const { node, taken } = rebaseNode(shown, sent?.nodes.find((n) => n.id === host.id) ?? shown, host);
+      const { node, taken } = rebaseNode(shown, sent?.nodes.find((n) => n.id === host.id) ?? shown, host, (key) =>
+        settingName(host.type, key),
+      );
       if (taken.length > 0) told.push(`"${node.label || node.id}" (${taken.join(', ')})`);
       return [node];
     });
