@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { applyChangeSet, ChangeSetSchema, type ChangeSetInput } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
 import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder';
-import { putBackChange, putBackPlan, unsavedText, type UnsavedText } from './unsaved-text';
+import {
+  onlyAddedNodes,
+  putBackAllAdded,
+  putBackChange,
+  putBackPlan,
+  unsavedText,
+  type UnsavedText,
+} from './unsaved-text';
 
 /** What a person reads of each: where, and the text. */
 const shown = (found: UnsavedText[]) => found.map(({ where, text }) => ({ where, text }));
@@ -387,6 +394,38 @@ describe('unsaved text', () => {
       expect(back.edges.at(-1)).toMatchObject({ source: 'ask', target: 'llm_2' });
       // Refused, not clashing (the flow said no): listed too, put back at its own id.
       expect(shown(unsavedText(mine, flow, refused))).toEqual([{ where: 'llm_1 (added, not saved)', text: '' }]);
+    });
+
+    it('are put back all at once, as one edit, with the ids they took', () => {
+      const { listed, stored } = readerAndSource([edge('e3', 'ask', 'llm_1'), edge('e4', 'llm_1', 'llm_2')]);
+      const all = putBackAllAdded(stored, listed);
+      expect(all?.ids).toEqual(
+        new Map([
+          ['llm_1', 'llm_3'],
+          ['llm_2', 'llm_2'],
+        ]),
+      );
+      const back = applyChangeSet(stored, ChangeSetSchema.parse(all?.changes));
+      expect(back.nodes.find((n) => n.id === 'llm_2')?.config.prompt).toBe('Then {{nodes.llm_3.output}}');
+      expect(back.nodes.find((n) => n.id === 'llm_1')?.config.prompt).toBe('Theirs');
+      expect(putBackAllAdded(back, listed)).toBeUndefined();
+    });
+
+    it('are all the refused edits did only when nothing else was changed with them', () => {
+      const add = ChangeSetSchema.parse({ addNodes: [node('llm_1', '')], addEdges: [edge('e3', 'ask', 'llm_1')] });
+      const typed = ChangeSetSchema.parse({ updateNodes: [{ id: 'llm_1', config: { prompt: 'Mine' } }] });
+      const removed = ChangeSetSchema.parse({ removeEdges: ['e3'], removeNodes: ['llm_1'] });
+      expect(onlyAddedNodes([add, typed])).toBe(true);
+      expect(onlyAddedNodes([add, removed])).toBe(true);
+      for (const other of [
+        { updateNodes: [{ id: 'ask', config: { prompt: 'Read {{nodes.llm_1.output}}' } }] },
+        { addEdges: [edge('e9', 'input', 'result')] },
+        { removeEdges: ['e1'] },
+        { flow: { description: 'Mine' } },
+      ]) {
+        expect(onlyAddedNodes([add, ChangeSetSchema.parse(other)])).toBe(false);
+      }
+      expect(onlyAddedNodes([typed])).toBe(false);
     });
 
     it('lists nothing when it was stored after all, as typed (its answer lost on the way)', () => {

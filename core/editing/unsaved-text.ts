@@ -455,3 +455,60 @@ function textChange(flow: Flow, place: TextPlace, text: string): ChangeSetInput 
   const fields = field === 'tool' && rest.length === 1 ? { tool: { [rest[0] as string]: text } } : { [field]: value };
   return { flow: fields };
 }
+
+/**
+ * True when refused edits did nothing but add nodes and change what they
+ * added (settings, places, connections, or removed it again): then putting
+ * those nodes back puts back all of the edits, and nothing else of them is
+ * lost when it is done for the person (putBackAllAdded).
+ */
+export function onlyAddedNodes(refused: readonly ChangeSet[]): boolean {
+  const nodes = new Set<string>();
+  const edges = new Set<string>();
+  for (const changes of refused) {
+    if (changes.flow || changes.notesBase || changes.fieldsBase) return false;
+    for (const node of changes.addNodes) nodes.add(node.id);
+    for (const edge of changes.addEdges) {
+      if (!nodes.has(edge.source) && !nodes.has(edge.target)) return false;
+      edges.add(edge.id);
+    }
+    if (changes.updateNodes.some((update) => !nodes.has(update.id))) return false;
+    if (changes.removeNodes.some((id) => !nodes.has(id))) return false;
+    if (changes.removeEdges.some((id) => !edges.has(id))) return false;
+  }
+  return nodes.size > 0;
+}
+
+/**
+ * Every node listed as added put back (as Put back puts each), each on the
+ * flow the ones before it left, as one edit; with the id each node had and
+ * the one it stands under now. A node whose id another window's node took
+ * takes one that none of the person's other nodes needs: each of those
+ * keeps its own. Undefined when none can be put back.
+ */
+export function putBackAllAdded(
+  flow: Flow,
+  listed: readonly UnsavedText[],
+): { changes: ChangeSetInput; ids: Map<string, string> } | undefined {
+  const taken = new Set(flow.nodes.map((node) => node.id));
+  const keepTheirs = listed.flatMap((item) =>
+    item.added && !taken.has(item.added.node.id) ? [item.added.node.id] : [],
+  );
+  let now = flow;
+  const parts: ChangeSetInput[] = [];
+  for (const item of listed) {
+    if (!item.added || backAs(now, item) !== undefined) continue;
+    // Nodes it reads are put back in their turn; those already back are read under the ids they took.
+    const change = addBackWithSources(now, item.added, listed, new Set(keepTheirs));
+    if (!change) continue;
+    parts.push(change);
+    now = applyChangeSet(now, ChangeSetSchema.parse(change));
+  }
+  if (parts.length === 0) return undefined;
+  const ids = new Map<string, string>();
+  for (const item of listed) {
+    const id = backAs(now, item);
+    if (item.added && id !== undefined) ids.set(item.added.node.id, id);
+  }
+  return { changes: joinChanges(parts), ids };
+}

@@ -586,7 +586,7 @@ async function clashingAdds(page: Page, browser: Browser, served: Served, at: { 
   return windows;
 }
 
-test('a node added in a refused edit is put back whole, beside the node another window added under its id', async ({
+test('a node added while another window added one under the same id goes back at once under a free id, with what was typed', async ({
   page,
   browser,
   served,
@@ -596,16 +596,14 @@ test('a node added in a refused edit is put back whole, beside the node another 
   await typeInTemplate(second, 'template_1', 'Mine: {{inputs.message}}');
   release();
 
-  const refused = second.getByRole('alert', { name: 'Refused' });
-  await expect(refused).toContainText(
-    'Another window added a node "template_1" while this one added its own, so yours was not saved. The flow was reloaded; what you typed is below, to copy or put back.',
-  );
-  const unsaved = refused.getByLabel('Not saved: Template (added, not saved) · template');
-  await expect(unsaved).toHaveValue('Mine: {{inputs.message}}');
-  await shot(second, 'unsaved-added-node');
-  await refused.getByRole('button', { name: 'Put back' }).click();
-  await expect(refused).toHaveCount(0);
-  await expect(second.getByText('Put back Template as template_2: template_1 is a node added elsewhere')).toBeVisible();
+  // Nothing to do for the person: no refusal to read, the node is back beside the other window's, and said so.
+  await expect(
+    second.getByText(
+      'Another window added a node "template_1" while this one added its own; yours is now "template_2"',
+    ),
+  ).toBeVisible();
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  await shot(second, 'added-node-back-at-once');
   // Selected, as a pasted node is: its settings are in the inspector.
   await expect(second.getByTestId('rf__node-template_2')).toHaveClass(/selected/);
   await expect(second.getByTestId('template-template')).toContainText('Mine: {{inputs.message}}');
@@ -615,27 +613,41 @@ test('a node added in a refused edit is put back whole, beside the node another 
   expect(stored.find((n) => n.id === 'template_1')?.config.template).toBe('');
   expect(stored.find((n) => n.id === 'template_2')?.config.template).toBe('Mine: {{inputs.message}}');
   await expect(page.getByTestId('rf__node-template_2')).toBeVisible();
+  // One undo step takes the node out again.
+  await second.locator('.react-flow__pane').click();
+  await second.keyboard.press('Control+z');
+  await expectSaved(second);
+  expect(storedFlow(served.db, 'shared').nodes.map((n) => n.id)).not.toContain('template_2');
   await other.close();
 });
 
-test('a node added in a refused edit with nothing typed in it is listed, and put back whole', async ({
+test('a node added in a refused edit that changed other nodes too is listed with their text, and put back whole', async ({
   page,
   browser,
   served,
 }) => {
   const { other, second, release } = await clashingAdds(page, browser, served, { x: 520, y: 300 });
+  // Written in a node that was there before, while the window reloads: not the added node's alone, so it is for
+  // the person to choose what goes back.
+  await typeInTemplate(second, 'say', ' (second window)');
   release();
 
   const refused = second.getByRole('alert', { name: 'Refused' });
   await expect(refused).toContainText(
-    'Another window added a node "template_1" while this one added its own, so yours was not saved. The flow was reloaded; the node you added is below, to put back.',
+    'Another window added a node "template_1" while this one added its own, so yours was not saved. The flow was reloaded; what you typed is below, to copy or put back.',
   );
-  // Nothing to copy: the node alone.
+  // Nothing to copy for the new node: the node alone.
   await expect(refused.getByLabel('Not saved: Template (added, not saved)')).toBeVisible();
-  await expect(refused.getByRole('button', { name: 'Copy' })).toHaveCount(0);
+  await expect(refused.getByLabel('Not saved: say · template')).toHaveValue(
+    'You said: {{inputs.message}} (second window)',
+  );
   await shot(second, 'unsaved-added-empty-node');
-  await refused.getByRole('button', { name: 'Put back' }).click();
-  await expect(refused).toHaveCount(0);
+  await refused
+    .getByRole('listitem')
+    .filter({ hasText: 'Template (added, not saved)' })
+    .getByRole('button', { name: 'Put back' })
+    .click();
+  await expect(second.getByText('Put back Template as template_2: template_1 is a node added elsewhere')).toBeVisible();
   await expect(second.getByTestId('rf__node-template_2')).toHaveClass(/selected/);
   await expectSaved(second);
   expect(
@@ -643,10 +655,12 @@ test('a node added in a refused edit with nothing typed in it is listed, and put
       .nodes.filter((n) => n.type === 'template')
       .map((n) => n.id),
   ).toEqual(['say', 'template_1', 'template_2']);
+  // The other text is still listed, to put back or copy.
+  await expect(refused.getByLabel('Not saved: say · template')).toBeVisible();
   await other.close();
 });
 
-test('a node put back brings the node it reads that the person added, under a new id its reference follows', async ({
+test('nodes added while another window added one under the same id go back together, references following the ids they take', async ({
   page,
   browser,
   served,
@@ -657,24 +671,14 @@ test('a node put back brings the node it reads that the person added, under a ne
   await typeInTemplate(second, 'template_2', 'Then {{nodes.template_1.output}}');
   release();
 
-  const refused = second.getByRole('alert', { name: 'Refused' });
-  await expect(refused).toContainText('The flow was reloaded; what you typed is below, to copy or put back.');
-  // Each text of a node is listed (its label and its template); any of them puts the whole node back.
-  await refused
-    .getByRole('listitem')
-    .filter({ hasText: 'Template (template_2)' })
-    .getByRole('button', { name: 'Put back' })
-    .first()
-    .click();
-  // Put back alone it would read the other window's template_1: the node it reads comes back with it, as template_3.
+  // template_1 was taken by the other window's node: the person's comes back as template_3, and the node reading
+  // it reads template_3, not the other window's node.
   await expect(
     second.getByText(
-      'Put back Template, with its settings and connections; template_1, which it reads, is back too, as template_3',
+      'Another window added a node "template_1" while this one added its own; yours is now "template_3"',
     ),
   ).toBeVisible();
-  await shot(second, 'put-back-with-source');
-  // Both are back: nothing is left to put back.
-  await expect(refused).toHaveCount(0);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
   await expectSaved(second);
   const stored = storedFlow(served.db, 'shared');
   expect(stored.nodes.find((n) => n.id === 'template_2')?.config.template).toBe('Then {{nodes.template_3.output}}');

@@ -17,7 +17,7 @@ import {
 } from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
-import { unsavedText } from '../../../core/editing/unsaved-text';
+import { onlyAddedNodes, putBackAllAdded, unsavedText } from '../../../core/editing/unsaved-text';
 import {
   applyChangeSet,
   ChangeSetSchema,
@@ -247,6 +247,23 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // Ids are `<type>_<n>`: two windows adding a node of one type at once both take the next one.
         const added = new Set(refused.flatMap((changes) => changes.addNodes.map((node) => node.id)));
         const clash = problems.find((p) => p.code === 'DUPLICATE_NODE_ID' && p.nodeId && added.has(p.nodeId))?.nodeId;
+        // Only an id another window's new node took stood in the way of new nodes: they go back at once
+        // under free ids, as Put back would put them, instead of waiting in a list for the person to do it.
+        if (clash && reloaded && onlyAddedNodes(refused) && unsaved.every((item) => item.added)) {
+          const back = stored && putBackAllAdded(stored, unsaved);
+          if (back) {
+            get().edit(back.changes);
+            const last = back.changes.addNodes?.at(-1)?.id;
+            if (last) get().setSelection([last], []);
+            const renamed = [...back.ids].filter(([was, now]) => was !== now);
+            const yours =
+              renamed.length === 1
+                ? `yours is now "${renamed[0]![1]}"`
+                : `yours are now ${renamed.map(([was, now]) => `"${now}" (was ${was})`).join(', ')}`;
+            get().notify(`Another window added a node "${clash}" while this one added its own; ${yours}`);
+            return 'sent';
+          }
+        }
         const reason =
           code === 'EDIT_CONFLICT'
             ? // The host's message ends "reload to see it" (or "reload the flow") for API clients: the editor has reloaded already.
