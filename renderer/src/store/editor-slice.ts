@@ -40,6 +40,7 @@ import { api } from '../api/client';
 import { copyToClipboard, readClipboard } from '../editor/clipboard';
 import { noteIdOf, noteRfId, splitNoteIds } from '../editor/note-ids';
 import type { AppState } from './app-store';
+import { clashingNodeId, putBackAllMessage, refusalTitle } from '../../../core/editing/refusal-text';
 import { SaveQueue } from './save-queue';
 import { readOnlyShown } from './versions-slice';
 
@@ -235,18 +236,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // What the person typed in the refused edits is shown to be copied back, not dropped with them.
         const stored = reloaded ? get().flow : undefined;
         const unsaved = mine ? unsavedText(mine, stored, refused, before) : [];
-        const redo = !reloaded
-          ? 'could not be reloaded (is Flowbench still running?): what you typed is below, to copy; reload the window once Flowbench is back'
-          : unsaved.some((item) => item.text !== '')
-            ? 'was reloaded; what you typed is below, to copy or put back'
-            : unsaved.length > 0
-              ? `was reloaded; ${unsaved.length === 1 ? 'the node you added is' : 'the nodes you added are'} below, to put back`
-              : 'was reloaded; redo your last edit';
-        const { code, message } = failure;
         const problems = (failure.data?.problems ?? []) as Problem[];
-        // Ids are `<type>_<n>`: two windows adding a node of one type at once both take the next one.
-        const added = new Set(refused.flatMap((changes) => changes.addNodes.map((node) => node.id)));
-        const clash = problems.find((p) => p.code === 'DUPLICATE_NODE_ID' && p.nodeId && added.has(p.nodeId))?.nodeId;
+        const clash = clashingNodeId(problems, refused);
         // Only an id another window's new node took stood in the way of new nodes: they go back at once
         // under free ids, as Put back would put them, instead of waiting in a list for the person to do it.
         if (clash && reloaded && onlyAddedNodes(refused) && unsaved.every((item) => item.added)) {
@@ -255,24 +246,12 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
             get().edit(back.changes);
             const last = back.changes.addNodes?.at(-1)?.id;
             if (last) get().setSelection([last], []);
-            const renamed = [...back.ids].filter(([was, now]) => was !== now);
-            const yours =
-              renamed.length === 1
-                ? `yours is now "${renamed[0]![1]}"`
-                : `yours are now ${renamed.map(([was, now]) => `"${now}" (was ${was})`).join(', ')}`;
-            get().notify(`Another window added a node "${clash}" while this one added its own; ${yours}`);
+            get().notify(putBackAllMessage(clash, back.ids));
             return 'sent';
           }
         }
-        const reason =
-          code === 'EDIT_CONFLICT'
-            ? // The host's message ends "reload to see it" (or "reload the flow") for API clients: the editor has reloaded already.
-              `Someone changed this flow elsewhere: ${message.replace(/; reload (to see it|the flow)$/, '')}. The flow ${redo}.`
-            : clash
-              ? `Another window added a node "${clash}" while this one added its own, so yours was not saved. The flow ${redo}.`
-              : `Your last edit was not saved (${code}): ${message}${unsaved.length > 0 || !reloaded ? `. The flow ${redo}.` : ''}`;
         // The reasons stay on screen until closed: a toast would vanish with them.
-        get().showRefusal({ title: reason, problems, unsaved });
+        get().showRefusal({ title: refusalTitle(failure, clash, reloaded, unsaved), problems, unsaved });
         return 'sent';
       }
     },
