@@ -17,6 +17,7 @@ import {
 } from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
+import { clashingNodeId, putBackAllMessage, refusalTitle } from '../../../core/editing/refusal-text';
 import { onlyAddedNodes, putBackAllAdded, unsavedText } from '../../../core/editing/unsaved-text';
 import {
   applyChangeSet,
@@ -40,7 +41,6 @@ import { api } from '../api/client';
 import { copyToClipboard, readClipboard } from '../editor/clipboard';
 import { noteIdOf, noteRfId, splitNoteIds } from '../editor/note-ids';
 import type { AppState } from './app-store';
-import { clashingNodeId, putBackAllMessage, refusalTitle } from '../../../core/editing/refusal-text';
 import { SaveQueue } from './save-queue';
 import { readOnlyShown } from './versions-slice';
 
