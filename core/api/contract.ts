@@ -11,6 +11,7 @@ import type { SecretStore } from '../model/secrets';
 import type { AppCommand } from './app-commands';
 import type { Endpoints } from '../model/client-setup';
 import { EXPORT_FORMATS } from '../formats/export-formats';
+import type { ServerImportResult } from '../formats/mcp-client-config';
 import { ChangeSetSchema, type ChangeResult } from '../model/change-set';
 import type { SerializedError } from '../model/errors';
 import { MAX_FLOW_FILE_BYTES } from '../model/limits';
@@ -166,6 +167,23 @@ export const API = {
     remove: method<ServerListing[]>()(z.object({ name: z.string().min(1).max(64) })),
     /** Connects afresh within the server's time limit and lists its tools. */
     test: method<ServerListing>()(z.object({ name: z.string().min(1).max(64) })),
+    /**
+     * Adds the servers a desktop client's config lists: pasted `text`, or the
+     * config file of `client` on this machine. A name already here is kept
+     * unless `replace`; `dryRun` says what would happen and writes nothing.
+     */
+    import: method<ServerImportResult>()(
+      z
+        .object({
+          text: z.string().max(MAX_FLOW_FILE_BYTES).optional(),
+          client: z.enum(WRITABLE_CLIENTS).optional(),
+          replace: z.boolean().default(false),
+          dryRun: z.boolean().default(false),
+        })
+        .refine((input) => (input.text === undefined) !== (input.client === undefined), {
+          message: 'give either the text of a config or the client whose config to read',
+        }),
+    ),
   },
   agents: {
     list: method<AgentSummary[]>()(z.object({})),

@@ -28,3 +28,21 @@ export function parseJsonText(text: string, source: string): unknown {
     throw new FlowbenchError('INVALID_JSON', `${source} is not valid JSON at ${reason}`, { source }, { cause: error });
   }
 }
+
+/**
+ * Parses JSON text that may hold comments and trailing commas, as editors'
+ * config files do (VS Code's `mcp.json`); a syntax error becomes INVALID_JSON
+ * with a line and column.
+ */
+export function parseJsoncText(text: string, source: string): unknown {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') throw new FlowbenchError('INVALID_JSON', `${source} is empty`, { source });
+  const errors: ParseError[] = [];
+  const value: unknown = parseLenient(text, errors, { allowTrailingComma: true });
+  const first = errors[0];
+  if (first) {
+    const reason = `${lineAndColumn(text, first.offset)}: ${describe(first.error)}`;
+    throw new FlowbenchError('INVALID_JSON', `${source} is not valid JSON at ${reason}`, { source });
+  }
+  return value;
+}

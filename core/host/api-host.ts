@@ -1,4 +1,4 @@
-import { clientConfigPath, clientSetups, writeClientConfig, type Endpoints } from './client-config';
+import { clientConfigPath, clientSetups, readClientConfig, writeClientConfig, type Endpoints } from './client-config';
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
 import { droppedFields } from '../model/dropped-fields';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
@@ -230,6 +230,10 @@ export class ApiHost {
           return this.services.servers.list();
         },
         test: ({ name }) => this.services.servers.test(name),
+        import: ({ text, client, replace, dryRun }) => {
+          const file = client ? readClientConfig(client) : { text: text ?? '', source: 'the pasted config' };
+          return this.services.servers.importConfig(file.text, file.source, { replace, dryRun });
+        },
       },
       agents: {
         list: () => this.services.agents.list(),

@@ -166,3 +166,22 @@ export function writeClientConfig(
   renameSync(temporary, file);
   return result;
 }
+
+/**
+ * A client's config file as text, to import the MCP servers it lists
+ * (serversFromClientConfig); a file that is not there is FILE_NOT_FOUND,
+ * saying where it was looked for.
+ */
+export function readClientConfig(
+  client: Exclude<Client, 'generic'>,
+  file = clientConfigPath(client),
+): { text: string; source: string } {
+  if (!existsSync(file)) {
+    throw new FlowbenchError(
+      'FILE_NOT_FOUND',
+      `${CLIENT_LABELS[client]} has no config at ${file}: no servers to import from it`,
+      { file },
+    );
+  }
+  return { text: readFileSync(file, 'utf8'), source: file };
+}

@@ -1,3 +1,4 @@
+import { serversFromClientConfig, type ServerImportResult } from '../formats/mcp-client-config';
 import { FlowbenchError } from '../model/errors';
 import { parseOrRefuse } from '../model/parse';
 import {
@@ -124,6 +125,36 @@ export class ServerService {
     this.settings.set(KEY, { servers });
     void this.connections.forget(replaced);
     return masked;
+  }
+
+  /**
+   * Adds the servers a desktop client's config lists (its text, and where it
+   * came from for the messages; serversFromClientConfig). A server whose name
+   * is taken here stays as it is, with a warning, unless `replace`. With
+   * `dryRun`, says what it would do and writes nothing. Every server is
+   * checked before any is written.
+   */
+  importConfig(text: string, source: string, { replace = false, dryRun = false } = {}): ServerImportResult {
+    const found = serversFromClientConfig(text, source);
+    const existing = new Set(this.stored().map((config) => config.name));
+    const problems = [...found.problems];
+    const servers = found.servers.map(({ config, where }) => {
+      const taken = existing.has(config.name);
+      const action = !taken ? 'add' : replace ? 'replace' : 'keep';
+      if (action === 'keep') {
+        problems.push({
+          where,
+          message: `a server named "${config.name}" is already here; it stays as it is (replace to take this one)`,
+          severity: 'warning',
+        });
+      }
+      const target = config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
+      return { name: config.name, where, transport: config.transport, target, action } as const;
+    });
+    if (!dryRun) {
+      for (const [i, { config }] of found.servers.entries()) if (servers[i]?.action !== 'keep') this.set(config);
+    }
+    return { servers, problems, written: !dryRun };
   }
 
   remove(name: string): void {

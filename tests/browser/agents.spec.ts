@@ -26,6 +26,50 @@ const agentFlow = {
   name: 'Echo agent',
 };
 
+test('MCP servers screen: servers a desktop client already has are imported from its config, shown first with what cannot be taken', async ({
+  page,
+  served,
+}) => {
+  const everything = everythingStdio();
+  await page.goto(`${served.editorUrl}#/servers`);
+  await page.getByRole('button', { name: 'Import from a client…' }).click();
+  const form = page.getByRole('form', { name: 'Import servers' });
+  // This machine has no Claude Desktop config: said, nothing else happens.
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(form.getByRole('alert')).toContainText('Claude Desktop has no config at');
+
+  await form.getByRole('combobox', { name: 'From' }).selectOption('paste');
+  const config = {
+    mcpServers: {
+      everything: { command: everything.command, args: everything.args, env: { SECRET_TOKEN: 'pasted-secret' } },
+      old: { type: 'sse', url: 'https://example.com/sse' },
+    },
+  };
+  await form.getByRole('textbox', { name: /^Config/ }).fill(JSON.stringify(config, null, 2));
+  await form.getByRole('button', { name: 'Preview' }).click();
+  // Shown first: nothing is written until Import.
+  await expect(form.getByRole('list', { name: 'Servers found' })).toContainText('everything (stdio: ');
+  await expect(form.getByRole('list', { name: 'Servers found' })).toContainText('will be added');
+  await expect(form.getByRole('list', { name: 'Not taken as they are' })).toContainText(
+    'mcpServers.old: uses the older HTTP+SSE transport',
+  );
+  await page.screenshot({ path: test.info().outputPath('import-servers.png') });
+  withDatabase(served.db, (services) => expect(services.servers.configs()).toEqual([]));
+
+  await form.getByRole('button', { name: 'Import 1 server' }).click();
+  await expect(form.getByRole('list', { name: 'Servers found' })).toContainText('added');
+  const row = page.getByRole('group', { name: 'Server everything' });
+  await row.getByRole('button', { name: 'Test' }).click();
+  await expect(row.locator('.badge')).toHaveText('connected');
+  await expect(row).not.toContainText('pasted-secret');
+  withDatabase(served.db, (services) => {
+    const stored = services.servers.configs().find((c) => c.name === 'everything');
+    expect(stored?.transport === 'stdio' && stored.env.SECRET_TOKEN).toBe('pasted-secret');
+  });
+  await form.getByRole('button', { name: 'Done' }).click();
+  await expect(form).toHaveCount(0);
+});
+
 test('MCP servers screen: a server added from the form connects and lists its tools; a broken one says why; secrets stay masked (issue 14, point 1)', async ({
   page,
   served,

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
@@ -73,6 +74,75 @@ describe('flowbench servers', () => {
     expect((await runCli(['--db', db, 'servers', 'add', 'x', '--url', 'ftp://example'])).stderr).toContain(
       'VALIDATION_ERROR',
     );
+  });
+});
+
+describe('flowbench servers import', () => {
+  it("adds the servers a client's config lists, says what it cannot take and where, and keeps what is here unless asked", async () => {
+    // Cursor's config in a home of its own: the real server-everything, a server Flowbench cannot take, a setting it has no use for.
+    const home = tempDir();
+    const everything = everythingStdio();
+    mkdirSync(join(home, '.cursor'));
+    writeFileSync(
+      join(home, '.cursor', 'mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: {
+            command: everything.command,
+            args: everything.args,
+            env: { API_TOKEN: 's3cret' },
+            autoApprove: ['echo'],
+          },
+          old: { type: 'sse', url: 'https://example.com/sse' },
+        },
+      }),
+    );
+    const env = { HOME: home };
+    type Imported = {
+      servers: { name: string; action: string }[];
+      problems: { where: string; severity: string }[];
+      written: boolean;
+    };
+    const importing = (...more: string[]) =>
+      runCli(['--db', db, 'servers', 'import', '--from', 'cursor', ...more], env);
+
+    const preview = await importing('--dry-run', '--json');
+    // One entry could not be taken: the exit code says so.
+    expect(preview.code).toBe(1);
+    expect(JSON.parse(preview.stdout)).toEqual({
+      servers: [expect.objectContaining({ name: 'everything', action: 'add' })],
+      problems: [
+        expect.objectContaining({ where: 'mcpServers.everything.autoApprove', severity: 'warning' }),
+        expect.objectContaining({ where: 'mcpServers.old', severity: 'error' }),
+      ],
+      written: false,
+    } satisfies Imported);
+    expect((await runJson<{ servers: unknown[] }>(['--db', db, 'servers', 'list'])).servers).toEqual([]);
+
+    const imported = await importing();
+    expect(imported.stdout).toContain('added everything (stdio: ');
+    expect(imported.stdout).toContain('error mcpServers.old: uses the older HTTP+SSE transport');
+    // Stored as one added by hand: its secret masked, and it answers.
+    const listed = await runCli(['--db', db, 'servers', 'list', '--json']);
+    expect(listed.stdout).toContain('API_TOKEN');
+    expect(listed.stdout).not.toContain('s3cret');
+    const tested = await runJson<{ status: { state: string } }>(['--db', db, 'servers', 'test', 'everything']);
+    expect(tested.status.state).toBe('connected');
+
+    // Again: the server here stays as it is, unless --replace.
+    const actions = async (...more: string[]) =>
+      (JSON.parse((await importing('--json', ...more)).stdout) as Imported).servers.map((server) => server.action);
+    expect(await actions()).toEqual(['keep']);
+    expect(await actions('--replace')).toEqual(['replace']);
+    // A client with no config here, and a file that is no config.
+    const missing = await runCli(['--db', db, 'servers', 'import', '--from', 'claude'], env);
+    expect(missing.stderr).toContain('FILE_NOT_FOUND');
+    expect(missing.stderr).toContain('Claude Desktop has no config at');
+    writeFileSync(join(home, 'notes.json'), '{ "theme": "dark" }');
+    const notConfig = await runCli(['--db', db, 'servers', 'import', join(home, 'notes.json')]);
+    expect(notConfig.code).toBe(1);
+    expect(notConfig.stderr).toContain('has no MCP servers');
+    expect((await runCli(['--db', db, 'servers', 'import'])).stderr).toContain('give a config file or --from <client>');
   });
 });
 

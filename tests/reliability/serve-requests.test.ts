@@ -124,6 +124,46 @@ describe("the editor's API answers a failed call with an HTTP status that says w
   });
 });
 
+describe('importing MCP servers through the API refuses what it cannot read, and stores nothing then', () => {
+  const call = async (args: unknown) => {
+    const response = await fetch(`${serve.url}/api/servers/import`, {
+      method: 'POST',
+      headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+    return { status: response.status, reply: (await response.json()) as { error?: { code: string; message: string } } };
+  };
+
+  it.each([
+    [
+      'both a text and a client',
+      { text: '{}', client: 'cursor' },
+      'VALIDATION_ERROR',
+      'give either the text of a config',
+    ],
+    ['neither', {}, 'VALIDATION_ERROR', 'give either the text of a config'],
+    ['a client Flowbench does not know', { client: 'notepad' }, 'VALIDATION_ERROR', 'client'],
+    [
+      'a text that is no JSON',
+      { text: '{"mcpServers": ' },
+      'INVALID_JSON',
+      'the pasted config is not valid JSON at line 1',
+    ],
+    ['JSON without servers', { text: '{"theme": "dark"}' }, 'VALIDATION_ERROR', 'the pasted config has no MCP servers'],
+  ])('%s: 400, said', async (_, args, code, said) => {
+    const { status, reply } = await call(args);
+    expect(status).toBe(400);
+    expect(reply.error?.code).toBe(code);
+    expect(reply.error?.message).toContain(said);
+    const listed = await fetch(`${serve.url}/api/servers/list`, {
+      method: 'POST',
+      headers: { 'x-flowbench-session': sessionOf(serve.editorUrl), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(((await listed.json()) as { value: unknown[] }).value).toEqual([]);
+  });
+});
+
 describe("the editor's API refuses an argument it does not know, instead of dropping it", () => {
   const call = async (method: string, args: unknown) => {
     const path = method.includes('.') ? method.replace('.', '/') : `flows/${method}`;

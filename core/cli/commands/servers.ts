@@ -1,8 +1,28 @@
 import type { Command } from 'commander';
+import { readClientConfig } from '../../host/client-config';
+import { WRITABLE_CLIENTS, type WritableClient } from '../../model/client-setup';
 import type { ServerListing } from '../../model/tools';
+import { readImportFile } from '../../services/read-import-file';
 import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
+
+interface ImportOptions {
+  from?: string;
+  replace?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** What `servers import` did (or would do) with one server. */
+function importLine(action: 'add' | 'replace' | 'keep', written: boolean, name: string): string {
+  if (action === 'keep') return `kept ${name} as it is (a server of that name is here; --replace takes the config's)`;
+  if (action === 'add') return `${written ? 'added' : 'would add'} ${name}`;
+  return `${written ? 'replaced' : 'would replace'} ${name}`;
+}
+
+const isWritableClient = (name: string): name is WritableClient =>
+  (WRITABLE_CLIENTS as readonly string[]).includes(name);
 
 interface AddOptions {
   url?: string;
@@ -105,6 +125,38 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
       printLine(
         `saved MCP server ${config.name} (\`flowbench servers test ${config.name}\` connects and lists its tools)`,
       );
+    });
+
+  servers
+    .command('import')
+    .argument('[file]', "a client's config file (JSON with mcpServers or servers)")
+    .description(
+      "add the MCP servers a desktop client's config lists: `servers import --from cursor`, or `servers import ~/.cursor/mcp.json` (exit 1 when an entry cannot be taken; each is said with where it is)",
+    )
+    .option('--from <client>', `read the config of ${WRITABLE_CLIENTS.join(', ')} on this machine`)
+    .option('--replace', 'replace servers of the same name (kept as they are otherwise)')
+    .option('--dry-run', 'say what would be added, and write nothing')
+    .option('--json', 'print JSON: { servers: [{ name, where, transport, target, action }], problems, written }')
+    .action((file: string | undefined, options: ImportOptions) => {
+      if ((file === undefined) === (options.from === undefined))
+        throw usageError('give a config file or --from <client>, one of them');
+      const client = options.from;
+      if (client !== undefined && !isWritableClient(client)) {
+        throw usageError(`--from takes one of ${WRITABLE_CLIENTS.join(', ')}, got "${client}"`);
+      }
+      const { text, source } = client
+        ? readClientConfig(client)
+        : { text: readImportFile(file as string), source: file as string };
+      const result = ctx.services.servers.importConfig(text, source, {
+        replace: options.replace === true,
+        dryRun: options.dryRun === true,
+      });
+      if (result.problems.some((problem) => problem.severity === 'error')) process.exitCode = 1;
+      if (options.json) return printJson(result);
+      for (const server of result.servers)
+        printLine(`${importLine(server.action, result.written, server.name)} (${server.transport}: ${server.target})`);
+      for (const problem of result.problems) printLine(`${problem.severity} ${problem.where}: ${problem.message}`);
+      if (result.servers.length === 0) printLine(`no servers taken from ${source}`);
     });
 
   servers

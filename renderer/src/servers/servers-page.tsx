@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { PageMessage } from '../page-message';
 import { JsonValue } from '../run/step-details';
 import { useListing } from '../use-listing';
+import { ImportServers } from './import-servers';
 import { BackToFlows } from '../page-link';
 
 /** `NAME=value` lines to a record, and back; the secrets the editor never holds stay masked. */
@@ -95,6 +96,7 @@ export function ServersPage() {
   const { items: servers, message, act } = useListing(loadServers);
   const [draft, setDraft] = useState<Draft | undefined>(undefined);
   const [testing, setTesting] = useState<string | undefined>(undefined);
+  const [importing, setImporting] = useState(false);
   const test = async (name: string) => {
     setTesting(name);
     await act(() => api.servers.test({ name }));
@@ -107,12 +109,16 @@ export function ServersPage() {
         <BackToFlows />
         <h1>MCP servers</h1>
         <button onClick={() => setDraft({ ...EMPTY })}>Add a server</button>
+        <button onClick={() => setImporting(true)}>Import from a client…</button>
       </header>
       <p className="muted">
         Agents and MCP tool nodes call the tools of these servers. Flowbench starts or connects to each when a run first
         needs it.
       </p>
       <PageMessage message={message} />
+      {importing && (
+        <ImportServers onImported={() => act(() => Promise.resolve())} onClose={() => setImporting(false)} />
+      )}
       {draft && (
         <ServerForm
           draft={draft}
@@ -130,7 +136,11 @@ export function ServersPage() {
         />
       )}
       <section aria-label="Servers">
-        {servers?.length === 0 && <p className="muted">No servers yet.</p>}
+        {servers?.length === 0 && (
+          <p className="muted">
+            No servers yet. Add one, or import those Claude Desktop, Cursor or VS Code already have.
+          </p>
+        )}
         {servers?.map(({ config, status }) => (
           <div key={config.name} className="provider-row" role="group" aria-label={`Server ${config.name}`}>
             <div>

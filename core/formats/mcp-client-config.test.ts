@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { serversFromClientConfig } from './mcp-client-config';
+
+const read = (config: unknown) => serversFromClientConfig(JSON.stringify(config), 'the config');
+
+describe('serversFromClientConfig', () => {
+  it("reads each client's layout: mcpServers, VS Code's servers and settings, and a map of servers alone", () => {
+    const files = {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/notes'],
+      env: { A: '1' },
+    };
+    const remote = { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer t' } };
+    const expected = [
+      {
+        config: {
+          name: 'files',
+          transport: 'stdio',
+          command: 'npx',
+          args: files.args,
+          env: { A: '1' },
+          connectTimeoutMs: 20_000,
+          toolTimeoutMs: 60_000,
+        },
+        where: 'mcpServers.files',
+      },
+      {
+        config: {
+          name: 'remote',
+          transport: 'http',
+          url: remote.url,
+          headers: remote.headers,
+          connectTimeoutMs: 20_000,
+          toolTimeoutMs: 60_000,
+        },
+        where: 'mcpServers.remote',
+      },
+    ];
+    expect(read({ mcpServers: { files, remote } })).toEqual({ servers: expected, problems: [] });
+    const vscode = read({ servers: { files: { type: 'stdio', ...files }, remote: { type: 'http', ...remote } } });
+    expect(vscode.servers.map((s) => [s.where, s.config.transport])).toEqual([
+      ['servers.files', 'stdio'],
+      ['servers.remote', 'http'],
+    ]);
+    expect(read({ mcp: { servers: { files } } }).servers[0]?.where).toBe('mcp.servers.files');
+    expect(read({ files }).servers[0]?.where).toBe('files');
+  });
+
+  it('takes comments and trailing commas, as VS Code writes them, and says where the JSON breaks', () => {
+    const text = '{\n  // mine\n  "servers": { "files": { "command": "npx", }, },\n}';
+    expect(serversFromClientConfig(text, 'mcp.json').servers[0]?.config.name).toBe('files');
+    expect(() => serversFromClientConfig('{ "mcpServers": ', 'mcp.json')).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_JSON',
+        message: expect.stringContaining('mcp.json is not valid JSON at line 1'),
+      }),
+    );
+    expect(() => read({ theme: 'dark' })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('the config has no MCP servers'),
+      }),
+    );
+  });
+
+  it('leaves out, with an error where it is, an entry Flowbench cannot take as it is', () => {
+    const found = read({
+      mcpServers: {
+        old: { type: 'sse', url: 'https://example.com/sse' },
+        prompted: { command: 'node', args: ['s.js'], env: { KEY: '${input:api-key}' } },
+        'my server': { command: 'x' },
+        odd: { type: 'websocket', url: 'wss://example.com' },
+        nothing: { args: ['x'] },
+        nowhere: { type: 'http' },
+        ok: { command: 'node' },
+      },
+    });
+    expect(found.servers.map((s) => s.config.name)).toEqual(['ok']);
+    expect(found.problems).toEqual([
+      {
+        where: 'mcpServers.old',
+        severity: 'error',
+        message: 'uses the older HTTP+SSE transport; Flowbench connects to servers over stdio or Streamable HTTP',
+      },
+      {
+        where: 'mcpServers.prompted.env.KEY',
+        severity: 'error',
+        message:
+          'uses the variable ${input:api-key}, which Flowbench cannot fill in; add the server by hand with its value',
+      },
+      { where: 'mcpServers.my server', severity: 'error', message: 'a server name is 1–64 letters, digits, _ . or -' },
+      {
+        where: 'mcpServers.odd',
+        severity: 'error',
+        message: 'has the transport "websocket", which Flowbench does not know',
+      },
+      {
+        where: 'mcpServers.nothing',
+        severity: 'error',
+        message: 'has neither a command (stdio) nor a url (Streamable HTTP)',
+      },
+      { where: 'mcpServers.nowhere.url', severity: 'error', message: 'an http:// or https:// URL' },
+    ]);
+  });
+
+  it("takes a server without the settings Flowbench has no use for, naming each, and leaves Flowbench's own entries out", () => {
+    const found = read({
+      mcpServers: {
+        files: { command: 'npx', autoApprove: ['read'], disabled: false },
+        flowbench: { command: 'node', args: ['/home/me/flowbench/bin/flowbench', 'mcp'] },
+        mine: { command: '/usr/bin/node', args: ['/opt/flowbench/bin/flowbench', 'mcp', '--db', 'x.db'] },
+      },
+    });
+    expect(found.servers.map((s) => s.config.name)).toEqual(['files']);
+    expect(found.problems).toEqual([
+      { where: 'mcpServers.files.autoApprove', severity: 'warning', message: 'not a setting Flowbench has; left out' },
+      { where: 'mcpServers.files.disabled', severity: 'warning', message: 'not a setting Flowbench has; left out' },
+      {
+        where: 'mcpServers.flowbench',
+        severity: 'warning',
+        message: 'is Flowbench itself: its published flows are already the "flowbench" tools',
+      },
+      {
+        where: 'mcpServers.mine',
+        severity: 'warning',
+        message: 'is Flowbench itself: its published flows are already the "flowbench" tools',
+      },
+    ]);
+  });
+});
