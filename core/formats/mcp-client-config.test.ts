@@ -46,6 +46,28 @@ describe('serversFromClientConfig', () => {
     expect(read({ files }).servers[0]?.where).toBe('files');
   });
 
+  it("reads Claude Code's servers of each project too, and takes a name met twice once, saying where the other is", () => {
+    const found = read({
+      mcpServers: { files: { command: 'npx' } },
+      projects: {
+        '/home/me/app': { mcpServers: { github: { command: 'gh-mcp' } } },
+        '/home/me/site': { mcpServers: { files: { command: 'other' } }, allowedTools: [] },
+        '/home/me/empty': { mcpServers: {} },
+      },
+    });
+    expect(found.servers.map((s) => [s.where, s.config.transport === 'stdio' && s.config.command])).toEqual([
+      ['mcpServers.files', 'npx'],
+      ['projects["/home/me/app"].mcpServers.github', 'gh-mcp'],
+    ]);
+    expect(found.problems).toEqual([
+      {
+        where: 'projects["/home/me/site"].mcpServers.files',
+        severity: 'error',
+        message: 'a server named "files" is also at mcpServers.files, which is taken',
+      },
+    ]);
+  });
+
   it('takes comments and trailing commas, as VS Code writes them, and says where the JSON breaks', () => {
     const text = '{\n  // mine\n  "servers": { "files": { "command": "npx", }, },\n}';
     expect(serversFromClientConfig(text, 'mcp.json').servers[0]?.config.name).toBe('files');

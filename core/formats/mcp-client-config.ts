@@ -42,9 +42,10 @@ const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp']);
 
 /**
  * The MCP servers of a desktop client's config, as Flowbench keeps them:
- * `mcpServers` (Claude Desktop, Claude Code, Cursor, Windsurf), `servers`
- * (VS Code's `mcp.json`), `mcp.servers` (VS Code's settings), or the map of
- * servers alone. Each entry is checked as a server added by hand is. What
+ * `mcpServers` (Claude Desktop, Claude Code, Cursor, Windsurf; Claude Code's
+ * per-project ones under `projects` too), `servers` (VS Code's `mcp.json`),
+ * `mcp.servers` (VS Code's settings), or the map of servers alone. A name
+ * met twice (two projects) is taken once, the second said. Each entry is checked as a server added by hand is. What
  * Flowbench cannot honour is a problem with where it is: an entry it cannot
  * take (the older SSE transport, a variable such as `${input:token}` it
  * cannot fill in, a name it does not allow) is left out with an error; a
@@ -54,8 +55,8 @@ const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp']);
  */
 export function serversFromClientConfig(text: string, source: string): ServersFromConfig {
   const parsed = parseJsoncText(text, source);
-  const found = serverMap(parsed);
-  if (!found) {
+  const groups = serverGroups(parsed);
+  if (groups.length === 0) {
     throw new FlowbenchError(
       'VALIDATION_ERROR',
       `${source} has no MCP servers: expected "mcpServers" (Claude Desktop, Cursor, Claude Code, Windsurf), "servers" (VS Code) or a map of servers by name`,
@@ -64,24 +65,44 @@ export function serversFromClientConfig(text: string, source: string): ServersFr
   }
   const servers: ServersFromConfig['servers'] = [];
   const problems: ServerImportProblem[] = [];
-  for (const [name, entry] of Object.entries(found.servers)) {
-    const where = found.path ? `${found.path}.${name}` : name;
-    const config = serverFrom(name, entry, where, problems);
-    if (config) servers.push({ config, where });
+  for (const group of groups) {
+    for (const [name, entry] of Object.entries(group.servers)) {
+      const where = group.path ? `${group.path}.${name}` : name;
+      const first = servers.find((server) => server.config.name === name);
+      if (first) {
+        problems.push({
+          where,
+          message: `a server named "${name}" is also at ${first.where}, which is taken`,
+          severity: 'error',
+        });
+        continue;
+      }
+      const config = serverFrom(name, entry, where, problems);
+      if (config) servers.push({ config, where });
+    }
   }
   return { servers, problems };
 }
 
-/** Where the file keeps its servers, and the path to them. */
-function serverMap(value: unknown): { servers: Record<string, unknown>; path: string } | undefined {
-  if (!isRecord(value)) return undefined;
-  if (isRecord(value.mcpServers)) return { servers: value.mcpServers, path: 'mcpServers' };
-  if (isRecord(value.servers)) return { servers: value.servers, path: 'servers' };
-  if (isRecord(value.mcp) && isRecord(value.mcp.servers)) return { servers: value.mcp.servers, path: 'mcp.servers' };
+/** The maps of servers the file keeps, each with the path to it. */
+function serverGroups(value: unknown): { servers: Record<string, unknown>; path: string }[] {
+  if (!isRecord(value)) return [];
+  if (isRecord(value.servers)) return [{ servers: value.servers, path: 'servers' }];
+  if (isRecord(value.mcp) && isRecord(value.mcp.servers)) return [{ servers: value.mcp.servers, path: 'mcp.servers' }];
+  const groups = isRecord(value.mcpServers) ? [{ servers: value.mcpServers, path: 'mcpServers' }] : [];
+  // Claude Code keeps the servers added for one project (`claude mcp add`'s default scope) under it.
+  if (isRecord(value.projects)) {
+    for (const [folder, project] of Object.entries(value.projects)) {
+      if (isRecord(project) && isRecord(project.mcpServers) && Object.keys(project.mcpServers).length > 0) {
+        groups.push({ servers: project.mcpServers, path: `projects[${JSON.stringify(folder)}].mcpServers` });
+      }
+    }
+  }
+  if (groups.length > 0) return groups;
   // A map of servers alone, as pasted from a README: every value names a command or a URL.
   const entries = Object.values(value);
   const allServers = entries.length > 0 && entries.every((e) => isRecord(e) && ('command' in e || 'url' in e));
-  return allServers ? { servers: value, path: '' } : undefined;
+  return allServers ? [{ servers: value, path: '' }] : [];
 }
 
 /** One entry as Flowbench keeps it, or undefined with an error said. */
