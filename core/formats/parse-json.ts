@@ -12,20 +12,31 @@ function lineAndColumn(text: string, offset: number): string {
   return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
+/** A byte order mark, as some Windows editors write, is not content. */
+const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** INVALID_JSON for `source`, saying where jsonc-parser found the first error (or why, without one). */
+function invalidJson(text: string, source: string, first: ParseError | undefined, cause?: unknown): FlowbenchError {
+  if (text.trim() === '') return new FlowbenchError('INVALID_JSON', `${source} is empty`, { source });
+  const reason = first ? `${lineAndColumn(text, first.offset)}: ${describe(first.error)}` : (cause as Error).message;
+  return new FlowbenchError(
+    'INVALID_JSON',
+    `${source} is not valid JSON at ${reason}`,
+    { source },
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 /** Parses JSON text; a syntax error becomes INVALID_JSON with a line and column. */
 export function parseJsonText(text: string, source: string): unknown {
-  // A byte order mark, as some Windows editors write, is not content.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  text = withoutBom(text);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    if (text.trim() === '') throw new FlowbenchError('INVALID_JSON', `${source} is empty`, { source });
     // JSON.parse's messages differ across engines; jsonc-parser reports offsets.
     const errors: ParseError[] = [];
     parseLenient(text, errors, { disallowComments: true, allowTrailingComma: false });
-    const first = errors[0];
-    const reason = first ? `${lineAndColumn(text, first.offset)}: ${describe(first.error)}` : (error as Error).message;
-    throw new FlowbenchError('INVALID_JSON', `${source} is not valid JSON at ${reason}`, { source }, { cause: error });
+    throw invalidJson(text, source, errors[0], error);
   }
 }
 
@@ -35,14 +46,9 @@ export function parseJsonText(text: string, source: string): unknown {
  * with a line and column.
  */
 export function parseJsoncText(text: string, source: string): unknown {
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw new FlowbenchError('INVALID_JSON', `${source} is empty`, { source });
+  text = withoutBom(text);
   const errors: ParseError[] = [];
   const value: unknown = parseLenient(text, errors, { allowTrailingComma: true });
-  const first = errors[0];
-  if (first) {
-    const reason = `${lineAndColumn(text, first.offset)}: ${describe(first.error)}`;
-    throw new FlowbenchError('INVALID_JSON', `${source} is not valid JSON at ${reason}`, { source });
-  }
+  if (errors.length > 0 || text.trim() === '') throw invalidJson(text, source, errors[0]);
   return value;
 }

@@ -1,4 +1,5 @@
 import { diff3Merge } from 'node-diff3';
+import { isRecord } from './is-record';
 import { dataKey, sameData } from './same-json';
 
 /** Both sides changed one item (or one field of it) differently: the list cannot be merged. */
@@ -11,9 +12,6 @@ const CONFLICT = Symbol('conflict');
  * lists has, as a text unique in each list, identifies them.
  */
 const IDENTITY_FIELDS = ['id', 'name', 'channel', 'label'] as const;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The identity field the three lists' items share, if one does. */
 function identityField(lists: readonly (readonly unknown[])[]): string | undefined {
