@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../tests/helpers/temp';
-import { clientConfigPath, writeClientConfig, type Endpoints } from './client-config';
+import { clientConfigPath, readClientConfig, writeClientConfig, type Endpoints } from './client-config';
 
 const tempDir = useTempDir();
 const reach: Endpoints = {
@@ -110,5 +110,21 @@ describe('writing an MCP client config (issue 18, point 5)', () => {
       clientConfigPath('claude', 'win32', 'C:\\Users\\me', { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }),
     ).toContain('claude_desktop_config.json');
     expect(clientConfigPath('cursor', 'linux', '/home/me')).toBe('/home/me/.cursor/mcp.json');
+  });
+});
+
+describe('readClientConfig', () => {
+  it('reads a client config as any imported file is: missing said with where, over the size limit refused unread', () => {
+    const file = join(tempDir(), 'mcp.json');
+    expect(() => readClientConfig('cursor', file)).toThrow(
+      expect.objectContaining({
+        code: 'FILE_NOT_FOUND',
+        message: `Cursor has no config at ${file}: no servers to import from it`,
+      }),
+    );
+    writeFileSync(file, JSON.stringify(CLAUDE_DESKTOP));
+    expect(readClientConfig('cursor', file)).toEqual({ text: JSON.stringify(CLAUDE_DESKTOP), source: file });
+    writeFileSync(file, ' '.repeat(11 * 1024 * 1024));
+    expect(() => readClientConfig('cursor', file)).toThrow(expect.objectContaining({ code: 'FILE_TOO_LARGE' }));
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '../model/client-setup';
 import { FlowbenchError } from '../model/errors';
 import { isRecord } from '../model/is-record';
+import { readImportFile } from '../services/read-import-file';
 import { BIN_PATH } from './bin-path';
 
 /**
@@ -170,7 +171,7 @@ export function writeClientConfig(
 /**
  * A client's config file as text, to import the MCP servers it lists
  * (serversFromClientConfig); a file that is not there is FILE_NOT_FOUND,
- * saying where it was looked for.
+ * saying where it was looked for, and one over the import size limit FILE_TOO_LARGE.
  */
 export function readClientConfig(
   client: Exclude<Client, 'generic'>,
@@ -183,5 +184,6 @@ export function readClientConfig(
       { file },
     );
   }
-  return { text: readFileSync(file, 'utf8'), source: file };
+  // Read as any imported file is: over the import size limit it is FILE_TOO_LARGE, not read whole.
+  return { text: readImportFile(file), source: file };
 }
