@@ -141,10 +141,12 @@ export class ProviderService {
     const settings = this.read();
     const { apiKey, ...stored } = config;
     const keyName = secretNames.providerKey(config.name);
-    if (apiKey) this.secrets.write(keyName, apiKey);
-    else if (!keepKey) this.secrets.remove(keyName);
     const providers = [...settings.providers.filter((p) => p.name !== config.name), stored];
-    this.settings.set(KEY, { ...settings, providers, ...(isDefault ? { defaultProvider: config.name } : {}) });
+    this.secrets.atomically(() => {
+      if (apiKey) this.secrets.write(keyName, apiKey);
+      else if (!keepKey) this.secrets.remove(keyName);
+      this.settings.set(KEY, { ...settings, providers, ...(isDefault ? { defaultProvider: config.name } : {}) });
+    });
     return config;
   }
 
@@ -157,12 +159,14 @@ export class ProviderService {
       );
     }
     const providers = settings.providers.filter((p) => p.name !== name);
-    this.secrets.remove(secretNames.providerKey(name));
     const { defaultProvider, ...rest } = settings;
-    this.settings.set(KEY, {
-      ...rest,
-      providers,
-      ...(defaultProvider && defaultProvider !== name ? { defaultProvider } : {}),
+    this.secrets.atomically(() => {
+      this.secrets.remove(secretNames.providerKey(name));
+      this.settings.set(KEY, {
+        ...rest,
+        providers,
+        ...(defaultProvider && defaultProvider !== name ? { defaultProvider } : {}),
+      });
     });
   }
 

@@ -20,10 +20,14 @@ afterEach(() => {
   for (const services of open.splice(0)) services.close();
 });
 
-/** A keychain that works, kept in a map: what a Mac or a Linux desktop offers. */
-function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string>; writes: string[] } {
+/**
+ * A keychain that works, kept in a map: what a Mac or a Linux desktop offers.
+ * `refuseWrite(n)` makes the nth write from now fail, as a keychain locked for a moment does.
+ */
+function fakeKeychain() {
   const entries = new Map<string, string>();
   const writes: string[] = [];
+  let refuseAt = Infinity;
   class Entry {
     constructor(
       private readonly service: string,
@@ -33,7 +37,13 @@ function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string
       return `${this.service}:${this.account}`;
     }
     setPassword(password: string) {
-      if (!this.account.endsWith('availability-probe')) writes.push(this.account);
+      if (!this.account.endsWith('availability-probe')) {
+        if (writes.length + 1 === refuseAt) {
+          refuseAt = Infinity;
+          throw new Error("Couldn't access platform storage: locked");
+        }
+        writes.push(this.account);
+      }
       entries.set(this.key, password);
     }
     getPassword() {
@@ -43,7 +53,9 @@ function fakeKeychain(): { binding: KeychainBinding; entries: Map<string, string
       return entries.delete(this.key);
     }
   }
-  return { binding: { Entry }, entries, writes };
+  const binding: KeychainBinding = { Entry };
+  const refuseWrite = (n: number) => (refuseAt = writes.length + n);
+  return { binding, entries, writes, refuseWrite };
 }
 
 /** What @napi-rs/keyring does where there is no keychain daemon (this machine): reads find nothing, writes fail. */
@@ -191,5 +203,30 @@ describe('the secret port', () => {
     const second = services('two.db', [keychainBackend(() => binding)]);
     second.providers.set({ name: 'paid', kind: 'openai', apiKey: 'sk-replaced-000000000' });
     expect(first.providers.resolve('paid').apiKey).toBe('sk-replaced-000000000');
+  });
+
+  it('an import the keychain refuses midway leaves the servers, and the keychain, as they were', () => {
+    const { binding, entries, refuseWrite } = fakeKeychain();
+    const s = services('import.db', [keychainBackend(() => binding)]);
+    s.servers.set({ name: 'files', transport: 'stdio', command: 'node', env: { TOKEN: KEY } });
+    const before = new Map(entries);
+    const config = JSON.stringify({
+      mcpServers: {
+        files: { command: 'npx', env: { TOKEN: 'sk-imported-00000000' } },
+        notes: { command: 'node', env: { A: 'one' } },
+        search: { url: 'https://example.test/mcp', headers: { Authorization: 'Bearer two' } },
+      },
+    });
+    // Writes: files' TOKEN, notes' A, then the third (search's header) is refused.
+    refuseWrite(3);
+    expect(() => s.servers.importConfig(config, 'cursor', { replace: true })).toThrow(/locked/);
+    expect(s.servers.list().map((l) => l.config.name)).toEqual(['files']);
+    expect(s.servers.configs()).toEqual([expect.objectContaining({ command: 'node', env: { TOKEN: KEY } })]);
+    expect(entries).toEqual(before);
+
+    // The keychain answering again, the same import writes all three.
+    s.servers.importConfig(config, 'cursor', { replace: true });
+    expect(s.servers.configs().map((c) => c.name)).toEqual(['files', 'notes', 'search']);
+    expect(s.servers.configs()[0]).toMatchObject({ command: 'npx', env: { TOKEN: 'sk-imported-00000000' } });
   });
 });

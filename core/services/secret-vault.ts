@@ -39,6 +39,8 @@ export class SecretVault {
    * by any process (a new keychain id, new ciphertext) is opened afresh.
    */
   private readonly opened = new Map<string, { record: string; value: string }>();
+  /** While `atomically` runs: how to give each keychain entry touched its previous value back. */
+  private undo: (() => void)[] | undefined;
 
   constructor(
     private readonly settings: SettingsRepository,
@@ -80,10 +82,55 @@ export class SecretVault {
     }
   }
 
+  /**
+   * Runs `change` (writes to this vault and to settings) in one database
+   * transaction. The keychain is outside it: when `change` throws, each entry
+   * it wrote or removed there gets its previous value back (or goes, when it
+   * had none), so the records the rollback restores read what they read before.
+   */
+  atomically<T>(change: () => T): T {
+    if (this.undo) return change();
+    const undo: (() => void)[] = [];
+    this.undo = undo;
+    try {
+      return this.settings.transaction(change);
+    } catch (error) {
+      for (const step of undo.reverse()) step();
+      throw error;
+    } finally {
+      this.undo = undefined;
+    }
+  }
+
+  /** Inside `atomically`: notes how to put `name`'s entry in `store` back before it is changed. */
+  private noteUndo(name: string, store: SecretStore): void {
+    if (!this.undo) return;
+    // The account is taken now: a rollback may take back the database id it is named by.
+    const account = this.account(name);
+    const backend = this.backends.find((b) => b.store === store);
+    if (!backend) return;
+    let previous: string | undefined;
+    try {
+      previous = this.all()[name]?.store === store ? this.read(name) : undefined;
+    } catch {
+      previous = undefined; // unreadable before: nothing to give back
+    }
+    this.undo.push(() => {
+      try {
+        if (previous === undefined) backend.remove(account);
+        else backend.seal(account, previous);
+      } catch {
+        // A keychain refusing now as well keeps what it has; the database is back as it was either way.
+      }
+    });
+  }
+
   write(name: string, value: string): void {
     const all = this.all();
     const previous = all[name];
     const backend = this.backend();
+    this.noteUndo(name, backend.store);
+    if (previous && previous.store !== backend.store) this.noteUndo(name, previous.store);
     all[name] = backend.seal(this.account(name), value);
     // A value moving to another store must not stay behind in the old one.
     if (previous && previous.store !== backend.store) this.removeFrom(name, previous);
@@ -94,6 +141,7 @@ export class SecretVault {
     const all = this.all();
     const sealed = all[name];
     if (!sealed) return;
+    this.noteUndo(name, sealed.store);
     this.removeFrom(name, sealed);
     delete all[name];
     this.settings.set(SECRETS_KEY, all);

@@ -98,6 +98,10 @@ export class ServerService {
    */
   set(input: unknown, previousName?: string): McpServerConfig {
     const edited = parseOrRefuse(McpServerConfigSchema, input, 'server');
+    return this.secrets.atomically(() => this.write(edited, previousName));
+  }
+
+  private write(edited: McpServerConfig, previousName: string | undefined): McpServerConfig {
     const configs = this.stored();
     const replaced = previousName ?? edited.name;
     if (previousName !== undefined && !configs.some((c) => c.name === previousName)) {
@@ -132,7 +136,7 @@ export class ServerService {
    * came from for the messages; serversFromClientConfig). A server whose name
    * is taken here stays as it is, with a warning, unless `replace`. With
    * `dryRun`, says what it would do and writes nothing. Every server is
-   * checked before any is written.
+   * checked before any is written, and they are written together or not at all.
    */
   importConfig(text: string, source: string, { replace = false, dryRun = false } = {}): ServerImportResult {
     const found = serversFromClientConfig(text, source);
@@ -152,7 +156,10 @@ export class ServerService {
       return { name: config.name, where, transport: config.transport, target, action } as const;
     });
     if (!dryRun) {
-      for (const [i, { config }] of found.servers.entries()) if (servers[i]?.action !== 'keep') this.set(config);
+      const written = found.servers.filter((_, i) => servers[i]?.action !== 'keep');
+      this.secrets.atomically(() => {
+        for (const { config } of written) this.write(config, undefined);
+      });
     }
     return { servers, problems, written: !dryRun };
   }
@@ -160,8 +167,10 @@ export class ServerService {
   remove(name: string): void {
     const configs = this.stored();
     if (!configs.some((c) => c.name === name)) throw this.notFound(name);
-    this.settings.set(KEY, { servers: configs.filter((c) => c.name !== name) });
-    for (const secret of this.secrets.namesUnder(secretNames.serverPrefix(name))) this.secrets.remove(secret);
+    this.secrets.atomically(() => {
+      this.settings.set(KEY, { servers: configs.filter((c) => c.name !== name) });
+      for (const secret of this.secrets.namesUnder(secretNames.serverPrefix(name))) this.secrets.remove(secret);
+    });
     void this.connections.forget(name);
   }
 

@@ -34,6 +34,11 @@ export class SettingsRepository {
     return parsed.data;
   }
 
+  /** Runs `change` in one transaction (nested calls join it): a throw leaves every setting as it was. */
+  transaction<T>(change: () => T): T {
+    return this.db.transaction(() => change());
+  }
+
   set(key: string, value: unknown): void {
     this.db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
   }
