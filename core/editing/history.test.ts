@@ -81,4 +81,31 @@ describe('history', () => {
       arguments: [arg('a'), arg('theirs'), arg('mine')],
     });
   });
+
+  it('undoing a line typed in a prompt takes that line out, keeping the line another window wrote since', () => {
+    const prompt = (...lines: string[]) =>
+      ChangeSetSchema.parse({ updateNodes: [{ id: 'a', config: { template: lines.join('\n') } }] });
+    const history = recordEdit(
+      EMPTY_HISTORY,
+      { forward: prompt('Hi', 'Be brief.', 'Mine'), backward: prompt('Hi', 'Be brief.') },
+      0,
+    );
+    const flow = FlowSchema.parse({
+      schemaVersion: 1,
+      id: 'f',
+      name: 'F',
+      tool: { name: 'f' },
+      nodes: [{ id: 'a', type: 'template', config: { template: 'Hello\nBe brief.\nMine' } }],
+      edges: [],
+    });
+    const undone = undo(history, flow);
+    expect(undone?.changes.updateNodes[0]?.config).toEqual({ template: 'Hello\nBe brief.' });
+    const shown = { ...flow, nodes: [{ ...flow.nodes[0]!, config: undone!.changes.updateNodes[0]!.config! }] };
+    expect(redo(undone!.history, shown)?.changes.updateNodes[0]?.config).toEqual({
+      template: 'Hello\nBe brief.\nMine',
+    });
+    // The other window wrote in the line typed here: the step's whole text, as for any other setting.
+    const overlapping = { ...flow, nodes: [{ ...flow.nodes[0]!, config: { template: 'Hi\nBe brief.\nMine!' } }] };
+    expect(undo(history, overlapping)?.changes.updateNodes[0]?.config).toEqual({ template: 'Hi\nBe brief.' });
+  });
 });

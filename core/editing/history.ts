@@ -1,6 +1,7 @@
 import type { ChangeSet } from '../model/change-set';
 import type { Flow } from '../model/flow';
 import { mergeList } from '../model/list-merge';
+import { mergeLines } from '../model/merge-text';
 import { sameData, withChangedKeys } from '../model/same-json';
 
 type Config = Record<string, unknown>;
@@ -80,23 +81,34 @@ export function stepKeysOnly(flow: Flow, changes: ChangeSet, other: ChangeSet): 
     updateNodes: changes.updateNodes.map((update) => {
       const [now, theirs] = [nodes.get(update.id)?.config, opposite.get(update.id)];
       if (!update.config || !now || !theirs) return update;
-      return { ...update, config: stepListsOnly(withChangedKeys(now, theirs, update.config), now, theirs) };
+      return { ...update, config: stepPartsOnly(withChangedKeys(now, theirs, update.config), now, theirs) };
     }),
   };
 }
 
 /**
  * `config` (a step's keys laid on the config shown) with each list the step
- * changed changed again item by item on the list shown (mergeList), so that
- * undoing an argument added here keeps the one another window added since.
- * Where the two overlap, the step's whole list, as for any other setting.
+ * changed changed again item by item on the list shown (mergeList), and each
+ * text of several lines line by line (mergeLines), so that undoing an
+ * argument added here keeps the one another window added since, and undoing
+ * a line typed here keeps the line another window wrote. Where the two
+ * overlap, the step's whole value, as for any other setting.
  */
-function stepListsOnly(config: Config, shown: Config, other: Config): Config {
+function stepPartsOnly(config: Config, shown: Config, other: Config): Config {
   const result = { ...config };
   for (const [key, value] of Object.entries(config)) {
     const [from, now] = [other[key], shown[key]];
-    if (!Array.isArray(value) || !Array.isArray(from) || !Array.isArray(now) || sameData(value, from)) continue;
-    result[key] = mergeList(from, now, value) ?? value;
+    if (sameData(value, from) || sameData(now, from)) continue;
+    if (Array.isArray(value) && Array.isArray(from) && Array.isArray(now)) {
+      result[key] = mergeList(from, now, value) ?? value;
+    } else if (
+      typeof value === 'string' &&
+      typeof from === 'string' &&
+      typeof now === 'string' &&
+      from.includes('\n')
+    ) {
+      result[key] = mergeLines(from, now, value) ?? value;
+    }
   }
   return result;
 }

@@ -2,7 +2,7 @@ import { applyChangeSet, ChangeSetSchema, type ChangeSet, type ChangeSetInput } 
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { textFields } from './find';
 import { freeEdgeId, freeNodeId } from './ids';
-import { mergeText } from './merge-text';
+import { mergeText } from '../model/merge-text';
 import { updateNoteChange } from './notes';
 import { PASTE_OFFSET, renameIn } from './paste';
 import { templateReferences } from '../model/template';

@@ -110,6 +110,39 @@ describe('mergeNodeUpdate', () => {
     );
   });
 
+  it('merges a prompt of several lines both changed line by line, and refuses one changed in the same line', () => {
+    const prompt = ['You answer support tickets.', 'Be brief.', '', '{{inputs.ticket}}'].join('\n');
+    const theirs = { ...stored, config: { ...started, prompt: prompt.replace('Be brief.', 'Be brief and kind.') } };
+    const mine = { ...started, prompt: `${prompt}\nSign as Ana.` };
+    expect(
+      mergeNodeUpdate(theirs, { id: 'ask', rev: 1, config: mine, base: { config: { ...started, prompt } } }),
+    ).toMatchObject({
+      config: {
+        prompt: ['You answer support tickets.', 'Be brief and kind.', '', '{{inputs.ticket}}', 'Sign as Ana.'].join(
+          '\n',
+        ),
+      },
+    });
+    const sameLine = { ...started, prompt: prompt.replace('Be brief.', 'Be short.') };
+    expect(() =>
+      mergeNodeUpdate(theirs, { id: 'ask', rev: 1, config: sameLine, base: { config: { ...started, prompt } } }),
+    ).toThrow(
+      expect.objectContaining({ code: 'EDIT_CONFLICT', data: expect.objectContaining({ field: 'setting "prompt"' }) }),
+    );
+    // A text of one line is one value: both changing it is a conflict, as before.
+    const oneLine = { ...started, prompt: 'Summarise {{inputs.topic}} briefly' };
+    expect(() =>
+      mergeNodeUpdate(
+        { ...stored, config: { ...started, prompt: 'Summarise {{inputs.topic}} now' } },
+        {
+          id: 'ask',
+          config: oneLine,
+          base: { config: started },
+        },
+      ),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
+  });
+
   it('merges configs of different versions whole', () => {
     const migrated = { ...stored, version: 2, config: { question: 'Summarise', temperature: 0.2 } };
     const update = { id: 'ask', config: { ...started, model: 'claude' }, base: { config: started, version: 1 } };

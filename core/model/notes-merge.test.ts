@@ -68,4 +68,17 @@ describe('mergeNotes', () => {
     const moved = [{ ...note('a', 'A'), position: { x: 9, y: 9 } }, note('b', 'B')];
     expect(() => mergeNotes(base, moved, [note('b', 'B')])).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT' }));
   });
+
+  it('merges a text both sides wrote in different lines, line by line; the same line is refused', () => {
+    const text = ['Todo', '- prompts', '- tests'].join('\n');
+    const start = [note('a', text)];
+    const theirs = [{ ...note('a', text.replace('Todo', 'Todo (Ana)')), position: { x: 30, y: 30 } }];
+    const ours = [note('a', `${text}\n- docs`)];
+    expect(mergeNotes(start, theirs, ours)).toEqual([
+      { ...note('a', ['Todo (Ana)', '- prompts', '- tests', '- docs'].join('\n')), position: { x: 30, y: 30 } },
+    ]);
+    expect(() => mergeNotes(start, theirs, [note('a', text.replace('Todo', 'Todo (Bo)'))])).toThrow(
+      expect.objectContaining({ code: 'EDIT_CONFLICT', data: { noteId: 'a' } }),
+    );
+  });
 });

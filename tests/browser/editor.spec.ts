@@ -353,16 +353,13 @@ test('two windows changing different settings of one node both keep theirs; the 
   await expectSaved(page);
   // …and the second, which has not seen that, writes the prompt, its editor sending the node's whole config:
   // saved, not refused, and the first window's temperature is not undone.
-  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
-  await second.getByTestId('rf__node-say').click();
-  await second.getByTestId('template-prompt').locator('.cm-content').click();
-  await second.keyboard.press('Control+End');
-  await second.keyboard.type(' (in French)');
-  expect((await saved).status()).toBe(200);
   // The second window is told, and shows the temperature the first set.
-  await expect(
-    second.getByText('Saved, keeping another window\'s change to "say" (temperature), now shown here'),
-  ).toBeVisible();
+  await savedKeeping(second, '"say" (temperature)', async () => {
+    await second.getByTestId('rf__node-say').click();
+    await second.getByTestId('template-prompt').locator('.cm-content').click();
+    await second.keyboard.press('Control+End');
+    await second.keyboard.type(' (in French)');
+  });
   await expect(second.getByLabel('Temperature')).toHaveValue('0.2');
   await shot(second, 'node-settings-merged');
   release();
@@ -389,15 +386,12 @@ test('two windows changing different items of one list both keep theirs, and und
   await page.getByRole('button', { name: 'Add return value' }).click();
   await expectSaved(page);
   // …and the second, which has not seen it, writes in the second return value: saved, both kept.
-  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
-  await second.getByTestId('rf__node-result').click();
-  await second.getByTestId('template-returnValues.1.text').locator('.cm-content').click();
-  await second.keyboard.press('Control+End');
-  await second.keyboard.type(' times');
-  expect((await saved).status()).toBe(200);
-  await expect(
-    second.getByText('Saved, keeping another window\'s change to "result" (return values), now shown here'),
-  ).toBeVisible();
+  await savedKeeping(second, '"result" (return values)', async () => {
+    await second.getByTestId('rf__node-result').click();
+    await second.getByTestId('template-returnValues.1.text').locator('.cm-content').click();
+    await second.keyboard.press('Control+End');
+    await second.keyboard.type(' times');
+  });
   await expect(second.getByRole('button', { name: 'Remove Return values 3' })).toBeVisible();
   await shot(second, 'list-items-merged');
   release();
@@ -505,23 +499,71 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
   await other.close();
 });
 
-test("a text put back keeps the other window's change to other lines: the two changes are merged", async ({
-  page,
-  browser,
-  served,
-}) => {
+/** `edit` is saved (not refused), and the toast says what the host kept of another window's change. */
+async function savedKeeping(window: Page, kept: string, edit: () => Promise<void>): Promise<void> {
+  const saved = window.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await edit();
+  expect((await saved).status()).toBe(200);
+  await expect(window.getByText(`Saved, keeping another window's change to ${kept}, now shown here`)).toBeVisible();
+}
+
+/** Two windows on the echo flow with a template of three lines (the second's reads held back). */
+function threeLinesInTwoWindows(page: Page, browser: Browser, served: Served) {
   const template = ['Answer in one line.', 'You said: {{inputs.message}}', 'Thanks!'].join('\n');
   const nodes = laidOutEcho().nodes.map((node) =>
     node.id === 'say' ? { ...node, config: { ...node.config, template } } : node,
   );
-  const { other, second, release } = await twoWindows(page, browser, served, { nodes });
+  return twoWindows(page, browser, served, { nodes });
+}
+
+/** Writes "Be kind. " at the start of the template's first line. */
+async function writeFirstLine(window: Page): Promise<void> {
+  await window.getByTestId('rf__node-say').click();
+  await window.getByTestId('template-template').locator('.cm-content').click();
+  await window.keyboard.press('Control+Home');
+  await window.keyboard.type('Be kind. ');
+}
+
+test('two windows writing different lines of one prompt both keep theirs, and undo takes back only its own line', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await threeLinesInTwoWindows(page, browser, served);
   // The first window changes the first line…
-  await page.getByTestId('rf__node-say').click();
-  await page.getByTestId('template-template').locator('.cm-content').click();
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.type('Be kind. ');
+  await writeFirstLine(page);
   await expectSaved(page);
-  // …and the second, which has not seen that, the last one: refused.
+  // …and the second, which has not seen that, the last one: saved, merged line by line as git merges.
+  await savedKeeping(second, '"say" (template)', () => typeInTemplate(second, 'say', ' See you.'));
+  await expect(second.getByTestId('template-template')).toContainText('Be kind. Answer in one line.');
+  await shot(second, 'prompt-lines-merged');
+  release();
+  await expectSaved(second);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const stored = () => storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template;
+  expect(stored()).toBe(
+    ['Be kind. Answer in one line.', 'You said: {{inputs.message}}', 'Thanks! See you.'].join('\n'),
+  );
+  // Undo in the second window takes back its words, not the first window's line.
+  await second.locator('.react-flow__pane').click();
+  await second.keyboard.press('Control+z');
+  await expectSaved(second);
+  expect(stored()).toBe(['Be kind. Answer in one line.', 'You said: {{inputs.message}}', 'Thanks!'].join('\n'));
+  await other.close();
+});
+
+test("a text put back where both windows changed one line keeps the other window's change to other lines", async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await threeLinesInTwoWindows(page, browser, served);
+  // The first window changes the first line and the last…
+  await writeFirstLine(page);
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' Bye.');
+  await expectSaved(page);
+  // …and the second, which has not seen that, the last one too: refused, as both changed that line.
   await typeInTemplate(second, 'say', ' See you.');
   release();
   const refused = second.getByRole('alert', { name: 'Refused' });
@@ -529,12 +571,12 @@ test("a text put back keeps the other window's change to other lines: the two ch
     ['Answer in one line.', 'You said: {{inputs.message}}', 'Thanks! See you.'].join('\n'),
   );
   const putBack = refused.getByRole('button', { name: 'Put back' });
-  await expect(putBack).toHaveAttribute(
-    'title',
-    'Puts your change into what is there now, keeping the change made elsewhere',
-  );
   await putBack.click();
-  await expect(second.getByText('Put back: say · template, merged with the change made elsewhere')).toBeVisible();
+  await expect(
+    second.getByText(
+      'Put back: say · template, merged with the change made elsewhere; where you both changed the same lines, yours is kept (1 place)',
+    ),
+  ).toBeVisible();
   await shot(second, 'put-back-merged');
   await expectSaved(second);
   expect(storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.config.template).toBe(

@@ -216,12 +216,12 @@ test('Layout takes a note along with the cards inside it', async ({ page, served
  * person's tab), whose reads of the flow are held back until `release`: it
  * has not seen the first's edits when it writes.
  */
-async function notesInTwoWindows(page: Page, browser: Browser, served: Served) {
+async function notesInTwoWindows(page: Page, browser: Browser, served: Served, plan = 'Plan') {
   const sticky = (id: string, text: string, x: number) => ({ id, text, position: { x, y: 320 } });
   await openFlow(
     page,
     served,
-    laidOutEcho({ id: 'shared', notes: [sticky('plan', 'Plan', 0), sticky('todo', 'To do', 400)] }),
+    laidOutEcho({ id: 'shared', notes: [sticky('plan', plan, 0), sticky('todo', 'To do', 400)] }),
   );
   const other = await browser.newContext();
   const second = await other.newPage();
@@ -277,5 +277,34 @@ test('a note recoloured in one window and written in another keeps both', async 
   });
   release();
   await expect(note(second, 'plan')).toHaveClass(/note-blue/);
+  await other.close();
+});
+
+test('two windows writing different lines of one note both keep theirs, merged line by line', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const plan = ['Plan', '- prompts', '- tests'].join('\n');
+  const { other, second, release } = await notesInTwoWindows(page, browser, served, plan);
+  await note(page, 'plan').getByTestId('note-body').dblclick();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' (Ana)');
+  await page.keyboard.press('Escape');
+  await expectSaved(page);
+  // The second window, still showing the old text, adds a line at the end: merged, not refused.
+  await note(second, 'plan').getByTestId('note-body').dblclick();
+  await second.keyboard.press('Control+End');
+  await second.keyboard.type('\n- docs');
+  await second.keyboard.press('Escape');
+  await expectSaved(second);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const merged = ['Plan (Ana)', '- prompts', '- tests', '- docs'].join('\n');
+  expect(storedFlow(served.db, 'shared').notes.find((n) => n.id === 'plan')?.text).toBe(merged);
+  release();
+  // Shown as the note's Markdown: the first window's words and both windows' list items.
+  await expect(note(second, 'plan').getByTestId('note-body')).toContainText('Plan (Ana)');
+  await expect(note(second, 'plan').getByRole('listitem')).toHaveText(['prompts', 'tests', 'docs']);
   await other.close();
 });

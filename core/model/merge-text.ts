@@ -25,3 +25,9 @@ export function mergeText(base: string, theirs: string, mine: string): MergedTex
   }
   return { text: lines.join('\n'), conflicts };
 }
+
+/** `mergeText` when it merges cleanly (no lines both changed); undefined otherwise. */
+export function mergeLines(base: string, theirs: string, mine: string): string | undefined {
+  const { text, conflicts } = mergeText(base, theirs, mine);
+  return conflicts === 0 ? text : undefined;
+}
