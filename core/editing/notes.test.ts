@@ -18,31 +18,35 @@ const flow = FlowSchema.parse(smallFlow());
 const apply = (on: Flow, input: unknown) => applyChangeSet(on, ChangeSetSchema.parse(input));
 
 describe('sticky notes as edits of the flow', () => {
-  it('adds a note with a free id, changes, moves and removes it; each edit undoes', () => {
+  it('adds a note with a new id, changes, moves and removes it; each edit undoes', () => {
     const { changes, noteId } = addNoteChange(flow, { x: 40, y: 60 });
-    expect(noteId).toBe('note_1');
+    expect(noteId).toMatch(/^note_[0-9a-z]{8}$/);
     const one = apply(flow, changes);
-    expect(one.notes).toEqual([{ id: 'note_1', text: '', position: { x: 40, y: 60 }, ...NOTE_SIZE, color: 'yellow' }]);
-    expect(addNoteChange(one, { x: 0, y: 0 }).noteId).toBe('note_2');
+    expect(one.notes).toEqual([{ id: noteId, text: '', position: { x: 40, y: 60 }, ...NOTE_SIZE, color: 'yellow' }]);
+    // Another added here, or in another window at the same moment, has an id of its own.
+    expect(addNoteChange(one, { x: 0, y: 0 }).noteId).not.toBe(noteId);
+    expect(addNoteChange(flow, { x: 40, y: 60 }).noteId).not.toBe(noteId);
 
-    const written = apply(one, updateNoteChange(one, 'note_1', { text: 'Why this prompt', color: 'blue' }));
+    const written = apply(one, updateNoteChange(one, noteId, { text: 'Why this prompt', color: 'blue' }));
     expect(written.notes[0]).toMatchObject({ text: 'Why this prompt', color: 'blue' });
-    const moved = apply(written, moveNotesChange(written, [{ id: 'note_1', position: { x: 100, y: 0 } }]));
+    const moved = apply(written, moveNotesChange(written, [{ id: noteId, position: { x: 100, y: 0 } }]));
     expect(moved.notes[0]!.position).toEqual({ x: 100, y: 0 });
-    expect(apply(moved, removeNotesChange(moved, ['note_1'])).notes).toEqual([]);
+    expect(apply(moved, removeNotesChange(moved, [noteId])).notes).toEqual([]);
 
     // Undo of any of them gives back the list as it was; the nodes are untouched.
-    const edit = ChangeSetSchema.parse(removeNotesChange(moved, ['note_1']));
+    const edit = ChangeSetSchema.parse(removeNotesChange(moved, [noteId]));
     const undone = applyChangeSet(applyChangeSet(moved, edit), invertChangeSet(moved, edit));
     expect(undone.notes).toEqual(moved.notes);
     expect(undone.nodes).toEqual(flow.nodes);
   });
 
   it('makes no edit when nothing changes or the note is gone (deleted in another window)', () => {
-    const one = apply(flow, addNoteChange(flow, { x: 0, y: 0 }).changes);
-    expect(updateNoteChange(one, 'note_1', { text: '' })).toBeUndefined();
+    const { changes, noteId } = addNoteChange(flow, { x: 0, y: 0 });
+    const one = apply(flow, changes);
+    expect(updateNoteChange(one, noteId, { text: '' })).toBeUndefined();
+    expect(updateNoteChange(one, noteId, { text: 'x' })).toBeDefined();
     expect(updateNoteChange(one, 'gone', { text: 'x' })).toBeUndefined();
-    expect(moveNotesChange(one, [{ id: 'note_1', position: { x: 0, y: 0 } }])).toBeUndefined();
+    expect(moveNotesChange(one, [{ id: noteId, position: { x: 0, y: 0 } }])).toBeUndefined();
     expect(removeNotesChange(one, ['gone'])).toBeUndefined();
   });
 
@@ -65,9 +69,13 @@ describe('sticky notes as edits of the flow', () => {
     const clip = copyClip(noted, ['greet'], ['note_1']);
     const { changes, nodeIds, noteIds } = pasteChanges(noted, clip);
     const pasted = apply(noted, changes);
-    expect(noteIds).toEqual(['note_2']);
+    expect(noteIds).toEqual([expect.stringMatching(/^note_[0-9a-z]{8}$/)]);
     expect(nodeIds).toHaveLength(1);
-    expect(pasted.notes[1]).toMatchObject({ id: 'note_2', text: 'a', position: { x: PASTE_OFFSET, y: PASTE_OFFSET } });
+    expect(pasted.notes[1]).toMatchObject({
+      id: noteIds[0],
+      text: 'a',
+      position: { x: PASTE_OFFSET, y: PASTE_OFFSET },
+    });
     // A clip copied before notes existed pastes its nodes alone.
     const old = pasteChanges(noted, { nodes: clip.nodes, edges: [] });
     expect(old.noteIds).toEqual([]);

@@ -3,7 +3,7 @@ import type { Flow, Position } from '../model/flow';
 import { NOTE_MIN_SIZE, NOTE_SIZE, type Note } from '../model/notes';
 import { sameJson } from '../model/same-json';
 import { NODE_HEIGHT, NODE_WIDTH } from './layout';
-import { freeNodeId } from './ids';
+import { newItemId } from './ids';
 import { freePosition, type ViewBox } from './placement';
 
 /**
@@ -12,7 +12,7 @@ import { freePosition, type ViewBox } from './placement';
  */
 
 export function addNoteChange(flow: Flow, position: Position): { changes: ChangeSetInput; noteId: string } {
-  const id = freeNodeId(new Set(flow.notes.map((n) => n.id)), 'note');
+  const id = newItemId(new Set(flow.notes.map((n) => n.id)), 'note');
   const note: Note = { id, text: '', position, ...NOTE_SIZE, color: 'yellow' };
   return { changes: { flow: { notes: [...flow.notes, note] } }, noteId: id };
 }

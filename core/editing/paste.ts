@@ -2,7 +2,7 @@ import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import type { Note } from '../model/notes';
 import { renameReferences } from '../model/template';
-import { freeEdgeId, freeNodeId } from './ids';
+import { freeEdgeId, freeNodeId, newItemId } from './ids';
 
 /** Copied nodes with the edges between them, and copied sticky notes. */
 export interface Clip {
@@ -69,7 +69,7 @@ export function pasteChanges(
   });
   const usedNotes = new Set(flow.notes.map((n) => n.id));
   const notes = (clip.notes ?? []).map((note) => {
-    const id = freeNodeId(usedNotes, 'note');
+    const id = newItemId(usedNotes, 'note');
     usedNotes.add(id);
     return { ...note, id, position: { x: note.position.x + PASTE_OFFSET, y: note.position.y + PASTE_OFFSET } };
   });

@@ -403,7 +403,7 @@ test('two windows changing different items of one list both keep theirs, and und
   expect(stored()?.map((value) => [value.id, value.text])).toEqual([
     ['first', '{{nodes.say.output}}'],
     ['second', 'count={{inputs.count}} times'],
-    ['value_3', ''],
+    [expect.stringMatching(/^value_[0-9a-z]{8}$/), ''],
   ]);
   // Undo in the second window takes back its words, not the value the first window added.
   await second.locator('.react-flow__pane').click();
@@ -411,6 +411,21 @@ test('two windows changing different items of one list both keep theirs, and und
   await expectSaved(second);
   expect(stored()?.map((value) => value.text)).toEqual(['{{nodes.say.output}}', 'count={{inputs.count}}', '']);
   await other.close();
+});
+
+test('a return value added after one was removed gets an id of its own', async ({ page, served }) => {
+  await openFlow(page, served, laidOutEcho({ id: 'values' }));
+  await page.getByTestId('rf__node-result').click();
+  await page.getByRole('button', { name: 'Add return value' }).click();
+  await page.getByRole('button', { name: 'Remove Return values 1' }).click();
+  await page.getByRole('button', { name: 'Add return value' }).click();
+  await expectSaved(page);
+  // Ids that were counted from the list's length came back: the third value took the second's.
+  const ids = (
+    storedFlow(served.db, 'values').nodes.find((n) => n.id === 'result')?.config.returnValues as { id: string }[]
+  ).map((value) => value.id);
+  expect(ids).toHaveLength(3);
+  expect(new Set(ids).size).toBe(3);
 });
 
 test('a node written in one window is not removed by another that has not seen the text', async ({

@@ -14,7 +14,9 @@ import {
 
 const MARKDOWN = '## Plan\n- ask for **JSON**\n- see [the docs](https://example.com/docs)';
 
-const note = (page: Page, id = 'note_1') => page.getByTestId(`rf__node-note:${id}`);
+/** The note `id`, or without one the first note added here (each added one gets an id of its own, `note_…`). */
+const note = (page: Page, id?: string) =>
+  id ? page.getByTestId(`rf__node-note:${id}`) : page.locator('[data-testid^="rf__node-note:note_"]').first();
 
 test('sticky notes: add from the palette, write, recolour, resize, move with the nodes, undo, delete; stored with the flow', async ({
   page,
@@ -71,7 +73,7 @@ test('sticky notes: add from the palette, write, recolour, resize, move with the
   let stored = storedFlow(served.db, 'noted').notes;
   expect(stored).toHaveLength(1);
   expect(stored[0]).toMatchObject({
-    id: 'note_1',
+    id: expect.stringMatching(/^note_[0-9a-z]{8}$/),
     text: MARKDOWN,
     color: 'blue',
   });
@@ -178,8 +180,8 @@ test('Shift+S adds a note; Ctrl+C / Ctrl+V copy notes with nodes; a flow opens w
   const stored = storedFlow(served.db, 'keys');
   expect(stored.notes.map((n) => [n.id, n.text])).toEqual([
     ['far', 'Far to the right <b>x</b>'],
-    ['note_1', ''],
-    ['note_2', 'Far to the right <b>x</b>'],
+    [expect.stringMatching(/^note_/), ''],
+    [expect.stringMatching(/^note_/), 'Far to the right <b>x</b>'],
   ]);
   expect(stored.notes[2]!.position).toEqual({ x: 1640, y: 640 });
   expect(stored.nodes.map((n) => n.id)).toContain('input_1');
@@ -306,5 +308,23 @@ test('two windows writing different lines of one note both keep theirs, merged l
   // Shown as the note's Markdown: the first window's words and both windows' list items.
   await expect(note(second, 'plan').getByTestId('note-body')).toContainText('Plan (Ana)');
   await expect(note(second, 'plan').getByRole('listitem')).toHaveText(['prompts', 'tests', 'docs']);
+  await other.close();
+});
+
+test('two windows adding a note at once both keep theirs', async ({ page, browser, served }) => {
+  const { other, second, release } = await notesInTwoWindows(page, browser, served);
+  for (const window of [page, second]) {
+    await window.locator('.react-flow__pane').click({ position: { x: 10, y: 10 } });
+    await window.keyboard.press('Shift+S');
+    await expectSaved(window);
+  }
+  // Ids counted from the notes there were gave both `note_1`, and the two empty notes, placed alike, were
+  // stored as one: each window thought it had its own.
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const ids = storedFlow(served.db, 'shared').notes.map((n) => n.id);
+  expect(ids).toEqual(['plan', 'todo', expect.stringMatching(/^note_/), expect.stringMatching(/^note_/)]);
+  expect(new Set(ids).size).toBe(4);
+  release();
+  await expect(second.locator('[data-testid^="rf__node-note:"]')).toHaveCount(4);
   await other.close();
 });

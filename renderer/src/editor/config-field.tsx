@@ -4,6 +4,7 @@ import { suggestionsFor, type SuggestKind } from './suggestions';
 import { lazyOr } from '../lazy-or';
 import { PlainTemplateEditor } from './plain-template-editor';
 import type { ReferenceOption } from '../../../core/editing/references';
+import { newItemId } from '../../../core/editing/ids';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -278,8 +279,10 @@ function ListField({
         className="small"
         onClick={() => {
           const item = blank();
-          // Return values are named by id; give each a unique one.
-          if ('id' in item || field.key === 'returnValues') item.id = `value_${value.length + 1}`;
+          // Return values are known by id (list-merge.ts matches them by it); each gets one never used in any window.
+          if ('id' in item || field.key === 'returnValues') {
+            item.id = newItemId(new Set(value.map((it) => String(it.id))), 'value');
+          }
           onChange([...value, item]);
         }}
       >
