@@ -101,12 +101,7 @@ function stepPartsOnly(config: Config, shown: Config, other: Config): Config {
     if (sameData(value, from) || sameData(now, from)) continue;
     if (Array.isArray(value) && Array.isArray(from) && Array.isArray(now)) {
       result[key] = mergeList(from, now, value) ?? value;
-    } else if (
-      typeof value === 'string' &&
-      typeof from === 'string' &&
-      typeof now === 'string' &&
-      from.includes('\n')
-    ) {
+    } else {
       result[key] = mergeLines(from, now, value) ?? value;
     }
   }

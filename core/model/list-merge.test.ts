@@ -37,6 +37,16 @@ describe('mergeList, items with an identity field', () => {
     expect(mergeList(started, [field('Where', 'any')], [field('Which city', 'any')])).toBeUndefined();
   });
 
+  it('merges a text of several lines in one item line by line, and refuses one both changed in the same line', () => {
+    const text = ['Summary:', '{{nodes.ask.output}}', 'Sources: {{nodes.search.output}}'].join('\n');
+    const started = [value('r1', text)];
+    const theirs = [value('r1', text.replace('Summary:', 'Summary (short):'))];
+    expect(mergeList(started, theirs, [value('r1', `${text}\nThanks`)])).toEqual([
+      value('r1', `${text.replace('Summary:', 'Summary (short):')}\nThanks`),
+    ]);
+    expect(mergeList(started, theirs, [value('r1', text.replace('Summary:', 'In brief:'))])).toBeUndefined();
+  });
+
   it('refuses an item one side removed and the other changed, and an item both added differently', () => {
     expect(
       mergeList(base, [value('r1', 'one'), value('r3', 'three')], [...base.slice(0, 1), value('r2', 'TWO'), base[2]]),

@@ -1,5 +1,6 @@
 import { diff3Merge } from 'node-diff3';
 import { isRecord } from './is-record';
+import { mergeLines } from './merge-text';
 import { dataKey, sameData } from './same-json';
 
 /** Both sides changed one item (or one field of it) differently: the list cannot be merged. */
@@ -32,8 +33,9 @@ function pick(base: unknown, stored: unknown, ours: unknown): unknown {
 
 /**
  * One item both sides may have changed: as `pick`, and when both changed an
- * object item, field by field (one window's prompt text, the other's type).
- * A field both changed differently, or an item one side removed and the
+ * object item, field by field (one window's prompt text, the other's type),
+ * a text of several lines both changed line by line (mergeLines). A field
+ * both changed differently otherwise, or an item one side removed and the
  * other changed, is a CONFLICT. Undefined: the item is gone.
  */
 function mergeItem(base: unknown, stored: unknown, ours: unknown): unknown {
@@ -41,7 +43,8 @@ function mergeItem(base: unknown, stored: unknown, ours: unknown): unknown {
   if (whole !== CONFLICT || !isRecord(base) || !isRecord(stored) || !isRecord(ours)) return whole;
   const item: Record<string, unknown> = {};
   for (const field of new Set([...Object.keys(stored), ...Object.keys(ours)])) {
-    const value = pick(base[field], stored[field], ours[field]);
+    const picked = pick(base[field], stored[field], ours[field]);
+    const value = picked === CONFLICT ? (mergeLines(base[field], stored[field], ours[field]) ?? CONFLICT) : picked;
     if (value === CONFLICT) return CONFLICT;
     if (value !== undefined) item[field] = value;
   }

@@ -26,8 +26,16 @@ export function mergeText(base: string, theirs: string, mine: string): MergedTex
   return { text: lines.join('\n'), conflicts };
 }
 
-/** `mergeText` when it merges cleanly (no lines both changed); undefined otherwise. */
-export function mergeLines(base: string, theirs: string, mine: string): string | undefined {
+/**
+ * A setting holding a text of several lines (a prompt, a note, a return
+ * value's text) that both sides changed, merged line by line when they
+ * changed different lines (mergeText without conflicts); undefined when it
+ * is no such text or both changed the same or neighbouring lines. A text of
+ * one line is one value: both changing it is a conflict.
+ */
+export function mergeLines(base: unknown, theirs: unknown, mine: unknown): string | undefined {
+  if (typeof base !== 'string' || typeof theirs !== 'string' || typeof mine !== 'string') return undefined;
+  if (!base.includes('\n')) return undefined;
   const { text, conflicts } = mergeText(base, theirs, mine);
   return conflicts === 0 ? text : undefined;
 }

@@ -113,14 +113,13 @@ function bothChangedList(base: unknown, stored: unknown, ours: unknown): unknown
 
 /**
  * A text setting of several lines (a prompt, a template, instructions) both
- * sides changed differently, merged line by line as git merges (mergeText):
- * two windows writing different lines of one prompt both keep theirs.
- * Undefined when it is no such text or both changed the same or neighbouring
- * lines (then `side` refuses it, and Put back offers the person's text).
+ * sides changed differently, merged line by line (mergeLines): two windows
+ * writing different lines of one prompt both keep theirs. Undefined when it
+ * is no such text or both changed the same or neighbouring lines (then
+ * `side` refuses it, and Put back offers the person's text).
  */
 function bothChangedText(base: unknown, stored: unknown, ours: unknown): string | undefined {
-  if (typeof base !== 'string' || typeof stored !== 'string' || typeof ours !== 'string') return undefined;
-  if (!base.includes('\n') || ours === base || stored === base || stored === ours) return undefined;
+  if (sameData(ours, base) || sameData(stored, base) || sameData(stored, ours)) return undefined;
   return mergeLines(base, stored, ours);
 }
 
