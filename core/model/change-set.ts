@@ -107,8 +107,10 @@ export const ChangeSetSchema = z.lazy(() =>
     notesBase: NotesSchema.optional(),
     /**
      * With `flow`: the values its fields (and the tool's settings) had when
-     * the edit began. A field another window changed meanwhile is then an
-     * EDIT_CONFLICT instead of overwritten (flow-fields-check.ts). Without
+     * the edit began. A field another window changed meanwhile is then
+     * merged line by line when it is a text of several lines both changed in
+     * different lines, else an EDIT_CONFLICT instead of overwritten
+     * (flow-fields-merge.ts). Without
      * it the fields are stored as sent.
      */
     fieldsBase: FlowFieldsUpdateSchema.optional(),

@@ -328,6 +328,32 @@ describe('FlowRepository', () => {
     expect(flows.get('small').name).toBe('Plain API');
   });
 
+  it("merges the tool's description two windows wrote in different lines, and refuses the same line", () => {
+    flows.create(smallFlow());
+    const lines = ['Greets a person.', 'Use it when they say hello.', 'Returns one sentence.'];
+    flows.applyChanges('small', { flow: { tool: { description: lines.join('\n') } } });
+    const started = flows.get('small').tool;
+    flows.applyChanges('small', {
+      flow: { tool: { description: ['Greets a person by name.', ...lines.slice(1)].join('\n') } },
+      fieldsBase: { tool: started },
+    });
+    flows.applyChanges('small', {
+      flow: { tool: { description: [...lines.slice(0, 2), 'Returns one short sentence.'].join('\n') } },
+      fieldsBase: { tool: started },
+    });
+    expect(flows.get('small').tool.description).toBe(
+      ['Greets a person by name.', 'Use it when they say hello.', 'Returns one short sentence.'].join('\n'),
+    );
+    const before = dumpDatabase(path).flows;
+    expect(() =>
+      flows.applyChanges('small', {
+        flow: { tool: { description: ['Says hello.', ...lines.slice(1)].join('\n') } },
+        fieldsBase: { tool: started },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT', message: expect.stringContaining('tool description') }));
+    expect(dumpDatabase(path).flows).toEqual(before);
+  });
+
   it('opens a flow with the revision of each node, and names a missing flow', () => {
     flows.create(smallFlow());
     flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'Edited' }] });

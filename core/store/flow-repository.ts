@@ -15,7 +15,7 @@ import type { Flow, FlowNode } from '../model/flow';
 import { isBuiltInToolName } from '../model/ids';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
-import { checkFlowFields } from '../model/flow-fields-check';
+import { mergeFlowFields } from '../model/flow-fields-merge';
 import { mergeNodeUpdate } from '../model/node-merge';
 import { parseNodeConfig } from '../model/node-config';
 import { mergeNotes } from '../model/notes-merge';
@@ -291,8 +291,8 @@ export class FlowRepository {
   /**
    * The change as it applies to the flow stored now, when it says what it
    * started from: its notes merged with those another window saved meanwhile
-   * (ChangeSet.notesBase), its flow fields refused if another window changed
-   * them (ChangeSet.fieldsBase).
+   * (ChangeSet.notesBase), its flow fields merged with theirs, or refused
+   * where both changed one (ChangeSet.fieldsBase, flow-fields-merge.ts).
    */
   private againstStored(flowId: string, changes: ChangeSet): ChangeSet {
     const { notesBase, fieldsBase, ...rest } = changes;
@@ -300,9 +300,9 @@ export class FlowRepository {
     const row = this.db.select().from(flows).where(eq(flows.id, flowId)).get();
     if (!row) throw flowNotFound(flowId);
     const stored = flowFromRows(row, [], []);
-    checkFlowFields(stored, changes);
-    if (!notesBase || !rest.flow.notes) return rest;
-    return { ...rest, flow: { ...rest.flow, notes: mergeNotes(notesBase, stored.notes, rest.flow.notes) } };
+    const fields = mergeFlowFields(stored, changes) ?? rest.flow;
+    if (!notesBase || !fields.notes) return { ...rest, flow: fields };
+    return { ...rest, flow: { ...fields, notes: mergeNotes(notesBase, stored.notes, fields.notes) } };
   }
 
   /**

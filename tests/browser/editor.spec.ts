@@ -305,6 +305,31 @@ test('two windows typing in different flow settings both keep theirs; the same s
   await other.close();
 });
 
+test("two windows writing different lines of the flow's description both keep theirs", async ({
+  page,
+  browser,
+  served,
+}) => {
+  const lines = ['Answers a ticket.', 'Uses the help centre.', 'Signs as support.'];
+  const { other, second, release } = await twoWindows(page, browser, served, { description: lines.join('\n') });
+  const description = async (window: Page) => {
+    await window.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    return window.getByLabel('Flow settings').locator('#flow-description');
+  };
+  await (await description(page)).fill(['Answers a support ticket.', ...lines.slice(1)].join('\n'));
+  await expectSaved(page);
+  // The second window, still showing the old text, writes in the last line: saved, merged line by line.
+  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await (await description(second)).fill([...lines.slice(0, 2), 'Signs as the support team.'].join('\n'));
+  expect((await saved).status()).toBe(200);
+  const merged = ['Answers a support ticket.', 'Uses the help centre.', 'Signs as the support team.'].join('\n');
+  expect(storedFlow(served.db, 'shared').description).toBe(merged);
+  release();
+  await expect(second.locator('#flow-description')).toHaveValue(merged);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  await other.close();
+});
+
 test('a node moved in one window and written in another keeps both: a move is no conflict', async ({
   page,
   browser,

@@ -1,0 +1,54 @@
+import { FlowFieldsUpdateSchema, type ChangeSet } from './change-set';
+import { FlowbenchError } from './errors';
+import type { Flow } from './flow';
+import { mergeLines } from './merge-text';
+import { parseOrRefuse } from './parse';
+import { sameData } from './same-json';
+
+/**
+ * An edit of the flow's own fields (name, description, tool settings,
+ * parameters, tests…) as it applies to the flow stored now, when another
+ * window may have changed them since the edit began: each field the edit
+ * sets, and each tool setting on its own, is compared with the value the
+ * edit started from (`ChangeSet.fieldsBase`). A field the other window left
+ * alone, or changed to what this edit sets too, takes this edit's value, so
+ * two windows editing different fields both keep theirs; a text of several
+ * lines both changed (the description, the tool's description an LLM reads)
+ * merges line by line (mergeLines); any other field both changed is an
+ * EDIT_CONFLICT naming it. Notes are merged apart (notes-merge.ts). Fields
+ * without a base are taken as sent (an API client that sends none).
+ */
+export function mergeFlowFields(stored: Flow, changes: ChangeSet): ChangeSet['flow'] {
+  const { flow: fields, fieldsBase: base } = changes;
+  if (!fields || !base) return fields;
+  const merge = (name: string, started: unknown, now: unknown, ours: unknown): unknown => {
+    if (started === undefined || ours === undefined) return ours;
+    if (sameData(now, started) || sameData(now, ours)) return ours;
+    const merged = mergeLines(started, now, ours);
+    if (merged !== undefined) return merged;
+    throw new FlowbenchError(
+      'EDIT_CONFLICT',
+      `the flow's ${name} was changed elsewhere since this edit began; reload to see it`,
+      { field: name },
+    );
+  };
+  const { tool, ...own } = fields;
+  const merged: Record<string, unknown> = { ...fields };
+  for (const [key, ours] of Object.entries(own)) {
+    if (key === 'notes') continue; // merged apart (notes-merge.ts)
+    merged[key] = merge(
+      key,
+      (base as Record<string, unknown>)[key],
+      (stored as unknown as Record<string, unknown>)[key],
+      ours,
+    );
+  }
+  if (tool) {
+    const [started, now] = [base.tool as Record<string, unknown> | undefined, stored.tool as Record<string, unknown>];
+    merged.tool = Object.fromEntries(
+      Object.entries(tool).map(([key, ours]) => [key, merge(`tool ${key}`, started?.[key], now[key], ours)]),
+    );
+  }
+  // Two texts merged may together pass a limit each kept to (a description's 4,000 characters).
+  return parseOrRefuse(FlowFieldsUpdateSchema, merged, 'the merged flow settings');
+}
