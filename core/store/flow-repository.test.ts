@@ -354,6 +354,25 @@ describe('FlowRepository', () => {
     expect(dumpDatabase(path).flows).toEqual(before);
   });
 
+  it('merges the parameters two windows changed item by item, and refuses one both changed', () => {
+    flows.create(smallFlow());
+    const started = flows.get('small').parameters;
+    const [first] = started;
+    const added = { name: 'tone', type: 'string', required: false, description: 'How to sound' } as const;
+    flows.applyChanges('small', {
+      flow: { parameters: [{ ...first!, description: 'Who to greet' }] },
+      fieldsBase: { parameters: started },
+    });
+    flows.applyChanges('small', { flow: { parameters: [...started, added] }, fieldsBase: { parameters: started } });
+    expect(flows.get('small').parameters).toEqual([{ ...first!, description: 'Who to greet' }, added]);
+    expect(() =>
+      flows.applyChanges('small', {
+        flow: { parameters: [{ ...first!, description: 'The name' }] },
+        fieldsBase: { parameters: started },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT', message: expect.stringContaining('parameters') }));
+  });
+
   it('opens a flow with the revision of each node, and names a missing flow', () => {
     flows.create(smallFlow());
     flows.applyChanges('small', { updateNodes: [{ id: 'greet', rev: 1, label: 'Edited' }] });
