@@ -108,4 +108,32 @@ describe('history', () => {
     const overlapping = { ...flow, nodes: [{ ...flow.nodes[0]!, config: { template: 'Hi\nBe brief.\nMine!' } }] };
     expect(undo(history, overlapping)?.changes.updateNodes[0]?.config).toEqual({ template: 'Hi\nBe brief.' });
   });
+
+  it("undoing a note or a line of the description written here keeps another window's merged in since", () => {
+    const note = (id: string, text: string) => ({ id, text, position: { x: 0, y: 0 } });
+    const fields = (description: string, notes: ReturnType<typeof note>[]) =>
+      ChangeSetSchema.parse({ flow: { description, notes } });
+    const history = recordEdit(
+      EMPTY_HISTORY,
+      {
+        forward: fields('Greets.\nBe brief.\nMine', [note('a', 'A mine'), note('b', 'B')]),
+        backward: fields('Greets.\nBe brief.', [note('a', 'A'), note('b', 'B')]),
+      },
+      0,
+    );
+    // Shown now: the other window's line and its note text, merged in.
+    const flow = FlowSchema.parse({
+      schemaVersion: 1,
+      id: 'f',
+      name: 'F',
+      description: 'Greets people.\nBe brief.\nMine',
+      tool: { name: 'f' },
+      nodes: [],
+      edges: [],
+      notes: [note('a', 'A mine'), note('b', 'B theirs')],
+    });
+    const undone = undo(history, flow)?.changes.flow;
+    expect(undone?.description).toBe('Greets people.\nBe brief.');
+    expect(undone?.notes?.map((n) => n.text)).toEqual(['A', 'B theirs']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { ChangeSet } from '../model/change-set';
+import type { ChangeSet, FlowFieldsUpdate } from '../model/change-set';
 import type { Flow } from '../model/flow';
 import { mergeList } from '../model/list-merge';
 import { mergeLines } from '../model/merge-text';
@@ -72,12 +72,14 @@ export function redo(history: History, flow?: Flow): { changes: ChangeSet; histo
  * differ), the values `changes` gives them. A step records whole configs, so
  * undoing the prompt typed here would otherwise also put back the temperature
  * another window set meanwhile, merged into this editor since (node-merge.ts).
+ * The flow's own fields and notes are narrowed the same way (stepFieldsOnly).
  */
 export function stepKeysOnly(flow: Flow, changes: ChangeSet, other: ChangeSet): ChangeSet {
   const nodes = new Map(flow.nodes.map((node) => [node.id, node]));
   const opposite = new Map(other.updateNodes.map((update) => [update.id, update.config]));
   return {
     ...changes,
+    ...(changes.flow && other.flow ? { flow: stepFieldsOnly(flow, changes.flow, other.flow) } : {}),
     updateNodes: changes.updateNodes.map((update) => {
       const [now, theirs] = [nodes.get(update.id)?.config, opposite.get(update.id)];
       if (!update.config || !now || !theirs) return update;
@@ -85,6 +87,24 @@ export function stepKeysOnly(flow: Flow, changes: ChangeSet, other: ChangeSet): 
     }),
   };
 }
+
+/**
+ * A step's flow fields laid on those shown as stepPartsOnly lays a config:
+ * undoing a note written here leaves the note another window wrote (merged
+ * in since, ChangeResult.mergedFlow), undoing a line of the description
+ * leaves the other window's lines, each tool setting on its own.
+ */
+function stepFieldsOnly(flow: Flow, step: FlowFieldsUpdate, opposite: FlowFieldsUpdate): FlowFieldsUpdate {
+  // The keys the step sets, as shown now where the step left them as they were.
+  const laid = (shown: Config, to: Config, from: Config) =>
+    stepPartsOnly(withChangedKeys(pick(shown, Object.keys(to)), from, to), shown, from);
+  const fields = laid(flow, step, opposite);
+  if (step.tool && opposite.tool) fields.tool = laid(flow.tool, step.tool, opposite.tool);
+  return fields;
+}
+
+/** `from`'s values of `keys`. */
+const pick = (from: Config, keys: readonly string[]): Config => Object.fromEntries(keys.map((key) => [key, from[key]]));
 
 /**
  * `config` (a step's keys laid on the config shown) with each list the step

@@ -86,6 +86,8 @@ export const FlowFieldsUpdateSchema = z.lazy(() =>
   }),
 );
 
+export type FlowFieldsUpdate = z.infer<typeof FlowFieldsUpdateSchema>;
+
 /**
  * One edit from the editor or the API, applied in one transaction: all of it
  * or none of it. Removals run first, then additions, then updates.
@@ -140,6 +142,13 @@ export interface ChangeResult {
    * what the editor shows of them is brought up to date from these.
    */
   merged?: FlowNode[];
+  /**
+   * The flow's fields (and notes) as stored after the edit, for those it set
+   * that were merged with another window's change (`fieldsBase`,
+   * `notesBase`): a description written in other lines there, a note added
+   * there. The editor shows these and says so, as for `merged` nodes.
+   */
+  mergedFlow?: FlowFieldsUpdate;
 }
 
 /** Problem codes a draft may carry while it is being edited; the rest are refused. */

@@ -1,4 +1,4 @@
-import { FlowFieldsUpdateSchema, type ChangeSet } from './change-set';
+import { FlowFieldsUpdateSchema, type ChangeSet, type FlowFieldsUpdate } from './change-set';
 import { FlowbenchError } from './errors';
 import type { Flow } from './flow';
 import { mergeList } from './list-merge';
@@ -57,4 +57,55 @@ export function mergeFlowFields(stored: Flow, changes: ChangeSet): ChangeSet['fl
   }
   // Two texts merged may together pass a limit each kept to (a description's 4,000 characters).
   return parseOrRefuse(FlowFieldsUpdateSchema, merged, 'the merged flow settings');
+}
+
+/** The fields of `applied` (an edit's fields after the merge) that differ from what the edit sent. */
+export function mergedFields(sent: FlowFieldsUpdate | undefined, applied: FlowFieldsUpdate | undefined) {
+  if (!sent || !applied) return undefined;
+  const changed = Object.entries(applied).filter(
+    ([key, value]) => !sameData(value, sent[key as keyof FlowFieldsUpdate]),
+  );
+  return changed.length > 0 ? (Object.fromEntries(changed) as FlowFieldsUpdate) : undefined;
+}
+
+/** How a toast names each flow field, and each tool setting, where its key does not say it. */
+const FIELD_NAMES: Record<string, string> = {
+  tests: 'test cases',
+  testsGatePublish: 'test gate',
+  notes: 'sticky notes',
+  memory: 'memory settings',
+};
+const TOOL_NAMES: Record<string, string> = { whenToUse: 'when to use', whenNotToUse: 'when not to use' };
+
+/**
+ * The flow an editor shows after the host merged its edit of the flow's own
+ * fields with another window's (ChangeResult.mergedFlow): each field (each
+ * tool setting on its own) the editor left as it sent it (`sent`) takes the
+ * host's value; one changed here again since keeps this window's, which the
+ * host merges when that edit is saved. With the names of what was taken.
+ */
+export function rebaseFlowFields(shown: Flow, sent: Flow, host: FlowFieldsUpdate): { flow: Flow; taken: string[] } {
+  const fields: Record<string, unknown> = {};
+  const tool: Record<string, unknown> = {};
+  const taken: string[] = [];
+  const take = (
+    into: Record<string, unknown>,
+    key: string,
+    [mine, before]: unknown[],
+    value: unknown,
+    name: string,
+  ) => {
+    if (!sameData(mine, before) || sameData(mine, value)) return;
+    into[key] = value;
+    taken.push(name);
+  };
+  const [shownFields, sentFields] = [shown, sent] as unknown as Record<string, unknown>[];
+  const [shownTool, sentTool] = [shown.tool, sent.tool] as Record<string, unknown>[];
+  for (const [key, value] of Object.entries(host)) {
+    if (key !== 'tool') take(fields, key, [shownFields![key], sentFields![key]], value, FIELD_NAMES[key] ?? key);
+  }
+  for (const [key, value] of Object.entries(host.tool ?? {})) {
+    take(tool, key, [shownTool![key], sentTool![key]], value, `tool ${TOOL_NAMES[key] ?? key}`);
+  }
+  return { flow: { ...shown, ...fields, tool: { ...shown.tool, ...tool } }, taken };
 }

@@ -337,13 +337,16 @@ describe('FlowRepository', () => {
       flow: { tool: { description: ['Greets a person by name.', ...lines.slice(1)].join('\n') } },
       fieldsBase: { tool: started },
     });
-    flows.applyChanges('small', {
+    const result = flows.applyChanges('small', {
       flow: { tool: { description: [...lines.slice(0, 2), 'Returns one short sentence.'].join('\n') } },
       fieldsBase: { tool: started },
     });
-    expect(flows.get('small').tool.description).toBe(
-      ['Greets a person by name.', 'Use it when they say hello.', 'Returns one short sentence.'].join('\n'),
+    const merged = ['Greets a person by name.', 'Use it when they say hello.', 'Returns one short sentence.'].join(
+      '\n',
     );
+    expect(flows.get('small').tool.description).toBe(merged);
+    // The editor is given what it sent merged, to show.
+    expect(result.mergedFlow).toEqual({ tool: { description: merged } });
     const before = dumpDatabase(path).flows;
     expect(() =>
       flows.applyChanges('small', {
@@ -363,8 +366,16 @@ describe('FlowRepository', () => {
       flow: { parameters: [{ ...first!, description: 'Who to greet' }] },
       fieldsBase: { parameters: started },
     });
-    flows.applyChanges('small', { flow: { parameters: [...started, added] }, fieldsBase: { parameters: started } });
+    const result = flows.applyChanges('small', {
+      flow: { parameters: [...started, added] },
+      fieldsBase: { parameters: started },
+    });
     expect(flows.get('small').parameters).toEqual([{ ...first!, description: 'Who to greet' }, added]);
+    expect(result.mergedFlow).toEqual({ parameters: [{ ...first!, description: 'Who to greet' }, added] });
+    // Nothing merged: nothing to show.
+    expect(
+      flows.applyChanges('small', { flow: { name: 'Hi' }, fieldsBase: { name: 'Small flow' } }).mergedFlow,
+    ).toBeUndefined();
     expect(() =>
       flows.applyChanges('small', {
         flow: { parameters: [{ ...first!, description: 'The name' }] },

@@ -15,10 +15,11 @@ import type { Flow, FlowNode } from '../model/flow';
 import { isBuiltInToolName } from '../model/ids';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
-import { mergeFlowFields } from '../model/flow-fields-merge';
+import { mergedFields, mergeFlowFields } from '../model/flow-fields-merge';
 import { mergeNodeUpdate } from '../model/node-merge';
 import { parseNodeConfig } from '../model/node-config';
 import { mergeNotes } from '../model/notes-merge';
+import { sameData } from '../model/same-json';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
 import { droppedSettings, type DroppedSetting } from '../model/dropped-fields';
@@ -275,7 +276,8 @@ export class FlowRepository {
     }
     const sqlite = this.database.sqlite;
     return this.db.transaction(() => {
-      const { changes, stale } = this.mergeNodeUpdates(flowId, this.againstStored(flowId, parsed.data));
+      const applied = this.againstStored(flowId, parsed.data);
+      const { changes, stale } = this.mergeNodeUpdates(flowId, applied);
       const before = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       const nodeRevs = this.checkRevisions(flowId, changes);
       const validated = isLayoutOnly(changes) ? undefined : this.validateChange(flowId, changes);
@@ -284,7 +286,13 @@ export class FlowRepository {
       if (changes.flow && validated) this.database.catalogueEpoch.value++;
       const after = sqlite.prepare('SELECT total_changes() AS n').pluck().get() as number;
       const merged = stale.flatMap((id) => this.getNode(flowId, id) ?? []);
-      return { rowsWritten: after - before, nodeRevs, ...(merged.length > 0 ? { merged } : {}) };
+      const mergedFlow = mergedFields(parsed.data.flow, applied.flow);
+      return {
+        rowsWritten: after - before,
+        nodeRevs,
+        ...(merged.length > 0 ? { merged } : {}),
+        ...(mergedFlow ? { mergedFlow } : {}),
+      };
     }, WRITE_TRANSACTION);
   }
 
@@ -301,7 +309,8 @@ export class FlowRepository {
     if (!row) throw flowNotFound(flowId);
     const stored = flowFromRows(row, [], []);
     const fields = mergeFlowFields(stored, changes) ?? rest.flow;
-    if (!notesBase || !fields.notes) return { ...rest, flow: fields };
+    // Notes nobody else changed are stored as sent (mergeNotes would give them the stored order).
+    if (!notesBase || !fields.notes || sameData(stored.notes, notesBase)) return { ...rest, flow: fields };
     return { ...rest, flow: { ...fields, notes: mergeNotes(notesBase, stored.notes, fields.notes) } };
   }
 

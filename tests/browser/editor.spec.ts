@@ -324,8 +324,13 @@ test("two windows writing different lines of the flow's description both keep th
   expect((await saved).status()).toBe(200);
   const merged = ['Answers a support ticket.', 'Uses the help centre.', 'Signs as the support team.'].join('\n');
   expect(storedFlow(served.db, 'shared').description).toBe(merged);
-  release();
+  // Shown at once, its reads of the flow still held: the answer to its edit carries the merged text.
+  await expect(
+    second.getByText("Saved, keeping another window's change to the flow's description, now shown here"),
+  ).toBeVisible();
   await expect(second.locator('#flow-description')).toHaveValue(merged);
+  await shot(second, 'description-lines-merged');
+  release();
   await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
   await other.close();
 });

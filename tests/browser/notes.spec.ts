@@ -250,18 +250,24 @@ test('two windows writing in different notes of one flow both keep their text, a
   const { other, second, release } = await notesInTwoWindows(page, browser, served);
   await append(page, 'plan', ': ask for JSON');
   await append(second, 'todo', ': add retries');
-  await expect(note(second, 'plan').getByTestId('note-body')).toHaveText('Plan'); // still the old text there
   // Both are stored: the second window's list did not replace the first's note.
   expect(storedFlow(served.db, 'shared').notes.map((n) => [n.id, n.text])).toEqual([
     ['plan', 'Plan: ask for JSON'],
     ['todo', 'To do: add retries'],
   ]);
   await expect(second.getByRole('alertdialog')).toHaveCount(0);
-
-  // Once its read comes, the second window shows both.
-  release();
+  // The second window is given the merged notes with its answer, before any read of the flow: it shows both, and says so.
+  await expect(
+    second.getByText("Saved, keeping another window's change to the flow's sticky notes, now shown here"),
+  ).toBeVisible();
   await expect(note(second, 'plan').getByTestId('note-body')).toHaveText('Plan: ask for JSON');
   await expect(note(second, 'todo').getByTestId('note-body')).toHaveText('To do: add retries');
+  // Undo in the second window takes back its words, not the first window's.
+  await second.locator('.react-flow__pane').click();
+  await second.keyboard.press('Control+z');
+  await expectSaved(second);
+  expect(storedFlow(served.db, 'shared').notes.map((n) => n.text)).toEqual(['Plan: ask for JSON', 'To do']);
+  release();
   await other.close();
 });
 
@@ -304,10 +310,10 @@ test('two windows writing different lines of one note both keep theirs, merged l
   await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
   const merged = ['Plan (Ana)', '- prompts', '- tests', '- docs'].join('\n');
   expect(storedFlow(served.db, 'shared').notes.find((n) => n.id === 'plan')?.text).toBe(merged);
-  release();
-  // Shown as the note's Markdown: the first window's words and both windows' list items.
+  // Shown at once (its reads still held), as the note's Markdown: the first window's words and both windows' items.
   await expect(note(second, 'plan').getByTestId('note-body')).toContainText('Plan (Ana)');
   await expect(note(second, 'plan').getByRole('listitem')).toHaveText(['prompts', 'tests', 'docs']);
+  release();
   await other.close();
 });
 

@@ -26,9 +26,11 @@ import {
   isMoveOnly,
   type ChangeSet,
   type ChangeSetInput,
+  type FlowFieldsUpdate,
   type NodeUpdate,
 } from '../../../core/model/change-set';
 import { isTransient, toFlowbenchError } from '../../../core/model/errors';
+import { rebaseFlowFields } from '../../../core/model/flow-fields-merge';
 import { nodeUpdateBase, rebaseNode } from '../../../core/model/node-merge';
 import type { Flow, FlowNode, Position } from '../../../core/model/flow';
 import type { Note } from '../../../core/model/notes';
@@ -151,6 +153,10 @@ function withBase(flow: Flow, edit: ChangeSet): ChangeSet {
   };
 }
 
+/** The flow with the fields the host merged (ChangeResult.mergedFlow) in place of its own. */
+const withFields = (flow: Flow, fields: FlowFieldsUpdate | undefined): Flow =>
+  fields ? { ...flow, ...fields, tool: { ...flow.tool, ...fields.tool } } : flow;
+
 /** The flow with these nodes in place of its nodes of the same id. */
 const withNodes = (flow: Flow, nodes: readonly FlowNode[]): Flow => {
   if (nodes.length === 0) return flow;
@@ -184,12 +190,15 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       set({ saveState: 'saving' });
       try {
         const result = await api.flows.applyChanges({ id: flowId, changes: stamped });
-        // The host has this edit (merged with another window's, for the nodes in result.merged):
+        // The host has this edit (merged with another window's, for the nodes in result.merged and the
+        // flow's fields in result.mergedFlow):
         // the edits still waiting started from the flow with it.
         // Worked out only when needed: on a big flow it is a copy of every node, on every save.
-        const sent = confirmed && (queue.size > 1 || result.merged) ? applyChangeSet(confirmed, changes) : undefined;
-        confirmed = queue.size > 1 && sent ? withNodes(sent, result.merged ?? []) : undefined;
-        if (result.merged) showMerged(result.merged, sent);
+        const wasMerged = result.merged || result.mergedFlow;
+        const sent = confirmed && (queue.size > 1 || wasMerged) ? applyChangeSet(confirmed, changes) : undefined;
+        confirmed =
+          queue.size > 1 && sent ? withFields(withNodes(sent, result.merged ?? []), result.mergedFlow) : undefined;
+        if (wasMerged) showMerged(result.merged ?? [], result.mergedFlow, sent);
         const removed = new Set(changes.removeNodes);
         const nextRevs = Object.fromEntries(
           Object.entries({ ...get().revs, ...result.nodeRevs }).filter(([id]) => !removed.has(id)),
@@ -268,15 +277,25 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
   /**
    * Shows what the host merged into this window's edit from another window's
-   * (the temperature set there while the prompt was written here), and says
-   * so. `sent` is the flow as this window expected it after the edit; a
+   * (the temperature set there while the prompt was written here; a line of
+   * the description, a note), and says so. `sent` is the flow as this window expected it after the edit; a
    * setting changed here again since keeps this window's value, which the
    * host merges when that edit is saved.
    */
-  const showMerged = (merged: readonly FlowNode[], sent: Flow | undefined) => {
-    const flow = get().flow;
-    if (!flow) return;
+  const showMerged = (
+    merged: readonly FlowNode[],
+    mergedFlow: FlowFieldsUpdate | undefined,
+    sent: Flow | undefined,
+  ) => {
+    const shownFlow = get().flow;
+    if (!shownFlow) return;
     const told: string[] = [];
+    let flow = shownFlow;
+    if (mergedFlow) {
+      const rebased = rebaseFlowFields(flow, sent ?? flow, mergedFlow);
+      if (rebased.taken.length > 0) told.push(`the flow's ${rebased.taken.join(', ')}`);
+      flow = rebased.flow;
+    }
     const rebased = merged.flatMap((host) => {
       const shown = flow.nodes.find((node) => node.id === host.id);
       if (!shown) return [];
