@@ -28,10 +28,12 @@ describe('editing changes', () => {
   });
 
   it('connects two ports, makes an edge that goes back a loop, refuses a second loop from a node, and does nothing for a join that exists', () => {
+    // Each connection gets an id of its own, so that one made in another window at once never takes it.
+    const edgeId = expect.stringMatching(/^e_[0-9a-z]{8}$/);
     expect(connectChange(flow, { source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' })).toEqual({
       kind: 'change',
       isLoop: false,
-      changes: { addEdges: [{ id: 'e3', source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' }] },
+      changes: { addEdges: [{ id: edgeId, source: 'input', sourcePort: 'out', target: 'result', targetPort: 'in' }] },
     });
     const back = connectChange(flow, { source: 'result', sourcePort: 'out', target: 'ask', targetPort: 'in' });
     expect(back).toEqual({
@@ -40,7 +42,7 @@ describe('editing changes', () => {
       changes: {
         addEdges: [
           {
-            id: 'e3',
+            id: edgeId,
             source: 'result',
             sourcePort: 'out',
             target: 'ask',
@@ -61,9 +63,10 @@ describe('editing changes', () => {
         /go back \(.*input.* → .*ask.* → .*result.*runs the other way\), and .* already loops back/,
       ),
     });
-    expect(loopLimitChange(looped, 'e3', 5)).toEqual({
-      removeEdges: ['e3'],
-      addEdges: [expect.objectContaining({ id: 'e3', loop: { maxIterations: 5 } })],
+    const loopId = looped.edges.at(-1)!.id;
+    expect(loopLimitChange(looped, loopId, 5)).toEqual({
+      removeEdges: [loopId],
+      addEdges: [expect.objectContaining({ id: loopId, loop: { maxIterations: 5 } })],
     });
     expect(connectChange(flow, { source: 'ask', sourcePort: 'out', target: 'ask', targetPort: 'in' })).toEqual({
       kind: 'refused',

@@ -3,7 +3,7 @@ import type { Flow, FlowNode, Position } from '../model/flow';
 import { buildAdjacency, shortestPath, wouldCreateCycle } from '../model/graph';
 import type { NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
-import { freeEdgeId, freeNodeId } from './ids';
+import { freeNodeId, newItemId } from './ids';
 
 /** The change that adds a node of a type with its defaults, and the new node's id. */
 export function addNodeChange(
@@ -83,7 +83,7 @@ export function connectChange(
       e.targetPort === ends.targetPort,
   );
   if (exists) return { kind: 'exists' };
-  const id = freeEdgeId(new Set(flow.edges.map((e) => e.id)));
+  const id = newItemId(new Set(flow.edges.map((e) => e.id)), 'e');
   if (goesBack(flow, ends.source, ends.target)) {
     // A loop carries no new data forward: the target reads what the source left on the last pass.
     return {

@@ -3,17 +3,12 @@ export function freeNodeId(used: ReadonlySet<string>, base: string): string {
   for (let i = 1; ; i++) if (!used.has(`${base}_${i}`)) return `${base}_${i}`;
 }
 
-/** An edge id not in `used`: `e<n>`, starting after the edges there are. */
-export function freeEdgeId(used: ReadonlySet<string>): string {
-  for (let i = used.size + 1; ; i++) if (!used.has(`e${i}`)) return `e${i}`;
-}
-
 /**
- * An id for a sticky note or a return value: `<base>_` and eight random
- * letters and digits. Nothing refers to these by id, so unlike a node's they
- * need not be short; random, so that two windows adding one at once never
- * take the same id (the host would take the two for one, or refuse the
- * later), and one removed is never handed out again for a new one.
+ * An id for a connection, a sticky note or a return value: `<base>_` and
+ * eight random letters and digits. Nothing refers to these by id, so unlike
+ * a node's they need not be short; random, so that two windows adding one at
+ * once never take the same id (the host would refuse the later connection,
+ * or take the two notes for one), and one removed is never handed out again.
  */
 export function newItemId(used: ReadonlySet<string>, base: string): string {
   for (;;) {

@@ -2,7 +2,7 @@ import type { ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import type { Note } from '../model/notes';
 import { renameReferences } from '../model/template';
-import { freeEdgeId, freeNodeId, newItemId } from './ids';
+import { freeNodeId, newItemId } from './ids';
 
 /** Copied nodes with the edges between them, and copied sticky notes. */
 export interface Clip {
@@ -63,7 +63,7 @@ export function pasteChanges(
     const source = renamed.get(edge.source);
     const target = renamed.get(edge.target);
     if (source === undefined || target === undefined) return [];
-    const id = freeEdgeId(usedEdges);
+    const id = newItemId(usedEdges, 'e');
     usedEdges.add(id);
     return [{ ...edge, id, source, target }];
   });

@@ -1,7 +1,7 @@
 import { applyChangeSet, ChangeSetSchema, type ChangeSet, type ChangeSetInput } from '../model/change-set';
 import type { Flow, FlowEdge, FlowNode } from '../model/flow';
 import { textFields } from './find';
-import { freeEdgeId, freeNodeId } from './ids';
+import { freeNodeId, newItemId } from './ids';
 import { mergeText } from '../model/merge-text';
 import { updateNoteChange } from './notes';
 import { PASTE_OFFSET, renameIn } from './paste';
@@ -256,7 +256,7 @@ function addBackChange(
   const addEdges = edges.flatMap((edge) => {
     const other = edge.source === node.id ? edge.target : edge.source;
     if (other !== node.id && !connectable(other)) return [];
-    const edgeId = edgeIds.has(edge.id) ? freeEdgeId(edgeIds) : edge.id;
+    const edgeId = edgeIds.has(edge.id) ? newItemId(edgeIds, 'e') : edge.id;
     edgeIds.add(edgeId);
     return [{ ...edge, id: edgeId, source: follow(edge.source), target: follow(edge.target) }];
   });

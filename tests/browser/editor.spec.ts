@@ -34,11 +34,12 @@ async function twoWindows(
   flow: Partial<FlowInput> = {},
   options: BrowserContextOptions = {},
 ) {
-  await openFlow(page, served, laidOutEcho({ id: 'shared', name: 'Shared', ...flow }));
+  const shared = laidOutEcho({ id: 'shared', name: 'Shared', ...flow });
+  await openFlow(page, served, shared);
   const other = await browser.newContext(options);
   const second = await other.newPage();
   await second.goto(`${served.editorUrl}#/flow/shared`);
-  await expect(second.locator('.fb-node')).toHaveCount(3);
+  await expect(second.locator('.fb-node')).toHaveCount(shared.nodes.length);
   const release = await holdFlowReads(second);
   return { other, second, release };
 }
@@ -332,6 +333,26 @@ test("two windows writing different lines of the flow's description both keep th
   await shot(second, 'description-lines-merged');
   release();
   await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  await other.close();
+});
+
+test('two windows connecting nodes at once both keep their connection', async ({ page, browser, served }) => {
+  const extra = { id: 'extra', type: 'template', position: { x: 320, y: 400 }, config: { template: 'More' } };
+  const { other, second, release } = await twoWindows(page, browser, served, {
+    nodes: [...laidOutEcho().nodes, extra],
+  });
+  await connect(page, 'input', 'extra');
+  await expectSaved(page);
+  // The second window, which has not seen that connection, makes another: both ids were counted
+  // from the connections there were, and the later was refused ("two edges have the id e3").
+  const saved = second.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
+  await connect(second, 'extra', 'result');
+  expect((await saved).status()).toBe(200);
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  const joins = storedFlow(served.db, 'shared').edges.map((e) => `${e.source}>${e.target}`);
+  expect(joins).toEqual(['input>say', 'say>result', 'input>extra', 'extra>result']);
+  release();
+  await expect(second.locator('.react-flow__edge')).toHaveCount(4);
   await other.close();
 });
 
