@@ -4,6 +4,7 @@ import { FlowSchema, type Flow } from '../model/flow';
 import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder';
 import {
   onlyAddedNodes,
+  onlyJoinsThereNow,
   putBackAllAdded,
   putBackChange,
   putBackPlan,
@@ -427,6 +428,18 @@ describe('unsaved text', () => {
         expect(onlyAddedNodes([add, ChangeSetSchema.parse(other)])).toBe(false);
       }
       expect(onlyAddedNodes([typed])).toBe(false);
+    });
+
+    it('knows a refused connection another window made too: the same ports joined under another id', () => {
+      const flow = base();
+      const join = ChangeSetSchema.parse({ addEdges: [edge('e_mine', 'input', 'result')] });
+      const stored = applyChangeSet(flow, ChangeSetSchema.parse({ addEdges: [edge('e_theirs', 'input', 'result')] }));
+      expect(onlyJoinsThereNow([join], stored)).toBe(true);
+      // Not joined there, or refused with other edits: those are listed as before.
+      expect(onlyJoinsThereNow([join], flow)).toBe(false);
+      const typed = ChangeSetSchema.parse({ updateNodes: [{ id: 'ask', config: { prompt: 'Mine' } }] });
+      expect(onlyJoinsThereNow([join, typed], stored)).toBe(false);
+      expect(onlyJoinsThereNow([typed], stored)).toBe(false);
     });
 
     it('lists nothing when it was stored after all, as typed (its answer lost on the way)', () => {

@@ -480,6 +480,24 @@ export function onlyAddedNodes(refused: readonly ChangeSet[]): boolean {
 }
 
 /**
+ * True when refused edits did nothing but connect ports that the flow as
+ * stored now joins already (another window made the same connection at
+ * once): nothing of them is missing, so nothing needs putting back.
+ */
+export function onlyJoinsThereNow(refused: readonly ChangeSet[], stored: Flow): boolean {
+  const ends = (edge: Flow['edges'][number]) => `${edge.source}.${edge.sourcePort}>${edge.target}.${edge.targetPort}`;
+  const joined = new Set(stored.edges.map(ends));
+  const added = refused.flatMap((changes) => changes.addEdges);
+  const onlyEdges = refused.every(
+    (changes) =>
+      !changes.flow &&
+      changes.addNodes.length + changes.updateNodes.length + changes.removeNodes.length + changes.removeEdges.length ===
+        0,
+  );
+  return onlyEdges && added.length > 0 && added.every((edge) => joined.has(ends(edge)));
+}
+
+/**
  * Every node listed as added put back (as Put back puts each), each on the
  * flow the ones before it left, as one edit; with the id each node had and
  * the one it stands under now. A node whose id another window's node took

@@ -356,6 +356,23 @@ test('two windows connecting nodes at once both keep their connection', async ({
   await other.close();
 });
 
+test('the same connection made in two windows at once is there once, and said', async ({ page, browser, served }) => {
+  const { other, second, release } = await twoWindows(page, browser, served);
+  await connect(page, 'input', 'result');
+  await expectSaved(page);
+  await connect(second, 'input', 'result');
+  release();
+  await expect(
+    second.getByText('Another window made the same connection at the same time; it is there once'),
+  ).toBeVisible();
+  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  await expectSaved(second);
+  const joins = storedFlow(served.db, 'shared').edges.map((e) => `${e.source}>${e.target}`);
+  expect(joins).toEqual(['input>say', 'say>result', 'input>result']);
+  await expect(second.locator('.react-flow__edge')).toHaveCount(3);
+  await other.close();
+});
+
 test('a node moved in one window and written in another keeps both: a move is no conflict', async ({
   page,
   browser,

@@ -18,7 +18,7 @@ import {
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
 import { clashingNodeId, putBackAllMessage, refusalTitle } from '../../../core/editing/refusal-text';
-import { onlyAddedNodes, putBackAllAdded, unsavedText } from '../../../core/editing/unsaved-text';
+import { onlyAddedNodes, onlyJoinsThereNow, putBackAllAdded, unsavedText } from '../../../core/editing/unsaved-text';
 import {
   applyChangeSet,
   ChangeSetSchema,
@@ -245,6 +245,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // What the person typed in the refused edits is shown to be copied back, not dropped with them.
         const stored = reloaded ? get().flow : undefined;
         const unsaved = mine ? unsavedText(mine, stored, refused, before) : [];
+        // Another window made the same connection at once: it is there, once; nothing to put back.
+        if (stored && onlyJoinsThereNow(refused, stored)) {
+          get().notify('Another window made the same connection at the same time; it is there once');
+          return 'sent';
+        }
         const problems = (failure.data?.problems ?? []) as Problem[];
         const clash = clashingNodeId(problems, refused);
         // Only an id another window's new node took stood in the way of new nodes: they go back at once
