@@ -169,19 +169,24 @@ export const API = {
     test: method<ServerListing>()(z.object({ name: z.string().min(1).max(64) })),
     /**
      * Adds the servers a desktop client's config lists: pasted `text`, or the
-     * config file of `client` on this machine. A name already here is kept
-     * unless `replace`; `dryRun` says what would happen and writes nothing.
+     * config file of `client` on this machine (with `project`, the one it
+     * keeps in that project's folder). A name already here is kept unless
+     * `replace`; `dryRun` says what would happen and writes nothing.
      */
     import: method<ServerImportResult>()(
       z
         .object({
           text: z.string().max(MAX_FLOW_FILE_BYTES).optional(),
           client: z.enum(WRITABLE_CLIENTS).optional(),
+          project: z.string().trim().min(1, 'a project folder is a path').max(4096).optional(),
           replace: z.boolean().default(false),
           dryRun: z.boolean().default(false),
         })
         .refine((input) => (input.text === undefined) !== (input.client === undefined), {
           message: 'give either the text of a config or the client whose config to read',
+        })
+        .refine((input) => input.project === undefined || input.client !== undefined, {
+          message: 'a project folder goes with the client whose config in it to read',
         }),
     ),
   },

@@ -1,4 +1,11 @@
-import { clientConfigPath, clientSetups, readClientConfig, writeClientConfig, type Endpoints } from './client-config';
+import {
+  clientConfigPath,
+  clientSetups,
+  projectFolder,
+  readClientConfig,
+  writeClientConfig,
+  type Endpoints,
+} from './client-config';
 import { findMethod, type ApiHandlers, type ApiReply, type CallContext, type HostEvent } from '../api/contract';
 import { droppedFields } from '../model/dropped-fields';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
@@ -230,8 +237,10 @@ export class ApiHost {
           return this.services.servers.list();
         },
         test: ({ name }) => this.services.servers.test(name),
-        import: ({ text, client, replace, dryRun }) => {
-          const file = client ? readClientConfig(client) : { text: text ?? '', source: 'the pasted config' };
+        import: ({ text, client, project, replace, dryRun }) => {
+          const file = client
+            ? readClientConfig(client, project === undefined ? {} : { project: projectFolder(project) })
+            : { text: text ?? '', source: 'the pasted config' };
           return this.services.servers.importConfig(file.text, file.source, { replace, dryRun });
         },
       },

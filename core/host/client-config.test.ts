@@ -2,7 +2,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../tests/helpers/temp';
-import { clientConfigPath, readClientConfig, writeClientConfig, type Endpoints } from './client-config';
+import {
+  clientConfigPath,
+  projectConfigPath,
+  projectFolder,
+  readClientConfig,
+  writeClientConfig,
+  type Endpoints,
+} from './client-config';
 
 const tempDir = useTempDir();
 const reach: Endpoints = {
@@ -116,15 +123,46 @@ describe('writing an MCP client config (issue 18, point 5)', () => {
 describe('readClientConfig', () => {
   it('reads a client config as any imported file is: missing said with where, over the size limit refused unread', () => {
     const file = join(tempDir(), 'mcp.json');
-    expect(() => readClientConfig('cursor', file)).toThrow(
+    expect(() => readClientConfig('cursor', { file })).toThrow(
       expect.objectContaining({
         code: 'FILE_NOT_FOUND',
         message: `Cursor has no config at ${file}: no servers to import from it`,
       }),
     );
     writeFileSync(file, JSON.stringify(CLAUDE_DESKTOP));
-    expect(readClientConfig('cursor', file)).toEqual({ text: JSON.stringify(CLAUDE_DESKTOP), source: file });
+    expect(readClientConfig('cursor', { file })).toEqual({ text: JSON.stringify(CLAUDE_DESKTOP), source: file });
     writeFileSync(file, ' '.repeat(11 * 1024 * 1024));
-    expect(() => readClientConfig('cursor', file)).toThrow(expect.objectContaining({ code: 'FILE_TOO_LARGE' }));
+    expect(() => readClientConfig('cursor', { file })).toThrow(expect.objectContaining({ code: 'FILE_TOO_LARGE' }));
+  });
+
+  it("reads a project's own config (Cursor, VS Code, Claude Code), and says Claude Desktop and Windsurf keep none", () => {
+    const project = tempDir();
+    expect(projectConfigPath('cursor', project)).toBe(join(project, '.cursor', 'mcp.json'));
+    expect(projectConfigPath('vscode', project)).toBe(join(project, '.vscode', 'mcp.json'));
+    expect(projectConfigPath('claude-code', project)).toBe(join(project, '.mcp.json'));
+    expect(() => readClientConfig('vscode', { project })).toThrow(
+      expect.objectContaining({
+        code: 'FILE_NOT_FOUND',
+        message: `VS Code has no config for the project ${project} at ${join(project, '.vscode', 'mcp.json')}: no servers to import from it`,
+      }),
+    );
+    writeFileSync(join(project, '.mcp.json'), '{ "mcpServers": {} }');
+    expect(readClientConfig('claude-code', { project }).source).toBe(join(project, '.mcp.json'));
+    for (const client of ['claude', 'windsurf'] as const) {
+      expect(() => readClientConfig(client, { project })).toThrow(
+        expect.objectContaining({
+          code: 'VALIDATION_ERROR',
+          message: expect.stringContaining('keeps no config per project'),
+        }),
+      );
+    }
+  });
+
+  it('takes a project folder as a full path or one under home, and refuses a relative one', () => {
+    expect(projectFolder('/work/app', '/home/me')).toBe('/work/app');
+    expect(projectFolder('~/code/app', '/home/me')).toBe(join('/home/me', 'code', 'app'));
+    expect(() => projectFolder('code/app')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining('full path') }),
+    );
   });
 });

@@ -1,8 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import {
   CLIENT_LABELS,
+  PROJECT_CONFIG_FILES,
   WRITABLE_CLIENTS,
   type Client,
   type ClientSetup,
@@ -115,6 +116,36 @@ export function clientConfigPath(
   }
 }
 
+/**
+ * A project folder as the editor gives it: a full path, or one under the
+ * home folder (`~/code/app`). A relative path would be read from wherever
+ * Flowbench happened to start: refused, saying so.
+ */
+export function projectFolder(path: string, home = homedir()): string {
+  if (path === '~' || path.startsWith('~/')) return join(home, path.slice(1));
+  if (!isAbsolute(path)) {
+    throw new FlowbenchError(
+      'VALIDATION_ERROR',
+      `give the project folder's full path (or one starting with ~/), not "${path}"`,
+      { project: path },
+    );
+  }
+  return path;
+}
+
+/** The config a client keeps for the project in `project` (PROJECT_CONFIG_FILES); a VALIDATION_ERROR for one that keeps none. */
+export function projectConfigPath(client: Exclude<Client, 'generic'>, project: string): string {
+  const file = PROJECT_CONFIG_FILES[client];
+  if (file === undefined) {
+    throw new FlowbenchError(
+      'VALIDATION_ERROR',
+      `${CLIENT_LABELS[client]} keeps no config per project; import its own config without a project folder`,
+      { client },
+    );
+  }
+  return join(project, ...file.split('/'));
+}
+
 const invalid = (file: string, why: string) =>
   new FlowbenchError('CLIENT_CONFIG_INVALID', `${file} was left as it is: ${why}`, { file });
 
@@ -175,12 +206,20 @@ export function writeClientConfig(
  */
 export function readClientConfig(
   client: Exclude<Client, 'generic'>,
-  file = clientConfigPath(client),
+  {
+    project,
+    file = project === undefined ? clientConfigPath(client) : projectConfigPath(client, project),
+  }: {
+    /** The folder of a project whose own config to read (projectConfigPath). */
+    project?: string;
+    file?: string;
+  } = {},
 ): { text: string; source: string } {
   if (!existsSync(file)) {
+    const config = project === undefined ? 'config' : `config for the project ${project}`;
     throw new FlowbenchError(
       'FILE_NOT_FOUND',
-      `${CLIENT_LABELS[client]} has no config at ${file}: no servers to import from it`,
+      `${CLIENT_LABELS[client]} has no ${config} at ${file}: no servers to import from it`,
       { file },
     );
   }

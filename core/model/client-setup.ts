@@ -27,6 +27,17 @@ export const CLIENT_LABELS: Record<WritableClient, string> = {
   windsurf: 'Windsurf',
 };
 
+/**
+ * The config a client keeps for one project, in that project's folder
+ * (shared with its repository): Cursor's, VS Code's and Claude Code's.
+ * Claude Desktop and Windsurf keep none.
+ */
+export const PROJECT_CONFIG_FILES: Partial<Record<WritableClient, string>> = {
+  cursor: '.cursor/mcp.json',
+  vscode: '.vscode/mcp.json',
+  'claude-code': '.mcp.json',
+};
+
 /** One client as the Connect screen shows it: the snippet, and the file `write` would change. */
 export interface ClientSetup {
   client: WritableClient;

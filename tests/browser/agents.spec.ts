@@ -1,5 +1,7 @@
 import type { Locator } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { importFlowText } from '../../core/services/import-service';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { everythingStdio } from '../helpers/mcp-servers';
@@ -37,6 +39,19 @@ test('MCP servers screen: servers a desktop client already has are imported from
   // This machine has no Claude Desktop config: said, nothing else happens.
   await form.getByRole('button', { name: 'Preview' }).click();
   await expect(form.getByRole('alert')).toContainText('Claude Desktop has no config at');
+
+  // A project's own config: the one Cursor keeps in its folder.
+  const project = mkdtempSync(join(tmpdir(), 'flowbench-project-'));
+  mkdirSync(join(project, '.cursor'));
+  writeFileSync(
+    join(project, '.cursor', 'mcp.json'),
+    JSON.stringify({ mcpServers: { 'project-files': { command: everything.command, args: everything.args } } }),
+  );
+  await form.getByRole('combobox', { name: 'From' }).selectOption('cursor');
+  await form.getByRole('textbox', { name: /^Project folder/ }).fill(project);
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(form.getByRole('list', { name: 'Servers found' })).toContainText('project-files (stdio: ');
+  rmSync(project, { recursive: true, force: true });
 
   await form.getByRole('combobox', { name: 'From' }).selectOption('paste');
   const config = {

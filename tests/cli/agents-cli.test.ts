@@ -144,6 +144,39 @@ describe('flowbench servers import', () => {
     expect(notConfig.stderr).toContain('has no MCP servers');
     expect((await runCli(['--db', db, 'servers', 'import'])).stderr).toContain('give a config file or --from <client>');
   });
+
+  it("reads the config a client keeps in a project's folder (--project)", async () => {
+    const project = tempDir();
+    const everything = everythingStdio();
+    mkdirSync(join(project, '.vscode'));
+    writeFileSync(
+      join(project, '.vscode', 'mcp.json'),
+      JSON.stringify({
+        servers: { everything: { type: 'stdio', command: everything.command, args: everything.args } },
+      }),
+    );
+    const preview = await runCli([
+      '--db',
+      db,
+      'servers',
+      'import',
+      '--from',
+      'vscode',
+      '--project',
+      project,
+      '--dry-run',
+    ]);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain('would add everything (stdio: ');
+    // A project Cursor has no config in, a client that keeps none per project, and --project alone.
+    const missing = await runCli(['--db', db, 'servers', 'import', '--from', 'cursor', '--project', project]);
+    expect(missing.stderr).toContain(`Cursor has no config for the project ${project} at`);
+    const desktop = await runCli(['--db', db, 'servers', 'import', '--from', 'claude', '--project', project]);
+    expect(desktop.stderr).toContain('Claude Desktop keeps no config per project');
+    expect((await runCli(['--db', db, 'servers', 'import', '--project', project])).stderr).toContain(
+      '--project goes with --from <client>',
+    );
+  });
 });
 
 describe('seed 004: a flow definition whose agent versions Flowbench does not know', () => {

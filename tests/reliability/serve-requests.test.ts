@@ -150,6 +150,19 @@ describe('importing MCP servers through the API refuses what it cannot read, and
       'the pasted config is not valid JSON at line 1',
     ],
     ['JSON without servers', { text: '{"theme": "dark"}' }, 'VALIDATION_ERROR', 'the pasted config has no MCP servers'],
+    ['a project folder without a client', { text: '{}', project: '/work/app' }, 'VALIDATION_ERROR', 'a project folder'],
+    [
+      'a relative project folder',
+      { client: 'cursor', project: 'app' },
+      'VALIDATION_ERROR',
+      "the project folder's full path",
+    ],
+    [
+      'a project of a client that keeps no config per project',
+      { client: 'windsurf', project: '/work/app' },
+      'VALIDATION_ERROR',
+      'Windsurf keeps no config per project',
+    ],
   ])('%s: 400, said', async (_, args, code, said) => {
     const { status, reply } = await call(args);
     expect(status).toBe(400);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readClientConfig } from '../../host/client-config';
 import { WRITABLE_CLIENTS, type WritableClient } from '../../model/client-setup';
@@ -9,6 +10,7 @@ import { usageError } from '../usage';
 
 interface ImportOptions {
   from?: string;
+  project?: string;
   replace?: boolean;
   dryRun?: boolean;
   json?: boolean;
@@ -131,13 +133,20 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
     .command('import')
     .argument('[file]', "a client's config file (JSON with mcpServers or servers)")
     .description(
-      "add the MCP servers a desktop client's config lists: `servers import --from cursor`, or `servers import ~/.cursor/mcp.json` (exit 1 when an entry cannot be taken; each is said with where it is)",
+      "add the MCP servers a desktop client's config lists: `servers import --from cursor`, `servers import --from vscode --project .`, or `servers import ~/.cursor/mcp.json` (exit 1 when an entry cannot be taken; each is said with where it is)",
     )
     .option('--from <client>', `read the config of ${WRITABLE_CLIENTS.join(', ')} on this machine`)
+    .option(
+      '--project <folder>',
+      "with --from: read that client's config for the project in <folder> (.cursor/mcp.json, .vscode/mcp.json, Claude Code's .mcp.json)",
+    )
     .option('--replace', 'replace servers of the same name (kept as they are otherwise)')
     .option('--dry-run', 'say what would be added, and write nothing')
     .option('--json', 'print JSON: { servers: [{ name, where, transport, target, action }], problems, written }')
     .action((file: string | undefined, options: ImportOptions) => {
+      if (options.project !== undefined && options.from === undefined) {
+        throw usageError('--project goes with --from <client>: whose config in that project to read');
+      }
       if ((file === undefined) === (options.from === undefined))
         throw usageError('give a config file or --from <client>, one of them');
       const client = options.from;
@@ -145,7 +154,7 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
         throw usageError(`--from takes one of ${WRITABLE_CLIENTS.join(', ')}, got "${client}"`);
       }
       const { text, source } = client
-        ? readClientConfig(client)
+        ? readClientConfig(client, options.project === undefined ? {} : { project: resolve(options.project) })
         : { text: readImportFile(file as string), source: file as string };
       const result = ctx.services.servers.importConfig(text, source, {
         replace: options.replace === true,

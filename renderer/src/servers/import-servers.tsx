@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import type { ServerImportResult } from '../../../core/formats/mcp-client-config';
-import { CLIENT_LABELS, WRITABLE_CLIENTS, type WritableClient } from '../../../core/model/client-setup';
+import {
+  CLIENT_LABELS,
+  PROJECT_CONFIG_FILES,
+  WRITABLE_CLIENTS,
+  type WritableClient,
+} from '../../../core/model/client-setup';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 
@@ -23,6 +28,7 @@ const ACTION_WORDS: Record<ServerImportResult['servers'][number]['action'], [str
 export function ImportServers({ onImported, onClose }: { onImported: () => Promise<unknown>; onClose: () => void }) {
   const [source, setSource] = useState<Source>('claude');
   const [text, setText] = useState('');
+  const [project, setProject] = useState('');
   const [replace, setReplace] = useState(false);
   const [result, setResult] = useState<ServerImportResult | undefined>(undefined);
   const [message, setMessage] = useState<string | undefined>(undefined);
@@ -30,8 +36,9 @@ export function ImportServers({ onImported, onClose }: { onImported: () => Promi
   const run = async (dryRun: boolean) => {
     setMessage(undefined);
     try {
+      const folder = projectFile ? project.trim() : '';
       const answer = await api.servers.import({
-        ...(source === 'paste' ? { text } : { client: source }),
+        ...(source === 'paste' ? { text } : { client: source, ...(folder ? { project: folder } : {}) }),
         replace,
         dryRun,
       });
@@ -44,6 +51,8 @@ export function ImportServers({ onImported, onClose }: { onImported: () => Promi
   };
   // A change of what to read or how makes the last preview stale.
   const changed = () => setResult(undefined);
+  // The config this client keeps in a project's folder, when it keeps one there.
+  const projectFile = source === 'paste' ? undefined : PROJECT_CONFIG_FILES[source];
   const taking = result?.servers.filter((server) => server.action !== 'keep').length ?? 0;
 
   return (
@@ -72,6 +81,23 @@ export function ImportServers({ onImported, onClose }: { onImported: () => Promi
           <option value="paste">a config pasted here</option>
         </select>
       </label>
+      {projectFile && (
+        <label className="field">
+          <span className="field-label">Project folder</span>
+          <input
+            value={project}
+            placeholder="~/code/my-app"
+            onChange={(e) => {
+              setProject(e.target.value);
+              changed();
+            }}
+          />
+          <small>
+            Empty: the config in your home folder. A project&apos;s folder: the one{' '}
+            {CLIENT_LABELS[source as WritableClient]} keeps there (<code>{projectFile}</code>).
+          </small>
+        </label>
+      )}
       {source === 'paste' && (
         <label className="field">
           <span className="field-label">Config</span>
