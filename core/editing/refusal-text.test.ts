@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeSetSchema } from '../model/change-set';
 import type { UnsavedText } from './unsaved-text';
-import { clashingNodeId, putBackAllMessage, refusalTitle } from './refusal-text';
+import { clashingNodeId, movedRemovedMessage, putBackAllMessage, refusalTitle } from './refusal-text';
 
 const typed: UnsavedText = { where: 'ask · prompt', text: 'Mine', place: { kind: 'node', id: 'ask', path: 'prompt' } };
 
@@ -52,5 +52,12 @@ describe('refusal text', () => {
     ).toBe(
       'Another window added a node "llm_1" while this one added its own; yours are now "llm_3" (was llm_1), "template_2" (was template_1)',
     );
+  });
+
+  it('says which cards moved here were removed elsewhere, and that the others were moved again', () => {
+    expect(movedRemovedMessage(['say'], true)).toBe(
+      'Another window removed "say" while you moved it; the other cards you moved are where you put them',
+    );
+    expect(movedRemovedMessage(['say', 'ask'], false)).toBe('Another window removed "say", "ask" while you moved them');
   });
 });

@@ -51,3 +51,10 @@ export function putBackAllMessage(clash: string, ids: ReadonlyMap<string, string
       : `yours are now ${renamed.map(([was, now]) => `"${now}" (was ${was})`).join(', ')}`;
   return `Another window added a node "${clash}" while this one added its own; ${yours}`;
 }
+
+/** The toast when cards this window moved were removed in another window meanwhile (movesOfRemoved). */
+export function movedRemovedMessage(gone: readonly string[], movedAgain: boolean): string {
+  const cards = gone.length === 1 ? `"${gone[0]}"` : gone.map((id) => `"${id}"`).join(', ');
+  const rest = movedAgain ? '; the other cards you moved are where you put them' : '';
+  return `Another window removed ${cards} while you moved ${gone.length === 1 ? 'it' : 'them'}${rest}`;
+}

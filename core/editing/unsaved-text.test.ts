@@ -5,6 +5,7 @@ import { buildFlow, input, llm, output } from '../../tests/helpers/flow-builder'
 import {
   onlyAddedNodes,
   onlyJoinsThereNow,
+  movesOfRemoved,
   putBackAllAdded,
   putBackChange,
   putBackPlan,
@@ -428,6 +429,25 @@ describe('unsaved text', () => {
         expect(onlyAddedNodes([add, ChangeSetSchema.parse(other)])).toBe(false);
       }
       expect(onlyAddedNodes([typed])).toBe(false);
+    });
+
+    it('knows refused moves of cards another window removed, and where the cards still there were put', () => {
+      const flow = base();
+      const drag = ChangeSetSchema.parse({
+        updateNodes: [
+          { id: 'ask', position: { x: 10, y: 300 } },
+          { id: 'result', position: { x: 400, y: 300 } },
+        ],
+      });
+      const removed = applyChangeSet(flow, ChangeSetSchema.parse({ removeNodes: ['ask'], removeEdges: ['e0', 'e1'] }));
+      expect(movesOfRemoved([drag], removed)).toEqual({
+        gone: ['ask'],
+        moves: [{ id: 'result', position: { x: 400, y: 300 } }],
+      });
+      // Every card still there, or more than moves refused: not this case.
+      expect(movesOfRemoved([drag], flow)).toBeUndefined();
+      const typed = ChangeSetSchema.parse({ updateNodes: [{ id: 'result', config: { returnValues: [] } }] });
+      expect(movesOfRemoved([drag, typed], removed)).toBeUndefined();
     });
 
     it('knows a refused connection another window made too: the same ports joined under another id', () => {

@@ -1,5 +1,5 @@
-import { applyChangeSet, ChangeSetSchema, type ChangeSet, type ChangeSetInput } from '../model/change-set';
-import type { Flow, FlowEdge, FlowNode } from '../model/flow';
+import { applyChangeSet, ChangeSetSchema, isMoveOnly, type ChangeSet, type ChangeSetInput } from '../model/change-set';
+import type { Flow, FlowEdge, FlowNode, Position } from '../model/flow';
 import { textFields } from './find';
 import { freeNodeId, newItemId } from './ids';
 import { mergeText } from '../model/merge-text';
@@ -495,6 +495,35 @@ export function onlyJoinsThereNow(refused: readonly ChangeSet[], stored: Flow): 
         0,
   );
   return onlyEdges && added.length > 0 && added.every((edge) => joined.has(ends(edge)));
+}
+
+/**
+ * When refused edits did nothing but move cards, and some of those cards
+ * are gone from the flow as stored now (removed in another window while
+ * this one moved them): the ids gone, and where the cards still there were
+ * put, to move them there again. Undefined otherwise.
+ */
+export function movesOfRemoved(
+  refused: readonly ChangeSet[],
+  stored: Flow,
+): { gone: string[]; moves: { id: string; position: Position }[] } | undefined {
+  const onlyMoves = refused.every(
+    (changes) =>
+      !changes.flow &&
+      changes.addNodes.length + changes.removeNodes.length + changes.addEdges.length + changes.removeEdges.length ===
+        0 &&
+      changes.updateNodes.every(isMoveOnly),
+  );
+  if (!onlyMoves) return undefined;
+  const at = new Map<string, Position>();
+  for (const update of refused.flatMap((changes) => changes.updateNodes)) {
+    if (update.position) at.set(update.id, update.position);
+  }
+  const present = new Set(stored.nodes.map((node) => node.id));
+  const gone = [...at.keys()].filter((id) => !present.has(id));
+  if (gone.length === 0) return undefined;
+  const moves = [...at].filter(([id]) => present.has(id)).map(([id, position]) => ({ id, position }));
+  return { gone, moves };
 }
 
 /**

@@ -44,6 +44,23 @@ async function twoWindows(
   return { other, second, release };
 }
 
+/** Drags a card (and the cards selected with it) 148 px down by its header, as a person does. */
+async function dragCardDown(window: Page, id: string): Promise<void> {
+  const card = await window.getByTestId(`rf__node-${id}`).boundingBox();
+  if (!card) throw new Error(`the card ${id} is not on screen`);
+  await window.mouse.move(card.x + card.width / 2, card.y + 12);
+  await window.mouse.down();
+  await window.mouse.move(card.x + card.width / 2, card.y + 160, { steps: 8 });
+  await window.mouse.up();
+}
+
+/** The window says `told` in a toast, shows no refusal, and has saved all it has. */
+async function expectToldNotRefused(window: Page, told: string): Promise<void> {
+  await expect(window.getByText(told)).toBeVisible();
+  await expect(window.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
+  await expectSaved(window);
+}
+
 /** Types at the end of a template node's text, as a person does: its card, then its editor. */
 async function typeInTemplate(window: Page, nodeId: string, words: string): Promise<void> {
   await window.getByTestId(`rf__node-${nodeId}`).click();
@@ -380,12 +397,7 @@ test('a node moved in one window and written in another keeps both: a move is no
 }) => {
   const { other, second, release } = await twoWindows(page, browser, served);
   // The first window drags the card down.
-  const card = await page.getByTestId('rf__node-say').boundingBox();
-  if (!card) throw new Error('the card is not on screen');
-  await page.mouse.move(card.x + card.width / 2, card.y + 12);
-  await page.mouse.down();
-  await page.mouse.move(card.x + card.width / 2, card.y + 160, { steps: 8 });
-  await page.mouse.up();
+  await dragCardDown(page, 'say');
   await expectSaved(page);
   const moved = storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say')?.position;
   expect(moved?.y).toBeGreaterThan(150);
@@ -399,6 +411,33 @@ test('a node moved in one window and written in another keeps both: a move is no
   const say = storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'say');
   expect(say?.config.template).toBe('You said: {{inputs.message}} (second window)');
   expect(say?.position).toEqual(moved);
+  await other.close();
+});
+
+test('cards moved in one window while another removed one of them: said, and the others stay where they were put', async ({
+  page,
+  browser,
+  served,
+}) => {
+  const { other, second, release } = await twoWindows(page, browser, served);
+  // The first window removes the template card.
+  await page.getByTestId('rf__node-say').click();
+  await page.keyboard.press('Delete');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'shared').nodes.map((n) => n.id)).toEqual(['input', 'result']);
+  // The second, which has not seen that, drags it and the output card together.
+  await second.getByTestId('rf__node-say').click();
+  await second.getByTestId('rf__node-result').click({ modifiers: ['Control'] });
+  await dragCardDown(second, 'say');
+  release();
+  // Refused by the host (the card is gone); no banner asking to redo a move: said, and the output card moved again.
+  await expectToldNotRefused(
+    second,
+    'Another window removed "say" while you moved it; the other cards you moved are where you put them',
+  );
+  const result = storedFlow(served.db, 'shared').nodes.find((n) => n.id === 'result');
+  expect(result?.position.y).toBeGreaterThan(200);
+  await expect(second.getByTestId('rf__node-say')).toHaveCount(0);
   await other.close();
 });
 
@@ -798,13 +837,10 @@ test('nodes added while another window added one under the same id go back toget
 
   // template_1 was taken by the other window's node: the person's comes back as template_3, and the node reading
   // it reads template_3, not the other window's node.
-  await expect(
-    second.getByText(
-      'Another window added a node "template_1" while this one added its own; yours is now "template_3"',
-    ),
-  ).toBeVisible();
-  await expect(second.getByRole('alert', { name: 'Refused' })).toHaveCount(0);
-  await expectSaved(second);
+  await expectToldNotRefused(
+    second,
+    'Another window added a node "template_1" while this one added its own; yours is now "template_3"',
+  );
   const stored = storedFlow(served.db, 'shared');
   expect(stored.nodes.find((n) => n.id === 'template_2')?.config.template).toBe('Then {{nodes.template_3.output}}');
   expect(stored.nodes.find((n) => n.id === 'template_3')?.config.template).toBe('');

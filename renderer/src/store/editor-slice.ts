@@ -17,8 +17,19 @@ import {
 } from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
-import { clashingNodeId, putBackAllMessage, refusalTitle } from '../../../core/editing/refusal-text';
-import { onlyAddedNodes, onlyJoinsThereNow, putBackAllAdded, unsavedText } from '../../../core/editing/unsaved-text';
+import {
+  clashingNodeId,
+  movedRemovedMessage,
+  putBackAllMessage,
+  refusalTitle,
+} from '../../../core/editing/refusal-text';
+import {
+  movesOfRemoved,
+  onlyAddedNodes,
+  onlyJoinsThereNow,
+  putBackAllAdded,
+  unsavedText,
+} from '../../../core/editing/unsaved-text';
 import {
   applyChangeSet,
   ChangeSetSchema,
@@ -248,6 +259,14 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         // Another window made the same connection at once: it is there, once; nothing to put back.
         if (stored && onlyJoinsThereNow(refused, stored)) {
           get().notify('Another window made the same connection at the same time; it is there once');
+          return 'sent';
+        }
+        // Cards moved here were removed there: the moves of the cards still there are made again.
+        const moved = stored && movesOfRemoved(refused, stored);
+        if (stored && moved) {
+          const again = moveChange(stored, moved.moves);
+          if (again) get().edit(again);
+          get().notify(movedRemovedMessage(moved.gone, again !== undefined));
           return 'sent';
         }
         const problems = (failure.data?.problems ?? []) as Problem[];
