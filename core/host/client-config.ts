@@ -133,7 +133,10 @@ export function projectFolder(path: string, home = homedir()): string {
   return path;
 }
 
-/** The config a client keeps for the project in `project` (PROJECT_CONFIG_FILES); a VALIDATION_ERROR for one that keeps none. */
+/**
+ * The config a client keeps for the project in `project`
+ * (PROJECT_CONFIG_FILES); a VALIDATION_ERROR for one that keeps none.
+ */
 export function projectConfigPath(client: Exclude<Client, 'generic'>, project: string): string {
   const file = PROJECT_CONFIG_FILES[client];
   if (file === undefined) {

@@ -45,5 +45,8 @@ function mergedText(base: string, theirs: string, ours: string): string | undefi
   return mergeLines(base, theirs, ours);
 }
 
-/** A note both sides changed: theirs, with every field this edit changed taken from it (its text then set by mergedText). */
+/**
+ * A note both sides changed: theirs, with every field this edit changed
+ * taken from it (its text then set by mergedText).
+ */
 const mergeFields = (base: Note, theirs: Note, ours: Note): Note => withChangedKeys(theirs, base, ours);

@@ -302,9 +302,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
   /**
    * Shows what the host merged into this window's edit from another window's
    * (the temperature set there while the prompt was written here; a line of
-   * the description, a note), and says so. `sent` is the flow as this window expected it after the edit; a
-   * setting changed here again since keeps this window's value, which the
-   * host merges when that edit is saved.
+   * the description, a note), and says so. `sent` is the flow as this
+   * window expected it after the edit; a setting changed here again since
+   * keeps this window's value, which the host merges when that edit is saved.
    */
   const showMerged = (
     merged: readonly FlowNode[],
