@@ -5,6 +5,7 @@ import { mergeList } from './list-merge';
 import { mergeLines } from './merge-text';
 import { parseOrRefuse } from './parse';
 import { sameData } from './same-json';
+import type { TestCase } from './test-cases';
 
 /**
  * An edit of the flow's own fields (name, description, tool settings,
@@ -42,12 +43,11 @@ export function mergeFlowFields(stored: Flow, changes: ChangeSet): ChangeSet['fl
   const merged: Record<string, unknown> = { ...fields };
   for (const [key, ours] of Object.entries(own)) {
     if (key === 'notes') continue; // merged apart (notes-merge.ts)
-    merged[key] = merge(
-      key,
+    const [started, now] = [
       (base as Record<string, unknown>)[key],
       (stored as unknown as Record<string, unknown>)[key],
-      ours,
-    );
+    ];
+    merged[key] = merge(key, started, now, key === 'tests' ? renumberAddedCases(started, now, ours) : ours);
   }
   if (tool) {
     const [started, now] = [base.tool as Record<string, unknown> | undefined, stored.tool as Record<string, unknown>];
@@ -57,6 +57,31 @@ export function mergeFlowFields(stored: Flow, changes: ChangeSet): ChangeSet['fl
   }
   // Two texts merged may together pass a limit each kept to (a description's 4,000 characters).
   return parseOrRefuse(FlowFieldsUpdateSchema, merged, 'the merged flow settings');
+}
+
+/**
+ * This edit's test cases with each one it added under an id another
+ * window's new case took meanwhile (both windows clicked Add case at once,
+ * and both took the next `case_<n>`) renumbered to the next free id, and its
+ * name with it where it was the one given (`Case <n>`), so that the two are
+ * both kept instead of refused. A case under an id a person chose (not
+ * `case_<n>`) is left as it is, and refused as before.
+ */
+function renumberAddedCases(base: unknown, stored: unknown, ours: unknown): unknown {
+  if (!Array.isArray(base) || !Array.isArray(stored) || !Array.isArray(ours)) return ours;
+  const [started, now, mine] = [base, stored, ours] as TestCase[][];
+  const before = new Set(started!.map((test) => test.id));
+  const theirs = new Map(now!.filter((test) => !before.has(test.id)).map((test) => [test.id, test]));
+  const taken = new Set([...now!, ...mine!].map((test) => test.id));
+  return mine!.map((test) => {
+    const other = theirs.get(test.id);
+    const counted = /^case_(\d+)$/.exec(test.id);
+    if (!counted || before.has(test.id) || !other || sameData(other, test)) return test;
+    let n = Number(counted[1]);
+    while (taken.has(`case_${n}`)) n++;
+    taken.add(`case_${n}`);
+    return { ...test, id: `case_${n}`, name: test.name === `Case ${counted[1]}` ? `Case ${n}` : test.name };
+  });
 }
 
 /** The fields of `applied` (an edit's fields after the merge) that differ from what the edit sent. */

@@ -357,6 +357,34 @@ describe('FlowRepository', () => {
     expect(dumpDatabase(path).flows).toEqual(before);
   });
 
+  it('keeps the test cases two windows added at once under one id, the later renumbered', () => {
+    flows.create(smallFlow());
+    const testCase = (n: number, topic: string) => ({
+      id: `case_${n}`,
+      name: `Case ${n}`,
+      inputs: { topic },
+      expectations: [],
+    });
+    flows.applyChanges('small', { flow: { tests: [testCase(1, 'cats')] } });
+    const started = flows.get('small').tests;
+    flows.applyChanges('small', { flow: { tests: [...started, testCase(2, 'dogs')] }, fieldsBase: { tests: started } });
+    const result = flows.applyChanges('small', {
+      flow: { tests: [...started, testCase(2, 'birds')] },
+      fieldsBase: { tests: started },
+    });
+    const stored = [testCase(1, 'cats'), testCase(2, 'dogs'), testCase(3, 'birds')];
+    expect(flows.get('small').tests).toEqual(stored);
+    // The later window is given the list with its case renumbered, to show.
+    expect(result.mergedFlow).toEqual({ tests: stored });
+    // A case under an id a person chose is not renumbered: both adding "smoke" differently is refused.
+    const chosen = (topic: string) => ({ ...testCase(9, topic), id: 'smoke', name: 'Smoke' });
+    const now = flows.get('small').tests;
+    flows.applyChanges('small', { flow: { tests: [...now, chosen('a')] }, fieldsBase: { tests: now } });
+    expect(() =>
+      flows.applyChanges('small', { flow: { tests: [...now, chosen('b')] }, fieldsBase: { tests: now } }),
+    ).toThrow(expect.objectContaining({ code: 'EDIT_CONFLICT', message: expect.stringContaining('tests') }));
+  });
+
   it('merges the parameters two windows changed item by item, and refuses one both changed', () => {
     flows.create(smallFlow());
     const started = flows.get('small').parameters;
