@@ -1,8 +1,7 @@
 import type { ChangeSet, FlowFieldsUpdate } from '../model/change-set';
 import type { Flow } from '../model/flow';
-import { mergeList } from '../model/list-merge';
-import { mergeLines } from '../model/merge-text';
-import { sameData, withChangedKeys } from '../model/same-json';
+import { mergeParts } from '../model/list-merge';
+import { sameData, valuesAt, withChangedKeys } from '../model/same-json';
 
 type Config = Record<string, unknown>;
 
@@ -97,33 +96,26 @@ export function stepKeysOnly(flow: Flow, changes: ChangeSet, other: ChangeSet): 
 function stepFieldsOnly(flow: Flow, step: FlowFieldsUpdate, opposite: FlowFieldsUpdate): FlowFieldsUpdate {
   // The keys the step sets, as shown now where the step left them as they were.
   const laid = (shown: Config, to: Config, from: Config) =>
-    stepPartsOnly(withChangedKeys(pick(shown, Object.keys(to)), from, to), shown, from);
+    stepPartsOnly(withChangedKeys(valuesAt(shown, Object.keys(to)), from, to), shown, from);
   const fields = laid(flow, step, opposite);
   if (step.tool && opposite.tool) fields.tool = laid(flow.tool, step.tool, opposite.tool);
   return fields;
 }
 
-/** `from`'s values of `keys`. */
-const pick = (from: Config, keys: readonly string[]): Config => Object.fromEntries(keys.map((key) => [key, from[key]]));
-
 /**
  * `config` (a step's keys laid on the config shown) with each list the step
- * changed changed again item by item on the list shown (mergeList), and each
- * text of several lines line by line (mergeLines), so that undoing an
- * argument added here keeps the one another window added since, and undoing
- * a line typed here keeps the line another window wrote. Where the two
- * overlap, the step's whole value, as for any other setting.
+ * changed changed again item by item on the list shown, and each text of
+ * several lines line by line (mergeParts), so that undoing an argument
+ * added here keeps the one another window added since, and undoing a line
+ * typed here keeps the line another window wrote. Where the two overlap,
+ * the step's whole value, as for any other setting.
  */
 function stepPartsOnly(config: Config, shown: Config, other: Config): Config {
   const result = { ...config };
   for (const [key, value] of Object.entries(config)) {
     const [from, now] = [other[key], shown[key]];
     if (sameData(value, from) || sameData(now, from)) continue;
-    if (Array.isArray(value) && Array.isArray(from) && Array.isArray(now)) {
-      result[key] = mergeList(from, now, value) ?? value;
-    } else {
-      result[key] = mergeLines(from, now, value) ?? value;
-    }
+    result[key] = mergeParts(from, now, value) ?? value;
   }
   return result;
 }

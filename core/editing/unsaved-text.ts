@@ -479,6 +479,12 @@ export function onlyAddedNodes(refused: readonly ChangeSet[]): boolean {
   return nodes.size > 0;
 }
 
+const NODE_AND_EDGE_CHANGES = ['addNodes', 'updateNodes', 'removeNodes', 'addEdges', 'removeEdges'] as const;
+
+/** True when `changes` changes nothing but its `kind` of nodes or connections (not the flow's fields or notes either). */
+const changesOnly = (changes: ChangeSet, kind: (typeof NODE_AND_EDGE_CHANGES)[number]): boolean =>
+  !changes.flow && NODE_AND_EDGE_CHANGES.every((other) => other === kind || changes[other].length === 0);
+
 /**
  * True when refused edits did nothing but connect ports that the flow as
  * stored now joins already (another window made the same connection at
@@ -488,12 +494,7 @@ export function onlyJoinsThereNow(refused: readonly ChangeSet[], stored: Flow): 
   const ends = (edge: Flow['edges'][number]) => `${edge.source}.${edge.sourcePort}>${edge.target}.${edge.targetPort}`;
   const joined = new Set(stored.edges.map(ends));
   const added = refused.flatMap((changes) => changes.addEdges);
-  const onlyEdges = refused.every(
-    (changes) =>
-      !changes.flow &&
-      changes.addNodes.length + changes.updateNodes.length + changes.removeNodes.length + changes.removeEdges.length ===
-        0,
-  );
+  const onlyEdges = refused.every((changes) => changesOnly(changes, 'addEdges'));
   return onlyEdges && added.length > 0 && added.every((edge) => joined.has(ends(edge)));
 }
 
@@ -508,11 +509,7 @@ export function movesOfRemoved(
   stored: Flow,
 ): { gone: string[]; moves: { id: string; position: Position }[] } | undefined {
   const onlyMoves = refused.every(
-    (changes) =>
-      !changes.flow &&
-      changes.addNodes.length + changes.removeNodes.length + changes.addEdges.length + changes.removeEdges.length ===
-        0 &&
-      changes.updateNodes.every(isMoveOnly),
+    (changes) => changesOnly(changes, 'updateNodes') && changes.updateNodes.every(isMoveOnly),
   );
   if (!onlyMoves) return undefined;
   const at = new Map<string, Position>();

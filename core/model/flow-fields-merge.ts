@@ -1,8 +1,7 @@
 import { FlowFieldsUpdateSchema, type ChangeSet, type FlowFieldsUpdate } from './change-set';
 import { FlowbenchError } from './errors';
 import type { Flow } from './flow';
-import { mergeList } from './list-merge';
-import { mergeLines } from './merge-text';
+import { mergeParts } from './list-merge';
 import { parseOrRefuse } from './parse';
 import { sameData } from './same-json';
 import type { TestCase } from './test-cases';
@@ -16,8 +15,8 @@ import type { TestCase } from './test-cases';
  * alone, or changed to what this edit sets too, takes this edit's value, so
  * two windows editing different fields both keep theirs; a text of several
  * lines both changed (the description, the tool's description an LLM reads)
- * merges line by line (mergeLines), a list (parameters, test cases) item by
- * item (mergeList), where the two changes do not overlap; any other field
+ * merges line by line, a list (parameters, test cases) item by item
+ * (mergeParts), where the two changes do not overlap; any other field
  * both changed is an EDIT_CONFLICT naming it. Notes are merged apart
  * (notes-merge.ts). Fields without a base are taken as sent (an API client
  * that sends none).
@@ -28,10 +27,7 @@ export function mergeFlowFields(stored: Flow, changes: ChangeSet): ChangeSet['fl
   const merge = (name: string, started: unknown, now: unknown, ours: unknown): unknown => {
     if (started === undefined || ours === undefined) return ours;
     if (sameData(now, started) || sameData(now, ours)) return ours;
-    const merged =
-      Array.isArray(started) && Array.isArray(now) && Array.isArray(ours)
-        ? mergeList(started, now, ours)
-        : mergeLines(started, now, ours);
+    const merged = mergeParts(started, now, ours);
     if (merged !== undefined) return merged;
     throw new FlowbenchError(
       'EDIT_CONFLICT',

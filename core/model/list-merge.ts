@@ -165,3 +165,15 @@ function keyed(list: readonly unknown[], field: string | undefined): Keyed {
     }),
   );
 }
+
+/**
+ * A setting both sides changed differently, merged by its parts: a list
+ * item by item (mergeList), a text of several lines line by line
+ * (mergeLines). Undefined when it has no such parts or the two changes
+ * overlap: then it is one value both changed. The one rule the node merge,
+ * the flow fields' merge and undo share.
+ */
+export function mergeParts(base: unknown, stored: unknown, ours: unknown): unknown {
+  if (Array.isArray(base) && Array.isArray(stored) && Array.isArray(ours)) return mergeList(base, stored, ours);
+  return mergeLines(base, stored, ours);
+}

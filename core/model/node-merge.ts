@@ -1,8 +1,7 @@
 import type { NodeUpdate } from './change-set';
 import { FlowbenchError } from './errors';
 import type { FlowNode } from './flow';
-import { mergeList } from './list-merge';
-import { mergeLines } from './merge-text';
+import { mergeParts } from './list-merge';
 import { sameData } from './same-json';
 
 /** The settings of a node an update may set, each merged on its own (position is not: see isMoveOnly). */
@@ -21,12 +20,12 @@ type Side = 'ours' | 'stored';
  * meanwhile (the temperature, while this one wrote the prompt) is kept, not
  * undone by the whole config the editor sends. What only this edit changed,
  * or both changed alike, takes this edit's value. A list both changed
- * merges item by item (mergeList), a text of several lines line by line
- * (bothChangedText). A setting or config key both changed differently
- * otherwise is an EDIT_CONFLICT naming it: nothing typed is overwritten in
- * silence (the editor then offers Put back, which keeps the person's lines
- * where both changed the same ones). A setting sent without its base is checked by the
- * node's revision, as an update without any base is.
+ * merges item by item, a text of several lines line by line (bothChanged).
+ * A setting or config key both changed differently otherwise is an
+ * EDIT_CONFLICT naming it: nothing typed is overwritten in silence (the
+ * editor then offers Put back, which keeps the person's lines where both
+ * changed the same ones). A setting sent without its base is checked by
+ * the node's revision, as an update without any base is.
  *
  * `normalize` parses a config as the node's type reads it (defaults filled),
  * so that a key the host filled in on save is not mistaken for a change.
@@ -89,7 +88,7 @@ function mergeConfig(
   const [nb, nt, no] = [normalize(b, stored.version), normalize(t, stored.version), normalize(o, stored.version)];
   const merged: Config = {};
   for (const key of new Set([...Object.keys(t), ...Object.keys(o), ...Object.keys(nt), ...Object.keys(no)])) {
-    const both = bothChangedList(nb[key], nt[key], no[key]) ?? bothChangedText(nb[key], nt[key], no[key]);
+    const both = bothChanged(nb[key], nt[key], no[key]);
     if (both !== undefined) {
       merged[key] = both;
       continue;
@@ -101,26 +100,16 @@ function mergeConfig(
 }
 
 /**
- * A list setting (return values, arguments, an agent's tools) both sides
- * changed differently, merged item by item (list-merge.ts); undefined when
- * it is no such list or the two changes overlap (then `side` refuses it).
+ * A list (return values, arguments, an agent's tools) or a text of several
+ * lines (a prompt, instructions) both sides changed differently, merged
+ * item by item or line by line (mergeParts): two windows writing different
+ * lines of one prompt both keep theirs. Undefined when it is neither, one
+ * side left it alone, or the two changes overlap (then `side` refuses it,
+ * and Put back offers the person's text).
  */
-function bothChangedList(base: unknown, stored: unknown, ours: unknown): unknown[] | undefined {
-  if (!Array.isArray(base) || !Array.isArray(stored) || !Array.isArray(ours)) return undefined;
+function bothChanged(base: unknown, stored: unknown, ours: unknown): unknown {
   if (sameData(ours, base) || sameData(stored, base) || sameData(stored, ours)) return undefined;
-  return mergeList(base, stored, ours);
-}
-
-/**
- * A text setting of several lines (a prompt, a template, instructions) both
- * sides changed differently, merged line by line (mergeLines): two windows
- * writing different lines of one prompt both keep theirs. Undefined when it
- * is no such text or both changed the same or neighbouring lines (then
- * `side` refuses it, and Put back offers the person's text).
- */
-function bothChangedText(base: unknown, stored: unknown, ours: unknown): string | undefined {
-  if (sameData(ours, base) || sameData(stored, base) || sameData(stored, ours)) return undefined;
-  return mergeLines(base, stored, ours);
+  return mergeParts(base, stored, ours);
 }
 
 /** How the message names each setting. */

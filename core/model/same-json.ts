@@ -22,6 +22,10 @@ export const sameData = (a: unknown, b: unknown): boolean => dataKey(a) === data
 /** A value's JSON with its objects' keys sorted: equal for values sameData finds the same. */
 export const dataKey = (value: unknown): string => JSON.stringify(value ?? null, sortedKeys);
 
+/** `from`'s values of `keys` (undefined where it has none): what an edit of those keys started from. */
+export const valuesAt = (from: object, keys: readonly string[]): Record<string, unknown> =>
+  Object.fromEntries(keys.map((key) => [key, (from as Record<string, unknown>)[key]]));
+
 /**
  * `onto` with every key whose value differs between `from` and `to` (by
  * sameData) set as `to` has it, or removed where `to` has none: one side's

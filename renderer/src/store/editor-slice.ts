@@ -46,7 +46,7 @@ import { nodeUpdateBase, rebaseNode } from '../../../core/model/node-merge';
 import type { Flow, FlowNode, Position } from '../../../core/model/flow';
 import type { Note } from '../../../core/model/notes';
 import type { Problem } from '../../../core/model/problems';
-import { sameJson } from '../../../core/model/same-json';
+import { sameJson, valuesAt } from '../../../core/model/same-json';
 import { validateFlow } from '../../../core/model/validate';
 import { createValidationMemo } from '../../../core/model/validation-memo';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -155,8 +155,7 @@ function withBase(flow: Flow, edit: ChangeSet): ChangeSet {
   };
   if (!changes.flow) return changes;
   const { notes, ...fields } = changes.flow;
-  const started = flow as unknown as Record<string, unknown>;
-  const fieldsBase = Object.fromEntries(Object.keys(fields).map((key) => [key, started[key]]));
+  const fieldsBase = valuesAt(flow, Object.keys(fields));
   return {
     ...changes,
     ...(notes ? { notesBase: changes.notesBase ?? flow.notes } : {}),
