@@ -43,6 +43,10 @@ export const HttpServerSchema = z.object({
 export const McpServerConfigSchema = z.discriminatedUnion('transport', [StdioServerSchema, HttpServerSchema]);
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
+/** What a server is reached by, as a person reads it: its command line, or its URL. */
+export const serverTarget = (config: McpServerConfig): string =>
+  config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
+
 export const ServerSettingsSchema = z.object({ servers: z.array(McpServerConfigSchema).default([]) });
 
 /**

@@ -6,6 +6,7 @@ import {
   maskServer,
   McpServerConfigSchema,
   SECRET_MASK,
+  serverTarget,
   ServerSettingsSchema,
   type McpServerConfig,
   type ServerListing,
@@ -152,8 +153,7 @@ export class ServerService {
           severity: 'warning',
         });
       }
-      const target = config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
-      return { name: config.name, where, transport: config.transport, target, action } as const;
+      return { name: config.name, where, transport: config.transport, target: serverTarget(config), action } as const;
     });
     if (!dryRun) {
       const written = found.servers.filter((_, i) => servers[i]?.action !== 'keep');

@@ -11,6 +11,7 @@ import type { ValidateFunction } from 'ajv';
 import { loadAjv } from '../model/json-schema';
 import {
   contentText,
+  serverTarget,
   type McpServerConfig,
   type ServerStatus,
   type ToolCallOptions,
@@ -393,7 +394,7 @@ async function listAll(client: Client, server: string, timeoutMs: number): Promi
 
 /** Why a server could not be connected, in words a person can act on. */
 function connectError(config: McpServerConfig, thrown: unknown, stderr: string): FlowbenchError {
-  const what = config.transport === 'stdio' ? `\`${[config.command, ...config.args].join(' ')}\`` : config.url;
+  const what = config.transport === 'stdio' ? `\`${serverTarget(config)}\`` : config.url;
   const reason =
     thrown instanceof McpError && thrown.code === Number(ErrorCode.RequestTimeout)
       ? `did not answer within ${config.connectTimeoutMs} ms`

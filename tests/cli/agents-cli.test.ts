@@ -77,26 +77,28 @@ describe('flowbench servers', () => {
   });
 });
 
+/** A client's `mcp.json` in `folder` (made if missing), as the client writes it. */
+function writeMcpJson(folder: string, config: unknown): void {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'mcp.json'), JSON.stringify(config));
+}
+
 describe('flowbench servers import', () => {
   it("adds the servers a client's config lists, says what it cannot take and where, and keeps what is here unless asked", async () => {
     // Cursor's config in a home of its own: the real server-everything, a server Flowbench cannot take, a setting it has no use for.
     const home = tempDir();
     const everything = everythingStdio();
-    mkdirSync(join(home, '.cursor'));
-    writeFileSync(
-      join(home, '.cursor', 'mcp.json'),
-      JSON.stringify({
-        mcpServers: {
-          everything: {
-            command: everything.command,
-            args: everything.args,
-            env: { API_TOKEN: 's3cret' },
-            autoApprove: ['echo'],
-          },
-          old: { type: 'sse', url: 'https://example.com/sse' },
+    writeMcpJson(join(home, '.cursor'), {
+      mcpServers: {
+        everything: {
+          command: everything.command,
+          args: everything.args,
+          env: { API_TOKEN: 's3cret' },
+          autoApprove: ['echo'],
         },
-      }),
-    );
+        old: { type: 'sse', url: 'https://example.com/sse' },
+      },
+    });
     const env = { HOME: home };
     type Imported = {
       servers: { name: string; action: string }[];
@@ -148,13 +150,9 @@ describe('flowbench servers import', () => {
   it("reads the config a client keeps in a project's folder (--project)", async () => {
     const project = tempDir();
     const everything = everythingStdio();
-    mkdirSync(join(project, '.vscode'));
-    writeFileSync(
-      join(project, '.vscode', 'mcp.json'),
-      JSON.stringify({
-        servers: { everything: { type: 'stdio', command: everything.command, args: everything.args } },
-      }),
-    );
+    writeMcpJson(join(project, '.vscode'), {
+      servers: { everything: { type: 'stdio', command: everything.command, args: everything.args } },
+    });
     const preview = await runCli([
       '--db',
       db,

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readClientConfig } from '../../host/client-config';
 import { WRITABLE_CLIENTS, type WritableClient } from '../../model/client-setup';
-import type { ServerListing } from '../../model/tools';
+import { serverTarget, type ServerListing } from '../../model/tools';
 import { readImportFile } from '../../services/read-import-file';
 import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
@@ -57,7 +57,7 @@ const milliseconds = (value: string | undefined, flag: string) => {
 
 function describe(listing: ServerListing): string[] {
   const { config, status } = listing;
-  const target = config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
+  const target = serverTarget(config);
   const tools = status.tools ? `  ${status.tools.length} tool(s)` : '';
   const error = status.lastError ? `  last error: ${status.lastError.code}: ${status.lastError.message}` : '';
   return [config.name, config.transport, status.state, `${target}${tools}${error}`];

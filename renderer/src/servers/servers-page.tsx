@@ -1,5 +1,5 @@
 import { useState, type InputHTMLAttributes } from 'react';
-import { SECRET_MASK, SERVER_NAME_RULE, type McpServerConfig } from '../../../core/model/tools';
+import { SECRET_MASK, SERVER_NAME_RULE, serverTarget, type McpServerConfig } from '../../../core/model/tools';
 import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
@@ -149,11 +149,7 @@ export function ServersPage() {
                 {testing === config.name ? 'connecting…' : status.state}
               </span>
               <div className="muted">
-                {config.transport === 'stdio' ? (
-                  <code>{[config.command, ...config.args].join(' ')}</code>
-                ) : (
-                  <code>{config.url}</code>
-                )}
+                <code>{serverTarget(config)}</code>
                 {status.serverInfo && ` · ${status.serverInfo.name} ${status.serverInfo.version}`}
               </div>
               {status.lastError && status.state !== 'connected' && (
