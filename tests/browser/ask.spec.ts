@@ -19,6 +19,7 @@ const release = {
             { name: 'ship', type: 'boolean', title: 'Ship it' },
             { name: 'channel', type: 'enum', options: ['stable', 'beta'] },
             { name: 'copies', type: 'integer', required: false },
+            { name: 'notes', type: 'string', required: false },
           ],
         },
       },
@@ -60,7 +61,12 @@ test('an ask node pauses the run and the Run panel asks the person; a bad answer
 
   await form.getByLabel('channel').selectOption('beta');
   await form.getByLabel('copies (optional)').fill('3');
-  await form.getByRole('button', { name: 'Answer' }).click();
+  // Enter writes a line of the notes; Ctrl+Enter answers (not a new run).
+  await form.getByLabel('notes (optional)').pressSequentially('Fixes the login.');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Tell support.');
+  await expect(form).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+Enter');
   await expect(form).toHaveCount(0);
   await expect(page.getByTestId('run-result').locator('.run-status')).toHaveText('succeeded');
   await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
@@ -78,7 +84,10 @@ test('an ask node pauses the run and the Run panel asks the person; a bad answer
         services.close();
       }
     })
-    .toMatchObject({ status: 'succeeded', output: { ship: true, channel: 'beta', copies: 3 } });
+    .toMatchObject({
+      status: 'succeeded',
+      output: { ship: true, channel: 'beta', copies: 3, notes: 'Fixes the login.\nTell support.' },
+    });
 });
 
 test('declining ends the run failed, naming the node', async ({ page, served }) => {

@@ -95,3 +95,29 @@ test("after a reload the Run tab lists the flow's runs, the CLI's too, and opens
   await expect(page.locator('#run-input-mood')).toHaveValue('cross');
   await page.screenshot({ path: test.info().outputPath('recent-runs.png') });
 });
+
+test('text pasted into the Run form keeps its line breaks: the run gets the text as pasted, and the box grows to show it', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, typed);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const name = page.locator('#run-input-name');
+  const oneLine = (await name.boundingBox())?.height ?? 0;
+  const pasted = 'Ada Lovelace\n\nAnalyst, and the first programmer.';
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), pasted);
+  await name.click();
+  await page.keyboard.press('ControlOrMeta+V');
+  // A single-line box turned each line break into a space.
+  await expect(name).toHaveValue(pasted);
+  expect((await name.boundingBox())?.height).toBeGreaterThan(2 * oneLine);
+  await page.locator('#run-input-mood').selectOption('calm');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
+    `${pasted}/2//calm`,
+  ]);
+  await page.screenshot({ path: test.info().outputPath('pasted-lines-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('pasted-lines-dark.png') });
+});

@@ -86,11 +86,27 @@ function QuestionForm({ question }: { question: Question }) {
                   <option key={option}>{option}</option>
                 ))}
               </select>
+            ) : field.type === 'string' ? (
+              // Several lines, as in the Run form (run-input-field.tsx); Enter writes a line, Ctrl+Enter answers.
+              <textarea
+                id={id}
+                className="text-input"
+                rows={1}
+                value={text}
+                placeholder={field.description}
+                onChange={(e) => set(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey)) return;
+                  // Not the editor's Ctrl+Enter (a new run): this answers the question.
+                  e.preventDefault();
+                  e.currentTarget.form?.requestSubmit();
+                }}
+              />
             ) : (
               <input
                 id={id}
                 value={text}
-                inputMode={field.type === 'string' ? undefined : field.type === 'integer' ? 'numeric' : 'decimal'}
+                inputMode={field.type === 'integer' ? 'numeric' : 'decimal'}
                 placeholder={field.description}
                 onChange={(e) => set(e.target.value)}
               />

@@ -70,9 +70,13 @@ export function RunInputField({
       );
       break;
     default:
+      // A box of several lines, growing with its text: an <input> turns the line breaks of a pasted
+      // ticket or article into spaces, and the run would get text other than what was pasted.
       widget = (
-        <input
+        <textarea
           {...common}
+          className="text-input"
+          rows={1}
           value={text ?? ''}
           placeholder={fallback || parameter.description}
           onChange={(e) => onChange(e.target.value)}
