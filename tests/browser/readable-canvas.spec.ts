@@ -76,6 +76,34 @@ test('a node added from the palette goes beside the selection, else into free sp
   }
 });
 
+test('after Layout the whole flow is in view, wherever the view was and wherever the cards went', async ({
+  page,
+  served,
+}) => {
+  // Cards in a column, so that the layout moves them into a row.
+  const flow = laidOutEcho({ id: 'column' });
+  flow.nodes = flow.nodes.map((n, i) => ({ ...n, position: { x: 0, y: i * 300 } }));
+  await openFlow(page, served, flow);
+  const canvas = (await page.locator('.react-flow').boundingBox()) as Box;
+  // The view dragged away until no card is in it.
+  const pane = page.locator('.react-flow__pane');
+  for (let i = 0; i < 3; i++) {
+    await pane.hover({ position: { x: canvas.width - 20, y: canvas.height - 20 } });
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + 20, canvas.y + 20, { steps: 5 });
+    await page.mouse.up();
+  }
+  for (const box of await boxes(page.locator('.react-flow__node'))) expect(overlap(box, canvas)).toBe(false);
+
+  await page.getByRole('button', { name: 'Layout' }).click();
+  // Laid out in a row, as stored (the layout is worked out off the page's thread, then saved).
+  await expect.poll(() => new Set(storedFlow(served.db, 'column').nodes.map((n) => n.position.y)).size).toBe(1);
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await expect
+    .poll(async () => (await boxes(page.locator('.react-flow__node'))).every((box) => contains(canvas, box)))
+    .toBe(true);
+});
+
 test('an imported flow all in one row is laid out so that its branches show (issue 17, point 4)', async ({
   page,
   served,

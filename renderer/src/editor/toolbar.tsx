@@ -5,6 +5,7 @@ import { nodeRegistry } from '../../../core/nodes/registry';
 import { selectErrorCount, useAppStore } from '../store/app-store';
 import { hasUnpublishedChanges } from '../store/versions-slice';
 import { PublishDialog } from './publish-dialog';
+import { EDITOR_COMMANDS } from '../app-commands';
 import { useFitFlow } from './use-fit-flow';
 import { BackToFlows } from '../page-link';
 
@@ -52,7 +53,7 @@ export function Toolbar() {
       <button onClick={store.redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
         Redo
       </button>
-      <button onClick={() => void store.autoLayout()} title="Auto-layout (Ctrl+Shift+L)">
+      <button onClick={() => EDITOR_COMMANDS['auto-layout'](store)} title="Auto-layout (Ctrl+Shift+L)">
         Layout
       </button>
       <button onClick={fitFlow} title="Fit view (Shift+1)">
