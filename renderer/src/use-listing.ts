@@ -27,5 +27,5 @@ export function useListing<T>(load: () => Promise<T>) {
     },
     [reload],
   );
-  return { items, message, act };
+  return { items, message, act, reload };
 }

@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AgentSettingsSchema } from '../../core/model/agents';
 import { importFlowText } from '../../core/services/import-service';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { everythingStdio } from '../helpers/mcp-servers';
@@ -169,7 +170,8 @@ test('MCP servers screen: a server added from the form connects and lists its to
   await editor.getByRole('button', { name: 'Add tool' }).click();
   await expect(editor.getByRole('textbox', { name: /^Tools/ })).toHaveValue('everything/echo');
   await expect(pick).toHaveValue('');
-  await editor.getByRole('button', { name: 'Save draft' }).click();
+  // Saved as it is chosen, no click needed.
+  await expect(editor.getByRole('status')).toHaveText('Draft saved');
   await expect(page.getByRole('button', { name: 'Agent Picker' })).toContainText('1 tool');
   withDatabase(served.db, (services) =>
     expect(services.agents.get('Picker').draft.tools).toEqual([{ server: 'everything', tool: 'echo' }]),
@@ -260,4 +262,47 @@ test('agents screen: agents an import created are marked for review until a pers
     const stored = services.agents.get('Сбор требований');
     expect(stored).toMatchObject({ status: 'active', draft: { system: 'You gather requirements.' } });
   });
+});
+
+test('what is typed in an agent is saved without a click: leaving at once, choosing another agent, a refused value kept with why', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => {
+    services.agents.create({ name: 'Writer', draft: AgentSettingsSchema.parse({}) });
+    services.agents.create({ name: 'Checker', draft: AgentSettingsSchema.parse({}) });
+  });
+  await page.goto(served.editorUrl);
+  await page.getByRole('link', { name: 'Agents' }).click();
+  await page.getByRole('button', { name: 'Agent Writer' }).click();
+  const writer = page.getByRole('region', { name: 'Edit agent Writer' });
+
+  // Typed, then straight to another page: the draft is stored.
+  await writer.getByLabel('System prompt').fill('You write release notes.');
+  await page.getByRole('link', { name: '← Flows' }).click();
+  await expect
+    .poll(() => withDatabase(served.db, (s) => s.agents.get('Writer').draft.system))
+    .toBe('You write release notes.');
+  await page.getByRole('link', { name: 'Agents' }).click();
+  await page.getByRole('button', { name: 'Agent Writer' }).click();
+  await expect(writer.getByLabel('System prompt')).toHaveValue('You write release notes.');
+
+  // Typed, then another agent chosen: stored too.
+  await writer.getByRole('combobox', { name: 'Model' }).fill('gpt-4o');
+  await page.getByRole('button', { name: 'Agent Checker' }).click();
+  await expect.poll(() => withDatabase(served.db, (s) => s.agents.get('Writer').draft.model)).toBe('gpt-4o');
+
+  // A value the host refuses: said, kept on screen, the stored draft unchanged; fixed, it is saved.
+  const checker = page.getByRole('region', { name: 'Edit agent Checker' });
+  await checker.getByLabel('Max steps').fill('500');
+  await expect(checker.getByRole('status')).toContainText('Not saved: ');
+  await expect(checker.getByRole('status')).toContainText('maxSteps');
+  await expect(checker.getByLabel('Max steps')).toHaveValue('500');
+  expect(withDatabase(served.db, (s) => s.agents.get('Checker').draft.maxSteps)).toBe(8);
+  await page.screenshot({ path: test.info().outputPath('agent-refused-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('agent-refused-dark.png') });
+  await checker.getByLabel('Max steps').fill('12');
+  await expect(checker.getByRole('status')).toHaveText('Draft saved');
+  expect(withDatabase(served.db, (s) => s.agents.get('Checker').draft.maxSteps)).toBe(12);
 });

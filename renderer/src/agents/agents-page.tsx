@@ -11,6 +11,7 @@ import { useListing } from '../use-listing';
 import { Suggestions } from '../editor/config-field';
 import { suggestionsFor } from '../editor/suggestions';
 import { BackToFlows } from '../page-link';
+import { useAutoSave, type AutoSaveState } from './use-auto-save';
 
 const toolsText = (settings: AgentSettings) =>
   settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
@@ -33,7 +34,7 @@ const toolsFrom = (text: string) =>
 const loadAgents = () => api.agents.list({});
 
 export function AgentsPage() {
-  const { items: agents, message, act } = useListing(loadAgents);
+  const { items: agents, message, act, reload } = useListing(loadAgents);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [newName, setNewName] = useState('');
   const agent = agents?.find((a) => a.id === selected);
@@ -88,7 +89,8 @@ export function AgentsPage() {
           </button>
         ))}
       </section>
-      {agent && <AgentEditor key={agent.id + agent.updatedAt} agent={agent} act={act} />}
+      {/* Keyed by the agent alone: a save of its draft reloads the list, and must not start the editor over. */}
+      {agent && <AgentEditor key={agent.id} agent={agent} act={act} onSaved={reload} />}
     </main>
   );
 }
@@ -96,9 +98,12 @@ export function AgentsPage() {
 function AgentEditor({
   agent,
   act,
+  onSaved,
 }: {
   agent: AgentSummary;
   act: (change: () => Promise<unknown>) => Promise<boolean>;
+  /** A draft was saved: the list's line of the agent says what it now is. */
+  onSaved: () => Promise<void>;
 }) {
   const [name, setName] = useState(agent.name);
   const [settings, setSettings] = useState<AgentSettings>(agent.draft);
@@ -109,10 +114,20 @@ function AgentEditor({
   }, [agent.id, agent.updatedAt, agent.latestVersion?.id]);
   const set = <K extends keyof AgentSettings>(key: K, value: AgentSettings[K]) =>
     setSettings({ ...settings, [key]: value });
-  const save = () => api.agents.update({ id: agent.id, name, draft: { ...settings, tools: toolsFrom(tools) } });
+  // The draft is saved as it is typed (see useAutoSave); Publish and Mark reviewed save what is pending first.
+  const { state: saveState, flush } = useAutoSave({ name, settings, tools }, async (draft) => {
+    await api.agents.update({
+      id: agent.id,
+      name: draft.name,
+      draft: { ...draft.settings, tools: toolsFrom(draft.tools) },
+    });
+    await onSaved().catch(() => undefined);
+  });
 
   return (
     <section className="agent-editor" aria-label={`Edit agent ${agent.name}`}>
+      {/* At the top, where it is seen while typing, as the flow editor's toolbar says it. */}
+      <DraftState state={saveState} />
       {agent.status === 'review' && (
         <p className="notice">
           An import made this agent for an agent version Flowbench did not know. It runs with the default provider and
@@ -192,15 +207,12 @@ function AgentEditor({
         </select>
       </label>
       <div className="row-actions">
-        <button className="primary" onClick={() => void act(save)}>
-          Save draft
-        </button>
-        <button onClick={() => void act(async () => (await save(), api.agents.publish({ id: agent.id })))}>
+        <button onClick={() => void act(async () => (await flush(), api.agents.publish({ id: agent.id })))}>
           Publish a version
         </button>
         {agent.status === 'review' && (
           <button
-            onClick={() => void act(async () => (await save(), api.agents.update({ id: agent.id, reviewed: true })))}
+            onClick={() => void act(async () => (await flush(), api.agents.update({ id: agent.id, reviewed: true })))}
           >
             Mark reviewed
           </button>
@@ -220,6 +232,19 @@ function AgentEditor({
         </ul>
       )}
     </section>
+  );
+}
+
+/** Whether the draft on screen is the one stored, as the flow editor's toolbar says it. */
+function DraftState({ state }: { state: AutoSaveState }) {
+  return (
+    <span className={`save-state save-${state.kind === 'refused' ? 'error' : state.kind}`} role="status">
+      {state.kind === 'saved'
+        ? 'Draft saved'
+        : state.kind === 'saving'
+          ? 'Saving…'
+          : `Not saved: ${state.message} (what you typed is kept)`}
+    </span>
   );
 }
 
