@@ -151,13 +151,21 @@ export interface ChangeResult {
   mergedFlow?: FlowFieldsUpdate;
 }
 
-/** Problem codes a draft may carry while it is being edited; the rest are refused. */
+/**
+ * Problem codes a draft may carry while it is being edited; the rest are
+ * refused. A node not set up yet is one of them: an MCP tool node names its
+ * tool, and a flow node its flow, after it is added (both were refused as the
+ * palette added them, so neither could be added at all). Runs and publishing
+ * still refuse them.
+ */
 export const DRAFT_TOLERATED_PROBLEMS = new Set([
   'UNRESOLVED_REFERENCE',
   'IMPORT_PROBLEM',
   'UNRESOLVED_AGENT',
   'MISSING_OUTPUT',
   'MULTIPLE_INPUTS',
+  'MISSING_TOOL',
+  'MISSING_FLOW',
 ]);
 
 /** The problems that keep a change (or a draft) from being saved: errors a draft may not keep. */

@@ -125,6 +125,32 @@ describe('FlowRepository', () => {
     );
   });
 
+  it('takes an MCP tool node and a flow node as the palette adds them, naming no tool or flow yet; publishing refuses them', async () => {
+    const { nodeRegistry } = await import('../nodes/registry');
+    const { VersionRepository } = await import('./version-repository');
+    flows.create(smallFlow());
+    const added = (type: string) => ({
+      id: `${type}_1`,
+      type,
+      label: type,
+      position: { x: 0, y: 300 },
+      config: nodeRegistry.get(type)?.defaults() ?? {},
+    });
+    flows.applyChanges('small', { addNodes: [added('mcp_tool'), added('flow')] });
+    expect(flows.get('small').nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['mcp_tool_1', 'flow_1']));
+    expect(() => new VersionRepository(store, flows).publish('small')).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        data: {
+          problems: [
+            expect.objectContaining({ code: 'MISSING_TOOL', nodeId: 'mcp_tool_1' }),
+            expect.objectContaining({ code: 'MISSING_FLOW', nodeId: 'flow_1' }),
+          ],
+        },
+      }),
+    );
+  });
+
   it("refuses a setting an edit brings that the node's type does not have, but not one its stored node already had", () => {
     flows.create(smallFlow());
     expect(() =>

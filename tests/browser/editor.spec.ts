@@ -2,6 +2,7 @@ import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/
 import type { FlowInput } from '../../core/model/flow';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
+import { nodeRegistry } from '../../core/nodes/registry';
 import { generatedFlow } from '../helpers/flows';
 import {
   connect,
@@ -288,6 +289,24 @@ test("a new flow's empty canvas says where to start, and its button adds the Inp
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(nodes(page)).toHaveCount(0);
   await expect(hint).toBeVisible();
+});
+
+test('every node type of the palette is added and saved, those still to be set up saying what they need', async ({
+  page,
+  served,
+}) => {
+  await newFlow(page, served, 'Every type');
+  const types = nodeRegistry.types();
+  for (const type of types) await page.getByTestId(`palette-${type}`).click();
+  await expect(nodes(page)).toHaveCount(types.length);
+  await expectSaved(page);
+  // An MCP tool node and a flow node named no tool or flow yet, and each save adding one was refused.
+  await expect(page.getByText('Your last edit was not saved')).toHaveCount(0);
+  const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
+  expect(storedFlow(served.db, flowId).nodes.map((n) => n.type)).toEqual(types);
+  await page.getByTestId('rf__node-mcp_tool_1').click();
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await expect(page.locator('.inspector')).toContainText('choose the tool this node calls');
 });
 
 test('two windows typing in different flow settings both keep theirs; the same setting in both is refused in the later, and said', async ({
