@@ -153,10 +153,12 @@ export interface ChangeResult {
 
 /**
  * Problem codes a draft may carry while it is being edited; the rest are
- * refused. A node not set up yet is one of them: an MCP tool node names its
+ * refused. A node being set up is one of them: an MCP tool node names its
  * tool, and a flow node its flow, after it is added (both were refused as the
- * palette added them, so neither could be added at all). Runs and publishing
- * still refuse them.
+ * palette added them, so neither could be added at all); an ask node's enum
+ * answer gets its options after its type is chosen; a pattern is invalid
+ * halfway through typing `(a|b)` (each such edit was refused and the flow
+ * reloaded under the person's hands). Runs and publishing still refuse them.
  */
 export const DRAFT_TOLERATED_PROBLEMS = new Set([
   'UNRESOLVED_REFERENCE',
@@ -166,6 +168,7 @@ export const DRAFT_TOLERATED_PROBLEMS = new Set([
   'MULTIPLE_INPUTS',
   'MISSING_TOOL',
   'MISSING_FLOW',
+  'NODE_SETUP',
 ]);
 
 /** The problems that keep a change (or a draft) from being saved: errors a draft may not keep. */

@@ -125,7 +125,7 @@ describe('FlowRepository', () => {
     );
   });
 
-  it('takes an MCP tool node and a flow node as the palette adds them, naming no tool or flow yet; publishing refuses them', async () => {
+  it('takes nodes being set up (an MCP tool or flow node as the palette adds them, a pattern half typed); publishing refuses them', async () => {
     const { nodeRegistry } = await import('../nodes/registry');
     const { VersionRepository } = await import('./version-repository');
     flows.create(smallFlow());
@@ -136,8 +136,14 @@ describe('FlowRepository', () => {
       position: { x: 0, y: 300 },
       config: nodeRegistry.get(type)?.defaults() ?? {},
     });
-    flows.applyChanges('small', { addNodes: [added('mcp_tool'), added('flow')] });
-    expect(flows.get('small').nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['mcp_tool_1', 'flow_1']));
+    flows.applyChanges('small', { addNodes: [added('mcp_tool'), added('flow'), added('condition')] });
+    expect(flows.get('small').nodes.map((n) => n.id)).toEqual(
+      expect.arrayContaining(['mcp_tool_1', 'flow_1', 'condition_1']),
+    );
+    // A pattern halfway through being typed.
+    const rules = [{ value: '{{inputs.topic}}', path: '$', operator: 'matches', operand: '(ab' }];
+    flows.applyChanges('small', { updateNodes: [{ id: 'condition_1', config: { match: 'all', rules } }] });
+    expect(flows.getNode('small', 'condition_1')?.config).toMatchObject({ rules });
     expect(() => new VersionRepository(store, flows).publish('small')).toThrow(
       expect.objectContaining({
         code: 'VALIDATION_ERROR',
@@ -145,6 +151,7 @@ describe('FlowRepository', () => {
           problems: [
             expect.objectContaining({ code: 'MISSING_TOOL', nodeId: 'mcp_tool_1' }),
             expect.objectContaining({ code: 'MISSING_FLOW', nodeId: 'flow_1' }),
+            expect.objectContaining({ code: 'NODE_SETUP', nodeId: 'condition_1' }),
           ],
         },
       }),

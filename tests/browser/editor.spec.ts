@@ -309,6 +309,44 @@ test('every node type of the palette is added and saved, those still to be set u
   await expect(page.locator('.inspector')).toContainText('choose the tool this node calls');
 });
 
+test('a node set up step by step saves each step: an enum answer before its options, a pattern typed slowly', async ({
+  page,
+  served,
+}) => {
+  await newFlow(page, served, 'Step by step');
+  await page.getByTestId('palette-ask').click();
+  await page.getByTestId('palette-condition').click();
+  await expectSaved(page);
+  const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
+  const refused = page.getByText('Your last edit was not saved');
+  const inspector = page.locator('.inspector');
+
+  // An enum answer: its type first, its options after (each save in between was refused, the type set back).
+  await page.getByTestId('rf__node-ask_1').click();
+  await inspector.getByLabel('Type').selectOption('enum');
+  await expectSaved(page);
+  await expect(inspector.getByText('is an enum with no options')).toBeVisible();
+  await inspector.getByLabel('Options').fill('["yes", "no"]');
+  await expectSaved(page);
+  await expect(inspector.getByText('is an enum with no options')).toHaveCount(0);
+  expect(storedFlow(served.db, flowId).nodes.find((n) => n.id === 'ask_1')?.config.fields).toEqual([
+    expect.objectContaining({ type: 'enum', options: ['yes', 'no'] }),
+  ]);
+
+  // A pattern typed more slowly than the editor saves: invalid until its group is closed.
+  await page.getByTestId('rf__node-condition_1').click();
+  await inspector.getByLabel('Operator').selectOption('matches');
+  const operand = inspector.getByLabel('Compare with');
+  await operand.fill('');
+  await operand.pressSequentially('"(yes|no)"', { delay: 400 });
+  await expectSaved(page);
+  await expect(refused).toHaveCount(0);
+  await expect(operand).toHaveValue('"(yes|no)"');
+  expect(storedFlow(served.db, flowId).nodes.find((n) => n.id === 'condition_1')?.config.rules).toEqual([
+    expect.objectContaining({ operator: 'matches', operand: '(yes|no)' }),
+  ]);
+});
+
 test('two windows typing in different flow settings both keep theirs; the same setting in both is refused in the later, and said', async ({
   page,
   browser,

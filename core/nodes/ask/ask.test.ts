@@ -96,7 +96,7 @@ describe('ask node', () => {
     const problems = askNode.check?.(askNode.configSchema.parse({ fields: [{ name: 'pick', type: 'enum' }] })) ?? [];
     expect(problems.map((p) => [p.code, p.severity])).toEqual([
       ['EMPTY_QUESTION', 'warning'],
-      ['INVALID_CONFIG', 'error'],
+      ['NODE_SETUP', 'error'],
     ]);
   });
 });

@@ -72,7 +72,7 @@ export const askNode = defineNode({
       field.type === 'enum' && (field.options ?? []).length === 0
         ? [
             {
-              code: 'INVALID_CONFIG' as const,
+              code: 'NODE_SETUP' as const,
               severity: 'error' as const,
               message: `field "${field.name}" is an enum with no options`,
               field: `config.fields.${i}.options`,

@@ -64,7 +64,7 @@ describe('condition node safety (security findings 4 and 8)', () => {
 
   it('refuses at validation a pattern with a backreference or lookaround, an invalid one, and a JSONPath filter', () => {
     expect(conditionNode.check?.(matches('(a)\\1'))).toEqual([
-      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'config.rules.0.operand' }),
+      expect.objectContaining({ code: 'NODE_SETUP', field: 'config.rules.0.operand' }),
     ]);
     expect(conditionNode.check?.(matches('(?=x)a'))?.[0]?.message).toContain('lookaround');
     expect(conditionNode.check?.(matches('(unclosed'))?.[0]?.message).toContain('not a valid regular expression');
@@ -73,7 +73,7 @@ describe('condition node safety (security findings 4 and 8)', () => {
       rules: [{ value: '{{inputs.text}}', path: '$..items[?(@.price < 10)]', operator: 'is_not_empty' }],
     });
     expect(conditionNode.check?.(filtered)).toEqual([
-      expect.objectContaining({ code: 'INVALID_CONFIG', field: 'config.rules.0.path' }),
+      expect.objectContaining({ code: 'NODE_SETUP', field: 'config.rules.0.path' }),
     ]);
   });
 });

@@ -89,7 +89,7 @@ export const conditionNode = defineNode({
           ? []
           : [
               {
-                code: 'INVALID_CONFIG' as const,
+                code: 'NODE_SETUP' as const,
                 severity: 'error' as const,
                 message: `rule ${i + 1}: ${reason}`,
                 field: `config.rules.${i}.${field}`,

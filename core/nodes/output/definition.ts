@@ -151,7 +151,7 @@ export const outputNode = defineNode({
     config.view && config.mode !== 'structured'
       ? [
           {
-            code: 'INVALID_CONFIG' as const,
+            code: 'NODE_SETUP' as const,
             severity: 'error' as const,
             message:
               'a view shows structured fields; return values are text, and seed 000 keeps views and return values apart: choose structured fields, or remove the view',
