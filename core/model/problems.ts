@@ -31,6 +31,8 @@ export const PROBLEM_CODES = {
   MISSING_TOOL: 'an MCP tool node names no tool',
   MISSING_FLOW: 'a flow node names no flow to call',
   SUBFLOW_CYCLE: 'a flow node calls a flow that calls this one back, directly or through others',
+  SUBFLOW_NOT_PUBLISHED: 'a flow node (or an agent tool) calls a flow that has no published version, so it cannot run',
+  SUBFLOW_INPUTS: 'a flow node leaves out an input the called flow requires, or gives one it does not take',
   AGENT_NEEDS_REVIEW:
     'an import created a library agent for an agent version Flowbench did not know; review its provider, model and prompt, then mark it reviewed',
   UNKNOWN_AGENT: 'a node names an agent version the library does not have',

@@ -1,4 +1,5 @@
 import type { Flow, FlowNode } from '../model/flow';
+import type { Parameter } from '../model/parameter';
 import { FLOWBENCH_SERVER } from '../model/tools';
 import type { Problem } from '../model/problems';
 import type { AgentRepository } from '../store/agent-repository';
@@ -10,6 +11,8 @@ export interface LibraryLookups {
   findFlow: (ref: string) => { id: string; name: string } | undefined;
   /** The flow nodes of a flow's newest published version (or of its draft when never published). */
   calledFlows: (flowId: string) => readonly string[];
+  /** The parameters of a flow's newest published version (what a call runs); undefined when never published. */
+  publishedParameters: (flowId: string) => readonly Parameter[] | undefined;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -28,8 +31,10 @@ export function calledFlowRefs(node: FlowNode): { ref: string; field: string }[]
  * Problems only the library can tell (validation proper is pure): an agent
  * node naming an agent version that does not exist (error) or that an import
  * created and nobody reviewed (warning, and publishing refuses it), a flow
- * node naming no saved flow (error), and flow nodes that would call a flow
- * back, directly or through others (error).
+ * node naming no saved flow (error), one naming a flow never published, or
+ * leaving out an input it requires, or giving one it does not take (errors:
+ * the call would fail), and flow nodes that would call a flow back, directly
+ * or through others (error).
  */
 export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] {
   const problems: Problem[] = [];
@@ -69,6 +74,18 @@ export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] 
         });
         continue;
       }
+      const parameters = lookups.publishedParameters(target.id);
+      if (!parameters) {
+        problems.push({
+          code: 'SUBFLOW_NOT_PUBLISHED',
+          severity: 'error',
+          nodeId: node.id,
+          field,
+          message: `"${target.name}" has no published version yet: publish it before this node can call it`,
+        });
+      } else if (node.type === 'flow') {
+        problems.push(...inputProblems(node, target.name, parameters));
+      }
       const path = cyclePath(flow.id, target.id, lookups);
       if (path) {
         problems.push({
@@ -81,6 +98,40 @@ export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] 
       }
     }
   }
+  return problems;
+}
+
+/**
+ * A flow node's inputs against the called version's parameters: the run
+ * refuses a required one left out (MISSING_VARIABLES) and one it does not
+ * take, so the editor says so before a run does.
+ */
+function inputProblems(node: FlowNode, name: string, parameters: readonly Parameter[]): Problem[] {
+  const given = Array.isArray(node.config.inputs) ? (node.config.inputs as { name?: unknown }[]) : [];
+  const names = given.map((input) => text(input.name));
+  const missing = parameters.filter((p) => p.required && p.default === undefined && !names.includes(p.name));
+  const problems: Problem[] = [];
+  if (missing.length > 0) {
+    const list = missing.map((p) => `"${p.name}" (${p.type})`).join(', ');
+    problems.push({
+      code: 'SUBFLOW_INPUTS',
+      severity: 'error',
+      nodeId: node.id,
+      field: 'config.inputs',
+      message: `"${name}" requires the input${missing.length > 1 ? 's' : ''} ${list}: add ${missing.length > 1 ? 'them' : 'it'} under Inputs`,
+    });
+  }
+  const known = parameters.map((p) => p.name);
+  names.forEach((input, i) => {
+    if (input === '' || known.includes(input)) return;
+    problems.push({
+      code: 'SUBFLOW_INPUTS',
+      severity: 'error',
+      nodeId: node.id,
+      field: `config.inputs.${i}.name`,
+      message: `"${name}" takes no input "${input}" (it takes ${known.length > 0 ? known.map((k) => `"${k}"`).join(', ') : 'none'})`,
+    });
+  });
   return problems;
 }
 

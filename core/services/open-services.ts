@@ -102,6 +102,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
       },
       calledFlows: (id) =>
         flows.exists(id) ? flows.get(id).nodes.flatMap((n) => calledFlowRefs(n).map((c) => c.ref)) : [],
+      publishedParameters: (id) => versions.latest(id)?.snapshot.parameters,
     });
   const runner = new RunService(runLog, {
     llm: () => providers.port(),

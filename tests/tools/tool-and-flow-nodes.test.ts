@@ -216,6 +216,49 @@ describe('flow node (subflow)', () => {
     expect(s.runs.get(run.id).status).toBe('failed');
   });
 
+  it('the editor is told before a run: a called flow never published, an input it requires left out, one it does not take', () => {
+    const s = open();
+    const child = s.flows.create({
+      ...toolFlow('needs-text', { tool: 'echo', arguments: [{ name: 'message', value: '{{inputs.text}}' }] }),
+      parameters: [
+        { name: 'text', type: 'string' },
+        { name: 'tone', type: 'string', required: false },
+      ],
+    });
+    const parent = s.flows.create(caller('needs-text'));
+    const codes = (flow = parent) => s.flows.problemsOf(flow).filter((p) => p.code.startsWith('SUBFLOW_'));
+    expect(codes()).toEqual([
+      expect.objectContaining({
+        code: 'SUBFLOW_NOT_PUBLISHED',
+        severity: 'error',
+        nodeId: 'sub',
+        field: 'config.flow',
+        message: expect.stringContaining('has no published version yet'),
+      }),
+    ]);
+    expect(() => s.versions.publish(parent.id)).toThrow(/has no published version yet/);
+
+    s.versions.publish(child.id);
+    // The caller gives "text", the one input required: nothing to say.
+    expect(codes()).toEqual([]);
+    const sub = parent.nodes.find((n) => n.id === 'sub')!;
+    s.flows.applyChanges(parent.id, {
+      updateNodes: [{ id: 'sub', config: { ...sub.config, inputs: [{ name: 'txt', value: 'x' }] } }],
+    });
+    expect(codes(s.flows.get(parent.id))).toEqual([
+      expect.objectContaining({
+        code: 'SUBFLOW_INPUTS',
+        field: 'config.inputs',
+        message: expect.stringContaining('requires the input "text" (string): add it under Inputs'),
+      }),
+      expect.objectContaining({
+        code: 'SUBFLOW_INPUTS',
+        field: 'config.inputs.0.name',
+        message: expect.stringContaining('takes no input "txt" (it takes "text", "tone")'),
+      }),
+    ]);
+  });
+
   it('a flow calling itself, directly or through another, is a SUBFLOW_CYCLE problem and cannot publish', async () => {
     const s = open();
     const self = s.flows.create({ ...caller('loop'), id: 'loop', tool: { name: 'loop' } });
