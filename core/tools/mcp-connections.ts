@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { splitCommandLine } from '../model/command-line';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -419,7 +420,12 @@ function startFailure(config: McpServerConfig, thrown: unknown): string {
   const message = thrown instanceof Error ? thrown.message : String(thrown);
   if (config.transport !== 'stdio' || (thrown as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return message;
   if (config.cwd && !existsSync(config.cwd)) return `its working folder ${config.cwd} does not exist (${message})`;
-  return `the command "${config.command}" was not found (${message})`;
+  const split = config.args.length === 0 ? splitCommandLine(config.command) : undefined;
+  // A command line given whole names no program: say how it goes in two parts.
+  const apart = split
+    ? `; a command and its arguments are given apart: "${split.command}" as the command, ${split.args.map((a) => `"${a}"`).join(', ')} as its arguments`
+    : '';
+  return `the command "${config.command}" was not found (${message})${apart}`;
 }
 
 /** SERVER_NOT_FOUND, naming the servers there are (or how to add one). */

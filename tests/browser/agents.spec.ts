@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { quote } from 'shell-quote';
 import { AgentSettingsSchema } from '../../core/model/agents';
 import { importFlowText } from '../../core/services/import-service';
 import { buildFlow, input, output } from '../helpers/flow-builder';
@@ -84,6 +85,31 @@ test('MCP servers screen: servers a desktop client already has are imported from
   });
   await form.getByRole('button', { name: 'Done' }).click();
   await expect(form).toHaveCount(0);
+});
+
+test('MCP servers screen: a whole command line pasted as the command goes into the command and its arguments, and the server connects', async ({
+  page,
+  served,
+}) => {
+  const everything = everythingStdio();
+  await page.goto(served.editorUrl);
+  await page.getByRole('link', { name: 'MCP servers' }).click();
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  const form = page.getByRole('form', { name: 'Add a server' });
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('pasted');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((line) => navigator.clipboard.writeText(line), quote([everything.command, ...everything.args]));
+  const command = form.getByRole('textbox', { name: /^Command/ });
+  await command.click();
+  await page.keyboard.press('ControlOrMeta+V');
+  // Whole, the line names a program that does not exist ("spawn … ENOENT").
+  await expect(command).toHaveValue(everything.command);
+  await expect(form.getByRole('textbox', { name: /^Arguments/ })).toHaveValue(everything.args.join('\n'));
+  await expect(form).toContainText(`Split at its spaces, as quoted: the command ${everything.command}, and`);
+  await form.getByRole('button', { name: 'Save' }).click();
+  const row = page.getByRole('group', { name: 'Server pasted' });
+  await row.getByRole('button', { name: 'Test' }).click();
+  await expect(row.locator('.badge')).toHaveText('connected');
 });
 
 test('MCP servers screen: a server added from the form connects and lists its tools; a broken one says why; secrets stay masked (issue 14, point 1)', async ({

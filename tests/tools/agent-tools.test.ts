@@ -150,6 +150,15 @@ describe('servers that misbehave', () => {
     expect(tested.status.lastError?.message).toContain(`did not start: ${said} (spawn `);
   });
 
+  it('a whole command line given as the command says how it goes in two parts', async () => {
+    const s = open(() => ({ content: 'never asked' }));
+    s.servers.set({ name: 'whole', transport: 'stdio', command: 'npx -y @modelcontextprotocol/server-everything' });
+    const tested = await s.servers.test('whole');
+    expect(tested.status.lastError?.message).toContain(
+      'a command and its arguments are given apart: "npx" as the command, "-y", "@modelcontextprotocol/server-everything" as its arguments',
+    );
+  });
+
   it('a server that hangs is SERVER_UNAVAILABLE after its connect time limit', async () => {
     const s = open(() => ({ content: 'never asked' }));
     s.servers.set({

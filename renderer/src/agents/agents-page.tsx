@@ -207,7 +207,10 @@ function AgentEditor({
         </select>
       </label>
       <div className="row-actions">
-        <button onClick={() => void act(async () => (await flush(), api.agents.publish({ id: agent.id })))}>
+        <button
+          className="primary"
+          onClick={() => void act(async () => (await flush(), api.agents.publish({ id: agent.id })))}
+        >
           Publish a version
         </button>
         {agent.status === 'review' && (

@@ -1,4 +1,5 @@
-import { useState, type InputHTMLAttributes } from 'react';
+import { useState, type ClipboardEvent, type InputHTMLAttributes } from 'react';
+import { splitCommandLine } from '../../../core/model/command-line';
 import { SECRET_MASK, SERVER_NAME_RULE, serverTarget, type McpServerConfig } from '../../../core/model/tools';
 import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
@@ -202,11 +203,29 @@ function ServerForm({
   onCancel: () => void;
 }) {
   const secretStore = useSecretStore();
+  const [splitNote, setSplitNote] = useState<string>();
+  // A whole command line pasted over the command, with no arguments yet: each part where it goes, and said.
+  const pasteCommand = (e: ClipboardEvent<HTMLInputElement>) => {
+    const field = e.currentTarget;
+    const replacesAll = field.selectionStart === 0 && field.selectionEnd === field.value.length;
+    const split =
+      replacesAll && draft.args.trim() === '' ? splitCommandLine(e.clipboardData.getData('text')) : undefined;
+    if (!split) return;
+    e.preventDefault();
+    onChange({ ...draft, command: split.command, args: split.args.join('\n') });
+    const count = `${split.args.length} argument${split.args.length === 1 ? '' : 's'}`;
+    setSplitNote(`Split at its spaces, as quoted: the command ${split.command}, and ${count} under Arguments`);
+  };
   // What a field needs is checked where it is typed, as the host will check it (core/model/tools.ts).
   const field = (
     key: keyof Draft,
     label: string,
-    options: { multiline?: boolean; help?: string; rules?: InputHTMLAttributes<HTMLInputElement> } = {},
+    options: {
+      multiline?: boolean;
+      help?: string;
+      rules?: InputHTMLAttributes<HTMLInputElement>;
+      onPaste?: (e: ClipboardEvent<HTMLInputElement>) => void;
+    } = {},
   ) => (
     <label className="field">
       <span className="field-label">{label}</span>
@@ -216,6 +235,7 @@ function ServerForm({
         <input
           value={draft[key] ?? ''}
           onChange={(e) => onChange({ ...draft, [key]: e.target.value })}
+          onPaste={options.onPaste}
           {...options.rules}
         />
       )}
@@ -247,7 +267,11 @@ function ServerForm({
       </label>
       {draft.transport === 'stdio' ? (
         <>
-          {field('command', 'Command', { help: 'e.g. npx', rules: { required: true } })}
+          {field('command', 'Command', {
+            help: splitNote ?? 'e.g. npx; a whole command line pasted here goes into the command and its arguments',
+            rules: { required: true },
+            onPaste: pasteCommand,
+          })}
           {field('args', 'Arguments', { multiline: true, help: 'one per line' })}
           {field('env', 'Environment', {
             multiline: true,
