@@ -295,6 +295,7 @@ test('every node type of the palette is added and saved, those still to be set u
   page,
   served,
 }) => {
+  withDatabase(served.db, (services) => services.flows.create(laidOutEcho()));
   await newFlow(page, served, 'Every type');
   const types = nodeRegistry.types();
   for (const type of types) await page.getByTestId(`palette-${type}`).click();
@@ -307,6 +308,11 @@ test('every node type of the palette is added and saved, those still to be set u
   await page.getByTestId('rf__node-mcp_tool_1').click();
   await page.getByRole('tab', { name: 'Inspector' }).click();
   await expect(page.locator('.inspector')).toContainText('choose the tool this node calls');
+  // The flow node offers the other flows, not this one: calling itself would never end.
+  await page.getByTestId('rf__node-flow_1').click();
+  await page.locator('#field-flow').focus();
+  await expect(page.locator('#field-flow-choices option')).toHaveCount(1);
+  await expect(page.locator('#field-flow-choices option')).toHaveAttribute('value', 'echo_tool');
 });
 
 test('a node set up step by step saves each step: an enum answer before its options, a pattern typed slowly', async ({

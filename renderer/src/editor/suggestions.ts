@@ -1,6 +1,7 @@
 import { api } from '../api/client';
 import type { AnyEditorField } from '../../../core/nodes/define-node';
 import { FLOWBENCH_SERVER } from '../../../core/model/tools';
+import { useAppStore } from '../store/app-store';
 
 export type SuggestKind = NonNullable<AnyEditorField['suggest']>;
 
@@ -21,7 +22,10 @@ export function suggestionsFor(kind: SuggestKind, context: string): Promise<read
     found = load(kind, context).catch(() => []);
     cache.set(key, found);
   }
-  return found;
+  if (kind !== 'flows') return found;
+  // A flow calling itself would never end (SUBFLOW_CYCLE): the flow being edited is not offered.
+  const own = useAppStore.getState().flow?.tool.name;
+  return found.then((names) => names.filter((name) => name !== own));
 }
 
 async function load(kind: SuggestKind, context: string): Promise<readonly string[]> {
