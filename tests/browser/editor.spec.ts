@@ -3,6 +3,7 @@ import type { FlowInput } from '../../core/model/flow';
 import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { nodeRegistry } from '../../core/nodes/registry';
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
 import { generatedFlow } from '../helpers/flows';
 import {
   connect,
@@ -313,6 +314,56 @@ test('every node type of the palette is added and saved, those still to be set u
   await page.locator('#field-flow').focus();
   await expect(page.locator('#field-flow-choices option')).toHaveCount(1);
   await expect(page.locator('#field-flow-choices option')).toHaveAttribute('value', 'echo_tool');
+});
+
+test("a flow node adds the inputs its called flow takes in one click, from this flow's parameters of the same name", async ({
+  page,
+  served,
+}) => {
+  const summary = {
+    ...buildFlow({
+      id: 'summary',
+      parameters: [
+        { name: 'text', type: 'string' },
+        { name: 'tone', type: 'string', required: false },
+      ],
+      nodes: [input(), template('say', '{{inputs.text}} {{inputs.tone}}'), output('{{nodes.say.output}}')],
+      edges: ['input>say', 'say>result'],
+    }),
+    name: 'Summary',
+    tool: { name: 'summary_tool' },
+  };
+  const caller = {
+    ...buildFlow({
+      id: 'caller',
+      parameters: [{ name: 'text', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'call', type: 'flow', position: { x: 320, y: 100 }, config: { flow: 'summary_tool' } },
+        { ...output('{{nodes.call.output}}'), position: { x: 640, y: 100 } },
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'Caller',
+  };
+  withDatabase(served.db, (services) => services.versions.publish(services.flows.create(summary).id));
+  await openFlow(page, served, caller);
+  await page.getByTestId('rf__node-call').click();
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  const takes = page.getByRole('group', { name: 'Inputs the called flow takes' });
+  await expect(takes).toContainText('summary_tool takes text (required), tone');
+  await expect(page.locator('.inspector')).toContainText('requires the input "text" (string)');
+  await page.screenshot({ path: test.info().outputPath('called-inputs-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('called-inputs-dark.png') });
+  await takes.getByRole('button', { name: 'Add them' }).click();
+  await expectSaved(page);
+  await expect(takes).toHaveCount(0);
+  await expect(page.locator('.inspector')).not.toContainText('requires the input');
+  expect(storedFlow(served.db, 'caller').nodes.find((n) => n.id === 'call')?.config.inputs).toEqual([
+    { name: 'text', value: '{{inputs.text}}' },
+    { name: 'tone', value: '' },
+  ]);
 });
 
 test('a node set up step by step saves each step: an enum answer before its options, a pattern typed slowly', async ({

@@ -8,6 +8,7 @@ import { ReadOnlyContext } from './read-only-context';
 import { ReadOnlyNote } from './read-only-note';
 import { ConfigField } from './config-field';
 import { ConnectionsSection } from './connections-section';
+import { CalledFlowInputs } from './called-flow-inputs';
 import { FlowSettings } from './flow-settings';
 import { ParametersEditor } from './parameters-editor';
 import { insertReference } from './reference-target';
@@ -105,6 +106,7 @@ export function Inspector() {
               config={node.config}
             />
           ))}
+          {node.type === 'flow' && <CalledFlowInputs node={node} flow={flow} />}
         </fieldset>
         {/* Outside the disabled fieldset: read-only, its links still show the node at the other end. */}
         <ConnectionsSection flow={flow} node={node} />
