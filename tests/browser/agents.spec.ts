@@ -1,4 +1,4 @@
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { importFlowText } from '../../core/services/import-service';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { toolMessages } from '../helpers/openai-server';
-import { expect, openFlow, test, withDatabase } from './fixtures';
+import { expect, openFlow, pasteInto, test, withDatabase, type Served } from './fixtures';
 
 const agentFlow = {
   ...buildFlow({
@@ -87,21 +87,25 @@ test('MCP servers screen: servers a desktop client already has are imported from
   await expect(form).toHaveCount(0);
 });
 
+/** The MCP servers screen's Add a server form, opened from the flows list, with the server's name typed. */
+async function newServerForm(page: Page, served: Served, name: string): Promise<Locator> {
+  await page.goto(served.editorUrl);
+  await page.getByRole('link', { name: 'MCP servers' }).click();
+  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add a server' }).click();
+  const form = page.getByRole('form', { name: 'Add a server' });
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  return form;
+}
+
 test('MCP servers screen: a whole command line pasted as the command goes into the command and its arguments, and the server connects', async ({
   page,
   served,
 }) => {
   const everything = everythingStdio();
-  await page.goto(served.editorUrl);
-  await page.getByRole('link', { name: 'MCP servers' }).click();
-  await page.getByRole('button', { name: 'Add a server' }).click();
-  const form = page.getByRole('form', { name: 'Add a server' });
-  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('pasted');
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.evaluate((line) => navigator.clipboard.writeText(line), quote([everything.command, ...everything.args]));
+  const form = await newServerForm(page, served, 'pasted');
   const command = form.getByRole('textbox', { name: /^Command/ });
-  await command.click();
-  await page.keyboard.press('ControlOrMeta+V');
+  await pasteInto(command, quote([everything.command, ...everything.args]));
   // Whole, the line names a program that does not exist ("spawn … ENOENT").
   await expect(command).toHaveValue(everything.command);
   await expect(form.getByRole('textbox', { name: /^Arguments/ })).toHaveValue(everything.args.join('\n'));
@@ -117,13 +121,7 @@ test('MCP servers screen: a server added from the form connects and lists its to
   served,
 }) => {
   const everything = everythingStdio();
-  await page.goto(served.editorUrl);
-  await page.getByRole('link', { name: 'MCP servers' }).click();
-  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
-
-  await page.getByRole('button', { name: 'Add a server' }).click();
-  const form = page.getByRole('form', { name: 'Add a server' });
-  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('everything');
+  const form = await newServerForm(page, served, 'everything');
   await form.getByRole('textbox', { name: /^Command/ }).fill(everything.command);
   await form.getByRole('textbox', { name: /^Arguments/ }).fill(everything.args.join('\n'));
   await form.getByRole('textbox', { name: /^Environment/ }).fill('SECRET_TOKEN=do-not-show-me');

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,4 +154,13 @@ export function setLocalProvider(served: Served, baseUrl: string): void {
   prepareDatabase(served.db, (services) =>
     services.providers.set({ name: 'local', kind: 'openai-compatible', baseUrl, defaultModel: 'test-model' }, true),
   );
+}
+
+/** Pastes `text` into `field` as a person does: through the system clipboard and Ctrl+V (Cmd+V on a Mac). */
+export async function pasteInto(field: Locator, text: string): Promise<void> {
+  const page = field.page();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((pasted) => navigator.clipboard.writeText(pasted), text);
+  await field.click();
+  await page.keyboard.press('ControlOrMeta+V');
 }

@@ -1,6 +1,6 @@
 import { buildFlow, input, output, template } from '../helpers/flow-builder';
 import { runCli } from '../helpers/cli';
-import { expect, openFlow, test } from './fixtures';
+import { expect, openFlow, pasteInto, test } from './fixtures';
 
 const typed = {
   ...buildFlow({
@@ -105,10 +105,7 @@ test('text pasted into the Run form keeps its line breaks: the run gets the text
   const name = page.locator('#run-input-name');
   const oneLine = (await name.boundingBox())?.height ?? 0;
   const pasted = 'Ada Lovelace\n\nAnalyst, and the first programmer.';
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.evaluate((text) => navigator.clipboard.writeText(text), pasted);
-  await name.click();
-  await page.keyboard.press('ControlOrMeta+V');
+  await pasteInto(name, pasted);
   // A single-line box turned each line break into a space.
   await expect(name).toHaveValue(pasted);
   expect((await name.boundingBox())?.height).toBeGreaterThan(2 * oneLine);
