@@ -40,7 +40,8 @@ export function useAutoSave<T>(value: T, save: (value: T) => Promise<void>) {
         throw error;
       }
       saved.current = text;
-      setState(JSON.stringify(latest.current) === text ? { kind: 'saved' } : { kind: 'saving' });
+      // Typed on meanwhile: shown as saving until that is saved too (see `pending` below).
+      setState({ kind: 'saved' });
     });
     // A refusal is said in `state`; the next save tries again.
     chain.current = run.catch(() => undefined);
