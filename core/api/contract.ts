@@ -140,9 +140,16 @@ export const API = {
   },
   providers: {
     list: method<ProviderListing[]>()(z.object({})),
-    /** Adds or replaces one; `apiKey` left out keeps the stored key (the editor never gets it back). */
+    /**
+     * Adds or replaces one; `apiKey` left out keeps the stored key (the editor
+     * never gets it back), unless `removeKey`.
+     */
     set: method<ProviderListing[]>()(
-      z.object({ provider: ProviderInputSchema.partial({ apiKey: true }), isDefault: z.boolean().default(false) }),
+      z.object({
+        provider: ProviderInputSchema.partial({ apiKey: true }),
+        isDefault: z.boolean().default(false),
+        removeKey: z.boolean().default(false),
+      }),
     ),
     remove: method<ProviderListing[]>()(z.object({ name: z.string().min(1).max(64) })),
     setDefault: method<ProviderListing[]>()(z.object({ name: z.string().min(1).max(64) })),

@@ -188,9 +188,9 @@ export class ApiHost {
       },
       providers: {
         list: () => providers.list(),
-        set: ({ provider, isDefault }) => {
+        set: ({ provider, isDefault, removeKey }) => {
           // A key is entered once: an edit that leaves it out keeps the stored one.
-          providers.set(provider, isDefault, { keepKey: true });
+          providers.set(provider, isDefault, { keepKey: !removeKey });
           return providers.list();
         },
         remove: ({ name }) => {

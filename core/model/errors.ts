@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   NODE_TIMEOUT: 'a node took longer than its time limit',
   PROVIDER_UNAVAILABLE: 'the model provider could not be reached',
   PROVIDER_RATE_LIMITED: 'the model provider answered 429 Too Many Requests',
-  PROVIDER_AUTH_FAILED: 'the model provider refused the API key',
+  PROVIDER_AUTH_FAILED: 'the model provider refused the API key, or needs one and none is set',
   PROVIDER_ERROR: 'the model provider answered with an error',
   INVALID_MODEL_OUTPUT: "the model's answer is not the JSON the node asked for",
   NODE_NOT_RUNNABLE: 'this node type cannot run in this build',

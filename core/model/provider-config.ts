@@ -52,11 +52,21 @@ export function allProviders(settings: ProviderSettings): ProviderConfig[] {
   return [...byName.values()];
 }
 
+/** Where a kind's requests go when its provider sets no base URL (an openai-compatible one always sets one). */
+export function kindUrl(kind: ProviderKind): string {
+  return kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
+}
+
 /** The URL requests go to, for messages and `providers list`. */
 export function providerUrl(config: ProviderConfig): string {
-  if (config.baseUrl) return config.baseUrl;
-  return config.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
+  return config.baseUrl || kindUrl(config.kind);
 }
+
+/** The environment variable a kind's key may come from (an openai-compatible server has none). */
+const KEY_VARIABLES: Partial<Record<ProviderKind, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
 
 /** The key in use: the configured one, else the kind's environment variable. */
 export function providerApiKey(
@@ -64,7 +74,23 @@ export function providerApiKey(
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
   if (config.apiKey) return config.apiKey;
-  if (config.kind === 'openai') return env.OPENAI_API_KEY;
-  if (config.kind === 'anthropic') return env.ANTHROPIC_API_KEY;
-  return undefined;
+  const variable = KEY_VARIABLES[config.kind];
+  return variable ? env[variable] : undefined;
+}
+
+/**
+ * Where a person sets a provider's key, for a message saying it has none:
+ * OpenAI's and Anthropic's APIs refuse every request without one, and the AI
+ * SDK's own words ("Pass it using the 'apiKey' parameter") mean nothing here.
+ */
+export function whereToSetKey(config: Pick<ProviderConfig, 'name' | 'kind'>): string {
+  const variable = KEY_VARIABLES[config.kind];
+  return `add it on the Model providers screen (Edit), or with \`flowbench providers set ${config.name} --kind ${config.kind}${
+    config.kind === 'openai-compatible' ? ' --base-url <url>' : ''
+  } --api-key <key>\`${variable ? `, or set ${variable}` : ''}`;
+}
+
+/** The kinds whose API refuses every request without a key. */
+export function needsKey(config: Pick<ProviderConfig, 'kind'>): boolean {
+  return config.kind !== 'openai-compatible';
 }

@@ -5,10 +5,11 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { FlowbenchError } from '../model/errors';
 import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
 import type { LlmMessage } from '../model/run';
-import { providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
+import { needsKey, providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
 import { httpFetch } from './http-fetch';
 import { runAgentLoop } from './agent-loop';
 import { modelAnswer } from './model-answer';
+import { missingKey } from './provider-errors';
 
 /** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
 export type ProviderResolver = (name: string) => ProviderConfig;
@@ -77,6 +78,8 @@ export function prepareCall(
   request: Omit<LlmRequest, 'outputFormat'> & { outputFormat?: LlmRequest['outputFormat'] },
 ): PreparedCall {
   const config = resolve(request.provider);
+  const apiKey = providerApiKey(config, env);
+  if (!apiKey && needsKey(config)) throw missingKey(config, providerUrl(config));
   const model = request.model || config.defaultModel;
   if (!model) {
     throw new FlowbenchError(
@@ -103,7 +106,7 @@ export function prepareCall(
     config,
     model,
     url: providerUrl(config),
-    secrets: [providerApiKey(config, env)],
+    secrets: [apiKey],
     system,
     userPrompt,
     messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...userMessages],

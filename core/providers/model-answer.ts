@@ -48,7 +48,7 @@ export async function modelAnswer(
     }
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason;
-    throw providerError(error, prepared.config.name, prepared.url, prepared.secrets);
+    throw providerError(error, prepared.config, prepared.url, prepared.secrets);
   }
   return { text, ...(usage ? { usage } : {}) };
 }

@@ -21,6 +21,10 @@ function misbehave(path: string, res: ServerResponse): void {
     setTimeout(() => res.socket?.destroy(), 20);
     return;
   }
+  if (path.startsWith('/wants-key')) {
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"no key"}}');
+    return;
+  }
   res.writeHead(200, { 'content-type': 'application/json' });
   if (path.startsWith('/not-json')) res.end('{"id": nope');
   else if (path.startsWith('/wrong-shape')) res.end('{"id": 3, "choices": "none"}');
@@ -48,9 +52,9 @@ afterAll(() => {
 });
 
 /** What a person reads when a model call to `path` fails: the AI SDK's error through providerError. */
-async function failure(path: string, stream = false) {
+async function failure(path: string, stream = false, apiKey?: string) {
   const url = `${base}${path}`;
-  const model = createOpenAICompatible({ name: 'local', baseURL: url, fetch: httpFetch }).chatModel('m');
+  const model = createOpenAICompatible({ name: 'local', baseURL: url, fetch: httpFetch, apiKey }).chatModel('m');
   try {
     if (stream) {
       for await (const part of streamText({ model, prompt: 'hi', maxRetries: 0, onError: () => undefined }).fullStream)
@@ -59,7 +63,7 @@ async function failure(path: string, stream = false) {
       await generateText({ model, prompt: 'hi', maxRetries: 0 });
     }
   } catch (error) {
-    const { code, message } = providerError(error, 'local', url);
+    const { code, message } = providerError(error, { name: 'local', kind: 'openai-compatible' }, url, [apiKey]);
     return { code, message };
   }
   throw new Error(`${path} answered`);
@@ -80,6 +84,18 @@ describe('providerError', () => {
     expect(await failure('/wrong-shape')).toEqual({
       code: 'PROVIDER_ERROR',
       message: `provider "local" answered 200, and its answer is not in the API's format: {"id": 3, "choices": "none"}`,
+    });
+  });
+
+  it('tells a key refused from none sent to a server that wants one, and says where a key goes', async () => {
+    expect(await failure('/wants-key', false, 'sk-wrong-key-123')).toEqual({
+      code: 'PROVIDER_AUTH_FAILED',
+      message: 'provider "local" refused the API key (401). It said: {"error":{"message":"no key"}}',
+    });
+    expect(await failure('/wants-key')).toEqual({
+      code: 'PROVIDER_AUTH_FAILED',
+      message:
+        'provider "local" asks for an API key (401) and none is set: add it on the Model providers screen (Edit), or with `flowbench providers set local --kind openai-compatible --base-url <url> --api-key <key>`. It said: {"error":{"message":"no key"}}',
     });
   });
 });

@@ -1,11 +1,38 @@
 import { APICallError, JSONParseError, RetryError, TypeValidationError } from 'ai';
 import { FlowbenchError } from '../model/errors';
+import { whereToSetKey, type ProviderConfig } from '../model/provider-config';
+
+/** Which provider a call went to: its name for messages, its kind for where its key is set. */
+type Provider = Pick<ProviderConfig, 'name' | 'kind'>;
 
 /** The text with every secret (an API key a provider echoed back) replaced; short strings are no secrets. */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
   let result = text;
   for (const secret of secrets) if (secret && secret.length >= 8) result = result.split(secret).join('[redacted]');
   return result;
+}
+
+/** A provider whose API refuses every request without a key has none: said before anything is sent. */
+export function missingKey(provider: Provider, url: string): FlowbenchError {
+  return new FlowbenchError(
+    'PROVIDER_AUTH_FAILED',
+    `provider "${provider.name}" has no API key: ${whereToSetKey(provider)}`,
+    {
+      provider: provider.name,
+      url,
+    },
+  );
+}
+
+/** A 401 or 403: the key was refused, or none was sent to a server that wants one. */
+export function refusedKey(provider: Provider, url: string, status: number, keySent: boolean): FlowbenchError {
+  return new FlowbenchError(
+    'PROVIDER_AUTH_FAILED',
+    keySent
+      ? `provider "${provider.name}" refused the API key (${status})`
+      : `provider "${provider.name}" asks for an API key (${status}) and none is set: ${whereToSetKey(provider)}`,
+    { provider: provider.name, url, status },
+  );
 }
 
 /**
@@ -15,20 +42,25 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  */
 export function providerError(
   error: unknown,
-  provider: string,
+  provider: Provider,
   url: string,
   secrets: readonly (string | undefined)[] = [],
 ): FlowbenchError {
   if (error instanceof FlowbenchError) return error;
   if (RetryError.isInstance(error)) return providerError(error.lastError, provider, url, secrets);
-  const failure = describeFailure(error, provider, url);
+  const failure = describeFailure(error, provider, url, secrets.some(Boolean));
   const message = redact(failure.message, secrets);
   return message === failure.message
     ? failure
     : new FlowbenchError(failure.code, message, failure.data, { cause: failure.cause });
 }
 
-function describeFailure(error: unknown, provider: string, url: string): FlowbenchError {
+function describeFailure(
+  error: unknown,
+  { name: provider, kind }: Provider,
+  url: string,
+  keySent: boolean,
+): FlowbenchError {
   const data = { provider, url };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
@@ -59,12 +91,8 @@ function describeFailure(error: unknown, provider: string, url: string): Flowben
       );
     }
     if (status === 401 || status === 403) {
-      return new FlowbenchError(
-        'PROVIDER_AUTH_FAILED',
-        `provider "${provider}" refused the API key (${status}): ${detail}`,
-        { ...data, status },
-        { cause: error },
-      );
+      const refused = refusedKey({ name: provider, kind }, url, status, keySent);
+      return new FlowbenchError(refused.code, `${refused.message}. It said: ${detail}`, refused.data, { cause: error });
     }
     return new FlowbenchError(
       'PROVIDER_ERROR',

@@ -3,6 +3,8 @@ import { parseOrRefuse } from '../model/parse';
 import {
   allProviders,
   LOCAL_PRESETS,
+  needsKey,
+  PRESETS,
   ProviderInputSchema,
   ProviderSettingsSchema,
   providerApiKey,
@@ -12,6 +14,7 @@ import {
 } from '../model/provider-config';
 import { createAiSdkPort } from '../providers/ai-sdk-port';
 import { httpFetch } from '../providers/http-fetch';
+import { missingKey, refusedKey } from '../providers/provider-errors';
 import type { LlmPort, LlmResponse } from '../model/llm';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
@@ -165,7 +168,10 @@ export class ProviderService {
       this.settings.set(KEY, {
         ...rest,
         providers,
-        ...(defaultProvider && defaultProvider !== name ? { defaultProvider } : {}),
+        // A preset removed is back as it ships, and stays the default if it was.
+        ...(defaultProvider && (defaultProvider !== name || PRESETS.some((p) => p.name === name))
+          ? { defaultProvider }
+          : {}),
       });
     });
   }
@@ -244,6 +250,7 @@ export class ProviderService {
     const config = this.resolve(name);
     const url = providerUrl(config).replace(/\/$/, '');
     const key = providerApiKey(config, this.env);
+    if (!key && needsKey(config)) throw missingKey(config, url);
     const headers: Record<string, string> =
       config.kind === 'anthropic'
         ? { 'anthropic-version': '2023-06-01', ...(key ? { 'x-api-key': key } : {}) }
@@ -261,13 +268,8 @@ export class ProviderService {
         url,
       });
     }
-    if (response.status === 401 || response.status === 403) {
-      throw new FlowbenchError(
-        'PROVIDER_AUTH_FAILED',
-        `provider "${config.name}" refused the API key (${response.status})`,
-        { url },
-      );
-    }
+    if (response.status === 401 || response.status === 403)
+      throw refusedKey(config, url, response.status, Boolean(key));
     if (!response.ok) {
       throw new FlowbenchError(
         'PROVIDER_ERROR',

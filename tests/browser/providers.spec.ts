@@ -120,3 +120,80 @@ test('with providers added but none the default, the home says that and links to
   await expect(page.getByRole('link', { name: 'Model providers' })).toBeVisible();
   await expect(notice).toHaveCount(0);
 });
+
+test("a preset's key is set, replaced and removed from its row; without one, Test and runs say where it goes, not the SDK's words", async ({
+  page,
+  served,
+}) => {
+  const model = await startOpenAiServer(() => ({ content: 'Hello from OpenAI.' }));
+  try {
+    await page.goto(`${served.editorUrl}#/providers`);
+    const row = page.getByRole('group', { name: 'Provider openai' });
+    await expect(row).toContainText('key: none (it needs one: Edit)');
+    await row.getByRole('button', { name: 'Test' }).click();
+    await expect(row.getByRole('status')).toHaveText(
+      'provider "openai" has no API key: add it on the Model providers screen (Edit), or with `flowbench providers set openai --kind openai --api-key <key>`, or set OPENAI_API_KEY',
+    );
+    expect(model.requests).toHaveLength(0);
+
+    await row.getByRole('button', { name: 'Edit…' }).click();
+    const settings = row.getByRole('form', { name: 'Settings of openai' });
+    await expect(settings.getByLabel(/Base URL/)).toHaveValue('');
+    await settings.getByLabel(/Base URL/).fill(model.url);
+    await settings.getByLabel(/API key/).fill('sk-first-key-0001');
+    await settings.getByLabel(/API key/).press('Enter');
+    await expect(settings).toHaveCount(0);
+    await expect(row).toContainText(`OpenAI · ${model.url} · key: stored`);
+    await expect(page.locator('body')).not.toContainText('sk-first-key-0001');
+    await row.getByRole('button', { name: 'Make default' }).click();
+    await row.getByLabel('Default model').fill('gpt-4o');
+    await row.getByRole('button', { name: 'Save model' }).click();
+    await expect(row.getByRole('button', { name: 'Save model' })).toHaveCount(0);
+
+    // Replaced: the new key is the one a run sends; the URL and model stay.
+    await row.getByRole('button', { name: 'Edit…' }).click();
+    await expect(settings.getByLabel(/Base URL/)).toHaveValue(model.url);
+    await settings.getByLabel(/API key/).fill('sk-second-key-0002');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect(settings).toHaveCount(0);
+
+    await openFlow(page, served, oneCall);
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.locator('#run-input-text').fill('hi');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toHaveText([
+      'Hello from OpenAI.',
+    ]);
+    expect(model.requests.at(-1)?.headers.authorization).toBe('Bearer sk-second-key-0002');
+    expect(model.requests.at(-1)?.body.model).toBe('gpt-4o');
+
+    // Removed: the run says where a key goes, and nothing is sent.
+    await page.goto(`${served.editorUrl}#/providers`);
+    await row.getByRole('button', { name: 'Edit…' }).click();
+    await settings.getByLabel('Remove the stored key').check();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect(row).toContainText('key: none (it needs one: Edit)');
+    withDatabase(served.db, (services) => {
+      const openai = services.providers.list().find((p) => p.name === 'openai');
+      expect(openai).toMatchObject({ apiKey: 'none', url: model.url, defaultModel: 'gpt-4o', isDefault: true });
+    });
+    const sent = model.requests.length;
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.locator('#run-input-text').fill('hi');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByText(/PROVIDER_AUTH_FAILED/).first()).toBeVisible();
+    await expect(
+      page.getByText('provider "openai" has no API key: add it on the Model providers screen').first(),
+    ).toBeVisible();
+    expect(model.requests).toHaveLength(sent);
+
+    // Reset to preset: its own URL again, still the default.
+    await page.goto(`${served.editorUrl}#/providers`);
+    await row.getByRole('button', { name: 'Reset to preset' }).click();
+    await expect(row).toContainText('OpenAI · https://api.openai.com/v1 · key: none');
+    await expect(row.locator('.badge')).toHaveText('default');
+  } finally {
+    await model.close();
+  }
+});

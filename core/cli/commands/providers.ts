@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROVIDER_KINDS } from '../../model/provider-config';
+import { PRESETS, PROVIDER_KINDS } from '../../model/provider-config';
 import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
@@ -88,10 +88,14 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
   providers
     .command('remove')
     .argument('<name>')
-    .description('remove a provider you added')
+    .description('remove a provider you added (a preset you changed goes back to how it ships, without its key)')
     .action((name: string) => {
       ctx.services.providers.remove(name);
-      printLine(`removed provider ${name}`);
+      printLine(
+        PRESETS.some((p) => p.name === name)
+          ? `provider ${name} is back to its preset settings; its stored key is removed`
+          : `removed provider ${name}`,
+      );
     });
 
   providers

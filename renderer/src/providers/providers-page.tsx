@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
-import { PROVIDER_KINDS, PROVIDER_NAME_RULE, type ProviderKind } from '../../../core/model/provider-config';
+import {
+  needsKey,
+  PRESETS,
+  PROVIDER_KINDS,
+  PROVIDER_NAME_RULE,
+  type ProviderKind,
+} from '../../../core/model/provider-config';
 import type { PriceTable } from '../../../core/model/pricing';
 import type { ProviderListing } from '../../../core/model/summaries';
 import { api } from '../api/client';
@@ -9,6 +15,7 @@ import { useProviders } from './use-providers';
 import { keyFieldNote, useSecretStore } from './use-secret-store';
 import { SECRET_STORE_LABELS } from '../../../core/model/secrets';
 import { BackToFlows } from '../page-link';
+import { ProviderSettingsForm, type Act } from './provider-settings-form';
 
 const KIND_LABELS: Record<ProviderKind, string> = {
   'openai-compatible': 'OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, …)',
@@ -17,9 +24,6 @@ const KIND_LABELS: Record<ProviderKind, string> = {
 };
 
 type Detected = Awaited<ReturnType<typeof api.providers.detect>>;
-
-/** Runs a change to the providers; its refusal goes to `say`. */
-type Act = (change: () => Promise<unknown>, say?: (message: string | undefined) => void) => Promise<void>;
 
 /**
  * Model providers: the presets and the person's own, which one is the
@@ -90,6 +94,7 @@ function ProviderRow({ provider, act }: { provider: ProviderListing; act: Act })
   const [models, setModels] = useState<string[] | undefined>(undefined);
   const [testResult, setTestResult] = useState<string | undefined>(undefined);
   const [model, setModel] = useState(provider.defaultModel ?? '');
+  const [editing, setEditing] = useState(false);
   const listId = `models-${provider.name}`;
   const test = async () => {
     setTestResult('asking…');
@@ -126,6 +131,9 @@ function ProviderRow({ provider, act }: { provider: ProviderListing; act: Act })
             </span>
           ) : provider.apiKey === 'environment' ? (
             'from the environment'
+          ) : needsKey(provider) ? (
+            // OpenAI's and Anthropic's APIs answer nothing without one.
+            <span className="warning-text">none (it needs one: Edit)</span>
           ) : (
             'none'
           )}
@@ -166,11 +174,22 @@ function ProviderRow({ provider, act }: { provider: ProviderListing; act: Act })
             Make default
           </button>
         )}
-        {provider.apiKey === 'settings' || !['ollama', 'lmstudio', 'openai', 'anthropic'].includes(provider.name) ? (
-          <button onClick={() => void act(() => api.providers.remove({ name: provider.name }))}>Remove</button>
-        ) : null}
-        {testResult && <span className="muted">{testResult}</span>}
+        <button aria-expanded={editing} onClick={() => setEditing(!editing)}>
+          Edit…
+        </button>
+        {!provider.isPreset && (
+          // A preset changed here goes back to how it ships (its key too); one of the person's own goes.
+          <button onClick={() => void act(() => api.providers.remove({ name: provider.name }))}>
+            {PRESETS.some((p) => p.name === provider.name) ? 'Reset to preset' : 'Remove'}
+          </button>
+        )}
       </div>
+      {testResult && (
+        <p className="muted" role="status">
+          {testResult}
+        </p>
+      )}
+      {editing && <ProviderSettingsForm provider={provider} act={act} onDone={() => setEditing(false)} />}
     </div>
   );
 }
