@@ -12,7 +12,8 @@ export type { ConfigTemplate, PortSpec } from '../model/node-catalogue';
 
 interface EditorFieldBase {
   label: string;
-  kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'list';
+  /** `value`: text or JSON (see core/editing/text-or-json.ts); `json`: JSON only. */
+  kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'value' | 'list';
   help?: string;
   options?: readonly string[];
   /** What the editor shows for each option, where the stored value is not for people (`return_values`). */

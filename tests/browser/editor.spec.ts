@@ -404,6 +404,47 @@ test('a node set up step by step saves each step: an enum answer before its opti
   ]);
 });
 
+test('a condition compares with what is typed: bare text is text, JSON is its value, and both are there on coming back', async ({
+  page,
+  served,
+}) => {
+  await newFlow(page, served, 'Compare');
+  await page.getByTestId('palette-condition').click();
+  await expectSaved(page);
+  const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
+  const inspector = page.locator('.inspector');
+  const rules = () => storedFlow(served.db, flowId).nodes.find((n) => n.id === 'condition_1')?.config.rules;
+
+  await page.getByTestId('rf__node-condition_1').click();
+  const operand = inspector.getByLabel('Compare with');
+  await operand.fill('billing');
+  await expectSaved(page);
+  expect(rules()).toEqual([expect.objectContaining({ operator: 'equals', operand: 'billing' })]);
+  await expect(inspector.locator('.error')).toHaveCount(0);
+
+  // Another node and back: the text is there as typed, not dropped.
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.getByTestId('rf__node-condition_1').click();
+  await expect(operand).toHaveValue('billing');
+
+  await inspector.getByLabel('Operator').selectOption('greater_than');
+  await operand.fill('3');
+  await expectSaved(page);
+  expect(rules()).toEqual([expect.objectContaining({ operator: 'greater_than', operand: 3 })]);
+  await operand.fill('"3"');
+  await expectSaved(page);
+  expect(rules()).toEqual([expect.objectContaining({ operand: '3' })]);
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  await page.getByTestId('rf__node-condition_1').click();
+  await expect(operand).toHaveValue('"3"');
+
+  // A pattern needs no JSON escapes.
+  await inspector.getByLabel('Operator').selectOption('matches');
+  await operand.fill('^\\d+ items?$');
+  await expectSaved(page);
+  expect(rules()).toEqual([expect.objectContaining({ operator: 'matches', operand: '^\\d+ items?$' })]);
+});
+
 test('two windows typing in different flow settings both keep theirs; the same setting in both is refused in the later, and said', async ({
   page,
   browser,

@@ -5,6 +5,7 @@ import { lazyOr } from '../lazy-or';
 import { PlainTemplateEditor } from './plain-template-editor';
 import type { ReferenceOption } from '../../../core/editing/references';
 import { newItemId } from '../../../core/editing/ids';
+import { readTextOrJson, showTextOrJson } from '../../../core/editing/text-or-json';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -97,6 +98,8 @@ export function ConfigField({ field, value, onChange, references, path, config }
       );
     case 'json':
       return <JsonField id={id} field={field} value={value} onChange={onChange} />;
+    case 'value':
+      return <TextOrJsonField id={id} field={field} value={value} onChange={onChange} />;
     case 'list':
       return (
         <ListField
@@ -108,6 +111,21 @@ export function ConfigField({ field, value, onChange, references, path, config }
         />
       );
   }
+}
+
+/**
+ * The text of a field that stores a value read from it: what is typed stays
+ * as typed ("0." on the way to "0.5") while it `means` the stored value; when
+ * the value changes under the field (undo, another window) it shows `show(value)`.
+ */
+function useTypedText<T>(
+  value: T,
+  show: (value: T) => string,
+  means: (text: string, value: T) => boolean,
+): [string, (text: string) => void] {
+  const [text, setText] = useState(() => show(value));
+  useEffect(() => setText((current) => (means(current, value) ? current : show(value))), [value]); // show and means are read at each change of value
+  return [text, setText];
 }
 
 /** Keeps what is typed ("0." on the way to "0.5") and reports only numbers. */
@@ -122,10 +140,10 @@ function NumberField({
   value: number | undefined;
   onChange: (v: unknown) => void;
 }) {
-  const [text, setText] = useState(value === undefined ? '' : String(value));
-  useEffect(
-    () => setText((current) => (Number(current) === value ? current : value === undefined ? '' : String(value))),
-    [value],
+  const [text, setText] = useTypedText(
+    value,
+    (v) => (v === undefined ? '' : String(v)),
+    (typed, v) => Number(typed) === v,
   );
   return (
     <label className="field" htmlFor={id}>
@@ -147,18 +165,18 @@ function NumberField({
   );
 }
 
-function JsonField({
-  id,
-  field,
-  value,
-  onChange,
-}: {
+/** A field of one value, labelled by its hint. */
+interface OneFieldProps {
   id: string;
   field: EditorField;
   value: unknown;
   onChange: (v: unknown) => void;
-}) {
-  const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value, null, 2));
+}
+
+function JsonField({ id, field, value, onChange }: OneFieldProps) {
+  const [text, setText] = useTypedText(value, showJson, (typed, v) =>
+    typed.trim() === '' ? v === undefined : sameJson(readTextOrJson(typed), v),
+  );
   const [error, setError] = useState<string | undefined>();
   return (
     <label className="field" htmlFor={id}>
@@ -184,6 +202,30 @@ function JsonField({
   );
 }
 
+/** Text or JSON, never refused (see text-or-json.ts); what is typed stays as typed while it means the same value. */
+function TextOrJsonField({ id, field, value, onChange }: OneFieldProps) {
+  const [text, setText] = useTypedText(value, showTextOrJson, (typed, v) => sameJson(readTextOrJson(typed), v));
+  return (
+    <label className="field" htmlFor={id}>
+      <span className="field-label">{field.label}</span>
+      <textarea
+        id={id}
+        className="text-input"
+        rows={1}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          onChange(readTextOrJson(e.target.value));
+        }}
+      />
+      {field.help && <small>{field.help}</small>}
+    </label>
+  );
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const showJson = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
+
 function ListField({
   field,
   value,
@@ -203,7 +245,7 @@ function ListField({
       itemFields.flatMap((f) =>
         f.initial !== undefined
           ? [[f.key, f.initial]]
-          : f.kind === 'json'
+          : f.kind === 'json' || f.kind === 'value'
             ? []
             : [
                 [
