@@ -12,8 +12,13 @@ export type { ConfigTemplate, PortSpec } from '../model/node-catalogue';
 
 interface EditorFieldBase {
   label: string;
-  /** `value`: text or JSON (see core/editing/text-or-json.ts); `json`: JSON only. */
-  kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'value' | 'list';
+  /**
+   * `value`: text or JSON (see core/editing/text-or-json.ts); `json`: JSON
+   * only; `values`: a list of strings typed comma separated.
+   */
+  kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'value' | 'values' | 'list';
+  /** Shown only while the config's (a list item's) `key` is one of `is`: the enum options of an enum field. */
+  shownWhen?: { key: string; is: readonly string[] };
   help?: string;
   options?: readonly string[];
   /** What the editor shows for each option, where the stored value is not for people (`return_values`). */

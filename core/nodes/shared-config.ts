@@ -115,7 +115,12 @@ export const MEMORY_EDITOR = [
         options: ['AGENT_OUTPUT', 'STATIC'],
         optionLabels: { AGENT_OUTPUT: 'the answer', STATIC: 'a fixed value' },
       },
-      { key: 'payload' as const, label: 'Fixed value (text or JSON)', kind: 'value' as const },
+      {
+        key: 'payload' as const,
+        label: 'Fixed value (text or JSON)',
+        kind: 'value' as const,
+        shownWhen: { key: 'mode', is: ['STATIC'] },
+      },
     ],
   },
 ];

@@ -380,10 +380,13 @@ test('a node set up step by step saves each step: an enum answer before its opti
 
   // An enum answer: its type first, its options after (each save in between was refused, the type set back).
   await page.getByTestId('rf__node-ask_1').click();
+  // Options are asked for where they mean something: an enum field.
+  await expect(inspector.getByLabel('Options')).toHaveCount(0);
   await inspector.getByLabel('Type').selectOption('enum');
   await expectSaved(page);
   await expect(inspector.getByText('is an enum with no options')).toBeVisible();
-  await inspector.getByLabel('Options').fill('["yes", "no"]');
+  // Typed as a flow parameter's enum values are: comma separated.
+  await inspector.getByLabel('Options').fill('yes, no');
   await expectSaved(page);
   await expect(inspector.getByText('is an enum with no options')).toHaveCount(0);
   expect(storedFlow(served.db, flowId).nodes.find((n) => n.id === 'ask_1')?.config.fields).toEqual([
@@ -437,6 +440,10 @@ test('a condition compares with what is typed: bare text is text, JSON is its va
   await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
   await page.getByTestId('rf__node-condition_1').click();
   await expect(operand).toHaveValue('"3"');
+
+  // Emptiness compares with nothing: no field for it.
+  await inspector.getByLabel('Operator').selectOption('is_empty');
+  await expect(operand).toHaveCount(0);
 
   // A pattern needs no JSON escapes.
   await inspector.getByLabel('Operator').selectOption('matches');

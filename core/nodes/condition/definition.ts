@@ -91,6 +91,11 @@ export const conditionNode = defineNode({
           key: 'operand',
           label: 'Compare with',
           kind: 'value',
+          // is_empty and is_not_empty compare with nothing.
+          shownWhen: {
+            key: 'operator',
+            is: CONDITION_OPERATORS.filter((o) => o !== 'is_empty' && o !== 'is_not_empty'),
+          },
           help: 'text, or JSON: 42, true, ["a", "b"] ("42" in quotes is the text)',
         },
       ],

@@ -6,6 +6,8 @@ import { PlainTemplateEditor } from './plain-template-editor';
 import type { ReferenceOption } from '../../../core/editing/references';
 import { newItemId } from '../../../core/editing/ids';
 import { readTextOrJson, showTextOrJson } from '../../../core/editing/text-or-json';
+import { useTypedText } from './use-typed-text';
+import { EnumValuesField } from './values-field';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -25,6 +27,8 @@ interface FieldProps {
 /** One form field built from a node type's editor hint. */
 export function ConfigField({ field, value, onChange, references, path, config }: FieldProps) {
   const id = `field-${path}`;
+  const when = field.shownWhen;
+  if (when && !when.is.includes(String(config?.[when.key]))) return null;
   switch (field.kind) {
     case 'template':
       return (
@@ -100,6 +104,18 @@ export function ConfigField({ field, value, onChange, references, path, config }
       return <JsonField id={id} field={field} value={value} onChange={onChange} />;
     case 'value':
       return <TextOrJsonField id={id} field={field} value={value} onChange={onChange} />;
+    case 'values':
+      return (
+        <label className="field" htmlFor={id}>
+          <span className="field-label">{field.label}</span>
+          <EnumValuesField
+            id={id}
+            values={Array.isArray(value) ? value.map(String) : []}
+            onChange={(values) => onChange(values.length > 0 ? values : undefined)}
+          />
+          {field.help && <small>{field.help}</small>}
+        </label>
+      );
     case 'list':
       return (
         <ListField
@@ -111,21 +127,6 @@ export function ConfigField({ field, value, onChange, references, path, config }
         />
       );
   }
-}
-
-/**
- * The text of a field that stores a value read from it: what is typed stays
- * as typed ("0." on the way to "0.5") while it `means` the stored value; when
- * the value changes under the field (undo, another window) it shows `show(value)`.
- */
-function useTypedText<T>(
-  value: T,
-  show: (value: T) => string,
-  means: (text: string, value: T) => boolean,
-): [string, (text: string) => void] {
-  const [text, setText] = useState(() => show(value));
-  useEffect(() => setText((current) => (means(current, value) ? current : show(value))), [value]); // show and means are read at each change of value
-  return [text, setText];
 }
 
 /** Keeps what is typed ("0." on the way to "0.5") and reports only numbers. */
@@ -245,7 +246,7 @@ function ListField({
       itemFields.flatMap((f) =>
         f.initial !== undefined
           ? [[f.key, f.initial]]
-          : f.kind === 'json' || f.kind === 'value'
+          : f.kind === 'json' || f.kind === 'value' || f.kind === 'values'
             ? []
             : [
                 [

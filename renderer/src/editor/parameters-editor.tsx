@@ -1,44 +1,11 @@
 import { useEffect, useState } from 'react';
+import { EnumValuesField } from './values-field';
 import { blockingProblems } from '../../../core/model/change-set';
 import type { Flow } from '../../../core/model/flow';
 import { PARAMETER_TYPES, type Parameter } from '../../../core/model/parameter';
 import { validateFlow } from '../../../core/model/validate';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
-
-/** Allowed values as typed ("a, b,"), kept as text while typed: parsing each keystroke would eat the commas. */
-function EnumValuesField({
-  label,
-  values,
-  onChange,
-}: {
-  label: string;
-  values: string[];
-  onChange: (values: string[]) => void;
-}) {
-  const [text, setText] = useState(values.join(', '));
-  // Values changed from outside (undo, another window) show unless they are what was typed.
-  useEffect(() => {
-    setText((typed) => (splitValues(typed).join() === values.join() ? typed : values.join(', ')));
-  }, [values]);
-  return (
-    <input
-      aria-label={label}
-      placeholder="allowed values, comma separated"
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        onChange(splitValues(e.target.value));
-      }}
-    />
-  );
-}
-
-const splitValues = (text: string) =>
-  text
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
 
 /**
  * The flow's parameters: what a person types into the Run panel and what an
