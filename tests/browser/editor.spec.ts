@@ -452,6 +452,44 @@ test('a condition compares with what is typed: bare text is text, JSON is its va
   expect(rules()).toEqual([expect.objectContaining({ operator: 'matches', operand: '^\\d+ items?$' })]);
 });
 
+test('a JSON schema left half written is there, with its error, on coming back to the node; the flow keeps the last valid one until it is JSON', async ({
+  page,
+  served,
+}) => {
+  await newFlow(page, served, 'Schema');
+  await page.getByTestId('palette-llm').click();
+  await page.getByTestId('palette-template').click();
+  await expectSaved(page);
+  const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
+  const schemaOf = () => storedFlow(served.db, flowId).nodes.find((n) => n.id === 'llm_1')?.config.jsonSchema;
+  const inspector = page.locator('.inspector');
+  const schema = inspector.getByLabel('JSON schema');
+
+  await page.getByTestId('rf__node-llm_1').click();
+  await schema.fill('{"type": "object"}');
+  await expectSaved(page);
+  expect(schemaOf()).toEqual({ type: 'object' });
+  const halfWritten = '{"type": "object", "required": ["title"';
+  await schema.fill(halfWritten);
+  await expect(inspector.getByText('not saved yet (the text stays here)')).toBeVisible();
+
+  await page.getByTestId('rf__node-template_1').click();
+  await page.getByTestId('rf__node-llm_1').click();
+  await expect(schema).toHaveValue(halfWritten);
+  await expect(inspector.getByText('not saved yet (the text stays here)')).toBeVisible();
+  expect(schemaOf()).toEqual({ type: 'object' });
+
+  await schema.press('End');
+  await schema.pressSequentially(']}');
+  await expectSaved(page);
+  await expect(inspector.getByText('not saved yet')).toHaveCount(0);
+  expect(schemaOf()).toEqual({ type: 'object', required: ['title'] });
+  await page.getByTestId('rf__node-template_1').click();
+  await page.getByTestId('rf__node-llm_1').click();
+  // Saved, it shows as stored (laid out), no draft left over.
+  await expect(schema).toHaveValue(JSON.stringify({ type: 'object', required: ['title'] }, null, 2));
+});
+
 test('two windows typing in different flow settings both keep theirs; the same setting in both is refused in the later, and said', async ({
   page,
   browser,

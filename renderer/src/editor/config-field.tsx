@@ -8,6 +8,7 @@ import { newItemId } from '../../../core/editing/ids';
 import { readTextOrJson, showTextOrJson } from '../../../core/editing/text-or-json';
 import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
+import { jsonDrafts } from './json-drafts';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -22,10 +23,12 @@ interface FieldProps {
   path: string;
   /** The whole config the field is part of (the model field's suggestions follow the provider field). */
   config?: Readonly<Record<string, unknown>>;
+  /** Whose field it is (flow and node), for text kept while it cannot be saved (json-drafts.ts). */
+  scope: string;
 }
 
 /** One form field built from a node type's editor hint. */
-export function ConfigField({ field, value, onChange, references, path, config }: FieldProps) {
+export function ConfigField({ field, value, onChange, references, path, config, scope }: FieldProps) {
   const id = `field-${path}`;
   const when = field.shownWhen;
   if (when && !when.is.includes(String(config?.[when.key]))) return null;
@@ -101,7 +104,7 @@ export function ConfigField({ field, value, onChange, references, path, config }
         </label>
       );
     case 'json':
-      return <JsonField id={id} field={field} value={value} onChange={onChange} />;
+      return <JsonField id={id} field={field} value={value} onChange={onChange} draftKey={`${scope}:${path}`} />;
     case 'value':
       return <TextOrJsonField id={id} field={field} value={value} onChange={onChange} />;
     case 'values':
@@ -124,6 +127,7 @@ export function ConfigField({ field, value, onChange, references, path, config }
           onChange={onChange}
           references={references}
           path={path}
+          scope={scope}
         />
       );
   }
@@ -174,11 +178,20 @@ interface OneFieldProps {
   onChange: (v: unknown) => void;
 }
 
-function JsonField({ id, field, value, onChange }: OneFieldProps) {
+/** JSON only; text that is not JSON yet stays, with its error, until it is (see json-drafts.ts). */
+function JsonField({ id, field, value, onChange, draftKey }: OneFieldProps & { draftKey: string }) {
   const [text, setText] = useTypedText(value, showJson, (typed, v) =>
     typed.trim() === '' ? v === undefined : sameJson(readTextOrJson(typed), v),
   );
   const [error, setError] = useState<string | undefined>();
+  // Back at a node whose field was left half typed: the text typed, not the value last saved.
+  useEffect(() => {
+    const draft = jsonDrafts.get(draftKey);
+    if (draft !== undefined) {
+      setText(draft);
+      setError(jsonError(draft));
+    }
+  }, [draftKey, setText]);
   return (
     <label className="field" htmlFor={id}>
       <span className="field-label">{field.label}</span>
@@ -187,17 +200,16 @@ function JsonField({ id, field, value, onChange }: OneFieldProps) {
         className="mono"
         value={text}
         onChange={(e) => {
-          setText(e.target.value);
-          if (e.target.value.trim() === '') return void (setError(undefined), onChange(undefined));
-          try {
-            onChange(JSON.parse(e.target.value) as unknown);
-            setError(undefined);
-          } catch (parseError) {
-            setError((parseError as Error).message);
-          }
+          const typed = e.target.value;
+          setText(typed);
+          const problem = typed.trim() === '' ? undefined : jsonError(typed);
+          setError(problem);
+          if (problem) return jsonDrafts.keep(draftKey, typed);
+          jsonDrafts.drop(draftKey);
+          onChange(typed.trim() === '' ? undefined : (JSON.parse(typed) as unknown));
         }}
       />
-      {error && <small className="error">{error}</small>}
+      {error && <small className="error">{error}: not saved yet (the text stays here)</small>}
       {field.help && <small>{field.help}</small>}
     </label>
   );
@@ -225,6 +237,15 @@ function TextOrJsonField({ id, field, value, onChange }: OneFieldProps) {
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** Why a text is not JSON, or undefined when it is. */
+function jsonError(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 const showJson = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
 
 function ListField({
@@ -233,12 +254,14 @@ function ListField({
   onChange,
   references,
   path,
+  scope,
 }: {
   field: EditorField;
   value: Record<string, unknown>[];
   onChange: (v: unknown) => void;
   references: readonly ReferenceOption[];
   path: string;
+  scope: string;
 }) {
   const itemFields = field.itemFields ?? [];
   const blank = () =>
@@ -289,6 +312,7 @@ function ListField({
               path={`${path}.${index}.${sub.key}`}
               value={item[sub.key]}
               config={item}
+              scope={scope}
               references={references}
               onChange={(v) => onChange(value.map((it, i) => (i === index ? { ...it, [sub.key]: v } : it)))}
             />

@@ -104,6 +104,7 @@ export function Inspector() {
               onChange={(v) => setConfigValue(field.key, v)}
               references={references}
               config={node.config}
+              scope={`${flow.id}:${node.id}`}
             />
           ))}
           {node.type === 'flow' && <CalledFlowInputs node={node} flow={flow} />}
