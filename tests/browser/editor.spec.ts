@@ -254,6 +254,32 @@ test('an imported flow shows what could not be carried over until it is dismisse
   await expect(problems).toContainText('AGENT_NEEDS_REVIEW node gather_requirements');
 });
 
+test('a card clicked, or a problem, while Tests or Problems is open shows that node in the Inspector; the Run tab stays open', async ({
+  page,
+  served,
+}) => {
+  await newFlow(page, served, 'Tabs');
+  await page.getByTestId('palette-template').click();
+  await page.getByTestId('palette-llm').click();
+  await expectSaved(page);
+  const tab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) });
+  const heading = page.locator('.inspector h2');
+
+  await tab('Tests').click();
+  await page.getByTestId('rf__node-template_1').click();
+  await expect(tab('Inspector')).toHaveAttribute('aria-selected', 'true');
+  await expect(heading).toHaveText('Template template_1');
+
+  await tab('Problems').click();
+  await page.getByRole('list', { name: 'Problems' }).getByRole('button', { name: /llm_1/ }).first().click();
+  await expect(tab('Inspector')).toHaveAttribute('aria-selected', 'true');
+  await expect(heading).toHaveText('LLM llm_1');
+
+  await tab('Run').click();
+  await page.getByTestId('rf__node-template_1').click();
+  await expect(tab('Run')).toHaveAttribute('aria-selected', 'true');
+});
+
 test('a connection carries data: connecting into an empty prompt fills in the reference, and undo takes both back (issue 17, point 3)', async ({
   page,
   served,

@@ -509,7 +509,12 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       commit(step.changes, { isHistory: true });
     },
     setSelection(nodes, edges) {
-      set({ selectedNodes: nodes, selectedEdges: edges });
+      // One node chosen while the Tests or Problems tab is open (a card clicked, a problem's node
+      // shown): its settings are what the person came for. The Run tab stays: it shows the node's step.
+      const { panel, selectedNodes } = get();
+      const choseOne = nodes.length === 1 && !selectedNodes.includes(nodes[0] ?? '');
+      const toInspector = choseOne && (panel === 'tests' || panel === 'problems');
+      set({ selectedNodes: nodes, selectedEdges: edges, ...(toInspector ? { panel: 'inspector' as const } : {}) });
     },
     selectAll() {
       const flow = get().flow;
