@@ -98,6 +98,29 @@ async function newServerForm(page: Page, served: Served, name: string): Promise<
   return form;
 }
 
+test('MCP servers screen: a server half added is still in its form after a look at another page; Cancel closes it for good', async ({
+  page,
+  served,
+}) => {
+  const form = await newServerForm(page, served, 'half-typed');
+  await form.getByRole('textbox', { name: /^Command/ }).fill('npx');
+  await form.getByRole('textbox', { name: /^Arguments/ }).fill('-y\nsome-server');
+  await page.getByRole('link', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: 'Connect a client' }).click();
+  await page.goBack();
+  await page.getByRole('link', { name: 'MCP servers' }).click();
+  await expect(form.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('half-typed');
+  await expect(form.getByRole('textbox', { name: /^Command/ })).toHaveValue('npx');
+  await expect(form.getByRole('textbox', { name: /^Arguments/ })).toHaveValue('-y\nsome-server');
+  withDatabase(served.db, (services) => expect(services.servers.list()).toEqual([]));
+
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('link', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: 'MCP servers' }).click();
+  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
+  await expect(form).toHaveCount(0);
+});
+
 test('MCP servers screen: a whole command line pasted as the command goes into the command and its arguments, and the server connects', async ({
   page,
   served,

@@ -93,9 +93,21 @@ function configOf(draft: Draft): Record<string, unknown> {
  */
 const loadServers = () => api.servers.list({});
 
+/**
+ * The form open when the person last left this page, as they left it: going
+ * to another page to look something up (a flow, Connect a client) and back
+ * does not drop what was typed. Kept in memory only: its env values may be
+ * keys, which go nowhere but the host's secret store.
+ */
+let openForm: Draft | undefined;
+
 export function ServersPage() {
   const { items: servers, message, act } = useListing(loadServers);
-  const [draft, setDraft] = useState<Draft | undefined>(undefined);
+  const [draft, showDraft] = useState<Draft | undefined>(openForm);
+  const setDraft = (next: Draft | undefined) => {
+    openForm = next;
+    showDraft(next);
+  };
   const [testing, setTesting] = useState<string | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const test = async (name: string) => {
