@@ -197,3 +197,14 @@ test("a preset's key is set, replaced and removed from its row; without one, Tes
     await model.close();
   }
 });
+
+test('a provider half added is still in its form after a look at another page', async ({ page, served }) => {
+  await page.goto(`${served.editorUrl}#/providers`);
+  await page.locator('#provider-name').fill('studio');
+  await page.locator('#provider-url').fill('http://127.0.0.1:1234/v1');
+  await page.getByRole('link', { name: '← Flows' }).click();
+  await page.getByRole('link', { name: 'Model providers' }).click();
+  await expect(page.locator('#provider-name')).toHaveValue('studio');
+  await expect(page.locator('#provider-url')).toHaveValue('http://127.0.0.1:1234/v1');
+  withDatabase(served.db, (services) => expect(services.providers.list().map((p) => p.name)).not.toContain('studio'));
+});

@@ -15,6 +15,7 @@ import { useProviders } from './use-providers';
 import { keyFieldNote, useSecretStore } from './use-secret-store';
 import { SECRET_STORE_LABELS } from '../../../core/model/secrets';
 import { BackToFlows } from '../page-link';
+import { useKeptState } from '../use-kept-state';
 import { ProviderSettingsForm, type Act } from './provider-settings-form';
 
 const KIND_LABELS: Record<ProviderKind, string> = {
@@ -195,13 +196,14 @@ function ProviderRow({ provider, act }: { provider: ProviderListing; act: Act })
 }
 
 function AddProvider({ act }: { act: Act }) {
-  const [name, setName] = useState('');
+  // What is typed here is there as left after a look at another page (useKeptState).
+  const [name, setName] = useKeptState('provider-name', '');
   // Said in the form, beside the button pressed: the page's top may be out of view down here.
   const [problem, setProblem] = useState<string | undefined>(undefined);
-  const [kind, setKind] = useState<ProviderKind>('openai-compatible');
-  const [baseUrl, setBaseUrl] = useState('');
-  const [apiKey, setApiKey] = useState('');
-  const [isDefault, setDefault] = useState(true);
+  const [kind, setKind] = useKeptState<ProviderKind>('provider-kind', 'openai-compatible');
+  const [baseUrl, setBaseUrl] = useKeptState('provider-url', '');
+  const [apiKey, setApiKey] = useKeptState('provider-key', '');
+  const [isDefault, setDefault] = useKeptState('provider-default', true);
   const secretStore = useSecretStore();
   const save = () =>
     act(async () => {

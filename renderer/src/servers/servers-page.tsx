@@ -8,6 +8,7 @@ import { JsonValue } from '../run/step-details';
 import { useListing } from '../use-listing';
 import { ImportServers } from './import-servers';
 import { BackToFlows } from '../page-link';
+import { useKeptState } from '../use-kept-state';
 
 /** `NAME=value` lines to a record, and back; the secrets the editor never holds stay masked. */
 const toLines = (values: Record<string, string>) =>
@@ -93,21 +94,10 @@ function configOf(draft: Draft): Record<string, unknown> {
  */
 const loadServers = () => api.servers.list({});
 
-/**
- * The form open when the person last left this page, as they left it: going
- * to another page to look something up (a flow, Connect a client) and back
- * does not drop what was typed. Kept in memory only: its env values may be
- * keys, which go nowhere but the host's secret store.
- */
-let openForm: Draft | undefined;
-
 export function ServersPage() {
   const { items: servers, message, act } = useListing(loadServers);
-  const [draft, showDraft] = useState<Draft | undefined>(openForm);
-  const setDraft = (next: Draft | undefined) => {
-    openForm = next;
-    showDraft(next);
-  };
+  // The form open when the page was left, as it was left (a look at a flow, at Connect a client).
+  const [draft, setDraft] = useKeptState<Draft | undefined>('server-form', undefined);
   const [testing, setTesting] = useState<string | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const test = async (name: string) => {
