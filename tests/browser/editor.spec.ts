@@ -392,6 +392,45 @@ test("a flow node adds the inputs its called flow takes in one click, from this 
   ]);
 });
 
+test('a flow node calling an unpublished flow loses its problem when that flow is published in another window, with no edit here', async ({
+  page,
+  served,
+}) => {
+  const child = {
+    ...buildFlow({ id: 'child', nodes: [input(), output('done')], edges: ['input>result'] }),
+    name: 'Child',
+    tool: { name: 'child_tool' },
+  };
+  const caller = {
+    ...buildFlow({
+      id: 'caller',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'call', type: 'flow', position: { x: 320, y: 100 }, config: { flow: 'child_tool' } },
+        { ...output('{{nodes.call.output}}'), position: { x: 640, y: 100 } },
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'Caller',
+  };
+  withDatabase(served.db, (services) => services.flows.create(child));
+  await openFlow(page, served, caller);
+  await page.getByRole('tab', { name: /Problems/ }).click();
+  const problems = page.getByRole('list', { name: 'Problems' });
+  await expect(problems).toContainText('SUBFLOW_NOT_PUBLISHED');
+  await expect(page.getByTestId('rf__node-call')).toHaveClass(/has-problems/);
+
+  const other = await page.context().newPage();
+  await other.goto(`${served.editorUrl}#/flow/child`);
+  await other.getByRole('button', { name: 'Publish' }).click();
+  await other.getByRole('dialog').getByRole('button', { name: 'Publish' }).click();
+  await expect(other.getByRole('dialog')).toHaveCount(0);
+
+  await expect(page.locator('.side-panel')).toContainText('No problems.');
+  await expect(page.getByTestId('rf__node-call')).not.toHaveClass(/has-problems/);
+  await other.close();
+});
+
 test('a node set up step by step saves each step: an enum answer before its options, a pattern typed slowly', async ({
   page,
   served,

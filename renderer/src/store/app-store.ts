@@ -34,7 +34,9 @@ transport.subscribe((event) => {
   // A change seen in the database file (another process, or this host's run writer): an MCP
   // client's call or a CLI run may have added runs, so the Run tab's list is asked for again.
   if (open && event.flowIds.length === 0) void state.loadRecentRuns();
-  if (open && (event.flowIds.length === 0 || event.flowIds.includes(open)) && state.saveState === 'saved') {
-    void state.reloadFlow();
-  }
+  // Another flow changed (published, say): a flow or agent node of this one may call it, and the
+  // problems only the host can tell (SUBFLOW_NOT_PUBLISHED, SUBFLOW_INPUTS) are read again with it.
+  const callsFlows = state.flow?.nodes.some((n) => n.type === 'flow' || n.type === 'agent') ?? false;
+  const concernsOpen = event.flowIds.length === 0 || event.flowIds.includes(open ?? '') || callsFlows;
+  if (open && concernsOpen && state.saveState === 'saved') void state.reloadFlow();
 });
