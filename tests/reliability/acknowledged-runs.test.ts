@@ -65,6 +65,17 @@ function rawMessages(db: string): Set<string> {
   return new Set(rows.map((inputs) => (JSON.parse(inputs) as { message: string }).message));
 }
 
+/**
+ * Waits until more than 20 calls were answered, then a little longer, so that
+ * the kill lands among calls in flight however slow the machine is today (a
+ * fixed wait let a loaded machine answer none before it).
+ */
+async function whenCallsFlow(acknowledged: readonly string[], extraMs: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (acknowledged.length <= 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, extraMs));
+}
+
 const missingFrom = (acknowledged: readonly string[], stored: Set<string>) =>
   acknowledged.filter((m) => !stored.has(m));
 
@@ -76,7 +87,7 @@ describe('every acknowledged MCP call is a stored run, even when the server is k
     for (let round = 0; round < ROUNDS; round++) {
       const { client, pid } = await connectStdio(db);
       const calls = callContinuously(client, round);
-      await new Promise((r) => setTimeout(r, 600 + round * 300));
+      await whenCallsFlow(calls.acknowledged, 100 + round * 150);
       process.kill(pid, 'SIGKILL');
       await calls.stop();
       await client.close().catch(() => undefined);
@@ -94,7 +105,7 @@ describe('every acknowledged MCP call is a stored run, even when the server is k
       const serve = await startServe(db);
       const client = await connectHttp(serve.mcpUrl, serve.token);
       const calls = callContinuously(client, round);
-      await new Promise((r) => setTimeout(r, 600 + round * 300));
+      await whenCallsFlow(calls.acknowledged, 100 + round * 150);
       await serve.kill();
       await calls.stop();
       await client.close().catch(() => undefined);
