@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { echoFlow } from '../fixtures/mcp-flows';
 import { expect, expectSaved, laidOutEcho, openFlow, test, withDatabase } from './fixtures';
 
@@ -195,4 +197,47 @@ test('a refused import lists its problems in a dialog that stays until it is clo
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('No flows yet')).toBeVisible();
+});
+
+test('a flow exports from the list in each format Flowbench writes, as the CLI does; one a format cannot say is refused, saying why', async ({
+  page,
+  served,
+}) => {
+  await page.goto(served.editorUrl);
+  await page.getByRole('button', { name: 'add the example flows' }).click();
+  const row = page.getByTestId('flow-row-summarise_then_title');
+  const exportAs = async (label: string) => {
+    await row.getByRole('button', { name: 'Export ▾' }).click();
+    await row.getByRole('menu').getByRole('menuitem', { name: label }).click();
+  };
+  const downloaded = async (label: string) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), exportAs(label)]);
+    const path = await download.path();
+    return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
+  };
+
+  const native = await downloaded('Flowbench JSON (keeps everything)');
+  expect(native.name).toBe('summarise_then_title.flowbench.json');
+  expect(JSON.parse(native.text)).toMatchObject({
+    name: 'Summarise then title',
+    tool: { name: 'summarise_then_title' },
+  });
+  const yaml = await downloaded('Multi-agent flow definition, YAML');
+  expect(yaml.name).toBe('summarise_then_title.yaml');
+  expect(parseYaml(yaml.text)).toMatchObject({
+    flowId: 'summarise_then_title',
+    steps: [{ id: 'summarise' }, { id: 'title' }],
+  });
+  await expect(row.getByRole('menu')).toHaveCount(0);
+
+  await exportAs('FlowyPrompt JSON');
+  await expect(page.getByRole('status')).toContainText(
+    'FlowyPrompt has only input, template and result nodes; this flow also has llm "summarise", llm "title"',
+  );
+
+  // Escape, or a click elsewhere, closes the list.
+  await row.getByRole('button', { name: 'Export ▾' }).click();
+  await expect(row.getByRole('menu')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(row.getByRole('menu')).toHaveCount(0);
 });

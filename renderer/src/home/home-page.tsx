@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
 import { ImportProblemsDialog } from './import-problems-dialog';
 import { NameDialog } from './name-dialog';
+import { ExportMenu } from './export-menu';
 import { NoProviderNotice } from '../providers/no-provider-notice';
 import { PageLink } from '../page-link';
 import { useNow, When } from '../when';
@@ -171,7 +172,7 @@ export function HomePage() {
                   <div className="row-actions">
                     <button onClick={() => setNaming({ kind: 'rename', id: flow.id, name: flow.name })}>Rename</button>
                     <button onClick={run(() => duplicateFlow(flow.id))}>Duplicate</button>
-                    <button onClick={run(() => exportFlowFile(flow.id, 'native'))}>Export</button>
+                    <ExportMenu name={flow.name} onExport={(format) => run(() => exportFlowFile(flow.id, format))()} />
                     {confirming === flow.id ? (
                       <>
                         <button

@@ -103,13 +103,14 @@ export const createFlowsSlice: StateCreator<AppState, [], [], FlowsSlice> = (set
   },
   async exportFlowFile(id, format) {
     const { text, fileName, leftOut } = await api.flows.exportText({ id, format });
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const type = fileName.endsWith('.yaml') ? 'application/yaml' : 'application/json';
+    const url = URL.createObjectURL(new Blob([text], { type }));
     const link = document.createElement('a');
     link.href = url;
     link.download = fileName;
     link.click();
     URL.revokeObjectURL(url);
-    // The home screen exports the native format, which leaves nothing out; another format says what it did.
+    // The native format leaves nothing out; another format says what it had no place for.
     if (leftOut.length > 0) get().notify(`${fileName} has no place for the flow's ${leftOut.join(' and ')}`);
   },
 });
