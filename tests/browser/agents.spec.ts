@@ -207,6 +207,11 @@ test('MCP servers screen: a server added from the form connects and lists its to
   // An agent's tools are chosen from the servers' tools by name, not typed from memory.
   await page.getByRole('link', { name: '← Flows' }).click();
   await page.getByRole('link', { name: 'Agents' }).click();
+  // New agent with no name yet is stopped at the name, said by the browser (it did nothing before).
+  await page.getByRole('button', { name: 'New agent' }).click();
+  expect(
+    await page.getByLabel('New agent name').evaluate((input: HTMLInputElement) => input.validity.valueMissing),
+  ).toBe(true);
   await page.getByLabel('New agent name').fill('Picker');
   await page.getByRole('button', { name: 'New agent' }).click();
   const editor = page.getByRole('region', { name: 'Edit agent Picker' });

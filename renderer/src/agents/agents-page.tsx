@@ -67,6 +67,10 @@ export function AgentsPage() {
         <input
           aria-label="New agent name"
           placeholder="Name"
+          // Said by the browser at the field when empty, as a click on New agent did nothing before.
+          required
+          pattern=".*\S.*"
+          title="a name for the agent"
           value={newName}
           onChange={(e) => setNewName(e.target.value)}
         />
