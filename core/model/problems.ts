@@ -14,7 +14,7 @@ export const PROBLEM_CODES = {
   UNKNOWN_NODE_TYPE: 'a node has a type Flowbench does not know',
   INVALID_CONFIG: "a node's configuration breaks its type's schema",
   NODE_SETUP:
-    "a node's settings fit its schema but it cannot run with them yet: an enum answer with no options, a pattern RE2 cannot run, a JSONPath filter, a view beside return values",
+    "a node's settings fit its schema but it cannot run with them yet: an enum answer with no options, a pattern RE2 cannot run, a JSONPath filter, a view beside return values, an argument, input or tool row not named yet",
   DANGLING_EDGE: 'an edge starts or ends at a node that does not exist',
   UNKNOWN_PORT: 'an edge uses a port its node does not have',
   DUPLICATE_EDGE: 'two edges join the same ports',

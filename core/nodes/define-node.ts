@@ -28,6 +28,8 @@ interface EditorFieldBase {
   step?: number;
   /** The value a new item of a list starts with (a sub-field's hint). */
   initial?: unknown;
+  /** `initial` is numbered (`answer_2`) while another item of the list has it: names must differ. */
+  unique?: boolean;
   /**
    * A text field the editor offers choices for, free text still allowed: the
    * configured providers' names, the models of the node's provider, the

@@ -1,11 +1,47 @@
 import { z } from 'zod';
+import type { NodeConfigProblem } from '../model/node-catalogue';
 
-/** Named values a node passes on (a tool's arguments, a flow's inputs), each a template. */
+/**
+ * Named values a node passes on (a tool's arguments, a flow's inputs), each a
+ * template. A name may be empty while the node is set up (a row just added):
+ * namelessProblems says so, and runs and publishing refuse it.
+ */
 export const NamedValueSchema = z.object({
-  name: z.string().min(1).max(128),
+  name: z.string().max(128),
   value: z.string().max(200_000).default(''),
 });
 export type NamedValue = z.infer<typeof NamedValueSchema>;
+
+/** An error problem when `text` is empty: a choice the node still needs (its tool, the flow it calls). */
+export function unchosen(
+  text: string,
+  code: NodeConfigProblem['code'],
+  message: string,
+  field: string,
+): NodeConfigProblem[] {
+  return text.trim() === '' ? [{ code, severity: 'error', message, field }] : [];
+}
+
+/** A NODE_SETUP problem for each item of `key` without a name yet (`argument 2 has no name yet`). */
+export function namelessProblems(
+  items: readonly { name: string }[],
+  key: string,
+  what: string,
+  nameKey = 'name',
+): NodeConfigProblem[] {
+  return items.flatMap((item, i) =>
+    item.name.trim() === ''
+      ? [
+          {
+            code: 'NODE_SETUP' as const,
+            severity: 'error' as const,
+            message: `${what} ${i + 1} has no name yet`,
+            field: `config.${key}.${i}.${nameKey}`,
+          },
+        ]
+      : [],
+  );
+}
 
 export const namedValuesEditor = (label: string, help: string) => ({
   label,

@@ -342,6 +342,56 @@ test('every node type of the palette is added and saved, those still to be set u
   await expect(page.locator('#field-flow-choices option')).toHaveAttribute('value', 'echo_tool');
 });
 
+test("every list setting's Add, on every node type, adds a row that is saved: an MCP tool's argument, a flow's input, an agent's tool, a second answer field, a structured field", async ({
+  page,
+  served,
+}) => {
+  await newFlow(page, served, 'Every list');
+  const types = nodeRegistry.types();
+  for (const type of types) await page.getByTestId(`palette-${type}`).click();
+  await expectSaved(page);
+  const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
+  const inspector = page.locator('.inspector');
+  const added: string[] = [];
+  for (const node of storedFlow(served.db, flowId).nodes) {
+    await page.getByTestId(`rf__node-${node.id}`).click();
+    // The output's structured fields show once that result is chosen.
+    if (node.type === 'output')
+      await inspector.getByRole('combobox', { name: 'Result', exact: true }).selectOption('structured');
+    const adds = inspector.locator('.list-field > button');
+    for (let i = 0; i < (await adds.count()); i++) {
+      const add = adds.nth(i);
+      added.push(`${node.type}: ${await add.textContent()}`);
+      // Twice: a second row must not clash with the first (two answer fields both named "answer").
+      await add.click();
+      await add.click();
+      await expectSaved(page);
+      await expect(page.getByText('Your last edit was not saved')).toHaveCount(0);
+      await expect(inspector.getByText(/^Not saved/)).toHaveCount(0);
+    }
+  }
+  expect(added).toEqual(
+    expect.arrayContaining([
+      'mcp_tool: Add argument',
+      'flow: Add input',
+      'agent: Add tool',
+      'ask: Add answer field',
+      'output: Add field',
+    ]),
+  );
+  const stored = storedFlow(served.db, flowId).nodes;
+  const config = (type: string) => stored.find((n) => n.type === type)?.config ?? {};
+  expect(config('mcp_tool').arguments).toEqual([
+    { name: '', value: '' },
+    { name: '', value: '' },
+  ]);
+  expect((config('ask').fields as { name: string }[]).map((f) => f.name)).toEqual(['answer', 'answer_2', 'answer_3']);
+  expect((config('output').fields as { name: string }[]).map((f) => f.name)).toEqual(['field', 'field_2']);
+  // A row with no name yet is said on the node, and blocks a run until it has one.
+  await page.getByTestId(`rf__node-${stored.find((n) => n.type === 'mcp_tool')?.id}`).click();
+  await expect(inspector).toContainText('argument 1 has no name yet');
+});
+
 test("a flow node adds the inputs its called flow takes in one click, from this flow's parameters of the same name", async ({
   page,
   served,
@@ -783,6 +833,30 @@ test('two windows changing different items of one list both keep theirs, and und
   await expectSaved(second);
   expect(stored()?.map((value) => value.text)).toEqual(['{{nodes.say.output}}', 'count={{inputs.count}}', '']);
   await other.close();
+});
+
+test("an output shows its chosen result's fields only; the other kind's are kept for when it is chosen back", async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'modes' }));
+  await page.getByTestId('rf__node-result').click();
+  const inspector = page.locator('.inspector');
+  await expect(inspector.getByRole('button', { name: 'Add return value' })).toBeVisible();
+  await expect(inspector.getByRole('button', { name: 'Add field' })).toHaveCount(0);
+
+  await inspector.getByRole('combobox', { name: 'Result', exact: true }).selectOption('structured');
+  await expect(inspector.getByRole('button', { name: 'Add return value' })).toHaveCount(0);
+  await inspector.getByRole('button', { name: 'Add field' }).click();
+  await inspector.getByLabel('Name', { exact: true }).fill('answer');
+  await expectSaved(page);
+
+  await inspector.getByRole('combobox', { name: 'Result', exact: true }).selectOption('return_values');
+  await expect(inspector.getByRole('button', { name: 'Add field' })).toHaveCount(0);
+  await expect(inspector.getByTestId('template-returnValues.0.text')).toContainText('{{nodes.say.output}}');
+  await expectSaved(page);
+  const config = storedFlow(served.db, 'modes').nodes.find((n) => n.id === 'result')?.config;
+  expect(config).toMatchObject({ mode: 'return_values', fields: [{ name: 'answer' }] });
 });
 
 test('a return value added after one was removed gets an id of its own', async ({ page, served }) => {

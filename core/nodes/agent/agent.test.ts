@@ -20,10 +20,13 @@ describe('agent node', () => {
     });
   });
 
-  it('refuses a step limit outside 1–100 and a tool without a name', () => {
+  it('refuses a step limit outside 1–100; a tool row without a name yet is kept, and said', () => {
     expect(agentNode.configSchema.safeParse({ maxSteps: 0 }).success).toBe(false);
     expect(agentNode.configSchema.safeParse({ maxSteps: 101 }).success).toBe(false);
-    expect(agentNode.configSchema.safeParse({ tools: [{ server: 'everything' }] }).success).toBe(false);
+    const config = agentNode.configSchema.parse({ prompt: 'Go.', tools: [{ server: 'everything' }] });
+    expect(agentNode.check?.(config)).toEqual([
+      { code: 'NODE_SETUP', severity: 'error', message: 'tool 1 has no name yet', field: 'config.tools.0.tool' },
+    ]);
   });
 
   it('warns when it gives the agent nothing to do, unless a library agent brings its prompts', () => {

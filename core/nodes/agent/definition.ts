@@ -13,10 +13,16 @@ import {
   promptSummary,
 } from '../shared-config';
 import { runAgent } from './run-agent';
+import { namelessProblems } from '../shared-arguments';
 
 const AgentConfigSchema = z.lazy(() =>
   z.object({
     ...agentSettingsShape(),
+    /** As the library's, but a row just added may name no tool yet (a NODE_SETUP problem until it does). */
+    tools: z
+      .array(z.object({ server: z.string().max(128).default(''), tool: z.string().max(128).default('') }))
+      .max(200)
+      .default([]),
     /** The task: the user message the loop starts from. */
     prompt: z.string().max(200_000).default(''),
     /**
@@ -97,8 +103,15 @@ export const agentNode = defineNode({
       : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
   // A library agent brings its own prompts.
-  check: (config) =>
-    config.agentVersionId === undefined ? emptyPromptProblems(config, 'gives the agent nothing to do') : [],
+  check: (config) => [
+    ...(config.agentVersionId === undefined ? emptyPromptProblems(config, 'gives the agent nothing to do') : []),
+    ...namelessProblems(
+      config.tools.map((t) => ({ name: t.tool })),
+      'tools',
+      'tool',
+      'tool',
+    ),
+  ],
   summary: (config) =>
     config.agentVersionId !== undefined && config.tools.length === 0
       ? `library agent · ${preview(config.prompt, 50) || 'its own prompts'}`

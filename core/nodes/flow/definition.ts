@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { callPorts } from '../shared-config';
 import { callFlow } from '../call-flow';
 import { defineNode } from '../define-node';
-import { NamedValueSchema, namedValuesEditor } from '../shared-arguments';
+import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 
 const FlowCallConfigSchema = z.lazy(() =>
   z.object({
@@ -29,10 +29,10 @@ export const flowNode = defineNode({
   ],
   templates: (config) => config.inputs.map((a, i) => ({ field: `inputs.${i}.value`, text: a.value })),
   summary: (config) => (config.flow ? `calls ${config.flow}` : 'no flow chosen'),
-  check: (config) =>
-    config.flow.trim() === ''
-      ? [{ code: 'MISSING_FLOW', severity: 'error', message: 'choose the flow this node calls', field: 'config.flow' }]
-      : [],
+  check: (config) => [
+    ...unchosen(config.flow, 'MISSING_FLOW', 'choose the flow this node calls', 'config.flow'),
+    ...namelessProblems(config.inputs, 'inputs', 'input'),
+  ],
   execute: async (ctx, config) => {
     const inputs = Object.fromEntries(config.inputs.map((i) => [i.name, ctx.resolve(i.value)]));
     ctx.report({ input: inputs });

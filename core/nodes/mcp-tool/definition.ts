@@ -3,7 +3,7 @@ import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import { toolOutput } from '../../model/tools';
 import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
-import { NamedValueSchema, namedValuesEditor, typedValue } from '../shared-arguments';
+import { NamedValueSchema, namedValuesEditor, namelessProblems, typedValue, unchosen } from '../shared-arguments';
 
 const McpToolConfigSchema = z.lazy(() =>
   z.object({
@@ -35,10 +35,10 @@ export const mcpToolNode = defineNode({
   ],
   templates: (config) => config.arguments.map((a, i) => ({ field: `arguments.${i}.value`, text: a.value })),
   summary: (config) => (config.tool ? `${config.server ? `${config.server}/` : ''}${config.tool}` : 'no tool chosen'),
-  check: (config) =>
-    config.tool.trim() === ''
-      ? [{ code: 'MISSING_TOOL', severity: 'error', message: 'choose the tool this node calls', field: 'config.tool' }]
-      : [],
+  check: (config) => [
+    ...unchosen(config.tool, 'MISSING_TOOL', 'choose the tool this node calls', 'config.tool'),
+    ...namelessProblems(config.arguments, 'arguments', 'argument'),
+  ],
   execute: async (ctx, config) => {
     const info = await ctx.tools.findTool(config.server, config.tool, ctx.signal);
     const properties = (info.inputSchema.properties ?? {}) as Record<string, unknown>;

@@ -90,6 +90,8 @@ export const outputNode = defineNode({
       key: 'returnValues',
       label: 'Return values',
       kind: 'list',
+      // Each mode's own fields only; the other mode's stay stored, there again when it is chosen back.
+      shownWhen: { key: 'mode', is: ['return_values'] },
       itemFields: [
         { key: 'text', label: 'Text', kind: 'template' },
         { key: 'literal', label: 'Literal text', kind: 'boolean', help: '{{…}} is sent as written' },
@@ -99,8 +101,9 @@ export const outputNode = defineNode({
       key: 'fields',
       label: 'Fields',
       kind: 'list',
+      shownWhen: { key: 'mode', is: ['structured'] },
       itemFields: [
-        { key: 'name', label: 'Name', kind: 'text' },
+        { key: 'name', label: 'Name', kind: 'text', initial: 'field', unique: true },
         { key: 'value', label: 'Value', kind: 'template' },
         { key: 'type', label: 'Type', kind: 'select', options: OUTPUT_FIELD_TYPES },
         { key: 'description', label: 'Description', kind: 'text' },
@@ -110,6 +113,7 @@ export const outputNode = defineNode({
       key: 'view',
       label: 'View (MCP App)',
       kind: 'json',
+      // Shown in either mode: a view set beside return values is a problem to see and clear here.
       help: 'structured fields only: {"title": "…", "mockData": {…}}; clients that support MCP Apps show the result in it',
     },
     {

@@ -4,7 +4,7 @@ import { suggestionsFor, type SuggestKind } from './suggestions';
 import { lazyOr } from '../lazy-or';
 import { PlainTemplateEditor } from './plain-template-editor';
 import type { ReferenceOption } from '../../../core/editing/references';
-import { newItemId } from '../../../core/editing/ids';
+import { blankItem } from '../../../core/editing/list-items';
 import { readTextOrJson, showTextOrJson } from '../../../core/editing/text-or-json';
 import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
@@ -264,27 +264,6 @@ function ListField({
   scope: string;
 }) {
   const itemFields = field.itemFields ?? [];
-  const blank = () =>
-    Object.fromEntries(
-      itemFields.flatMap((f) =>
-        f.initial !== undefined
-          ? [[f.key, f.initial]]
-          : f.kind === 'json' || f.kind === 'value' || f.kind === 'values'
-            ? []
-            : [
-                [
-                  f.key,
-                  f.kind === 'select'
-                    ? (f.options?.[0] ?? '')
-                    : f.kind === 'number'
-                      ? (f.min ?? 0)
-                      : f.kind === 'boolean'
-                        ? false
-                        : '',
-                ],
-              ],
-      ),
-    );
   return (
     <fieldset className="field list-field">
       <legend>{field.label}</legend>
@@ -344,14 +323,7 @@ function ListField({
       ))}
       <button
         className="small"
-        onClick={() => {
-          const item = blank();
-          // Return values are known by id (list-merge.ts matches them by it); each gets one never used in any window.
-          if ('id' in item || field.key === 'returnValues') {
-            item.id = newItemId(new Set(value.map((it) => String(it.id))), 'value');
-          }
-          onChange([...value, item]);
-        }}
+        onClick={() => onChange([...value, blankItem(field, value)])}
       >
         Add {field.label.toLowerCase().replace(/s$/, '')}
       </button>
