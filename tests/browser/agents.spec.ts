@@ -8,7 +8,7 @@ import { importFlowText } from '../../core/services/import-service';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { toolMessages } from '../helpers/openai-server';
-import { expect, openFlow, pasteInto, test, withDatabase, type Served } from './fixtures';
+import { expect, expectSaved, openFlow, pasteInto, storedFlow, test, withDatabase, type Served } from './fixtures';
 
 const agentFlow = {
   ...buildFlow({
@@ -253,6 +253,43 @@ test('an agent run shows its tool calls live on the card and in the step details
   await expect(call).toContainText('everything/echo');
   await expect(call).toContainText('otters');
   await expect(call).toContainText('Echo: otters');
+});
+
+test("an MCP tool node adds the arguments its tool's schema names in one click, and the call runs with them", async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.servers.set(everythingStdio()));
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'tool-call',
+      parameters: [{ name: 'message', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'call', type: 'mcp_tool', position: { x: 320, y: 100 }, config: { server: 'everything', tool: 'echo' } },
+        { ...output('{{nodes.call.output}}'), position: { x: 640, y: 100 } },
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'Tool call',
+  });
+  await page.getByTestId('rf__node-call').click();
+  await page.getByRole('button', { name: 'Add argument' }).click();
+  const takes = page.getByRole('group', { name: 'Arguments the tool takes' });
+  await expect(takes).toContainText('everything/echo takes message (required)');
+  await takes.getByRole('button', { name: 'Add it' }).click();
+  await expectSaved(page);
+  await expect(takes).toHaveCount(0);
+  // The row added before the names were known made way for the named one.
+  expect(storedFlow(served.db, 'tool-call').nodes.find((n) => n.id === 'call')?.config.arguments).toEqual([
+    { name: 'message', value: '{{inputs.message}}' },
+  ]);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-message').fill('otters');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toContainText([
+    'Echo: otters',
+  ]);
 });
 
 test('while an agent waits for a tool, its card says which one, and the call shows as running in the step details', async ({
