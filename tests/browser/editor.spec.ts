@@ -605,6 +605,43 @@ test('a JSON schema left half written is there, with its error, on coming back t
   await expect(schema).toHaveValue(JSON.stringify({ type: 'object', required: ['title'] }, null, 2));
 });
 
+test("a flow's name can be emptied to type another, and what clients are told about its tool is set in words", async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'named' }));
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+  const settings = page.getByLabel('Flow settings');
+  const name = settings.locator('#flow-name');
+  await name.click();
+  await name.press('Control+a');
+  await name.press('Backspace');
+  await expect(name).toHaveValue('');
+  await expect(settings).toContainText('a flow needs a name: it stays “Echo” until one is typed');
+  await name.pressSequentially('Otter echo');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'named').name).toBe('Otter echo');
+  await expect(settings.getByText('a flow needs a name')).toHaveCount(0);
+
+  // The echo tool only reads: it cannot be destructive as well.
+  const readOnly = settings.getByLabel(/^Only reads/);
+  const destructive = settings.getByLabel(/^May delete or overwrite/);
+  await expect(readOnly).toBeChecked();
+  await expect(destructive).toBeDisabled();
+  await expect(destructive).not.toBeChecked();
+  await readOnly.uncheck();
+  // MCP's default for a tool that writes: it may destroy, until said otherwise.
+  await expect(destructive).toBeChecked();
+  await destructive.uncheck();
+  await settings.getByLabel(/^Reaches the world outside/).uncheck();
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'named').tool.annotations).toEqual({
+    readOnlyHint: false,
+    destructiveHint: false,
+    openWorldHint: false,
+  });
+});
+
 test('two windows typing in different flow settings both keep theirs; the same setting in both is refused in the later, and said', async ({
   page,
   browser,

@@ -180,6 +180,10 @@ test("a preset's key is set, replaced and removed from its row; without one, Tes
     const sent = model.requests.length;
     await page.goBack();
     await page.getByRole('tab', { name: 'Run' }).click();
+    // Said before a run fails on it, with the way to the key.
+    await expect(page.getByTestId('no-provider')).toHaveText(
+      'The default provider openai has no API key, so LLM nodes that name none cannot run. Add it',
+    );
     await page.locator('#run-input-text').fill('hi');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByText(/PROVIDER_AUTH_FAILED/).first()).toBeVisible();

@@ -321,10 +321,7 @@ function ListField({
           </button>
         </div>
       ))}
-      <button
-        className="small"
-        onClick={() => onChange([...value, blankItem(field, value)])}
-      >
+      <button className="small" onClick={() => onChange([...value, blankItem(field, value)])}>
         Add {field.label.toLowerCase().replace(/s$/, '')}
       </button>
     </fieldset>

@@ -1,9 +1,11 @@
 import { useAppStore } from '../store/app-store';
+import { useTypedText } from './use-typed-text';
 import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { MemorySection } from './memory-section';
 import { ReadOnlyNote } from './read-only-note';
 import { ParametersEditor } from './parameters-editor';
 import { ToolIconField } from './tool-icon-field';
+import { ToolHintsField } from './tool-hints-field';
 import { VersionsSection } from './versions-section';
 
 /**
@@ -26,14 +28,7 @@ export function FlowSettings() {
       <h2>Flow settings</h2>
       <ReadOnlyNote shown={readOnly} subject="the flow's settings" isPlural />
       <fieldset className="inspector-fields" disabled={readOnly !== undefined}>
-        <label className="field" htmlFor="flow-name">
-          <span className="field-label">Name</span>
-          <input
-            id="flow-name"
-            value={flow.name}
-            onChange={(e) => e.target.value.trim() && updateFlowFields({ name: e.target.value }, 'name')}
-          />
-        </label>
+        <FlowNameField name={flow.name} />
         <label className="field" htmlFor="flow-description">
           <span className="field-label">Description</span>
           <textarea
@@ -82,11 +77,39 @@ export function FlowSettings() {
           />
           <span className="field-label">Offered as a tool (its latest published version)</span>
         </label>
+        <ToolHintsField flow={flow} />
         <h3>Parameters</h3>
         <ParametersEditor flow={flow} />
       </fieldset>
       <VersionsSection flow={draft} />
       <MemorySection flowId={draft.id} />
     </div>
+  );
+}
+
+/**
+ * The flow's name. Emptied to type another, it stays empty on screen (a
+ * flow needs a name, so the last one is kept meanwhile, and said); the field
+ * used to put the old name back at the last Backspace.
+ */
+function FlowNameField({ name }: { name: string }) {
+  const [text, setText] = useTypedText(
+    name,
+    (v) => v,
+    (typed, v) => typed === v || typed.trim() === '',
+  );
+  return (
+    <label className="field" htmlFor="flow-name">
+      <span className="field-label">Name</span>
+      <input
+        id="flow-name"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim()) useAppStore.getState().updateFlowFields({ name: e.target.value }, 'name');
+        }}
+      />
+      {text.trim() === '' && <small className="error">a flow needs a name: it stays “{name}” until one is typed</small>}
+    </label>
   );
 }
