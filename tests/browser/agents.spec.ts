@@ -276,7 +276,8 @@ test("an MCP tool node adds the arguments its tool's schema names in one click, 
   await page.getByTestId('rf__node-call').click();
   await page.getByRole('button', { name: 'Add argument' }).click();
   const takes = page.getByRole('group', { name: 'Arguments the tool takes' });
-  await expect(takes).toContainText('everything/echo takes message (required)');
+  // Read from the server, started for it: a cold start of server-everything takes seconds on a busy machine.
+  await expect(takes).toContainText('everything/echo takes message (required)', { timeout: 20_000 });
   await takes.getByRole('button', { name: 'Add it' }).click();
   await expectSaved(page);
   await expect(takes).toHaveCount(0);

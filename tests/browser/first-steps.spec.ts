@@ -235,9 +235,15 @@ test('a flow exports from the list in each format Flowbench writes, as the CLI d
     'FlowyPrompt has only input, template and result nodes; this flow also has llm "summarise", llm "title"',
   );
 
-  // Escape, or a click elsewhere, closes the list.
+  // By keyboard: the list opens on its first item, the arrows walk it, Escape closes it.
   await row.getByRole('button', { name: 'Export ▾' }).click();
-  await expect(row.getByRole('menu')).toBeVisible();
+  const items = row.getByRole('menu').getByRole('menuitem');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(items.last()).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(row.getByRole('menu')).toHaveCount(0);
 });

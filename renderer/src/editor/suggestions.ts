@@ -1,6 +1,6 @@
 import { api } from '../api/client';
 import type { AnyEditorField } from '../../../core/nodes/define-node';
-import { FLOWBENCH_SERVER } from '../../../core/model/tools';
+import { FLOWBENCH_SERVER, type ToolInfo } from '../../../core/model/tools';
 import { useAppStore } from '../store/app-store';
 
 export type SuggestKind = NonNullable<AnyEditorField['suggest']>;
@@ -42,11 +42,7 @@ async function load(kind: SuggestKind, context: string): Promise<readonly string
       if (context === FLOWBENCH_SERVER) {
         return (await api.flows.list({})).filter((f) => f.publishedVersion !== undefined).map((f) => f.toolName);
       }
-      const servers = (await api.servers.list({})).filter((s) => !context || s.config.name === context);
-      const listed = await Promise.all(
-        servers.map(async (s) => (s.status.tools ? s : await api.servers.test({ name: s.config.name }))),
-      );
-      return listed.flatMap((s) => (s.status.tools ?? []).map((t) => t.name));
+      return (await serverTools(context)).map((t) => t.name);
     }
     case 'agents':
       return (await api.agents.list({})).flatMap((a) => (a.latestVersion ? [a.latestVersion.id] : []));
@@ -58,4 +54,29 @@ async function load(kind: SuggestKind, context: string): Promise<readonly string
 async function defaultProvider(name: string): Promise<string | undefined> {
   if (name) return name;
   return (await api.providers.list({})).find((p) => p.isDefault)?.name;
+}
+
+const toolLists = new Map<string, Promise<ToolInfo[]>>();
+
+/**
+ * The tools of the connected server `server` (every server's when empty),
+ * connecting to those not connected yet: once per page for each, shared by
+ * the Tool field's choices and an MCP tool node's arguments (two connection
+ * tests of one server at once could close each other's). A server that
+ * cannot be reached throws; asked again, it is tried again.
+ */
+export function serverTools(server: string): Promise<ToolInfo[]> {
+  let found = toolLists.get(server);
+  if (!found) {
+    found = (async () => {
+      const servers = (await api.servers.list({})).filter((s) => !server || s.config.name === server);
+      const listed = await Promise.all(
+        servers.map(async (s) => (s.status.tools ? s : await api.servers.test({ name: s.config.name }))),
+      );
+      return listed.flatMap((s) => s.status.tools ?? []);
+    })();
+    toolLists.set(server, found);
+    found.catch(() => toolLists.delete(server));
+  }
+  return found;
 }

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { Flow, FlowNode } from '../../../core/model/flow';
 import { FLOWBENCH_SERVER } from '../../../core/model/tools';
+import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { serverTools } from './suggestions';
 
 /** A value a called flow or tool takes: its name, and whether a call must give it. */
 interface Taken {
@@ -21,17 +23,11 @@ async function publishedParameters(ref: string): Promise<Taken[]> {
 /** The arguments of the tool `tool` of `server` (any connected server when empty), from its input schema; none when not found. */
 async function toolArguments(server: string, tool: string): Promise<Taken[]> {
   if (server === FLOWBENCH_SERVER) return publishedParameters(tool);
-  const servers = (await api.servers.list({})).filter((s) => !server || s.config.name === server);
-  for (const s of servers) {
-    // A server not connected yet lists its tools once tested (a connection, as the Tool field's suggestions make).
-    const tools = s.status.tools ?? (await api.servers.test({ name: s.config.name })).status.tools ?? [];
-    const found = tools.find((t) => t.name === tool);
-    if (!found) continue;
-    const schema = found.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-    return Object.keys(schema.properties ?? {}).map((name) => ({ name, required: required.has(name) }));
-  }
-  return [];
+  const found = (await serverTools(server)).find((t) => t.name === tool);
+  if (!found) return [];
+  const schema = found.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  return Object.keys(schema.properties ?? {}).map((name) => ({ name, required: required.has(name) }));
 }
 
 /**
@@ -59,13 +55,16 @@ function TakesValues({
   load: () => Promise<Taken[]>;
 }) {
   const [taken, setTaken] = useState<Taken[]>([]);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
   useEffect(() => {
     let isCurrent = true;
     setTaken([]);
+    setProblem(undefined);
     if (subject)
       void load().then(
         (found) => isCurrent && setTaken(found),
-        () => undefined,
+        // Said, not left blank: a server that does not start is why no arguments are offered.
+        (error: unknown) => isCurrent && setProblem(toFlowbenchError(error).message),
       );
     return () => {
       isCurrent = false;
@@ -74,6 +73,12 @@ function TakesValues({
   }, [subject]);
   const given = Array.isArray(node.config[listKey]) ? (node.config[listKey] as { name: string; value: string }[]) : [];
   const missing = taken.filter((t) => !given.some((value) => value.name === t.name));
+  if (problem)
+    return (
+      <p className="muted">
+        Could not read what {subject} takes: {problem}
+      </p>
+    );
   if (missing.length === 0) return null;
   const add = () => {
     const own = new Set(flow.parameters.map((p) => p.name));

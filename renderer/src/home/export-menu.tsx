@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ExportFormat } from '../../../core/formats/export-formats';
 
 /** Each format as a person knows it; the native one first, the only one that keeps everything. */
@@ -16,6 +16,11 @@ const FORMATS: { format: ExportFormat; label: string }[] = [
  */
 export function ExportMenu({ name, onExport }: { name: string; onExport: (format: ExportFormat) => void }) {
   const [isOpen, setOpen] = useState(false);
+  const list = useRef<HTMLUListElement>(null);
+  // A menu is walked with the arrow keys, starting on its first item.
+  useEffect(() => {
+    if (isOpen) list.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
+  }, [isOpen]);
   return (
     <span
       className="menu-anchor"
@@ -29,7 +34,20 @@ export function ExportMenu({ name, onExport }: { name: string; onExport: (format
         Export ▾
       </button>
       {isOpen && (
-        <ul className="menu" role="menu" aria-label={`Export “${name}” as`}>
+        <ul
+          className="menu"
+          role="menu"
+          aria-label={`Export “${name}” as`}
+          ref={list}
+          onKeyDown={(e) => {
+            if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+            e.preventDefault();
+            const items = [...e.currentTarget.querySelectorAll<HTMLElement>('[role=menuitem]')];
+            const at = items.indexOf(document.activeElement as HTMLElement);
+            const next = (at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
+            items[next]?.focus();
+          }}
+        >
           {FORMATS.map(({ format, label }) => (
             <li key={format} role="none">
               <button
