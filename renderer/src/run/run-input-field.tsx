@@ -7,14 +7,17 @@ export function RunInputField({
   text,
   problem,
   onChange,
+  idPrefix = 'run-input',
 }: {
   parameter: Parameter;
+  /** Where the field's id starts: a test case's fields are apart from the Run form's. */
+  idPrefix?: string;
   text: string | undefined;
   /** Why the value cannot be sent (see textInputProblem), once it matters. */
   problem: string | undefined;
   onChange: (text: string) => void;
 }) {
-  const id = `run-input-${parameter.name}`;
+  const id = `${idPrefix}-${parameter.name}`;
   const fallback = parameter.default === undefined ? '' : stringifyValue(parameter.default);
   const common = {
     id,

@@ -10,8 +10,10 @@ import {
   type TestRunSummary,
   TestCaseSchema,
 } from '../../../core/model/test-cases';
+import type { Parameter } from '../../../core/model/parameter';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { TestCaseInputs } from './test-case-inputs';
 
 const KIND_LABELS: Record<ExpectationKind, string> = {
   equals: 'equals',
@@ -144,6 +146,7 @@ export function TestsPanel() {
           key={test.id}
           test={test}
           index={index}
+          parameters={flow.parameters}
           problems={problems}
           onChange={(change) => editCase(index, change)}
           onRemove={() => edit(tests.filter((_, i) => i !== index))}
@@ -193,12 +196,13 @@ function ResultsTable({ summary }: { summary: TestRunSummary }) {
 interface CaseProps {
   test: TestCase;
   index: number;
+  parameters: readonly Parameter[];
   problems: Map<string, string>;
   onChange: (change: Partial<TestCase>) => void;
   onRemove: () => void;
 }
 
-function TestCaseEditor({ test, index, problems, onChange, onRemove }: CaseProps) {
+function TestCaseEditor({ test, index, parameters, problems, onChange, onRemove }: CaseProps) {
   const id = `test-${test.id}`;
   return (
     <fieldset className="test-case" aria-label={`Test case ${test.name}`}>
@@ -207,12 +211,11 @@ function TestCaseEditor({ test, index, problems, onChange, onRemove }: CaseProps
         <input id={`${id}-name`} value={test.name} onChange={(e) => onChange({ name: e.target.value })} />
         <FieldProblem text={problems.get(`tests.${index}.name`)} />
       </label>
-      <JsonField
-        id={`${id}-inputs`}
-        label="Inputs (JSON object)"
-        value={test.inputs}
-        isObject
-        onValue={(inputs) => onChange({ inputs: inputs as Record<string, unknown> })}
+      <TestCaseInputs
+        id={id}
+        parameters={parameters}
+        inputs={test.inputs}
+        onChange={(inputs) => onChange({ inputs })}
       />
       <span className="field-label">Expectations</span>
       {test.expectations.map((expectation, i) => (

@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from 'react';
+import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
+import type { Parameter } from '../../../core/model/parameter';
+import { RunInputField } from './run-input-field';
+
+/** A stored input as its field shows it: text as it is (its line breaks too), anything else as JSON. */
+const show = (value: unknown): string =>
+  value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A test case's inputs, one field per parameter as the Run form has them (a
+ * ticket of several lines is typed as it is, not as a JSON string with \n).
+ * A value that does not fit its parameter stays in its field, said, and is
+ * not saved; inputs the flow has no parameter for are named, to remove.
+ */
+export function TestCaseInputs({
+  id,
+  parameters,
+  inputs,
+  onChange,
+}: {
+  id: string;
+  parameters: readonly Parameter[];
+  inputs: Record<string, unknown>;
+  onChange: (inputs: Record<string, unknown>) => void;
+}) {
+  const [texts, setTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(parameters.map((p) => [p.name, show(inputs[p.name])])),
+  );
+  // A value changed under the field (undo, another window) shows; one that did not keeps what is typed.
+  const previous = useRef(inputs);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = inputs;
+    setTexts((typed) =>
+      Object.fromEntries(
+        parameters.map((p) => [
+          p.name,
+          same(before[p.name], inputs[p.name]) ? (typed[p.name] ?? '') : show(inputs[p.name]),
+        ]),
+      ),
+    );
+  }, [inputs, parameters]);
+  const others = Object.keys(inputs).filter((name) => !parameters.some((p) => p.name === name));
+  const change = (parameter: Parameter, text: string) => {
+    setTexts((typed) => ({ ...typed, [parameter.name]: text }));
+    const problem = textInputProblem(parameter, text);
+    if (problem && text !== '') return;
+    const rest = Object.fromEntries(Object.entries(inputs).filter(([name]) => name !== parameter.name));
+    onChange(text === '' ? rest : { ...rest, [parameter.name]: coerceTextInput(parameter, text) });
+  };
+  return (
+    <fieldset className="test-inputs">
+      <legend className="field-label">Inputs</legend>
+      {parameters.length === 0 && <p className="muted">This flow takes no parameters.</p>}
+      {parameters.map((p) => (
+        <RunInputField
+          key={p.name}
+          idPrefix={`${id}-input`}
+          parameter={p}
+          text={texts[p.name]}
+          problem={texts[p.name] ? textInputProblem(p, texts[p.name]) : undefined}
+          onChange={(text) => change(p, text)}
+        />
+      ))}
+      {others.length > 0 && (
+        <p className="muted">
+          Also gives {others.join(', ')}, which this flow has no parameter for.{' '}
+          <button
+            className="small"
+            onClick={() =>
+              onChange(
+                Object.fromEntries(parameters.flatMap((p) => (p.name in inputs ? [[p.name, inputs[p.name]]] : []))),
+              )
+            }
+          >
+            Remove {others.length === 1 ? 'it' : 'them'}
+          </button>
+        </p>
+      )}
+    </fieldset>
+  );
+}
