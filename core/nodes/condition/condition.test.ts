@@ -77,3 +77,17 @@ describe('condition node safety (security findings 4 and 8)', () => {
     ]);
   });
 });
+
+describe('condition card', () => {
+  it('says its rules in words, as the inspector does', () => {
+    const config = conditionNode.configSchema.parse({
+      match: 'any',
+      rules: [
+        { value: '{{nodes.classify.output}}', path: '$.urgency', operator: 'not_equals', operand: 'high' },
+        { value: '{{nodes.score.output}}', operator: 'greater_or_equal', operand: 3 },
+        { value: '{{inputs.note}}', operator: 'is_empty', operand: '' },
+      ],
+    });
+    expect(conditionNode.summary(config)).toBe('$.urgency does not equal "high" or $ is at least 3 or $ is empty');
+  });
+});

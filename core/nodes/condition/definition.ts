@@ -18,6 +18,21 @@ export const CONDITION_OPERATORS = [
   'matches',
 ] as const;
 
+/** Each operator in words, in the inspector and on the card. */
+const OPERATOR_WORDS: Record<(typeof CONDITION_OPERATORS)[number], string> = {
+  equals: 'equals',
+  not_equals: 'does not equal',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  greater_than: 'is greater than',
+  less_than: 'is less than',
+  greater_or_equal: 'is at least',
+  less_or_equal: 'is at most',
+  is_empty: 'is empty',
+  is_not_empty: 'is not empty',
+  matches: 'matches the pattern',
+};
+
 const RuleSchema = z.lazy(() =>
   z.object({
     /** A template whose rendered value is tested, e.g. `{{nodes.classify.output}}`. */
@@ -73,19 +88,7 @@ export const conditionNode = defineNode({
           kind: 'select',
           options: CONDITION_OPERATORS,
           // Said as n8n says them; the stored names are the seed's.
-          optionLabels: {
-            equals: 'equals',
-            not_equals: 'does not equal',
-            contains: 'contains',
-            not_contains: 'does not contain',
-            greater_than: 'is greater than',
-            less_than: 'is less than',
-            greater_or_equal: 'is at least',
-            less_or_equal: 'is at most',
-            is_empty: 'is empty',
-            is_not_empty: 'is not empty',
-            matches: 'matches the pattern',
-          },
+          optionLabels: OPERATOR_WORDS,
         },
         {
           key: 'operand',
@@ -104,7 +107,11 @@ export const conditionNode = defineNode({
   templates: (config) => config.rules.map((rule, i) => ({ field: `rules.${i}.value`, text: rule.value })),
   summary: (config) =>
     config.rules
-      .map((r) => `${r.path} ${r.operator}${r.operand === undefined ? '' : ` ${JSON.stringify(r.operand)}`}`)
+      .map((r) => {
+        // Emptiness compares with nothing, whatever operand an import left there.
+        const comparesWith = r.operand !== undefined && r.operator !== 'is_empty' && r.operator !== 'is_not_empty';
+        return `${r.path} ${OPERATOR_WORDS[r.operator]}${comparesWith ? ` ${JSON.stringify(r.operand)}` : ''}`;
+      })
       .join(config.match === 'all' ? ' and ' : ' or '),
   fillEmptyText: (config, reference) => {
     const empty = config.rules.findIndex((rule) => rule.value.trim() === '');
