@@ -603,6 +603,16 @@ test('a JSON schema left half written is there, with its error, on coming back t
   await page.getByTestId('rf__node-llm_1').click();
   // Saved, it shows as stored (laid out), no draft left over.
   await expect(schema).toHaveValue(JSON.stringify({ type: 'object', required: ['title'] }, null, 2));
+
+  // Half written again, then Undo (the schema's typing is one edit): the value before it shows,
+  // with no error left over from the text.
+  await schema.fill('{"type": ');
+  await expect(inspector.getByText('not saved yet (the text stays here)')).toBeVisible();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expectSaved(page);
+  expect(schemaOf()).toBeUndefined();
+  await expect(schema).toHaveValue('');
+  await expect(inspector.getByText('not saved yet')).toHaveCount(0);
 });
 
 test("a flow's name can be emptied to type another, and what clients are told about its tool is set in words", async ({

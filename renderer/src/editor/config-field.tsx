@@ -183,15 +183,17 @@ function JsonField({ id, field, value, onChange, draftKey }: OneFieldProps & { d
   const [text, setText] = useTypedText(value, showJson, (typed, v) =>
     typed.trim() === '' ? v === undefined : sameJson(readTextOrJson(typed), v),
   );
-  const [error, setError] = useState<string | undefined>();
+  // Read off the text shown, so that a value put in by undo never shows an old error.
+  const error = text.trim() === '' ? undefined : jsonError(text);
   // Back at a node whose field was left half typed: the text typed, not the value last saved.
   useEffect(() => {
     const draft = jsonDrafts.get(draftKey);
-    if (draft !== undefined) {
-      setText(draft);
-      setError(jsonError(draft));
-    }
+    if (draft !== undefined) setText(draft);
   }, [draftKey, setText]);
+  // Text that is JSON (typed, or the value shown again) leaves no draft behind.
+  useEffect(() => {
+    if (!error) jsonDrafts.drop(draftKey);
+  }, [error, draftKey]);
   return (
     <label className="field" htmlFor={id}>
       <span className="field-label">{field.label}</span>
@@ -202,10 +204,7 @@ function JsonField({ id, field, value, onChange, draftKey }: OneFieldProps & { d
         onChange={(e) => {
           const typed = e.target.value;
           setText(typed);
-          const problem = typed.trim() === '' ? undefined : jsonError(typed);
-          setError(problem);
-          if (problem) return jsonDrafts.keep(draftKey, typed);
-          jsonDrafts.drop(draftKey);
+          if (typed.trim() !== '' && jsonError(typed)) return jsonDrafts.keep(draftKey, typed);
           onChange(typed.trim() === '' ? undefined : (JSON.parse(typed) as unknown));
         }}
       />
