@@ -6,6 +6,7 @@ import { PlainTemplateEditor } from './plain-template-editor';
 import type { ReferenceOption } from '../../../core/editing/references';
 import { blankItem } from '../../../core/editing/list-items';
 import { readTextOrJson, showTextOrJson } from '../../../core/editing/text-or-json';
+import { sameJson } from '../../../core/model/same-json';
 import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
 import { jsonDrafts } from './json-drafts';
@@ -235,7 +236,6 @@ function TextOrJsonField({ id, field, value, onChange }: OneFieldProps) {
   );
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** Why a text is not JSON, or undefined when it is. */
 function jsonError(text: string): string | undefined {
   try {

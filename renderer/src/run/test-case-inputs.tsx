@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Parameter } from '../../../core/model/parameter';
+import { sameJson } from '../../../core/model/same-json';
 import { RunInputField } from './run-input-field';
 
 /** A stored input as its field shows it: text as it is (its line breaks too), anything else as JSON. */
 const show = (value: unknown): string =>
   value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * A test case's inputs, one field per parameter as the Run form has them (a
@@ -37,7 +37,7 @@ export function TestCaseInputs({
       Object.fromEntries(
         parameters.map((p) => [
           p.name,
-          same(before[p.name], inputs[p.name]) ? (typed[p.name] ?? '') : show(inputs[p.name]),
+          sameJson(before[p.name], inputs[p.name]) ? (typed[p.name] ?? '') : show(inputs[p.name]),
         ]),
       ),
     );
