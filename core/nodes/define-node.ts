@@ -126,6 +126,24 @@ export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 export type NodeIcon = 'enter' | 'ask' | 'text' | 'model' | 'agent' | 'tool' | 'flow' | 'branch' | 'stop' | 'result';
 
 /**
+ * Something a node calls by name that lives outside its flow: a saved flow, an
+ * agent version of the library, a tool of a connected server. `field` is the
+ * config path naming it, where problems about it point.
+ */
+export type Callee =
+  | { kind: 'flow'; ref: string; field: string; values?: PassedValues }
+  | { kind: 'tool'; server: string; tool: string; field: string; values?: PassedValues }
+  | { kind: 'agent'; versionId: string; field: string };
+
+/** The node's list of named values the call passes (a flow node's Inputs), checked against what the callee takes. */
+export interface PassedValues {
+  /** The config key of the list (`inputs`, `arguments`). */
+  key: string;
+  /** Its label in the inspector, where a problem says to add one. */
+  label: string;
+}
+
+/**
  * One node type: everything the model, the editor and the engine need to know
  * about it. Code outside `core/nodes` asks a definition what it can do (its
  * capabilities below and in NodeTypeSpec); it never compares type strings.
@@ -172,6 +190,13 @@ export interface NodeDefinition<
    * ports from their output (a condition) say how here.
    */
   portsFor?: (output: unknown) => readonly string[];
+  /**
+   * What the node calls, as its config names it (nothing chosen yet: left
+   * out). The library checks (a flow missing, never published, calling back,
+   * given inputs it does not take) and the inspector's offer of what a callee
+   * takes go by this, not by the node's type.
+   */
+  calls?: (config: Config) => readonly Callee[];
   /** Runs the node; absent for types this build cannot run yet. Throw a FlowbenchError to fail. */
   execute?: (ctx: NodeContext, config: Config) => Promise<NodeOutcome> | NodeOutcome;
 }

@@ -1,5 +1,5 @@
 import type { NodeCatalogue } from '../model/node-catalogue';
-import type { NodeDefinition } from './define-node';
+import type { Callee, NodeDefinition } from './define-node';
 import { agentNode } from './agent/definition';
 import { askNode } from './ask/definition';
 import { conditionNode } from './condition/definition';
@@ -37,6 +37,14 @@ export class NodeRegistry implements NodeCatalogue {
 
   types(): string[] {
     return [...this.byType.keys()];
+  }
+
+  /** What a node calls (its definition's `calls`); nothing for a config that does not parse (validation says why). */
+  callees(node: { type: string; config: unknown }): readonly Callee[] {
+    const definition = this.byType.get(node.type);
+    if (!definition?.calls) return [];
+    const parsed = definition.configSchema.safeParse(node.config);
+    return parsed.success ? definition.calls(parsed.data) : [];
   }
 
   all(): ErasedDefinition[] {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { NodeConfigProblem } from '../model/node-catalogue';
+import { FLOWBENCH_SERVER } from '../model/tools';
+import type { Callee, PassedValues } from './define-node';
 
 /**
  * Named values a node passes on (a tool's arguments, a flow's inputs), each a
@@ -72,4 +74,17 @@ export function typedValue(resolved: unknown, schema: unknown): unknown {
     }
   }
   return resolved;
+}
+
+/**
+ * A tool a node names (nothing when it names none yet): a published flow when
+ * the server is "flowbench", else a tool of a connected server (any, when empty).
+ */
+export function toolCallee(server: string, tool: string, field: string, values?: PassedValues): Callee[] {
+  // Names as the run uses them (untrimmed): a check passes only what the run finds.
+  if (tool.trim() === '') return [];
+  const passed = values ? { values } : {};
+  return server === FLOWBENCH_SERVER
+    ? [{ kind: 'flow', ref: tool, field, ...passed }]
+    : [{ kind: 'tool', server, tool, field, ...passed }];
 }

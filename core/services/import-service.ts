@@ -120,13 +120,16 @@ export async function importFlowText(services: Services, text: string, source: s
  */
 function agentsToCreate(services: Services, nodes: unknown): Map<string, string[]> {
   const wanted = new Map<string, string[]>();
-  for (const node of Array.isArray(nodes) ? nodes : []) {
-    const { type, label, id, config } = node as { type?: unknown; label?: unknown; id?: unknown; config?: unknown };
-    const versionId = (config as { agentVersionId?: unknown } | undefined)?.agentVersionId;
-    if (type !== 'agent' || typeof versionId !== 'string' || services.agents.hasVersion(versionId)) continue;
-    const names = wanted.get(versionId) ?? [];
-    names.push(String(label || id));
-    wanted.set(versionId, names);
+  for (const node of Array.isArray(nodes)
+    ? (nodes as { type?: unknown; label?: unknown; id?: unknown; config?: unknown }[])
+    : []) {
+    const callees = typeof node.type === 'string' ? nodeRegistry.callees({ type: node.type, config: node.config }) : [];
+    for (const callee of callees) {
+      if (callee.kind !== 'agent' || services.agents.hasVersion(callee.versionId)) continue;
+      const names = wanted.get(callee.versionId) ?? [];
+      names.push(String(node.label || node.id));
+      wanted.set(callee.versionId, names);
+    }
   }
   return wanted;
 }

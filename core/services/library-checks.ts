@@ -1,8 +1,9 @@
 import type { Flow, FlowNode } from '../model/flow';
 import type { Parameter } from '../model/parameter';
-import { FLOWBENCH_SERVER } from '../model/tools';
 import type { Problem } from '../model/problems';
 import type { AgentRepository } from '../store/agent-repository';
+import type { Callee, PassedValues } from '../nodes/define-node';
+import { nodeRegistry } from '../nodes/registry';
 
 /** What the checks read besides the flow: the agent library, and the flows other flows call. */
 export interface LibraryLookups {
@@ -15,100 +16,104 @@ export interface LibraryLookups {
   publishedParameters: (flowId: string) => readonly Parameter[] | undefined;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
+type FlowCallee = Extract<Callee, { kind: 'flow' }>;
 
-/** The flows a node calls: a flow node's flow, an agent's published flows used as tools. */
-export function calledFlowRefs(node: FlowNode): { ref: string; field: string }[] {
-  if (node.type === 'flow')
-    return text(node.config.flow) ? [{ ref: text(node.config.flow), field: 'config.flow' }] : [];
-  if (node.type !== 'agent' || !Array.isArray(node.config.tools)) return [];
-  return (node.config.tools as { server?: unknown; tool?: unknown }[]).flatMap((t, i) =>
-    t.server === FLOWBENCH_SERVER && text(t.tool) ? [{ ref: text(t.tool), field: `config.tools.${i}.tool` }] : [],
-  );
+/** The flows a node calls (a flow node's flow, a published flow as a tool), as it names them. */
+export function calledFlowRefs(node: FlowNode): string[] {
+  return nodeRegistry.callees(node).flatMap((c) => (c.kind === 'flow' ? [c.ref] : []));
 }
 
 /**
- * Problems only the library can tell (validation proper is pure): an agent
- * node naming an agent version that does not exist (error) or that an import
- * created and nobody reviewed (warning, and publishing refuses it), a flow
- * node naming no saved flow (error), one naming a flow never published, or
- * leaving out an input it requires, or giving one it does not take (errors:
- * the call would fail), and flow nodes that would call a flow back, directly
- * or through others (error).
+ * Problems only the library can tell (validation proper is pure), about what
+ * nodes call (their definitions' `calls`): an agent version that does not
+ * exist (error) or that an import created and nobody reviewed (warning, and
+ * publishing refuses it); a called flow (a flow node's, or "flowbench" tools
+ * of MCP tool and agent nodes) that is not saved, never published, left
+ * without an input it requires or given one it does not take (errors: the
+ * call would fail), or that calls this flow back, directly or through others.
  */
 export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] {
+  return flow.nodes.flatMap((node) =>
+    nodeRegistry.callees(node).flatMap((callee) => {
+      if (callee.kind === 'agent') return agentProblems(node.id, callee.versionId, callee.field, lookups);
+      if (callee.kind === 'flow') return flowProblems(flow.id, node, callee, lookups);
+      return [];
+    }),
+  );
+}
+
+/** A called flow that is not saved, never published, not given what it takes, or calling back. */
+function flowProblems(home: string, node: FlowNode, callee: FlowCallee, lookups: LibraryLookups): Problem[] {
+  const { ref, field, values } = callee;
+  const at = { nodeId: node.id, field };
+  const target = lookups.findFlow(ref);
+  if (!target) return [{ code: 'MISSING_FLOW', severity: 'error', ...at, message: `no saved flow is called "${ref}"` }];
   const problems: Problem[] = [];
-  for (const node of flow.nodes) {
-    const versionId = node.type === 'agent' ? text(node.config.agentVersionId) : '';
-    if (versionId) {
-      try {
-        const version = lookups.agents.version(versionId);
-        if (version.status === 'review') {
-          problems.push({
-            code: 'AGENT_NEEDS_REVIEW',
-            severity: 'warning',
-            nodeId: node.id,
-            field: 'config.agentVersionId',
-            message: `agent "${version.agentName}" was created by an import with the default provider and model; review it (Agents screen, or \`flowbench agents review "${version.agentName}"\`) before publishing`,
-          });
-        }
-      } catch {
-        problems.push({
-          code: 'UNKNOWN_AGENT',
-          severity: 'error',
-          nodeId: node.id,
-          field: 'config.agentVersionId',
-          message: `agent version "${versionId}" is not in the agent library`,
-        });
-      }
-    }
-    for (const { ref: called, field } of calledFlowRefs(node)) {
-      const target = lookups.findFlow(called);
-      if (!target) {
-        problems.push({
-          code: 'MISSING_FLOW',
-          severity: 'error',
-          nodeId: node.id,
-          field,
-          message: `no saved flow is called "${called}"`,
-        });
-        continue;
-      }
-      const parameters = lookups.publishedParameters(target.id);
-      if (!parameters) {
-        problems.push({
-          code: 'SUBFLOW_NOT_PUBLISHED',
-          severity: 'error',
-          nodeId: node.id,
-          field,
-          message: `"${target.name}" has no published version yet: publish it before this node can call it`,
-        });
-      } else if (node.type === 'flow') {
-        problems.push(...inputProblems(node, target.name, parameters));
-      }
-      const path = cyclePath(flow.id, target.id, lookups);
-      if (path) {
-        problems.push({
-          code: 'SUBFLOW_CYCLE',
-          severity: 'error',
-          nodeId: node.id,
-          field,
-          message: `calling "${target.name}" comes back to this flow (${path.join(' → ')}): the run would never end`,
-        });
-      }
-    }
+  const parameters = lookups.publishedParameters(target.id);
+  if (!parameters) {
+    problems.push({
+      code: 'SUBFLOW_NOT_PUBLISHED',
+      severity: 'error',
+      ...at,
+      message: `"${target.name}" has no published version yet: publish it before this node can call it`,
+    });
+  } else if (values) {
+    problems.push(...inputProblems(node, values, target.name, parameters));
+  }
+  const path = cyclePath(home, target.id, lookups);
+  if (path) {
+    problems.push({
+      code: 'SUBFLOW_CYCLE',
+      severity: 'error',
+      ...at,
+      message: `calling "${target.name}" comes back to this flow (${path.join(' → ')}): the run would never end`,
+    });
   }
   return problems;
 }
 
+/** An agent version the library lacks (error), or one an import made that nobody reviewed yet (warning). */
+function agentProblems(nodeId: string, versionId: string, field: string, lookups: LibraryLookups): Problem[] {
+  let version: ReturnType<LibraryLookups['agents']['version']>;
+  try {
+    version = lookups.agents.version(versionId);
+  } catch {
+    return [
+      {
+        code: 'UNKNOWN_AGENT',
+        severity: 'error',
+        nodeId,
+        field,
+        message: `agent version "${versionId}" is not in the agent library`,
+      },
+    ];
+  }
+  if (version.status !== 'review') return [];
+  return [
+    {
+      code: 'AGENT_NEEDS_REVIEW',
+      severity: 'warning',
+      nodeId,
+      field,
+      message: `agent "${version.agentName}" was created by an import with the default provider and model; review it (Agents screen, or \`flowbench agents review "${version.agentName}"\`) before publishing`,
+    },
+  ];
+}
+
 /**
- * A flow node's inputs against the called version's parameters: the run
+ * The values a node passes a flow (a flow node's inputs, an MCP tool node's arguments) against the called version's parameters: the run
  * refuses a required one left out (MISSING_VARIABLES) and one it does not
  * take, so the editor says so before a run does.
  */
-function inputProblems(node: FlowNode, name: string, parameters: readonly Parameter[]): Problem[] {
-  const given = Array.isArray(node.config.inputs) ? (node.config.inputs as { name?: unknown }[]) : [];
-  const names = given.map((input) => text(input.name));
+function inputProblems(
+  node: FlowNode,
+  values: PassedValues,
+  name: string,
+  parameters: readonly Parameter[],
+): Problem[] {
+  const list = node.config[values.key];
+  const given = Array.isArray(list) ? (list as { name?: unknown }[]) : [];
+  const names = given.map((value) => (typeof value.name === 'string' ? value.name : ''));
   const missing = parameters.filter((p) => p.required && p.default === undefined && !names.includes(p.name));
   const problems: Problem[] = [];
   if (missing.length > 0) {
@@ -117,8 +122,8 @@ function inputProblems(node: FlowNode, name: string, parameters: readonly Parame
       code: 'SUBFLOW_INPUTS',
       severity: 'error',
       nodeId: node.id,
-      field: 'config.inputs',
-      message: `"${name}" requires the input${missing.length > 1 ? 's' : ''} ${list}: add ${missing.length > 1 ? 'them' : 'it'} under Inputs`,
+      field: `config.${values.key}`,
+      message: `"${name}" requires the input${missing.length > 1 ? 's' : ''} ${list}: add ${missing.length > 1 ? 'them' : 'it'} under ${values.label}`,
     });
   }
   const known = parameters.map((p) => p.name);
@@ -128,7 +133,7 @@ function inputProblems(node: FlowNode, name: string, parameters: readonly Parame
       code: 'SUBFLOW_INPUTS',
       severity: 'error',
       nodeId: node.id,
-      field: `config.inputs.${i}.name`,
+      field: `config.${values.key}.${i}.name`,
       message: `"${name}" takes no input "${input}" (it takes ${known.length > 0 ? known.map((k) => `"${k}"`).join(', ') : 'none'})`,
     });
   });

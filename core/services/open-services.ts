@@ -100,8 +100,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
           return undefined;
         }
       },
-      calledFlows: (id) =>
-        flows.exists(id) ? flows.get(id).nodes.flatMap((n) => calledFlowRefs(n).map((c) => c.ref)) : [],
+      calledFlows: (id) => (flows.exists(id) ? flows.get(id).nodes.flatMap(calledFlowRefs) : []),
       publishedParameters: (id) => versions.latest(id)?.snapshot.parameters,
     });
   const runner = new RunService(runLog, {

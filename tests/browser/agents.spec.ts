@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { AgentSettingsSchema } from '../../core/model/agents';
 import { importFlowText } from '../../core/services/import-service';
-import { buildFlow, input, output } from '../helpers/flow-builder';
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { toolMessages } from '../helpers/openai-server';
 import { expect, expectSaved, openFlow, pasteInto, storedFlow, test, withDatabase, type Served } from './fixtures';
@@ -291,6 +291,57 @@ test("an MCP tool node adds the arguments its tool's schema names in one click, 
   await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toContainText([
     'Echo: otters',
   ]);
+});
+
+test('an MCP tool node on the server "flowbench" calls a published flow: its inputs offered and checked, the run a linked child run', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => {
+    const shout = buildFlow({
+      id: 'shout',
+      parameters: [{ name: 'text', type: 'string' }],
+      nodes: [input(), template('say', '{{inputs.text}}!'), output('{{nodes.say.output}}')],
+      edges: ['input>say', 'say>result'],
+    });
+    services.versions.publish(services.flows.create({ ...shout, name: 'Shout', tool: { name: 'shout' } }).id);
+  });
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'uses-shout',
+      parameters: [{ name: 'text', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'call', type: 'mcp_tool', position: { x: 320, y: 100 }, config: { server: 'flowbench', tool: 'shout' } },
+        { ...output('{{nodes.call.output}}'), position: { x: 640, y: 100 } },
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'Uses shout',
+  });
+  await page.getByTestId('rf__node-call').click();
+  // Checked as a flow node's call is, before any run: the flow's required input is not given yet.
+  await expect(page.locator('.inspector')).toContainText(
+    '"Shout" requires the input "text" (string): add it under Arguments',
+  );
+  await expect(page.getByTestId('rf__node-call')).toHaveClass(/has-problems/);
+  const takes = page.getByRole('group', { name: 'Arguments the called flow takes' });
+  await expect(takes).toContainText('shout takes text (required)');
+  await takes.getByRole('button', { name: 'Add it' }).click();
+  await expectSaved(page);
+  await expect(page.getByTestId('rf__node-call')).not.toHaveClass(/has-problems/);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('otters');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' }).locator('pre')).toContainText([
+    'otters!',
+  ]);
+  await expect(page.getByTestId('rf__node-call')).toHaveAttribute('data-status', 'succeeded');
+  // The called flow ran as a run of its own, opened from the step.
+  await page.getByTestId('rf__node-call').click();
+  await page.getByRole('button', { name: 'Open that run' }).click();
+  await expect(page).toHaveURL(/#\/flow\/shout/);
+  await expect(page.getByTestId('rf__node-say')).toHaveAttribute('data-status', 'succeeded');
 });
 
 test('while an agent waits for a tool, its card says which one, and the call shows as running in the step details', async ({

@@ -342,6 +342,85 @@ describe('published flows as an agent’s tools', () => {
     );
   });
 
+  it('an MCP tool node calls a published flow as the tool "flowbench/<tool name>": typed arguments, a linked child run', async () => {
+    const s = open();
+    const child = s.flows.create({
+      ...toolFlow('repeat', {
+        server: 'everything',
+        tool: 'echo',
+        arguments: [{ name: 'message', value: '{{inputs.text}} x{{inputs.times}}' }],
+      }),
+      parameters: [
+        { name: 'text', type: 'string' },
+        { name: 'times', type: 'integer' },
+      ],
+    });
+    s.versions.publish(child.id);
+    const parent = s.flows.create(
+      toolFlow('calls-repeat', {
+        server: 'flowbench',
+        tool: 'repeat',
+        arguments: [
+          { name: 'text', value: '{{inputs.text}}' },
+          { name: 'times', value: '3' },
+        ],
+      }),
+    );
+    expect(s.flows.problemsOf(parent)).toEqual([]);
+    const run = await s.runner.run({ flow: parent, inputs: { text: 'otters' }, trigger: 'cli' });
+    expect(run.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: otters x3' }] });
+    const step = s.runs.get(run.id).steps.find((x) => x.nodeId === 'call');
+    // "3" typed as the flow's integer parameter asks, as with any tool's schema.
+    expect(step?.input).toEqual({ text: 'otters', times: 3 });
+    expect(step?.toolCalls).toEqual([
+      expect.objectContaining({ server: 'flowbench', tool: 'repeat', result: 'Echo: otters x3' }),
+    ]);
+    expect(s.runs.get(step?.childRunId as string)).toMatchObject({
+      trigger: 'flow',
+      parentRunId: run.id,
+      status: 'succeeded',
+    });
+  });
+
+  it('an MCP tool node naming a published flow is checked as a flow node is: unknown, unpublished, arguments, cycle', () => {
+    const s = open();
+    const problems = (flow: { id: string }) =>
+      s.flows.problemsOf(s.flows.get(flow.id)).map((p) => ({ code: p.code, field: p.field, message: p.message }));
+    const unknown = s.flows.create(toolFlow('calls-nothing', { server: 'flowbench', tool: 'nothing' }));
+    expect(problems(unknown)).toEqual([
+      { code: 'MISSING_FLOW', field: 'config.tool', message: 'no saved flow is called "nothing"' },
+    ]);
+    s.flows.create({
+      ...toolFlow('wants-text', { tool: 'echo', arguments: [{ name: 'message', value: '{{inputs.text}}' }] }),
+      parameters: [{ name: 'text', type: 'string' }],
+    });
+    const caller = s.flows.create(
+      toolFlow('calls-wants-text', {
+        server: 'flowbench',
+        tool: 'wants-text',
+        arguments: [{ name: 'txt', value: 'x' }],
+      }),
+    );
+    expect(problems(caller)).toEqual([
+      expect.objectContaining({ code: 'SUBFLOW_NOT_PUBLISHED', field: 'config.tool' }),
+    ]);
+    s.versions.publish('wants-text');
+    expect(problems(caller)).toEqual([
+      {
+        code: 'SUBFLOW_INPUTS',
+        field: 'config.arguments',
+        message: '"Test flow" requires the input "text" (string): add it under Arguments',
+      },
+      {
+        code: 'SUBFLOW_INPUTS',
+        field: 'config.arguments.0.name',
+        message: '"Test flow" takes no input "txt" (it takes "text")',
+      },
+    ]);
+    const self = s.flows.create(toolFlow('self-tool', { server: 'flowbench', tool: 'self-tool' }));
+    expect(problems(self).map((p) => p.code)).toContain('SUBFLOW_CYCLE');
+  });
+
   it('refuses a server named "flowbench": the name stands for the published flows', () => {
     const s = open();
     expect(() => s.servers.set({ ...everythingStdio(), name: 'flowbench' })).toThrow(/stands for your published flows/);

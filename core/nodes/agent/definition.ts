@@ -13,7 +13,7 @@ import {
   promptSummary,
 } from '../shared-config';
 import { runAgent } from './run-agent';
-import { namelessProblems } from '../shared-arguments';
+import { namelessProblems, toolCallee } from '../shared-arguments';
 
 const AgentConfigSchema = z.lazy(() =>
   z.object({
@@ -111,6 +111,12 @@ export const agentNode = defineNode({
       'tool',
       'tool',
     ),
+  ],
+  calls: (config) => [
+    ...(config.agentVersionId
+      ? [{ kind: 'agent' as const, versionId: config.agentVersionId, field: 'config.agentVersionId' }]
+      : []),
+    ...config.tools.flatMap((t, i) => toolCallee(t.server, t.tool, `config.tools.${i}.tool`)),
   ],
   summary: (config) =>
     config.agentVersionId !== undefined && config.tools.length === 0

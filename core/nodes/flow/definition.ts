@@ -33,6 +33,10 @@ export const flowNode = defineNode({
     ...unchosen(config.flow, 'MISSING_FLOW', 'choose the flow this node calls', 'config.flow'),
     ...namelessProblems(config.inputs, 'inputs', 'input'),
   ],
+  calls: (config) =>
+    config.flow.trim()
+      ? [{ kind: 'flow', ref: config.flow, field: 'config.flow', values: { key: 'inputs', label: 'Inputs' } }]
+      : [],
   execute: async (ctx, config) => {
     const inputs = Object.fromEntries(config.inputs.map((i) => [i.name, ctx.resolve(i.value)]));
     ctx.report({ input: inputs });

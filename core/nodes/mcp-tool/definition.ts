@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
-import { toolOutput } from '../../model/tools';
+import { FLOWBENCH_SERVER, toolOutput } from '../../model/tools';
+import { callFlow } from '../call-flow';
 import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
-import { NamedValueSchema, namedValuesEditor, namelessProblems, typedValue, unchosen } from '../shared-arguments';
+import {
+  NamedValueSchema,
+  namedValuesEditor,
+  namelessProblems,
+  toolCallee,
+  typedValue,
+  unchosen,
+} from '../shared-arguments';
 
 const McpToolConfigSchema = z.lazy(() =>
   z.object({
@@ -21,12 +29,19 @@ export const mcpToolNode = defineNode({
   label: 'MCP tool',
   category: 'ai',
   icon: 'tool',
-  description: 'Calls one tool of a connected MCP server; its result is the output.',
+  description:
+    'Calls one tool of a connected MCP server, or a published flow (server “flowbench”); its result is the output.',
   ...callPorts('result'),
   configSchema: McpToolConfigSchema,
   defaults: () => McpToolConfigSchema.parse({}),
   editor: [
-    { key: 'server', label: 'Server', kind: 'text', suggest: 'servers', help: 'empty: any connected server' },
+    {
+      key: 'server',
+      label: 'Server',
+      kind: 'text',
+      suggest: 'servers',
+      help: 'empty: any connected server; “flowbench”: a published flow',
+    },
     { key: 'tool', label: 'Tool', kind: 'text', suggest: 'tools' },
     {
       key: 'arguments',
@@ -39,8 +54,13 @@ export const mcpToolNode = defineNode({
     ...unchosen(config.tool, 'MISSING_TOOL', 'choose the tool this node calls', 'config.tool'),
     ...namelessProblems(config.arguments, 'arguments', 'argument'),
   ],
+  calls: (config) => toolCallee(config.server, config.tool, 'config.tool', { key: 'arguments', label: 'Arguments' }),
   execute: async (ctx, config) => {
-    const info = await ctx.tools.findTool(config.server, config.tool, ctx.signal);
+    // "flowbench": a published flow, described and called as an agent's flow tool is.
+    const isFlow = config.server === FLOWBENCH_SERVER;
+    const info = isFlow
+      ? ctx.subflows.describe(config.tool)
+      : await ctx.tools.findTool(config.server, config.tool, ctx.signal);
     const properties = (info.inputSchema.properties ?? {}) as Record<string, unknown>;
     const args = Object.fromEntries(
       config.arguments.map((a) => [a.name, typedValue(ctx.resolve(a.value), properties[a.name])]),
@@ -56,6 +76,11 @@ export const mcpToolNode = defineNode({
     };
     ctx.toolCall(record);
     try {
+      if (isFlow) {
+        const called = await callFlow(ctx, config.tool, args, ctx.signal, (runId) => ctx.report({ childRunId: runId }));
+        ctx.toolCall({ ...record, durationMs: Date.now() - started, runId: called.runId, result: called.output });
+        return { kind: 'output', output: called.output };
+      }
       const result = await ctx.tools.callTool(info.server, info.name, args, { signal: ctx.signal });
       if (result.isError) {
         throw new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error: ${result.text}`, {

@@ -8,7 +8,7 @@ import { ReadOnlyContext } from './read-only-context';
 import { ReadOnlyNote } from './read-only-note';
 import { ConfigField } from './config-field';
 import { ConnectionsSection } from './connections-section';
-import { CalledFlowInputs, ToolArguments } from './takes-values';
+import { CalleeValues } from './takes-values';
 import { FlowSettings } from './flow-settings';
 import { ParametersEditor } from './parameters-editor';
 import { insertReference } from './reference-target';
@@ -107,8 +107,7 @@ export function Inspector() {
               scope={`${flow.id}:${node.id}`}
             />
           ))}
-          {node.type === 'flow' && <CalledFlowInputs node={node} flow={flow} />}
-          {node.type === 'mcp_tool' && <ToolArguments node={node} flow={flow} />}
+          <CalleeValues node={node} flow={flow} />
         </fieldset>
         {/* Outside the disabled fieldset: read-only, its links still show the node at the other end. */}
         <ConnectionsSection flow={flow} node={node} />

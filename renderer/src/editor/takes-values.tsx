@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Flow, FlowNode } from '../../../core/model/flow';
-import { FLOWBENCH_SERVER } from '../../../core/model/tools';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -22,7 +22,6 @@ async function publishedParameters(ref: string): Promise<Taken[]> {
 
 /** The arguments of the tool `tool` of `server` (any connected server when empty), from its input schema; none when not found. */
 async function toolArguments(server: string, tool: string): Promise<Taken[]> {
-  if (server === FLOWBENCH_SERVER) return publishedParameters(tool);
   const found = (await serverTools(server)).find((t) => t.name === tool);
   if (!found) return [];
   const schema = found.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
@@ -99,33 +98,26 @@ function TakesValues({
   );
 }
 
-/** A flow node's called flow: the inputs its published version takes that the node does not give yet. */
-export function CalledFlowInputs({ node, flow }: { node: FlowNode; flow: Flow }) {
-  const ref = typeof node.config.flow === 'string' ? node.config.flow.trim() : '';
+/**
+ * What the node calls, where it passes it named values (a flow node's inputs,
+ * an MCP tool node's arguments): those the callee takes that the node does
+ * not give yet. Nothing for nodes that pass none.
+ */
+export function CalleeValues({ node, flow }: { node: FlowNode; flow: Flow }) {
+  const callee = nodeRegistry.callees(node).find((c) => c.kind !== 'agent' && c.values !== undefined);
+  if (!callee || callee.kind === 'agent' || !callee.values) return null;
+  // As the node's card names it: the flow, or the tool with its server.
+  const subject = callee.kind === 'flow' ? callee.ref : callee.server ? `${callee.server}/${callee.tool}` : callee.tool;
   return (
     <TakesValues
       node={node}
       flow={flow}
-      listKey="inputs"
-      subject={ref}
-      label="Inputs the called flow takes"
-      load={() => publishedParameters(ref)}
-    />
-  );
-}
-
-/** An MCP tool node's tool: the arguments its input schema names that the node does not give yet. */
-export function ToolArguments({ node, flow }: { node: FlowNode; flow: Flow }) {
-  const server = typeof node.config.server === 'string' ? node.config.server.trim() : '';
-  const tool = typeof node.config.tool === 'string' ? node.config.tool.trim() : '';
-  return (
-    <TakesValues
-      node={node}
-      flow={flow}
-      listKey="arguments"
-      subject={tool ? (server ? `${server}/${tool}` : tool) : ''}
-      label="Arguments the tool takes"
-      load={() => toolArguments(server, tool)}
+      listKey={callee.values.key}
+      subject={subject}
+      label={`${callee.values.label} ${callee.kind === 'flow' ? 'the called flow' : 'the tool'} takes`}
+      load={() =>
+        callee.kind === 'flow' ? publishedParameters(callee.ref) : toolArguments(callee.server, callee.tool)
+      }
     />
   );
 }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { errorsIn } from '../../../core/model/problems';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { CLIENT_ID, transport } from '../api/client';
 import { createEditorSlice, type EditorSlice } from './editor-slice';
 import { createFlowsSlice, type FlowsSlice } from './flows-slice';
@@ -34,9 +35,9 @@ transport.subscribe((event) => {
   // A change seen in the database file (another process, or this host's run writer): an MCP
   // client's call or a CLI run may have added runs, so the Run tab's list is asked for again.
   if (open && event.flowIds.length === 0) void state.loadRecentRuns();
-  // Another flow changed (published, say): a flow or agent node of this one may call it, and the
-  // problems only the host can tell (SUBFLOW_NOT_PUBLISHED, SUBFLOW_INPUTS) are read again with it.
-  const callsFlows = state.flow?.nodes.some((n) => n.type === 'flow' || n.type === 'agent') ?? false;
+  // Another flow changed (published, say): a node of this one may call it (or an agent version), and
+  // the problems only the host can tell (SUBFLOW_NOT_PUBLISHED, SUBFLOW_INPUTS) are read again with it.
+  const callsFlows = state.flow?.nodes.some((n) => nodeRegistry.callees(n).some((c) => c.kind !== 'tool')) ?? false;
   const concernsOpen = event.flowIds.length === 0 || event.flowIds.includes(open ?? '') || callsFlows;
   if (open && concernsOpen && state.saveState === 'saved') void state.reloadFlow();
 });
