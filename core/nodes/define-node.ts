@@ -17,8 +17,12 @@ interface EditorFieldBase {
    * only; `values`: a list of strings typed comma separated.
    */
   kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'value' | 'values' | 'list';
-  /** Shown only while the config's (a list item's) `key` is one of `is`: the enum options of an enum field. */
-  shownWhen?: { key: string; is: readonly string[] };
+  /**
+   * Shown only while the config's (a list item's) `key` is one of `is`: the
+   * enum options of an enum field. With `orWhenSet`, also while the field
+   * holds a value, so that one the other choice cannot use is seen and cleared.
+   */
+  shownWhen?: { key: string; is: readonly string[]; orWhenSet?: boolean };
   help?: string;
   options?: readonly string[];
   /** What the editor shows for each option, where the stored value is not for people (`return_values`). */

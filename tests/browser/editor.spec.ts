@@ -890,21 +890,35 @@ test("an output shows its chosen result's fields only; the other kind's are kept
   await openFlow(page, served, laidOutEcho({ id: 'modes' }));
   await page.getByTestId('rf__node-result').click();
   const inspector = page.locator('.inspector');
+  const view = inspector.getByLabel('View (MCP App)');
   await expect(inspector.getByRole('button', { name: 'Add return value' })).toBeVisible();
   await expect(inspector.getByRole('button', { name: 'Add field' })).toHaveCount(0);
+  // A view shows structured fields only: return values are not offered one.
+  await expect(view).toHaveCount(0);
+  // A list's help is shown with it, as every other field's is.
+  await expect(inspector.getByRole('group', { name: 'Summary fields' })).toContainText(
+    "shown with the run's status in lists and summaries",
+  );
 
   await inspector.getByRole('combobox', { name: 'Result', exact: true }).selectOption('structured');
   await expect(inspector.getByRole('button', { name: 'Add return value' })).toHaveCount(0);
   await inspector.getByRole('button', { name: 'Add field' }).click();
   await inspector.getByLabel('Name', { exact: true }).fill('answer');
+  await view.fill('{"title": "Answer"}');
   await expectSaved(page);
 
+  // Back to return values, a view set stays in sight: it is a problem to see and clear there.
   await inspector.getByRole('combobox', { name: 'Result', exact: true }).selectOption('return_values');
   await expect(inspector.getByRole('button', { name: 'Add field' })).toHaveCount(0);
   await expect(inspector.getByTestId('template-returnValues.0.text')).toContainText('{{nodes.say.output}}');
+  await expect(inspector).toContainText('a view shows structured fields');
+  await view.fill('');
   await expectSaved(page);
+  await expect(view).toHaveCount(0);
+  await expect(inspector).not.toContainText('a view shows structured fields');
   const config = storedFlow(served.db, 'modes').nodes.find((n) => n.id === 'result')?.config;
   expect(config).toMatchObject({ mode: 'return_values', fields: [{ name: 'answer' }] });
+  expect(config).not.toHaveProperty('view');
 });
 
 test('a return value added after one was removed gets an id of its own', async ({ page, served }) => {

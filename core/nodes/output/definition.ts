@@ -113,7 +113,8 @@ export const outputNode = defineNode({
       key: 'view',
       label: 'View (MCP App)',
       kind: 'json',
-      // Shown in either mode: a view set beside return values is a problem to see and clear here.
+      // With return values only while one is set: there it is a problem (see check) to see and clear.
+      shownWhen: { key: 'mode', is: ['structured'], orWhenSet: true },
       help: 'structured fields only: {"title": "…", "mockData": {…}}; clients that support MCP Apps show the result in it',
     },
     {
@@ -133,10 +134,13 @@ export const outputNode = defineNode({
       : config.returnValues.flatMap((r, i) => (r.literal ? [] : [{ field: `returnValues.${i}.text`, text: r.text }]))),
     ...(config.summaryFields ?? []).map((f, i) => ({ field: `summaryFields.${i}.value`, text: f.value })),
   ],
+  // Said when there is nothing to show yet, as other cards say "no prompt yet": an empty line reads as a fault.
   summary: (config) =>
     config.mode === 'structured'
-      ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
-      : preview(config.returnValues.map((r) => r.text).join(' | ')),
+      ? config.fields.length > 0
+        ? `{ ${config.fields.map((f) => f.name).join(', ')} }`
+        : 'no fields yet'
+      : preview(config.returnValues.map((r) => r.text).join(' | ')) || 'no return value yet',
   publishWarnings: (config) =>
     config.mode === 'structured'
       ? config.fields.flatMap((f) => (f.value.trim() === '' ? [`field "${f.name}" is empty`] : []))

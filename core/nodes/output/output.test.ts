@@ -11,6 +11,22 @@ describe('output node', () => {
     });
   });
 
+  it('says on its card what it returns, and that there is nothing yet', () => {
+    const fresh = outputNode.configSchema.parse(outputNode.defaults());
+    expect(outputNode.summary(fresh)).toBe('no return value yet');
+    expect(outputNode.summary({ ...fresh, returnValues: [{ id: 'r', text: 'Hi {{inputs.name}}' }] })).toBe(
+      'Hi {{inputs.name}}',
+    );
+    expect(outputNode.summary({ ...fresh, mode: 'structured' })).toBe('no fields yet');
+    expect(
+      outputNode.summary({
+        ...fresh,
+        mode: 'structured',
+        fields: [{ name: 'title', value: 'x', type: 'string', description: '' }],
+      }),
+    ).toBe('{ title }');
+  });
+
   it('renders its return values in order', async () => {
     const ctx = nodeContext({ outputs: { answer: 'Otters hold hands.', title: 'Otters' } });
     const config = outputNode.configSchema.parse({

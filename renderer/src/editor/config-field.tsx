@@ -32,7 +32,7 @@ interface FieldProps {
 export function ConfigField({ field, value, onChange, references, path, config, scope }: FieldProps) {
   const id = `field-${path}`;
   const when = field.shownWhen;
-  if (when && !when.is.includes(String(config?.[when.key]))) return null;
+  if (when && !when.is.includes(String(config?.[when.key])) && !(when.orWhenSet && value !== undefined)) return null;
   switch (field.kind) {
     case 'template':
       return (
@@ -89,6 +89,7 @@ export function ConfigField({ field, value, onChange, references, path, config, 
         <label className="field inline" htmlFor={id}>
           <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
           <span className="field-label">{field.label}</span>
+          {field.help && <small>{field.help}</small>}
         </label>
       );
     case 'select':
@@ -102,6 +103,7 @@ export function ConfigField({ field, value, onChange, references, path, config, 
               </option>
             ))}
           </select>
+          {field.help && <small>{field.help}</small>}
         </label>
       );
     case 'json':
@@ -167,6 +169,7 @@ function NumberField({
           else if (Number.isFinite(Number(e.target.value))) onChange(Number(e.target.value));
         }}
       />
+      {field.help && <small>{field.help}</small>}
     </label>
   );
 }
@@ -266,6 +269,8 @@ function ListField({
   return (
     <fieldset className="field list-field">
       <legend>{field.label}</legend>
+      {/* Above the items: what a row means is read before rows are added. */}
+      {field.help && <small>{field.help}</small>}
       {value.map((item, index) => (
         <div
           className="list-item"
