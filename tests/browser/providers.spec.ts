@@ -121,6 +121,26 @@ test('with providers added but none the default, the home says that and links to
   await expect(notice).toHaveCount(0);
 });
 
+test("a preset's default model is saved alone: the kind's own URL is not stored as the provider's", async ({
+  page,
+  served,
+}) => {
+  await page.goto(`${served.editorUrl}#/providers`);
+  const row = page.getByRole('group', { name: 'Provider anthropic' });
+  await row.getByLabel('Default model').fill('claude-sonnet-4-5');
+  await row.getByRole('button', { name: 'Save model' }).click();
+  await expect(row.getByRole('button', { name: 'Save model' })).toHaveCount(0);
+  withDatabase(served.db, (services) => {
+    const stored = services.providers.resolve('anthropic');
+    expect(stored).toMatchObject({ kind: 'anthropic', defaultModel: 'claude-sonnet-4-5' });
+    // Left to the kind: were Anthropic's URL to change, this provider would follow it.
+    expect(stored.baseUrl).toBeUndefined();
+  });
+  // The settings form shows no URL of its own either.
+  await row.getByRole('button', { name: 'Edit…' }).click();
+  await expect(row.getByRole('form', { name: 'Settings of anthropic' }).getByLabel(/Base URL/)).toHaveValue('');
+});
+
 test("a preset's key is set, replaced and removed from its row; without one, Test and runs say where it goes, not the SDK's words", async ({
   page,
   served,

@@ -8,6 +8,36 @@ import { keyFieldNote, useSecretStore } from './use-secret-store';
 /** Runs a change to the providers and lists them again; a refusal goes to `say`. */
 export type Act = (change: () => Promise<unknown>, say?: (message: string | undefined) => void) => Promise<void>;
 
+/** What a provider's settings may change to; what is left out stays as stored. */
+interface Changes {
+  baseUrl?: string;
+  streaming?: boolean;
+  defaultModel?: string;
+  apiKey?: string;
+}
+
+/** The URL a provider stores itself; empty for a kind's own (a preset's, which is not stored). */
+const ownUrl = (provider: ProviderListing) =>
+  provider.kind === 'openai-compatible' || provider.url !== kindUrl(provider.kind) ? provider.url : '';
+
+/**
+ * A listed provider's settings with `changes`, for providers.set: the form
+ * here and the provider row's model both save through it, so neither stores
+ * what the other did not mean to (a kind's own URL, a dropped model).
+ */
+export function changedSettings(provider: ProviderListing, changes: Changes) {
+  const baseUrl = (changes.baseUrl ?? ownUrl(provider)).trim();
+  const defaultModel = changes.defaultModel ?? provider.defaultModel;
+  return {
+    name: provider.name,
+    kind: provider.kind,
+    streaming: changes.streaming ?? provider.streaming,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(defaultModel ? { defaultModel } : {}),
+    ...(changes.apiKey ? { apiKey: changes.apiKey } : {}),
+  };
+}
+
 /**
  * A provider's settings changed in place, as n8n edits a credential: its
  * URL, its key (set, replaced or removed; never shown) and whether answers
@@ -22,8 +52,7 @@ export function ProviderSettingsForm({
   act: Act;
   onDone: () => void;
 }) {
-  const ownUrl = provider.kind === 'openai-compatible' || provider.url !== kindUrl(provider.kind);
-  const [baseUrl, setBaseUrl] = useState(ownUrl ? provider.url : '');
+  const [baseUrl, setBaseUrl] = useState(ownUrl(provider));
   const [apiKey, setApiKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
   const [streaming, setStreaming] = useState(provider.streaming);
@@ -34,14 +63,7 @@ export function ProviderSettingsForm({
   const save = () =>
     act(async () => {
       await api.providers.set({
-        provider: {
-          name: provider.name,
-          kind: provider.kind,
-          streaming,
-          ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
-          ...(provider.defaultModel ? { defaultModel: provider.defaultModel } : {}),
-          ...(apiKey ? { apiKey } : {}),
-        },
+        provider: changedSettings(provider, { baseUrl, streaming, apiKey }),
         isDefault: provider.isDefault,
         removeKey: removeKey && !apiKey,
       });

@@ -16,7 +16,7 @@ import { keyFieldNote, useSecretStore } from './use-secret-store';
 import { SECRET_STORE_LABELS } from '../../../core/model/secrets';
 import { BackToFlows } from '../page-link';
 import { useKeptState } from '../use-kept-state';
-import { ProviderSettingsForm, type Act } from './provider-settings-form';
+import { changedSettings, ProviderSettingsForm, type Act } from './provider-settings-form';
 
 const KIND_LABELS: Record<ProviderKind, string> = {
   'openai-compatible': 'OpenAI-compatible endpoint (Ollama, LM Studio, vLLM, …)',
@@ -110,13 +110,7 @@ function ProviderRow({ provider, act }: { provider: ProviderListing; act: Act })
   const saveModel = () =>
     act(() =>
       api.providers.set({
-        provider: {
-          name: provider.name,
-          kind: provider.kind,
-          ...(provider.kind === 'openai-compatible' || provider.url ? { baseUrl: provider.url } : {}),
-          streaming: provider.streaming,
-          ...(model ? { defaultModel: model } : {}),
-        },
+        provider: changedSettings(provider, { defaultModel: model }),
         isDefault: provider.isDefault,
       }),
     );
