@@ -41,6 +41,8 @@ interface EditorFieldBase {
    * agent versions, or the saved flows.
    */
   suggest?: 'providers' | 'models' | 'servers' | 'tools' | 'agents' | 'flows';
+  /** A list of tools (`server`, `tool` items): the editor also offers them ticked off a chosen server's list. */
+  choose?: 'tools';
 }
 
 /** An editor hint with its config type erased: what the inspector reads. */

@@ -215,19 +215,86 @@ test('MCP servers screen: a server added from the form connects and lists its to
   await page.getByLabel('New agent name').fill('Picker');
   await page.getByRole('button', { name: 'New agent' }).click();
   const editor = page.getByRole('region', { name: 'Edit agent Picker' });
-  const pick = editor.getByRole('combobox', { name: 'Add a tool' });
-  await pick.focus();
-  await expect(page.getByTestId('agent-tool-choices').locator('option[value="everything/echo"]')).toHaveCount(1);
-  await pick.fill('everything/echo');
-  await editor.getByRole('button', { name: 'Add tool' }).click();
+  const pick = editor.getByRole('group', { name: 'Choose tools from a server' });
+  await pick.getByLabel('Choose from').selectOption('everything');
+  // Listed with what each does, read from the server.
+  await expect(pick.getByRole('listitem').filter({ hasText: /^echo/ })).toContainText('Echoes back the input');
+  await pick.getByRole('checkbox', { name: /^echo\b/ }).check();
   await expect(editor.getByRole('textbox', { name: /^Tools/ })).toHaveValue('everything/echo');
-  await expect(pick).toHaveValue('');
   // Saved as it is chosen, no click needed.
   await expect(editor.getByRole('status')).toHaveText('Draft saved');
   await expect(page.getByRole('button', { name: 'Agent Picker' })).toContainText('1 tool');
   withDatabase(served.db, (services) =>
     expect(services.agents.get('Picker').draft.tools).toEqual([{ server: 'everything', tool: 'echo' }]),
   );
+});
+
+test("an agent node's tools are ticked off a server's list (and the published flows'), each saved as server and name; unticked, it goes", async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => {
+    services.servers.set(everythingStdio());
+    const shout = buildFlow({
+      id: 'shout',
+      nodes: [input(), output('shouted')],
+      edges: ['input>result'],
+    });
+    services.versions.publish(
+      services.flows.create({ ...shout, name: 'Shout', description: 'Shouts the text back.', tool: { name: 'shout' } })
+        .id,
+    );
+  });
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'ticked',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'agent', type: 'agent', position: { x: 320, y: 100 }, config: { prompt: 'Add 2 and 3.' } },
+        { ...output('{{nodes.agent.output}}'), position: { x: 640, y: 100 } },
+      ],
+      edges: ['input>agent', 'agent>result'],
+    }),
+    name: 'Ticked',
+  });
+  await page.getByTestId('rf__node-agent').click();
+  // A row added before choosing makes way for the tool ticked.
+  await page.getByRole('button', { name: 'Add tool' }).click();
+  await expectSaved(page);
+  const pick = page.getByRole('group', { name: 'Choose tools from a server' });
+  const tools = () => storedFlow(served.db, 'ticked').nodes.find((n) => n.id === 'agent')?.config.tools;
+  await pick.getByLabel('Choose from').selectOption('everything');
+  await expect(pick.getByRole('listitem').filter({ hasText: /^get-sum/ })).toContainText(
+    'Returns the sum of two numbers',
+  );
+  await pick.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('tool-checklist-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('tool-checklist-dark.png') });
+  await pick.getByRole('checkbox', { name: /^get-sum\b/ }).check();
+  await pick.getByRole('checkbox', { name: /^echo\b/ }).check();
+  await expectSaved(page);
+  expect(tools()).toEqual([
+    { server: 'everything', tool: 'get-sum' },
+    { server: 'everything', tool: 'echo' },
+  ]);
+  await expect(page.getByTestId('rf__node-agent')).toContainText('2 tools');
+
+  // The published flows are a list of their own, under "flowbench".
+  await pick.getByLabel('Choose from').selectOption('flowbench');
+  await expect(pick.getByRole('listitem')).toHaveText([/^shout\s*Shouts the text back\./]);
+  await pick.getByRole('checkbox', { name: /^shout\b/ }).check();
+  await expectSaved(page);
+
+  // Unticked, a tool goes; the others stay as they were.
+  await pick.getByLabel('Choose from').selectOption('everything');
+  await pick.getByRole('checkbox', { name: /^get-sum\b/ }).uncheck();
+  await expectSaved(page);
+  expect(tools()).toEqual([
+    { server: 'everything', tool: 'echo' },
+    { server: 'flowbench', tool: 'shout' },
+  ]);
+  await expect(pick.getByRole('checkbox', { name: /^echo\b/ })).toBeChecked();
 });
 
 test('an agent run shows its tool calls live on the card and in the step details (issue 14, point 3)', async ({

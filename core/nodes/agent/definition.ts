@@ -75,6 +75,7 @@ export const agentNode = defineNode({
       key: 'tools',
       label: 'Tools',
       kind: 'list',
+      choose: 'tools',
       help: 'server empty: looked up by name on every connected server; server “flowbench”: a published flow',
       itemFields: [
         { key: 'server', label: 'Server', kind: 'text', suggest: 'servers' },

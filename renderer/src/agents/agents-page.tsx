@@ -9,12 +9,12 @@ import { api } from '../api/client';
 import { PageMessage } from '../page-message';
 import { useListing } from '../use-listing';
 import { Suggestions } from '../editor/config-field';
-import { suggestionsFor } from '../editor/suggestions';
+import { ToolChecklist, type ToolRef } from '../editor/tool-checklist';
 import { BackToFlows } from '../page-link';
 import { useAutoSave, type AutoSaveState } from './use-auto-save';
 
-const toolsText = (settings: AgentSettings) =>
-  settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
+const toolsText = (tools: readonly ToolRef[]) =>
+  tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
 const toolsFrom = (text: string) =>
   text
     .split('\n')
@@ -111,7 +111,7 @@ function AgentEditor({
 }) {
   const [name, setName] = useState(agent.name);
   const [settings, setSettings] = useState<AgentSettings>(agent.draft);
-  const [tools, setTools] = useState(toolsText(agent.draft));
+  const [tools, setTools] = useState(toolsText(agent.draft.tools));
   const [versions, setVersions] = useState<AgentVersion[]>([]);
   useEffect(() => {
     void api.agents.versions({ id: agent.id }).then(setVersions);
@@ -171,11 +171,9 @@ function AgentEditor({
       <label className="field">
         <span className="field-label">Tools</span>
         <textarea value={tools} onChange={(e) => setTools(e.target.value)} />
-        <small>
-          server/tool, one per line, or add one by name below; a bare name is looked up on every connected server
-        </small>
+        <small>server/tool, one per line, or ticked below; a bare name is looked up on every connected server</small>
       </label>
-      <ToolPicker onAdd={(line) => setTools(tools.trim() ? `${tools.trimEnd()}\n${line}` : line)} />
+      <ToolChecklist chosen={toolsFrom(tools)} onChange={(next) => setTools(toolsText(next))} />
       <label className="field">
         <span className="field-label">Max steps</span>
         <input
@@ -253,56 +251,6 @@ function DraftState({ state }: { state: AutoSaveState }) {
           : `Not saved: ${state.message} (what you typed is kept)`}
     </span>
   );
-}
-
-/**
- * Adds a tool to the agent's list by name, choosing among the tools of the
- * MCP servers and the published flows (`flowbench/<tool>`). They are listed
- * when the field is first used: listing a server's tools starts or connects to it.
- */
-function ToolPicker({ onAdd }: { onAdd: (line: string) => void }) {
-  const [line, setLine] = useState('');
-  const [choices, setChoices] = useState<readonly string[] | undefined>(undefined);
-  const list = () => {
-    if (choices) return;
-    setChoices([]);
-    void toolChoices().then(setChoices);
-  };
-  const add = () => {
-    if (!line.trim()) return;
-    onAdd(line.trim());
-    setLine('');
-  };
-  return (
-    <div className="field tool-picker">
-      <input
-        aria-label="Add a tool"
-        placeholder="server/tool"
-        list="agent-tool-choices"
-        value={line}
-        onFocus={list}
-        onChange={(e) => setLine(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && add()}
-      />
-      <datalist id="agent-tool-choices" data-testid="agent-tool-choices">
-        {choices?.map((choice) => (
-          <option key={choice} value={choice} />
-        ))}
-      </datalist>
-      <button type="button" disabled={!line.trim()} onClick={add}>
-        Add tool
-      </button>
-    </div>
-  );
-}
-
-/** Every tool an agent may name, as `server/tool`: each server's (see suggestionsFor), then the published flows. */
-async function toolChoices(): Promise<string[]> {
-  const servers = await suggestionsFor('servers', '');
-  const perServer = await Promise.all(
-    servers.map(async (server) => (await suggestionsFor('tools', server)).map((tool) => `${server}/${tool}`)),
-  );
-  return perServer.flat();
 }
 
 /** The settings an agent may leave unset: the provider's or the server's default applies then. */

@@ -9,6 +9,7 @@ import { readTextOrJson, showTextOrJson } from '../../../core/editing/text-or-js
 import { sameJson } from '../../../core/model/same-json';
 import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
+import { ToolChecklist, type ToolRef } from './tool-checklist';
 import { jsonDrafts } from './json-drafts';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
@@ -328,6 +329,7 @@ function ListField({
       <button className="small" onClick={() => onChange([...value, blankItem(field, value)])}>
         Add {field.label.toLowerCase().replace(/s$/, '')}
       </button>
+      {field.choose === 'tools' && <ToolChecklist chosen={value as unknown as ToolRef[]} onChange={onChange} />}
     </fieldset>
   );
 }
