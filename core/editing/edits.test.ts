@@ -3,7 +3,8 @@ import { FlowSchema } from '../model/flow';
 import { inputNode } from '../nodes/input/definition';
 import { llmNode } from '../nodes/llm/definition';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
-import { addNodeChange, connectChange, loopLimitChange, moveChange } from './edits';
+import { addJoinedNodeChange, addNodeChange, connectChange, loopLimitChange, moveChange, typesToJoin } from './edits';
+import { nodeRegistry } from '../nodes/registry';
 
 const flow = FlowSchema.parse(
   buildFlow({
@@ -121,6 +122,47 @@ describe('editing changes', () => {
       isLoop: false,
       changes: { addEdges: [expect.any(Object)] },
     });
+  });
+
+  it('adds a node joined to the port a connection was dragged from, its empty text filled, in one change', () => {
+    const llm = nodeRegistry.get('llm')!;
+    // Dragged off the template's output: the new LLM's input is joined, its empty prompt reads the template.
+    const after = addJoinedNodeChange(flow, llm, { x: 400, y: 0 }, { nodeId: 'ask', port: 'out', side: 'source' });
+    expect(after?.nodeId).toBe('llm_1');
+    expect(after?.changes.addNodes).toEqual([
+      expect.objectContaining({
+        id: 'llm_1',
+        position: { x: 400, y: 0 },
+        config: expect.objectContaining({ prompt: '{{nodes.ask.output}}' }),
+      }),
+    ]);
+    expect(after?.changes.addEdges).toEqual([
+      expect.objectContaining({ source: 'ask', sourcePort: 'out', target: 'llm_1', targetPort: 'in' }),
+    ]);
+    expect(after?.changes.updateNodes).toBeUndefined();
+
+    // Dragged off the output's input: the new node's data output feeds it.
+    const before = addJoinedNodeChange(
+      flow,
+      nodeRegistry.get('template')!,
+      { x: 0, y: 200 },
+      {
+        nodeId: 'result',
+        port: 'in',
+        side: 'target',
+      },
+    );
+    expect(before?.changes.addEdges).toEqual([
+      expect.objectContaining({ source: 'template_1', sourcePort: 'out', target: 'result', targetPort: 'in' }),
+    ]);
+
+    // What may be added: a type with an input after an output; one with a data output before an input.
+    const afterTypes = typesToJoin({ side: 'source' }).map((d) => d.type);
+    expect(afterTypes).not.toContain('input');
+    expect(afterTypes).toEqual(expect.arrayContaining(['llm', 'agent', 'condition', 'output']));
+    const beforeTypes = typesToJoin({ side: 'target' }).map((d) => d.type);
+    expect(beforeTypes).toEqual(expect.arrayContaining(['input', 'llm', 'template']));
+    expect(beforeTypes).not.toContain('output');
   });
 
   it('moves only the nodes whose position changed', () => {

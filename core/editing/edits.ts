@@ -11,16 +11,24 @@ export function addNodeChange(
   definition: Pick<NodeDefinition, 'type' | 'version' | 'label' | 'defaults'>,
   position: Position,
 ): { changes: ChangeSetInput; nodeId: string } {
-  const id = freeNodeId(new Set(flow.nodes.map((n) => n.id)), definition.type);
-  const node: FlowNode = {
-    id,
+  const node = newNode(flow, definition, position);
+  return { changes: { addNodes: [node] }, nodeId: node.id };
+}
+
+/** A node of a type with its defaults, under an id the flow does not use. */
+function newNode(
+  flow: Flow,
+  definition: Pick<NodeDefinition, 'type' | 'version' | 'label' | 'defaults'>,
+  position: Position,
+): FlowNode {
+  return {
+    id: freeNodeId(new Set(flow.nodes.map((n) => n.id)), definition.type),
     type: definition.type,
     version: definition.version,
     label: definition.label,
     position,
     config: definition.defaults(),
   };
-  return { changes: { addNodes: [node] }, nodeId: id };
 }
 
 /** The passes a loop edge drawn in the editor allows until the person changes it. */
@@ -126,6 +134,61 @@ function filledTarget(
   if (!parsed.success) return undefined;
   const config = targetSpec.fillEmptyText(parsed.data, `{{nodes.${source.id}.output}}`);
   return config ? { id: target.id, config } : undefined;
+}
+
+/** A port a connection was dragged from: the node, the port, and whether it is an output (`source`) or an input. */
+export interface DraggedPort {
+  nodeId: string;
+  port: string;
+  side: 'source' | 'target';
+}
+
+/**
+ * The types a connection dragged off `from` and let go on empty canvas may
+ * add, already joined to it: those with an input for an output dragged, those
+ * with a data output for an input dragged.
+ */
+export function typesToJoin(from: Pick<DraggedPort, 'side'>): NodeDefinition[] {
+  return nodeRegistry
+    .all()
+    .filter((d) => (from.side === 'source' ? d.inputs.length > 0 : d.outputs.some((p) => p.kind === 'data')));
+}
+
+/**
+ * The change that adds a node where a connection dragged off a port was let
+ * go, joined to that port, in one edit (one Undo takes both back), as n8n,
+ * Rivet and ComfyUI add a node from a dropped connection. The join fills the
+ * new node's empty text as drawing it would. Undefined when the type has no
+ * port to join there.
+ */
+export function addJoinedNodeChange(
+  flow: Flow,
+  definition: NodeDefinition,
+  position: Position,
+  from: DraggedPort,
+): { changes: ChangeSetInput; nodeId: string } | undefined {
+  const node = newNode(flow, definition, position);
+  const newPort =
+    from.side === 'source' ? definition.inputs[0]?.id : definition.outputs.find((p) => p.kind === 'data')?.id;
+  if (!newPort) return undefined;
+  const ends =
+    from.side === 'source'
+      ? { source: from.nodeId, sourcePort: from.port, target: node.id, targetPort: newPort }
+      : { source: node.id, sourcePort: newPort, target: from.nodeId, targetPort: from.port };
+  const joined = connectChange({ ...flow, nodes: [...flow.nodes, node] }, ends);
+  if (joined.kind !== 'change') return undefined;
+  // The new node's filled text goes into the node added; a filled existing node stays an update.
+  const updates = joined.changes.updateNodes ?? [];
+  const own = updates.find((u) => u.id === node.id);
+  const others = updates.filter((u) => u.id !== node.id);
+  return {
+    nodeId: node.id,
+    changes: {
+      addNodes: [own?.config ? { ...node, config: own.config } : node],
+      ...(joined.changes.addEdges ? { addEdges: joined.changes.addEdges } : {}),
+      ...(others.length > 0 ? { updateNodes: others } : {}),
+    },
+  };
 }
 
 /** The change that moves nodes, leaving out those already where they are; undefined when none moved. */

@@ -299,6 +299,62 @@ test('a connection carries data: connecting into an empty prompt fills in the re
   await expect(page.getByTestId('rf__node-llm_1')).not.toContainText('template_1');
 });
 
+/** Drags a connection off a node's port and lets it go on empty canvas, `dx`, `dy` away. */
+async function dropConnection(page: Page, nodeId: string, port: string, dx: number, dy: number): Promise<void> {
+  const box = await page.locator(`.react-flow__handle[data-nodeid="${nodeId}"][data-handleid="${port}"]`).boundingBox();
+  if (!box) throw new Error(`no port ${port} on ${nodeId}`);
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + dx / 2, from.y + dy / 2, { steps: 8 });
+  await page.mouse.move(from.x + dx, from.y + dy, { steps: 8 });
+  await page.mouse.up();
+}
+
+test('a connection let go on empty canvas offers the node types to add there, joined to its port; one Undo takes both back', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'joined' }));
+  const edges = page.locator('.react-flow__edge');
+  await expect(edges).toHaveCount(2);
+  // Off the template's output: the types that take an input, filtered by what is typed.
+  await dropConnection(page, 'say', 'out', 60, 220);
+  const menu = page.getByRole('dialog', { name: 'Add a node after this one' });
+  await expect(menu.getByRole('button')).toContainText(['Template', 'LLM', 'Agent', 'Output']);
+  await expect(menu.getByRole('button', { name: /^Input/ })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('join-menu-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('join-menu-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await menu.getByRole('textbox', { name: 'Node type' }).fill('llm');
+  await expect(menu.getByRole('button')).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveCount(0);
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'joined');
+  const added = stored.nodes.find((n) => n.type === 'llm');
+  expect(added?.config.prompt).toBe('{{nodes.say.output}}');
+  expect(stored.edges).toContainEqual(expect.objectContaining({ source: 'say', sourcePort: 'out', target: added?.id }));
+  // Where it was let go, below the template, and chosen for editing.
+  const say = stored.nodes.find((n) => n.id === 'say')!;
+  expect(added!.position.y).toBeGreaterThan(say.position.y + 100);
+  await expect(page.locator('.inspector h2')).toContainText(`LLM ${added?.id}`);
+
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'joined').nodes.map((n) => n.type)).not.toContain('llm');
+  await expect(edges).toHaveCount(2);
+
+  // Off the output's input: types with an output to feed it. Escape adds nothing.
+  await dropConnection(page, 'result', 'in', -60, 220);
+  const before = page.getByRole('dialog', { name: 'Add a node before this one' });
+  await expect(before.getByRole('button', { name: /^Output/ })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(before).toHaveCount(0);
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+});
+
 test("a new flow's empty canvas says where to start, and its button adds the Input node; undone, the hint is back", async ({
   page,
   served,

@@ -47,6 +47,8 @@ import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
 import { FindBar } from './find-bar';
 import { NOTE_MIME, PALETTE_MIME } from './palette';
+import { JoinMenu, type Joining } from './join-menu';
+import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 
 /** Folds React Flow's select changes into a set of selected ids. */
 function applySelectChanges(selected: Set<string>, changes: readonly (NodeChange<CanvasNode> | EdgeChange)[]): void {
@@ -165,7 +167,7 @@ function ConnectionLine({
 }
 
 /** Letting go over a port that may not be joined says why, once more, where the person looks afterwards. */
-const onConnectEnd: OnConnectEnd = (_, state) => {
+const sayRefusal = (state: Parameters<OnConnectEnd>[1]) => {
   if (state.isValid !== false || !state.fromNode || !state.toNode) return;
   const reason = refusalFor(state.fromNode.id, state.fromHandle?.type, state.toNode.id);
   if (reason) useAppStore.getState().notify(`Not connected: ${reason}`);
@@ -309,6 +311,24 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     else useAppStore.getState().addNode(type, at);
   }, []);
 
+  // A connection let go on empty canvas offers the types to add there, joined to its port (JoinMenu).
+  const [joining, setJoining] = useState<Joining | undefined>(undefined);
+  const onConnectEnd = useCallback<OnConnectEnd>((event, state) => {
+    if (state.toNode || !state.fromNode || !state.fromHandle?.id || !instance.current) return sayRefusal(state);
+    const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+    if (!point) return;
+    const side = state.fromHandle.type;
+    const drop = instance.current.screenToFlowPosition({ x: point.clientX, y: point.clientY });
+    // The new card's joined port where the connection was let go: its left edge after, its right edge before.
+    const x = side === 'source' ? drop.x : drop.x - NODE_WIDTH;
+    const y = drop.y - NODE_MIN_HEIGHT / 2;
+    setJoining({
+      screen: { x: point.clientX, y: point.clientY },
+      at: { x: Math.round(x / GRID[0]) * GRID[0], y: Math.round(y / GRID[1]) * GRID[1] },
+      from: { nodeId: state.fromNode.id, port: state.fromHandle.id, side },
+    });
+  }, []);
+
   const onInit = useCallback((flow: ReactFlowInstance<CanvasNode>) => {
     instance.current = flow;
     window.flowbenchReady = performance.now();
@@ -367,6 +387,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           </ReactFlow>
         </RunShownContext.Provider>
       </NodeDetailContext.Provider>
+      {joining && <JoinMenu joining={joining} onClose={() => setJoining(undefined)} />}
       <div
         className="fb-drag-shield"
         hidden

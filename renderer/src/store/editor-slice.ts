@@ -1,11 +1,13 @@
 import type { StateCreator } from 'zustand';
 import {
+  addJoinedNodeChange,
   addNodeChange,
   canConnect,
   connectChange,
   DEFAULT_LOOP_PASSES,
   loopLimitChange,
   moveChange,
+  type DraggedPort,
 } from '../../../core/editing/edits';
 import { layoutPositions } from '../../../core/editing/layout';
 import {
@@ -88,6 +90,8 @@ export interface EditorSlice {
   setSelection: (nodes: string[], edges: string[]) => void;
   selectAll: () => void;
   addNode: (type: string, position: Position) => string | undefined;
+  /** Adds a node joined to the port a connection was dragged from (let go on empty canvas), and selects it. */
+  addJoinedNode: (type: string, position: Position, from: DraggedPort) => string | undefined;
   /** Adds a sticky note and selects it; its id on the canvas (note-ids.ts). */
   addNote: (position: Position) => string | undefined;
   updateNote: (id: string, update: Partial<Omit<Note, 'id'>>, coalesceKey?: string) => void;
@@ -532,6 +536,15 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       commit(parse(changes));
       set({ selectedNodes: [nodeId], selectedEdges: [] });
       return nodeId;
+    },
+    addJoinedNode(type, position, from) {
+      const flow = get().flow;
+      const definition = nodeRegistry.get(type);
+      const added = flow && definition && addJoinedNodeChange(flow, definition, position, from);
+      if (!added) return undefined;
+      commit(parse(added.changes));
+      set({ selectedNodes: [added.nodeId], selectedEdges: [] });
+      return added.nodeId;
     },
     addNote(position) {
       const flow = get().flow;
