@@ -72,12 +72,25 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
     page.evaluate<string>(`document.querySelector('[aria-label="Step details"] .step-block pre')?.textContent ?? ''`);
   await expect.poll(streamed, { intervals: [50] }).toBe('Otters ');
   await expect.poll(streamed, { intervals: [50] }).toBe('Otters hold ');
+  // The card shows the text as it streams too, as Rivet's nodes do.
+  const onCard = () =>
+    page.evaluate<string>(`document.querySelector('[data-id="answer"] .fb-step-output-streaming')?.textContent ?? ''`);
+  await expect.poll(onCard, { intervals: [50] }).toBe('Otters hold');
 
   // Done: duration, tokens and cost on the card, the edges that carried data marked.
   await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();
   await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText(/^\d+ ms · 15 tokens · \$0\.02$/);
   await expect(page.locator('.react-flow__edge-path.edge-carried')).toHaveCount(2);
   await expect(page.getByTestId('run-usage')).toHaveText('· 15 tokens · $0.02');
+  // Each card keeps what its step gave: what every node did is read off the canvas.
+  await expect(card(page, 'answer').locator('.fb-step-output')).toHaveText('Otters hold hands.');
+  await expect(card(page, 'input').locator('.fb-step-output')).toHaveText('{"topic":"otters"}');
+  // The result as a caller gets it: its text, not the run's record of it.
+  await expect(card(page, 'result').locator('.fb-step-output')).toHaveText('Otters hold hands.');
+  await page.screenshot({ path: test.info().outputPath('card-outputs-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('card-outputs-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Inspection: the exact messages the model got, the output, the model and cost, copyable.
   await expect(details.locator('.message pre')).toHaveText([
@@ -97,6 +110,8 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
   await expect(page.locator('.run-status')).toHaveText('cancelled');
   await expect(card(page, 'answer').getByRole('img', { name: 'cancelled' })).toBeVisible();
   await expect(card(page, 'answer').locator('.fb-step-line')).toHaveText('CANCELLED');
+  // Nothing of the run before stays on the card.
+  await expect(card(page, 'answer').locator('.fb-step-output')).toHaveCount(0);
 });
 
 test('an old run opens over the flow it ran, read-only, after the flow changed; the runs page lists every flow’s runs and deletes one (issue 16, point 4)', async ({

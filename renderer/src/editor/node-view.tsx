@@ -137,6 +137,7 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
       </div>
       <div className="fb-node-summary">{summary}</div>
       {isRunShown && <StepLine nodeId={node.id} />}
+      {isRunShown && <StepOutput nodeId={node.id} />}
       {outputs}
     </>
   );
@@ -177,6 +178,31 @@ function StepLine({ nodeId }: { nodeId: string }) {
   if (status === 'running' && started !== undefined) return <Elapsed since={started} detail={line} />;
   return line ? <div className={`fb-step-line fb-step-line-${status}`}>{line}</div> : null;
 }
+
+/**
+ * A line or two of what the step gave, under the card (as Rivet shows each
+ * node's output), and the model's text as it streams in while it runs: what
+ * each node did is read off the canvas, the step details hold the whole.
+ */
+function StepOutput({ nodeId }: { nodeId: string }) {
+  const output = useAppStore((s) => s.stepOutputs[nodeId]);
+  const streamed = useAppStore((s) =>
+    s.nodeStatus[nodeId] === 'running' && s.tokens[nodeId] ? streamTail(s.tokens[nodeId]) : undefined,
+  );
+  const text = output ?? streamed;
+  if (!text) return null;
+  return (
+    <div className={output ? 'fb-step-output' : 'fb-step-output fb-step-output-streaming'} title={text}>
+      {text}
+    </div>
+  );
+}
+
+/** The last words streamed so far, on one line. */
+const streamTail = (tokens: string) => {
+  const flat = tokens.slice(-400).replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `…${flat.slice(-159)}` : flat;
+};
 
 /** Seconds since a step started, ticking while it runs. */
 function Elapsed({ since, detail }: { since: number; detail?: string | undefined }) {

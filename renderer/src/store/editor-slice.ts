@@ -451,6 +451,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         runId: undefined,
         nodeStatus: {},
         stepLines: {},
+        stepOutputs: {},
         stepStarted: {},
         carriedEdges: new Set(),
         runSnapshot: undefined,

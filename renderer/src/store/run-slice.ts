@@ -7,6 +7,7 @@ import { formatCost } from '../../../core/model/pricing';
 import { carriedEdges } from '../run/carried-edges';
 import type {
   RunEvent,
+  RunOutput,
   RunRecord,
   RunStatus,
   RunSummary,
@@ -19,6 +20,8 @@ import { api } from '../api/client';
 import { flowOnCanvas } from './versions-slice';
 import type { AskAnswer, Question, QuestionEvent } from '../../../core/model/human-input';
 import { stringifyValue } from '../../../core/model/template';
+import { subflowOutput } from '../../../core/model/subflows';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import type { AppState } from './app-store';
 
 /** The run started from the editor, shown live on the canvas. */
@@ -31,6 +34,8 @@ export interface RunSlice {
    * an error code. Strings, so a card re-renders only when its own line changes.
    */
   stepLines: Record<string, string>;
+  /** What each node's card shows of its step's output: a line or two of it (see outputPreview). */
+  stepOutputs: Record<string, string>;
   /** When each running step started (ms since the epoch), for the elapsed time on its card. */
   stepStarted: Record<string, number>;
   /** The edges the run shown carried data along (see carriedEdges). */
@@ -115,6 +120,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   run: undefined,
   nodeStatus: {},
   stepLines: {},
+  stepOutputs: {},
   stepStarted: {},
   carriedEdges: new Set(),
   questions: [],
@@ -318,19 +324,63 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
 function stepViews(
   run: RunRecord | undefined,
   flow: Flow | undefined,
-): Pick<RunSlice, 'nodeStatus' | 'stepLines' | 'stepStarted' | 'carriedEdges'> {
+): Pick<RunSlice, 'nodeStatus' | 'stepLines' | 'stepOutputs' | 'stepStarted' | 'carriedEdges'> {
   const nodeStatus: Record<string, StepStatus> = {};
   const stepLines: Record<string, string> = {};
+  const stepOutputs: Record<string, string> = {};
   const stepStarted: Record<string, number> = {};
+  const results = new Set(flow?.nodes.filter((n) => nodeRegistry.get(n.type)?.isResult).map((n) => n.id));
   // While a run goes, a node it has not reached yet is queued.
   if (run?.status === 'running') for (const node of flow?.nodes ?? []) nodeStatus[node.id] = 'pending';
   for (const step of run?.steps ?? []) {
     nodeStatus[step.nodeId] = step.status;
     stepLines[step.nodeId] = stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
+    if (step.status === 'succeeded' && step.output !== undefined) {
+      // The result node's output is the run's result: shown as a caller gets it (its text, or its data).
+      const isResult = results.has(step.nodeId);
+      stepOutputs[step.nodeId] = outputPreview(isResult ? subflowOutput(step.output as RunOutput) : step.output);
+    }
     if (step.status === 'running' && step.startedAt) stepStarted[step.nodeId] = Date.parse(step.startedAt);
   }
-  return { nodeStatus, stepLines, stepStarted, carriedEdges: flow ? carriedEdges(flow, run) : new Set() };
+  return {
+    nodeStatus,
+    stepLines,
+    stepOutputs,
+    stepStarted,
+    carriedEdges: flow ? carriedEdges(flow, run) : new Set(),
+  };
 }
+
+/** How much of an output a card shows: about two lines of it. */
+const PREVIEW_LENGTH = 160;
+// Outputs as JSON, once each: the store takes the run again every frame while it goes.
+const previews = new WeakMap<object, string>();
+
+/**
+ * A step's output in a line or two, for its card (as Rivet shows a node's
+ * output under it): text as it is, JSON compact, white space run together,
+ * cut short. The step details show the whole.
+ */
+export function outputPreview(output: unknown): string {
+  // Said, not left blank: an empty answer is something to see.
+  if (output === '') return '(empty text)';
+  if (output === null) return 'null';
+  if (typeof output !== 'object') return shortened(stringifyValue(output));
+  let preview = previews.get(output);
+  if (preview === undefined) {
+    preview = shortened(JSON.stringify(output));
+    previews.set(output, preview);
+  }
+  return preview;
+}
+
+const shortened = (text: string) => {
+  const flat = text
+    .slice(0, PREVIEW_LENGTH * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH - 1)}…` : flat;
+};
 
 /** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */
 function stepLine(step: StepRecord, isReused: boolean): string {
