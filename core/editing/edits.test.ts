@@ -3,7 +3,15 @@ import { FlowSchema } from '../model/flow';
 import { inputNode } from '../nodes/input/definition';
 import { llmNode } from '../nodes/llm/definition';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
-import { addJoinedNodeChange, addNodeChange, connectChange, loopLimitChange, moveChange, typesToJoin } from './edits';
+import {
+  addJoinedNodeChange,
+  addNodeChange,
+  connectChange,
+  insertNodeChange,
+  loopLimitChange,
+  moveChange,
+  typesToJoin,
+} from './edits';
 import { nodeRegistry } from '../nodes/registry';
 
 const flow = FlowSchema.parse(
@@ -163,6 +171,32 @@ describe('editing changes', () => {
     const beforeTypes = typesToJoin({ side: 'target' }).map((d) => d.type);
     expect(beforeTypes).toEqual(expect.arrayContaining(['input', 'llm', 'template']));
     expect(beforeTypes).not.toContain('output');
+  });
+
+  it('puts a node in the middle of an edge: the edge gives way to two, the new text reads the node before', () => {
+    const laidOut = { ...flow, nodes: flow.nodes.map((n, i) => ({ ...n, position: { x: i * 400, y: 0 } })) };
+    const edge = laidOut.edges.find((e) => e.source === 'ask' && e.target === 'result')!;
+    const inserted = insertNodeChange(laidOut, nodeRegistry.get('llm')!, edge.id);
+    expect(inserted?.nodeId).toBe('llm_1');
+    expect(inserted?.changes.removeEdges).toEqual([edge.id]);
+    expect(inserted?.changes.addEdges).toEqual([
+      expect.objectContaining({ source: 'ask', sourcePort: 'out', target: 'llm_1', targetPort: 'in' }),
+      expect.objectContaining({ source: 'llm_1', sourcePort: 'out', target: 'result', targetPort: 'in' }),
+    ]);
+    const node = inserted?.changes.addNodes?.[0];
+    expect(node?.config).toMatchObject({ prompt: '{{nodes.ask.output}}' });
+    // Room is made: the node after (and what follows it) moves right, the new one goes between.
+    expect(node?.position).toEqual({ x: 700, y: 0 });
+    expect(inserted?.changes.updateNodes).toEqual([{ id: 'result', position: { x: 1000, y: 0 } }]);
+    // With room between the two already, nothing moves.
+    const roomy = {
+      ...laidOut,
+      nodes: laidOut.nodes.map((n) => (n.id === 'result' ? { ...n, position: { x: 1400, y: 0 } } : n)),
+    };
+    expect(insertNodeChange(roomy, nodeRegistry.get('llm')!, edge.id)?.changes.updateNodes).toBeUndefined();
+    // Not into a loop edge, nor with a type that has no output to go on with.
+    expect(insertNodeChange(laidOut, nodeRegistry.get('output')!, edge.id)).toBeUndefined();
+    expect(insertNodeChange(laidOut, nodeRegistry.get('llm')!, 'no-such-edge')).toBeUndefined();
   });
 
   it('moves only the nodes whose position changed', () => {

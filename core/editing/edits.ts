@@ -1,9 +1,11 @@
 import type { ChangeSetInput } from '../model/change-set';
-import type { Flow, FlowNode, Position } from '../model/flow';
-import { buildAdjacency, shortestPath, wouldCreateCycle } from '../model/graph';
+import type { Flow, FlowEdge, FlowNode, Position } from '../model/flow';
+import { buildAdjacency, reachable, shortestPath, wouldCreateCycle } from '../model/graph';
+import { NODE_WIDTH } from './layout';
 import type { NodeDefinition } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
 import { freeNodeId, newItemId } from './ids';
+import { freeSpotNear } from './placement';
 
 /** The change that adds a node of a type with its defaults, and the new node's id. */
 export function addNodeChange(
@@ -189,6 +191,81 @@ export function addJoinedNodeChange(
       ...(others.length > 0 ? { updateNodes: others } : {}),
     },
   };
+}
+
+/** The types a node put in the middle of an edge may be: one input to take the edge, a data output to go on. */
+export function typesToInsert(): NodeDefinition[] {
+  return nodeRegistry.all().filter((d) => d.inputs.length > 0 && d.outputs.some((p) => p.kind === 'data'));
+}
+
+/**
+ * The change that puts a new node in the middle of an edge (n8n's + on a
+ * connection): the edge gives way to one into the node's first input and
+ * one out of its data output, the node goes in free space between the two
+ * ends, and its empty text reads the node before it. Undefined for a loop
+ * edge, or a type without both ports.
+ */
+export function insertNodeChange(
+  flow: Flow,
+  definition: NodeDefinition,
+  edgeId: string,
+): { changes: ChangeSetInput; nodeId: string } | undefined {
+  const edge = flow.edges.find((e) => e.id === edgeId);
+  const source = flow.nodes.find((n) => n.id === edge?.source);
+  const target = flow.nodes.find((n) => n.id === edge?.target);
+  const inPort = definition.inputs[0]?.id;
+  const outPort = definition.outputs.find((p) => p.kind === 'data')?.id;
+  if (!edge || edge.loop || !source || !target || !inPort || !outPort) return undefined;
+  const moves = roomAfter(flow, source, target);
+  const moved = flow.nodes.map((n) => moves.find((m) => m.id === n.id) ?? n);
+  const start = { x: source.position.x + NODE_WIDTH + INSERT_GAP, y: (source.position.y + target.position.y) / 2 };
+  const node = newNode(flow, definition, freeSpotNear(moved, start));
+  const others = flow.edges.filter((e) => e.id !== edgeId);
+  const into = connectChange(
+    { ...flow, nodes: [...flow.nodes, node], edges: others },
+    { source: edge.source, sourcePort: edge.sourcePort, target: node.id, targetPort: inPort },
+  );
+  if (into.kind !== 'change' || !into.changes.addEdges) return undefined;
+  const filled = into.changes.updateNodes?.find((u) => u.id === node.id)?.config;
+  const added = filled ? { ...node, config: filled } : node;
+  const firstEdges = into.changes.addEdges as FlowEdge[];
+  const out = connectChange(
+    { ...flow, nodes: [...flow.nodes, added], edges: [...others, ...firstEdges] },
+    { source: node.id, sourcePort: outPort, target: edge.target, targetPort: edge.targetPort },
+  );
+  if (out.kind !== 'change' || !out.changes.addEdges) return undefined;
+  // The node after keeps its text unless it was empty: then it reads the node put in.
+  const updates = [...moves.map((m) => ({ id: m.id, position: m.position })), ...(out.changes.updateNodes ?? [])];
+  return {
+    nodeId: node.id,
+    changes: {
+      addNodes: [added],
+      removeEdges: [edgeId],
+      addEdges: [...firstEdges, ...out.changes.addEdges],
+      ...(updates.length > 0 ? { updateNodes: updates } : {}),
+    },
+  };
+}
+
+/** The space kept on each side of a node put into an edge: ELK's between layers (layout.ts). */
+const INSERT_GAP = 80;
+
+/**
+ * Where the nodes from `target` on go so that a card fits between `source`
+ * and `target` (n8n pushes the nodes after an inserted one along): each
+ * node downstream of the target, the target too, moved right by what is
+ * missing; none when there is room already.
+ */
+function roomAfter(flow: Flow, source: FlowNode, target: FlowNode): FlowNode[] {
+  const missing = source.position.x + NODE_WIDTH + INSERT_GAP + NODE_WIDTH + INSERT_GAP - target.position.x;
+  if (missing <= 0) return [];
+  // On the canvas's 20-px grid.
+  const shift = Math.ceil(missing / 20) * 20;
+  const forward = forwardOf(flow);
+  const after = reachable([target.id], (id) => forward.outgoing.get(id));
+  return flow.nodes
+    .filter((n) => after.has(n.id) && n.position.x >= target.position.x)
+    .map((n) => ({ ...n, position: { x: n.position.x + shift, y: n.position.y } }));
 }
 
 /** The change that moves nodes, leaving out those already where they are; undefined when none moved. */

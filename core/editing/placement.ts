@@ -81,3 +81,9 @@ export function freePosition(
   };
   return freeRowNear(placed, centre, size) ?? centre;
 }
+
+/** The nearest free spot for a card to `start` (a row below first, then above), `start` itself when none is. */
+export function freeSpotNear(placed: readonly Placed[], start: Position): Position {
+  const at = { x: snap(start.x), y: snap(start.y) };
+  return freeRowNear(placed, at, CARD) ?? at;
+}

@@ -355,6 +355,49 @@ test('a connection let go on empty canvas offers the node types to add there, jo
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
 });
 
+test('the + on a selected edge puts a node in its middle: the nodes after move along, its prompt reads the node before; one Undo takes it back', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'inserted' }));
+  const before = storedFlow(served.db, 'inserted');
+  const edge = before.edges.find((e) => e.source === 'say' && e.target === 'result')!;
+  // Only the selected edge shows it.
+  await expect(page.getByRole('button', { name: 'Insert a node into this edge' })).toHaveCount(0);
+  // A level edge has no height, which Playwright counts as not visible: clicked as it is.
+  await page.getByTestId(`rf__edge-${edge.id}`).click({ force: true });
+  await expect(page.getByRole('button', { name: 'Insert a node into this edge' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('edge-insert-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: test.info().outputPath('edge-insert-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'Insert a node into this edge' }).click();
+  const menu = page.getByRole('dialog', { name: 'Insert a node into this edge' });
+  // What can sit between: an input and an output to go on with.
+  await expect(menu.getByRole('button', { name: /^Output/ })).toHaveCount(0);
+  await expect(menu.getByRole('button', { name: /^Input/ })).toHaveCount(0);
+  await menu.getByRole('button', { name: /^LLM/ }).click();
+  await expectSaved(page);
+  const after = storedFlow(served.db, 'inserted');
+  const llm = after.nodes.find((n) => n.type === 'llm')!;
+  expect(after.edges.map((e) => `${e.source}>${e.target}`).sort()).toEqual(
+    ['input>say', `say>${llm.id}`, `${llm.id}>result`].sort(),
+  );
+  expect(llm.config.prompt).toBe('{{nodes.say.output}}');
+  const x = (flow: typeof before, id: string) => flow.nodes.find((n) => n.id === id)!.position.x;
+  // Between the two, the result moved right to make room.
+  expect(llm.position.x).toBeGreaterThan(x(after, 'say'));
+  expect(x(after, 'result')).toBeGreaterThan(llm.position.x);
+  expect(x(after, 'result')).toBeGreaterThan(x(before, 'result'));
+
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expectSaved(page);
+  const undone = storedFlow(served.db, 'inserted');
+  expect(undone.nodes.map((n) => n.type)).not.toContain('llm');
+  expect(undone.edges.map((e) => `${e.source}>${e.target}`).sort()).toEqual(['input>say', 'say>result']);
+  expect(x(undone, 'result')).toBe(x(before, 'result'));
+});
+
 test("a new flow's empty canvas says where to start, and its button adds the Input node; undone, the hint is back", async ({
   page,
   served,

@@ -22,6 +22,7 @@ import {
 } from '@xyflow/react';
 import { Map as MapIcon, Maximize } from 'lucide-react';
 import { shortRunId } from '../../../core/model/run';
+import type { Position as FlowPosition } from '../../../core/model/flow';
 import {
   memo,
   useCallback,
@@ -33,7 +34,13 @@ import {
   type DragEvent,
   type MouseEvent as ReactMouseEvent,
 } from 'react';
-import { connectionRefusal, DEFAULT_LOOP_PASSES, goesBack } from '../../../core/editing/edits';
+import {
+  connectionRefusal,
+  DEFAULT_LOOP_PASSES,
+  goesBack,
+  typesToJoin,
+  type DraggedPort,
+} from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
 import { flowOnCanvas, versionOnCanvas } from '../store/versions-slice';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
@@ -47,7 +54,7 @@ import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
 import { FindBar } from './find-bar';
 import { NOTE_MIME, PALETTE_MIME } from './palette';
-import { JoinMenu, type Joining } from './join-menu';
+import { NodeTypeMenu } from './node-type-menu';
 import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -312,7 +319,9 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   }, []);
 
   // A connection let go on empty canvas offers the types to add there, joined to its port (JoinMenu).
-  const [joining, setJoining] = useState<Joining | undefined>(undefined);
+  const [joining, setJoining] = useState<
+    { screen: { x: number; y: number }; at: FlowPosition; from: DraggedPort } | undefined
+  >(undefined);
   const onConnectEnd = useCallback<OnConnectEnd>((event, state) => {
     if (state.toNode || !state.fromNode || !state.fromHandle?.id || !instance.current) return sayRefusal(state);
     const point = 'changedTouches' in event ? event.changedTouches[0] : event;
@@ -387,7 +396,15 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           </ReactFlow>
         </RunShownContext.Provider>
       </NodeDetailContext.Provider>
-      {joining && <JoinMenu joining={joining} onClose={() => setJoining(undefined)} />}
+      {joining && (
+        <NodeTypeMenu
+          label={joining.from.side === 'source' ? 'Add a node after this one' : 'Add a node before this one'}
+          types={typesToJoin(joining.from)}
+          screen={joining.screen}
+          onChoose={(type) => useAppStore.getState().addJoinedNode(type, joining.at, joining.from)}
+          onClose={() => setJoining(undefined)}
+        />
+      )}
       <div
         className="fb-drag-shield"
         hidden

@@ -1,5 +1,8 @@
-import { BaseEdge, getBezierPath, type EdgeProps } from '@xyflow/react';
-import { memo, useContext } from 'react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { memo, useContext, useState } from 'react';
+import { typesToInsert } from '../../../core/editing/edits';
+import { readOnlyShown } from '../store/versions-slice';
+import { NodeTypeMenu } from './node-type-menu';
 import { RunShownContext } from './node-view';
 import { useAppStore } from '../store/app-store';
 
@@ -41,19 +44,52 @@ export function loopPath({
 function Edge({ isCarried, ...props }: EdgeProps & { isCarried: boolean }) {
   const [path, labelX, labelY] = props.data?.isLoop ? loopPath(props) : getBezierPath(props);
   return (
-    <BaseEdge
-      id={props.id}
-      path={path}
-      labelX={labelX}
-      labelY={labelY}
-      {...(props.label
-        ? { label: props.label, labelBgPadding: [4, 2] as [number, number], labelBgBorderRadius: 4 }
-        : {})}
-      {...(props.markerEnd ? { markerEnd: props.markerEnd } : {})}
-      {...(props.style ? { style: props.style } : {})}
-      {...(props.interactionWidth !== undefined ? { interactionWidth: props.interactionWidth } : {})}
-      {...(isCarried ? { className: 'edge-carried' } : {})}
-    />
+    <>
+      {/* Only the selected edge offers it: one button, not one per edge of a big flow. */}
+      {props.selected && !props.data?.isLoop && <InsertButton edgeId={props.id} x={labelX} y={labelY} />}
+      <BaseEdge
+        id={props.id}
+        path={path}
+        labelX={labelX}
+        labelY={labelY}
+        {...(props.label
+          ? { label: props.label, labelBgPadding: [4, 2] as [number, number], labelBgBorderRadius: 4 }
+          : {})}
+        {...(props.markerEnd ? { markerEnd: props.markerEnd } : {})}
+        {...(props.style ? { style: props.style } : {})}
+        {...(props.interactionWidth !== undefined ? { interactionWidth: props.interactionWidth } : {})}
+        {...(isCarried ? { className: 'edge-carried' } : {})}
+      />
+    </>
+  );
+}
+
+/** The + in the middle of the selected edge: puts a node there (n8n's + on a connection), from a list of types. */
+function InsertButton({ edgeId, x, y }: { edgeId: string; x: number; y: number }) {
+  const readOnly = useAppStore(readOnlyShown);
+  const [menuAt, setMenuAt] = useState<{ x: number; y: number } | undefined>(undefined);
+  if (readOnly !== undefined) return null;
+  return (
+    <EdgeLabelRenderer>
+      <button
+        className="edge-insert nodrag nopan"
+        style={{ transform: `translate(-50%, -50%) translate(${x}px, ${y}px)` }}
+        aria-label="Insert a node into this edge"
+        title="Put a node in the middle of this edge"
+        onClick={(e) => setMenuAt({ x: e.clientX, y: e.clientY })}
+      >
+        +
+      </button>
+      {menuAt && (
+        <NodeTypeMenu
+          label="Insert a node into this edge"
+          types={typesToInsert()}
+          screen={menuAt}
+          onChoose={(type) => useAppStore.getState().insertNode(type, edgeId)}
+          onClose={() => setMenuAt(undefined)}
+        />
+      )}
+    </EdgeLabelRenderer>
   );
 }
 

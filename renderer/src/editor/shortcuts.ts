@@ -14,6 +14,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Delete / Backspace', action: 'Delete the selection' },
   { keys: 'Shift+drag', action: 'Box select' },
   { keys: 'Drag off a port', action: 'Let go on empty canvas: add a node joined there (type to filter, Enter)' },
+  { keys: 'Click an edge, then +', action: 'Put a node in the middle of that edge' },
   { keys: 'Ctrl+click', action: 'Add to the selection' },
   { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
   { keys: 'Shift+1', action: 'Fit view' },

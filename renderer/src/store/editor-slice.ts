@@ -3,6 +3,7 @@ import {
   addJoinedNodeChange,
   addNodeChange,
   canConnect,
+  insertNodeChange,
   connectChange,
   DEFAULT_LOOP_PASSES,
   loopLimitChange,
@@ -92,6 +93,8 @@ export interface EditorSlice {
   addNode: (type: string, position: Position) => string | undefined;
   /** Adds a node joined to the port a connection was dragged from (let go on empty canvas), and selects it. */
   addJoinedNode: (type: string, position: Position, from: DraggedPort) => string | undefined;
+  /** Puts a node of a type in the middle of an edge, and selects it. */
+  insertNode: (type: string, edgeId: string) => string | undefined;
   /** Adds a sticky note and selects it; its id on the canvas (note-ids.ts). */
   addNote: (position: Position) => string | undefined;
   updateNote: (id: string, update: Partial<Omit<Note, 'id'>>, coalesceKey?: string) => void;
@@ -410,6 +413,14 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
   const parse = (input: ChangeSetInput) => ChangeSetSchema.parse(input);
 
+  /** Commits a change that adds a node (with its edges) and selects that node; undefined when there is none. */
+  const addAndSelect = (added: { changes: ChangeSetInput; nodeId: string } | undefined | false) => {
+    if (!added) return undefined;
+    commit(parse(added.changes));
+    set({ selectedNodes: [added.nodeId], selectedEdges: [] });
+    return added.nodeId;
+  };
+
   return {
     flowId: undefined,
     flow: undefined,
@@ -532,20 +543,17 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     addNode(type, position) {
       const flow = get().flow;
       const definition = nodeRegistry.get(type);
-      if (!flow || !definition) return undefined;
-      const { changes, nodeId } = addNodeChange(flow, definition, position);
-      commit(parse(changes));
-      set({ selectedNodes: [nodeId], selectedEdges: [] });
-      return nodeId;
+      return addAndSelect(flow && definition && addNodeChange(flow, definition, position));
     },
     addJoinedNode(type, position, from) {
       const flow = get().flow;
       const definition = nodeRegistry.get(type);
-      const added = flow && definition && addJoinedNodeChange(flow, definition, position, from);
-      if (!added) return undefined;
-      commit(parse(added.changes));
-      set({ selectedNodes: [added.nodeId], selectedEdges: [] });
-      return added.nodeId;
+      return addAndSelect(flow && definition && addJoinedNodeChange(flow, definition, position, from));
+    },
+    insertNode(type, edgeId) {
+      const flow = get().flow;
+      const definition = nodeRegistry.get(type);
+      return addAndSelect(flow && definition && insertNodeChange(flow, definition, edgeId));
     },
     addNote(position) {
       const flow = get().flow;

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import type { NodeDefinition } from '../../../core/nodes/define-node';
+import { useModalDialog } from '../use-modal-dialog';
+
+/** How far the menu keeps from the window's right and bottom edges, so it opens whole. */
+const MENU_WIDTH = 280;
+const MENU_HEIGHT = 360;
+
+/**
+ * Node types to add at a place on the canvas, opened there: where a
+ * connection was let go on empty canvas (added joined to its port, as n8n's
+ * node creator and Rivet's and ComfyUI's search on a dropped wire do), or on
+ * an edge (put in its middle, n8n's + on a connection). Typing filters them;
+ * Enter adds the first; Escape or a click outside closes it with nothing added.
+ */
+export function NodeTypeMenu({
+  label,
+  types,
+  screen,
+  onChoose,
+  onClose,
+}: {
+  label: string;
+  types: readonly NodeDefinition[];
+  /** Where it opens, in window coordinates. */
+  screen: { x: number; y: number };
+  onChoose: (type: string) => void;
+  onClose: () => void;
+}) {
+  const dialog = useModalDialog();
+  const [words, setWords] = useState('');
+  const wanted = words.trim().toLowerCase();
+  const shown = types.filter((d) => !wanted || d.label.toLowerCase().includes(wanted) || d.type.includes(wanted));
+  const choose = (type: string) => {
+    onChoose(type);
+    onClose();
+  };
+  const left = Math.max(8, Math.min(screen.x, window.innerWidth - MENU_WIDTH - 8));
+  const top = Math.max(8, Math.min(screen.y, window.innerHeight - MENU_HEIGHT - 8));
+  return (
+    <dialog
+      ref={dialog}
+      className="node-type-menu"
+      aria-label={label}
+      style={{ left, top }}
+      onClose={onClose}
+      // A click on the backdrop lands on the dialog itself: outside its content, it closes.
+      onClick={(e) => e.target === e.currentTarget && dialog.current?.close()}
+    >
+      <input
+        aria-label="Node type"
+        placeholder="Add a node here…"
+        autoFocus
+        value={words}
+        onChange={(e) => setWords(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && shown[0]) choose(shown[0].type);
+        }}
+      />
+      {shown.length === 0 && <p className="muted">No node type called “{words}” fits here.</p>}
+      <ul>
+        {shown.map((definition) => (
+          <li key={definition.type}>
+            <button className={`node-type-item cat-${definition.category}`} onClick={() => choose(definition.type)}>
+              <strong>{definition.label}</strong>
+              <span className="muted" title={definition.description}>
+                {definition.description}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </dialog>
+  );
+}
