@@ -353,6 +353,11 @@ test('a connection let go on empty canvas offers the node types to add there, jo
   await page.keyboard.press('Escape');
   await expect(before).toHaveCount(0);
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
+
+  // Let go over the side panel, off the canvas: nothing is offered.
+  await dropConnection(page, 'say', 'out', 500, 0);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
 });
 
 test('the + on a selected edge puts a node in its middle: the nodes after move along, its prompt reads the node before; one Undo takes it back', async ({

@@ -318,14 +318,16 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     else useAppStore.getState().addNode(type, at);
   }, []);
 
-  // A connection let go on empty canvas offers the types to add there, joined to its port (JoinMenu).
+  // A connection let go on empty canvas offers the types to add there, joined to its port (NodeTypeMenu).
   const [joining, setJoining] = useState<
     { screen: { x: number; y: number }; at: FlowPosition; from: DraggedPort } | undefined
   >(undefined);
   const onConnectEnd = useCallback<OnConnectEnd>((event, state) => {
     if (state.toNode || !state.fromNode || !state.fromHandle?.id || !instance.current) return sayRefusal(state);
     const point = 'changedTouches' in event ? event.changedTouches[0] : event;
-    if (!point) return;
+    // Let go over the palette or the side panel: nothing is meant to go there.
+    const canvas = (event.target as Element | null)?.closest?.('.react-flow__pane, .react-flow__renderer');
+    if (!point || !canvas) return;
     const side = state.fromHandle.type;
     const drop = instance.current.screenToFlowPosition({ x: point.clientX, y: point.clientY });
     // The new card's joined port where the connection was let go: its left edge after, its right edge before.

@@ -361,7 +361,7 @@ const previews = new WeakMap<object, string>();
  * output under it): text as it is, JSON compact, white space run together,
  * cut short. The step details show the whole.
  */
-export function outputPreview(output: unknown): string {
+function outputPreview(output: unknown): string {
   // Said, not left blank: an empty answer is something to see.
   if (output === '') return '(empty text)';
   if (output === null) return 'null';
