@@ -350,6 +350,12 @@ test('a connection let go on empty canvas offers the node types to add there, jo
   await dropConnection(page, 'result', 'in', -60, 220);
   const before = page.getByRole('dialog', { name: 'Add a node before this one' });
   await expect(before.getByRole('button', { name: /^Output/ })).toHaveCount(0);
+  // The arrow keys walk from the filter field down the list and back.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(before.getByRole('button').nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(before.getByRole('button').nth(0)).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(before).toHaveCount(0);
   await expect(page.locator('.react-flow__node')).toHaveCount(3);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { NodeDefinition } from '../../../core/nodes/define-node';
 import { useModalDialog } from '../use-modal-dialog';
 
@@ -11,7 +11,8 @@ const MENU_HEIGHT = 360;
  * connection was let go on empty canvas (added joined to its port, as n8n's
  * node creator and Rivet's and ComfyUI's search on a dropped wire do), or on
  * an edge (put in its middle, n8n's + on a connection). Typing filters them;
- * Enter adds the first; Escape or a click outside closes it with nothing added.
+ * Enter adds the first, the arrow keys walk the list; Escape or a click
+ * outside closes it with nothing added.
  */
 export function NodeTypeMenu({
   label,
@@ -46,6 +47,7 @@ export function NodeTypeMenu({
       onClose={onClose}
       // A click on the backdrop lands on the dialog itself: outside its content, it closes.
       onClick={(e) => e.target === e.currentTarget && dialog.current?.close()}
+      onKeyDown={(e) => moveFocus(e, dialog.current)}
     >
       <input
         aria-label="Node type"
@@ -72,4 +74,14 @@ export function NodeTypeMenu({
       </ul>
     </dialog>
   );
+}
+
+/** The arrow keys walk from the filter field down the types and back, as a menu's do. */
+function moveFocus(event: KeyboardEvent<HTMLDialogElement>, dialog: HTMLDialogElement | null) {
+  if ((event.key !== 'ArrowDown' && event.key !== 'ArrowUp') || !dialog) return;
+  const stops = [...dialog.querySelectorAll<HTMLElement>('input, button')];
+  const at = stops.indexOf(document.activeElement as HTMLElement);
+  const next = stops[Math.min(stops.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))];
+  event.preventDefault();
+  next?.focus();
 }
