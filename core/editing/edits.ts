@@ -145,15 +145,40 @@ export interface DraggedPort {
   side: 'source' | 'target';
 }
 
+/** The port a node of a type takes a connection into, and the one its data goes on from. */
+const inputPort = (definition: NodeDefinition) => definition.inputs[0]?.id;
+const dataOutput = (definition: NodeDefinition) => definition.outputs.find((p) => p.kind === 'data')?.id;
+
 /**
  * The types a connection dragged off `from` and let go on empty canvas may
  * add, already joined to it: those with an input for an output dragged, those
  * with a data output for an input dragged.
  */
 export function typesToJoin(from: Pick<DraggedPort, 'side'>): NodeDefinition[] {
-  return nodeRegistry
-    .all()
-    .filter((d) => (from.side === 'source' ? d.inputs.length > 0 : d.outputs.some((p) => p.kind === 'data')));
+  const port = from.side === 'source' ? inputPort : dataOutput;
+  return nodeRegistry.all().filter((d) => port(d) !== undefined);
+}
+
+/**
+ * `node`, being added to `flow`, joined by an edge between `ends`: the edges,
+ * the node with its empty text filled as drawing the edge would fill it, and
+ * the updates of other nodes (one on the far side filled the same way).
+ * Undefined when the join is refused or exists.
+ */
+function joinAdded(
+  flow: Flow,
+  node: FlowNode,
+  ends: { source: string; sourcePort: string; target: string; targetPort: string },
+): { node: FlowNode; edges: FlowEdge[]; updates: NonNullable<ChangeSetInput['updateNodes']> } | undefined {
+  const joined = connectChange({ ...flow, nodes: [...flow.nodes, node] }, ends);
+  if (joined.kind !== 'change' || !joined.changes.addEdges) return undefined;
+  const updates = joined.changes.updateNodes ?? [];
+  const filled = updates.find((u) => u.id === node.id)?.config;
+  return {
+    node: filled ? { ...node, config: filled } : node,
+    edges: joined.changes.addEdges as FlowEdge[],
+    updates: updates.filter((u) => u.id !== node.id),
+  };
 }
 
 /**
@@ -170,32 +195,27 @@ export function addJoinedNodeChange(
   from: DraggedPort,
 ): { changes: ChangeSetInput; nodeId: string } | undefined {
   const node = newNode(flow, definition, position);
-  const newPort =
-    from.side === 'source' ? definition.inputs[0]?.id : definition.outputs.find((p) => p.kind === 'data')?.id;
+  const newPort = from.side === 'source' ? inputPort(definition) : dataOutput(definition);
   if (!newPort) return undefined;
   const ends =
     from.side === 'source'
       ? { source: from.nodeId, sourcePort: from.port, target: node.id, targetPort: newPort }
       : { source: node.id, sourcePort: newPort, target: from.nodeId, targetPort: from.port };
-  const joined = connectChange({ ...flow, nodes: [...flow.nodes, node] }, ends);
-  if (joined.kind !== 'change') return undefined;
-  // The new node's filled text goes into the node added; a filled existing node stays an update.
-  const updates = joined.changes.updateNodes ?? [];
-  const own = updates.find((u) => u.id === node.id);
-  const others = updates.filter((u) => u.id !== node.id);
+  const joined = joinAdded(flow, node, ends);
+  if (!joined) return undefined;
   return {
     nodeId: node.id,
     changes: {
-      addNodes: [own?.config ? { ...node, config: own.config } : node],
-      ...(joined.changes.addEdges ? { addEdges: joined.changes.addEdges } : {}),
-      ...(others.length > 0 ? { updateNodes: others } : {}),
+      addNodes: [joined.node],
+      addEdges: joined.edges,
+      ...(joined.updates.length > 0 ? { updateNodes: joined.updates } : {}),
     },
   };
 }
 
 /** The types a node put in the middle of an edge may be: one input to take the edge, a data output to go on. */
 export function typesToInsert(): NodeDefinition[] {
-  return nodeRegistry.all().filter((d) => d.inputs.length > 0 && d.outputs.some((p) => p.kind === 'data'));
+  return nodeRegistry.all().filter((d) => inputPort(d) !== undefined && dataOutput(d) !== undefined);
 }
 
 /**
@@ -213,35 +233,36 @@ export function insertNodeChange(
   const edge = flow.edges.find((e) => e.id === edgeId);
   const source = flow.nodes.find((n) => n.id === edge?.source);
   const target = flow.nodes.find((n) => n.id === edge?.target);
-  const inPort = definition.inputs[0]?.id;
-  const outPort = definition.outputs.find((p) => p.kind === 'data')?.id;
+  const inPort = inputPort(definition);
+  const outPort = dataOutput(definition);
   if (!edge || edge.loop || !source || !target || !inPort || !outPort) return undefined;
   const moves = roomAfter(flow, source, target);
-  const moved = flow.nodes.map((n) => moves.find((m) => m.id === n.id) ?? n);
+  const moved = flow.nodes.map((n) => moves.get(n.id) ?? n);
   const start = { x: source.position.x + NODE_WIDTH + INSERT_GAP, y: (source.position.y + target.position.y) / 2 };
   const node = newNode(flow, definition, freeSpotNear(moved, start));
   const others = flow.edges.filter((e) => e.id !== edgeId);
-  const into = connectChange(
-    { ...flow, nodes: [...flow.nodes, node], edges: others },
-    { source: edge.source, sourcePort: edge.sourcePort, target: node.id, targetPort: inPort },
-  );
-  if (into.kind !== 'change' || !into.changes.addEdges) return undefined;
-  const filled = into.changes.updateNodes?.find((u) => u.id === node.id)?.config;
-  const added = filled ? { ...node, config: filled } : node;
-  const firstEdges = into.changes.addEdges as FlowEdge[];
-  const out = connectChange(
-    { ...flow, nodes: [...flow.nodes, added], edges: [...others, ...firstEdges] },
-    { source: node.id, sourcePort: outPort, target: edge.target, targetPort: edge.targetPort },
-  );
-  if (out.kind !== 'change' || !out.changes.addEdges) return undefined;
+  const into = joinAdded({ ...flow, edges: others }, node, {
+    source: edge.source,
+    sourcePort: edge.sourcePort,
+    target: node.id,
+    targetPort: inPort,
+  });
+  if (!into) return undefined;
+  const out = joinAdded({ ...flow, edges: [...others, ...into.edges] }, into.node, {
+    source: node.id,
+    sourcePort: outPort,
+    target: edge.target,
+    targetPort: edge.targetPort,
+  });
+  if (!out) return undefined;
   // The node after keeps its text unless it was empty: then it reads the node put in.
-  const updates = [...moves.map((m) => ({ id: m.id, position: m.position })), ...(out.changes.updateNodes ?? [])];
+  const updates = [...[...moves.values()].map((m) => ({ id: m.id, position: m.position })), ...out.updates];
   return {
     nodeId: node.id,
     changes: {
-      addNodes: [added],
+      addNodes: [out.node],
       removeEdges: [edgeId],
-      addEdges: [...firstEdges, ...out.changes.addEdges],
+      addEdges: [...into.edges, ...out.edges],
       ...(updates.length > 0 ? { updateNodes: updates } : {}),
     },
   };
@@ -254,18 +275,20 @@ const INSERT_GAP = 80;
  * Where the nodes from `target` on go so that a card fits between `source`
  * and `target` (n8n pushes the nodes after an inserted one along): each
  * node downstream of the target, the target too, moved right by what is
- * missing; none when there is room already.
+ * missing, by id; none when there is room already.
  */
-function roomAfter(flow: Flow, source: FlowNode, target: FlowNode): FlowNode[] {
+function roomAfter(flow: Flow, source: FlowNode, target: FlowNode): Map<string, FlowNode> {
   const missing = source.position.x + NODE_WIDTH + INSERT_GAP + NODE_WIDTH + INSERT_GAP - target.position.x;
-  if (missing <= 0) return [];
+  if (missing <= 0) return new Map();
   // On the canvas's 20-px grid.
   const shift = Math.ceil(missing / 20) * 20;
   const forward = forwardOf(flow);
   const after = reachable([target.id], (id) => forward.outgoing.get(id));
-  return flow.nodes
-    .filter((n) => after.has(n.id) && n.position.x >= target.position.x)
-    .map((n) => ({ ...n, position: { x: n.position.x + shift, y: n.position.y } }));
+  return new Map(
+    flow.nodes
+      .filter((n) => after.has(n.id) && n.position.x >= target.position.x)
+      .map((n) => [n.id, { ...n, position: { x: n.position.x + shift, y: n.position.y } }]),
+  );
 }
 
 /** The change that moves nodes, leaving out those already where they are; undefined when none moved. */
