@@ -38,12 +38,8 @@ async function load(kind: SuggestKind, context: string): Promise<readonly string
     }
     case 'servers':
       return [...(await api.servers.list({})).map((s) => s.config.name), FLOWBENCH_SERVER];
-    case 'tools': {
-      if (context === FLOWBENCH_SERVER) {
-        return (await api.flows.list({})).filter((f) => f.publishedVersion !== undefined).map((f) => f.toolName);
-      }
-      return (await serverTools(context)).map((t) => t.name);
-    }
+    case 'tools':
+      return (await toolsOffered(context)).map((t) => t.name);
     case 'agents':
       return (await api.agents.list({})).flatMap((a) => (a.latestVersion ? [a.latestVersion.id] : []));
     case 'flows':
@@ -79,4 +75,24 @@ export function serverTools(server: string): Promise<ToolInfo[]> {
     found.catch(() => toolLists.delete(server));
   }
   return found;
+}
+
+/** A tool as a list offers it: its name and the first line of what it does. */
+export interface OfferedTool {
+  name: string;
+  description: string;
+}
+
+/**
+ * The tools a server offers (see serverTools), or for "flowbench" the
+ * published flows by tool name: what the Tool field suggests and an agent's
+ * tool checklist lists.
+ */
+export async function toolsOffered(server: string): Promise<OfferedTool[]> {
+  const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0]?.trim() ?? '';
+  if (server === FLOWBENCH_SERVER) {
+    const flows = (await api.flows.list({})).filter((f) => f.publishedVersion !== undefined);
+    return flows.map((f) => ({ name: f.toolName, description: firstLine(f.description) }));
+  }
+  return (await serverTools(server)).map((t) => ({ name: t.name, description: firstLine(t.description) }));
 }

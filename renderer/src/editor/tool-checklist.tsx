@@ -1,28 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { FLOWBENCH_SERVER } from '../../../core/model/tools';
-import { api } from '../api/client';
-import { serverTools, suggestionsFor } from './suggestions';
+import { suggestionsFor, toolsOffered, type OfferedTool } from './suggestions';
 
 /** A tool an agent may call: a connected server's, or a published flow (server "flowbench"); server empty: any server's. */
 export interface ToolRef {
   server: string;
   tool: string;
-}
-
-interface Offered {
-  name: string;
-  description: string;
-}
-
-/** A server's tools, or the published flows for "flowbench", each with the first line of its description. */
-async function offeredBy(server: string): Promise<Offered[]> {
-  const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0]?.trim() ?? '';
-  if (server === FLOWBENCH_SERVER) {
-    const flows = (await api.flows.list({})).filter((f) => f.publishedVersion !== undefined);
-    return flows.map((f) => ({ name: f.toolName, description: firstLine(f.description) }));
-  }
-  return (await serverTools(server)).map((t) => ({ name: t.name, description: firstLine(t.description) }));
 }
 
 /** Whether `ref` names `tool` of `server`: a bare name counts, since it is looked up on every server. */
@@ -47,7 +31,7 @@ export function ToolChecklist({
   const id = useId();
   const [servers, setServers] = useState<readonly string[] | undefined>(undefined);
   const [server, setServer] = useState('');
-  const [offered, setOffered] = useState<Offered[] | undefined>(undefined);
+  const [offered, setOffered] = useState<OfferedTool[] | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   useEffect(() => {
     let isCurrent = true;
@@ -61,7 +45,7 @@ export function ToolChecklist({
     setOffered(undefined);
     setProblem(undefined);
     if (server)
-      void offeredBy(server).then(
+      void toolsOffered(server).then(
         (list) => isCurrent && setOffered(list),
         // Said, not an empty list: a server that does not start is why nothing is offered.
         (error: unknown) => isCurrent && setProblem(toFlowbenchError(error).message),
