@@ -1,5 +1,6 @@
 import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowNode } from '../model/flow';
+import { toolLabel } from '../model/tools';
 import { asString, clean, isRecord } from './shared';
 
 /**
@@ -38,7 +39,7 @@ function keptStep(node: FlowNode): Record<string, unknown> {
 /** The agent's tools keyed by id: its own enabled, the imported ones it no longer uses kept as disabled. */
 function toolsOf(tools: readonly { server: string; tool: string }[], kept: unknown): Record<string, unknown> {
   const before = isRecord(kept) ? kept : {};
-  const used = new Set(tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)));
+  const used = new Set(tools.map(toolLabel));
   const entry = (id: string, enabled: boolean) => ({ ...(isRecord(before[id]) ? before[id] : {}), enabled });
   const pairs: [string, Record<string, unknown>][] = [
     ...Object.keys(before).map((id): [string, Record<string, unknown>] => [id, entry(id, used.has(id))]),

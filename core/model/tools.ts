@@ -55,6 +55,10 @@ export const ServerSettingsSchema = z.object({ servers: z.array(McpServerConfigS
  */
 export const FLOWBENCH_SERVER = 'flowbench';
 
+/** A tool as people read and type it: `server/tool`, or its bare name when any connected server's will do. */
+export const toolLabel = (ref: { server: string; tool: string }): string =>
+  ref.server ? `${ref.server}/${ref.tool}` : ref.tool;
+
 /** Where secrets are shown instead of their values. */
 export const SECRET_MASK = '••••••';
 

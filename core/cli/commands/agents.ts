@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { TOOL_ERROR_POLICIES, type AgentSettings, type AgentSummary } from '../../model/agents';
+import { toolLabel } from '../../model/tools';
 import { lib } from '../lib';
 import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
@@ -63,7 +64,7 @@ function settingsOptions(command: Command): Command {
 function cells(agent: AgentSummary): string[] {
   const version = agent.latestVersion ? `v${agent.latestVersion.version} ${agent.latestVersion.id}` : 'not published';
   const review = agent.status === 'review' ? '  [imported: review]' : '';
-  const tools = agent.draft.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join(', ');
+  const tools = agent.draft.tools.map(toolLabel).join(', ');
   return [agent.name, version, `${agent.draft.model || 'default model'}${tools ? `  tools: ${tools}` : ''}${review}`];
 }
 

@@ -1,7 +1,7 @@
 import { memoryMessages, writeMemory } from '../node-memory';
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import type { AgentTool, InvalidToolCall } from '../../model/llm';
-import { FLOWBENCH_SERVER, toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
+import { FLOWBENCH_SERVER, toolLabel, toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
 import { callFlow } from '../call-flow';
 import { samplingOf } from '../shared-config';
 import type { NodeContext, NodeOutcome } from '../define-node';
@@ -49,7 +49,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       prompt,
       ...(memory.length > 0 ? { memory } : {}),
       ...(version ? { agent: `${version.agentName} v${version.version}` } : {}),
-      tools: settings.tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)),
+      tools: settings.tools.map(toolLabel),
     },
   });
   const infos = await Promise.all(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
-import { FLOWBENCH_SERVER, toolOutput } from '../../model/tools';
+import { FLOWBENCH_SERVER, toolLabel, toolOutput } from '../../model/tools';
 import { callFlow } from '../call-flow';
 import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
@@ -49,7 +49,7 @@ export const mcpToolNode = defineNode({
     },
   ],
   templates: (config) => config.arguments.map((a, i) => ({ field: `arguments.${i}.value`, text: a.value })),
-  summary: (config) => (config.tool ? `${config.server ? `${config.server}/` : ''}${config.tool}` : 'no tool chosen'),
+  summary: (config) => (config.tool ? toolLabel(config) : 'no tool chosen'),
   check: (config) => [
     ...unchosen(config.tool, 'MISSING_TOOL', 'choose the tool this node calls', 'config.tool'),
     ...namelessProblems(config.arguments, 'arguments', 'argument'),

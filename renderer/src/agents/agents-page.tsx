@@ -6,6 +6,7 @@ import {
   type AgentVersion,
 } from '../../../core/model/agents';
 import { api } from '../api/client';
+import { toolLabel } from '../../../core/model/tools';
 import { PageMessage } from '../page-message';
 import { useListing } from '../use-listing';
 import { Suggestions } from '../editor/config-field';
@@ -13,8 +14,7 @@ import { ToolChecklist, type ToolRef } from '../editor/tool-checklist';
 import { BackToFlows } from '../page-link';
 import { useAutoSave, type AutoSaveState } from './use-auto-save';
 
-const toolsText = (tools: readonly ToolRef[]) =>
-  tools.map((t) => (t.server ? `${t.server}/${t.tool}` : t.tool)).join('\n');
+const toolsText = (tools: readonly ToolRef[]) => tools.map(toolLabel).join('\n');
 const toolsFrom = (text: string) =>
   text
     .split('\n')

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Flow, FlowNode } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
+import { toolLabel } from '../../../core/model/tools';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -107,7 +108,7 @@ export function CalleeValues({ node, flow }: { node: FlowNode; flow: Flow }) {
   const callee = nodeRegistry.callees(node).find((c) => c.kind !== 'agent' && c.values !== undefined);
   if (!callee || callee.kind === 'agent' || !callee.values) return null;
   // As the node's card names it: the flow, or the tool with its server.
-  const subject = callee.kind === 'flow' ? callee.ref : callee.server ? `${callee.server}/${callee.tool}` : callee.tool;
+  const subject = callee.kind === 'flow' ? callee.ref : toolLabel(callee);
   return (
     <TakesValues
       node={node}
