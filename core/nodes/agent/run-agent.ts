@@ -1,8 +1,8 @@
 import { memoryMessages, writeMemory } from '../node-memory';
 import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import type { AgentTool, InvalidToolCall } from '../../model/llm';
-import { FLOWBENCH_SERVER, toolLabel, toolOutput, type ToolCallRecord, type ToolInfo } from '../../model/tools';
-import { callFlow } from '../call-flow';
+import { toolLabel, type ToolInfo } from '../../model/tools';
+import { findCallee, recordedToolCall } from '../tool-call';
 import { samplingOf } from '../shared-config';
 import type { NodeContext, NodeOutcome } from '../define-node';
 import { effectiveSettings, type AgentConfig } from './definition';
@@ -52,13 +52,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
       tools: settings.tools.map(toolLabel),
     },
   });
-  const infos = await Promise.all(
-    settings.tools.map((ref) =>
-      ref.server === FLOWBENCH_SERVER
-        ? Promise.resolve(ctx.subflows.describe(ref.tool))
-        : ctx.tools.findTool(ref.server, ref.tool, ctx.signal),
-    ),
-  );
+  const infos = await Promise.all(settings.tools.map((ref) => findCallee(ctx, ref.server, ref.tool, ctx.signal)));
   const names = modelNames(infos);
 
   // The loop's own signal: the step's (cancel, time limit), or the first failed call under `fail`.
@@ -75,47 +69,18 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
     ...(info.description ? { description: info.description } : {}),
     inputSchema: info.inputSchema,
     execute: async (args, signal, callId) => {
-      const started = Date.now();
-      const record: ToolCallRecord = {
-        id: callId,
-        server: info.server,
-        tool: info.name,
-        arguments: args,
-        startedAt: new Date(started).toISOString(),
-      };
-      ctx.toolCall(record);
-      let error: FlowbenchError;
       try {
-        if (info.server === FLOWBENCH_SERVER) {
-          const called = await callFlow(ctx, info.name, args, signal);
-          ctx.toolCall({ ...record, durationMs: Date.now() - started, runId: called.runId, result: called.output });
-          return typeof called.output === 'string' ? called.output : JSON.stringify(called.output);
-        }
-        const result = await ctx.tools.callTool(info.server, info.name, args, {
+        const called = await recordedToolCall(ctx, info, args, {
+          id: callId,
           signal,
-          ...(settings.toolTimeoutMs !== undefined ? { timeoutMs: settings.toolTimeoutMs } : {}),
+          timeoutMs: settings.toolTimeoutMs,
         });
-        if (!result.isError) {
-          ctx.toolCall({ ...record, durationMs: Date.now() - started, result: toolOutput(result) });
-          // The model reads the content blocks, as MCP clients show them; the record keeps structured content.
-          return result.text === '' && result.structuredContent !== undefined
-            ? JSON.stringify(result.structuredContent)
-            : result.text;
-        }
-        error = new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error: ${result.text}`, {
-          server: info.server,
-          tool: info.name,
-        });
+        return called.text;
       } catch (thrown) {
-        error = toFlowbenchError(thrown);
+        const error = toFlowbenchError(thrown);
+        failed(error);
+        throw error;
       }
-      ctx.toolCall({
-        ...record,
-        durationMs: Date.now() - started,
-        error: { code: error.code, message: error.message },
-      });
-      failed(error);
-      throw error;
     },
   }));
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { FlowbenchError, toFlowbenchError } from '../../model/errors';
-import { FLOWBENCH_SERVER, toolLabel, toolOutput } from '../../model/tools';
-import { callFlow } from '../call-flow';
+import { toolLabel } from '../../model/tools';
 import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
+import { findCallee, recordedToolCall } from '../tool-call';
 import {
   NamedValueSchema,
   namedValuesEditor,
@@ -56,49 +55,17 @@ export const mcpToolNode = defineNode({
   ],
   calls: (config) => toolCallee(config.server, config.tool, 'config.tool', { key: 'arguments', label: 'Arguments' }),
   execute: async (ctx, config) => {
-    // "flowbench": a published flow, described and called as an agent's flow tool is.
-    const isFlow = config.server === FLOWBENCH_SERVER;
-    const info = isFlow
-      ? ctx.subflows.describe(config.tool)
-      : await ctx.tools.findTool(config.server, config.tool, ctx.signal);
+    const info = await findCallee(ctx, config.server, config.tool, ctx.signal);
     const properties = (info.inputSchema.properties ?? {}) as Record<string, unknown>;
     const args = Object.fromEntries(
       config.arguments.map((a) => [a.name, typedValue(ctx.resolve(a.value), properties[a.name])]),
     );
     ctx.report({ input: args });
-    const started = Date.now();
-    const record = {
+    const called = await recordedToolCall(ctx, info, args, {
       id: `${ctx.nodeId}-1`,
-      server: info.server,
-      tool: info.name,
-      arguments: args,
-      startedAt: new Date(started).toISOString(),
-    };
-    ctx.toolCall(record);
-    try {
-      if (isFlow) {
-        const called = await callFlow(ctx, config.tool, args, ctx.signal, (runId) => ctx.report({ childRunId: runId }));
-        ctx.toolCall({ ...record, durationMs: Date.now() - started, runId: called.runId, result: called.output });
-        return { kind: 'output', output: called.output };
-      }
-      const result = await ctx.tools.callTool(info.server, info.name, args, { signal: ctx.signal });
-      if (result.isError) {
-        throw new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error: ${result.text}`, {
-          server: info.server,
-          tool: info.name,
-        });
-      }
-      const output = toolOutput(result);
-      ctx.toolCall({ ...record, durationMs: Date.now() - started, result: output });
-      return { kind: 'output', output };
-    } catch (thrown) {
-      const error = toFlowbenchError(thrown);
-      ctx.toolCall({
-        ...record,
-        durationMs: Date.now() - started,
-        error: { code: error.code, message: error.message },
-      });
-      throw error;
-    }
+      signal: ctx.signal,
+      onChildRun: (runId) => ctx.report({ childRunId: runId }),
+    });
+    return { kind: 'output', output: called.output };
   },
 });

@@ -1,6 +1,7 @@
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { createContext, memo, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useAppStore } from '../store/app-store';
+import { streamTail } from '../store/run-slice';
 import type { FlowNode } from '../../../core/model/flow';
 import type { StepStatus } from '../../../core/model/run';
 import type { PortSpec } from '../../../core/model/node-catalogue';
@@ -197,12 +198,6 @@ function StepOutput({ nodeId }: { nodeId: string }) {
     </div>
   );
 }
-
-/** The last words streamed so far, on one line. */
-const streamTail = (tokens: string) => {
-  const flat = tokens.slice(-400).replace(/\s+/g, ' ').trim();
-  return flat.length > 160 ? `…${flat.slice(-159)}` : flat;
-};
 
 /** Seconds since a step started, ticking while it runs. */
 function Elapsed({ since, detail }: { since: number; detail?: string | undefined }) {

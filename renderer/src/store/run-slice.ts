@@ -382,6 +382,15 @@ const shortened = (text: string) => {
   return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH - 1)}…` : flat;
 };
 
+/** The last words an LLM step has streamed so far, on one line, as long as an output preview. */
+export const streamTail = (tokens: string) => {
+  const flat = tokens
+    .slice(-PREVIEW_LENGTH * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return flat.length > PREVIEW_LENGTH ? `…${flat.slice(1 - PREVIEW_LENGTH)}` : flat;
+};
+
 /** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */
 function stepLine(step: StepRecord, isReused: boolean): string {
   if (isReused) return 'reused';
