@@ -1,16 +1,27 @@
 import type { Flow } from '../model/flow';
 import { buildAdjacency, reachable } from '../model/graph';
 import { nodeRegistry } from '../nodes/registry';
+import { outputFields, templatePath } from './output-fields';
 
 /** A reference a template may use, as the template editor offers it. */
 export interface ReferenceOption {
   /** What goes between the braces, e.g. `inputs.topic` or `nodes.summarise.output`. */
   label: string;
   detail: string;
+  /** A field inside a node's JSON output (completion offers it; the Insert chips do not). */
+  isField?: boolean;
 }
 
-/** The references a node can use: the flow's parameters and the nodes upstream of it. */
-export function referencesFor(flow: Flow, nodeId: string): ReferenceOption[] {
+/**
+ * The references a node can use: the flow's parameters, the nodes upstream of
+ * it, and the fields of their JSON outputs that are known (declared, or in
+ * `seen`: what the run shown gave each node).
+ */
+export function referencesFor(
+  flow: Flow,
+  nodeId: string,
+  seen: (nodeId: string) => unknown = () => undefined,
+): ReferenceOption[] {
   const adjacency = buildAdjacency(
     flow.nodes.map((n) => n.id),
     flow.edges,
@@ -25,6 +36,13 @@ export function referencesFor(flow: Flow, nodeId: string): ReferenceOption[] {
     if (node.id === nodeId || !upstream.has(node.id)) continue;
     const definition = nodeRegistry.get(node.type);
     options.push({ label: `nodes.${node.id}.output`, detail: `${definition?.label ?? node.type} ${node.label}` });
+    for (const field of outputFields(node, seen(node.id))) {
+      options.push({
+        label: `nodes.${node.id}.output${templatePath(field.path)}`,
+        detail: field.detail,
+        isField: true,
+      });
+    }
     if (definition?.outputs.some((p) => p.kind === 'error'))
       options.push({ label: `nodes.${node.id}.error`, detail: `error of ${node.label || node.id}` });
   }

@@ -65,14 +65,14 @@ export function noHumanInput(why: string): HumanInputPort {
 
 export const NO_HUMAN_INPUT = noHumanInput('nothing where this flow runs can ask one');
 
-/** The question as an MCP `elicitation/create` request's params (form mode). */
-export function elicitationParams(request: AskRequest): {
-  mode: 'form';
-  message: string;
-  requestedSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+/** The schema of an answer to these fields: MCP elicitation's requested schema, and an ask node's output. */
+export function answerSchema(fields: readonly AskField[]): {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
 } {
   const properties: Record<string, Record<string, unknown>> = {};
-  for (const field of request.fields) {
+  for (const field of fields) {
     const type = field.type === 'enum' ? 'string' : field.type;
     properties[field.name] = {
       type,
@@ -81,12 +81,17 @@ export function elicitationParams(request: AskRequest): {
       ...(field.type === 'enum' ? { enum: field.options ?? [] } : {}),
     };
   }
-  const required = request.fields.filter((f) => f.required).map((f) => f.name);
-  return {
-    mode: 'form',
-    message: request.message,
-    requestedSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
-  };
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** The question as an MCP `elicitation/create` request's params (form mode). */
+export function elicitationParams(request: AskRequest): {
+  mode: 'form';
+  message: string;
+  requestedSchema: ReturnType<typeof answerSchema>;
+} {
+  return { mode: 'form', message: request.message, requestedSchema: answerSchema(request.fields) };
 }
 
 /**

@@ -38,9 +38,10 @@ interface EditorFieldBase {
    * A text field the editor offers choices for, free text still allowed: the
    * configured providers' names, the models of the node's provider, the
    * connected MCP servers, the tools of the item's server, the library's
-   * agent versions, or the saved flows.
+   * agent versions, or the saved flows; or JSONPaths into what the item's
+   * `value` template gives (the fields known inside a node's output).
    */
-  suggest?: 'providers' | 'models' | 'servers' | 'tools' | 'agents' | 'flows';
+  suggest?: 'providers' | 'models' | 'servers' | 'tools' | 'agents' | 'flows' | 'paths';
   /** A list of tools (`server`, `tool` items): the editor also offers them ticked off a chosen server's list. */
   choose?: 'tools';
 }
@@ -203,6 +204,12 @@ export interface NodeDefinition<
    * takes go by this, not by the node's type.
    */
   calls?: (config: Config) => readonly Callee[];
+  /**
+   * The JSON Schema of the node's output when its config says what it is (an
+   * LLM's JSON answer with a schema, an ask node's fields): the editor offers
+   * its fields as references and JSONPaths before the node has ever run.
+   */
+  outputSchema?: (config: Config) => Readonly<Record<string, unknown>> | undefined;
   /** Runs the node; absent for types this build cannot run yet. Throw a FlowbenchError to fail. */
   execute?: (ctx: NodeContext, config: Config) => Promise<NodeOutcome> | NodeOutcome;
 }

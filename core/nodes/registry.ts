@@ -47,6 +47,14 @@ export class NodeRegistry implements NodeCatalogue {
     return parsed.success ? definition.calls(parsed.data) : [];
   }
 
+  /** The node's output schema as its config declares it (its definition's `outputSchema`); none for a config that does not parse. */
+  outputSchema(node: { type: string; config: unknown }): Readonly<Record<string, unknown>> | undefined {
+    const definition = this.byType.get(node.type);
+    if (!definition?.outputSchema) return undefined;
+    const parsed = definition.configSchema.safeParse(node.config);
+    return parsed.success ? definition.outputSchema(parsed.data) : undefined;
+  }
+
   all(): ErasedDefinition[] {
     return [...this.byType.values()];
   }

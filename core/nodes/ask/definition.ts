@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FlowbenchError } from '../../model/errors';
-import { AskFieldSchema, ASK_FIELD_TYPES, checkAnswer } from '../../model/human-input';
+import { answerSchema, AskFieldSchema, ASK_FIELD_TYPES, checkAnswer } from '../../model/human-input';
 import { defineNode, preview } from '../define-node';
 
 /** How long a person has to answer when the node sets no time limit of its own. */
@@ -56,6 +56,7 @@ export const askNode = defineNode({
   ],
   templates: (config) => [{ field: 'message', text: config.message }],
   summary: (config) => preview(config.message),
+  outputSchema: (config) => answerSchema(config.fields),
   check: (config) => [
     ...(config.message.trim() === ''
       ? [

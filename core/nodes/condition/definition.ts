@@ -81,7 +81,7 @@ export const conditionNode = defineNode({
       kind: 'list',
       itemFields: [
         { key: 'value', label: 'Value', kind: 'template' },
-        { key: 'path', label: 'JSONPath', kind: 'text' },
+        { key: 'path', label: 'JSONPath', kind: 'text', suggest: 'paths' },
         {
           key: 'operator',
           label: 'Operator',

@@ -58,6 +58,7 @@ export const llmNode = defineNode({
   publishWarnings: (config) =>
     promptsEmpty(config) ? ['its prompt and system prompt are empty: the model is sent no question'] : [],
   fillEmptyText: (config, reference) => (config.prompt.trim() === '' ? { ...config, prompt: reference } : undefined),
+  outputSchema: (config) => (config.outputFormat === 'json' ? config.jsonSchema : undefined),
   check: (config) => [
     ...(config.agentVersionId !== undefined && !config.model
       ? [

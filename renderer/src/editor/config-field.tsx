@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
 import { suggestionsFor, type SuggestKind } from './suggestions';
 import { lazyOr } from '../lazy-or';
@@ -11,6 +11,10 @@ import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
 import { ToolChecklist, type ToolRef } from './tool-checklist';
 import { jsonDrafts } from './json-drafts';
+import { useAppStore } from '../store/app-store';
+import { flowOnCanvas } from '../store/versions-slice';
+import { jsonPathsFor } from '../../../core/editing/output-fields';
+import { useFinishedOutputs } from './use-finished-outputs';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -63,12 +67,16 @@ export function ConfigField({ field, value, onChange, references, path, config, 
                 value={typeof value === 'string' ? value : ''}
                 onChange={(e) => onChange(e.target.value)}
               />
-              {field.suggest && (
-                <Suggestions
-                  id={`${id}-choices`}
-                  kind={field.suggest}
-                  context={suggestionContext(field.suggest, config)}
-                />
+              {field.suggest === 'paths' ? (
+                <PathChoices id={`${id}-choices`} template={typeof config?.value === 'string' ? config.value : ''} />
+              ) : (
+                field.suggest && (
+                  <Suggestions
+                    id={`${id}-choices`}
+                    kind={field.suggest}
+                    context={suggestionContext(field.suggest, config)}
+                  />
+                )
               )}
             </>
           ) : (
@@ -351,6 +359,23 @@ export function Suggestions({ id, kind, context }: { id: string; kind: SuggestKi
       isCurrent = false;
     };
   }, [kind, context]);
+  return (
+    <datalist id={id} data-testid={id}>
+      {choices.map((choice) => (
+        <option key={choice} value={choice} />
+      ))}
+    </datalist>
+  );
+}
+
+/** JSONPaths into the value a rule tests: the fields known inside the node output its value names. */
+function PathChoices({ id, template }: { id: string; template: string }) {
+  const nodes = useAppStore((s) => flowOnCanvas(s)?.nodes);
+  const seen = useFinishedOutputs();
+  const choices = useMemo(
+    () => (nodes ? jsonPathsFor(nodes, template, (nodeId) => seen.get(nodeId)) : []),
+    [nodes, template, seen],
+  );
   return (
     <datalist id={id} data-testid={id}>
       {choices.map((choice) => (

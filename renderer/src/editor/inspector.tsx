@@ -3,6 +3,7 @@ import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
+import { useFinishedOutputs } from './use-finished-outputs';
 import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { ReadOnlyContext } from './read-only-context';
 import { ReadOnlyNote } from './read-only-note';
@@ -26,7 +27,11 @@ export function Inspector() {
   const panel = useRef<HTMLDivElement>(null);
   const node = selected.length === 1 ? flow?.nodes.find((n) => n.id === selected[0]) : undefined;
   const definition = node ? nodeRegistry.get(node.type) : undefined;
-  const references = useMemo(() => (flow && node ? referencesFor(flow, node.id) : []), [flow, node]);
+  const seen = useFinishedOutputs();
+  const references = useMemo(
+    () => (flow && node ? referencesFor(flow, node.id, (id) => seen.get(id)) : []),
+    [flow, node, seen],
+  );
 
   if (!flow) return null;
   if (selected.length > 1) return <div className="inspector muted">{selected.length} nodes selected</div>;
@@ -83,16 +88,18 @@ export function Inspector() {
           {takesReferences && references.length > 0 && (
             <div className="reference-chips" role="group" aria-label="Insert a reference">
               <span className="field-label">Insert</span>
-              {references.map((r) => (
-                <button
-                  key={r.label}
-                  className="chip"
-                  title={`Insert {{${r.label}}} where the cursor is (${r.detail})`}
-                  onClick={() => insertReference(r.label, panel.current)}
-                >
-                  {r.label}
-                </button>
-              ))}
+              {references
+                .filter((r) => !r.isField)
+                .map((r) => (
+                  <button
+                    key={r.label}
+                    className="chip"
+                    title={`Insert {{${r.label}}} where the cursor is (${r.detail})`}
+                    onClick={() => insertReference(r.label, panel.current)}
+                  >
+                    {r.label}
+                  </button>
+                ))}
             </div>
           )}
           {definition.editor.map((field) => (

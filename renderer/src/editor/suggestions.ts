@@ -3,7 +3,8 @@ import type { AnyEditorField } from '../../../core/nodes/define-node';
 import { FLOWBENCH_SERVER, type ToolInfo } from '../../../core/model/tools';
 import { useAppStore } from '../store/app-store';
 
-export type SuggestKind = NonNullable<AnyEditorField['suggest']>;
+/** The suggestions asked of Flowbench's API; JSONPaths are worked out in the editor (PathChoices). */
+export type SuggestKind = Exclude<NonNullable<AnyEditorField['suggest']>, 'paths'>;
 
 // Asked once per page: listing a provider's models is a request to that provider, a server's tools a connection.
 const cache = new Map<string, Promise<readonly string[]>>();

@@ -1,6 +1,6 @@
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { Compartment, EditorState } from '@codemirror/state';
-import { EditorView, placeholder as placeholderExtension } from '@codemirror/view';
+import { EditorView, placeholder as placeholderExtension, tooltips } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { useContext, useEffect, useRef } from 'react';
 import type { ReferenceOption } from '../../../core/editing/references';
@@ -11,9 +11,10 @@ import type { TemplateEditorProps } from './template-editor-props';
 /** Completes `{{` with the references this node can use. */
 function referenceCompletions(options: () => readonly ReferenceOption[]) {
   return (context: CompletionContext): CompletionResult | null => {
-    const match = context.matchBefore(/\{\{\s*[\w.-]*$/);
+    // A field of an array's first item is written `items[0].name`.
+    const match = context.matchBefore(/\{\{\s*[\w.[\]-]*$/);
     if (!match) return null;
-    const typedFrom = match.from + match.text.search(/[\w.-]*$/);
+    const typedFrom = match.from + match.text.search(/[\w.[\]-]*$/);
     return {
       from: typedFrom,
       options: options().map((o) => ({
@@ -22,7 +23,7 @@ function referenceCompletions(options: () => readonly ReferenceOption[]) {
         type: o.label.startsWith('inputs.') ? 'variable' : 'property',
         apply: `${o.label}}}`,
       })),
-      validFor: /^[\w.-]*$/,
+      validFor: /^[\w.[\]-]*$/,
     };
   };
 }
@@ -59,6 +60,8 @@ export function TemplateEditor(props: TemplateEditorProps) {
           editable.current.of(EditorView.editable.of(!readOnlyNow.current)),
           EditorView.lineWrapping,
           placeholderExtension(latest.current.placeholder ?? 'Text with {{inputs.name}} or {{nodes.id.output}}'),
+          // In the page, not the side panel: the panel's edge cut the list of references off.
+          tooltips({ parent: document.body }),
           autocompletion({ override: [referenceCompletions(() => latest.current.references)], activateOnTyping: true }),
           EditorView.contentAttributes.of({ 'aria-label': latest.current.label }),
           EditorView.domEventHandlers({ focus: () => rememberReferenceTarget(target) }),

@@ -351,6 +351,18 @@ function stepViews(
   };
 }
 
+/**
+ * What each node gave in a finished run (its last pass), by node id: the
+ * inspector offers the fields inside them. Nothing while a run goes: the
+ * offers settle when it ends, rather than follow every step.
+ */
+export function finishedOutputs(run: RunRecord | undefined): ReadonlyMap<string, unknown> {
+  const outputs = new Map<string, unknown>();
+  if (!run || run.status === 'running') return outputs;
+  for (const step of run.steps) if (step.status === 'succeeded') outputs.set(step.nodeId, step.output);
+  return outputs;
+}
+
 /** How much of an output a card shows: about two lines of it. */
 const PREVIEW_LENGTH = 160;
 // Outputs as JSON, once each: the store takes the run again every frame while it goes.

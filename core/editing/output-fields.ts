@@ -1,0 +1,115 @@
+import type { FlowNode } from '../model/flow';
+import { isRecord } from '../model/is-record';
+import { parseTemplate } from '../model/template';
+import { nodeRegistry } from '../nodes/registry';
+
+/** A field inside a node's JSON output, as the editor offers it. */
+export interface OutputField {
+  /** Keys from the output down, `'0'` standing for an array's first item. */
+  path: readonly string[];
+  /** What it is: its schema type and description, or what a run gave. */
+  detail: string;
+}
+
+// Offers, not a browser of the whole output: a big tool result would bury the references.
+const MAX_DEPTH = 3;
+const MAX_FIELDS = 40;
+// A key a template path can name (see template.ts): others are left out rather than offered broken.
+const KEY = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The fields of a node's JSON output the editor knows of: those its config
+ * declares (an LLM's JSON schema, an ask node's fields), then those of
+ * `seen`, what a run gave (a tool's result, JSON without a schema).
+ */
+export function outputFields(node: Pick<FlowNode, 'type' | 'config'>, seen?: unknown): OutputField[] {
+  const fields = new Map<string, OutputField>();
+  const add = (path: readonly string[], detail: string) => {
+    const key = path.join('.');
+    if (!fields.has(key) && fields.size < MAX_FIELDS) fields.set(key, { path, detail });
+  };
+  fromSchema(nodeRegistry.outputSchema(node), [], add);
+  fromValue(seen, [], add);
+  return [...fields.values()];
+}
+
+type Add = (path: readonly string[], detail: string) => void;
+
+function fromSchema(schema: unknown, at: readonly string[], add: Add): void {
+  if (!isRecord(schema) || at.length >= MAX_DEPTH) return;
+  if (isRecord(schema.properties)) {
+    for (const [key, property] of Object.entries(schema.properties)) {
+      if (!KEY.test(key)) continue;
+      const path = [...at, key];
+      add(path, schemaDetail(property));
+      fromSchema(property, path, add);
+    }
+  }
+  // An array of objects: the fields of its first item.
+  if (isRecord(schema.items) && at.length > 0) fromSchema(schema.items, [...at, '0'], add);
+}
+
+function schemaDetail(schema: unknown): string {
+  if (!isRecord(schema)) return 'field';
+  const type = Array.isArray(schema.type)
+    ? schema.type.join(' or ')
+    : typeof schema.type === 'string'
+      ? schema.type
+      : '';
+  const choices = Array.isArray(schema.enum) ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  const words = [type, choices, typeof schema.description === 'string' ? schema.description : ''].filter(Boolean);
+  return words.join(', ').replace(/^(\w+), /, '$1: ') || 'field';
+}
+
+function fromValue(value: unknown, at: readonly string[], add: Add): void {
+  if (at.length >= MAX_DEPTH) return;
+  if (Array.isArray(value)) {
+    if (at.length > 0 && value.length > 0) {
+      add([...at, '0'], `first of ${value.length}: ${shortJson(value[0])}`);
+      fromValue(value[0], [...at, '0'], add);
+    }
+    return;
+  }
+  if (!isRecord(value)) return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (!KEY.test(key)) continue;
+    const path = [...at, key];
+    add(path, `last run: ${shortJson(inner)}`);
+    fromValue(inner, path, add);
+  }
+}
+
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** A field's path as a template writes it after `output`: `.items[0].name`. */
+export const templatePath = (path: readonly string[]) =>
+  path.map((key) => (/^\d+$/.test(key) ? `[${key}]` : `.${key}`)).join('');
+
+/** A field's path in JSONPath after `$`: `.items[0]['first-name']`. */
+const jsonPath = (path: readonly string[]) =>
+  path.map((key) => (/^\d+$/.test(key) ? `[${key}]` : /^[A-Za-z_]\w*$/.test(key) ? `.${key}` : `['${key}']`)).join('');
+
+/**
+ * JSONPaths into the value a condition rule tests, when its value is one
+ * node's output (`{{nodes.classify.output}}`, or a field of it): `$.urgency`
+ * for each field known under it. Anything else offers `$` alone.
+ */
+export function jsonPathsFor(
+  nodes: readonly Pick<FlowNode, 'id' | 'type' | 'config'>[],
+  template: string,
+  seen: (nodeId: string) => unknown,
+): string[] {
+  const segments = parseTemplate(template.trim());
+  const only = segments.length === 1 ? segments[0] : undefined;
+  if (only?.kind !== 'ref' || only.ref.scope !== 'nodes' || only.ref.field !== 'output') return ['$'];
+  const { nodeId, path: under } = only.ref;
+  const node = nodes.find((n) => n.id === nodeId);
+  if (!node) return ['$'];
+  const below = outputFields(node, seen(nodeId))
+    .filter((f) => f.path.length > under.length && under.every((key, i) => f.path[i] === key))
+    .map((f) => `$${jsonPath(f.path.slice(under.length))}`);
+  return ['$', ...below];
+}
