@@ -213,6 +213,17 @@ export function addJoinedNodeChange(
   };
 }
 
+/**
+ * The port a node added after `node` joins (Tab with it selected, as n8n's
+ * Tab adds the next step): its data output, else its first branch (a
+ * condition's `true`); none for a node nothing can follow (an output, a stop).
+ */
+export function portAfter(node: Pick<FlowNode, 'id' | 'type'>): DraggedPort | undefined {
+  const outputs = nodeRegistry.get(node.type)?.outputs ?? [];
+  const port = outputs.find((p) => p.kind === 'data') ?? outputs.find((p) => p.kind === 'branch');
+  return port && { nodeId: node.id, port: port.id, side: 'source' };
+}
+
 /** The types a node put in the middle of an edge may be: one input to take the edge, a data output to go on. */
 export function typesToInsert(): NodeDefinition[] {
   return nodeRegistry.all().filter((d) => inputPort(d) !== undefined && dataOutput(d) !== undefined);

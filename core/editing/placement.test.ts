@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NODE_HEIGHT, NODE_WIDTH } from './layout';
-import { freePosition } from './placement';
+import { freePosition, shiftToShow } from './placement';
 
 const card = (x: number, y: number) => ({ position: { x, y } });
 const overlaps = (a: { x: number; y: number }, b: { x: number; y: number }) =>
@@ -34,5 +34,21 @@ describe('freePosition (issue 17, point 4)', () => {
     const at = freePosition([card(900, 100)], { x: 900, y: 100 }, view);
     expect(at.x + NODE_WIDTH).toBeLessThanOrEqual(view.x + view.width);
     expect(overlaps(at, { x: 900, y: 100 })).toBe(false);
+  });
+});
+
+describe('shiftToShow: the least the view moves for a new card to be seen whole', () => {
+  const view = { x: 0, y: 0, width: 1000, height: 600 };
+  it('does not move for a card in view', () => {
+    expect(shiftToShow(view, { x: 400, y: 200 })).toEqual({ x: 0, y: 0 });
+  });
+  it('moves right and down for a card past the right and bottom edges, keeping a margin', () => {
+    expect(shiftToShow(view, { x: 950, y: 580 })).toEqual({
+      x: 950 + NODE_WIDTH + 40 - 1000,
+      y: 580 + NODE_HEIGHT + 40 - 600,
+    });
+  });
+  it('moves left and up for a card past the left and top edges', () => {
+    expect(shiftToShow(view, { x: -100, y: 10 })).toEqual({ x: -140, y: -30 });
   });
 });

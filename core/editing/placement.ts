@@ -46,6 +46,23 @@ const inView = (view: ViewBox, at: Position) =>
   at.x + NODE_WIDTH <= view.x + view.width &&
   at.y + NODE_HEIGHT <= view.y + view.height;
 
+/**
+ * How far the view must move (in flow units) for a card at `at` to be seen
+ * whole with a margin: none when it is; as little as it takes otherwise (a
+ * node added where a connection was let go at the canvas's edge).
+ */
+export function shiftToShow(view: ViewBox, at: Position, margin = GAP): Position {
+  const along = (start: number, size: number, viewStart: number, viewSize: number) => {
+    if (start - margin < viewStart) return start - margin - viewStart;
+    if (start + size + margin > viewStart + viewSize) return start + size + margin - viewStart - viewSize;
+    return 0;
+  };
+  return {
+    x: along(at.x, NODE_WIDTH, view.x, view.width),
+    y: along(at.y, NODE_HEIGHT, view.y, view.height),
+  };
+}
+
 /** The nearest free row to `start` (below first, then above), or undefined when none is free within MAX_TRIES rows. */
 function freeRowNear(placed: readonly Placed[], start: Position, size: Size): Position | undefined {
   // A whole number of grid steps, so that every row stays on the grid.

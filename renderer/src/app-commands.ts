@@ -4,6 +4,8 @@ import { useAppStore, type AppState } from './store/app-store';
 
 /** The canvas fits its view on this window event (only the canvas holds React Flow's viewport). */
 export const FIT_VIEW_EVENT = 'flowbench:fit-view';
+/** The canvas opens its menu of node types to add (the N key) on this window event. */
+export const ADD_NODE_EVENT = 'flowbench:add-node';
 
 /** What a text field does with an editing command from the menu: what its own shortcut would. */
 const TEXT_COMMANDS: Partial<Record<AppCommand['name'], string>> = {

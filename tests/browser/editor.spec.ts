@@ -368,6 +368,76 @@ test('a connection let go on empty canvas offers the node types to add there, jo
   expect(storedFlow(served.db, 'joined').nodes).toHaveLength(3);
 });
 
+test('a node added where a connection was let go at the canvas’s edge is brought into view whole', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'at-edge' }));
+  const pane = (await page.locator('.react-flow').boundingBox())!;
+  const port = (await page.locator('.react-flow__handle[data-nodeid="say"][data-handleid="out"]').boundingBox())!;
+  // Let go 10 px above the canvas's bottom edge: the card would hang below it.
+  await dropConnection(page, 'say', 'out', 40, pane.y + pane.height - 10 - (port.y + port.height / 2));
+  await page
+    .getByRole('dialog', { name: 'Add a node after this one' })
+    .getByRole('button', { name: /^Template/ })
+    .click();
+  await expectSaved(page);
+  const added = storedFlow(served.db, 'at-edge').nodes.find((n) => n.type === 'template' && n.id !== 'say')!;
+  const card = page.getByTestId(`rf__node-${added.id}`);
+  await expect
+    .poll(async () => {
+      const box = (await card.boundingBox())!;
+      return box.y >= pane.y && box.y + box.height <= pane.y + pane.height;
+    })
+    .toBe(true);
+});
+
+test('N adds a node: after the selected one, joined to it, else in the middle of the view; a double-click on the canvas adds one there', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'keyed' }));
+  await page.getByTestId('rf__node-say').click();
+  await page.keyboard.press('n');
+  const after = page.getByRole('dialog', { name: 'Add a node after this one' });
+  await expect(after.getByRole('button', { name: /^Input/ })).toHaveCount(0);
+  await after.getByRole('textbox', { name: 'Node type' }).fill('llm');
+  await page.keyboard.press('Enter');
+  await expect(after).toHaveCount(0);
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'keyed');
+  const added = stored.nodes.find((n) => n.type === 'llm')!;
+  expect(stored.edges).toContainEqual(expect.objectContaining({ source: 'say', sourcePort: 'out', target: added.id }));
+  expect(added.config.prompt).toBe('{{nodes.say.output}}');
+  // Beside the template, and chosen for editing.
+  const say = stored.nodes.find((n) => n.id === 'say')!;
+  expect(added.position.x).toBeGreaterThan(say.position.x);
+  await expect(page.locator('.inspector h2')).toContainText(`LLM ${added.id}`);
+  // Typed in a field, n is a letter.
+  await page.getByLabel('Label').fill('Summ');
+  await page.getByLabel('Label').press('n');
+  await expect(page.getByLabel('Label')).toHaveValue('Summn');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Nothing selected: every type, unjoined. Escape adds nothing.
+  await page.locator('.react-flow__pane').click({ position: { x: 40, y: 40 } });
+  await page.keyboard.press('n');
+  const anywhere = page.getByRole('dialog', { name: 'Add a node' });
+  await expect(anywhere.getByRole('button', { name: /^Input/ })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(anywhere).toHaveCount(0);
+  await expect(nodes(page)).toHaveCount(4);
+
+  // A double-click on empty canvas: the node goes where it was clicked.
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  await page.mouse.dblclick(pane.x + 120, pane.y + pane.height - 120);
+  await anywhere.getByRole('button', { name: /^Stop/ }).click();
+  await expectSaved(page);
+  const stop = storedFlow(served.db, 'keyed').nodes.find((n) => n.type === 'stop')!;
+  const card = (await page.getByTestId(`rf__node-${stop.id}`).boundingBox())!;
+  expect(Math.abs(card.x + card.width / 2 - (pane.x + 120))).toBeLessThan(40);
+});
+
 test('the + on a selected edge puts a node in its middle: the nodes after move along, its prompt reads the node before; one Undo takes it back', async ({
   page,
   served,

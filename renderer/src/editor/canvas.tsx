@@ -38,6 +38,7 @@ import {
   connectionRefusal,
   DEFAULT_LOOP_PASSES,
   goesBack,
+  portAfter,
   typesToJoin,
   type DraggedPort,
 } from '../../../core/editing/edits';
@@ -53,7 +54,10 @@ import { detailAt, initialViewport, labelsShownAt, MIN_ZOOM, type NodeDetail } f
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
 import { FindBar } from './find-bar';
-import { NOTE_MIME, PALETTE_MIME } from './palette';
+import { NOTE_MIME, PALETTE_MIME, viewBoxOf } from './palette';
+import { ADD_NODE_EVENT } from '../app-commands';
+import { freePosition, shiftToShow } from '../../../core/editing/placement';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { NodeTypeMenu } from './node-type-menu';
 import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 
@@ -318,9 +322,10 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     else useAppStore.getState().addNode(type, at);
   }, []);
 
-  // A connection let go on empty canvas offers the types to add there, joined to its port (NodeTypeMenu).
-  const [joining, setJoining] = useState<
-    { screen: { x: number; y: number }; at: FlowPosition; from: DraggedPort } | undefined
+  // The types to add at a place (NodeTypeMenu): where a connection was let go on empty canvas, joined to
+  // its port; on the N key, beside the selected node joined after it, else mid-view; where double-clicked.
+  const [adding, setAdding] = useState<
+    { screen: { x: number; y: number }; at: FlowPosition; from: DraggedPort | undefined } | undefined
   >(undefined);
   const onConnectEnd = useCallback<OnConnectEnd>((event, state) => {
     if (state.toNode || !state.fromNode || !state.fromHandle?.id || !instance.current) return sayRefusal(state);
@@ -333,12 +338,54 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     // The new card's joined port where the connection was let go: its left edge after, its right edge before.
     const x = side === 'source' ? drop.x : drop.x - NODE_WIDTH;
     const y = drop.y - NODE_MIN_HEIGHT / 2;
-    setJoining({
+    setAdding({
       screen: { x: point.clientX, y: point.clientY },
       at: { x: Math.round(x / GRID[0]) * GRID[0], y: Math.round(y / GRID[1]) * GRID[1] },
       from: { nodeId: state.fromNode.id, port: state.fromHandle.id, side },
     });
   }, []);
+
+  // A node added at the view's edge is brought into view whole, the view moving as little as it takes.
+  const bringIntoView = useCallback((at: FlowPosition) => {
+    const view = instance.current;
+    if (!view) return;
+    const shift = shiftToShow(viewBoxOf(view.screenToFlowPosition), at);
+    if (shift.x === 0 && shift.y === 0) return;
+    const { x, y, zoom } = view.getViewport();
+    void view.setViewport({ x: x - shift.x * zoom, y: y - shift.y * zoom, zoom }, { duration: 200 });
+  }, []);
+
+  useEffect(() => {
+    if (isReadOnly) return;
+    const onAddNode = () => {
+      const { flow: shown, selectedNodes: chosen } = useAppStore.getState();
+      const view = instance.current;
+      if (!shown || !view) return;
+      const selected = chosen.length === 1 ? shown.nodes.find((n) => n.id === chosen[0]) : undefined;
+      // Where a palette click puts it: beside the selected node when in view, else free space mid-view.
+      const at = freePosition(shown.nodes, selected?.position, viewBoxOf(view.screenToFlowPosition));
+      const screen = view.flowToScreenPosition({ x: at.x, y: at.y + NODE_MIN_HEIGHT / 2 });
+      setAdding({ screen, at, from: selected && portAfter(selected) });
+    };
+    window.addEventListener(ADD_NODE_EVENT, onAddNode);
+    return () => window.removeEventListener(ADD_NODE_EVENT, onAddNode);
+  }, [isReadOnly]);
+
+  // Double-click on empty canvas: the types to add there (ComfyUI's search; React Flow's zoom on it is off).
+  const onDoubleClick = useCallback(
+    (event: ReactMouseEvent) => {
+      const view = instance.current;
+      // The pane itself: it holds the cards, notes and edges too, whose double-clicks are theirs.
+      if (isReadOnly || !view || !(event.target as Element).classList.contains('react-flow__pane')) return;
+      const point = view.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      const at = {
+        x: Math.round((point.x - NODE_WIDTH / 2) / GRID[0]) * GRID[0],
+        y: Math.round((point.y - NODE_MIN_HEIGHT / 2) / GRID[1]) * GRID[1],
+      };
+      setAdding({ screen: { x: event.clientX, y: event.clientY }, at, from: undefined });
+    },
+    [isReadOnly],
+  );
 
   const onInit = useCallback((flow: ReactFlowInstance<CanvasNode>) => {
     instance.current = flow;
@@ -355,6 +402,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
       data-labels={labelsShown ? undefined : 'hidden'}
       onDragOver={allowDrop}
       onDrop={isReadOnly ? undefined : onDrop}
+      onDoubleClick={onDoubleClick}
     >
       {isReadOnly && <PastRunBanner />}
       <EmptyFlowHint />
@@ -377,6 +425,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             nodesDraggable={!isReadOnly}
             nodesConnectable={!isReadOnly}
             onPaneClick={onPaneClick}
+            zoomOnDoubleClick={false}
             deleteKeyCode={null}
             selectionKeyCode="Shift"
             multiSelectionKeyCode={['Meta', 'Control']}
@@ -398,15 +447,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
           </ReactFlow>
         </RunShownContext.Provider>
       </NodeDetailContext.Provider>
-      {joining && (
-        <NodeTypeMenu
-          label={joining.from.side === 'source' ? 'Add a node after this one' : 'Add a node before this one'}
-          types={typesToJoin(joining.from)}
-          screen={joining.screen}
-          onChoose={(type) => useAppStore.getState().addJoinedNode(type, joining.at, joining.from)}
-          onClose={() => setJoining(undefined)}
-        />
-      )}
+      {adding && <AddNodeMenu {...adding} onAdded={bringIntoView} onClose={() => setAdding(undefined)} />}
       <div
         className="fb-drag-shield"
         hidden
@@ -415,6 +456,44 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
         onWheel={hideDragShield}
       />
     </div>
+  );
+}
+
+/** The node types to add at `at`: joined to `from` when given, as the menu's title says. */
+function AddNodeMenu({
+  screen,
+  at,
+  from,
+  onAdded,
+  onClose,
+}: {
+  screen: { x: number; y: number };
+  at: FlowPosition;
+  from: DraggedPort | undefined;
+  onAdded: (at: FlowPosition) => void;
+  onClose: () => void;
+}) {
+  const { addJoinedNode, addNode } = useAppStore.getState();
+  const added = (id: string | undefined) => id !== undefined && onAdded(at);
+  if (!from) {
+    return (
+      <NodeTypeMenu
+        label="Add a node"
+        types={nodeRegistry.all()}
+        screen={screen}
+        onChoose={(type) => added(addNode(type, at))}
+        onClose={onClose}
+      />
+    );
+  }
+  return (
+    <NodeTypeMenu
+      label={from.side === 'source' ? 'Add a node after this one' : 'Add a node before this one'}
+      types={typesToJoin(from)}
+      screen={screen}
+      onChoose={(type) => added(addJoinedNode(type, at, from))}
+      onClose={onClose}
+    />
   );
 }
 

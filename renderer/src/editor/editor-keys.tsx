@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
-import { EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
+import { ADD_NODE_EVENT, EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
 import { useFitFlow } from './use-fit-flow';
 import { useAddNote } from './palette';
 
@@ -52,6 +52,10 @@ export function EditorKeys() {
       if (mod && event.shiftKey && key === 'l') return run('auto-layout');
       if (event.key === 'Delete' || event.key === 'Backspace') return run('delete');
       if (event.key === '?') return handled(() => state.setShortcutsOpen(true));
+      // The next step, joined to the selected node, as n8n's Tab adds one (Tab here moves focus between cards).
+      if (key === 'n' && !mod && !event.shiftKey && !event.altKey) {
+        return handled(() => window.dispatchEvent(new Event(ADD_NODE_EVENT)));
+      }
       if (event.shiftKey && event.key === '!') return handled(fitFlow);
       // n8n's key for a sticky note.
       if (event.shiftKey && !mod && key === 's') return handled(addNote);

@@ -11,15 +11,19 @@ export const PALETTE_MIME = 'application/x-flowbench-node-type';
 /** What the sticky note item carries when dragged. */
 export const NOTE_MIME = 'application/x-flowbench-note';
 
+type ScreenToFlow = (point: { x: number; y: number }) => { x: number; y: number };
+
 /** The part of the flow the canvas shows now, in flow coordinates. */
+export function viewBoxOf(screenToFlowPosition: ScreenToFlow): ViewBox {
+  const canvas = document.querySelector('.canvas')?.getBoundingClientRect();
+  const topLeft = screenToFlowPosition({ x: canvas?.left ?? 0, y: canvas?.top ?? 0 });
+  const bottomRight = screenToFlowPosition({ x: canvas?.right ?? 0, y: canvas?.bottom ?? 0 });
+  return { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+}
+
 function useViewBox(): () => ViewBox {
   const { screenToFlowPosition } = useReactFlow();
-  return useCallback(() => {
-    const canvas = document.querySelector('.canvas')?.getBoundingClientRect();
-    const topLeft = screenToFlowPosition({ x: canvas?.left ?? 0, y: canvas?.top ?? 0 });
-    const bottomRight = screenToFlowPosition({ x: canvas?.right ?? 0, y: canvas?.bottom ?? 0 });
-    return { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
-  }, [screenToFlowPosition]);
+  return useCallback(() => viewBoxOf(screenToFlowPosition), [screenToFlowPosition]);
 }
 
 /** Adds a node of a type as a click on the palette does: beside the selection, else in free space in view. */

@@ -15,6 +15,8 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Shift+drag', action: 'Box select' },
   { keys: 'Drag off a port', action: 'Let go on empty canvas: add a node joined there (type to filter, Enter)' },
   { keys: 'Click an edge, then +', action: 'Put a node in the middle of that edge' },
+  { keys: 'N', action: 'Add a node: after the selected one, joined to it, else in the middle of the view' },
+  { keys: 'Double-click the canvas', action: 'Add a node there' },
   { keys: 'Ctrl+click', action: 'Add to the selection' },
   { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
   { keys: 'Shift+1', action: 'Fit view' },
