@@ -55,25 +55,33 @@ describe('outputFields: what the editor knows is inside a node’s JSON output',
 
   it('knows nothing of JSON without a schema until a run shows it, then offers what the run gave', () => {
     expect(outputFields(node('free'))).toEqual([]);
-    expect(outputFields(node('free'), { answer: 'yes', items: [{ id: 7 }, { id: 8 }] })).toEqual([
+    expect(outputFields(node('free'), { seen: { answer: 'yes', items: [{ id: 7 }, { id: 8 }] } })).toEqual([
       { path: ['answer'], detail: 'last run: "yes"' },
       { path: ['items'], detail: 'last run: [{"id":7},{"id":8}]' },
       { path: ['items', '0'], detail: 'first of 2: {"id":7}' },
       { path: ['items', '0', 'id'], detail: 'last run: 7' },
     ]);
     // Text, or an LLM in text mode: nothing inside.
-    expect(outputFields(node('free'), 'plain text')).toEqual([]);
+    expect(outputFields(node('free'), { seen: 'plain text' })).toEqual([]);
+  });
+
+  it('reads what the node calls declares (a tool’s outputSchema) before what a run gave', () => {
+    const declared = { type: 'object', properties: { total: { type: 'number' } } };
+    expect(outputFields(node('free'), { declared, seen: { total: 3, note: 'x' } })).toEqual([
+      { path: ['total'], detail: 'number' },
+      { path: ['note'], detail: 'last run: "x"' },
+    ]);
   });
 
   it('offers at most 40 fields of a big result', () => {
     const big = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]));
-    expect(outputFields(node('free'), big)).toHaveLength(40);
+    expect(outputFields(node('free'), { seen: big })).toHaveLength(40);
   });
 });
 
 describe('fields in the template editor’s references and the condition’s JSONPath', () => {
   it('completion offers each field of an upstream output; the Insert chips stay one per node', () => {
-    const offered = referencesFor(flow, 'result', (id) => (id === 'free' ? { answer: 'yes' } : undefined));
+    const offered = referencesFor(flow, 'result', (id) => (id === 'free' ? { seen: { answer: 'yes' } } : {}));
     expect(offered.filter((o) => o.isField).map((o) => o.label)).toEqual([
       'nodes.classify.output.category',
       'nodes.classify.output.urgency',
@@ -95,7 +103,7 @@ describe('fields in the template editor’s references and the condition’s JSO
   });
 
   it('JSONPaths under the one output a rule tests, from where its value points', () => {
-    const none = () => undefined;
+    const none = () => ({});
     expect(jsonPathsFor(flow.nodes, '{{nodes.classify.output}}', none)).toEqual([
       '$',
       '$.category',
@@ -104,7 +112,7 @@ describe('fields in the template editor’s references and the condition’s JSO
       '$.tags[0].name',
     ]);
     expect(jsonPathsFor(flow.nodes, ' {{ nodes.classify.output.tags }} ', none)).toEqual(['$', '$[0].name']);
-    expect(jsonPathsFor(flow.nodes, '{{nodes.free.output}}', () => ({ 'first-name': 'Ada' }))).toEqual([
+    expect(jsonPathsFor(flow.nodes, '{{nodes.free.output}}', () => ({ seen: { 'first-name': 'Ada' } }))).toEqual([
       '$',
       "$['first-name']",
     ]);

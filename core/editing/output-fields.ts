@@ -17,19 +17,28 @@ const MAX_FIELDS = 40;
 // A key a template path can name (see template.ts): others are left out rather than offered broken.
 const KEY = /^[A-Za-z0-9_-]+$/;
 
+/** What the editor knows of a node's output besides its config: what it calls declares, what a run gave. */
+export interface KnownOutput {
+  /** The schema of what the node calls (an MCP tool's outputSchema, a published flow's structured result). */
+  declared?: unknown;
+  /** What the node gave in the run shown. */
+  seen?: unknown;
+}
+
 /**
  * The fields of a node's JSON output the editor knows of: those its config
- * declares (an LLM's JSON schema, an ask node's fields), then those of
- * `seen`, what a run gave (a tool's result, JSON without a schema).
+ * declares (an LLM's JSON schema, an ask node's fields) or what it calls
+ * declares, then those of what a run gave (JSON without a schema).
  */
-export function outputFields(node: Pick<FlowNode, 'type' | 'config'>, seen?: unknown): OutputField[] {
+export function outputFields(node: Pick<FlowNode, 'type' | 'config'>, known: KnownOutput = {}): OutputField[] {
   const fields = new Map<string, OutputField>();
   const add = (path: readonly string[], detail: string) => {
     const key = path.join('.');
     if (!fields.has(key) && fields.size < MAX_FIELDS) fields.set(key, { path, detail });
   };
   fromSchema(nodeRegistry.outputSchema(node), [], add);
-  fromValue(seen, [], add);
+  fromSchema(known.declared, [], add);
+  fromValue(known.seen, [], add);
   return [...fields.values()];
 }
 
@@ -100,7 +109,7 @@ const jsonPath = (path: readonly string[]) =>
 export function jsonPathsFor(
   nodes: readonly Pick<FlowNode, 'id' | 'type' | 'config'>[],
   template: string,
-  seen: (nodeId: string) => unknown,
+  known: (nodeId: string) => KnownOutput,
 ): string[] {
   const segments = parseTemplate(template.trim());
   const only = segments.length === 1 ? segments[0] : undefined;
@@ -108,7 +117,7 @@ export function jsonPathsFor(
   const { nodeId, path: under } = only.ref;
   const node = nodes.find((n) => n.id === nodeId);
   if (!node) return ['$'];
-  const below = outputFields(node, seen(nodeId))
+  const below = outputFields(node, known(nodeId))
     .filter((f) => f.path.length > under.length && under.every((key, i) => f.path[i] === key))
     .map((f) => `$${jsonPath(f.path.slice(under.length))}`);
   return ['$', ...below];

@@ -1,7 +1,7 @@
 import type { Flow } from '../model/flow';
 import { buildAdjacency, reachable } from '../model/graph';
 import { nodeRegistry } from '../nodes/registry';
-import { outputFields, templatePath } from './output-fields';
+import { outputFields, templatePath, type KnownOutput } from './output-fields';
 
 /** A reference a template may use, as the template editor offers it. */
 export interface ReferenceOption {
@@ -14,13 +14,13 @@ export interface ReferenceOption {
 
 /**
  * The references a node can use: the flow's parameters, the nodes upstream of
- * it, and the fields of their JSON outputs that are known (declared, or in
- * `seen`: what the run shown gave each node).
+ * it, and the fields of their JSON outputs that are known (declared by their
+ * config or by what they call, or `known`'s: what the run shown gave).
  */
 export function referencesFor(
   flow: Flow,
   nodeId: string,
-  seen: (nodeId: string) => unknown = () => undefined,
+  known: (nodeId: string) => KnownOutput = () => ({}),
 ): ReferenceOption[] {
   const adjacency = buildAdjacency(
     flow.nodes.map((n) => n.id),
@@ -36,7 +36,7 @@ export function referencesFor(
     if (node.id === nodeId || !upstream.has(node.id)) continue;
     const definition = nodeRegistry.get(node.type);
     options.push({ label: `nodes.${node.id}.output`, detail: `${definition?.label ?? node.type} ${node.label}` });
-    for (const field of outputFields(node, seen(node.id))) {
+    for (const field of outputFields(node, known(node.id))) {
       options.push({
         label: `nodes.${node.id}.output${templatePath(field.path)}`,
         detail: field.detail,

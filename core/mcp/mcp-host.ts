@@ -14,7 +14,7 @@ import {
   seedCode,
   unknownArguments,
 } from './flows-tools';
-import { flowView, RUN_VIEW_URI, toolFor, viewUri } from '../services/tool-schema';
+import { flowView, RUN_VIEW_URI, toolFor, viewUri } from '../nodes/tool-schema';
 import { toolResult, type McpToolResult, type ToolResult } from '../model/tool-result';
 import { FlowResources, type ViewResource } from './resources';
 import { FlowTaskStore, startTask } from './flow-tasks';

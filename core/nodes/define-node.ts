@@ -205,6 +205,11 @@ export interface NodeDefinition<
    */
   calls?: (config: Config) => readonly Callee[];
   /**
+   * The node's output is what it calls returns (an MCP tool node, a flow
+   * node): what the callee declares of its result is what the node gives.
+   */
+  returnsCallee?: boolean;
+  /**
    * The JSON Schema of the node's output when its config says what it is (an
    * LLM's JSON answer with a schema, an ask node's fields): the editor offers
    * its fields as references and JSONPaths before the node has ever run.

@@ -7,7 +7,7 @@ import type { LlmPort } from '../model/llm';
 import type { HumanInputPort } from '../model/human-input';
 import type { SubflowPort, SubflowResult } from '../model/subflows';
 import { FLOWBENCH_SERVER, type ToolInfo, type ToolPort } from '../model/tools';
-import { inputSchemaFor, toolDescription } from './tool-schema';
+import { inputSchemaFor, toolDescription } from '../nodes/tool-schema';
 import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
 import type { ReuseSource } from '../engine/reuse';
 import { RunRecordBuilder } from '../model/run-record';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { echoFlow } from '../../tests/fixtures/mcp-flows';
 import { applyChangeSet, ChangeSetSchema, invertChangeSet } from '../model/change-set';
 import { FlowSchema, type Flow } from '../model/flow';
-import { toolFor } from './tool-schema';
+import { toolFor } from '../nodes/tool-schema';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const flowWith = (icon?: string): Flow =>

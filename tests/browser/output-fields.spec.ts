@@ -1,6 +1,9 @@
 import type { Page } from '@playwright/test';
 import { buildFlow, input, llm } from '../helpers/flow-builder';
-import { expect, openFlow, test } from './fixtures';
+import { publishFlows } from '../helpers/mcp';
+import { everythingStdio } from '../helpers/mcp-servers';
+import { structuredFlow } from '../fixtures/mcp-flows';
+import { expect, openFlow, test, withDatabase } from './fixtures';
 
 /**
  * input → classify (JSON with a schema) → facts (JSON without one) → check
@@ -123,4 +126,53 @@ test('the fields inside JSON outputs are offered after {{ and as a condition’s
   await page.getByRole('tab', { name: 'Run' }).click();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('Filed: bug in Oslo');
+});
+
+test('a flow node’s and an MCP tool node’s result fields are offered before any run: the published flow’s structured result and the tool’s outputSchema say them', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => {
+    publishFlows(services, [structuredFlow]);
+    services.servers.set(everythingStdio());
+  });
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'caller',
+      parameters: [{ name: 'word', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        {
+          id: 'measure',
+          type: 'flow',
+          config: { flow: 'measure_word', inputs: [{ name: 'word', value: '{{inputs.word}}' }] },
+          position: { x: 300, y: 0 },
+        },
+        {
+          id: 'weather',
+          type: 'mcp_tool',
+          config: {
+            server: 'everything',
+            tool: 'get-structured-content',
+            arguments: [{ name: 'location', value: 'Chicago' }],
+          },
+          position: { x: 300, y: 200 },
+        },
+        {
+          id: 'result',
+          type: 'output',
+          config: { returnValues: [{ id: 'r0', text: '' }] },
+          position: { x: 600, y: 100 },
+        },
+      ],
+      edges: ['input>measure', 'input>weather', 'measure>result', 'weather>result'],
+    }),
+    name: 'Caller',
+  });
+  await typeInResult(page, '{{nodes.measure.output.');
+  await expect(completion(page, 'nodes.measure.output.shout')).toContainText('string or null');
+  await expect(completion(page, 'nodes.measure.output.original')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.type(' {{nodes.weather.output.');
+  await expect(completion(page, 'nodes.weather.output.humidity')).toContainText('number: Humidity percentage');
 });

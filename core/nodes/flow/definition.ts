@@ -33,6 +33,7 @@ export const flowNode = defineNode({
     ...unchosen(config.flow, 'MISSING_FLOW', 'choose the flow this node calls', 'config.flow'),
     ...namelessProblems(config.inputs, 'inputs', 'input'),
   ],
+  returnsCallee: true,
   calls: (config) =>
     config.flow.trim()
       ? [{ kind: 'flow', ref: config.flow, field: 'config.flow', values: { key: 'inputs', label: 'Inputs' } }]

@@ -53,6 +53,7 @@ export const mcpToolNode = defineNode({
     ...unchosen(config.tool, 'MISSING_TOOL', 'choose the tool this node calls', 'config.tool'),
     ...namelessProblems(config.arguments, 'arguments', 'argument'),
   ],
+  returnsCallee: true,
   calls: (config) => toolCallee(config.server, config.tool, 'config.tool', { key: 'arguments', label: 'Arguments' }),
   execute: async (ctx, config) => {
     const info = await findCallee(ctx, config.server, config.tool, ctx.signal);

@@ -14,7 +14,7 @@ import { jsonDrafts } from './json-drafts';
 import { useAppStore } from '../store/app-store';
 import { flowOnCanvas } from '../store/versions-slice';
 import { jsonPathsFor } from '../../../core/editing/output-fields';
-import { useFinishedOutputs } from './use-finished-outputs';
+import { useKnownOutputs } from './use-known-outputs';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -371,11 +371,8 @@ export function Suggestions({ id, kind, context }: { id: string; kind: SuggestKi
 /** JSONPaths into the value a rule tests: the fields known inside the node output its value names. */
 function PathChoices({ id, template }: { id: string; template: string }) {
   const nodes = useAppStore((s) => flowOnCanvas(s)?.nodes);
-  const seen = useFinishedOutputs();
-  const choices = useMemo(
-    () => (nodes ? jsonPathsFor(nodes, template, (nodeId) => seen.get(nodeId)) : []),
-    [nodes, template, seen],
-  );
+  const known = useKnownOutputs();
+  const choices = useMemo(() => (nodes ? jsonPathsFor(nodes, template, known) : []), [nodes, template, known]);
   return (
     <datalist id={id} data-testid={id}>
       {choices.map((choice) => (

@@ -3,7 +3,7 @@ import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
-import { useFinishedOutputs } from './use-finished-outputs';
+import { useKnownOutputs } from './use-known-outputs';
 import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { ReadOnlyContext } from './read-only-context';
 import { ReadOnlyNote } from './read-only-note';
@@ -27,11 +27,8 @@ export function Inspector() {
   const panel = useRef<HTMLDivElement>(null);
   const node = selected.length === 1 ? flow?.nodes.find((n) => n.id === selected[0]) : undefined;
   const definition = node ? nodeRegistry.get(node.type) : undefined;
-  const seen = useFinishedOutputs();
-  const references = useMemo(
-    () => (flow && node ? referencesFor(flow, node.id, (id) => seen.get(id)) : []),
-    [flow, node, seen],
-  );
+  const known = useKnownOutputs();
+  const references = useMemo(() => (flow && node ? referencesFor(flow, node.id, known) : []), [flow, node, known]);
 
   if (!flow) return null;
   if (selected.length > 1) return <div className="inspector muted">{selected.length} nodes selected</div>;

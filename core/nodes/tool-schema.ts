@@ -1,7 +1,7 @@
 import type { Flow } from '../model/flow';
 import type { ResultField, ResultView } from '../model/node-catalogue';
 import type { Parameter } from '../model/parameter';
-import { nodeRegistry } from '../nodes/registry';
+import { nodeRegistry } from './registry';
 
 type JsonSchema = Record<string, unknown>;
 
