@@ -66,8 +66,9 @@ function schemaDetail(schema: unknown): string {
       ? schema.type
       : '';
   const choices = Array.isArray(schema.enum) ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` : '';
-  const words = [type, choices, typeof schema.description === 'string' ? schema.description : ''].filter(Boolean);
-  return words.join(', ').replace(/^(\w+), /, '$1: ') || 'field';
+  const about = [choices, typeof schema.description === 'string' ? schema.description : ''].filter(Boolean).join(', ');
+  // "string: one of "low", "high", how urgent", "string", or what there is of it.
+  return type && about ? `${type}: ${about}` : type || about || 'field';
 }
 
 function fromValue(value: unknown, at: readonly string[], add: Add): void {

@@ -39,7 +39,6 @@ import {
   DEFAULT_LOOP_PASSES,
   goesBack,
   portAfter,
-  typesToJoin,
   type DraggedPort,
 } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
@@ -57,8 +56,7 @@ import { FindBar } from './find-bar';
 import { NOTE_MIME, PALETTE_MIME, viewBoxOf } from './palette';
 import { ADD_NODE_EVENT } from '../app-commands';
 import { freePosition, shiftToShow } from '../../../core/editing/placement';
-import { nodeRegistry } from '../../../core/nodes/registry';
-import { NodeTypeMenu } from './node-type-menu';
+import { AddNodeMenu } from './node-type-menu';
 import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -317,7 +315,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     if ((!type && !isNote) || !instance.current) return;
     event.preventDefault();
     const point = instance.current.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    const at = { x: Math.round(point.x / GRID[0]) * GRID[0], y: Math.round(point.y / GRID[1]) * GRID[1] };
+    const at = onGrid(point);
     if (isNote) useAppStore.getState().addNote(at);
     else useAppStore.getState().addNode(type, at);
   }, []);
@@ -340,7 +338,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     const y = drop.y - NODE_MIN_HEIGHT / 2;
     setAdding({
       screen: { x: point.clientX, y: point.clientY },
-      at: { x: Math.round(x / GRID[0]) * GRID[0], y: Math.round(y / GRID[1]) * GRID[1] },
+      at: onGrid({ x, y }),
       from: { nodeId: state.fromNode.id, port: state.fromHandle.id, side },
     });
   }, []);
@@ -378,10 +376,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
       // The pane itself: it holds the cards, notes and edges too, whose double-clicks are theirs.
       if (isReadOnly || !view || !(event.target as Element).classList.contains('react-flow__pane')) return;
       const point = view.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      const at = {
-        x: Math.round((point.x - NODE_WIDTH / 2) / GRID[0]) * GRID[0],
-        y: Math.round((point.y - NODE_MIN_HEIGHT / 2) / GRID[1]) * GRID[1],
-      };
+      const at = onGrid({ x: point.x - NODE_WIDTH / 2, y: point.y - NODE_MIN_HEIGHT / 2 });
       setAdding({ screen: { x: event.clientX, y: event.clientY }, at, from: undefined });
     },
     [isReadOnly],
@@ -459,43 +454,11 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   );
 }
 
-/** The node types to add at `at`: joined to `from` when given, as the menu's title says. */
-function AddNodeMenu({
-  screen,
-  at,
-  from,
-  onAdded,
-  onClose,
-}: {
-  screen: { x: number; y: number };
-  at: FlowPosition;
-  from: DraggedPort | undefined;
-  onAdded: (at: FlowPosition) => void;
-  onClose: () => void;
-}) {
-  const { addJoinedNode, addNode } = useAppStore.getState();
-  const added = (id: string | undefined) => id !== undefined && onAdded(at);
-  if (!from) {
-    return (
-      <NodeTypeMenu
-        label="Add a node"
-        types={nodeRegistry.all()}
-        screen={screen}
-        onChoose={(type) => added(addNode(type, at))}
-        onClose={onClose}
-      />
-    );
-  }
-  return (
-    <NodeTypeMenu
-      label={from.side === 'source' ? 'Add a node after this one' : 'Add a node before this one'}
-      types={typesToJoin(from)}
-      screen={screen}
-      onChoose={(type) => added(addJoinedNode(type, at, from))}
-      onClose={onClose}
-    />
-  );
-}
+/** A point of the flow on the canvas's grid, where a card dropped or added there goes. */
+const onGrid = (point: FlowPosition): FlowPosition => ({
+  x: Math.round(point.x / GRID[0]) * GRID[0],
+  y: Math.round(point.y / GRID[1]) * GRID[1],
+});
 
 /** Over a past run's flow or a published version: what is shown, and the way back. */
 function PastRunBanner() {

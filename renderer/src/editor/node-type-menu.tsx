@@ -1,5 +1,9 @@
 import { useState, type KeyboardEvent } from 'react';
+import { typesToJoin, type DraggedPort } from '../../../core/editing/edits';
+import type { Position } from '../../../core/model/flow';
 import type { NodeDefinition } from '../../../core/nodes/define-node';
+import { nodeRegistry } from '../../../core/nodes/registry';
+import { useAppStore } from '../store/app-store';
 import { useModalDialog } from '../use-modal-dialog';
 
 /** How far the menu keeps from the window's right and bottom edges, so it opens whole. */
@@ -84,4 +88,42 @@ function moveFocus(event: KeyboardEvent<HTMLDialogElement>, dialog: HTMLDialogEl
   const next = stops[Math.min(stops.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)))];
   event.preventDefault();
   next?.focus();
+}
+
+/** The node types to add at `at`: joined to `from` when given, as the menu's title says. */
+export function AddNodeMenu({
+  screen,
+  at,
+  from,
+  onAdded,
+  onClose,
+}: {
+  screen: { x: number; y: number };
+  at: Position;
+  from: DraggedPort | undefined;
+  onAdded: (at: Position) => void;
+  onClose: () => void;
+}) {
+  const { addJoinedNode, addNode } = useAppStore.getState();
+  const added = (id: string | undefined) => id !== undefined && onAdded(at);
+  if (!from) {
+    return (
+      <NodeTypeMenu
+        label="Add a node"
+        types={nodeRegistry.all()}
+        screen={screen}
+        onChoose={(type) => added(addNode(type, at))}
+        onClose={onClose}
+      />
+    );
+  }
+  return (
+    <NodeTypeMenu
+      label={from.side === 'source' ? 'Add a node after this one' : 'Add a node before this one'}
+      types={typesToJoin(from)}
+      screen={screen}
+      onChoose={(type) => added(addJoinedNode(type, at, from))}
+      onClose={onClose}
+    />
+  );
 }
