@@ -136,6 +136,13 @@ test('a flow node’s and an MCP tool node’s result fields are offered before 
     publishFlows(services, [structuredFlow]);
     services.servers.set(everythingStdio());
   });
+  // The tool server is slow to start (held here): the flow's fields do not wait for it.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/servers/**', async (route) => {
+    await held;
+    await route.continue();
+  });
   await openFlow(page, served, {
     ...buildFlow({
       id: 'caller',
@@ -173,6 +180,12 @@ test('a flow node’s and an MCP tool node’s result fields are offered before 
   await expect(completion(page, 'nodes.measure.output.shout')).toContainText('string or null');
   await expect(completion(page, 'nodes.measure.output.original')).toBeVisible();
   await page.keyboard.press('Escape');
-  await page.keyboard.type(' {{nodes.weather.output.');
-  await expect(completion(page, 'nodes.weather.output.humidity')).toContainText('number: Humidity percentage');
+  release();
+  // Starting server-everything (through npx) can take seconds on a loaded machine.
+  await expect(async () => {
+    await page.keyboard.type(' {{nodes.weather.output.');
+    await expect(completion(page, 'nodes.weather.output.humidity')).toContainText('number: Humidity percentage', {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 30_000 });
 });

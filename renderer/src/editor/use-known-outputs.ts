@@ -47,10 +47,14 @@ function useDeclaredOutputs(flow: Flow | undefined): ReadonlyMap<string, unknown
   }, [flow]);
   useEffect(() => {
     let isCurrent = true;
+    setSchemas(new Map());
     const pairs = calls ? calls.split('\u241d').map((pair) => pair.split('\u241e') as [string, string]) : [];
-    void Promise.all(pairs.map(async ([nodeId, key]) => [nodeId, await resultSchema(key)] as const)).then(
-      (found) => isCurrent && setSchemas(new Map(found.filter(([, schema]) => schema !== undefined))),
-    );
+    // Each as it comes: a flow's schema is not kept waiting on a tool server that takes seconds to start.
+    for (const [nodeId, key] of pairs) {
+      void resultSchema(key).then((schema) => {
+        if (isCurrent && schema !== undefined) setSchemas((known) => new Map(known).set(nodeId, schema));
+      });
+    }
     return () => {
       isCurrent = false;
     };
