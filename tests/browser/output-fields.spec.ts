@@ -139,7 +139,9 @@ test('a flow node’s and an MCP tool node’s result fields are offered before 
   // The tool server is slow to start (held here): the flow's fields do not wait for it.
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
+  let serverAsks = 0;
   await page.route('**/api/servers/**', async (route) => {
+    serverAsks += 1;
     await held;
     await route.continue();
   });
@@ -176,6 +178,10 @@ test('a flow node’s and an MCP tool node’s result fields are offered before 
     }),
     name: 'Caller',
   });
+  // Opening the flow connects to no server: only a node being edited asks what its callees return.
+  await expect(card(page, 'weather')).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(serverAsks).toBe(0);
   await typeInResult(page, '{{nodes.measure.output.');
   await expect(completion(page, 'nodes.measure.output.shout')).toContainText('string or null');
   await expect(completion(page, 'nodes.measure.output.original')).toBeVisible();

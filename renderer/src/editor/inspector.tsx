@@ -27,7 +27,7 @@ export function Inspector() {
   const panel = useRef<HTMLDivElement>(null);
   const node = selected.length === 1 ? flow?.nodes.find((n) => n.id === selected[0]) : undefined;
   const definition = node ? nodeRegistry.get(node.type) : undefined;
-  const known = useKnownOutputs();
+  const known = useKnownOutputs(node !== undefined);
   const references = useMemo(() => (flow && node ? referencesFor(flow, node.id, known) : []), [flow, node, known]);
 
   if (!flow) return null;

@@ -15,10 +15,12 @@ import { serverTools } from './suggestions';
  * of its result (an MCP tool's outputSchema, a published flow's structured
  * result), and what it gave in the run shown once that has ended.
  */
-export function useKnownOutputs(): (nodeId: string) => KnownOutput {
+export function useKnownOutputs(isWanted = true): (nodeId: string) => KnownOutput {
   const endedRun = useAppStore((s) => (s.run && s.run.status !== 'running' ? s.run.id : undefined));
   const seen = useMemo(() => finishedOutputs(endedRun ? useAppStore.getState().run : undefined), [endedRun]);
-  const declared = useDeclaredOutputs(useAppStore(flowOnCanvas));
+  // Asked only while a node is being edited: reading a tool's schema connects to its server.
+  const flow = useAppStore(flowOnCanvas);
+  const declared = useDeclaredOutputs(isWanted ? flow : undefined);
   return useMemo(
     () => (nodeId: string) => ({ declared: declared.get(nodeId), seen: seen.get(nodeId) }),
     [seen, declared],
