@@ -214,14 +214,14 @@ export function addJoinedNodeChange(
 }
 
 /**
- * The port a node added after `node` joins (Tab with it selected, as n8n's
+ * The port a node added after `node` joins (N with it selected, as n8n's
  * Tab adds the next step): its data output, else its first branch (a
  * condition's `true`); none for a node nothing can follow (an output, a stop).
  */
 export function portAfter(node: Pick<FlowNode, 'id' | 'type'>): DraggedPort | undefined {
-  const outputs = nodeRegistry.get(node.type)?.outputs ?? [];
-  const port = outputs.find((p) => p.kind === 'data') ?? outputs.find((p) => p.kind === 'branch');
-  return port && { nodeId: node.id, port: port.id, side: 'source' };
+  const definition = nodeRegistry.get(node.type);
+  const port = definition && (dataOutput(definition) ?? definition.outputs.find((p) => p.kind === 'branch')?.id);
+  return port === undefined ? undefined : { nodeId: node.id, port, side: 'source' };
 }
 
 /** The types a node put in the middle of an edge may be: one input to take the edge, a data output to go on. */

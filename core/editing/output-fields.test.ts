@@ -103,22 +103,24 @@ describe('fields in the template editor’s references and the condition’s JSO
   });
 
   it('JSONPaths under the one output a rule tests, from where its value points', () => {
-    const none = () => ({});
-    expect(jsonPathsFor(flow.nodes, '{{nodes.classify.output}}', none)).toEqual([
+    const offered = referencesFor(flow, 'result');
+    expect(jsonPathsFor('{{nodes.classify.output}}', offered)).toEqual([
       '$',
       '$.category',
       '$.urgency',
       '$.tags',
       '$.tags[0].name',
     ]);
-    expect(jsonPathsFor(flow.nodes, ' {{ nodes.classify.output.tags }} ', none)).toEqual(['$', '$[0].name']);
-    expect(jsonPathsFor(flow.nodes, '{{nodes.free.output}}', () => ({ seen: { 'first-name': 'Ada' } }))).toEqual([
-      '$',
-      "$['first-name']",
-    ]);
+    expect(jsonPathsFor(' {{ nodes.classify.output.tags }} ', offered)).toEqual(['$', '$[0].name']);
+    expect(
+      jsonPathsFor(
+        '{{nodes.free.output}}',
+        referencesFor(flow, 'result', () => ({ seen: { 'first-name': 'Ada' } })),
+      ),
+    ).toEqual(['$', "$['first-name']"]);
     // Text around the reference, two references, an input, a node not in the flow: the value itself.
     for (const value of ['Hi {{nodes.classify.output}}', '{{inputs.ticket}}', '{{nodes.gone.output}}', '']) {
-      expect(jsonPathsFor(flow.nodes, value, none)).toEqual(['$']);
+      expect(jsonPathsFor(value, offered)).toEqual(['$']);
     }
   });
 });

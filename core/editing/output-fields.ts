@@ -1,6 +1,7 @@
 import type { FlowNode } from '../model/flow';
 import { isRecord } from '../model/is-record';
-import { parseTemplate } from '../model/template';
+import { parseReference, parseTemplate } from '../model/template';
+import type { ReferenceOption } from './references';
 import { nodeRegistry } from '../nodes/registry';
 
 /** A field inside a node's JSON output, as the editor offers it. */
@@ -105,21 +106,20 @@ const jsonPath = (path: readonly string[]) =>
 /**
  * JSONPaths into the value a condition rule tests, when its value is one
  * node's output (`{{nodes.classify.output}}`, or a field of it): `$.urgency`
- * for each field known under it. Anything else offers `$` alone.
+ * for each field `references` (referencesFor) offers under it. Anything else
+ * offers `$` alone.
  */
-export function jsonPathsFor(
-  nodes: readonly Pick<FlowNode, 'id' | 'type' | 'config'>[],
-  template: string,
-  known: (nodeId: string) => KnownOutput,
-): string[] {
+export function jsonPathsFor(template: string, references: readonly ReferenceOption[]): string[] {
   const segments = parseTemplate(template.trim());
   const only = segments.length === 1 ? segments[0] : undefined;
   if (only?.kind !== 'ref' || only.ref.scope !== 'nodes' || only.ref.field !== 'output') return ['$'];
   const { nodeId, path: under } = only.ref;
-  const node = nodes.find((n) => n.id === nodeId);
-  if (!node) return ['$'];
-  const below = outputFields(node, known(nodeId))
-    .filter((f) => f.path.length > under.length && under.every((key, i) => f.path[i] === key))
-    .map((f) => `$${jsonPath(f.path.slice(under.length))}`);
+  const below = references.flatMap((option) => {
+    const field = option.isField ? parseReference(option.label) : undefined;
+    if (!field || 'error' in field || field.scope !== 'nodes' || field.nodeId !== nodeId) return [];
+    const { path } = field;
+    const isUnder = path.length > under.length && under.every((key, i) => path[i] === key);
+    return isUnder ? [`$${jsonPath(path.slice(under.length))}`] : [];
+  });
   return ['$', ...below];
 }

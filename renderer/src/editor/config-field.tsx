@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import type { AnyEditorField as EditorField } from '../../../core/nodes/define-node';
 import { suggestionsFor, type SuggestKind } from './suggestions';
 import { lazyOr } from '../lazy-or';
@@ -11,10 +11,7 @@ import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
 import { ToolChecklist, type ToolRef } from './tool-checklist';
 import { jsonDrafts } from './json-drafts';
-import { useAppStore } from '../store/app-store';
-import { flowOnCanvas } from '../store/versions-slice';
 import { jsonPathsFor } from '../../../core/editing/output-fields';
-import { useKnownOutputs } from './use-known-outputs';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
@@ -68,7 +65,10 @@ export function ConfigField({ field, value, onChange, references, path, config, 
                 onChange={(e) => onChange(e.target.value)}
               />
               {field.suggest === 'paths' ? (
-                <PathChoices id={`${id}-choices`} template={typeof config?.value === 'string' ? config.value : ''} />
+                <Choices
+                  id={`${id}-choices`}
+                  choices={jsonPathsFor(typeof config?.value === 'string' ? config.value : '', references)}
+                />
               ) : (
                 field.suggest && (
                   <Suggestions
@@ -359,20 +359,11 @@ export function Suggestions({ id, kind, context }: { id: string; kind: SuggestKi
       isCurrent = false;
     };
   }, [kind, context]);
-  return (
-    <datalist id={id} data-testid={id}>
-      {choices.map((choice) => (
-        <option key={choice} value={choice} />
-      ))}
-    </datalist>
-  );
+  return <Choices id={id} choices={choices} />;
 }
 
-/** JSONPaths into the value a rule tests: the fields known inside the node output its value names. */
-function PathChoices({ id, template }: { id: string; template: string }) {
-  const nodes = useAppStore((s) => flowOnCanvas(s)?.nodes);
-  const known = useKnownOutputs();
-  const choices = useMemo(() => (nodes ? jsonPathsFor(nodes, template, known) : []), [nodes, template, known]);
+/** What a text field offers as it is typed in (a datalist): a suggestion list's, or a rule's JSONPaths. */
+function Choices({ id, choices }: { id: string; choices: readonly string[] }) {
   return (
     <datalist id={id} data-testid={id}>
       {choices.map((choice) => (

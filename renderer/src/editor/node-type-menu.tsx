@@ -106,23 +106,17 @@ export function AddNodeMenu({
 }) {
   const { addJoinedNode, addNode } = useAppStore.getState();
   const added = (id: string | undefined) => id !== undefined && onAdded(at);
-  if (!from) {
-    return (
-      <NodeTypeMenu
-        label="Add a node"
-        types={nodeRegistry.all()}
-        screen={screen}
-        onChoose={(type) => added(addNode(type, at))}
-        onClose={onClose}
-      />
-    );
-  }
+  const label = !from
+    ? 'Add a node'
+    : from.side === 'source'
+      ? 'Add a node after this one'
+      : 'Add a node before this one';
   return (
     <NodeTypeMenu
-      label={from.side === 'source' ? 'Add a node after this one' : 'Add a node before this one'}
-      types={typesToJoin(from)}
+      label={label}
+      types={from ? typesToJoin(from) : nodeRegistry.all()}
       screen={screen}
-      onChoose={(type) => added(addJoinedNode(type, at, from))}
+      onChoose={(type) => added(from ? addJoinedNode(type, at, from) : addNode(type, at))}
       onClose={onClose}
     />
   );

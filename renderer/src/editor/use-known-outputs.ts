@@ -15,7 +15,7 @@ import { serverTools } from './suggestions';
  * of its result (an MCP tool's outputSchema, a published flow's structured
  * result), and what it gave in the run shown once that has ended.
  */
-export function useKnownOutputs(isWanted = true): (nodeId: string) => KnownOutput {
+export function useKnownOutputs(isWanted: boolean): (nodeId: string) => KnownOutput {
   const endedRun = useAppStore((s) => (s.run && s.run.status !== 'running' ? s.run.id : undefined));
   const seen = useMemo(() => finishedOutputs(endedRun ? useAppStore.getState().run : undefined), [endedRun]);
   // Asked only while a node is being edited: reading a tool's schema connects to its server.
