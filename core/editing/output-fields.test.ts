@@ -73,6 +73,40 @@ describe('outputFields: what the editor knows is inside a node’s JSON output',
     ]);
   });
 
+  it('reads schemas written the FastMCP (pydantic) way: models behind $ref, optional values as anyOf with null', () => {
+    const declared = {
+      type: 'object',
+      $defs: {
+        Address: {
+          type: 'object',
+          properties: {
+            city: { type: 'string', description: 'where to' },
+            zip: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          },
+        },
+      },
+      properties: {
+        travellers: { anyOf: [{ type: 'integer' }, { type: 'null' }], description: 'how many go' },
+        to: { $ref: '#/$defs/Address' },
+        stops: { type: 'array', items: { $ref: '#/$defs/Address' } },
+        class: { oneOf: [{ const: 'economy' }, { const: 'business' }] },
+      },
+    };
+    expect(outputFields(node('free'), { declared })).toEqual([
+      { path: ['travellers'], detail: 'integer or null: how many go' },
+      { path: ['to'], detail: 'object' },
+      { path: ['to', 'city'], detail: 'string: where to' },
+      { path: ['to', 'zip'], detail: 'string or null' },
+      { path: ['stops'], detail: 'array' },
+      { path: ['stops', '0', 'city'], detail: 'string: where to' },
+      { path: ['stops', '0', 'zip'], detail: 'string or null' },
+      { path: ['class'], detail: 'one of "economy", "business"' },
+    ]);
+    // A ref that points to itself ends instead of looping.
+    const looping = { $defs: { A: { $ref: '#/$defs/A' } }, properties: { a: { $ref: '#/$defs/A' } } };
+    expect(outputFields(node('free'), { declared: looping })).toEqual([{ path: ['a'], detail: 'field' }]);
+  });
+
   it('offers at most 40 fields of a big result', () => {
     const big = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i]));
     expect(outputFields(node('free'), { seen: big })).toHaveLength(40);

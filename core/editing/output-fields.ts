@@ -1,5 +1,6 @@
 import type { FlowNode } from '../model/flow';
 import { isRecord } from '../model/is-record';
+import { schemaChoices, schemaItems, schemaProperties, schemaText, schemaTypes } from '../model/schema-shape';
 import { parseReference, parseTemplate } from '../model/template';
 import type { ReferenceOption } from './references';
 import { nodeRegistry } from '../nodes/registry';
@@ -45,29 +46,25 @@ export function outputFields(node: Pick<FlowNode, 'type' | 'config'>, known: Kno
 
 type Add = (path: readonly string[], detail: string) => void;
 
-function fromSchema(schema: unknown, at: readonly string[], add: Add): void {
-  if (!isRecord(schema) || at.length >= MAX_DEPTH) return;
-  if (isRecord(schema.properties)) {
-    for (const [key, property] of Object.entries(schema.properties)) {
-      if (!KEY.test(key)) continue;
-      const path = [...at, key];
-      add(path, schemaDetail(property));
-      fromSchema(property, path, add);
-    }
+/** The fields `schema` declares; `root` is what its `$ref`s point into (pydantic's `$defs`). */
+function fromSchema(schema: unknown, at: readonly string[], add: Add, root: unknown = schema): void {
+  if (at.length >= MAX_DEPTH) return;
+  for (const [key, property] of schemaProperties(schema, root)) {
+    if (!KEY.test(key)) continue;
+    const path = [...at, key];
+    add(path, schemaDetail(property, root));
+    fromSchema(property, path, add, root);
   }
   // An array of objects: the fields of its first item.
-  if (isRecord(schema.items) && at.length > 0) fromSchema(schema.items, [...at, '0'], add);
+  const items = schemaItems(schema, root);
+  if (items !== undefined && at.length > 0) fromSchema(items, [...at, '0'], add, root);
 }
 
-function schemaDetail(schema: unknown): string {
-  if (!isRecord(schema)) return 'field';
-  const type = Array.isArray(schema.type)
-    ? schema.type.join(' or ')
-    : typeof schema.type === 'string'
-      ? schema.type
-      : '';
-  const choices = Array.isArray(schema.enum) ? `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}` : '';
-  const about = [choices, typeof schema.description === 'string' ? schema.description : ''].filter(Boolean).join(', ');
+function schemaDetail(schema: unknown, root: unknown): string {
+  const type = schemaTypes(schema, root).join(' or ');
+  const listed = schemaChoices(schema, root);
+  const choices = listed ? `one of ${listed.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  const about = [choices, schemaText(schema, 'description', root) ?? ''].filter(Boolean).join(', ');
   // "string: one of "low", "high", how urgent", "string", or what there is of it.
   return type && about ? `${type}: ${about}` : type || about || 'field';
 }

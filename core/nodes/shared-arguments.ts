@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { NodeConfigProblem } from '../model/node-catalogue';
 import { FLOWBENCH_SERVER } from '../model/tools';
+import { schemaTypes } from '../model/schema-shape';
 import type { Callee, PassedValues } from './define-node';
 
 /**
@@ -58,15 +59,21 @@ export const namedValuesEditor = (label: string, help: string) => ({
 /**
  * The value a template field stands for, typed as the receiving schema
  * expects: a lone reference keeps its value's type; text is read as a number,
- * a boolean or JSON where the schema asks for one (as n8n's fields do).
+ * a boolean or JSON where the schema asks for one and not for text (as n8n's
+ * fields do), and empty text is null where the schema takes null and not
+ * text (an optional argument left empty). `root` is the schema `$ref`s
+ * point into (the tool's input schema).
  */
-export function typedValue(resolved: unknown, schema: unknown): unknown {
+export function typedValue(resolved: unknown, schema: unknown, root: unknown = schema): unknown {
   if (typeof resolved !== 'string') return resolved;
-  const type = (schema as { type?: unknown } | undefined)?.type;
+  const types = new Set(schemaTypes(schema, root));
+  // Text is what the schema takes (or it says nothing): the text as typed.
+  if (types.size === 0 || types.has('string')) return resolved;
   const text = resolved.trim();
-  if ((type === 'number' || type === 'integer') && text !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
-  if ((type === 'object' || type === 'array') && text !== '') {
+  if (text === '') return types.has('null') ? null : resolved;
+  if ((types.has('number') || types.has('integer')) && Number.isFinite(Number(text))) return Number(text);
+  if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  if (types.has('object') || types.has('array') || types.has('null')) {
     try {
       return JSON.parse(text) as unknown;
     } catch {

@@ -109,6 +109,41 @@ describe('mcp_tool node', () => {
     expect(run.error?.message).toContain('/a must be number');
   });
 
+  it('types arguments as schemas written the FastMCP (pydantic) way ask: $ref models, anyOf with null', async () => {
+    const s = open();
+    s.servers.set({
+      name: 'py',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'pydantic-server.mjs')],
+    });
+    const flow = s.flows.create(
+      toolFlow('trip', {
+        server: 'py',
+        tool: 'book_trip',
+        arguments: [
+          { name: 'travellers', value: '2' },
+          { name: 'to', value: '{"city": "Oslo"}' },
+          { name: 'urgent', value: 'true' },
+          // Left empty: null, which an optional integer takes, not "" which it does not.
+          { name: 'nights', value: '' },
+          // Text is what it takes: kept as typed, the empty text too.
+          { name: 'note', value: '' },
+        ],
+      }),
+    );
+    const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+    expect(run.error).toBeUndefined();
+    const step = s.runs.get(run.id).steps.find((x) => x.nodeId === 'call');
+    expect(step?.toolCalls?.[0]?.arguments).toEqual({
+      travellers: 2,
+      to: { city: 'Oslo' },
+      urgent: true,
+      nights: null,
+      note: '',
+    });
+  });
+
   it('reaches server-everything over Streamable HTTP', async () => {
     const http = await startEverythingHttp();
     try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolLabel } from '../../model/tools';
+import { schemaProperties } from '../../model/schema-shape';
 import { callPorts } from '../shared-config';
 import { defineNode } from '../define-node';
 import { findCallee, recordedToolCall } from '../tool-call';
@@ -44,7 +45,10 @@ export const mcpToolNode = defineNode({
     { key: 'tool', label: 'Tool', kind: 'text', suggest: 'tools' },
     {
       key: 'arguments',
-      ...namedValuesEditor('Arguments', 'numbers, booleans and JSON are read as the tool’s schema asks'),
+      ...namedValuesEditor(
+        'Arguments',
+        'numbers, booleans and JSON are read as the tool’s schema asks; empty is null where it takes null',
+      ),
     },
   ],
   templates: (config) => config.arguments.map((a, i) => ({ field: `arguments.${i}.value`, text: a.value })),
@@ -57,9 +61,9 @@ export const mcpToolNode = defineNode({
   calls: (config) => toolCallee(config.server, config.tool, 'config.tool', { key: 'arguments', label: 'Arguments' }),
   execute: async (ctx, config) => {
     const info = await findCallee(ctx, config.server, config.tool, ctx.signal);
-    const properties = (info.inputSchema.properties ?? {}) as Record<string, unknown>;
+    const properties = new Map(schemaProperties(info.inputSchema));
     const args = Object.fromEntries(
-      config.arguments.map((a) => [a.name, typedValue(ctx.resolve(a.value), properties[a.name])]),
+      config.arguments.map((a) => [a.name, typedValue(ctx.resolve(a.value), properties.get(a.name), info.inputSchema)]),
     );
     ctx.report({ input: args });
     const called = await recordedToolCall(ctx, info, args, {
