@@ -14,6 +14,7 @@ export const APP_COMMANDS = [
   'copy',
   'paste',
   'duplicate',
+  'deactivate',
   'delete',
   'select-all',
   'find',

@@ -28,7 +28,7 @@ function nodeFields(from: FlowNode, to: FlowNode): string[] {
   if (from.label !== to.label) fields.push('label');
   for (const key of new Set([...Object.keys(from.config), ...Object.keys(to.config)]))
     if (!sameJson(from.config[key], to.config[key])) fields.push(`config.${key}`);
-  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError'] as const)
+  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled'] as const)
     if (!sameJson(from[key], to[key])) fields.push(key);
   return fields;
 }
@@ -162,6 +162,7 @@ export function changeSetBetween(from: Flow, to: Flow): ChangeSet {
     if (!sameJson(old.maxAttempts, node.maxAttempts)) update.maxAttempts = node.maxAttempts ?? null;
     if (!sameJson(old.timeoutMs, node.timeoutMs)) update.timeoutMs = node.timeoutMs ?? null;
     if (!sameJson(old.onError, node.onError)) update.onError = node.onError ?? null;
+    if (!sameJson(old.disabled, node.disabled)) update.disabled = node.disabled ?? null;
     if (Object.keys(update).length > 1) changes.updateNodes.push(update);
   }
   changes.removeNodes.push(...from.nodes.filter((n) => !after.has(n.id)).map((n) => n.id));

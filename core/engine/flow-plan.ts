@@ -21,6 +21,8 @@ export interface PlannedNode {
   loop?: number;
   /** The ports a success takes when the node names none. */
   dataPorts: readonly string[];
+  /** A deactivated node's incoming edges, in the flow's order: it hands on the first live one's output. */
+  passesOn?: { source: number; sourcePort: string }[];
 }
 
 export interface PlannedEdge {
@@ -87,6 +89,7 @@ function buildPlan(flow: Flow, registry: NodeRegistry): FlowPlan {
       failsRunAfter: false,
       hasErrorExit: false,
       dataPorts: definition.outputs.filter((p) => p.kind === 'data').map((p) => p.id),
+      ...(node.disabled ? { passesOn: [] } : {}),
     };
   });
   const indegree = new Int32Array(nodes.length);
@@ -100,6 +103,8 @@ function buildPlan(flow: Flow, registry: NodeRegistry): FlowPlan {
       planned.isHandled = true;
       planned.failsRunAfter = planned.node.onError === 'fail';
     }
+    const into = nodes[target] as PlannedNode;
+    if (into.node.disabled) (into.passesOn ??= []).push({ source, sourcePort: edge.sourcePort });
     if (isLoopEdge(edge)) continue;
     if (isError) planned.hasErrorExit = true;
     planned.outgoing.push({ target, sourcePort: edge.sourcePort });

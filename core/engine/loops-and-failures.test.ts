@@ -172,3 +172,72 @@ describe('a flow with an input node', () => {
     );
   });
 });
+
+/** input → clean (template) → summarise (llm) → result, with `off` deactivated. */
+function chain(...off: string[]): FlowInput {
+  const flow = buildFlow({
+    parameters: [{ name: 'text', type: 'string' }],
+    nodes: [
+      input(),
+      template('clean', 'CLEAN {{inputs.text}}'),
+      llm('summarise', 'Summarise {{nodes.clean.output}}'),
+      output('{{nodes.summarise.output}}'),
+    ],
+    edges: ['input>clean', 'clean>summarise', 'summarise>result'],
+  });
+  for (const node of flow.nodes ?? []) if (off.includes(node.id)) node.disabled = true;
+  return flow;
+}
+
+describe('a deactivated node', () => {
+  it('is passed over: it hands on what came into it and the model is never called', async () => {
+    server.reply = () => ({ content: 'SUMMARY' });
+    const { result, events } = await run(chain('summarise'), { text: 'hello' });
+    expect(result.status).toBe('succeeded');
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'CLEAN hello' }] });
+    expect(server.requests).toHaveLength(0);
+    expect(events.find((e) => e.type === 'node.finished' && e.nodeId === 'summarise')).toMatchObject({
+      attempts: 0,
+      output: 'CLEAN hello',
+      passedOver: true,
+    });
+    // Active again, it runs.
+    const again = await run(chain(), { text: 'hello' });
+    expect(again.result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'SUMMARY' }] });
+  });
+
+  it('a deactivated condition goes on along its true branch only', async () => {
+    const flow = buildFlow({
+      nodes: [
+        input(),
+        { id: 'check', type: 'condition', config: { rules: [{ value: 'no', operator: 'equals', operand: 'yes' }] } },
+        template('yes', 'took true'),
+        template('no', 'took false'),
+        output('{{nodes.yes.output}}{{nodes.no.output}}'),
+      ],
+      edges: ['input>check', 'check.true>yes', 'check.false>no', 'yes>result', 'no>result'],
+    });
+    (flow.nodes?.find((n) => n.id === 'check') as { disabled?: true }).disabled = true;
+    const { result, events } = await run(flow);
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'took true' }] });
+    expect(events.some((e) => e.type === 'node.skipped' && e.nodeId === 'no')).toBe(true);
+  });
+
+  it('is said as a warning; its own errors become warnings; an input or output node cannot be deactivated', () => {
+    const flow = chain('summarise');
+    const summarise = flow.nodes?.find((n) => n.id === 'summarise');
+    if (summarise?.config) summarise.config.prompt = 'Summarise {{nodes.nowhere.output}}';
+    expect(problemsOf(flow)).toEqual([
+      expect.objectContaining({
+        code: 'UNRESOLVED_REFERENCE',
+        severity: 'warning',
+        message: expect.stringContaining('(the node is deactivated: runs pass over it)'),
+      }),
+      expect.objectContaining({ code: 'DEACTIVATED_NODE', severity: 'warning', nodeId: 'summarise' }),
+    ]);
+    expect(problemsOf(chain('input', 'result'))).toEqual([
+      expect.objectContaining({ code: 'DEACTIVATED_NODE', severity: 'error', nodeId: 'input' }),
+      expect.objectContaining({ code: 'DEACTIVATED_NODE', severity: 'error', nodeId: 'result' }),
+    ]);
+  });
+});

@@ -126,6 +126,7 @@ class RunScheduler implements RenderScope {
     const { input } = this;
     const reused = input.reuse?.settled.get(index);
     if (reused) return this.settleReused(planned, reused, input.reuse?.runId as string);
+    if (planned.passesOn) return this.passOn(planned, planned.passesOn);
     this.running++;
     void runNode({
       runId: input.runId,
@@ -230,6 +231,33 @@ class RunScheduler implements RenderScope {
     const { output } = reused;
     emit({ type: 'node.finished', runId, nodeId, at, durationMs: 0, attempts: 0, output, reusedFrom: fromRunId });
     this.succeed(planned, output, planned.definition.portsFor?.(output) ?? planned.dataPorts);
+  }
+
+  /**
+   * A deactivated node: instead of running, it hands on what came into it (its
+   * first live input's output, as n8n's deactivated node passes its input
+   * through) from its first port (a condition: its `true` branch).
+   */
+  private passOn(planned: PlannedNode, incoming: readonly { source: number; sourcePort: string }[]): void {
+    const live = incoming.find((edge) => this.taken[edge.source]?.includes(edge.sourcePort));
+    const from = live && this.results.get((this.plan.nodes[live.source] as PlannedNode).node.id);
+    const output = from && 'output' in from ? from.output : null;
+    const { runId, emit } = this.input;
+    const nodeId = planned.node.id;
+    emit({
+      type: 'node.finished',
+      runId,
+      nodeId,
+      at: Date.now(),
+      durationMs: 0,
+      attempts: 0,
+      input: output,
+      output,
+      passedOver: true,
+      ...this.passOf(planned.index),
+    });
+    const first = planned.definition.outputs.find((port) => port.kind !== 'error');
+    this.succeed(planned, output, first ? [first.id] : []);
   }
 
   /** Counts the node as settled for everything downstream; `livePorts` are the ports it took. */

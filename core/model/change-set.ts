@@ -27,6 +27,8 @@ const nodeSettings = () => ({
   timeoutMs: z.number().int().min(1).max(3_600_000).nullable().optional(),
   /** What the node's failure does to the run (FlowNode.onError); null goes back to the default. */
   onError: z.enum(NODE_ERROR_POLICIES).nullable().optional(),
+  /** Deactivated (FlowNode.disabled); null: it runs again. */
+  disabled: z.literal(true).nullable().optional(),
 });
 
 export const NodeUpdateSchema = z.lazy(() =>
@@ -223,10 +225,11 @@ export function applyNodeUpdate(node: FlowNode, update: NodeUpdate): FlowNode {
   if (update.maxAttempts !== undefined) setOptional(next, 'maxAttempts', update.maxAttempts);
   if (update.timeoutMs !== undefined) setOptional(next, 'timeoutMs', update.timeoutMs);
   if (update.onError !== undefined) setOptional(next, 'onError', update.onError);
+  if (update.disabled !== undefined) setOptional(next, 'disabled', update.disabled);
   return next;
 }
 
-function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError'>(
+function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError' | 'disabled'>(
   node: FlowNode,
   key: K,
   value: FlowNode[K] | null,
@@ -259,7 +262,8 @@ const changesSettings = (update: NodeUpdate): boolean =>
   update.version !== undefined ||
   update.maxAttempts !== undefined ||
   update.timeoutMs !== undefined ||
-  update.onError !== undefined;
+  update.onError !== undefined ||
+  update.disabled !== undefined;
 
 /**
  * True when the change only moves or renames nodes or edits sticky notes, which
@@ -300,6 +304,7 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     if (update.maxAttempts !== undefined) back.maxAttempts = old.maxAttempts ?? null;
     if (update.timeoutMs !== undefined) back.timeoutMs = old.timeoutMs ?? null;
     if (update.onError !== undefined) back.onError = old.onError ?? null;
+    if (update.disabled !== undefined) back.disabled = old.disabled ?? null;
     return [back];
   });
   const fields = changes.flow;

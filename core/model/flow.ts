@@ -74,6 +74,11 @@ export const FlowNodeSchema = z.lazy(() =>
      * after the error edge's steps have run (seed 004's `onFailure: {next, fail: true}`).
      */
     onError: z.enum(NODE_ERROR_POLICIES).optional(),
+    /**
+     * Deactivated, as n8n's D: runs pass over the node, which hands on what
+     * came into it (its first live input's output) instead of running.
+     */
+    disabled: z.literal(true).optional(),
     /** Fields of an imported format that Flowbench does not use, kept for export. */
     metadata: z.record(z.string(), z.json()).optional(),
   }),

@@ -5,7 +5,7 @@ import { mergeParts } from './list-merge';
 import { sameData } from './same-json';
 
 /** The settings of a node an update may set, each merged on its own (position is not: see isMoveOnly). */
-export const NODE_SETTINGS = ['label', 'config', 'version', 'maxAttempts', 'timeoutMs', 'onError'] as const;
+export const NODE_SETTINGS = ['label', 'config', 'version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled'] as const;
 export type NodeSetting = (typeof NODE_SETTINGS)[number];
 type Config = Record<string, unknown>;
 
@@ -120,6 +120,7 @@ const SETTING_NAMES: Record<NodeSetting, string> = {
   maxAttempts: 'number of attempts',
   timeoutMs: 'time limit',
   onError: 'on-error policy',
+  disabled: 'deactivation',
 };
 
 /**

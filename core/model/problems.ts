@@ -39,6 +39,8 @@ export const PROBLEM_CODES = {
   TEMPLATE_NOT_FOUND: 'a template node has no text and names a saved FlowyPrompt template Flowbench does not have',
   EMPTY_QUESTION: 'an ask node has no question to put to the person',
   EMPTY_PROMPT: 'an LLM or agent node has neither a prompt nor a system prompt, so the model is sent nothing',
+  DEACTIVATED_NODE:
+    'a node is deactivated: runs pass over it and hand on what came into it (an input or output node cannot be)',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
@@ -65,6 +67,29 @@ export function importNoteText(note: unknown): string | undefined {
   if (note === null || typeof note !== 'object') return undefined;
   const { message, source } = note as { message?: unknown; source?: unknown };
   return `${typeof source === 'string' ? `${source}: ` : ''}${String(message)}`;
+}
+
+// What keeps the flow from being read at all: not something passing over a node makes right.
+const SHAPE_CODES: ReadonlySet<ProblemCode> = new Set([
+  'INVALID_FLOW',
+  'INVALID_CONFIG',
+  'UNKNOWN_NODE_TYPE',
+  'DUPLICATE_NODE_ID',
+  'DEACTIVATED_NODE',
+]);
+
+/**
+ * A deactivated node's errors as warnings, said as such: runs never run it,
+ * so a node half set up can be deactivated while the rest of the flow is
+ * tried (as n8n allows). A config that breaks its schema stays an error.
+ */
+export function passedOver<P extends Problem>(problems: readonly P[], deactivated: ReadonlySet<string>): P[] {
+  if (deactivated.size === 0) return [...problems];
+  return problems.map((p) =>
+    p.severity === 'error' && p.nodeId !== undefined && deactivated.has(p.nodeId) && !SHAPE_CODES.has(p.code)
+      ? { ...p, severity: 'warning', message: `${p.message} (the node is deactivated: runs pass over it)` }
+      : p,
+  );
 }
 
 /** The problems that block a run or a publish; warnings are left out. */

@@ -21,6 +21,11 @@ export function publishWarnings(flow: Flow, catalogue: NodeCatalogue): PublishWa
     });
   }
   for (const node of flow.nodes) {
+    if (node.disabled)
+      warnings.push({
+        message: `node "${node.label || node.id}" is deactivated: clients' calls pass over it`,
+        nodeId: node.id,
+      });
     const spec = catalogue.get(node.type);
     const parsed = spec?.publishWarnings && spec.configSchema.safeParse(node.config);
     if (!spec?.publishWarnings || !parsed?.success) continue;

@@ -112,6 +112,8 @@ export type RunEvent =
       messages?: LlmMessage[];
       /** The output was taken from this earlier run, not computed (see RunReuse). */
       reusedFrom?: string;
+      /** The node is deactivated: it handed on what came into it instead of running. */
+      passedOver?: true;
       /** Why each earlier attempt failed, oldest first (retries). */
       retries?: StepError[];
     } & StepLinks)

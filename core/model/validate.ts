@@ -8,7 +8,7 @@ import { findLoops, isLoopEdge } from './loops';
 import type { NodeCatalogue } from './node-catalogue';
 import { parseNodeConfig } from './node-config';
 import { checkParameterValue, ParameterSchema, type Parameter } from './parameter';
-import { importNoteText, type Problem, type ProblemCode } from './problems';
+import { importNoteText, passedOver, type Problem, type ProblemCode } from './problems';
 import { formatReference, parseTemplate, type TemplateSegment } from './template';
 import type { ValidationMemo } from './validation-memo';
 
@@ -187,6 +187,7 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   checkReferences(nodes, validConfigs, parameters ?? [], adjacency, registry, add, memo);
   checkImportLeftovers(doc.metadata, add, warn);
   checkNodeConfigs(nodes, validConfigs, registry, problems);
+  checkDeactivated(nodes, registry, add, warn);
 
   const specs = nodes.map((n) => registry.get(n.type));
   if (nodes.length > 0 && !specs.some((spec) => spec?.isResult)) {
@@ -196,8 +197,29 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
     warn('MULTIPLE_INPUTS', 'the flow has more than one input node; they all carry the same parameters');
   }
 
-  if (!isShapeValid || parameters === undefined) return { problems };
-  return { flow: { ...doc, parameters, nodes, edges }, problems };
+  const deactivated = new Set(nodes.filter((n) => n.disabled).map((n) => n.id));
+  const said = passedOver(problems, deactivated);
+  if (!isShapeValid || parameters === undefined) return { problems: said };
+  return { flow: { ...doc, parameters, nodes, edges }, problems: said };
+}
+
+/** Each deactivated node said (a run passes over it); an input or output node cannot be: a run starts or ends there. */
+function checkDeactivated(nodes: readonly FlowNode[], catalogue: NodeCatalogue, add: Add, warn: Add): void {
+  for (const node of nodes) {
+    if (!node.disabled) continue;
+    const spec = catalogue.get(node.type);
+    const at = { nodeId: node.id, field: 'disabled' };
+    if (spec?.isEntry)
+      add('DEACTIVATED_NODE', `node "${node.id}" is deactivated, but a run starts at the input node`, at);
+    else if (spec?.isResult)
+      add(
+        'DEACTIVATED_NODE',
+        `node "${node.id}" is deactivated, but what a run returns comes from the output node`,
+        at,
+      );
+    else
+      warn('DEACTIVATED_NODE', `node "${node.id}" is deactivated: runs pass over it and hand on what came into it`, at);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Flow, FlowNode } from '../model/flow';
 import type { Parameter } from '../model/parameter';
-import type { Problem } from '../model/problems';
+import { passedOver, type Problem } from '../model/problems';
 import type { AgentRepository } from '../store/agent-repository';
 import type { Callee, PassedValues } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
@@ -33,13 +33,14 @@ export function calledFlowRefs(node: FlowNode): string[] {
  * call would fail), or that calls this flow back, directly or through others.
  */
 export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] {
-  return flow.nodes.flatMap((node) =>
+  const problems = flow.nodes.flatMap((node) =>
     nodeRegistry.callees(node).flatMap((callee) => {
       if (callee.kind === 'agent') return agentProblems(node.id, callee.versionId, callee.field, lookups);
       if (callee.kind === 'flow') return flowProblems(flow.id, node, callee, lookups);
       return [];
     }),
   );
+  return passedOver(problems, new Set(flow.nodes.filter((n) => n.disabled).map((n) => n.id)));
 }
 
 /** A called flow that is not saved, never published, not given what it takes, or calling back. */

@@ -484,6 +484,7 @@ export class FlowRepository {
           ...(update.maxAttempts !== undefined ? { maxAttempts: update.maxAttempts } : {}),
           ...(update.timeoutMs !== undefined ? { timeoutMs: update.timeoutMs } : {}),
           ...(update.onError !== undefined ? { onError: update.onError } : {}),
+          ...(update.disabled !== undefined ? { disabled: update.disabled } : {}),
           ...(revs[update.id] !== undefined ? { rev: revs[update.id] } : {}),
           updatedAt: now,
         })

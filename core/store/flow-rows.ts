@@ -43,6 +43,7 @@ export function nodeFromRow(row: NodeRow): FlowNode {
     ...(row.maxAttempts !== null ? { maxAttempts: row.maxAttempts } : {}),
     ...(row.timeoutMs !== null ? { timeoutMs: row.timeoutMs } : {}),
     ...(row.onError !== null ? { onError: row.onError } : {}),
+    ...(row.disabled ? { disabled: true as const } : {}),
     ...(row.metadata !== null ? { metadata: row.metadata as FlowNode['metadata'] } : {}),
   };
 }
@@ -95,6 +96,7 @@ export function nodeToRow(flowId: string, node: FlowNode, ord: number, now: numb
     maxAttempts: node.maxAttempts ?? null,
     timeoutMs: node.timeoutMs ?? null,
     onError: node.onError ?? null,
+    disabled: node.disabled ?? null,
     metadata: node.metadata ?? null,
     rev: 1,
     updatedAt: now,

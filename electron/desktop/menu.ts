@@ -69,6 +69,7 @@ export function appMenu(platform: NodeJS.Platform, actions: MenuActions): MenuIt
         command(actions, 'Copy', 'copy', 'CmdOrCtrl+C'),
         command(actions, 'Paste', 'paste', 'CmdOrCtrl+V'),
         command(actions, 'Duplicate', 'duplicate', 'CmdOrCtrl+D'),
+        command(actions, 'Deactivate / Activate', 'deactivate', 'D'),
         command(actions, 'Delete', 'delete', 'Delete'),
         command(actions, 'Select All', 'select-all', 'CmdOrCtrl+A'),
         { type: 'separator' },

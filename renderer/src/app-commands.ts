@@ -35,6 +35,7 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
   copy: (state) => state.copySelection(),
   paste: (state) => state.paste(),
   duplicate: (state) => state.duplicateSelection(),
+  deactivate: (state) => state.toggleDeactivated(state.selectedNodes),
   delete: (state) => state.removeSelection(),
   'select-all': (state) => state.selectAll(),
   find: (state) => state.openFind(),

@@ -56,6 +56,7 @@ function progressLine(event: RunEvent, types: ReadonlyMap<string, string>): stri
       return `▶ ${event.nodeId} (${types.get(event.nodeId) ?? '?'})${event.attempt > 1 ? ` attempt ${event.attempt}` : ''}`;
     case 'node.finished':
       if (event.reusedFrom) return `↺ ${event.nodeId}  reused from run ${shortRunId(event.reusedFrom)}`;
+      if (event.passedOver) return `⤳ ${event.nodeId}  passed over: deactivated`;
       return `✓ ${event.nodeId}  ${(event.durationMs / 1000).toFixed(2)} s`;
     case 'node.failed':
       return `✗ ${event.nodeId}  ${event.error.code}: ${event.error.message}${event.willRetry ? ' (retrying)' : event.isHandled ? ' (error branch)' : ''}`;

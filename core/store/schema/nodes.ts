@@ -21,6 +21,8 @@ export const nodes = sqliteTable(
     maxAttempts: integer('max_attempts'),
     timeoutMs: integer('timeout_ms'),
     onError: text('on_error', { enum: NODE_ERROR_POLICIES }),
+    /** Deactivated (FlowNode.disabled): null when it runs. */
+    disabled: integer('disabled', { mode: 'boolean' }),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** Bumped on every change to the row; edits name the revision they started from. */
     rev: integer('rev').notNull().default(1),

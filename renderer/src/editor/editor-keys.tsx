@@ -56,6 +56,8 @@ export function EditorKeys() {
       if (key === 'n' && !mod && !event.shiftKey && !event.altKey) {
         return handled(() => window.dispatchEvent(new Event(ADD_NODE_EVENT)));
       }
+      // n8n's key: runs pass over the selected nodes (again: they run again).
+      if (key === 'd' && !mod && !event.shiftKey && !event.altKey) return run('deactivate');
       if (event.shiftKey && event.key === '!') return handled(fitFlow);
       // n8n's key for a sticky note.
       if (event.shiftKey && !mod && key === 's') return handled(addNote);

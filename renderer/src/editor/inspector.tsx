@@ -14,6 +14,7 @@ import { FlowSettings } from './flow-settings';
 import { ParametersEditor } from './parameters-editor';
 import { insertReference } from './reference-target';
 import { referencesFor } from '../../../core/editing/references';
+import { canDeactivate } from '../../../core/editing/deactivate';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
@@ -75,6 +76,17 @@ export function Inspector() {
               }
             />
           </label>
+          {canDeactivate(node) && (
+            <label className="field inline" htmlFor="node-deactivated">
+              <input
+                id="node-deactivated"
+                type="checkbox"
+                checked={node.disabled === true}
+                onChange={() => useAppStore.getState().toggleDeactivated([node.id])}
+              />
+              <span className="field-label">Deactivated (D): runs pass over it, handing on what came into it</span>
+            </label>
+          )}
           {definition.showsParameters && (
             <section className="node-parameters">
               <h3>Parameters</h3>

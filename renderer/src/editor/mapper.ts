@@ -36,7 +36,11 @@ export function toRfNodes(
   const before = new Map(previous.map((n) => [n.id, n]));
   const notes = flow.notes.map((note) => toRfNote(note, before.get(noteRfId(note.id)), selected));
   const errorCounts = countByNode(problems, 'error');
-  const warningCounts = countByNode(problems, 'warning');
+  // A deactivated card says so itself: that warning is for the Problems tab and publishing.
+  const warningCounts = countByNode(
+    problems.filter((p) => p.code !== 'DEACTIVATED_NODE'),
+    'warning',
+  );
   const parameters = flow.parameters.map((p) => p.name);
   const nodes = flow.nodes.map((node): FlowRfNode => {
     // A note's canvas id has a colon, which no node id has: what is found under a node's id is a node.

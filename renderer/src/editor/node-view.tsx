@@ -37,6 +37,7 @@ export function nodeClassName(node: FlowNode, problemCount: number, warningCount
   if ((definition?.outputs.length ?? 0) > 1) className += ' has-port-labels';
   if (problemCount > 0) className += ' has-problems';
   else if (warningCount > 0) className += ' has-warnings';
+  if (node.disabled) className += ' is-deactivated';
   return className;
 }
 
@@ -129,6 +130,12 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
         <div className="fb-node-titles">
           <div className="fb-node-label">{node.label || node.id}</div>
           <div className="fb-node-type">
+            {/* First: the card is narrow, and this is what the struck-through label is about. */}
+            {node.disabled && (
+              <span className="fb-node-deactivated" title="Runs pass over it, handing on what came into it (D)">
+                {'Deactivated · '}
+              </span>
+            )}
             {definition?.label ?? node.type}
             {node.label ? ` · ${node.id}` : ''}
           </div>

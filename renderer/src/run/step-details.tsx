@@ -5,6 +5,8 @@ import { toFlowbenchError } from '../../../core/model/errors';
 import type { ToolCallRecord } from '../../../core/model/tools';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { isPassedOver } from '../store/run-slice';
+import { flowOnCanvas } from '../store/versions-slice';
 
 /**
  * Everything the run kept of the selected node's step: the exact input and
@@ -17,6 +19,7 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
   const step = useAppStore((s) => s.run?.steps.findLast((st) => st.nodeId === nodeId));
   const tokens = useAppStore((s) => s.tokens[nodeId]);
   const isReused = useAppStore((s) => s.run?.reuse?.nodeIds.includes(nodeId) === true);
+  const isDeactivated = useAppStore((s) => flowOnCanvas(s)?.nodes.find((n) => n.id === nodeId)?.disabled === true);
   if (!step) return <p className="muted">This node has no step in the run shown.</p>;
   return (
     <section className="step-details" aria-label="Step details">
@@ -25,7 +28,11 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
         {step.iteration && <span className="step-pass"> pass {step.iteration}</span>}:{' '}
         <span className={`step-status run-${step.status}`}>{step.status}</span>
         {isReused && <span className="step-reused"> reused</span>}
+        {!isReused && isPassedOver(step, isDeactivated) && <span className="step-reused"> passed over</span>}
       </h3>
+      {!isReused && isPassedOver(step, isDeactivated) && (
+        <p className="muted">Deactivated: it handed on what came into it instead of running.</p>
+      )}
       <Facts step={step} />
       {step.retries?.map((retry, i) => (
         <p key={i} className="muted step-retry">

@@ -11,6 +11,7 @@ import {
   type DraggedPort,
 } from '../../../core/editing/edits';
 import { layoutPositions } from '../../../core/editing/layout';
+import { toggleDeactivatedChange } from '../../../core/editing/deactivate';
 import {
   addNoteChange,
   moveNotesChange,
@@ -107,6 +108,8 @@ export interface EditorSlice {
   /** Moves nodes and notes (canvas ids) as one edit. */
   moveNodes: (moves: { id: string; position: Position }[]) => void;
   updateNode: (id: string, update: Omit<NodeUpdate, 'id' | 'rev'>, coalesceKey?: string) => void;
+  /** Deactivates the nodes (runs pass over them), or activates them when all are deactivated: one edit. */
+  toggleDeactivated: (ids: string[]) => void;
   updateFlowFields: (fields: NonNullable<ChangeSetInput['flow']>, coalesceKey?: string) => void;
   autoLayout: () => Promise<void>;
   copySelection: () => void;
@@ -617,6 +620,11 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
     updateNode(id, update, coalesceKey) {
       commit(parse({ updateNodes: [{ id, ...update }] }), coalesceKey ? { coalesceKey } : {});
+    },
+    toggleDeactivated(ids) {
+      const flow = get().flow;
+      const changes = flow && toggleDeactivatedChange(flow, ids);
+      if (changes) commit(parse(changes));
     },
     updateFlowFields(fields, coalesceKey) {
       commit(parse({ flow: fields }), coalesceKey ? { coalesceKey } : {});

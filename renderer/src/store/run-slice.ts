@@ -330,11 +330,14 @@ function stepViews(
   const stepOutputs: Record<string, string> = {};
   const stepStarted: Record<string, number> = {};
   const results = new Set(flow?.nodes.filter((n) => nodeRegistry.get(n.type)?.isResult).map((n) => n.id));
+  const deactivated = new Set(flow?.nodes.filter((n) => n.disabled).map((n) => n.id));
   // While a run goes, a node it has not reached yet is queued.
   if (run?.status === 'running') for (const node of flow?.nodes ?? []) nodeStatus[node.id] = 'pending';
   for (const step of run?.steps ?? []) {
     nodeStatus[step.nodeId] = step.status;
-    stepLines[step.nodeId] = stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
+    stepLines[step.nodeId] = isPassedOver(step, deactivated.has(step.nodeId))
+      ? 'passed over: deactivated'
+      : stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
     if (step.status === 'succeeded' && step.output !== undefined) {
       // The result node's output is the run's result: shown as a caller gets it (its text, or its data).
       const isResult = results.has(step.nodeId);
@@ -402,6 +405,10 @@ export const streamTail = (tokens: string) => {
     .trim();
   return flat.length > PREVIEW_LENGTH ? `…${flat.slice(1 - PREVIEW_LENGTH)}` : flat;
 };
+
+/** A deactivated node's step: it handed on what came into it without running (no attempt). */
+export const isPassedOver = (step: StepRecord, isDeactivated: boolean): boolean =>
+  isDeactivated && step.status === 'succeeded' && step.attempts === 0;
 
 /** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */
 function stepLine(step: StepRecord, isReused: boolean): string {

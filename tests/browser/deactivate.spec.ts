@@ -1,0 +1,76 @@
+import type { Page } from '@playwright/test';
+import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
+import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
+
+/** input → clean (template) → summarise (an LLM) → result. */
+const chain = {
+  ...buildFlow({
+    id: 'chain',
+    parameters: [{ name: 'text', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...template('clean', 'CLEAN {{inputs.text}}'), position: { x: 300, y: 100 } },
+      { ...llm('summarise', 'Summarise {{nodes.clean.output}}'), position: { x: 600, y: 100 } },
+      { ...output('{{nodes.summarise.output}}'), position: { x: 900, y: 100 } },
+    ],
+    edges: ['input>clean', 'clean>summarise', 'summarise>result'],
+  }),
+  name: 'Chain',
+};
+
+const card = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
+
+async function run(page: Page) {
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('hello');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText('succeeded');
+}
+
+test('D deactivates the selected node, as n8n’s: a run passes over it, handing on what came in; D again, the inspector’s box or Undo bring it back', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel(() => ({ content: 'SUMMARY' }));
+  await openFlow(page, served, chain);
+  const stored = (id: string) => storedFlow(served.db, 'chain').nodes.find((n) => n.id === id)?.disabled;
+
+  await card(page, 'summarise').click();
+  await page.keyboard.press('d');
+  await expect(card(page, 'summarise')).toHaveClass(/is-deactivated/);
+  await expect(card(page, 'summarise')).toContainText('Deactivated · LLM');
+  await expect(page.locator('#node-deactivated')).toBeChecked();
+  await expectSaved(page);
+  expect(stored('summarise')).toBe(true);
+
+  // The run hands clean's text on past the model, which is never asked.
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('CLEAN hello');
+  await expect(card(page, 'summarise')).toContainText('passed over: deactivated');
+  expect(model.requests).toHaveLength(0);
+
+  // The inspector's box activates it again; Undo takes that back; D on it once more activates it.
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await page.locator('#node-deactivated').uncheck();
+  await expect(card(page, 'summarise')).not.toHaveClass(/is-deactivated/);
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page.keyboard.press('Control+z');
+  await expect(card(page, 'summarise')).toHaveClass(/is-deactivated/);
+  await card(page, 'summarise').click();
+  await page.keyboard.press('d');
+  await expect(card(page, 'summarise')).not.toHaveClass(/is-deactivated/);
+
+  // The input and output nodes always run: D leaves them, and they offer no box.
+  await card(page, 'result').click();
+  await page.keyboard.press('d');
+  await expect(page.locator('#node-deactivated')).toHaveCount(0);
+  await expect(card(page, 'result')).not.toHaveClass(/is-deactivated/);
+  await expectSaved(page);
+  expect(stored('summarise')).toBeUndefined();
+  expect(stored('result')).toBeUndefined();
+
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('SUMMARY');
+  expect(model.requests).toHaveLength(1);
+});
