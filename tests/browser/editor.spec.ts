@@ -260,6 +260,8 @@ test('a card clicked, or a problem, while Tests or Problems is open shows that n
 }) => {
   await newFlow(page, served, 'Tabs');
   await page.getByTestId('palette-template').click();
+  // Not joined after the template (its prompt would be filled): the LLM keeps a problem to click.
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
   await page.getByTestId('palette-llm').click();
   await expectSaved(page);
   const tab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) });

@@ -51,7 +51,7 @@ async function smallestTextPx(page: Page): Promise<number> {
   });
 }
 
-test('a node added from the palette goes beside the selection, else into free space in view (issue 17, point 4)', async ({
+test('a node added from the palette goes beside the selection, joined after it as n8n’s nodes panel joins it, else into free space in view (issue 17, point 4)', async ({
   page,
   served,
 }) => {
@@ -64,11 +64,23 @@ test('a node added from the palette goes beside the selection, else into free sp
   const placed = (await added.boundingBox()) as Box;
   expect(placed.x).toBeGreaterThan(say.x + say.width);
   expectNoOverlaps(await boxes(page.locator('.react-flow__node')));
+  // Joined after say, its empty text filled with say's output as drawing the edge fills it.
+  await expectSaved(page);
+  const stored = storedFlow(served.db, 'echo');
+  expect(stored.edges).toContainEqual(expect.objectContaining({ source: 'say', target: 'template_1' }));
+  expect(stored.nodes.find((n) => n.id === 'template_1')?.config.template).toBe('{{nodes.say.output}}');
+  // An input node follows nothing: added beside the selected template_1, unjoined.
+  await page.getByTestId('palette-input').click();
+  await expect(page.getByTestId('rf__node-input_1')).toBeVisible();
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'echo').edges.filter((e) => e.target === 'input_1' || e.source === 'input_1')).toEqual(
+    [],
+  );
 
   // Nothing selected: into the view, on no other card, however many are added.
   await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
   for (let i = 0; i < 3; i++) await page.getByTestId('palette-llm').click();
-  await expect(page.locator('.react-flow__node')).toHaveCount(7);
+  await expect(page.locator('.react-flow__node')).toHaveCount(8);
   expectNoOverlaps(await boxes(page.locator('.react-flow__node')));
   const canvas = (await page.locator('.react-flow').boundingBox()) as Box;
   for (const box of await boxes(page.locator('.react-flow__node[data-id^="llm_"]'))) {

@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { StickyNote } from 'lucide-react';
 import { useCallback } from 'react';
 import { notePlace } from '../../../core/editing/notes';
+import { portAfter } from '../../../core/editing/edits';
 import { freePosition, type ViewBox } from '../../../core/editing/placement';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
@@ -26,14 +27,21 @@ function useViewBox(): () => ViewBox {
   return useCallback(() => viewBoxOf(screenToFlowPosition), [screenToFlowPosition]);
 }
 
-/** Adds a node of a type as a click on the palette does: beside the selection, else in free space in view. */
+/**
+ * Adds a node of a type as a click on the palette does: beside the selection,
+ * joined after it when one node is selected (as n8n's nodes panel and N do),
+ * else in free space in view.
+ */
 export function useAddNode(): (type: string) => void {
   const viewBox = useViewBox();
   return (type: string) => {
-    const { flow, selectedNodes, addNode } = useAppStore.getState();
+    const { flow, selectedNodes, addNode, addJoinedNode } = useAppStore.getState();
     // Beside the selected node (the next step people add), else in free space in view: never on another card.
-    const selected = flow?.nodes.find((n) => n.id === selectedNodes.at(-1))?.position;
-    addNode(type, freePosition(flow?.nodes ?? [], selected, viewBox()));
+    const beside = flow?.nodes.find((n) => n.id === selectedNodes.at(-1));
+    const at = freePosition(flow?.nodes ?? [], beside?.position, viewBox());
+    const from = selectedNodes.length === 1 && beside ? portAfter(beside) : undefined;
+    // A type that cannot follow it (an input node), or a node nothing follows (an output): added unjoined.
+    if (!(from && addJoinedNode(type, at, from))) addNode(type, at);
   };
 }
 
@@ -46,7 +54,7 @@ export function useAddNote(): () => void {
   }, [viewBox]);
 }
 
-/** Node types to drag onto the canvas, or click to add in the middle of the view; a sticky note last. */
+/** Node types to drag onto the canvas, or click to add (after the selected node, joined); a sticky note last. */
 export function Palette() {
   const add = useAddNode();
   const addNote = useAddNote();
