@@ -57,6 +57,7 @@ import { NOTE_MIME, PALETTE_MIME, viewBoxOf } from './palette';
 import { ADD_NODE_EVENT } from '../app-commands';
 import { freePosition, shiftToShow } from '../../../core/editing/placement';
 import { AddNodeMenu } from './node-type-menu';
+import { useCanvasMenu } from './canvas-menu';
 import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
 
 /** Folds React Flow's select changes into a set of selected ids. */
@@ -369,17 +370,28 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     return () => window.removeEventListener(ADD_NODE_EVENT, onAddNode);
   }, [isReadOnly]);
 
+  // Where a node added at a click on the canvas goes: centred on the pointer, on the grid.
+  const placeOf = useCallback((event: ReactMouseEvent | MouseEvent) => {
+    const view = instance.current;
+    if (!view) return undefined;
+    const point = view.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    const at = onGrid({ x: point.x - NODE_WIDTH / 2, y: point.y - NODE_MIN_HEIGHT / 2 });
+    return { screen: { x: event.clientX, y: event.clientY }, at };
+  }, []);
+  const addHere = useCallback((screen: { x: number; y: number }, at: FlowPosition) => {
+    setAdding({ screen, at, from: undefined });
+  }, []);
+  const contextMenu = useCanvasMenu(placeOf, addHere);
+
   // Double-click on empty canvas: the types to add there (ComfyUI's search; React Flow's zoom on it is off).
   const onDoubleClick = useCallback(
     (event: ReactMouseEvent) => {
-      const view = instance.current;
       // The pane itself: it holds the cards, notes and edges too, whose double-clicks are theirs.
-      if (isReadOnly || !view || !(event.target as Element).classList.contains('react-flow__pane')) return;
-      const point = view.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      const at = onGrid({ x: point.x - NODE_WIDTH / 2, y: point.y - NODE_MIN_HEIGHT / 2 });
-      setAdding({ screen: { x: event.clientX, y: event.clientY }, at, from: undefined });
+      if (isReadOnly || !(event.target as Element).classList.contains('react-flow__pane')) return;
+      const place = placeOf(event);
+      if (place) setAdding({ ...place, from: undefined });
     },
-    [isReadOnly],
+    [isReadOnly, placeOf],
   );
 
   const onInit = useCallback((flow: ReactFlowInstance<CanvasNode>) => {
@@ -420,6 +432,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
             nodesDraggable={!isReadOnly}
             nodesConnectable={!isReadOnly}
             onPaneClick={onPaneClick}
+            {...contextMenu.handlers}
             zoomOnDoubleClick={false}
             deleteKeyCode={null}
             selectionKeyCode="Shift"
@@ -443,6 +456,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
         </RunShownContext.Provider>
       </NodeDetailContext.Provider>
       {adding && <AddNodeMenu {...adding} onAdded={bringIntoView} onClose={() => setAdding(undefined)} />}
+      {contextMenu.menus}
       <div
         className="fb-drag-shield"
         hidden

@@ -80,8 +80,8 @@ export function NodeTypeMenu({
   );
 }
 
-/** The arrow keys walk from the filter field down the types and back, as a menu's do. */
-function moveFocus(event: KeyboardEvent<HTMLDialogElement>, dialog: HTMLDialogElement | null) {
+/** The arrow keys walk from the filter field down the types and back (a menu's items), as a menu's do. */
+export function moveFocus(event: KeyboardEvent<HTMLDialogElement>, dialog: HTMLDialogElement | null) {
   if ((event.key !== 'ArrowDown' && event.key !== 'ArrowUp') || !dialog) return;
   const stops = [...dialog.querySelectorAll<HTMLElement>('input, button')];
   const at = stops.indexOf(document.activeElement as HTMLElement);

@@ -18,6 +18,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Click an edge, then +', action: 'Put a node in the middle of that edge' },
   { keys: 'N', action: 'Add a node: after the selected one, joined to it, else in the middle of the view' },
   { keys: 'Double-click the canvas', action: 'Add a node there' },
+  { keys: 'Right-click', action: 'What can be done there: a card or note, the canvas, an edge' },
   { keys: 'Ctrl+click', action: 'Add to the selection' },
   { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
   { keys: 'Shift+1', action: 'Fit view' },
