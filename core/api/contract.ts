@@ -96,12 +96,16 @@ export const API = {
     installExamples: method<{ added: number; skipped: string[] }>()(z.object({})),
   },
   runs: {
-    /** `from`: run from a node, reusing the outputs upstream of it from an earlier run (whose inputs fill the gaps). */
+    /**
+     * `from`: run from a node, reusing the outputs upstream of it from an earlier run (whose inputs fill the gaps).
+     * `to`: run to a node: it and the nodes it needs run, nothing after it.
+     */
     start: method<{ runId: string }>()(
       z.object({
         flowId: id,
         inputs: z.record(z.string(), z.unknown()).default({}),
         from: z.object({ nodeId: z.string().min(1).max(64), runId: id }).optional(),
+        to: z.string().min(1).max(64).optional(),
       }),
     ),
     get: method<RunRecord>()(z.object({ id })),

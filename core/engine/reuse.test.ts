@@ -28,7 +28,9 @@ const flow: Flow = FlowSchema.parse(
   }),
 );
 
-async function run(inputs: Record<string, unknown>, reuse?: Parameters<typeof runFlow>[0]['reuse']) {
+type PartialRun = Pick<Parameters<typeof runFlow>[0], 'reuse' | 'toNodeId'>;
+
+async function run(inputs: Record<string, unknown>, partial: PartialRun = {}) {
   const events: RunEvent[] = [];
   const builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'cli' });
   const outcome = await runFlow({
@@ -36,7 +38,7 @@ async function run(inputs: Record<string, unknown>, reuse?: Parameters<typeof ru
     inputs,
     llm: noLlm,
     listeners: [(e) => events.push(e), (e) => builder.apply(e)],
-    ...(reuse ? { reuse } : {}),
+    ...partial,
   });
   return { outcome, events, record: builder.record() };
 }
@@ -46,7 +48,7 @@ describe('a run from a node', () => {
     const earlier = await run({ score: 80 });
     const steps = new Map(earlier.record.steps.map((s) => [s.nodeId, s]));
     // Different inputs: the reused nodes keep the earlier outputs, the nodes that run see the new inputs.
-    const again = await run({ score: 90 }, { fromNodeId: 'shout', runId: earlier.record.id, steps });
+    const again = await run({ score: 90 }, { reuse: { fromNodeId: 'shout', runId: earlier.record.id, steps } });
     expect(again.outcome.status).toBe('succeeded');
     expect(again.outcome.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: '[passed 80!][]' }] });
     const started = again.events.filter((e) => e.type === 'node.started').map((e) => 'nodeId' in e && e.nodeId);
@@ -64,18 +66,46 @@ describe('a run from a node', () => {
   it('refuses a start whose upstream the earlier run never reached, and a node that does not exist', async () => {
     const earlier = await run({ score: 10 });
     const steps = new Map(earlier.record.steps.map((s) => [s.nodeId, s]));
-    await expect(run({ score: 10 }, { fromNodeId: 'shout', runId: 'r1', steps })).resolves.toMatchObject({
+    await expect(run({ score: 10 }, { reuse: { fromNodeId: 'shout', runId: 'r1', steps } })).resolves.toMatchObject({
       // `pass` was skipped in the earlier run, so nothing reaches `shout` now either.
       outcome: { status: 'succeeded', output: { values: [{ text: '[][failed]' }] } },
     });
     const partial = new Map([...steps].filter(([id]) => id !== 'check'));
-    await expect(run({ score: 10 }, { fromNodeId: 'pass', runId: 'r1', steps: partial })).rejects.toMatchObject({
+    await expect(
+      run({ score: 10 }, { reuse: { fromNodeId: 'pass', runId: 'r1', steps: partial } }),
+    ).rejects.toMatchObject({
       code: 'REUSE_UNAVAILABLE',
       message:
         'node "check" (upstream of "pass") has no step in run r1: run the whole flow, or pick a run where it succeeded',
     });
-    await expect(run({ score: 10 }, { fromNodeId: 'ghost', runId: 'r1', steps })).rejects.toMatchObject({
+    await expect(run({ score: 10 }, { reuse: { fromNodeId: 'ghost', runId: 'r1', steps } })).rejects.toMatchObject({
       code: 'NODE_NOT_FOUND',
     });
+  });
+});
+
+describe('a run to a node (n8n’s Execute step)', () => {
+  it('runs the node and the nodes it needs; what follows it, the output node included, is skipped', async () => {
+    const { outcome, events, record } = await run({ score: 80 }, { toNodeId: 'pass' });
+    expect(outcome.status).toBe('succeeded');
+    expect(outcome.output).toBeUndefined();
+    const started = events.filter((e) => e.type === 'node.started').map((e) => 'nodeId' in e && e.nodeId);
+    expect(started).toEqual(['input', 'check', 'pass']);
+    expect(record.toNodeId).toBe('pass');
+    expect(record.steps.find((s) => s.nodeId === 'pass')?.output).toBe('passed 80');
+    for (const id of ['fail', 'shout', 'result'])
+      expect(record.steps.find((s) => s.nodeId === id)?.status).toBe('skipped');
+    await expect(run({ score: 80 }, { toNodeId: 'ghost' })).rejects.toMatchObject({ code: 'NODE_NOT_FOUND' });
+  });
+
+  it('with a run from a node as well: the nodes from the one to the other run, the rest reused or skipped', async () => {
+    const earlier = await run({ score: 80 });
+    const steps = new Map(earlier.record.steps.map((s) => [s.nodeId, s]));
+    const { events } = await run(
+      { score: 80 },
+      { reuse: { fromNodeId: 'pass', runId: earlier.record.id, steps }, toNodeId: 'shout' },
+    );
+    const started = events.filter((e) => e.type === 'node.started').map((e) => 'nodeId' in e && e.nodeId);
+    expect(started).toEqual(['pass', 'shout']);
   });
 });

@@ -2,7 +2,7 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { RunReuse, StepError, StepStatus } from '../model/run';
 import { reachable } from '../model/graph';
-import type { FlowPlan } from './flow-plan';
+import { incomingOf, type FlowPlan } from './flow-plan';
 
 /** What "run from here" starts from: a node, and the steps of the earlier run whose outputs it reuses. */
 export interface ReuseSource {
@@ -45,10 +45,7 @@ export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): Reus
       { nodeId: source.fromNodeId },
     );
   }
-  const incoming: number[][] = plan.nodes.map(() => []);
-  plan.nodes.forEach((planned, index) => {
-    for (const edge of planned.outgoing) incoming[edge.target]?.push(index);
-  });
+  const incoming = incomingOf(plan);
   const runs = reachable([start], (i) => (plan.nodes[i]?.outgoing ?? []).map((e) => e.target));
   const upstream = reachable([start], (i) => incoming[i] ?? []);
   const settled = new Map<number, ReusedStep>();

@@ -16,6 +16,7 @@ import { EventBus } from './event-bus';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { planFlow } from './flow-plan';
 import { planReuse, type ReuseSource } from './reuse';
+import { planRunTo } from './run-to';
 import { RunCancellation } from './run-cancellation';
 import { schedule, type ScheduleResult } from './scheduler';
 import { newRunId } from './run-id';
@@ -50,6 +51,8 @@ export interface RunOptions {
   registry?: NodeRegistry;
   /** Run from a node: it and what depends on it run; the rest reuse this earlier run's outputs. */
   reuse?: ReuseSource;
+  /** Run to a node: it and the nodes it needs run; the rest, what follows it included, are skipped. */
+  toNodeId?: string;
 }
 
 export interface RunOutcome extends ScheduleResult {
@@ -100,6 +103,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   }
   const inputs = prepareInputs(flow.parameters, options.inputs);
   const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
+  const upTo = options.toNodeId ? planRunTo(flow, planFlow(flow, registry), options.toNodeId) : undefined;
   const runId = options.runId ?? newRunId();
   const bus = new EventBus();
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
@@ -124,6 +128,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
     at: startedAt,
     inputs,
     ...(reuse ? { reuse: reuse.record } : {}),
+    ...(options.toNodeId ? { toNodeId: options.toNodeId } : {}),
   });
   try {
     const result = await schedule({
@@ -147,6 +152,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
       retry: options.retry ?? DEFAULT_RETRY,
       emit: (event) => bus.emit(event),
       ...(reuse ? { reuse } : {}),
+      ...(upTo ? { upTo } : {}),
     });
     const durationMs = Date.now() - startedAt;
     bus.emit({ type: 'run.finished', runId, at: Date.now(), durationMs, ...result });

@@ -29,6 +29,8 @@ export interface ScheduleInput {
   emit: (event: RunEvent) => void;
   /** A run from a node: the nodes that settle as an earlier run left them instead of running. */
   reuse?: ReusePlan;
+  /** A run to a node: the only nodes that run (planRunTo); the others are skipped. */
+  upTo?: ReadonlySet<number>;
 }
 
 export interface ScheduleResult {
@@ -126,6 +128,7 @@ class RunScheduler implements RenderScope {
     const { input } = this;
     const reused = input.reuse?.settled.get(index);
     if (reused) return this.settleReused(planned, reused, input.reuse?.runId as string);
+    if (input.upTo && !input.upTo.has(index)) return this.skip(index);
     if (planned.passesOn) return this.passOn(planned, planned.passesOn);
     this.running++;
     void runNode({

@@ -147,11 +147,12 @@ export class ApiHost {
         },
       },
       runs: {
-        start: ({ flowId, inputs, from }) =>
+        start: ({ flowId, inputs, from, to }) =>
           runner.start({
             flow: flows.get(flowId),
             inputs,
             ...(from ? { from } : {}),
+            ...(to ? { to } : {}),
             trigger: 'editor',
             // The editor shows the tokens as they come.
             streamTokens: true,

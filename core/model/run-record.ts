@@ -50,6 +50,7 @@ export class RunRecordBuilder {
           inputs: event.inputs,
           startedAt: iso(event.at),
           ...(event.reuse ? { reuse: event.reuse } : {}),
+          ...(event.toNodeId ? { toNodeId: event.toNodeId } : {}),
           ...(this.meta.parentRunId !== undefined ? { parentRunId: this.meta.parentRunId } : {}),
           ...(this.meta.traceparent !== undefined ? { traceparent: this.meta.traceparent } : {}),
           steps: [],

@@ -92,6 +92,8 @@ export type RunEvent =
       at: number;
       inputs: Record<string, unknown>;
       reuse?: RunReuse;
+      /** A run to this node: only it and the nodes it needs ran. */
+      toNodeId?: string;
     }
   | { type: 'node.started'; runId: string; nodeId: string; attempt: number; at: number; iteration?: number }
   | { type: 'node.token'; runId: string; nodeId: string; text: string }
@@ -183,6 +185,8 @@ export interface RunRecord {
   durationMs?: number;
   /** Set when the run started from a node, reusing an earlier run's outputs. */
   reuse?: RunReuse;
+  /** Set when the run went to a node (Run to here): only it and the nodes it needs ran, the rest were skipped. */
+  toNodeId?: string;
   /** The run whose flow node started this one (trigger `flow`). */
   parentRunId?: string;
   /** The W3C `traceparent` the MCP client sent with the call. */

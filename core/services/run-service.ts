@@ -39,6 +39,8 @@ export interface StartRun {
    * the defaults of `inputs`.
    */
   from?: { nodeId: string; runId: string };
+  /** Run to a node (n8n's Execute step): it and the nodes it needs run; the rest are skipped. */
+  to?: string;
 }
 
 /** What runs reach besides models: MCP tools, the agent library, other flows' published versions. */
@@ -166,6 +168,7 @@ export class RunService {
       flow: request.flow,
       inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
       ...(reuse ? { reuse: reuse.source } : {}),
+      ...(request.to !== undefined ? { toNodeId: request.to } : {}),
       llm: this.llm(),
       subflows: this.subflows,
       ...(this.deps.tools ? { tools: this.deps.tools } : {}),

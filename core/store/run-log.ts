@@ -17,6 +17,7 @@ export interface RunStart {
   client?: string;
   startedAt: number;
   reuse?: RunReuse;
+  toNodeId?: string;
   parentRunId?: string;
   traceparent?: string;
 }
@@ -218,6 +219,7 @@ export class RunLog {
         run.reuse ? JSON.stringify(run.reuse) : null,
         run.parentRunId ?? null,
         run.traceparent ?? null,
+        run.toNodeId ?? null,
       ],
     ]);
   }

@@ -30,6 +30,7 @@ export function createRunRecorder(log: RunLog, meta: RecorderStart): RunEventLis
         inputs: event.inputs,
         startedAt: event.at,
         reuse: event.reuse,
+        toNodeId: event.toNodeId,
       };
       run.start = start;
       return;

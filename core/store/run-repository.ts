@@ -229,6 +229,7 @@ function summaryOf(row: typeof runs.$inferSelect): RunSummary {
     ...(row.finishedAt ? { finishedAt: iso(row.finishedAt) } : {}),
     ...(row.durationMs !== null ? { durationMs: row.durationMs } : {}),
     ...(row.reuse ? { reuse: row.reuse } : {}),
+    ...(row.toNodeId ? { toNodeId: row.toNodeId } : {}),
     ...(row.parentRunId ? { parentRunId: row.parentRunId } : {}),
   };
 }

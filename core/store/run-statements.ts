@@ -45,6 +45,7 @@ export const RUN_START_KEYS = [
   'reuse',
   'parentRunId',
   'traceparent',
+  'toNodeId',
 ] as const satisfies KeysOf<typeof runs>;
 export const RUN_FINISH_KEYS = [
   'status',

@@ -28,7 +28,10 @@ function runBatch(id: string): RunWriteBatch {
   return {
     writes: [
       ['insertSnapshot', [`hash-${id}`, '{}', 0]],
-      ['insertRun', [id, 'f', 'F', null, `hash-${id}`, '{}', 'cli', null, process.pid, Date.now(), null, null, null]],
+      [
+        'insertRun',
+        [id, 'f', 'F', null, `hash-${id}`, '{}', 'cli', null, process.pid, Date.now(), null, null, null, null],
+      ],
     ],
   };
 }

@@ -17,12 +17,14 @@ test('a right-click opens what can be done there, as n8n’s and Rivet’s menus
   const selection = menu(page, 'Selection');
   await expect(selection.getByRole('menuitem')).toHaveText([
     'Rename',
+    'Run to here',
     'DeactivateD',
     'CopyCtrl+C',
     'DuplicateCtrl+D',
     'DeleteDelete',
   ]);
   // The arrow keys walk it, Enter takes the item.
+  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await expect(item(page, 'Deactivate')).toBeFocused();
   await page.keyboard.press('Enter');

@@ -111,3 +111,35 @@ describe('flowbench run --from (run from here)', () => {
     expect(runs).toHaveLength(2);
   });
 });
+
+describe('flowbench run --to (run to here)', () => {
+  it('runs only the node and the nodes it needs, prints its output, and stores the run as a run to it', async () => {
+    const result = await runCli([
+      '--db',
+      db,
+      'run',
+      'summarise_then_title',
+      '--input',
+      'text=Otters.',
+      '--to',
+      'summarise',
+    ]);
+    expect(result.code).toBe(0);
+    // The title node after it never asked the model.
+    expect(server.requests).toHaveLength(1);
+    expect(result.stdout.trim()).toBe('Summary number 1.');
+    expect(result.stderr).toContain('– title skipped');
+
+    const { runs } = await runJson<{ runs: { id: string }[] }>(['--db', db, 'runs']);
+    const record = await runJson<RunRecord>(['--db', db, 'runs', 'show', runs[0]!.id]);
+    expect(record).toMatchObject({ status: 'succeeded', toNodeId: 'summarise' });
+    expect(record.output).toBeUndefined();
+    expect(record.steps.find((s) => s.nodeId === 'result')?.status).toBe('skipped');
+    const shown = await runCli(['--db', db, 'runs', 'show', runs[0]!.id]);
+    expect(shown.stdout).toContain('run to summarise: it and the nodes it needs ran, nothing after it');
+
+    const noNode = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--to', 'nope']);
+    expect(noNode.code).toBe(1);
+    expect(noNode.stderr).toContain('error [NODE_NOT_FOUND]: flow "Summarise then title" has no node "nope"');
+  });
+});

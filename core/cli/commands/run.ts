@@ -3,6 +3,7 @@ import { lib } from '../lib';
 import { FlowbenchError } from '../../model/errors';
 import type { Flow } from '../../model/flow';
 import { shortRunId, type RunEvent, type RunOutput, type RunRecord } from '../../model/run';
+import { stringifyValue } from '../../model/template';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
 
@@ -14,6 +15,7 @@ interface RunCommandOptions {
   quiet?: boolean;
   from?: string;
   reuse?: string;
+  to?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -50,6 +52,12 @@ export function formatOutput(output: RunOutput | undefined): string {
   return JSON.stringify(output.data, null, 2);
 }
 
+/** What a node's (last) step gave, as text: nothing when it gave nothing. */
+function stepOutputText(record: RunRecord, nodeId: string): string {
+  const output = record.steps.findLast((s) => s.nodeId === nodeId)?.output;
+  return output === undefined ? '' : stringifyValue(output);
+}
+
 function progressLine(event: RunEvent, types: ReadonlyMap<string, string>): string | undefined {
   switch (event.type) {
     case 'node.started':
@@ -81,6 +89,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('-q, --quiet', 'no progress lines on stderr')
     .option('--from <node>', 'run only this node and what depends on it, reusing stored upstream outputs')
     .option('--reuse <run>', "with --from: the run whose outputs are reused (default: the flow's latest run)")
+    .option('--to <node>', 'run only this node and the nodes it needs, nothing after it; prints its output')
     .action(async (ref: string, options: RunCommandOptions) => {
       const { flows, runner, runs } = ctx.services;
       const flow = flows.get(flows.resolve(ref).id);
@@ -122,6 +131,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           signal: controller.signal,
           human: lib.cliQuestions(),
           ...(from ? { from } : {}),
+          ...(options.to !== undefined ? { to: options.to } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           listeners: showProgress
             ? [
@@ -137,7 +147,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       }
       if (options.json) printJson(record);
       else {
-        const text = formatOutput(record.output);
+        // A run to a node returns nothing (the output node did not run): what that node gave is the answer.
+        const text = record.toNodeId ? stepOutputText(record, record.toNodeId) : formatOutput(record.output);
         if (text) printLine(text);
         if (record.status !== 'succeeded') {
           const where = record.error?.nodeId ? ` at node "${record.error.nodeId}"` : '';

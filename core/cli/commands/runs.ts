@@ -35,6 +35,7 @@ async function showRun(run: RunRecord): Promise<void> {
       `run from ${run.reuse.fromNodeId}, reusing ${run.reuse.nodeIds.join(', ') || 'nothing'} from run ${run.reuse.runId}`,
     );
   }
+  if (run.toNodeId) printLine(`run to ${run.toNodeId}: it and the nodes it needs ran, nothing after it`);
   printLine(`inputs ${JSON.stringify(run.inputs)}`);
   if (run.error)
     printLine(`error [${run.error.code}]${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}: ${run.error.message}`);

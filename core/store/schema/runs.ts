@@ -32,6 +32,8 @@ export const runs = sqliteTable(
     durationMs: integer('duration_ms'),
     /** A run started from a node: which node, and the earlier run whose outputs it reused. */
     reuse: text('reuse', { mode: 'json' }).$type<RunReuse>(),
+    /** A run to a node (Run to here): only it and the nodes it needs ran. */
+    toNodeId: text('to_node_id'),
     /** The run whose flow node started this one (trigger `flow`). */
     parentRunId: text('parent_run_id'),
     /** The W3C trace context an MCP client sent with the call, for its traces to find the run. */

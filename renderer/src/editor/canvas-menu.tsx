@@ -3,6 +3,7 @@ import type { Edge, Node } from '@xyflow/react';
 import { canDeactivate } from '../../../core/editing/deactivate';
 import { typesToInsert } from '../../../core/editing/edits';
 import type { Position } from '../../../core/model/flow';
+import { nodeRegistry } from '../../../core/nodes/registry';
 import { EDITOR_COMMANDS } from '../app-commands';
 import { useAppStore, type AppState } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
@@ -61,6 +62,10 @@ function itemsFor(
           },
         ]
       : []),
+    // Runs the draft, which a past run or a version shown over the canvas is not: offered with the edits.
+    ...(single && !nodeRegistry.get(single.type)?.isResult
+      ? [{ label: 'Run to here', edits: true, run: () => void state.runToHere(single.id) }]
+      : []),
     ...(nodes.length > 0
       ? [
           {
@@ -79,7 +84,7 @@ function itemsFor(
 
 /**
  * The canvas's right-click menu, as n8n's, Rivet's and ComfyUI's: on a card
- * or note what can be done to the selection, on empty canvas what can be
+ * or note what can be done to the selection (Run to here among it), on empty canvas what can be
  * added there, on an edge inserting a node or removing it. Over a past run
  * or a version only what does not edit. The arrow keys walk it (as the menu
  * of node types); Escape or a click outside closes it.

@@ -62,6 +62,7 @@ export function RunPanel() {
         >
           Run
         </button>
+        <RunToHere isDisabled={isRunning || blockers.length > 0} />
         {isRunning && <button onClick={() => void cancelRun()}>Cancel</button>}
       </div>
       {run && (
@@ -112,9 +113,15 @@ export function RunPanel() {
               <code>{shortRunId(run.reuse.runId)}</code>.
             </p>
           )}
+          {run.toNodeId && (
+            <p className="muted run-origin" data-testid="run-to">
+              Run to <strong>{nodeOf(run.toNodeId)?.label || run.toNodeId}</strong>: it and the nodes it needs ran,
+              nothing after it.
+            </p>
+          )}
           <SelectedStep />
           {run.status !== 'running' && <RunFromHere />}
-          {run.status !== 'running' && <ClientResult />}
+          {run.status !== 'running' && (run.toNodeId ? <StepGave nodeId={run.toNodeId} /> : <ClientResult />)}
           <ol className="steps">
             {run.steps.map((step) => (
               <StepItem
@@ -129,6 +136,38 @@ export function RunPanel() {
       )}
       <RecentRuns />
     </div>
+  );
+}
+
+/**
+ * "Run to here" (n8n's Execute step, Langflow's run of one component): with
+ * one node selected, runs it and the nodes it needs with the form's inputs,
+ * and nothing after it, so a step is tried without what follows it.
+ */
+function RunToHere({ isDisabled }: { isDisabled: boolean }) {
+  const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
+  const node = useAppStore((s) => s.flow?.nodes.find((n) => n.id === selected));
+  if (!node || nodeRegistry.get(node.type)?.isResult) return null;
+  return (
+    <button
+      disabled={isDisabled}
+      title="Runs this node and the nodes it needs with these inputs; nothing after it"
+      onClick={() => void useAppStore.getState().runToHere(node.id)}
+    >
+      Run to “{node.label || node.id}”
+    </button>
+  );
+}
+
+/** What the node a run went to gave: that run's answer, as the output node did not run. */
+function StepGave({ nodeId }: { nodeId: string }) {
+  const step = useAppStore((s) => s.run?.steps.findLast((st) => st.nodeId === nodeId));
+  if (!step || step.output === undefined) return null;
+  return (
+    <section className="client-result" aria-label="What the node gave">
+      <h3>What “{nodeOf(nodeId)?.label || nodeId}” gave</h3>
+      <pre>{stringifyValue(step.output)}</pre>
+    </section>
   );
 }
 

@@ -58,6 +58,8 @@ export interface RunSlice {
    * that run's.
    */
   runFromHere: (nodeId: string) => Promise<void>;
+  /** Runs the node and the nodes it needs, nothing after it (n8n's Execute step), with the form's inputs. */
+  runToHere: (nodeId: string) => Promise<void>;
   cancelRun: () => Promise<void>;
   applyRunEvent: (event: RunEvent) => void;
   /** The run shown was opened from the list (stored earlier), not started in this window. */
@@ -228,7 +230,10 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   },
   runFromHere(nodeId) {
     const runId = get().run?.id;
-    return runId ? launch(set, get, { nodeId, runId }) : Promise.resolve();
+    return runId ? launch(set, get, { from: { nodeId, runId } }) : Promise.resolve();
+  },
+  runToHere(nodeId) {
+    return launch(set, get, { to: nodeId });
   },
   startRun() {
     return launch(set, get);
@@ -273,8 +278,12 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
 type Set = Parameters<StateCreator<AppState, [], [], RunSlice>>[0];
 type Get = () => AppState;
 
-/** Starts a run of the open flow with the form's inputs; `from` runs from a node (see runFromHere). */
-async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string }): Promise<void> {
+/** Starts a run of the open flow with the form's inputs; `from` runs from a node (runFromHere), `to` to one (runToHere). */
+async function launch(
+  set: Set,
+  get: Get,
+  { from, to }: { from?: { nodeId: string; runId: string }; to?: string } = {},
+): Promise<void> {
   const { flow, flowId, runInputs } = get();
   if (!flow || !flowId) return;
   // Checked as the host will, so the answer is at the field (Ctrl+Enter comes here too), not a refusal.
@@ -311,7 +320,7 @@ async function launch(set: Set, get: Get, from?: { nodeId: string; runId: string
     isStoredRun: false,
   });
   try {
-    const { runId } = await api.runs.start({ flowId, inputs, ...(from ? { from } : {}) });
+    const { runId } = await api.runs.start({ flowId, inputs, ...(from ? { from } : {}), ...(to ? { to } : {}) });
     set({ runId });
   } catch (error) {
     const failure = toFlowbenchError(error);

@@ -74,3 +74,37 @@ test('D deactivates the selected node, as n8n’s: a run passes over it, handing
   await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('SUMMARY');
   expect(model.requests).toHaveLength(1);
 });
+
+test('Run to “…” runs the selected node and what it needs, nothing after it, as n8n’s Execute step: from the Run tab and the right-click menu', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel(() => ({ content: 'SUMMARY' }));
+  await openFlow(page, served, chain);
+
+  // Before any run, with the form's inputs: clean runs, the model after it is never asked.
+  await card(page, 'clean').click();
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('hello');
+  await page.getByRole('button', { name: 'Run to “clean”' }).click();
+  await expect(page.locator('.run-status')).toHaveText('succeeded');
+  await expect(page.getByTestId('run-to')).toContainText(
+    'Run to clean: it and the nodes it needs ran, nothing after it.',
+  );
+  await expect(page.getByRole('region', { name: 'What the node gave' })).toContainText('CLEAN hello');
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toHaveCount(0);
+  await expect(card(page, 'summarise')).toHaveAttribute('data-status', 'skipped');
+  await expect(card(page, 'result')).toHaveAttribute('data-status', 'skipped');
+  expect(model.requests).toHaveLength(0);
+
+  // From the right-click menu: to the model, which now answers; the output node still does not run.
+  await card(page, 'summarise').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Run to here' }).click();
+  await expect(page.getByRole('region', { name: 'What the node gave' })).toContainText('SUMMARY');
+  await expect(card(page, 'result')).toHaveAttribute('data-status', 'skipped');
+  expect(model.requests).toHaveLength(1);
+  // The output node has no Run to: running to it is the whole run.
+  await card(page, 'result').click();
+  await expect(page.getByRole('button', { name: /^Run to/ })).toHaveCount(0);
+});

@@ -1,0 +1,1 @@
+ALTER TABLE `runs` ADD `to_node_id` text;
