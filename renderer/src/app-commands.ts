@@ -36,6 +36,13 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
   paste: (state) => state.paste(),
   duplicate: (state) => state.duplicateSelection(),
   deactivate: (state) => state.toggleDeactivated(state.selectedNodes),
+  rename: (state) => {
+    const [only, ...more] = state.selectedNodes;
+    if (!only || more.length > 0 || !state.flow?.nodes.some((n) => n.id === only)) return;
+    state.setPanel('inspector');
+    // The inspector draws its label field on the next frame when another tab was open.
+    requestAnimationFrame(() => document.querySelector<HTMLInputElement>('#node-label')?.select());
+  },
   delete: (state) => state.removeSelection(),
   'select-all': (state) => state.selectAll(),
   find: (state) => state.openFind(),

@@ -16,7 +16,7 @@ test('a right-click opens what can be done there, as n8n’s and Rivet’s menus
   await expect(card(page, 'say')).toHaveClass(/selected/);
   const selection = menu(page, 'Selection');
   await expect(selection.getByRole('menuitem')).toHaveText([
-    'Rename',
+    'RenameF2',
     'Run to here',
     'DeactivateD',
     'CopyCtrl+C',
@@ -43,6 +43,13 @@ test('a right-click opens what can be done there, as n8n’s and Rivet’s menus
   await expect(item(page, 'Deactivate')).toHaveCount(0);
   await page.keyboard.press('Escape');
   await expect(menu(page, 'Selection')).toHaveCount(0);
+  // F2 renames the selected node without the menu, as in n8n.
+  await card(page, 'result').click();
+  await page.getByRole('tab', { name: 'Problems' }).click();
+  await card(page, 'result').focus();
+  await page.keyboard.press('F2');
+  await expect(page.locator('#node-label')).toBeFocused();
+  await page.keyboard.press('Escape');
 
   // Empty canvas: a node added where the click was, from the list of types.
   const pane = page.locator('.react-flow__pane');

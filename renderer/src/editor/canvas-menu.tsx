@@ -49,19 +49,7 @@ function itemsFor(
   const single =
     state.selectedNodes.length === 1 ? state.flow?.nodes.find((n) => n.id === state.selectedNodes[0]) : undefined;
   return [
-    ...(single
-      ? [
-          {
-            label: 'Rename',
-            edits: true,
-            run: () => {
-              state.setPanel('inspector');
-              // The inspector draws its label field on the next frame when another tab was open.
-              requestAnimationFrame(() => document.querySelector<HTMLInputElement>('#node-label')?.select());
-            },
-          },
-        ]
-      : []),
+    ...(single ? [{ label: 'Rename', keys: 'F2', edits: true, run: command('rename') }] : []),
     // Runs the draft, which a past run or a version shown over the canvas is not: offered with the edits.
     ...(single && !nodeRegistry.get(single.type)?.isResult
       ? [{ label: 'Run to here', edits: true, run: () => void state.runToHere(single.id) }]

@@ -4,6 +4,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+Shift+Z / Ctrl+Y', action: 'Redo' },
   { keys: 'Ctrl+C / Ctrl+V', action: 'Copy / paste nodes and notes (also between flows)' },
   { keys: 'Ctrl+D', action: 'Duplicate the selection' },
+  { keys: 'F2', action: 'Rename the selected node (its label in the inspector)' },
   { keys: 'D', action: 'Deactivate the selected nodes (runs pass over them), or activate them again' },
   { keys: 'Ctrl+A', action: 'Select all' },
   { keys: 'Ctrl+F', action: 'Find a node or note by label, id, type, prompt or text (Enter: next)' },
