@@ -98,6 +98,22 @@ describe('a run to a node (n8n’s Execute step)', () => {
     await expect(run({ score: 80 }, { toNodeId: 'ghost' })).rejects.toMatchObject({ code: 'NODE_NOT_FOUND' });
   });
 
+  it('needs only its part of the flow set up: a node after it with no tool chosen blocks a whole run, not this one', async () => {
+    const halfBuilt = FlowSchema.parse({
+      ...flow,
+      nodes: [...flow.nodes, { id: 'notify', type: 'mcp_tool', config: {} }],
+      edges: [...flow.edges, { id: 'e-notify', source: 'shout', target: 'notify' }],
+    });
+    const runOf = (toNodeId?: string) =>
+      runFlow({ flow: halfBuilt, inputs: { score: 80 }, llm: noLlm, ...(toNodeId ? { toNodeId } : {}) });
+    await expect(runOf()).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      data: { problems: [expect.objectContaining({ code: 'MISSING_TOOL', nodeId: 'notify' })] },
+    });
+    await expect(runOf('shout')).resolves.toMatchObject({ status: 'succeeded' });
+    await expect(runOf('notify')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
   it('with a run from a node as well: the nodes from the one to the other run, the rest reused or skipped', async () => {
     const earlier = await run({ score: 80 });
     const steps = new Map(earlier.record.steps.map((s) => [s.nodeId, s]));

@@ -8,7 +8,7 @@ import { NO_AGENTS, NO_SUBFLOWS, NO_TOOLS } from '../model/ports';
 import { NO_HUMAN_INPUT, type HumanInputPort } from '../model/human-input';
 import type { SubflowPort } from '../model/subflows';
 import type { ToolPort } from '../model/tools';
-import { errorsIn, hasErrors } from '../model/problems';
+import { errorsIn } from '../model/problems';
 import type { RunEventListener } from '../model/run';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
@@ -17,6 +17,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { planFlow } from './flow-plan';
 import { planReuse, type ReuseSource } from './reuse';
 import { planRunTo } from './run-to';
+import { neededBy, runToBlockers } from '../model/run-to';
 import { RunCancellation } from './run-cancellation';
 import { schedule, type ScheduleResult } from './scheduler';
 import { newRunId } from './run-id';
@@ -91,19 +92,22 @@ function cancelledBy(reason: unknown): FlowbenchError {
 export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const registry = options.registry ?? nodeRegistry;
   const { flow, problems } = validateOnce(options.flow, registry);
-  if (!flow || hasErrors(problems)) {
-    const errors = errorsIn(problems);
+  const errors = errorsIn(problems);
+  // A run to a node needs only its part of the flow set up (runToBlockers).
+  const needed = flow && options.toNodeId !== undefined ? neededBy(flow, options.toNodeId) : undefined;
+  const blocking = needed ? runToBlockers(errors, needed) : errors;
+  if (!flow || blocking.length > 0) {
     throw new FlowbenchError(
       'VALIDATION_ERROR',
-      `flow "${options.flow.name}" cannot run: ${errors.length} problem${errors.length === 1 ? '' : 's'}`,
+      `flow "${options.flow.name}" cannot run: ${blocking.length} problem${blocking.length === 1 ? '' : 's'}`,
       {
-        problems: errors,
+        problems: blocking,
       },
     );
   }
   const inputs = prepareInputs(flow.parameters, options.inputs);
   const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
-  const upTo = options.toNodeId ? planRunTo(flow, planFlow(flow, registry), options.toNodeId) : undefined;
+  const upTo = options.toNodeId ? planRunTo(flow, options.toNodeId) : undefined;
   const runId = options.runId ?? newRunId();
   const bus = new EventBus();
   for (const listener of options.listeners ?? []) bus.subscribe(listener);

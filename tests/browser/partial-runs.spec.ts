@@ -98,6 +98,13 @@ test('Run to “…” runs the selected node and what it needs, nothing after i
   await expect(card(page, 'result')).toHaveAttribute('data-status', 'skipped');
   expect(model.requests).toHaveLength(0);
 
+  // A node still being set up beside the output (no tool chosen) blocks a whole run, not a run to the model.
+  await card(page, 'result').click();
+  await page.getByTestId('palette-mcp_tool').click();
+  await expect(card(page, 'mcp_tool_1')).toBeVisible();
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
+
   // From the right-click menu: to the model, which now answers; the output node still does not run.
   await card(page, 'summarise').click({ button: 'right' });
   await page.getByRole('menuitem', { name: 'Run to here' }).click();

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { errorsIn } from '../../../core/model/problems';
+import { neededBy, runToBlockers } from '../../../core/model/run-to';
 import { stringifyValue } from '../../../core/model/template';
 import { toolResult } from '../../../core/model/tool-result';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -62,7 +63,7 @@ export function RunPanel() {
         >
           Run
         </button>
-        <RunToHere isDisabled={isRunning || blockers.length > 0} />
+        <RunToHere isRunning={isRunning} />
         {isRunning && <button onClick={() => void cancelRun()}>Cancel</button>}
       </div>
       {run && (
@@ -144,14 +145,22 @@ export function RunPanel() {
  * one node selected, runs it and the nodes it needs with the form's inputs,
  * and nothing after it, so a step is tried without what follows it.
  */
-function RunToHere({ isDisabled }: { isDisabled: boolean }) {
+function RunToHere({ isRunning }: { isRunning: boolean }) {
   const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
-  const node = useAppStore((s) => s.flow?.nodes.find((n) => n.id === selected));
-  if (!node || nodeRegistry.get(node.type)?.isResult) return null;
+  const flow = useAppStore((s) => s.flow);
+  const problems = useAppStore((s) => s.problems);
+  const node = flow?.nodes.find((n) => n.id === selected);
+  if (!flow || !node || nodeRegistry.get(node.type)?.isResult) return null;
+  // Only its part of the flow must be set up: what comes after it may still be half built.
+  const blockers = runToBlockers(errorsIn(problems), neededBy(flow, node.id) ?? new Set());
   return (
     <button
-      disabled={isDisabled}
-      title="Runs this node and the nodes it needs with these inputs; nothing after it"
+      disabled={isRunning || blockers.length > 0}
+      title={
+        blockers.length > 0
+          ? `Fix first: ${blockers.map((p) => p.message).join('; ')}`
+          : 'Runs this node and the nodes it needs with these inputs; nothing after it'
+      }
       onClick={() => void useAppStore.getState().runToHere(node.id)}
     >
       Run to “{node.label || node.id}”
