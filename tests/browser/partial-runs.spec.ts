@@ -111,6 +111,16 @@ test('Run to “…” runs the selected node and what it needs, nothing after i
   await expect(page.getByRole('region', { name: 'What the node gave' })).toContainText('SUMMARY');
   await expect(card(page, 'result')).toHaveAttribute('data-status', 'skipped');
   expect(model.requests).toHaveLength(1);
+  // Opened from the list and re-run: to the same node again, not the whole flow.
+  const recent = page.getByRole('region', { name: 'Recent runs' }).locator('button.link');
+  await expect(recent).toHaveCount(2);
+  await recent.first().click();
+  await expect(page.getByTestId('run-to')).toContainText('Run to summarise');
+  await page.getByRole('button', { name: 'Re-run with them' }).click();
+  await expect(recent).toHaveCount(3);
+  await expect(page.getByTestId('run-to')).toContainText('Run to summarise');
+  await expect(page.locator('.run-status')).toHaveText('succeeded');
+  expect(model.requests).toHaveLength(2);
   // The output node has no Run to: running to it is the whole run.
   await card(page, 'result').click();
   await expect(page.getByRole('button', { name: /^Run to/ })).toHaveCount(0);

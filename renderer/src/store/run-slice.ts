@@ -73,7 +73,7 @@ export interface RunSlice {
   loadRecentRuns: () => Promise<void>;
   loadMoreRuns: () => Promise<void>;
   deleteRun: (id: string) => Promise<void>;
-  /** Runs the flow again with the inputs of the run shown. */
+  /** Runs the flow again with the inputs of the run shown (a run to a node: to that node again). */
   rerun: () => Promise<void>;
   /** Shows a stored run in the Run tab and its statuses on the canvas. */
   openRun: (id: string) => Promise<void>;
@@ -189,8 +189,11 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     await get().loadRecentRuns();
   },
   async rerun() {
+    // A run to a node is re-run to that node again, if the draft still has it; else the whole flow.
+    const to = get().run?.toNodeId;
     get().reuseRunInputs();
-    await get().startRun();
+    if (to && get().flow?.nodes.some((n) => n.id === to)) await get().runToHere(to);
+    else await get().startRun();
   },
   async openRun(id) {
     const [record, snapshot] = await Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]);
