@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test } from './fixtures';
+import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, zoomToDetail } from './fixtures';
 
 const card = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
 const menu = (page: Page, name: string) => page.getByRole('dialog', { name });
@@ -97,4 +97,21 @@ test('a right-click opens what can be done there, as n8n’s and Rivet’s menus
   expect(stored.nodes.find((n) => n.id === 'say')?.label).toBe('Say it');
   expect(stored.edges.some((e) => e.source === 'say' && e.target === 'template_1')).toBe(true);
   expect(stored.edges.some((e) => e.source === 'template_1' && e.target === 'result')).toBe(true);
+});
+
+test('far out, where edges are drawn as one path, a right-click on an edge still opens the edge’s menu', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho());
+  await zoomToDetail(page, 'box');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  const say = await card(page, 'say').boundingBox();
+  const result = await card(page, 'result').boundingBox();
+  if (!say || !result) throw new Error('no cards');
+  await page.mouse.click((say.x + say.width + result.x) / 2, say.y + say.height / 2, { button: 'right' });
+  await expect(menu(page, 'Edge').getByRole('menuitem')).toHaveText(['Insert a node…', 'DeleteDelete']);
+  await item(page, 'Delete').click();
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'echo').edges.map((e) => `${e.source}>${e.target}`)).toEqual(['input>say']);
 });

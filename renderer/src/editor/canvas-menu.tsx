@@ -146,6 +146,8 @@ type Screen = { x: number; y: number };
 export function useCanvasMenu(
   placeOf: (event: ReactMouseEvent | MouseEvent) => { screen: Screen; at: Position } | undefined,
   addHere: (screen: Screen, at: Position) => void,
+  /** Far out, edges are drawn without pointer events (FarEdges): the edge a click on the pane is on. */
+  edgeUnder: (event: ReactMouseEvent | MouseEvent) => Edge | undefined,
 ) {
   const [menu, setMenu] = useState<{ screen: Screen; target: MenuTarget } | undefined>(undefined);
   const [inserting, setInserting] = useState<{ screen: Screen; edgeId: string } | undefined>(undefined);
@@ -160,16 +162,18 @@ export function useCanvasMenu(
     open(event, { kind: 'selection' });
   }, []);
   const onSelectionContextMenu = useCallback((event: ReactMouseEvent) => open(event, { kind: 'selection' }), []);
-  const onEdgeContextMenu = useCallback((event: ReactMouseEvent, edge: Edge) => {
+  const onEdgeContextMenu = useCallback((event: ReactMouseEvent | MouseEvent, edge: Edge) => {
     useAppStore.getState().setSelection([], [edge.id]);
     open(event, { kind: 'edge', edgeId: edge.id, isLoop: edge.data?.isLoop === true });
   }, []);
   const onPaneContextMenu = useCallback(
     (event: ReactMouseEvent | MouseEvent) => {
+      const edge = edgeUnder(event);
+      if (edge) return onEdgeContextMenu(event, edge);
       const place = placeOf(event);
       if (place) open(event, { kind: 'pane', at: place.at });
     },
-    [placeOf],
+    [placeOf, edgeUnder, onEdgeContextMenu],
   );
   const shown = menu && (
     <CanvasMenu

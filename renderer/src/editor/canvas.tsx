@@ -266,19 +266,17 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   // Far out, FarEdges draws the edges and they take no pointer events: a click on the pane may be on one.
   const farEdges = useRef<readonly Edge[] | undefined>(undefined);
   farEdges.current = drawsFarEdges ? edges : undefined;
-  const onPaneClick = useCallback((event: ReactMouseEvent) => {
+  const farEdgeUnder = useCallback((event: ReactMouseEvent | MouseEvent): Edge | undefined => {
     const shown = instance.current;
-    const point = shown?.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    const hit =
-      shown && point && farEdges.current
-        ? // An edge joins flow nodes, never notes.
-          farEdgeAt(
-            farEdges.current,
-            (id) => shown.getInternalNode(id) as FarNode,
-            point,
-            FAR_CLICK_PX / shown.getZoom(),
-          )
-        : undefined;
+    const edges = farEdges.current;
+    if (!shown || !edges) return undefined;
+    const point = shown.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    // An edge joins flow nodes, never notes.
+    const id = farEdgeAt(edges, (at) => shown.getInternalNode(at) as FarNode, point, FAR_CLICK_PX / shown.getZoom());
+    return id === undefined ? undefined : edges.find((e) => e.id === id);
+  }, []);
+  const onPaneClick = useCallback((event: ReactMouseEvent) => {
+    const hit = farEdgeUnder(event)?.id;
     if (!hit) return clearSelection();
     const state = useAppStore.getState();
     // As close up: Ctrl (Cmd) adds the edge to the selection or takes it out.
@@ -381,7 +379,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   const addHere = useCallback((screen: { x: number; y: number }, at: FlowPosition) => {
     setAdding({ screen, at, from: undefined });
   }, []);
-  const contextMenu = useCanvasMenu(placeOf, addHere);
+  const contextMenu = useCanvasMenu(placeOf, addHere, farEdgeUnder);
 
   // Double-click on empty canvas: the types to add there (ComfyUI's search; React Flow's zoom on it is off).
   const onDoubleClick = useCallback(
