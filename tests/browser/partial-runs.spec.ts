@@ -48,6 +48,7 @@ test('D deactivates the selected node, as n8n’s: a run passes over it, handing
   await run(page);
   await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('CLEAN hello');
   await expect(card(page, 'summarise')).toContainText('passed over: deactivated');
+  await expect(page.locator('.steps li', { hasText: 'summarise' })).toContainText('succeeded passed over');
   expect(model.requests).toHaveLength(0);
 
   // The inspector's box activates it again; Undo takes that back; D on it once more activates it.
@@ -73,6 +74,14 @@ test('D deactivates the selected node, as n8n’s: a run passes over it, handing
   await run(page);
   await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('SUMMARY');
   expect(model.requests).toHaveLength(1);
+
+  // The first run, opened now that summarise runs again, is shown over the flow as it ran: passed over there.
+  const recent = page.getByRole('region', { name: 'Recent runs' }).locator('button.link');
+  await expect(recent).toHaveCount(2);
+  await recent.nth(1).click();
+  await expect(page.getByTestId('past-run')).toBeVisible();
+  await expect(card(page, 'summarise')).toHaveClass(/is-deactivated/);
+  await expect(card(page, 'summarise')).toContainText('passed over: deactivated');
 });
 
 test('Run to “…” runs the selected node and what it needs, nothing after it, as n8n’s Execute step: from the Run tab and the right-click menu', async ({

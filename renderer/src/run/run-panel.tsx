@@ -14,6 +14,8 @@ import { RunQuestions } from './question-form';
 import { StepDetails } from './step-details';
 import { NoProviderNotice } from '../providers/no-provider-notice';
 import { useAppStore } from '../store/app-store';
+import { isPassedOver } from '../store/run-slice';
+import { flowOnCanvas } from '../store/versions-slice';
 
 /** Test inputs, the Run button, and the live run: every step's status, output and error. */
 export function RunPanel() {
@@ -129,6 +131,7 @@ export function RunPanel() {
                 key={`${step.nodeId}#${step.iteration ?? 1}`}
                 step={step}
                 isReused={run.reuse?.nodeIds.includes(step.nodeId) === true}
+                isDeactivated={canvasNodeOf(step.nodeId)?.disabled === true}
                 tokens={step.status === 'running' ? tokens[step.nodeId] : undefined}
               />
             ))}
@@ -219,10 +222,12 @@ function RunFromHere() {
 const StepItem = memo(function StepItem({
   step,
   isReused,
+  isDeactivated,
   tokens,
 }: {
   step: StepRecord;
   isReused: boolean;
+  isDeactivated: boolean;
   tokens: string | undefined;
 }) {
   return (
@@ -231,6 +236,7 @@ const StepItem = memo(function StepItem({
       {step.iteration && <span className="step-pass"> pass {step.iteration}</span>}{' '}
       <span className="step-status">{step.status}</span>
       {isReused && <span className="step-reused"> reused</span>}
+      {!isReused && isPassedOver(step, isDeactivated) && <span className="step-reused"> passed over</span>}
       {step.durationMs !== undefined && <span className="muted"> {step.durationMs} ms</span>}
       {step.error && (
         <div className="error">
@@ -252,6 +258,8 @@ function SelectedStep() {
 }
 
 const nodeOf = (nodeId: string) => useAppStore.getState().flow?.nodes.find((n) => n.id === nodeId);
+/** The node as the canvas shows it: the run's own flow when the draft has changed since (read-only). */
+const canvasNodeOf = (nodeId: string) => flowOnCanvas(useAppStore.getState())?.nodes.find((n) => n.id === nodeId);
 
 /** The result node's output is shown once, as a client receives it (ClientResult), not as Flowbench stores it. */
 const isResultNode = (nodeId: string) => {

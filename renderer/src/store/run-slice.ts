@@ -449,11 +449,15 @@ function stepFacts(step: StepRecord): string {
 
 const toolCount = (n: number) => `${n} tool call${n === 1 ? '' : 's'}`;
 
-/** Same nodes (type, config, label) and edges: the run's statuses can be shown on the draft itself. */
+/**
+ * Same nodes (type, config, label, deactivated or not) and edges: the run's
+ * statuses can be shown on the draft itself. A node deactivated since (or
+ * before) the run would show its steps as the other kind ("passed over").
+ */
 function sameGraph(a: Flow, b: Flow): boolean {
   const shape = (flow: Flow) =>
     JSON.stringify([
-      flow.nodes.map((n) => [n.id, n.type, n.label, n.config]),
+      flow.nodes.map((n) => [n.id, n.type, n.label, n.config, n.disabled === true]),
       flow.edges.map((e) => [e.source, e.sourcePort, e.target, e.targetPort]),
     ]);
   return shape(a) === shape(b);
