@@ -59,4 +59,20 @@ describe('deactivating nodes (D)', () => {
       disabled: true,
     });
   });
+
+  it('a pinned output is stored as JSON, taken back by the inverse change, said when publishing and exporting', () => {
+    const before = flows.get('small');
+    const pin = { output: { summary: 'pinned', items: [1, 2] } };
+    const change = ChangeSetSchema.parse({ updateNodes: [{ id: 'greet', pin }] });
+    flows.applyChanges('small', change);
+    const pinned = flows.get('small');
+    expect(pinned.nodes.find((n) => n.id === 'greet')?.pin).toEqual(pin);
+    expect(publishWarnings(pinned, nodeRegistry)).toContainEqual({
+      message: 'node "greet" has a pinned output: clients\' calls run the node, not the pin',
+      nodeId: 'greet',
+    });
+    expect(leftOutOf(pinned, 'workflow')).toEqual(['the pinned output of node "greet"']);
+    flows.applyChanges('small', invertChangeSet(before, change));
+    expect(flows.get('small').nodes.find((n) => n.id === 'greet')).not.toHaveProperty('pin');
+  });
 });

@@ -8,6 +8,9 @@ export function canDeactivate(node: Pick<FlowNode, 'type'>): boolean {
   return definition !== undefined && !definition.isEntry && !definition.isResult;
 }
 
+/** A node whose output can be pinned: the same nodes, for the same reason. */
+export const canPin = canDeactivate;
+
 /**
  * The change that deactivates the nodes `ids` names, or activates them again
  * when every one is deactivated already (n8n's D on a selection). Nodes that

@@ -28,7 +28,7 @@ function nodeFields(from: FlowNode, to: FlowNode): string[] {
   if (from.label !== to.label) fields.push('label');
   for (const key of new Set([...Object.keys(from.config), ...Object.keys(to.config)]))
     if (!sameJson(from.config[key], to.config[key])) fields.push(`config.${key}`);
-  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled'] as const)
+  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled', 'pin'] as const)
     if (!sameJson(from[key], to[key])) fields.push(key);
   return fields;
 }
@@ -163,6 +163,7 @@ export function changeSetBetween(from: Flow, to: Flow): ChangeSet {
     if (!sameJson(old.timeoutMs, node.timeoutMs)) update.timeoutMs = node.timeoutMs ?? null;
     if (!sameJson(old.onError, node.onError)) update.onError = node.onError ?? null;
     if (!sameJson(old.disabled, node.disabled)) update.disabled = node.disabled ?? null;
+    if (!sameJson(old.pin, node.pin)) update.pin = node.pin ?? null;
     if (Object.keys(update).length > 1) changes.updateNodes.push(update);
   }
   changes.removeNodes.push(...from.nodes.filter((n) => !after.has(n.id)).map((n) => n.id));

@@ -15,9 +15,12 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-async function run(flow: FlowInput, inputs: Record<string, unknown> = {}) {
+const run = (flow: FlowInput, inputs: Record<string, unknown> = {}) => runWith(flow, inputs);
+
+async function runWith(flow: FlowInput, inputs: Record<string, unknown>, options: { usePins?: boolean } = {}) {
   const events: RunEvent[] = [];
   const result = await runFlow({
+    ...options,
     flow: FlowSchema.parse(flow),
     inputs,
     llm: testLlm(server.url),
@@ -239,5 +242,42 @@ describe('a deactivated node', () => {
       expect.objectContaining({ code: 'DEACTIVATED_NODE', severity: 'error', nodeId: 'input' }),
       expect.objectContaining({ code: 'DEACTIVATED_NODE', severity: 'error', nodeId: 'result' }),
     ]);
+  });
+});
+
+describe('a pinned output (n8n’s pinned data)', () => {
+  const pinned = () => {
+    const flow = chain();
+    const summarise = flow.nodes?.find((n) => n.id === 'summarise');
+    if (summarise) summarise.pin = { output: 'PINNED SUMMARY' };
+    return flow;
+  };
+
+  it('stands in for its node in a run a person starts: the model is never asked', async () => {
+    server.reply = () => ({ content: 'SUMMARY' });
+    const { result, events } = await runWith(pinned(), { text: 'hello' }, { usePins: true });
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'PINNED SUMMARY' }] });
+    expect(server.requests).toHaveLength(0);
+    expect(events.find((e) => e.type === 'node.finished' && e.nodeId === 'summarise')).toMatchObject({
+      attempts: 0,
+      pinned: true,
+    });
+  });
+
+  it('is not used otherwise (a client’s call, a test case): the node runs', async () => {
+    server.reply = () => ({ content: 'SUMMARY' });
+    const { result } = await run(pinned(), { text: 'hello' });
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'SUMMARY' }] });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('is said as a warning; an input or output node cannot be pinned', () => {
+    expect(problemsOf(pinned())).toEqual([
+      expect.objectContaining({ code: 'PINNED_OUTPUT', severity: 'warning', nodeId: 'summarise' }),
+    ]);
+    const flow = chain();
+    const result = flow.nodes?.find((n) => n.id === 'result');
+    if (result) result.pin = { output: 'x' };
+    expect(problemsOf(flow)).toEqual([expect.objectContaining({ code: 'PINNED_OUTPUT', severity: 'error' })]);
   });
 });

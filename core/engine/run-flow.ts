@@ -54,6 +54,8 @@ export interface RunOptions {
   reuse?: ReuseSource;
   /** Run to a node: it and the nodes it needs run; the rest, what follows it included, are skipped. */
   toNodeId?: string;
+  /** A run a person started (the editor, `flowbench run`): pinned nodes give their pinned output. */
+  usePins?: boolean;
 }
 
 export interface RunOutcome extends ScheduleResult {
@@ -157,6 +159,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
       emit: (event) => bus.emit(event),
       ...(reuse ? { reuse } : {}),
       ...(upTo ? { upTo } : {}),
+      ...(options.usePins ? { usePins: true } : {}),
     });
     const durationMs = Date.now() - startedAt;
     bus.emit({ type: 'run.finished', runId, at: Date.now(), durationMs, ...result });

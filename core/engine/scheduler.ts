@@ -31,6 +31,8 @@ export interface ScheduleInput {
   reuse?: ReusePlan;
   /** A run to a node: the only nodes that run (planRunTo); the others are skipped. */
   upTo?: ReadonlySet<number>;
+  /** A run a person started: a pinned node settles with its pinned output (FlowNode.pin). */
+  usePins?: boolean;
 }
 
 export interface ScheduleResult {
@@ -130,6 +132,7 @@ class RunScheduler implements RenderScope {
     if (reused) return this.settleReused(planned, reused, input.reuse?.runId as string);
     if (input.upTo && !input.upTo.has(index)) return this.skip(index);
     if (planned.passesOn) return this.passOn(planned, planned.passesOn);
+    if (input.usePins && planned.node.pin) return this.settlePinned(planned, planned.node.pin.output);
     this.running++;
     void runNode({
       runId: input.runId,
@@ -261,6 +264,14 @@ class RunScheduler implements RenderScope {
     });
     const first = planned.definition.outputs.find((port) => port.kind !== 'error');
     this.succeed(planned, output, first ? [first.id] : []);
+  }
+
+  /** A pinned node in a run a person started: its pinned output, the ports it says (a condition's), without running. */
+  private settlePinned(planned: PlannedNode, output: unknown): void {
+    const { runId, emit } = this.input;
+    const nodeId = planned.node.id;
+    emit({ type: 'node.finished', runId, nodeId, at: Date.now(), durationMs: 0, attempts: 0, output, pinned: true });
+    this.succeed(planned, output, planned.definition.portsFor?.(output) ?? planned.dataPorts);
   }
 
   /** Counts the node as settled for everything downstream; `livePorts` are the ports it took. */

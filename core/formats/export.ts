@@ -9,7 +9,7 @@ import { exportWorkflow } from './workflow-export';
 /**
  * What of the flow an export format has no place for, in words: the export
  * says so instead of dropping it quietly. Only the native format carries a
- * flow's sticky notes, test cases and deactivated nodes.
+ * flow's sticky notes, test cases, deactivated nodes and pinned outputs.
  */
 export function leftOutOf(flow: Flow, format: ExportFormat): string[] {
   if (format === 'native') return [];
@@ -19,6 +19,7 @@ export function leftOutOf(flow: Flow, format: ExportFormat): string[] {
     ...(flow.tests.length > 0 ? [count(flow.tests.length, 'test case', 'test cases')] : []),
     // Not a note: there, the node runs.
     ...flow.nodes.filter((n) => n.disabled).map((n) => `the deactivation of node "${n.id}" (it runs there)`),
+    ...flow.nodes.filter((n) => n.pin).map((n) => `the pinned output of node "${n.id}"`),
   ];
 }
 

@@ -153,6 +153,8 @@ export class ApiHost {
             inputs,
             ...(from ? { from } : {}),
             ...(to ? { to } : {}),
+            // A person trying the flow: pinned outputs stand in for their nodes, as in n8n's manual runs.
+            usePins: true,
             trigger: 'editor',
             // The editor shows the tokens as they come.
             streamTokens: true,

@@ -29,6 +29,8 @@ const nodeSettings = () => ({
   onError: z.enum(NODE_ERROR_POLICIES).nullable().optional(),
   /** Deactivated (FlowNode.disabled); null: it runs again. */
   disabled: z.literal(true).nullable().optional(),
+  /** A pinned output (FlowNode.pin); null: the node runs again. */
+  pin: z.object({ output: z.json() }).nullable().optional(),
 });
 
 export const NodeUpdateSchema = z.lazy(() =>
@@ -226,10 +228,11 @@ export function applyNodeUpdate(node: FlowNode, update: NodeUpdate): FlowNode {
   if (update.timeoutMs !== undefined) setOptional(next, 'timeoutMs', update.timeoutMs);
   if (update.onError !== undefined) setOptional(next, 'onError', update.onError);
   if (update.disabled !== undefined) setOptional(next, 'disabled', update.disabled);
+  if (update.pin !== undefined) setOptional(next, 'pin', update.pin);
   return next;
 }
 
-function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError' | 'disabled'>(
+function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError' | 'disabled' | 'pin'>(
   node: FlowNode,
   key: K,
   value: FlowNode[K] | null,
@@ -263,7 +266,8 @@ const changesSettings = (update: NodeUpdate): boolean =>
   update.maxAttempts !== undefined ||
   update.timeoutMs !== undefined ||
   update.onError !== undefined ||
-  update.disabled !== undefined;
+  update.disabled !== undefined ||
+  update.pin !== undefined;
 
 /**
  * True when the change only moves or renames nodes or edits sticky notes, which
@@ -305,6 +309,7 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     if (update.timeoutMs !== undefined) back.timeoutMs = old.timeoutMs ?? null;
     if (update.onError !== undefined) back.onError = old.onError ?? null;
     if (update.disabled !== undefined) back.disabled = old.disabled ?? null;
+    if (update.pin !== undefined) back.pin = old.pin ?? null;
     return [back];
   });
   const fields = changes.flow;

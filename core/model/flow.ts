@@ -79,6 +79,12 @@ export const FlowNodeSchema = z.lazy(() =>
      * came into it (its first live input's output) instead of running.
      */
     disabled: z.literal(true).optional(),
+    /**
+     * A pinned output, as n8n's pinned data: runs a person starts (the editor,
+     * `flowbench run`) take it instead of running the node; clients' calls and
+     * test cases run the node.
+     */
+    pin: z.object({ output: z.json() }).optional(),
     /** Fields of an imported format that Flowbench does not use, kept for export. */
     metadata: z.record(z.string(), z.json()).optional(),
   }),

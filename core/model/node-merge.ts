@@ -5,7 +5,16 @@ import { mergeParts } from './list-merge';
 import { sameData } from './same-json';
 
 /** The settings of a node an update may set, each merged on its own (position is not: see isMoveOnly). */
-export const NODE_SETTINGS = ['label', 'config', 'version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled'] as const;
+export const NODE_SETTINGS = [
+  'label',
+  'config',
+  'version',
+  'maxAttempts',
+  'timeoutMs',
+  'onError',
+  'disabled',
+  'pin',
+] as const;
 export type NodeSetting = (typeof NODE_SETTINGS)[number];
 type Config = Record<string, unknown>;
 
@@ -121,6 +130,7 @@ const SETTING_NAMES: Record<NodeSetting, string> = {
   timeoutMs: 'time limit',
   onError: 'on-error policy',
   disabled: 'deactivation',
+  pin: 'pinned output',
 };
 
 /**

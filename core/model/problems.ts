@@ -41,6 +41,8 @@ export const PROBLEM_CODES = {
   EMPTY_PROMPT: 'an LLM or agent node has neither a prompt nor a system prompt, so the model is sent nothing',
   DEACTIVATED_NODE:
     'a node is deactivated: runs pass over it and hand on what came into it (an input or output node cannot be)',
+  PINNED_OUTPUT:
+    "a node's output is pinned: runs a person starts take it instead of running the node; clients' calls run it (an input or output node cannot be pinned)",
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
@@ -76,6 +78,7 @@ const SHAPE_CODES: ReadonlySet<ProblemCode> = new Set([
   'UNKNOWN_NODE_TYPE',
   'DUPLICATE_NODE_ID',
   'DEACTIVATED_NODE',
+  'PINNED_OUTPUT',
 ]);
 
 /**

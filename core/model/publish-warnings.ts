@@ -26,6 +26,11 @@ export function publishWarnings(flow: Flow, catalogue: NodeCatalogue): PublishWa
         message: `node "${node.label || node.id}" is deactivated: clients' calls pass over it`,
         nodeId: node.id,
       });
+    if (node.pin)
+      warnings.push({
+        message: `node "${node.label || node.id}" has a pinned output: clients' calls run the node, not the pin`,
+        nodeId: node.id,
+      });
     const spec = catalogue.get(node.type);
     const parsed = spec?.publishWarnings && spec.configSchema.safeParse(node.config);
     if (!spec?.publishWarnings || !parsed?.success) continue;

@@ -116,6 +116,8 @@ export type RunEvent =
       reusedFrom?: string;
       /** The node is deactivated: it handed on what came into it instead of running. */
       passedOver?: true;
+      /** The output is the node's pinned one (FlowNode.pin): it did not run. */
+      pinned?: true;
       /** Why each earlier attempt failed, oldest first (retries). */
       retries?: StepError[];
     } & StepLinks)

@@ -187,7 +187,7 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   checkReferences(nodes, validConfigs, parameters ?? [], adjacency, registry, add, memo);
   checkImportLeftovers(doc.metadata, add, warn);
   checkNodeConfigs(nodes, validConfigs, registry, problems);
-  checkDeactivated(nodes, registry, add, warn);
+  checkDeactivatedAndPinned(nodes, registry, add, warn);
 
   const specs = nodes.map((n) => registry.get(n.type));
   if (nodes.length > 0 && !specs.some((spec) => spec?.isResult)) {
@@ -203,8 +203,11 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   return { flow: { ...doc, parameters, nodes, edges }, problems: said };
 }
 
-/** Each deactivated node said (a run passes over it); an input or output node cannot be: a run starts or ends there. */
-function checkDeactivated(nodes: readonly FlowNode[], catalogue: NodeCatalogue, add: Add, warn: Add): void {
+/**
+ * Each deactivated node and pinned output said (a run passes over the one,
+ * takes the other); an input or output node can be neither: a run starts or ends there.
+ */
+function checkDeactivatedAndPinned(nodes: readonly FlowNode[], catalogue: NodeCatalogue, add: Add, warn: Add): void {
   for (const node of nodes) {
     if (!node.disabled) continue;
     const spec = catalogue.get(node.type);
@@ -219,6 +222,19 @@ function checkDeactivated(nodes: readonly FlowNode[], catalogue: NodeCatalogue, 
       );
     else
       warn('DEACTIVATED_NODE', `node "${node.id}" is deactivated: runs pass over it and hand on what came into it`, at);
+  }
+  for (const node of nodes) {
+    if (!node.pin) continue;
+    const spec = catalogue.get(node.type);
+    const at = { nodeId: node.id, field: 'pin' };
+    if (spec?.isEntry || spec?.isResult)
+      add('PINNED_OUTPUT', `node "${node.id}" has a pinned output, but the input and output nodes always run`, at);
+    else
+      warn(
+        'PINNED_OUTPUT',
+        `node "${node.id}" has a pinned output: runs started here take it instead of running the node; clients' calls run it`,
+        at,
+      );
   }
 }
 

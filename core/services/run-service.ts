@@ -41,6 +41,8 @@ export interface StartRun {
   from?: { nodeId: string; runId: string };
   /** Run to a node (n8n's Execute step): it and the nodes it needs run; the rest are skipped. */
   to?: string;
+  /** A run a person started (the editor, `flowbench run`): pinned nodes give their pinned output. */
+  usePins?: boolean;
 }
 
 /** What runs reach besides models: MCP tools, the agent library, other flows' published versions. */
@@ -169,6 +171,7 @@ export class RunService {
       inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
       ...(reuse ? { reuse: reuse.source } : {}),
       ...(request.to !== undefined ? { toNodeId: request.to } : {}),
+      ...(request.usePins ? { usePins: true } : {}),
       llm: this.llm(),
       subflows: this.subflows,
       ...(this.deps.tools ? { tools: this.deps.tools } : {}),

@@ -485,6 +485,7 @@ export class FlowRepository {
           ...(update.timeoutMs !== undefined ? { timeoutMs: update.timeoutMs } : {}),
           ...(update.onError !== undefined ? { onError: update.onError } : {}),
           ...(update.disabled !== undefined ? { disabled: update.disabled } : {}),
+          ...(update.pin !== undefined ? { pin: update.pin } : {}),
           ...(revs[update.id] !== undefined ? { rev: revs[update.id] } : {}),
           updatedAt: now,
         })

@@ -44,6 +44,7 @@ export function nodeFromRow(row: NodeRow): FlowNode {
     ...(row.timeoutMs !== null ? { timeoutMs: row.timeoutMs } : {}),
     ...(row.onError !== null ? { onError: row.onError } : {}),
     ...(row.disabled ? { disabled: true as const } : {}),
+    ...(row.pin !== null ? { pin: row.pin } : {}),
     ...(row.metadata !== null ? { metadata: row.metadata as FlowNode['metadata'] } : {}),
   };
 }
@@ -97,6 +98,7 @@ export function nodeToRow(flowId: string, node: FlowNode, ord: number, now: numb
     timeoutMs: node.timeoutMs ?? null,
     onError: node.onError ?? null,
     disabled: node.disabled ?? null,
+    pin: node.pin ?? null,
     metadata: node.metadata ?? null,
     rev: 1,
     updatedAt: now,

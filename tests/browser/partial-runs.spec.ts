@@ -134,3 +134,37 @@ test('Run to “…” runs the selected node and what it needs, nothing after i
   await card(page, 'result').click();
   await expect(page.getByRole('button', { name: /^Run to/ })).toHaveCount(0);
 });
+
+test('Pin this output, as n8n’s pinned data: runs started here take it instead of asking the model again, until it is unpinned', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  let answer = 'FIRST';
+  const model = await localModel(() => ({ content: answer }));
+  await openFlow(page, served, chain);
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('FIRST');
+
+  await card(page, 'summarise').click();
+  await page.getByRole('button', { name: 'Pin this output' }).click();
+  await expect(card(page, 'summarise')).toContainText('Pinned · LLM');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'chain').nodes.find((n) => n.id === 'summarise')?.pin).toEqual({ output: 'FIRST' });
+
+  // The model would answer otherwise now: the pin stands in, the model is not asked.
+  answer = 'SECOND';
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('FIRST');
+  await expect(card(page, 'summarise')).toContainText('pinned output');
+  expect(model.requests).toHaveLength(1);
+
+  // The inspector says it is pinned, and unpins it: the model answers again.
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await expect(page.getByTestId('pinned-output')).toContainText('FIRST');
+  await page.getByTestId('pinned-output').getByRole('button', { name: 'Unpin' }).click();
+  await expect(card(page, 'summarise')).not.toContainText('Pinned');
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('SECOND');
+  expect(model.requests).toHaveLength(2);
+});

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
@@ -141,5 +142,29 @@ describe('flowbench run --to (run to here)', () => {
     const noNode = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--to', 'nope']);
     expect(noNode.code).toBe(1);
     expect(noNode.stderr).toContain('error [NODE_NOT_FOUND]: flow "Summarise then title" has no node "nope"');
+  });
+});
+
+describe('flowbench run with a pinned output', () => {
+  it('takes the pin instead of running the node, as the editor does, and says so', async () => {
+    const file = join(tempDir(), 'pinned.json');
+    const example = JSON.parse(readFileSync('resources/examples/summarise-then-title.json', 'utf8')) as {
+      id: string;
+      tool: { name: string };
+      nodes: { id: string; pin?: unknown }[];
+    };
+    example.id = 'pinned';
+    example.tool.name = 'pinned_summary';
+    const summarise = example.nodes.find((n) => n.id === 'summarise');
+    if (summarise) summarise.pin = { output: 'The pinned summary.' };
+    writeFileSync(file, JSON.stringify(example));
+    await runJson(['--db', db, 'import', file]);
+
+    const result = await runCli(['--db', db, 'run', 'pinned_summary', '--input', 'text=Otters.']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('⊙ summarise  pinned output');
+    // Only the title was asked for, of the pinned summary.
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.stringify(server.requests[0]?.body.messages)).toContain('The pinned summary.');
   });
 });

@@ -65,6 +65,7 @@ function progressLine(event: RunEvent, types: ReadonlyMap<string, string>): stri
     case 'node.finished':
       if (event.reusedFrom) return `↺ ${event.nodeId}  reused from run ${shortRunId(event.reusedFrom)}`;
       if (event.passedOver) return `⤳ ${event.nodeId}  passed over: deactivated`;
+      if (event.pinned) return `⊙ ${event.nodeId}  pinned output`;
       return `✓ ${event.nodeId}  ${(event.durationMs / 1000).toFixed(2)} s`;
     case 'node.failed':
       return `✗ ${event.nodeId}  ${event.error.code}: ${event.error.message}${event.willRetry ? ' (retrying)' : event.isHandled ? ' (error branch)' : ''}`;
@@ -132,6 +133,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           human: lib.cliQuestions(),
           ...(from ? { from } : {}),
           ...(options.to !== undefined ? { to: options.to } : {}),
+          usePins: true,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           listeners: showProgress
             ? [

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { NODE_ERROR_POLICIES } from '../../model/flow';
+import { NODE_ERROR_POLICIES, type FlowNode } from '../../model/flow';
 import { flows } from './flows';
 
 /** One row per node, so moving a node rewrites one small row. */
@@ -23,6 +23,8 @@ export const nodes = sqliteTable(
     onError: text('on_error', { enum: NODE_ERROR_POLICIES }),
     /** Deactivated (FlowNode.disabled): null when it runs. */
     disabled: integer('disabled', { mode: 'boolean' }),
+    /** A pinned output (FlowNode.pin): null when the node runs in every run. */
+    pin: text('pin', { mode: 'json' }).$type<NonNullable<FlowNode['pin']>>(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** Bumped on every change to the row; edits name the revision they started from. */
     rev: integer('rev').notNull().default(1),

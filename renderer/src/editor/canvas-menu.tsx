@@ -54,6 +54,9 @@ function itemsFor(
     ...(single && !nodeRegistry.get(single.type)?.isResult
       ? [{ label: 'Run to here', edits: true, run: () => void state.runToHere(single.id) }]
       : []),
+    ...(single?.pin
+      ? [{ label: 'Unpin output', edits: true, run: () => state.updateNode(single.id, { pin: null }) }]
+      : []),
     ...(nodes.length > 0
       ? [
           {

@@ -36,9 +36,9 @@ export function toRfNodes(
   const before = new Map(previous.map((n) => [n.id, n]));
   const notes = flow.notes.map((note) => toRfNote(note, before.get(noteRfId(note.id)), selected));
   const errorCounts = countByNode(problems, 'error');
-  // A deactivated card says so itself: that warning is for the Problems tab and publishing.
+  // A deactivated or pinned card says so itself: those warnings are for the Problems tab and publishing.
   const warningCounts = countByNode(
-    problems.filter((p) => p.code !== 'DEACTIVATED_NODE'),
+    problems.filter((p) => p.code !== 'DEACTIVATED_NODE' && p.code !== 'PINNED_OUTPUT'),
     'warning',
   );
   const parameters = flow.parameters.map((p) => p.name);

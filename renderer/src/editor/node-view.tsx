@@ -38,6 +38,7 @@ export function nodeClassName(node: FlowNode, problemCount: number, warningCount
   if (problemCount > 0) className += ' has-problems';
   else if (warningCount > 0) className += ' has-warnings';
   if (node.disabled) className += ' is-deactivated';
+  else if (node.pin) className += ' is-pinned';
   return className;
 }
 
@@ -131,11 +132,18 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
           <div className="fb-node-label">{node.label || node.id}</div>
           <div className="fb-node-type">
             {/* First: the card is narrow, and this is what the struck-through label is about. */}
-            {node.disabled && (
+            {node.disabled ? (
               <span className="fb-node-deactivated" title="Runs pass over it, handing on what came into it (D)">
                 {'Deactivated · '}
               </span>
-            )}
+            ) : node.pin ? (
+              <span
+                className="fb-node-deactivated"
+                title="Runs started here take its pinned output instead of running it"
+              >
+                {'Pinned · '}
+              </span>
+            ) : null}
             {definition?.label ?? node.type}
             {node.label ? ` · ${node.id}` : ''}
           </div>

@@ -132,6 +132,7 @@ export function RunPanel() {
                 step={step}
                 isReused={run.reuse?.nodeIds.includes(step.nodeId) === true}
                 isDeactivated={canvasNodeOf(step.nodeId)?.disabled === true}
+                isPinned={canvasNodeOf(step.nodeId)?.pin !== undefined}
                 tokens={step.status === 'running' ? tokens[step.nodeId] : undefined}
               />
             ))}
@@ -223,11 +224,13 @@ const StepItem = memo(function StepItem({
   step,
   isReused,
   isDeactivated,
+  isPinned,
   tokens,
 }: {
   step: StepRecord;
   isReused: boolean;
   isDeactivated: boolean;
+  isPinned: boolean;
   tokens: string | undefined;
 }) {
   return (
@@ -237,6 +240,9 @@ const StepItem = memo(function StepItem({
       <span className="step-status">{step.status}</span>
       {isReused && <span className="step-reused"> reused</span>}
       {!isReused && isPassedOver(step, isDeactivated) && <span className="step-reused"> passed over</span>}
+      {!isReused && !isDeactivated && isPassedOver(step, isPinned) && (
+        <span className="step-reused"> pinned output</span>
+      )}
       {step.durationMs !== undefined && <span className="muted"> {step.durationMs} ms</span>}
       {step.error && (
         <div className="error">

@@ -6,7 +6,12 @@ import type { ToolCallRecord } from '../../../core/model/tools';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { isPassedOver } from '../store/run-slice';
-import { flowOnCanvas } from '../store/versions-slice';
+import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
+import { canPin } from '../../../core/editing/deactivate';
+import type { FlowNode } from '../../../core/model/flow';
+
+/** What a pin holds: a step's output, which is JSON (it was stored as such). */
+type PinnedOutput = NonNullable<FlowNode['pin']>['output'];
 
 /**
  * Everything the run kept of the selected node's step: the exact input and
@@ -19,7 +24,9 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
   const step = useAppStore((s) => s.run?.steps.findLast((st) => st.nodeId === nodeId));
   const tokens = useAppStore((s) => s.tokens[nodeId]);
   const isReused = useAppStore((s) => s.run?.reuse?.nodeIds.includes(nodeId) === true);
-  const isDeactivated = useAppStore((s) => flowOnCanvas(s)?.nodes.find((n) => n.id === nodeId)?.disabled === true);
+  const shown = useAppStore((s) => flowOnCanvas(s)?.nodes.find((n) => n.id === nodeId));
+  const isDeactivated = shown?.disabled === true;
+  const isPinned = !isReused && !isDeactivated && shown?.pin !== undefined;
   if (!step) return <p className="muted">This node has no step in the run shown.</p>;
   return (
     <section className="step-details" aria-label="Step details">
@@ -29,10 +36,12 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
         <span className={`step-status run-${step.status}`}>{step.status}</span>
         {isReused && <span className="step-reused"> reused</span>}
         {!isReused && isPassedOver(step, isDeactivated) && <span className="step-reused"> passed over</span>}
+        {isPassedOver(step, isPinned) && <span className="step-reused"> pinned output</span>}
       </h3>
       {!isReused && isPassedOver(step, isDeactivated) && (
         <p className="muted">Deactivated: it handed on what came into it instead of running.</p>
       )}
+      <PinOutput nodeId={nodeId} step={step} />
       <Facts step={step} />
       {step.retries?.map((retry, i) => (
         <p key={i} className="muted step-retry">
@@ -151,6 +160,36 @@ function Facts({ step }: { step: StepRecord }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * Pins what the step gave as its node's output, as n8n pins data: runs
+ * started here then take it instead of running the node (a model not asked
+ * again while what follows is built); Unpin lets it run again. On the draft
+ * only, for a node a run does not always need to run (not the input or output).
+ */
+function PinOutput({ nodeId, step }: { nodeId: string; step: StepRecord }) {
+  const node = useAppStore((s) => s.flow?.nodes.find((n) => n.id === nodeId));
+  const isReadOnly = useAppStore((s) => readOnlyShown(s) !== undefined);
+  if (!node || isReadOnly || !canPin(node) || step.status !== 'succeeded' || step.output === undefined) return null;
+  const { updateNode } = useAppStore.getState();
+  if (node.pin)
+    return (
+      <p className="run-from">
+        <button className="small" onClick={() => updateNode(node.id, { pin: null })}>
+          Unpin its output
+        </button>{' '}
+        <span className="muted">runs started here take the pinned output instead of running it</span>
+      </p>
+    );
+  return (
+    <p className="run-from">
+      <button className="small" onClick={() => updateNode(node.id, { pin: { output: step.output as PinnedOutput } })}>
+        Pin this output
+      </button>{' '}
+      <span className="muted">later runs started here take it instead of running the node</span>
+    </p>
   );
 }
 

@@ -343,13 +343,19 @@ function stepViews(
   const stepStarted: Record<string, number> = {};
   const results = new Set(flow?.nodes.filter((n) => nodeRegistry.get(n.type)?.isResult).map((n) => n.id));
   const deactivated = new Set(flow?.nodes.filter((n) => n.disabled).map((n) => n.id));
+  const pinned = new Set(flow?.nodes.filter((n) => n.pin).map((n) => n.id));
   // While a run goes, a node it has not reached yet is queued.
   if (run?.status === 'running') for (const node of flow?.nodes ?? []) nodeStatus[node.id] = 'pending';
   for (const step of run?.steps ?? []) {
     nodeStatus[step.nodeId] = step.status;
-    stepLines[step.nodeId] = isPassedOver(step, deactivated.has(step.nodeId))
-      ? 'passed over: deactivated'
-      : stepLine(step, run?.reuse?.nodeIds.includes(step.nodeId) === true);
+    const isReused = run?.reuse?.nodeIds.includes(step.nodeId) === true;
+    stepLines[step.nodeId] = isReused
+      ? 'reused'
+      : isPassedOver(step, deactivated.has(step.nodeId))
+        ? 'passed over: deactivated'
+        : isPassedOver(step, pinned.has(step.nodeId))
+          ? 'pinned output'
+          : stepLine(step);
     if (step.status === 'succeeded' && step.output !== undefined) {
       // The result node's output is the run's result: shown as a caller gets it (its text, or its data).
       const isResult = results.has(step.nodeId);
@@ -388,7 +394,7 @@ const previews = new WeakMap<object, string>();
  * output under it): text as it is, JSON compact, white space run together,
  * cut short. The step details show the whole.
  */
-function outputPreview(output: unknown): string {
+export function outputPreview(output: unknown): string {
   // Said, not left blank: an empty answer is something to see.
   if (output === '') return '(empty text)';
   if (output === null) return 'null';
@@ -418,15 +424,17 @@ export const streamTail = (tokens: string) => {
   return flat.length > PREVIEW_LENGTH ? `…${flat.slice(1 - PREVIEW_LENGTH)}` : flat;
 };
 
-/** A deactivated node's step: it handed on what came into it without running (no attempt). */
-export const isPassedOver = (step: StepRecord, isDeactivated: boolean): boolean =>
-  isDeactivated && step.status === 'succeeded' && step.attempts === 0;
+/**
+ * A step that did not run its node (no attempt) because the node is set
+ * aside: deactivated (it handed on what came into it) or pinned (its pinned
+ * output stood in). Reused steps have no attempt either: asked about first.
+ */
+export const isPassedOver = (step: StepRecord, isSetAside: boolean): boolean =>
+  isSetAside && step.status === 'succeeded' && step.attempts === 0;
 
-/** "820 ms · 15 tokens · $0.0012", "reused", or the error code. */
-function stepLine(step: StepRecord, isReused: boolean): string {
-  if (isReused) return 'reused';
+/** "820 ms · 15 tokens · $0.0012", or the error code; a loop's later passes say which pass. */
+function stepLine(step: StepRecord): string {
   const line = stepFacts(step);
-  // A loop's later passes say which pass the card shows.
   return step.iteration ? [`pass ${step.iteration}`, line].filter(Boolean).join(' · ') : line;
 }
 
@@ -457,7 +465,7 @@ const toolCount = (n: number) => `${n} tool call${n === 1 ? '' : 's'}`;
 function sameGraph(a: Flow, b: Flow): boolean {
   const shape = (flow: Flow) =>
     JSON.stringify([
-      flow.nodes.map((n) => [n.id, n.type, n.label, n.config, n.disabled === true]),
+      flow.nodes.map((n) => [n.id, n.type, n.label, n.config, n.disabled === true, n.pin !== undefined]),
       flow.edges.map((e) => [e.source, e.sourcePort, e.target, e.targetPort]),
     ]);
   return shape(a) === shape(b);
