@@ -270,7 +270,9 @@ class RunScheduler implements RenderScope {
   private settlePinned(planned: PlannedNode, output: unknown): void {
     const { runId, emit } = this.input;
     const nodeId = planned.node.id;
-    emit({ type: 'node.finished', runId, nodeId, at: Date.now(), durationMs: 0, attempts: 0, output, pinned: true });
+    const at = Date.now();
+    const pass = this.passOf(planned.index);
+    emit({ type: 'node.finished', runId, nodeId, at, durationMs: 0, attempts: 0, output, pinned: true, ...pass });
     this.succeed(planned, output, planned.definition.portsFor?.(output) ?? planned.dataPorts);
   }
 

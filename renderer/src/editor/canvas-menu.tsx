@@ -23,7 +23,7 @@ interface MenuItem {
   run: () => void;
 }
 
-/** What the menu offers; each item is the command its shortcut runs (EDITOR_COMMANDS), so the two never differ. */
+/** What the menu offers; an item with a shortcut runs the command that shortcut runs (EDITOR_COMMANDS), so the two never differ. */
 function itemsFor(
   target: MenuTarget,
   state: AppState,
@@ -75,7 +75,7 @@ function itemsFor(
 
 /**
  * The canvas's right-click menu, as n8n's, Rivet's and ComfyUI's: on a card
- * or note what can be done to the selection (Run to here among it), on empty canvas what can be
+ * or note what can be done to the selection, on empty canvas what can be
  * added there, on an edge inserting a node or removing it. Over a past run
  * or a version only what does not edit. The arrow keys walk it (as the menu
  * of node types); Escape or a click outside closes it.
