@@ -271,6 +271,19 @@ describe('a pinned output (n8n’s pinned data)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('inside a loop, stands in on every pass, each step with its pass', async () => {
+    let reviews = 0;
+    server.reply = () => ({ content: ++reviews === 2 ? 'APPROVED' : 'too long' });
+    const flow = reviewLoop(3);
+    const draft = flow.nodes?.find((n) => n.id === 'draft');
+    if (draft) draft.pin = { output: 'pinned slogan' };
+    const { result, trail } = await runWith(flow, {}, { usePins: true });
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'pinned slogan' }] });
+    // Only the reviews asked the model; the pinned draft finished once per pass, without starting.
+    expect(server.requests).toHaveLength(2);
+    expect(trail('draft')).toEqual(['finished@1', 'finished@2']);
+  });
+
   it('is said as a warning; an input or output node cannot be pinned', () => {
     expect(problemsOf(pinned())).toEqual([
       expect.objectContaining({ code: 'PINNED_OUTPUT', severity: 'warning', nodeId: 'summarise' }),
