@@ -115,15 +115,6 @@ function buildPlan(flow: Flow, registry: NodeRegistry): FlowPlan {
   return { nodes, loops, hasEntry: nodes.some((n) => n.definition.isEntry), indegree, roots };
 }
 
-/** Each node's upstream nodes, by index (loop edges aside): what its edges come from. */
-export function incomingOf(plan: FlowPlan): number[][] {
-  const incoming: number[][] = plan.nodes.map(() => []);
-  plan.nodes.forEach((planned, index) => {
-    for (const edge of planned.outgoing) incoming[edge.target]?.push(index);
-  });
-  return incoming;
-}
-
 /** Loop bodies by index, and which edges each loop holds until it is done. Validation has refused bad loops. */
 function planLoops(flow: Flow, nodes: PlannedNode[], indexOf: ReadonlyMap<string, number>): PlannedLoop[] {
   const shapes = findLoops(indexOf.keys(), flow.edges).loops;

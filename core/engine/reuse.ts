@@ -2,7 +2,8 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { RunReuse, StepError, StepStatus } from '../model/run';
 import { reachable } from '../model/graph';
-import { incomingOf, type FlowPlan } from './flow-plan';
+import type { FlowPlan } from './flow-plan';
+import { neededBy } from '../model/run-to';
 
 /** What "run from here" starts from: a node, and the steps of the earlier run whose outputs it reuses. */
 export interface ReuseSource {
@@ -45,9 +46,8 @@ export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): Reus
       { nodeId: source.fromNodeId },
     );
   }
-  const incoming = incomingOf(plan);
   const runs = reachable([start], (i) => (plan.nodes[i]?.outgoing ?? []).map((e) => e.target));
-  const upstream = reachable([start], (i) => incoming[i] ?? []);
+  const upstream = neededBy(flow, source.fromNodeId) ?? new Set<string>();
   const settled = new Map<number, ReusedStep>();
   const reused: string[] = [];
   plan.nodes.forEach((planned, index) => {
@@ -60,7 +60,7 @@ export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): Reus
     } else if (step?.status === 'failed' && step.error && planned.isHandled) {
       settled.set(index, { kind: 'error', error: step.error });
       reused.push(id);
-    } else if (step?.status === 'skipped' || !upstream.has(index)) {
+    } else if (step?.status === 'skipped' || !upstream.has(id)) {
       // Off the start's path, a node the earlier run never finished just stays out of this one.
       settled.set(index, { kind: 'skipped' });
     } else {
