@@ -14,7 +14,7 @@ import { RunQuestions } from './question-form';
 import { StepDetails } from './step-details';
 import { NoProviderNotice } from '../providers/no-provider-notice';
 import { useAppStore } from '../store/app-store';
-import { isPassedOver } from '../store/run-slice';
+import { stepOrigin, type StepOrigin } from '../store/run-slice';
 import { flowOnCanvas } from '../store/versions-slice';
 
 /** Test inputs, the Run button, and the live run: every step's status, output and error. */
@@ -130,9 +130,7 @@ export function RunPanel() {
               <StepItem
                 key={`${step.nodeId}#${step.iteration ?? 1}`}
                 step={step}
-                isReused={run.reuse?.nodeIds.includes(step.nodeId) === true}
-                isDeactivated={canvasNodeOf(step.nodeId)?.disabled === true}
-                isPinned={canvasNodeOf(step.nodeId)?.pin !== undefined}
+                origin={stepOrigin(step, canvasNodeOf(step.nodeId), run)}
                 tokens={step.status === 'running' ? tokens[step.nodeId] : undefined}
               />
             ))}
@@ -222,15 +220,11 @@ function RunFromHere() {
  */
 const StepItem = memo(function StepItem({
   step,
-  isReused,
-  isDeactivated,
-  isPinned,
+  origin,
   tokens,
 }: {
   step: StepRecord;
-  isReused: boolean;
-  isDeactivated: boolean;
-  isPinned: boolean;
+  origin: StepOrigin | undefined;
   tokens: string | undefined;
 }) {
   return (
@@ -238,11 +232,7 @@ const StepItem = memo(function StepItem({
       <StepName nodeId={step.nodeId} />
       {step.iteration && <span className="step-pass"> pass {step.iteration}</span>}{' '}
       <span className="step-status">{step.status}</span>
-      {isReused && <span className="step-reused"> reused</span>}
-      {!isReused && isPassedOver(step, isDeactivated) && <span className="step-reused"> passed over</span>}
-      {!isReused && !isDeactivated && isPassedOver(step, isPinned) && (
-        <span className="step-reused"> pinned output</span>
-      )}
+      {origin && <span className="step-reused"> {origin}</span>}
       {step.durationMs !== undefined && <span className="muted"> {step.durationMs} ms</span>}
       {step.error && (
         <div className="error">

@@ -5,7 +5,7 @@ import { toFlowbenchError } from '../../../core/model/errors';
 import type { ToolCallRecord } from '../../../core/model/tools';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
-import { isPassedOver } from '../store/run-slice';
+import { stepOrigin } from '../store/run-slice';
 import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { canPin } from '../../../core/editing/deactivate';
 import type { FlowNode } from '../../../core/model/flow';
@@ -23,22 +23,19 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
   // A loop runs a node more than once: its last pass, as the canvas shows it.
   const step = useAppStore((s) => s.run?.steps.findLast((st) => st.nodeId === nodeId));
   const tokens = useAppStore((s) => s.tokens[nodeId]);
-  const isReused = useAppStore((s) => s.run?.reuse?.nodeIds.includes(nodeId) === true);
   const shown = useAppStore((s) => flowOnCanvas(s)?.nodes.find((n) => n.id === nodeId));
-  const isDeactivated = shown?.disabled === true;
-  const isPinned = !isReused && !isDeactivated && shown?.pin !== undefined;
+  const run = useAppStore((s) => s.run);
   if (!step) return <p className="muted">This node has no step in the run shown.</p>;
+  const origin = stepOrigin(step, shown, run);
   return (
     <section className="step-details" aria-label="Step details">
       <h3>
         Step <code>{nodeId}</code>
         {step.iteration && <span className="step-pass"> pass {step.iteration}</span>}:{' '}
         <span className={`step-status run-${step.status}`}>{step.status}</span>
-        {isReused && <span className="step-reused"> reused</span>}
-        {!isReused && isPassedOver(step, isDeactivated) && <span className="step-reused"> passed over</span>}
-        {isPassedOver(step, isPinned) && <span className="step-reused"> pinned output</span>}
+        {origin && <span className="step-reused"> {origin}</span>}
       </h3>
-      {!isReused && isPassedOver(step, isDeactivated) && (
+      {origin === 'passed over' && (
         <p className="muted">Deactivated: it handed on what came into it instead of running.</p>
       )}
       <PinOutput nodeId={nodeId} step={step} />

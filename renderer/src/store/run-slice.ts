@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Problem } from '../../../core/model/problems';
-import type { Flow } from '../../../core/model/flow';
+import type { Flow, FlowNode } from '../../../core/model/flow';
 import { formatCost } from '../../../core/model/pricing';
 import { carriedEdges } from '../run/carried-edges';
 import type {
@@ -342,20 +342,13 @@ function stepViews(
   const stepOutputs: Record<string, string> = {};
   const stepStarted: Record<string, number> = {};
   const results = new Set(flow?.nodes.filter((n) => nodeRegistry.get(n.type)?.isResult).map((n) => n.id));
-  const deactivated = new Set(flow?.nodes.filter((n) => n.disabled).map((n) => n.id));
-  const pinned = new Set(flow?.nodes.filter((n) => n.pin).map((n) => n.id));
+  const nodes = new Map(flow?.nodes.map((n) => [n.id, n]));
   // While a run goes, a node it has not reached yet is queued.
   if (run?.status === 'running') for (const node of flow?.nodes ?? []) nodeStatus[node.id] = 'pending';
   for (const step of run?.steps ?? []) {
     nodeStatus[step.nodeId] = step.status;
-    const isReused = run?.reuse?.nodeIds.includes(step.nodeId) === true;
-    stepLines[step.nodeId] = isReused
-      ? 'reused'
-      : isPassedOver(step, deactivated.has(step.nodeId))
-        ? 'passed over: deactivated'
-        : isPassedOver(step, pinned.has(step.nodeId))
-          ? 'pinned output'
-          : stepLine(step);
+    const origin = stepOrigin(step, nodes.get(step.nodeId), run);
+    stepLines[step.nodeId] = origin === 'passed over' ? 'passed over: deactivated' : (origin ?? stepLine(step));
     if (step.status === 'succeeded' && step.output !== undefined) {
       // The result node's output is the run's result: shown as a caller gets it (its text, or its data).
       const isResult = results.has(step.nodeId);
@@ -424,13 +417,26 @@ export const streamTail = (tokens: string) => {
   return flat.length > PREVIEW_LENGTH ? `…${flat.slice(1 - PREVIEW_LENGTH)}` : flat;
 };
 
+/** How a step that did not run its node came about; the card, the list of steps and the step's details say it. */
+export type StepOrigin = 'reused' | 'passed over' | 'pinned output';
+
 /**
- * A step that did not run its node (no attempt) because the node is set
- * aside: deactivated (it handed on what came into it) or pinned (its pinned
- * output stood in). Reused steps have no attempt either: asked about first.
+ * Where a step's output came from when its node did not run: an earlier run
+ * (a run from a node), the node's input (deactivated), or its pin. Undefined
+ * for a step that ran. `node` is the node as the run's flow had it (the
+ * canvas shows that flow when the draft has changed since; see sameGraph).
  */
-export const isPassedOver = (step: StepRecord, isSetAside: boolean): boolean =>
-  isSetAside && step.status === 'succeeded' && step.attempts === 0;
+export function stepOrigin(
+  step: StepRecord,
+  node: Pick<FlowNode, 'disabled' | 'pin'> | undefined,
+  run: Pick<RunRecord, 'reuse'> | undefined,
+): StepOrigin | undefined {
+  if (run?.reuse?.nodeIds.includes(step.nodeId)) return 'reused';
+  // Deactivated or pinned, a node settles without an attempt.
+  if (step.status !== 'succeeded' || step.attempts !== 0) return undefined;
+  if (node?.disabled) return 'passed over';
+  return node?.pin !== undefined ? 'pinned output' : undefined;
+}
 
 /** "820 ms · 15 tokens · $0.0012", or the error code; a loop's later passes say which pass. */
 function stepLine(step: StepRecord): string {
