@@ -38,11 +38,12 @@ test('a right-click opens what can be done there, as n8n’s and Rivet’s menus
   await expect(page.locator('#node-label')).toBeFocused();
   await page.keyboard.type('Say it');
   await expect(card(page, 'say')).toContainText('Say it');
-  // The input node always runs: no Deactivate; Escape closes with nothing done.
+  // The input node always runs: no Deactivate; Escape closes with nothing done (the card stays selected).
   await card(page, 'input').click({ button: 'right' });
   await expect(item(page, 'Deactivate')).toHaveCount(0);
   await page.keyboard.press('Escape');
   await expect(menu(page, 'Selection')).toHaveCount(0);
+  await expect(card(page, 'input')).toHaveClass(/selected/);
   // F2 renames the selected node without the menu, as in n8n.
   await card(page, 'result').click();
   await page.getByRole('tab', { name: 'Problems' }).click();

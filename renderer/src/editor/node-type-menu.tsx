@@ -80,8 +80,13 @@ export function NodeTypeMenu({
   );
 }
 
-/** The arrow keys walk from the filter field down the types and back (a menu's items), as a menu's do. */
+/**
+ * The arrow keys walk from the filter field down the types and back (a menu's
+ * items), as a menu's do. Escape closes the menu and nothing more: the
+ * canvas's Escape (which clears the selection) does not see it.
+ */
 export function moveFocus(event: KeyboardEvent<HTMLDialogElement>, dialog: HTMLDialogElement | null) {
+  if (event.key === 'Escape') return event.stopPropagation();
   if ((event.key !== 'ArrowDown' && event.key !== 'ArrowUp') || !dialog) return;
   const stops = [...dialog.querySelectorAll<HTMLElement>('input, button')];
   const at = stops.indexOf(document.activeElement as HTMLElement);
