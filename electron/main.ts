@@ -27,6 +27,16 @@ const electronShell: DesktopShell = {
   setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(template)),
   showOpenDialog: (window, options) => dialog.showOpenDialog(window as BrowserWindow, options),
   openExternal: (url) => shell.openExternal(url),
+  confirmLeave: (window) =>
+    dialog.showMessageBoxSync(window as BrowserWindow, {
+      type: 'question',
+      buttons: ['Leave', 'Stay'],
+      defaultId: 1,
+      cancelId: 1,
+      message: 'Leave with text that was not saved?',
+      detail:
+        'A field holds text Flowbench could not save yet (JSON that does not parse, an output being written to pin).',
+    }) === 0,
   workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
   safeStorage,
   ipc: ipcMain,

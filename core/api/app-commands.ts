@@ -15,6 +15,7 @@ export const APP_COMMANDS = [
   'paste',
   'duplicate',
   'deactivate',
+  'pin',
   'rename',
   'delete',
   'select-all',

@@ -284,6 +284,55 @@ describe('a pinned output (n8n’s pinned data)', () => {
     expect(trail('draft')).toEqual(['finished@1', 'finished@2']);
   });
 
+  it('that is not what its node gives (its JSON schema) refuses the run, naming the node; one that is runs', async () => {
+    server.reply = () => ({ content: '{"urgency":"high"}' });
+    const typed = (output: unknown) => {
+      const flow = chain();
+      const summarise = flow.nodes?.find((n) => n.id === 'summarise');
+      if (!summarise) throw new Error('no summarise node');
+      summarise.config = {
+        ...summarise.config,
+        outputFormat: 'json',
+        jsonSchema: {
+          type: 'object',
+          properties: { urgency: { enum: ['low', 'high'] } },
+          required: ['urgency'],
+        },
+      };
+      summarise.pin = { output: output as never };
+      return flow;
+    };
+    const refused = await runWith(typed({ urgency: 'soon' }), { text: 'hi' }, { usePins: true }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      data: {
+        problems: [
+          expect.objectContaining({
+            code: 'PINNED_OUTPUT',
+            severity: 'error',
+            nodeId: 'summarise',
+            field: 'pin',
+            message: expect.stringContaining('/urgency must be equal to one of the allowed values'),
+          }),
+        ],
+      },
+    });
+    expect(server.requests).toHaveLength(0);
+    // Text pinned where the node gives JSON is said the same way.
+    await expect(runWith(typed('high'), { text: 'hi' }, { usePins: true })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+    // Runs that do not take pins run the node as before; a pin that fits is taken.
+    expect((await runWith(typed('high'), { text: 'hi' })).result.status).toBe('succeeded');
+    const fits = await runWith(typed({ urgency: 'low' }), { text: 'hi' }, { usePins: true });
+    expect(fits.events.find((e) => e.type === 'node.finished' && e.nodeId === 'summarise')).toMatchObject({
+      pinned: true,
+      output: { urgency: 'low' },
+    });
+  });
+
   it('is said as a warning; an input or output node cannot be pinned', () => {
     expect(problemsOf(pinned())).toEqual([
       expect.objectContaining({ code: 'PINNED_OUTPUT', severity: 'warning', nodeId: 'summarise' }),

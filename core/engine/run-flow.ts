@@ -15,6 +15,7 @@ import { nodeRegistry, type NodeRegistry } from '../nodes/registry';
 import { EventBus } from './event-bus';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { planFlow } from './flow-plan';
+import { pinnedOutputProblems } from './pinned-outputs';
 import { planReuse, type ReuseSource } from './reuse';
 import { planRunTo } from './run-to';
 import { neededBy, runToBlockers } from '../model/run-to';
@@ -94,7 +95,9 @@ function cancelledBy(reason: unknown): FlowbenchError {
 export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const registry = options.registry ?? nodeRegistry;
   const { flow, problems } = validateOnce(options.flow, registry);
-  const errors = errorsIn(problems);
+  // Awaited only where a run takes pins: other runs start as they did.
+  const pinErrors = options.usePins && flow ? await pinnedOutputProblems(flow, registry) : [];
+  const errors = pinErrors.length > 0 ? [...errorsIn(problems), ...pinErrors] : errorsIn(problems);
   // A run to a node needs only its part of the flow set up (runToBlockers).
   const needed = flow && options.toNodeId !== undefined ? neededBy(flow, options.toNodeId) : undefined;
   const blocking = needed ? runToBlockers(errors, needed) : errors;

@@ -153,6 +153,9 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     confineWindow(created.webContents, shell, isAppPage);
     created.on('ready-to-show', () => created.show());
     created.webContents.on('did-finish-load', flush);
+    created.webContents.on('will-prevent-unload', (event) => {
+      if (shell.confirmLeave(created)) event.preventDefault();
+    });
     created.on('closed', () => {
       if (window === created) window = undefined;
     });

@@ -70,6 +70,7 @@ export function appMenu(platform: NodeJS.Platform, actions: MenuActions): MenuIt
         command(actions, 'Paste', 'paste', 'CmdOrCtrl+V'),
         command(actions, 'Duplicate', 'duplicate', 'CmdOrCtrl+D'),
         command(actions, 'Deactivate / Activate', 'deactivate', 'D'),
+        command(actions, 'Pin / Unpin Output', 'pin', 'P'),
         command(actions, 'Rename', 'rename', 'F2'),
         command(actions, 'Delete', 'delete', 'Delete'),
         command(actions, 'Select All', 'select-all', 'CmdOrCtrl+A'),

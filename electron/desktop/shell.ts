@@ -63,6 +63,12 @@ export interface DesktopShell {
     options: OpenDialogOptions,
   ): Promise<{ canceled: boolean; filePaths: string[] }>;
   openExternal(url: string): Promise<void>;
+  /**
+   * Asks whether to close or reload a page that holds typed text it could not
+   * save (its beforeunload said so): Electron, unlike a browser, asks nothing
+   * itself and would keep the window open without a word. True: leave.
+   */
+  confirmLeave(window: DesktopWindow): boolean;
   /** Every display's work area, to put a restored window where it can be seen. */
   workAreas(): Rectangle[];
   safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;

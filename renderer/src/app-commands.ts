@@ -1,4 +1,5 @@
 import type { AppCommand, AppCommandName } from '../../core/api/app-commands';
+import { togglePin } from './editor/pin-editor';
 import { isEditable } from './editor/shortcuts';
 import { useAppStore, type AppState } from './store/app-store';
 
@@ -36,6 +37,7 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
   paste: (state) => state.paste(),
   duplicate: (state) => state.duplicateSelection(),
   deactivate: (state) => state.toggleDeactivated(state.selectedNodes),
+  pin: togglePin,
   rename: (state) => {
     const [only, ...more] = state.selectedNodes;
     if (!only || more.length > 0 || !state.flow?.nodes.some((n) => n.id === only)) return;

@@ -18,12 +18,14 @@ test('a right-click opens what can be done there, as n8n’s and Rivet’s menus
   await expect(selection.getByRole('menuitem')).toHaveText([
     'RenameF2',
     'Run to here',
+    'Pin an output…P',
     'DeactivateD',
     'CopyCtrl+C',
     'DuplicateCtrl+D',
     'DeleteDelete',
   ]);
   // The arrow keys walk it, Enter takes the item.
+  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await expect(item(page, 'Deactivate')).toBeFocused();

@@ -168,3 +168,104 @@ test('Pin this output, as n8n’s pinned data: runs started here take it instead
   await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('SECOND');
   expect(model.requests).toHaveLength(2);
 });
+
+test('P pins the selected node’s output from the run shown and unpins it; with nothing run there it opens the inspector to write one, kept until pinned, and closing asks first', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel(() => ({ content: 'FROM THE MODEL' }));
+  await openFlow(page, served, chain);
+  const pinOf = () => storedFlow(served.db, 'chain').nodes.find((n) => n.id === 'summarise')?.pin;
+
+  // Nothing has run: P opens the inspector's editor, focused, to write the output by hand (n8n's mock data).
+  await card(page, 'summarise').click();
+  await page.keyboard.press('p');
+  const text = page.getByRole('group', { name: 'Output to pin' }).getByRole('textbox');
+  await expect(text).toBeFocused();
+  await page.keyboard.type('WRITTEN BY HAND');
+  // Another node selected and back: what was typed is still there, not pinned yet.
+  await card(page, 'clean').click();
+  await card(page, 'summarise').click();
+  await expect(text).toHaveValue('WRITTEN BY HAND');
+  expect(pinOf()).toBeUndefined();
+  await text.press('Control+Enter');
+  await expect(card(page, 'summarise')).toContainText('Pinned · LLM');
+  await expect(page.locator('.run-status')).toHaveCount(0);
+  await expectSaved(page);
+  expect(pinOf()).toEqual({ output: 'WRITTEN BY HAND' });
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('WRITTEN BY HAND');
+  expect(model.requests).toHaveLength(0);
+
+  // Edit, as JSON: text that is not JSON is said and cannot be pinned; JSON is.
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await page.getByTestId('pinned-output').getByRole('button', { name: 'Edit' }).click();
+  await expect(text).toHaveValue('WRITTEN BY HAND');
+  await page.getByRole('checkbox', { name: /^JSON/ }).check();
+  await expect(page.getByRole('group', { name: 'Output to pin' })).toContainText('not JSON');
+  await expect(page.getByRole('button', { name: 'Save pin' })).toBeDisabled();
+  await text.fill('{"title": "Hand-made", "words": 2}');
+  await page.getByRole('button', { name: 'Save pin' }).click();
+  await expect(page.getByTestId('pinned-output')).toContainText('Hand-made');
+  await expectSaved(page);
+  expect(pinOf()).toEqual({ output: { title: 'Hand-made', words: 2 } });
+
+  // P again unpins; after a run, P pins what the run gave there; the right-click menu says what P does.
+  await card(page, 'summarise').click();
+  await page.keyboard.press('p');
+  await expect(card(page, 'summarise')).not.toContainText('Pinned');
+  await run(page);
+  await expect(page.getByRole('region', { name: 'What an MCP client receives' })).toContainText('FROM THE MODEL');
+  expect(model.requests).toHaveLength(1);
+  await card(page, 'summarise').click();
+  await page.keyboard.press('p');
+  await expect(card(page, 'summarise')).toContainText('Pinned · LLM');
+  await expectSaved(page);
+  expect(pinOf()).toEqual({ output: 'FROM THE MODEL' });
+  await card(page, 'summarise').click({ button: 'right' });
+  await expect(page.getByRole('menuitem', { name: /Unpin output\s*P/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // An output being written and not pinned: closing the page asks first, and staying keeps it.
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await page.getByTestId('pinned-output').getByRole('button', { name: 'Edit' }).click();
+  await text.fill('NOT PINNED YET');
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await asked;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.dismiss();
+  await expect(text).toHaveValue('NOT PINNED YET');
+});
+
+test('a pin that is not what its node gives (its JSON schema) refuses the run, naming the node', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel(() => ({ content: '{"urgency": "high"}' }));
+  const schema = { type: 'object', properties: { urgency: { enum: ['low', 'high'] } }, required: ['urgency'] };
+  const typed = {
+    ...chain,
+    nodes: chain.nodes.map((n) =>
+      n.id === 'summarise'
+        ? {
+            ...n,
+            config: { ...n.config, outputFormat: 'json', jsonSchema: schema },
+            pin: { output: { urgency: 'soon' } },
+          }
+        : n,
+    ),
+  };
+  await openFlow(page, served, typed);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-text').fill('hello');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const refused = page.getByRole('alert', { name: 'Refused' });
+  await expect(refused).toContainText('The run did not start');
+  await expect(refused).toContainText(
+    'pinned output is not what the node gives: /urgency must be equal to one of the allowed values',
+  );
+  expect(model.requests).toHaveLength(0);
+});

@@ -76,6 +76,16 @@ describe('the desktop main process', () => {
     expect(shell.permissionsDenied).toBe(true);
   });
 
+  it('asks before closing a page that holds text it could not save, and closes it only when told to', async () => {
+    const shell = new FakeShell(tempDir());
+    await launch(shell);
+    const contents = shell.windows[0]!.webContents;
+    expect(contents.unloadPrevented()).toBe(false);
+    shell.leaveAnswer = true;
+    expect(contents.unloadPrevented()).toBe(true);
+    expect(shell.leaveAsked).toBe(2);
+  });
+
   it("never navigates away or opens windows: web links go to the system browser, the app's routes stay", async () => {
     const shell = new FakeShell(tempDir());
     await launch(shell);

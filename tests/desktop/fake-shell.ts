@@ -31,6 +31,12 @@ export class FakeContents extends EventEmitter {
     this.loading = false;
     this.emit('did-finish-load');
   }
+  /** The page's beforeunload kept it open (Electron's will-prevent-unload); true when the app let it close anyway. */
+  unloadPrevented(): boolean {
+    let left = false;
+    this.emit('will-prevent-unload', { preventDefault: () => (left = true) });
+    return left;
+  }
   /** A navigation attempt; true when the app let it happen. */
   navigate(url: string): boolean {
     let prevented = false;
@@ -102,6 +108,9 @@ export class FakeShell {
   readonly handlers = new Map<string, Handler>();
   readonly opened: string[] = [];
   dialogAnswer: { canceled: boolean; filePaths: string[] } = { canceled: true, filePaths: [] };
+  /** What the person answers when a page with unsaved text would close: true leaves. */
+  leaveAnswer = false;
+  leaveAsked = 0;
   quitCalled = false;
   permissionsDenied = false;
   encryption: 'os' | 'basic_text' | 'none' = 'os';
@@ -169,6 +178,10 @@ export class FakeShell {
         this.menu = template;
       },
       showOpenDialog: () => Promise.resolve(this.dialogAnswer),
+      confirmLeave: () => {
+        this.leaveAsked++;
+        return this.leaveAnswer;
+      },
       openExternal: (url) => {
         this.opened.push(url);
         return Promise.resolve();

@@ -1,6 +1,6 @@
 import { useCallback, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { Edge, Node } from '@xyflow/react';
-import { canDeactivate } from '../../../core/editing/deactivate';
+import { canDeactivate, canPin } from '../../../core/editing/deactivate';
 import { typesToInsert } from '../../../core/editing/edits';
 import type { Position } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -9,6 +9,7 @@ import { useAppStore, type AppState } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
 import { useModalDialog } from '../use-modal-dialog';
 import { moveFocus, NodeTypeMenu } from './node-type-menu';
+import { pinLabel } from './pin-editor';
 
 /** What was right-clicked: the selection (a card or note, added to it), empty canvas, or an edge. */
 export type MenuTarget =
@@ -54,8 +55,8 @@ function itemsFor(
     ...(single && !nodeRegistry.get(single.type)?.isResult
       ? [{ label: 'Run to here', edits: true, run: () => void state.runToHere(single.id) }]
       : []),
-    ...(single?.pin
-      ? [{ label: 'Unpin output', edits: true, run: () => state.updateNode(single.id, { pin: null }) }]
+    ...(single && canPin(single)
+      ? [{ label: pinLabel(state, single), keys: 'P', edits: true, run: command('pin') }]
       : []),
     ...(nodes.length > 0
       ? [

@@ -58,6 +58,8 @@ export function EditorKeys() {
       }
       // n8n's key: runs pass over the selected nodes (again: they run again).
       if (key === 'd' && !mod && !event.shiftKey && !event.altKey) return run('deactivate');
+      // n8n's key: the selected node's output pinned (again: unpinned).
+      if (key === 'p' && !mod && !event.shiftKey && !event.altKey) return run('pin');
       if (event.key === 'F2') return run('rename');
       if (event.shiftKey && event.key === '!') return handled(fitFlow);
       // n8n's key for a sticky note.

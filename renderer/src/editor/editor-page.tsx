@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useAppStore, type AppState } from '../store/app-store';
 import { Canvas } from './canvas';
 import { EditorKeys } from './editor-keys';
+import { holdsUnsavedText } from './json-drafts';
 import { Palette } from './palette';
 import { RefusalBanner } from './refusal-banner';
 import { ShortcutsDialog } from './shortcuts-dialog';
@@ -30,9 +31,14 @@ export function EditorPage({ flowId }: { flowId: string }) {
       notify(error instanceof Error ? error.message : String(error));
       useAppStore.getState().navigate({ page: 'home' });
     });
-    const flushBeforeUnload = () => void useAppStore.getState().flushSaves();
-    window.addEventListener('beforeunload', flushBeforeUnload);
-    return () => window.removeEventListener('beforeunload', flushBeforeUnload);
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      void useAppStore.getState().flushSaves();
+      // Text typed that cannot be saved yet (JSON that does not parse, an output being written to
+      // pin): the browser asks before it goes (the desktop app asks in its own dialog, shell.ts).
+      if (holdsUnsavedText()) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
   }, [flowId, notify]);
 
   if (!isOpen) return <main className="loading">Opening…</main>;

@@ -15,7 +15,7 @@ import { ParametersEditor } from './parameters-editor';
 import { insertReference } from './reference-target';
 import { referencesFor } from '../../../core/editing/references';
 import { canDeactivate } from '../../../core/editing/deactivate';
-import { outputPreview } from '../store/run-slice';
+import { PinnedOutputSection } from './pin-editor';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
@@ -88,15 +88,7 @@ export function Inspector() {
               <span className="field-label">Deactivated (D): runs pass over it, handing on what came into it</span>
             </label>
           )}
-          {node.pin && (
-            <p className="pinned-output" data-testid="pinned-output">
-              <span className="field-label">Pinned output</span> <code>{outputPreview(node.pin.output)}</code>{' '}
-              <button className="small" onClick={() => useAppStore.getState().updateNode(node.id, { pin: null })}>
-                Unpin
-              </button>
-              <span className="muted"> runs started here take it instead of running the node</span>
-            </p>
-          )}
+          <PinnedOutputSection node={node} />
           {definition.showsParameters && (
             <section className="node-parameters">
               <h3>Parameters</h3>

@@ -6,6 +6,11 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Ctrl+D', action: 'Duplicate the selection' },
   { keys: 'F2', action: 'Rename the selected node (its label in the inspector)' },
   { keys: 'D', action: 'Deactivate the selected nodes (runs pass over them), or activate them again' },
+  {
+    keys: 'P',
+    action:
+      "Pin the selected node's output from the run shown (runs take it instead of running the node), or unpin it; with none, write one",
+  },
   { keys: 'Ctrl+A', action: 'Select all' },
   { keys: 'Ctrl+F', action: 'Find a node or note by label, id, type, prompt or text (Enter: next)' },
   { keys: 'Ctrl+H', action: 'Replace words in labels, prompts, text settings and notes (Find with Replace)' },
