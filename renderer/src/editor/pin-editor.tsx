@@ -118,7 +118,9 @@ function PinDraftEditor({ node, draft, draftKey }: { node: FlowNode; draft: PinD
   const read = readDraft(draft);
   const text = useRef<HTMLTextAreaElement>(null);
   // Opened by a click: the person goes on typing there.
-  useEffect(() => text.current?.focus(), []);
+  useEffect(() => {
+    text.current?.focus();
+  }, []);
   const pin = () => {
     if (!('output' in read)) return;
     useAppStore.getState().updateNode(node.id, { pin: { output: read.output } });

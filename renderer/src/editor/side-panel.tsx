@@ -1,10 +1,11 @@
+import { ChatPanel } from '../run/chat-panel';
 import { RunPanel } from '../run/run-panel';
 import { TestsPanel } from '../run/tests-panel';
 import { selectErrorCount, useAppStore } from '../store/app-store';
 import { Inspector } from './inspector';
 import { ProblemsPanel } from './problems-panel';
 
-/** Inspector, problems, run and tests tabs. Their content waits until the canvas is drawn: the canvas comes first. */
+/** Inspector, problems, run, chat and tests tabs. Their content waits until the canvas is drawn: the canvas comes first. */
 export function SidePanel() {
   const panel = useAppStore((s) => s.panel);
   const errorCount = useAppStore(selectErrorCount);
@@ -23,6 +24,9 @@ export function SidePanel() {
         <button role="tab" aria-selected={panel === 'run'} onClick={() => setPanel('run')}>
           Run
         </button>
+        <button role="tab" aria-selected={panel === 'chat'} onClick={() => setPanel('chat')}>
+          Chat
+        </button>
         <button role="tab" aria-selected={panel === 'tests'} onClick={() => setPanel('tests')}>
           Tests
         </button>
@@ -30,6 +34,7 @@ export function SidePanel() {
       {isCanvasReady && panel === 'inspector' && <Inspector />}
       {isCanvasReady && panel === 'problems' && <ProblemsPanel />}
       {isCanvasReady && panel === 'run' && <RunPanel />}
+      {isCanvasReady && panel === 'chat' && <ChatPanel />}
       {isCanvasReady && panel === 'tests' && <TestsPanel />}
     </aside>
   );

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { errorsIn } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { CLIENT_ID, transport } from '../api/client';
+import { createChatSlice, type ChatSlice } from './chat-slice';
 import { createEditorSlice, type EditorSlice } from './editor-slice';
 import { createFlowsSlice, type FlowsSlice } from './flows-slice';
 import { createRunSlice, type RunSlice } from './run-slice';
@@ -9,7 +10,7 @@ import { createUiSlice, type UiSlice } from './ui-slice';
 import { createVersionsSlice, type VersionsSlice } from './versions-slice';
 import { runAppCommand } from '../app-commands';
 
-export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice & VersionsSlice;
+export type AppState = FlowsSlice & EditorSlice & RunSlice & UiSlice & VersionsSlice & ChatSlice;
 
 /** How many of the open flow's problems are errors (the toolbar and the problems tab show it). */
 export const selectErrorCount = (state: AppState): number => errorsIn(state.problems).length;
@@ -21,6 +22,7 @@ export const useAppStore = create<AppState>()((...a) => ({
   ...createRunSlice(...a),
   ...createUiSlice(...a),
   ...createVersionsSlice(...a),
+  ...createChatSlice(...a),
 }));
 
 // Host events: live runs, and flows changed by other windows or processes.

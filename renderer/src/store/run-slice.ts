@@ -51,15 +51,16 @@ export interface RunSlice {
   /** Why inputs cannot be sent, by parameter, from the last Run asked for; each clears when its field is edited. */
   runInputProblems: Record<string, string>;
   setRunInput: (name: string, value: string) => void;
-  startRun: () => Promise<void>;
+  /** Runs the flow with the form's inputs (`options.inputs` over them); resolves with the run's id, none when it did not start. */
+  startRun: (options?: LaunchOptions) => Promise<string | undefined>;
   /**
    * Runs the node and what depends on it, reusing the outputs upstream of it
    * from the run shown ("run from here"). Inputs typed in the form override
    * that run's.
    */
-  runFromHere: (nodeId: string) => Promise<void>;
+  runFromHere: (nodeId: string) => Promise<string | undefined>;
   /** Runs the node and the nodes it needs, nothing after it (n8n's Execute step), with the form's inputs. */
-  runToHere: (nodeId: string) => Promise<void>;
+  runToHere: (nodeId: string) => Promise<string | undefined>;
   cancelRun: () => Promise<void>;
   applyRunEvent: (event: RunEvent) => void;
   /** The run shown was opened from the list (stored earlier), not started in this window. */
@@ -233,13 +234,13 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   },
   runFromHere(nodeId) {
     const runId = get().run?.id;
-    return runId ? launch(set, get, { from: { nodeId, runId } }) : Promise.resolve();
+    return runId ? launch(set, get, { from: { nodeId, runId } }) : Promise.resolve(undefined);
   },
   runToHere(nodeId) {
     return launch(set, get, { to: nodeId });
   },
-  startRun() {
-    return launch(set, get);
+  startRun(options) {
+    return launch(set, get, options);
   },
   async cancelRun() {
     const runId = get().runId;
@@ -274,6 +275,8 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
         ...stepViews(run, flowOnCanvas(s)),
         ...(Object.keys(tokens).length > 0 ? { tokens: mergeTokens(s.tokens, tokens) } : {}),
       }));
+      // A chat message's run that ended: its answer joins the conversation.
+      if (run.status !== 'running') get().settleChatTurn(run);
     });
   },
 });
@@ -281,14 +284,32 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
 type Set = Parameters<StateCreator<AppState, [], [], RunSlice>>[0];
 type Get = () => AppState;
 
-/** Starts a run of the open flow with the form's inputs; `from` runs from a node (runFromHere), `to` to one (runToHere). */
+/** How a run is started besides the form's inputs. */
+export interface LaunchOptions {
+  /** Input texts by parameter, over the form's (the Chat tab's message), left out of the form. */
+  inputs?: Record<string, string>;
+  /** The side panel stays on its tab (the Chat tab shows the run itself). */
+  keepPanel?: boolean;
+}
+
+/**
+ * Starts a run of the open flow with the form's inputs; `from` runs from a
+ * node (runFromHere), `to` to one (runToHere). Resolves with the run's id,
+ * or nothing when it did not start (what stopped it is said at the form or above the canvas).
+ */
 async function launch(
   set: Set,
   get: Get,
-  { from, to }: { from?: { nodeId: string; runId: string }; to?: string } = {},
-): Promise<void> {
-  const { flow, flowId, runInputs } = get();
-  if (!flow || !flowId) return;
+  {
+    from,
+    to,
+    inputs: given,
+    keepPanel,
+  }: { from?: { nodeId: string; runId: string }; to?: string } & LaunchOptions = {},
+): Promise<string | undefined> {
+  const { flow, flowId } = get();
+  const runInputs = { ...get().runInputs, ...given };
+  if (!flow || !flowId) return undefined;
   // Checked as the host will, so the answer is at the field (Ctrl+Enter comes here too), not a refusal.
   // A run from a node takes what the form leaves empty from the run it reuses.
   const problems = Object.fromEntries(
@@ -300,7 +321,10 @@ async function launch(
     }),
   );
   set({ runInputProblems: problems });
-  if (Object.keys(problems).length > 0) return set({ panel: 'run' });
+  if (Object.keys(problems).length > 0) {
+    if (!keepPanel) set({ panel: 'run' });
+    return undefined;
+  }
   await get().flushSaves();
   // Inputs are typed by their parameter: text fields hold numbers, booleans or JSON.
   const inputs: Record<string, unknown> = {};
@@ -318,17 +342,19 @@ async function launch(
     runSnapshot: undefined,
     ...stepViews(undefined, undefined),
     tokens: {},
-    panel: 'run',
+    ...(keepPanel ? {} : { panel: 'run' as const }),
     refusal: undefined,
     isStoredRun: false,
   });
   try {
     const { runId } = await api.runs.start({ flowId, inputs, ...(from ? { from } : {}), ...(to ? { to } : {}) });
     set({ runId });
+    return runId;
   } catch (error) {
     const failure = toFlowbenchError(error);
     const problems = (failure.data?.problems ?? []) as Problem[];
     get().showRefusal({ title: `The run did not start: ${failure.message}`, problems });
+    return undefined;
   }
 }
 

@@ -30,7 +30,7 @@ export interface UiSlice {
    */
   find: FindSettings;
   setFind: (change: Partial<FindSettings>) => void;
-  panel: 'inspector' | 'problems' | 'run' | 'tests';
+  panel: 'inspector' | 'problems' | 'run' | 'chat' | 'tests';
   /** The canvas is drawn; the side panel renders after it, so a big flow shows sooner. */
   isCanvasReady: boolean;
   navigate: (route: UiSlice['route']) => void;

@@ -1,0 +1,163 @@
+import { useEffect, useRef, useState } from 'react';
+import { errorsIn } from '../../../core/model/problems';
+import type { RunRecord } from '../../../core/model/run';
+import { api } from '../api/client';
+import { useAppStore } from '../store/app-store';
+import { chatParameter, type ChatTurn } from '../store/chat-slice';
+
+const NO_TURNS: ChatTurn[] = [];
+
+/**
+ * The flow as a chat, as Langflow's Playground and Dify's preview: each
+ * message is a run with it as the flow's text parameter (the Run form's other
+ * inputs as they are), its answer what an MCP client would get. The runs are
+ * stored and listed as any other; the conversation is this window's.
+ */
+export function ChatPanel() {
+  const flow = useAppStore((s) => s.flow);
+  const flowId = useAppStore((s) => s.flowId);
+  const turns = useAppStore((s) => (flowId ? s.chats[flowId] : undefined) ?? NO_TURNS);
+  const run = useAppStore((s) => s.run);
+  const problems = useAppStore((s) => s.problems);
+  const [message, setMessage] = useState('');
+  const end = useRef<HTMLDivElement>(null);
+  const parameter = flow && chatParameter(flow);
+  const lastTurn = turns.at(-1);
+  const isRunning = run?.status === 'running';
+
+  // The newest message and its answer in view, as a chat keeps them. (Braces: Chromium's
+  // scrollIntoView returns a promise now, which React would take for the effect's clean-up.)
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [turns.length, lastTurn?.answer, run?.steps.length]);
+
+  if (!flow) return null;
+  if (!parameter)
+    return (
+      <div className="chat-panel" aria-label="Chat">
+        <p className="muted">
+          Chat sends each message to the flow&apos;s text parameter, and this flow has none: add a parameter of type
+          string (select the Input node) to chat with it, or run it from the Run tab.
+        </p>
+      </div>
+    );
+  const blockers = errorsIn(problems);
+  const others = flow.parameters.filter((p) => p.name !== parameter.name);
+  const send = () => {
+    if (message.trim() === '' || isRunning || blockers.length > 0) return;
+    void useAppStore.getState().sendChat(message);
+    setMessage('');
+  };
+  return (
+    <div className="chat-panel" aria-label="Chat">
+      <p className="muted chat-about">
+        Each message runs the flow with it as <code>{parameter.name}</code>
+        {others.length > 0 ? (
+          <> (the Run form&apos;s {others.map((p) => p.name).join(', ')} as they are)</>
+        ) : null}. <MemoryNote />
+      </p>
+      <div className="chat-turns" role="log" aria-label="Conversation">
+        {turns.map((turn, i) => (
+          <ChatTurnView key={i} turn={turn} run={turn.runId === run?.id ? run : undefined} />
+        ))}
+        <div ref={end} />
+      </div>
+      {blockers.length > 0 && (
+        <p className="error">
+          This flow cannot run yet: {blockers.length} problem{blockers.length === 1 ? '' : 's'} (the Problems tab)
+        </p>
+      )}
+      <div className="chat-composer">
+        <textarea
+          aria-label="Message"
+          placeholder="A message (Enter sends, Shift+Enter a new line)"
+          rows={2}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter sends, as in every chat; Ctrl+Enter too, which elsewhere runs the Run form's inputs.
+            if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+            e.preventDefault();
+            e.stopPropagation();
+            send();
+          }}
+        />
+        <div className="chat-actions">
+          <button
+            className="primary"
+            disabled={isRunning || blockers.length > 0 || message.trim() === ''}
+            onClick={send}
+          >
+            Send
+          </button>
+          {isRunning && <button onClick={() => void useAppStore.getState().cancelRun()}>Cancel</button>}
+          {turns.length > 0 && (
+            <button className="small" onClick={() => useAppStore.getState().clearChat()}>
+              New chat
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Whether the flow remembers earlier messages: only through its nodes' memory reads. */
+function MemoryNote() {
+  const channels = useAppStore((s) => {
+    const read = s.flow?.nodes.flatMap((n) => {
+      const reads = (n.config as { memoryReads?: { channel: string }[] }).memoryReads;
+      return Array.isArray(reads) ? reads.map((r) => r.channel) : [];
+    });
+    return [...new Set(read)].join(', ');
+  });
+  if (!channels)
+    return (
+      <>It keeps nothing between messages: give an LLM or agent node memory reads and writes to make it remember.</>
+    );
+  return (
+    <>
+      It remembers through its memory ({channels}), which outlives this chat: New chat starts a new conversation here,
+      the flow settings&apos; Memory section clears what it remembers.
+    </>
+  );
+}
+
+function ChatTurnView({ turn, run }: { turn: ChatTurn; run: RunRecord | undefined }) {
+  const tokens = useAppStore((s) => s.tokens);
+  // Its run ended while another run was shown: the runs list says so, and the stored record gives the answer.
+  const listed = useAppStore((s) => s.recentRuns.find((r) => r.id === turn.runId)?.status);
+  const { answer, runId } = turn;
+  useEffect(() => {
+    if (answer || !runId || run || listed === undefined || listed === 'running') return;
+    void api.runs.get({ id: runId }).then((record) => useAppStore.getState().settleChatTurn(record));
+  }, [answer, runId, run, listed]);
+  // While its run goes on: what a model streams, else that it runs.
+  const streaming = run?.steps
+    .filter((step) => step.status === 'running')
+    .map((step) => tokens[step.nodeId])
+    .findLast((text) => text !== undefined && text !== '');
+  return (
+    <>
+      <div className="chat-message chat-sent">{turn.message}</div>
+      {answer ? (
+        <div
+          className={`chat-message chat-answer${answer.isError ? ' is-error' : ''}`}
+          aria-label={answer.isError ? `Answer: ${answer.status}` : 'Answer'}
+        >
+          {answer.isError && <strong>{answer.status}: </strong>}
+          <span className="chat-text">{answer.text}</span>
+          {runId && (
+            <button className="small chat-run-link" onClick={() => void useAppStore.getState().openRun(runId)}>
+              Its run
+            </button>
+          )}
+        </div>
+      ) : (
+        <div className="chat-message chat-answer is-pending" aria-label="Answer: running">
+          {streaming ?? <span className="muted">running…</span>}
+        </div>
+      )}
+    </>
+  );
+}

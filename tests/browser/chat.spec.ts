@@ -1,0 +1,123 @@
+import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
+import { expect, openFlow, test } from './fixtures';
+
+/** input (message, tone) → reply (an LLM that remembers its answers in "chat") → result. */
+const chatFlow = {
+  ...buildFlow({
+    id: 'chatty',
+    parameters: [
+      { name: 'tone', type: 'string', required: false },
+      { name: 'message', type: 'string' },
+    ],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      {
+        ...llm('reply', '{{inputs.message}} ({{inputs.tone}})', {
+          memoryReads: [{ channel: 'chat', limit: 10 }],
+          memoryWrites: [{ channel: 'chat', mode: 'AGENT_OUTPUT' }],
+        }),
+        position: { x: 300, y: 100 },
+      },
+      { ...output('{{nodes.reply.output}}'), position: { x: 600, y: 100 } },
+    ],
+    edges: ['input>reply', 'reply>result'],
+  }),
+  name: 'Chatty',
+};
+
+/** What the model was last asked: the user message's text (a string, or parts with text). */
+const lastUserText = (messages: { role: string; content: unknown }[] | undefined): string => {
+  const content = messages?.filter((m) => m.role === 'user').at(-1)?.content;
+  return typeof content === 'string' ? content : JSON.stringify(content ?? '');
+};
+
+test('Chat, as Langflow’s Playground: each message runs the flow with it as its text parameter, the answers join the conversation, memory carries earlier ones', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel((request) => {
+    const messages = request.body.messages ?? [];
+    return {
+      content: `Reply to "${lastUserText(messages)}" after ${messages.length - 1} earlier`,
+      chunks: ['Reply ', 'streaming'],
+      chunkDelayMs: 0,
+    };
+  });
+  await openFlow(page, served, chatFlow);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-tone').fill('brief');
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const chat = page.locator('.chat-panel');
+  // The required text parameter takes the message; the form's other inputs go as they are.
+  await expect(chat).toContainText("Each message runs the flow with it as message (the Run form's tone as they are)");
+  await expect(chat).toContainText('It remembers through its memory (chat)');
+
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Hello there');
+  await box.press('Enter');
+  const log = page.getByRole('log', { name: 'Conversation' });
+  await expect(log.locator('.chat-sent')).toHaveText(['Hello there']);
+  await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(1);
+  await expect(log.getByLabel('Answer', { exact: true })).toContainText('Reply streaming');
+  expect(lastUserText(model.requests[0]?.body.messages)).toBe('Hello there (brief)');
+  await expect(box).toHaveValue('');
+  // Still the Chat tab: sending does not switch to the Run tab.
+  await expect(page.getByRole('tab', { name: 'Chat' })).toHaveAttribute('aria-selected', 'true');
+
+  // Shift+Enter writes a new line; the second message reaches the model after the first answer (memory).
+  await box.fill('And');
+  await box.press('Shift+Enter');
+  await page.keyboard.type('again');
+  await expect(box).toHaveValue('And\nagain');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(log.locator('.chat-sent')).toHaveText(['Hello there', 'And\nagain']);
+  await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(2);
+  const second = model.requests[1]?.body.messages ?? [];
+  expect(JSON.stringify(second)).toContain('Reply streaming');
+
+  // Each turn is a stored run: Its run opens it in the Run tab, listed with the others.
+  await log.getByRole('button', { name: 'Its run' }).first().click();
+  await expect(page.getByRole('tab', { name: 'Run' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.run-origin').first()).toContainText('A stored run from editor');
+  await expect(page.getByRole('region', { name: 'Recent runs' }).getByRole('listitem')).toHaveCount(2);
+
+  // Back in Chat the conversation is there; New chat starts another.
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await expect(log.locator('.chat-sent')).toHaveCount(2);
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await expect(log.locator('.chat-sent')).toHaveCount(0);
+});
+
+test('Chat says why a message did not run, and what a flow without a text parameter needs', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  await localModel(() => ({ content: 'never' }));
+  const needsMore = {
+    ...chatFlow,
+    parameters: [...(chatFlow.parameters ?? []), { name: 'count', type: 'number' as const }],
+  };
+  await openFlow(page, served, needsMore);
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('Hi');
+  await box.press('Enter');
+  const failed = page.getByRole('log', { name: 'Conversation' }).getByLabel('Answer: not started');
+  await expect(failed).toContainText("The Run form's other inputs first: count:");
+
+  const noText = {
+    ...buildFlow({
+      id: 'numbers',
+      parameters: [{ name: 'n', type: 'number' }],
+      nodes: [input(), template('double', '{{inputs.n}}'), output('{{nodes.double.output}}')],
+      edges: ['input>double', 'double>result'],
+    }),
+    name: 'Numbers',
+  };
+  await openFlow(page, served, noText);
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await expect(page.locator('.chat-panel')).toContainText('this flow has none: add a parameter of type string');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+});
