@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlowSchema } from '../model/flow';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
-import { layOutIfNeeded, layoutReason } from './layout';
+import { layOutIfNeeded, layoutReason, layoutSelected } from './layout';
 
 const at = (x: number, y: number) => ({ position: { x, y } });
 /** input feeds two drafts that meet in the result: a flow that branches. */
@@ -56,5 +56,33 @@ describe('layOutIfNeeded', () => {
   it('returns a flow whose positions show its shape as it is', async () => {
     const flow = FlowSchema.parse(branching([at(0, 100), at(300, 0), at(300, 200), at(600, 100)]));
     expect(await layOutIfNeeded(flow)).toEqual({ flow });
+  });
+});
+
+describe('layoutSelected (a selection tidied up, as n8n’s)', () => {
+  it('lays out the chosen nodes among themselves from where they were, and moves no other', async () => {
+    const nodes = [
+      { id: 'input', position: { x: 0, y: 0 } },
+      { id: 'a', position: { x: 700, y: 500 } },
+      { id: 'b', position: { x: 300, y: 900 } },
+      { id: 'c', position: { x: 320, y: 1400 } },
+      { id: 'result', position: { x: 1100, y: 0 } },
+    ];
+    const edges = [
+      { source: 'input', target: 'a' },
+      { source: 'a', target: 'b' },
+      { source: 'a', target: 'c' },
+      { source: 'b', target: 'result' },
+    ];
+    const moved = await layoutSelected(nodes, edges, new Set(['a', 'b', 'c']));
+    const at = Object.fromEntries(moved.map((m) => [m.id, m.position]));
+    expect(Object.keys(at).sort()).toEqual(['a', 'b', 'c']);
+    // The layered layout (a, then b and c side by side after it), its corner where the three began.
+    expect(Math.min(...moved.map((m) => m.position.x))).toBe(300);
+    expect(Math.min(...moved.map((m) => m.position.y))).toBe(500);
+    expect(at.b?.x).toBe(at.c?.x);
+    expect(at.b?.x).toBeGreaterThan((at.a?.x ?? 0) + 220);
+    expect(at.b?.y).not.toBe(at.c?.y);
+    expect(await layoutSelected(nodes, edges, new Set(['a']))).toEqual([]);
   });
 });

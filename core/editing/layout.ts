@@ -63,6 +63,35 @@ export async function layoutPositions(
 }
 
 /**
+ * Lays out only the nodes `ids` names, as n8n's tidy-up of a selection: the
+ * same layered layout over them and the edges between them, put where they
+ * were (the top-left corner of their bounds stays), every other node left
+ * where it is. Nothing for fewer than two.
+ */
+export async function layoutSelected(
+  nodes: readonly { id: string; position: Position }[],
+  edges: readonly Joined[],
+  ids: ReadonlySet<string>,
+): Promise<{ id: string; position: Position }[]> {
+  const chosen = nodes.filter((n) => ids.has(n.id));
+  if (chosen.length < 2) return [];
+  const laid = await layoutPositions(
+    chosen,
+    edges.filter((e) => ids.has(e.source) && ids.has(e.target)),
+  );
+  const corner = (positions: readonly Position[]) => ({
+    x: Math.min(...positions.map((p) => p.x)),
+    y: Math.min(...positions.map((p) => p.y)),
+  });
+  const was = corner(chosen.map((n) => n.position));
+  const now = corner(laid.map((l) => l.position));
+  return laid.map(({ id, position }) => ({
+    id,
+    position: { x: position.x - now.x + was.x, y: position.y - now.y + was.y },
+  }));
+}
+
+/**
  * Why a flow's positions do not show its shape, or undefined when they do:
  * positions missing, two cards on top of each other, or every node in one
  * row while the flow branches (what importers without positions produce).

@@ -50,8 +50,10 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
   find: (state) => state.openFind(),
   replace: (state) => state.openFind({ replace: true }),
   run: (state) => void state.startRun(),
-  // Laid out, the flow is fitted to the view: the cards can land far from where the view was.
-  'auto-layout': (state) => void state.autoLayout().then(() => window.dispatchEvent(new Event(FIT_VIEW_EVENT))),
+  // The whole flow laid out is fitted to the view: the cards can land far from where the view was.
+  // A selection laid out stays where it was, and so does the view.
+  'auto-layout': (state) =>
+    void state.autoLayout().then((what) => what === 'flow' && window.dispatchEvent(new Event(FIT_VIEW_EVENT))),
   'fit-view': () => void window.dispatchEvent(new Event(FIT_VIEW_EVENT)),
 };
 

@@ -699,3 +699,38 @@ test('the inspector lists a node’s edges in words: zoomed far out and from the
   await expect(page.getByTestId('rf__node-result')).toHaveClass(/selected/);
   await expect(connections.getByRole('listitem')).toHaveText([/^from\s+answer\s+answer/]);
 });
+
+test('Layout with two or more nodes selected lays out only those, where they were, as n8n’s tidy-up of a selection', async ({
+  page,
+  served,
+}) => {
+  const flow = buildFlow({
+    id: 'tidy',
+    nodes: [
+      { ...input(), position: { x: 0, y: 0 } },
+      { ...template('a', 'A'), position: { x: 700, y: 500 } },
+      { ...template('b', 'B {{nodes.a.output}}'), position: { x: 300, y: 900 } },
+      { ...output('{{nodes.b.output}}'), position: { x: 1100, y: 0 } },
+    ],
+    edges: ['input>a', 'a>b', 'b>result'],
+  });
+  await openFlow(page, served, flow);
+  const positions = () => Object.fromEntries(storedFlow(served.db, 'tidy').nodes.map((n) => [n.id, n.position]));
+  await page.getByTestId('rf__node-a').click();
+  await page.getByTestId('rf__node-b').click({ modifiers: ['Control'] });
+  // The right-click menu offers it for the selection, with its key.
+  await page.getByTestId('rf__node-b').click({ button: 'right' });
+  await expect(page.getByRole('menuitem', { name: /Layout these\s*Ctrl\+Shift\+L/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+L');
+  await expect(page.locator('.toast')).toContainText('Laid out the 2 selected nodes; the others stay where they are');
+  // a then b in a row from where the two began (their top-left corner); input and result not moved.
+  await expect.poll(() => positions().b?.y).toBe(500);
+  const after = positions();
+  expect(after).toMatchObject({ input: { x: 0, y: 0 }, a: { x: 300, y: 500 }, result: { x: 1100, y: 0 } });
+  expect(after.b?.x).toBeGreaterThanOrEqual(300 + NODE_WIDTH);
+  // One edit: Undo puts both back.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => positions().a).toEqual({ x: 700, y: 500 });
+  expect(positions().b).toEqual({ x: 300, y: 900 });
+});

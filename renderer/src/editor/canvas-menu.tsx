@@ -9,6 +9,7 @@ import { useAppStore, type AppState } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
 import { useModalDialog } from '../use-modal-dialog';
 import { moveFocus, NodeTypeMenu } from './node-type-menu';
+import { splitNoteIds } from './note-ids';
 import { pinLabel } from './pin-editor';
 
 /** What was right-clicked: the selection (a card or note, added to it), empty canvas, or an edge. */
@@ -67,6 +68,10 @@ function itemsFor(
             run: command('deactivate'),
           },
         ]
+      : []),
+    // n8n's tidy-up of a selection: these nodes among themselves, the others left alone.
+    ...(splitNoteIds(state.selectedNodes).nodeIds.length >= 2
+      ? [{ label: 'Layout these', keys: 'Ctrl+Shift+L', edits: true, run: command('auto-layout') }]
       : []),
     { label: 'Copy', keys: 'Ctrl+C', run: command('copy') },
     { label: 'Duplicate', keys: 'Ctrl+D', edits: true, run: command('duplicate') },

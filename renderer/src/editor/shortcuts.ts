@@ -26,7 +26,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Double-click the canvas', action: 'Add a node there' },
   { keys: 'Right-click', action: 'What can be done there: a card or note, the canvas, an edge' },
   { keys: 'Ctrl+click', action: 'Add to the selection' },
-  { keys: 'Ctrl+Shift+L', action: 'Auto-layout' },
+  { keys: 'Ctrl+Shift+L', action: 'Auto-layout: the selected nodes when two or more are, else the whole flow' },
   { keys: 'Shift+1', action: 'Fit view' },
   { keys: 'Shift+S', action: 'Add a sticky note (double-click it to write)' },
   { keys: 'Ctrl+Enter', action: 'Run with the test inputs (also from the Run form)' },

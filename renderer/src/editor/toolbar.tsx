@@ -53,7 +53,10 @@ export function Toolbar() {
       <button onClick={store.redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
         Redo
       </button>
-      <button onClick={() => EDITOR_COMMANDS['auto-layout'](store)} title="Auto-layout (Ctrl+Shift+L)">
+      <button
+        onClick={() => EDITOR_COMMANDS['auto-layout'](store)}
+        title="Auto-layout (Ctrl+Shift+L): the selected nodes when two or more are selected, else the whole flow"
+      >
         Layout
       </button>
       <button onClick={fitFlow} title="Fit view (Shift+1)">

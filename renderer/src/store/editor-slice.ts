@@ -10,7 +10,7 @@ import {
   moveChange,
   type DraggedPort,
 } from '../../../core/editing/edits';
-import { layoutPositions } from '../../../core/editing/layout';
+import { layoutPositions, layoutSelected } from '../../../core/editing/layout';
 import { toggleDeactivatedChange } from '../../../core/editing/deactivate';
 import {
   addNoteChange,
@@ -111,7 +111,11 @@ export interface EditorSlice {
   /** Deactivates the nodes (runs pass over them), or activates them when all are deactivated: one edit. */
   toggleDeactivated: (ids: string[]) => void;
   updateFlowFields: (fields: NonNullable<ChangeSetInput['flow']>, coalesceKey?: string) => void;
-  autoLayout: () => Promise<void>;
+  /**
+   * Lays out the selected nodes when two or more are selected (n8n's tidy-up of
+   * a selection), else the whole flow; resolves with which it did.
+   */
+  autoLayout: () => Promise<'selection' | 'flow' | undefined>;
   copySelection: () => void;
   paste: () => void;
   duplicateSelection: () => void;
@@ -631,15 +635,22 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     },
     async autoLayout() {
       const flow = get().flow;
-      if (!flow) return;
-      const positions = await layoutPositions(flow.nodes, flow.edges);
+      if (!flow) return undefined;
+      const chosen = new Set(splitNoteIds(get().selectedNodes).nodeIds);
+      const isSelection = chosen.size >= 2;
+      const positions = isSelection
+        ? await layoutSelected(flow.nodes, flow.edges, chosen)
+        : await layoutPositions(flow.nodes, flow.edges);
       // Laid out, as the flow is now (an edit may have come in meanwhile). The notes around some
       // cards go with them: one edit, one undo step.
       const now = get().flow;
-      if (!now) return;
+      if (!now) return undefined;
       const notes = notesAfterLayout(now, positions);
       const changes = { ...moveChange(now, positions), ...(notes ? { flow: { notes } } : {}) };
       if (Object.keys(changes).length > 0) commit(parse(changes));
+      // Said, since the same key lays out the whole flow with less selected.
+      if (isSelection) get().notify(`Laid out the ${chosen.size} selected nodes; the others stay where they are`);
+      return isSelection ? 'selection' : 'flow';
     },
     copySelection() {
       const { flow, selectedNodes } = get();
