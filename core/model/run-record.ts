@@ -77,6 +77,8 @@ export class RunRecordBuilder {
           ...(event.retries ? { retries: event.retries } : {}),
           ...(event.toolCalls ? { toolCalls: event.toolCalls } : {}),
           ...(event.childRunId ? { childRunId: event.childRunId } : {}),
+          ...(event.passedOver ? { passedOver: true } : {}),
+          ...(event.pinned ? { pinned: true } : {}),
         });
         this.finish(step, event.at);
         return;

@@ -165,6 +165,10 @@ export interface StepRecord extends StepLinks {
   messages?: LlmMessage[];
   /** Why each attempt before the last failed, oldest first. */
   retries?: StepError[];
+  /** The node was deactivated: it did not run, and handed on what came into it. */
+  passedOver?: true;
+  /** The node's pinned output stood in for it: it did not run. */
+  pinned?: true;
   startedAt?: string;
   finishedAt?: string;
   durationMs?: number;

@@ -95,6 +95,8 @@ export class RunRepository {
         ...(s.retries ? { retries: s.retries } : {}),
         ...(s.toolCalls ? { toolCalls: s.toolCalls } : {}),
         ...(s.childRunId ? { childRunId: s.childRunId } : {}),
+        ...(s.origin === 'passed-over' ? { passedOver: true as const } : {}),
+        ...(s.origin === 'pinned' ? { pinned: true as const } : {}),
         ...(s.startedAt ? { startedAt: iso(s.startedAt) } : {}),
         ...(s.finishedAt ? { finishedAt: iso(s.finishedAt) } : {}),
         ...(s.startedAt && s.finishedAt ? { durationMs: s.finishedAt - s.startedAt } : {}),

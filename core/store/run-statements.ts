@@ -74,6 +74,7 @@ export const STEP_KEYS = [
   'toolCalls',
   'childRunId',
   'iteration',
+  'origin',
 ] as const satisfies KeysOf<typeof runSteps>;
 
 export const JOURNAL_KEYS = ['journal', 'committedBatch'] as const satisfies KeysOf<typeof runJournals>;
@@ -98,6 +99,7 @@ const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' 
   retries: `coalesce(excluded.${step('retries')}, run_steps.${step('retries')})`,
   toolCalls: `coalesce(excluded.${step('toolCalls')}, run_steps.${step('toolCalls')})`,
   childRunId: `coalesce(excluded.${step('childRunId')}, run_steps.${step('childRunId')})`,
+  origin: `coalesce(excluded.${step('origin')}, run_steps.${step('origin')})`,
 };
 
 /** The step upsert for the keys given: columns left out take their default (null), as a null bound to them would. */
@@ -113,7 +115,7 @@ const stepUpsert = (keys: KeysOf<typeof runSteps>): string =>
  * an agent's tool calls). Most steps (a template's, an input's, a
  * condition's, any node's start) have none of them, and are written with the
  * other keys alone (see bulkStepWriter): binding a parameter is most of a
- * row's cost, and a step row has 17.
+ * row's cost, and a step row has 18.
  */
 const OPTIONAL_STEP_KEYS: readonly string[] = [
   'errorCode',
@@ -123,6 +125,7 @@ const OPTIONAL_STEP_KEYS: readonly string[] = [
   'retries',
   'toolCalls',
   'childRunId',
+  'origin',
 ] satisfies KeysOf<typeof runSteps>;
 
 /** The keys of a plain step: every step key but the optional ones, in STEP_KEYS' order. */

@@ -39,6 +39,7 @@ function stepWrite(
     retries?: unknown;
     toolCalls?: unknown;
     childRunId?: string | undefined;
+    origin?: 'passed-over' | 'pinned' | undefined;
   },
 ): RunWrite {
   return [
@@ -61,6 +62,7 @@ function stepWrite(
       json(step.toolCalls),
       step.childRunId ?? null,
       event.iteration ?? 1,
+      step.origin ?? null,
     ],
   ];
 }
@@ -81,6 +83,7 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         retries: event.retries,
         toolCalls: event.toolCalls,
         childRunId: event.childRunId,
+        origin: event.passedOver ? 'passed-over' : event.pinned ? 'pinned' : undefined,
       });
     case 'node.failed':
       return stepWrite(event, run, event.willRetry ? 'running' : 'failed', {

@@ -145,20 +145,24 @@ describe('flowbench run --to (run to here)', () => {
   });
 });
 
+/** The summarise-then-title example as another flow, its summarise node changed as given. */
+async function importSummariser(id: string, toolName: string, summarise: Record<string, unknown>): Promise<void> {
+  const file = join(tempDir(), `${id}.json`);
+  const example = JSON.parse(readFileSync('resources/examples/summarise-then-title.json', 'utf8')) as {
+    id: string;
+    tool: { name: string };
+    nodes: { id: string }[];
+  };
+  example.id = id;
+  example.tool.name = toolName;
+  example.nodes = example.nodes.map((n) => (n.id === 'summarise' ? { ...n, ...summarise } : n));
+  writeFileSync(file, JSON.stringify(example));
+  await runJson(['--db', db, 'import', file]);
+}
+
 describe('flowbench run with a pinned output', () => {
   it('takes the pin instead of running the node, as the editor does, and says so', async () => {
-    const file = join(tempDir(), 'pinned.json');
-    const example = JSON.parse(readFileSync('resources/examples/summarise-then-title.json', 'utf8')) as {
-      id: string;
-      tool: { name: string };
-      nodes: { id: string; pin?: unknown }[];
-    };
-    example.id = 'pinned';
-    example.tool.name = 'pinned_summary';
-    const summarise = example.nodes.find((n) => n.id === 'summarise');
-    if (summarise) summarise.pin = { output: 'The pinned summary.' };
-    writeFileSync(file, JSON.stringify(example));
-    await runJson(['--db', db, 'import', file]);
+    await importSummariser('pinned', 'pinned_summary', { pin: { output: 'The pinned summary.' } });
 
     const result = await runCli(['--db', db, 'run', 'pinned_summary', '--input', 'text=Otters.']);
     expect(result.code).toBe(0);
@@ -166,5 +170,23 @@ describe('flowbench run with a pinned output', () => {
     // Only the title was asked for, of the pinned summary.
     expect(server.requests).toHaveLength(1);
     expect(JSON.stringify(server.requests[0]?.body.messages)).toContain('The pinned summary.');
+
+    // The stored run says it too, whatever the flow is now: the step is marked, the title's is not.
+    const {
+      runs: [latest],
+    } = await runJson<{ runs: { id: string }[] }>(['--db', db, 'runs', 'list', '--flow', 'pinned']);
+    const stored = await runJson<RunRecord>(['--db', db, 'runs', 'show', latest?.id ?? '']);
+    expect(stored.steps.find((s) => s.nodeId === 'summarise')).toMatchObject({ pinned: true, attempts: 0 });
+    expect(stored.steps.find((s) => s.nodeId === 'title')).not.toHaveProperty('pinned');
+    const shown = await runCli(['--db', db, 'runs', 'show', latest?.id ?? '']);
+    expect(shown.stdout).toMatch(/summarise.*\n\s+pinned output\n/);
+  });
+
+  it('a deactivated node’s step is stored as passed over', async () => {
+    await importSummariser('deactivated', 'deactivated_summary', { disabled: true });
+    const run = await runJson<RunRecord>(['--db', db, 'run', 'deactivated_summary', '--input', 'text=Otters.']);
+    const stored = await runJson<RunRecord>(['--db', db, 'runs', 'show', run.id]);
+    expect(stored.steps.find((s) => s.nodeId === 'summarise')).toMatchObject({ passedOver: true, attempts: 0 });
+    expect((await runCli(['--db', db, 'runs', 'show', run.id])).stdout).toContain('passed over: deactivated');
   });
 });

@@ -54,6 +54,9 @@ async function showRun(run: RunRecord): Promise<void> {
   run.steps.forEach((step, i) => {
     printLine(`  ${step.status.padEnd(10)} ${lines[i]}`);
     if (step.error) printLine(`             ${step.error.code}: ${step.error.message}`);
+    // The node did not run: said, as `flowbench run` says it live.
+    if (step.passedOver) printLine('             passed over: deactivated');
+    if (step.pinned) printLine('             pinned output');
   });
   const output = formatOutput(run.output);
   if (output) {

@@ -4,6 +4,8 @@ import type { ToolCallRecord } from '../../model/tools';
 import { runs } from './runs';
 
 export const STEP_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+/** How a step settled without its node running: deactivated (its input passed on), or its pinned output. */
+export const STEP_ORIGINS = ['passed-over', 'pinned'] as const;
 
 /** One row per node of a run (per pass, for nodes in a loop): what it received, returned and cost. */
 export const runSteps = sqliteTable(
@@ -33,6 +35,8 @@ export const runSteps = sqliteTable(
     childRunId: text('child_run_id'),
     startedAt: integer('started_at'),
     finishedAt: integer('finished_at'),
+    /** Set when the node did not run (STEP_ORIGINS); null for a step that ran. */
+    origin: text('origin', { enum: STEP_ORIGINS }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.nodeId, t.iteration] })],
 );

@@ -458,6 +458,9 @@ export function stepOrigin(
   run: Pick<RunRecord, 'reuse'> | undefined,
 ): StepOrigin | undefined {
   if (run?.reuse?.nodeIds.includes(step.nodeId)) return 'reused';
+  // Stored with the step (runs since it was); runs stored before say it through their flow's node.
+  if (step.passedOver) return 'passed over';
+  if (step.pinned) return 'pinned output';
   // Deactivated or pinned, a node settles without an attempt.
   if (step.status !== 'succeeded' || step.attempts !== 0) return undefined;
   if (node?.disabled) return 'passed over';
