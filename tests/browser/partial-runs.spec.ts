@@ -1,22 +1,8 @@
 import type { Page } from '@playwright/test';
-import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
+import { summaryChain } from '../helpers/flows';
 import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
 
-/** input → clean (template) → summarise (an LLM) → result. */
-const chain = {
-  ...buildFlow({
-    id: 'chain',
-    parameters: [{ name: 'text', type: 'string' }],
-    nodes: [
-      { ...input(), position: { x: 0, y: 100 } },
-      { ...template('clean', 'CLEAN {{inputs.text}}'), position: { x: 300, y: 100 } },
-      { ...llm('summarise', 'Summarise {{nodes.clean.output}}'), position: { x: 600, y: 100 } },
-      { ...output('{{nodes.summarise.output}}'), position: { x: 900, y: 100 } },
-    ],
-    edges: ['input>clean', 'clean>summarise', 'summarise>result'],
-  }),
-  name: 'Chain',
-};
+const chain = summaryChain();
 
 const card = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
 

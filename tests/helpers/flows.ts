@@ -1,4 +1,21 @@
 import type { FlowInput } from '../../core/model/flow';
+import { buildFlow, input, llm, output, template } from './flow-builder';
+
+/** input → clean (template) → summarise (an LLM) → result, in a row: the editor's partial-run and preview tests. */
+export const summaryChain = (): FlowInput & { id: string } => ({
+  ...buildFlow({
+    id: 'chain',
+    parameters: [{ name: 'text', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...template('clean', 'CLEAN {{inputs.text}}'), position: { x: 300, y: 100 } },
+      { ...llm('summarise', 'Summarise {{nodes.clean.output}}'), position: { x: 600, y: 100 } },
+      { ...output('{{nodes.summarise.output}}'), position: { x: 900, y: 100 } },
+    ],
+    edges: ['input>clean', 'clean>summarise', 'summarise>result'],
+  }),
+  name: 'Chain',
+});
 
 /** A small valid flow: input → template → output. */
 export function smallFlow(overrides: Partial<FlowInput> = {}): FlowInput {

@@ -11,6 +11,7 @@ import { useTypedText } from './use-typed-text';
 import { EnumValuesField } from './values-field';
 import { ToolChecklist, type ToolRef } from './tool-checklist';
 import { jsonDrafts } from './json-drafts';
+import { TemplatePreview } from './template-preview';
 import { jsonPathsFor } from '../../../core/editing/output-fields';
 
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
@@ -48,6 +49,7 @@ export function ConfigField({ field, value, onChange, references, path, config, 
               references={references}
             />
           </Suspense>
+          {typeof value === 'string' && <TemplatePreview template={value} />}
           {field.help && <small>{field.help}</small>}
         </div>
       );
