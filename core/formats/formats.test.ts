@@ -450,6 +450,21 @@ describe('native files', () => {
     expect(FlowSchema.parse(result.flow)).toEqual(FlowSchema.parse(native(() => undefined).flow));
   });
 
+  it('read a node’s "disabled": false as active, as leaving it out says, and true as deactivated', () => {
+    const result = native((file) => {
+      const [first, second] = file.nodes as Record<string, unknown>[];
+      first!.disabled = true;
+      second!.disabled = false;
+    });
+    expect(result.problems).toEqual([]);
+    const [first, second] = FlowSchema.parse(result.flow).nodes;
+    expect(first?.disabled).toBe(true);
+    expect(second).not.toHaveProperty('disabled');
+    // Anything else is still the schema's to refuse (the import says where).
+    const other = native((file) => ((file.nodes as Record<string, unknown>[])[1]!.disabled = 'no'));
+    expect(FlowSchema.safeParse(other.flow).success).toBe(false);
+  });
+
   it('have none in what Flowbench exports, and list at most 20 of many, then count the rest', () => {
     expect(native(() => undefined).problems).toEqual([]);
     const many = native((file) => {

@@ -1,5 +1,6 @@
 import { FlowbenchError } from '../model/errors';
 import { droppedFields } from '../model/dropped-fields';
+import { isRecord } from '../model/is-record';
 import { FlowSchema, SCHEMA_VERSION, type Flow } from '../model/flow';
 import { unusedFieldWarnings } from './known-fields';
 import type { ImportProblem } from './shared';
@@ -21,7 +22,9 @@ export function isNativeFlow(value: unknown): value is Record<string, unknown> {
 
 /**
  * Brings an older native file up to the current schema. Version 1 is the
- * first; later versions add steps here.
+ * first; later versions add steps here. A node's `"disabled": false` (a hand
+ * edit, or a file written by a tool that writes both) means what leaving it
+ * out means, the node runs, and reads as left out: the schema has `true` alone.
  */
 export function upgradeNative(value: Record<string, unknown>): Record<string, unknown> {
   const version = value.schemaVersion;
@@ -37,7 +40,15 @@ export function upgradeNative(value: Record<string, unknown>): Record<string, un
       `the file uses schemaVersion ${version}, newer than this Flowbench supports (${SCHEMA_VERSION}); update Flowbench`,
     );
   }
-  return value;
+  if (!Array.isArray(value.nodes) || !value.nodes.some((node) => isRecord(node) && node.disabled === false))
+    return value;
+  const nodes = (value.nodes as unknown[]).map((node) => {
+    if (!isRecord(node) || node.disabled !== false) return node;
+    const active = { ...node };
+    delete active.disabled;
+    return active;
+  });
+  return { ...value, nodes };
 }
 
 /**
