@@ -66,6 +66,18 @@ try {
     await page.getByTestId('rf__node-classify').click();
     await page.getByRole('tab', { name: 'Inspector' }).click();
     await shoot(page, `editor-inspector-${theme}`);
+    // The Chat tab: the same flow written to twice, each message a run.
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    const message = page.getByRole('textbox', { name: 'Message' });
+    for (const [i, text] of [
+      'I was charged twice for my subscription this month.',
+      'And my invoice shows the wrong address.',
+    ].entries()) {
+      await message.fill(text);
+      await message.press('Enter');
+      await page.locator('.chat-answer:not(.is-pending)').nth(i).waitFor();
+    }
+    await shoot(page, `editor-chat-${theme}`);
     await page.close();
   }
 } finally {

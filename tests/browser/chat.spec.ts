@@ -1,5 +1,6 @@
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { expect, openFlow, test } from './fixtures';
+import { everythingStdio } from '../helpers/mcp-servers';
+import { expect, openFlow, test, withDatabase } from './fixtures';
 
 /** input (message, tone) → reply (an LLM that remembers its answers in "chat") → result. */
 const chatFlow = {
@@ -60,6 +61,7 @@ test('Chat, as Langflow’s Playground: each message runs the flow with it as it
   await expect(log.locator('.chat-sent')).toHaveText(['Hello there']);
   await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(1);
   await expect(log.getByLabel('Answer', { exact: true })).toContainText('Reply streaming');
+  await expect(log.getByLabel('Answer', { exact: true })).toContainText('tokens');
   expect(lastUserText(model.requests[0]?.body.messages)).toBe('Hello there (brief)');
   await expect(box).toHaveValue('');
   // Still the Chat tab: sending does not switch to the Run tab.
@@ -82,9 +84,13 @@ test('Chat, as Langflow’s Playground: each message runs the flow with it as it
   await expect(page.locator('.run-origin').first()).toContainText('A stored run from editor');
   await expect(page.getByRole('region', { name: 'Recent runs' }).getByRole('listitem')).toHaveCount(2);
 
-  // Back in Chat the conversation is there; New chat starts another.
+  // Back in Chat the conversation is there, after a reload too; New chat starts another.
   await page.getByRole('tab', { name: 'Chat' }).click();
   await expect(log.locator('.chat-sent')).toHaveCount(2);
+  await page.reload();
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await expect(log.locator('.chat-sent')).toHaveText(['Hello there', 'And\nagain']);
+  await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(2);
   await page.getByRole('button', { name: 'New chat' }).click();
   await expect(log.locator('.chat-sent')).toHaveCount(0);
 });
@@ -120,4 +126,36 @@ test('Chat says why a message did not run, and what a flow without a text parame
   await page.getByRole('tab', { name: 'Chat' }).click();
   await expect(page.locator('.chat-panel')).toContainText('this flow has none: add a parameter of type string');
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+});
+
+test('a chat answer says what it took and which tools were called for it, as chat playgrounds show under an answer', async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.servers.set(everythingStdio()));
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'echoes',
+      parameters: [{ name: 'message', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        {
+          id: 'echo',
+          type: 'mcp_tool',
+          config: { server: 'everything', tool: 'echo', arguments: [{ name: 'message', value: '{{inputs.message}}' }] },
+          position: { x: 300, y: 100 },
+        },
+        { ...output('{{nodes.echo.output}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>echo', 'echo>result'],
+    }),
+    name: 'Echoes',
+  });
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('textbox', { name: 'Message' }).fill('ping');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const answer = page.getByRole('log', { name: 'Conversation' }).getByLabel('Answer', { exact: true });
+  await expect(answer).toContainText('Echo: ping', { timeout: 20_000 });
+  await expect(answer).toContainText('Called everything/echo');
+  await expect(answer.locator('.chat-facts').last()).toHaveText(/^\d+\.\d\d s$/);
 });

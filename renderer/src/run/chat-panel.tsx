@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorsIn } from '../../../core/model/problems';
 import type { RunRecord } from '../../../core/model/run';
+import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { chatParameter, type ChatTurn } from '../store/chat-slice';
@@ -25,6 +26,10 @@ export function ChatPanel() {
   const lastTurn = turns.at(-1);
   const isRunning = run?.status === 'running';
 
+  // The conversation this tab had before a reload.
+  useEffect(() => {
+    useAppStore.getState().restoreChat();
+  }, [flowId]);
   // The newest message and its answer in view, as a chat keeps them. (Braces: Chromium's
   // scrollIntoView returns a promise now, which React would take for the effect's clean-up.)
   useEffect(() => {
@@ -125,12 +130,18 @@ function MemoryNote() {
 
 function ChatTurnView({ turn, run }: { turn: ChatTurn; run: RunRecord | undefined }) {
   const tokens = useAppStore((s) => s.tokens);
-  // Its run ended while another run was shown: the runs list says so, and the stored record gives the answer.
+  // Its run ended while another run was shown, or before a reload: the stored record gives the answer
+  // (asked again when the runs list says it has ended).
   const listed = useAppStore((s) => s.recentRuns.find((r) => r.id === turn.runId)?.status);
   const { answer, runId } = turn;
   useEffect(() => {
-    if (answer || !runId || run || listed === undefined || listed === 'running') return;
-    void api.runs.get({ id: runId }).then((record) => useAppStore.getState().settleChatTurn(record));
+    if (answer || !runId || run || listed === 'running') return;
+    void api.runs.get({ id: runId }).then(
+      (record) => useAppStore.getState().settleChatTurn(record),
+      (error: unknown) => {
+        if (toFlowbenchError(error).code === 'RUN_NOT_FOUND') useAppStore.getState().chatRunGone(runId);
+      },
+    );
   }, [answer, runId, run, listed]);
   // While its run goes on: what a model streams, else that it runs.
   const streaming = run?.steps
@@ -147,7 +158,9 @@ function ChatTurnView({ turn, run }: { turn: ChatTurn; run: RunRecord | undefine
         >
           {answer.isError && <strong>{answer.status}: </strong>}
           <span className="chat-text">{answer.text}</span>
-          {runId && (
+          {answer.tools && <small className="chat-facts">Called {answer.tools.join(', ')}</small>}
+          {answer.facts && <small className="chat-facts">{answer.facts}</small>}
+          {runId && answer.status !== 'deleted' && (
             <button className="small chat-run-link" onClick={() => void useAppStore.getState().openRun(runId)}>
               Its run
             </button>

@@ -1,7 +1,9 @@
 import type { StateCreator } from 'zustand';
 import type { Flow } from '../../../core/model/flow';
+import { isRecord } from '../../../core/model/is-record';
 import type { Parameter } from '../../../core/model/parameter';
 import type { RunRecord, RunStatus } from '../../../core/model/run';
+import { formatCost } from '../../../core/model/pricing';
 import { toolResult } from '../../../core/model/tool-result';
 import type { AppState } from './app-store';
 
@@ -15,10 +17,14 @@ export interface ChatTurn {
 }
 
 export interface ChatAnswer {
-  status: RunStatus | 'not started';
+  status: RunStatus | 'not started' | 'deleted';
   /** What an MCP client would get: the result's text, its structured content as JSON, or the error. */
   text: string;
   isError: boolean;
+  /** What it took, as chat playgrounds show under an answer: "1.20 s · 150 tokens · $0.0012". */
+  facts?: string;
+  /** The tools an agent or MCP tool node called for it, `server/tool ×n`, in the order first called. */
+  tools?: string[];
 }
 
 export interface ChatSlice {
@@ -28,8 +34,36 @@ export interface ChatSlice {
   sendChat: (message: string) => Promise<void>;
   /** Fills in the answer of the turn whose run this is, when it has none yet. */
   settleChatTurn: (run: RunRecord) => void;
+  /** The turn's run is no longer stored (deleted meanwhile): said in its place. */
+  chatRunGone: (runId: string) => void;
   /** Starts a new conversation (the runs stay listed). */
   clearChat: () => void;
+  /** Takes back the open flow's conversation this tab kept before a reload, when it has none yet. */
+  restoreChat: () => void;
+}
+
+// Kept in the tab's session storage too: a reload keeps the conversation, as it keeps edits
+// waiting to be saved; another tab starts its own.
+const storageKey = (flowId: string) => `flowbench.chat.${flowId}`;
+
+function keepChat(flowId: string, turns: readonly ChatTurn[]): void {
+  try {
+    if (turns.length === 0) sessionStorage.removeItem(storageKey(flowId));
+    else sessionStorage.setItem(storageKey(flowId), JSON.stringify(turns));
+  } catch {
+    // Storage full or refused: the conversation stays in this page, as before.
+  }
+}
+
+function keptChat(flowId: string): ChatTurn[] {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(storageKey(flowId)) ?? '[]') as unknown;
+    return Array.isArray(kept)
+      ? kept.filter((turn: unknown): turn is ChatTurn => isRecord(turn) && typeof turn.message === 'string')
+      : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -42,24 +76,45 @@ export function chatParameter(flow: Pick<Flow, 'parameters'>): Parameter | undef
   return texts.find((p) => p.required !== false) ?? texts[0];
 }
 
-/** The answer a run gave, as the Run tab's "What an MCP client receives" shows it. */
+/** The answer a run gave, as the Run tab's "What an MCP client receives" shows it, with what it took. */
 export function chatAnswer(flow: Flow, run: RunRecord): ChatAnswer {
   const result = toolResult(flow, run, false);
   const text = result.structuredContent
     ? JSON.stringify(result.structuredContent, null, 2)
     : result.content.map((item) => item.text).join('\n\n');
-  return { status: run.status, text, isError: result.isError === true };
+  const tokens = run.usage ? (run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0) : 0;
+  const facts = [
+    run.durationMs !== undefined ? `${(run.durationMs / 1000).toFixed(2)} s` : '',
+    tokens > 0 ? `${tokens} tokens` : '',
+    run.usage?.cost !== undefined ? formatCost(run.usage.cost) : '',
+  ].filter(Boolean);
+  const calls = new Map<string, number>();
+  for (const call of run.steps.flatMap((step) => step.toolCalls ?? [])) {
+    const name = `${call.server}/${call.tool}`;
+    calls.set(name, (calls.get(name) ?? 0) + 1);
+  }
+  const tools = [...calls].map(([name, count]) => (count > 1 ? `${name} ×${count}` : name));
+  return {
+    status: run.status,
+    text,
+    isError: result.isError === true,
+    ...(facts.length > 0 ? { facts: facts.join(' · ') } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+  };
 }
 
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
+  /** The flow's conversation is now `turns`, here and in the tab's storage. */
+  const setTurns = (flowId: string, turns: ChatTurn[]) => {
+    set((state) => ({ chats: { ...state.chats, [flowId]: turns } }));
+    keepChat(flowId, turns);
+  };
   /** Changes the open flow's turn at `index`. */
   const updateTurn = (flowId: string, index: number, change: Partial<ChatTurn>) =>
-    set((state) => ({
-      chats: {
-        ...state.chats,
-        [flowId]: (state.chats[flowId] ?? []).map((turn, i) => (i === index ? { ...turn, ...change } : turn)),
-      },
-    }));
+    setTurns(
+      flowId,
+      (get().chats[flowId] ?? []).map((turn, i) => (i === index ? { ...turn, ...change } : turn)),
+    );
   return {
     chats: {},
     async sendChat(message) {
@@ -67,7 +122,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       const parameter = flow && chatParameter(flow);
       if (!flow || !flowId || !parameter) return;
       const index = (get().chats[flowId] ?? []).length;
-      set((state) => ({ chats: { ...state.chats, [flowId]: [...(state.chats[flowId] ?? []), { message }] } }));
+      setTurns(flowId, [...(get().chats[flowId] ?? []), { message }]);
       const runId = await get().startRun({ inputs: { [parameter.name]: message }, keepPanel: true });
       if (!runId) {
         // Said where the Run form or the refusal above the canvas says it; the turn says that it did not start.
@@ -89,9 +144,20 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       const index = (get().chats[flowId] ?? []).findIndex((turn) => turn.runId === run.id && !turn.answer);
       if (index >= 0) updateTurn(flowId, index, { answer: chatAnswer(flow, run) });
     },
+    chatRunGone(runId) {
+      const flowId = get().flowId;
+      const index = flowId ? (get().chats[flowId] ?? []).findIndex((t) => t.runId === runId && !t.answer) : -1;
+      if (flowId && index >= 0)
+        updateTurn(flowId, index, { answer: { status: 'deleted', text: 'Its run was deleted', isError: true } });
+    },
     clearChat() {
       const flowId = get().flowId;
-      if (flowId) set((state) => ({ chats: { ...state.chats, [flowId]: [] } }));
+      if (flowId) setTurns(flowId, []);
+    },
+    restoreChat() {
+      const flowId = get().flowId;
+      if (flowId && get().chats[flowId] === undefined)
+        set((state) => ({ chats: { ...state.chats, [flowId]: keptChat(flowId) } }));
     },
   };
 };
