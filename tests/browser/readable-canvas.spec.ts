@@ -4,7 +4,7 @@ import type { Flow } from '../../core/model/flow';
 import { installExamples } from '../../core/services/examples';
 import { NODE_BORDER, NODE_MIN_HEIGHT, NODE_WIDTH, PORT_SIZE } from '../../core/editing/layout';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { generatedFlow } from '../helpers/flows';
+import { generatedFlow, summaryChain } from '../helpers/flows';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 interface Box {
@@ -733,4 +733,29 @@ test('Layout with two or more nodes selected lays out only those, where they wer
   await page.keyboard.press('Control+z');
   await expect.poll(() => positions().a).toEqual({ x: 700, y: 500 });
   expect(positions().b).toEqual({ x: 300, y: 900 });
+});
+
+test('the arrow keys move the selected card a grid step (Shift: four), saved as it moves, one Undo for the run of presses', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, summaryChain());
+  const at = () => storedFlow(served.db, 'chain').nodes.find((n) => n.id === 'clean')?.position;
+  await page.getByTestId('rf__node-clean').click();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowDown');
+  // The card moved on screen and in the database (a reload keeps it where it went).
+  await expect.poll(at).toEqual({ x: 300 + 4 * 20, y: 100 + 4 * 20 });
+  // The five presses are one Undo step, and Redo brings them back.
+  await page.keyboard.press('Control+z');
+  await expect.poll(at).toEqual({ x: 300, y: 100 });
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(at).toEqual({ x: 380, y: 180 });
+  await page.reload();
+  await expect(page.getByTestId('rf__node-clean')).toBeVisible();
+  const box = await page.getByTestId('rf__node-clean').boundingBox();
+  const input = await page.getByTestId('rf__node-input').boundingBox();
+  // Drawn where it was saved: right of and below the input card, as moved.
+  expect(box && input && box.y > input.y).toBe(true);
+  expect(at()).toEqual({ x: 380, y: 180 });
 });

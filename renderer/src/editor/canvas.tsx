@@ -97,11 +97,30 @@ const hideDragShield = (event: { currentTarget: HTMLElement }) => {
 };
 
 // Handlers that need nothing from the component: one function each, so React Flow's props stay the same.
-const onDragStart = () => showDragShield(true);
+/** A card is being dragged: its moves are saved when it is let go (onNodeDragStop), not on the way. */
+let isDragging = false;
+const onDragStart = () => {
+  isDragging = true;
+  showDragShield(true);
+};
 const onNodeDragStop: OnNodeDrag<CanvasNode> = (_, __, dragged) => {
+  isDragging = false;
   showDragShield(false);
   useAppStore.getState().moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })));
 };
+
+/**
+ * Moves React Flow made without a drag: the arrow keys on a focused card or
+ * selection (a grid step, four with Shift). Saved as they come, a run of key
+ * presses one Undo step; before, the card moved on screen and went back on a reload.
+ */
+function saveKeyMoves(changes: readonly NodeChange<CanvasNode>[]): void {
+  if (isDragging) return;
+  const moves = changes.flatMap((c) =>
+    c.type === 'position' && c.position && !c.dragging ? [{ id: c.id, position: c.position }] : [],
+  );
+  if (moves.length > 0) useAppStore.getState().moveNodes(moves, 'arrow-keys');
+}
 const clearSelection = () => useAppStore.getState().setSelection([], []);
 /** How near a far-out edge a click selects it, in screen pixels. */
 const FAR_CLICK_PX = 6;
@@ -255,6 +274,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
 
   const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
     setNodes((current) => dropDeclaredOnceMeasured(applyNodeChanges(changes, current), changes));
+    saveKeyMoves(changes);
     if (changes.some((c) => c.type === 'select')) {
       const state = useAppStore.getState();
       const selected = new Set(state.selectedNodes);

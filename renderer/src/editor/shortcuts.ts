@@ -20,6 +20,7 @@ export const SHORTCUTS: { keys: string; action: string }[] = [
   },
   { keys: 'Delete / Backspace', action: 'Delete the selection' },
   { keys: 'Shift+drag', action: 'Box select' },
+  { keys: 'Arrow keys', action: 'Move the selected cards a grid step (with Shift: four)' },
   { keys: 'Drag off a port', action: 'Let go on empty canvas: add a node joined there (type to filter, Enter)' },
   { keys: 'Click an edge, then +', action: 'Put a node in the middle of that edge' },
   { keys: 'N', action: 'Add a node: after the selected one, joined to it, else in the middle of the view' },

@@ -105,8 +105,8 @@ export interface EditorSlice {
   setLoopLimit: (edgeId: string, maxIterations: number) => void;
   removeSelection: () => void;
   removeEdges: (ids: string[]) => void;
-  /** Moves nodes and notes (canvas ids) as one edit. */
-  moveNodes: (moves: { id: string; position: Position }[]) => void;
+  /** Moves nodes and notes (canvas ids) as one edit (edits with the same `coalesceKey` in a row: one Undo step). */
+  moveNodes: (moves: { id: string; position: Position }[], coalesceKey?: string) => void;
   updateNode: (id: string, update: Omit<NodeUpdate, 'id' | 'rev'>, coalesceKey?: string) => void;
   /** Deactivates the nodes (runs pass over them), or activates them when all are deactivated: one edit. */
   toggleDeactivated: (ids: string[]) => void;
@@ -609,7 +609,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       commit(parse({ removeEdges: ids }));
       set({ selectedEdges: get().selectedEdges.filter((id) => !ids.includes(id)) });
     },
-    moveNodes(moves) {
+    moveNodes(moves, coalesceKey) {
       const flow = get().flow;
       if (!flow) return;
       const nodeMoves: typeof moves = [];
@@ -620,7 +620,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
         else noteMoves.push({ id: noteId, position: move.position });
       }
       const changes = { ...moveChange(flow, nodeMoves), ...moveNotesChange(flow, noteMoves) };
-      if (Object.keys(changes).length > 0) commit(parse(changes));
+      if (Object.keys(changes).length > 0) commit(parse(changes), coalesceKey ? { coalesceKey } : {});
     },
     updateNode(id, update, coalesceKey) {
       commit(parse({ updateNodes: [{ id, ...update }] }), coalesceKey ? { coalesceKey } : {});
