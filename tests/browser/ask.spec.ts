@@ -1,37 +1,8 @@
-import { buildFlow, input, output } from '../helpers/flow-builder';
+import { releaseFlow } from '../helpers/flows';
 import { expect, openFlow, storedFlow, test } from './fixtures';
 import { openServices } from '../../core/services/open-services';
 
-const release = {
-  ...buildFlow({
-    id: 'release',
-    parameters: [{ name: 'version', type: 'string' }],
-    nodes: [
-      { ...input(), position: { x: 0, y: 100 } },
-      {
-        id: 'confirm',
-        type: 'ask',
-        label: 'Confirm',
-        position: { x: 320, y: 100 },
-        config: {
-          message: 'Ship {{inputs.version}}?',
-          fields: [
-            { name: 'ship', type: 'boolean', title: 'Ship it' },
-            { name: 'channel', type: 'enum', options: ['stable', 'beta'] },
-            { name: 'copies', type: 'integer', required: false },
-            { name: 'notes', type: 'string', required: false },
-          ],
-        },
-      },
-      {
-        ...output('ship={{nodes.confirm.output.ship}} channel={{nodes.confirm.output.channel}}'),
-        position: { x: 640, y: 100 },
-      },
-    ],
-    edges: ['input>confirm', 'confirm>result'],
-  }),
-  name: 'Release',
-};
+const release = releaseFlow();
 
 test('an ask node pauses the run and the Run panel asks the person; a bad answer is refused and kept (issue 19, point 5)', async ({
   page,

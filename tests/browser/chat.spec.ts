@@ -1,4 +1,5 @@
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
+import { releaseFlow } from '../helpers/flows';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { expect, openFlow, test, withDatabase } from './fixtures';
 
@@ -158,4 +159,23 @@ test('a chat answer says what it took and which tools were called for it, as cha
   await expect(answer).toContainText('Echo: ping', { timeout: 20_000 });
   await expect(answer).toContainText('Called everything/echo');
   await expect(answer.locator('.chat-facts').last()).toHaveText(/^\d+\.\d\d s$/);
+});
+
+test('a flow that asks the person (an ask node) asks in the Chat tab too, and the answer goes on', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, releaseFlow());
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('textbox', { name: 'Message' }).fill('2.1');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const form = page.getByRole('form', { name: 'Question from Confirm' });
+  await expect(form).toContainText('Confirm asks: Ship 2.1?');
+  await form.getByLabel('Ship it').check();
+  await form.getByLabel('channel').selectOption('beta');
+  await form.getByRole('button', { name: 'Answer' }).click();
+  await expect(page.getByRole('log', { name: 'Conversation' }).getByLabel('Answer', { exact: true })).toHaveText(
+    /ship=true channel=beta/,
+  );
+  await expect(form).toHaveCount(0);
 });

@@ -17,6 +17,38 @@ export const summaryChain = (): FlowInput & { id: string } => ({
   name: 'Chain',
 });
 
+/** input (version) → confirm (an ask node: ship it? which channel?) → result: the human-input tests. */
+export const releaseFlow = (): FlowInput & { id: string } => ({
+  ...buildFlow({
+    id: 'release',
+    parameters: [{ name: 'version', type: 'string' }],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      {
+        id: 'confirm',
+        type: 'ask',
+        label: 'Confirm',
+        position: { x: 320, y: 100 },
+        config: {
+          message: 'Ship {{inputs.version}}?',
+          fields: [
+            { name: 'ship', type: 'boolean', title: 'Ship it' },
+            { name: 'channel', type: 'enum', options: ['stable', 'beta'] },
+            { name: 'copies', type: 'integer', required: false },
+            { name: 'notes', type: 'string', required: false },
+          ],
+        },
+      },
+      {
+        ...output('ship={{nodes.confirm.output.ship}} channel={{nodes.confirm.output.channel}}'),
+        position: { x: 640, y: 100 },
+      },
+    ],
+    edges: ['input>confirm', 'confirm>result'],
+  }),
+  name: 'Release',
+});
+
 /** A small valid flow: input → template → output. */
 export function smallFlow(overrides: Partial<FlowInput> = {}): FlowInput {
   return {

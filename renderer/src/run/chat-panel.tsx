@@ -5,6 +5,7 @@ import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { chatParameter, type ChatTurn } from '../store/chat-slice';
+import { RunQuestions } from './question-form';
 
 const NO_TURNS: ChatTurn[] = [];
 
@@ -67,6 +68,8 @@ export function ChatPanel() {
         ))}
         <div ref={end} />
       </div>
+      {/* An ask node's question, answered here as in the Run tab: the turn's run waits on it. */}
+      <RunQuestions flowId={flow.id} />
       {blockers.length > 0 && (
         <p className="error">
           This flow cannot run yet: {blockers.length} problem{blockers.length === 1 ? '' : 's'} (the Problems tab)
