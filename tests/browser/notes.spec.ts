@@ -334,3 +334,31 @@ test('two windows adding a note at once both keep theirs', async ({ page, browse
   await expect(second.locator('[data-testid^="rf__node-note:"]')).toHaveCount(4);
   await other.close();
 });
+
+test('a note resized from its top-left corner is one edit: one Undo puts back its size and its place', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'corner', name: 'Corner' }));
+  await page.getByTestId('palette-note').click();
+  await expect(note(page)).toHaveClass(/selected/);
+  await expectSaved(page);
+  const [was] = storedFlow(served.db, 'corner').notes;
+  const handle = (await note(page).locator('.react-flow__resize-control.handle.top.left').boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x - 100, handle.y - 60, { steps: 8 });
+  await page.mouse.up();
+  await expectSaved(page);
+  const [resized] = storedFlow(served.db, 'corner').notes;
+  expect(resized!.width).toBeGreaterThan(was!.width + 60);
+  expect(resized!.position.x).toBeLessThan(was!.position.x - 60);
+  await page.keyboard.press('Control+z');
+  await expect
+    .poll(() => storedFlow(served.db, 'corner').notes[0])
+    .toMatchObject({
+      position: was!.position,
+      width: was!.width,
+      height: was!.height,
+    });
+});

@@ -109,13 +109,21 @@ const onNodeDragStop: OnNodeDrag<CanvasNode> = (_, __, dragged) => {
   useAppStore.getState().moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })));
 };
 
+/** When an arrow key last went down: React Flow moves the focused card or selection in that key's handler. */
+let arrowKeyAt = Number.NEGATIVE_INFINITY;
+const noteArrowKey = (event: KeyboardEvent) => {
+  if (event.key.startsWith('Arrow')) arrowKeyAt = performance.now();
+};
+
 /**
- * Moves React Flow made without a drag: the arrow keys on a focused card or
- * selection (a grid step, four with Shift). Saved as they come, a run of key
- * presses one Undo step; before, the card moved on screen and went back on a reload.
+ * Moves React Flow made for the arrow keys on a focused card or selection (a
+ * grid step, four with Shift). Saved as they come, a run of key presses one
+ * Undo step; before, the card moved on screen and went back on a reload. Only
+ * those: a drag is saved when let go, a note resized from its left edge by its
+ * own end (both also send positions on the way).
  */
 function saveKeyMoves(changes: readonly NodeChange<CanvasNode>[]): void {
-  if (isDragging) return;
+  if (isDragging || performance.now() - arrowKeyAt > 100) return;
   const moves = changes.flatMap((c) =>
     c.type === 'position' && c.position && !c.dragging ? [{ id: c.id, position: c.position }] : [],
   );
@@ -207,6 +215,11 @@ const sayRefusal = (state: Parameters<OnConnectEnd>[1]) => {
  * viewport that fits the flow (see initialViewport) instead of fitting later.
  */
 export function Canvas() {
+  // Seen before React Flow's own handlers (capture), which move the cards in the same key press.
+  useEffect(() => {
+    window.addEventListener('keydown', noteArrowKey, true);
+    return () => window.removeEventListener('keydown', noteArrowKey, true);
+  }, []);
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<{ width: number; height: number }>();
   useLayoutEffect(() => {
