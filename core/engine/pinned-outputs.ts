@@ -18,7 +18,6 @@ export async function pinnedOutputProblems(flow: Flow, registry: NodeRegistry): 
     if (!node.pin || node.disabled) continue;
     const schema = registry.outputSchema(node);
     if (!schema) continue;
-    const at = { nodeId: node.id, field: 'pin' };
     let found: string[];
     try {
       found = await schemaProblems(schema, node.pin.output);
@@ -30,7 +29,8 @@ export async function pinnedOutputProblems(flow: Flow, registry: NodeRegistry): 
       code: 'PINNED_OUTPUT',
       severity: 'error',
       message: `node "${node.id}"'s pinned output is not what the node gives: ${found.join('; ')}; edit the pin or unpin it`,
-      ...at,
+      nodeId: node.id,
+      field: 'pin',
     });
   }
   return problems;

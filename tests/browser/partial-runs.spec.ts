@@ -255,3 +255,28 @@ test('a pin that is not what its node gives (its JSON schema) refuses the run, n
   );
   expect(model.requests).toHaveLength(0);
 });
+
+test('an output being written to pin for a node that was then removed does not hold the page: it closes without asking', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, chain);
+  await card(page, 'summarise').click();
+  await page.keyboard.press('p');
+  const text = page.getByRole('group', { name: 'Output to pin' }).getByRole('textbox');
+  await expect(text).toBeFocused();
+  await page.keyboard.type('HALF WRITTEN');
+  await page.keyboard.press('Escape');
+  await card(page, 'summarise').click();
+  await page.keyboard.press('Delete');
+  await expect(card(page, 'summarise')).toHaveCount(0);
+  await expectSaved(page);
+  let asked = false;
+  page.on('dialog', (dialog) => {
+    asked = true;
+    void dialog.dismiss();
+  });
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => page.isClosed()).toBe(true);
+  expect(asked).toBe(false);
+});

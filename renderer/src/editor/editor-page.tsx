@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useAppStore, type AppState } from '../store/app-store';
 import { Canvas } from './canvas';
 import { EditorKeys } from './editor-keys';
-import { holdsUnsavedText } from './json-drafts';
+import { holdsUnsavedText, pinDraftKey } from './json-drafts';
 import { Palette } from './palette';
 import { RefusalBanner } from './refusal-banner';
 import { ShortcutsDialog } from './shortcuts-dialog';
@@ -35,7 +35,9 @@ export function EditorPage({ flowId }: { flowId: string }) {
       void useAppStore.getState().flushSaves();
       // Text typed that cannot be saved yet (JSON that does not parse, an output being written to
       // pin): the browser asks before it goes (the desktop app asks in its own dialog, shell.ts).
-      if (holdsUnsavedText()) event.preventDefault();
+      const { flow, flowId: open } = useAppStore.getState();
+      const isShown = (key: string) => flow?.nodes.some((n) => pinDraftKey(open ?? '', n.id) === key) ?? false;
+      if (holdsUnsavedText(isShown)) event.preventDefault();
     };
     window.addEventListener('beforeunload', beforeUnload);
     return () => window.removeEventListener('beforeunload', beforeUnload);

@@ -50,7 +50,12 @@ export function usePinDraft(key: string): PinDraft | undefined {
   );
 }
 
-/** Whether any field holds text that was not saved: closing the window asks first (editor-page.tsx). */
-export function holdsUnsavedText(): boolean {
-  return drafts.size > 0 || pins.size > 0;
+/**
+ * Whether any field holds text that was not saved: closing the window asks
+ * first (editor-page.tsx). An output being written to pin counts while its
+ * node is on the canvas (`isShown`): one whose node was removed is not
+ * asked about, and comes back with the node on Undo.
+ */
+export function holdsUnsavedText(isShown: (pinKey: string) => boolean): boolean {
+  return drafts.size > 0 || [...pins.keys()].some(isShown);
 }

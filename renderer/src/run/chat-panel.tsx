@@ -13,7 +13,7 @@ const NO_TURNS: ChatTurn[] = [];
  * The flow as a chat, as Langflow's Playground and Dify's preview: each
  * message is a run with it as the flow's text parameter (the Run form's other
  * inputs as they are), its answer what an MCP client would get. The runs are
- * stored and listed as any other; the conversation is this window's.
+ * stored and listed as any other; the conversation is this browser tab's (chat-slice.ts).
  */
 export function ChatPanel() {
   const flow = useAppStore((s) => s.flow);
