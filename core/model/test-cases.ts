@@ -46,6 +46,17 @@ export const TestCaseSchema = z.lazy(() =>
 export type Expectation = z.infer<typeof ExpectationSchema>;
 export type TestCase = z.infer<typeof TestCaseSchema>;
 
+/**
+ * A new test case after `tests`, with these inputs and no expectation yet:
+ * `case_<n>` under the first free number, named `name` or `Case <n>`.
+ */
+export function nextTestCase(tests: readonly TestCase[], inputs: Record<string, unknown>, name?: string): TestCase {
+  const taken = new Set(tests.map((t) => t.id));
+  let n = tests.length + 1;
+  while (taken.has(`case_${n}`)) n++;
+  return { id: `case_${n}`, name: name?.trim().slice(0, 200) || `Case ${n}`, inputs, expectations: [] };
+}
+
 /** A problem with one expectation that its schema cannot see: a pattern or path that cannot be used. */
 export interface TestCaseProblem {
   field: string;

@@ -1,7 +1,7 @@
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { releaseFlow } from '../helpers/flows';
 import { everythingStdio } from '../helpers/mcp-servers';
-import { expect, openFlow, test, withDatabase } from './fixtures';
+import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 /** input (message, tone) → reply (an LLM that remembers its answers in "chat") → result. */
 const chatFlow = {
@@ -78,6 +78,14 @@ test('Chat, as Langflow’s Playground: each message runs the flow with it as it
   await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(2);
   const second = model.requests[1]?.body.messages ?? [];
   expect(JSON.stringify(second)).toContain('Reply streaming');
+
+  // An answer worth keeping becomes a test case with its run's inputs (the Tests tab adds what it should hold).
+  await log.getByRole('button', { name: 'Save as a test case' }).first().click();
+  await expect(page.locator('.toast')).toContainText("Saved as test case “Hello there” with this run's inputs");
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'chatty').tests).toEqual([
+    { id: 'case_1', name: '“Hello there”', inputs: { tone: 'brief', message: 'Hello there' }, expectations: [] },
+  ]);
 
   // Each turn is a stored run: Its run opens it in the Run tab, listed with the others.
   await log.getByRole('button', { name: 'Its run' }).first().click();

@@ -164,9 +164,14 @@ function ChatTurnView({ turn, run }: { turn: ChatTurn; run: RunRecord | undefine
           {answer.tools && <small className="chat-facts">Called {answer.tools.join(', ')}</small>}
           {answer.facts && <small className="chat-facts">{answer.facts}</small>}
           {runId && answer.status !== 'deleted' && (
-            <button className="small chat-run-link" onClick={() => void useAppStore.getState().openRun(runId)}>
-              Its run
-            </button>
+            <span className="chat-run-link">
+              <button className="small" onClick={() => void useAppStore.getState().openRun(runId)}>
+                Its run
+              </button>{' '}
+              <button className="small" onClick={() => void useAppStore.getState().saveRunAsTestCase(runId)}>
+                Save as a test case
+              </button>
+            </span>
           )}
         </div>
       ) : (

@@ -125,6 +125,14 @@ export function RunPanel() {
           <SelectedStep />
           {run.status !== 'running' && <RunFromHere />}
           {run.status !== 'running' && (run.toNodeId ? <StepGave nodeId={run.toNodeId} /> : <ClientResult />)}
+          {run.status !== 'running' && (
+            <p className="run-from">
+              <button className="small" onClick={() => void useAppStore.getState().saveRunAsTestCase(run.id)}>
+                Save as a test case
+              </button>{' '}
+              <span className="muted">its inputs, for the Tests tab to run again and check</span>
+            </p>
+          )}
           <ol className="steps">
             {run.steps.map((step) => (
               <StepItem

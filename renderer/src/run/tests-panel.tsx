@@ -3,6 +3,7 @@ import { toFlowbenchError } from '../../../core/model/errors';
 import { coerceTextInput } from '../../../core/model/inputs';
 import {
   EXPECTATION_KINDS,
+  nextTestCase,
   testCaseProblems,
   type Expectation,
   type ExpectationKind,
@@ -96,10 +97,7 @@ export function TestsPanel() {
       const text = runInputs[parameter.name];
       if (text !== undefined && text !== '') inputs[parameter.name] = coerceTextInput(parameter, text);
     }
-    const taken = new Set(tests.map((t) => t.id));
-    let n = tests.length + 1;
-    while (taken.has(`case_${n}`)) n++;
-    edit([...tests, { id: `case_${n}`, name: `Case ${n}`, inputs, expectations: [] }]);
+    edit([...tests, nextTestCase(tests, inputs)]);
   };
 
   const runAll = async () => {

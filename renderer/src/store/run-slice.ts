@@ -5,19 +5,22 @@ import type { Problem } from '../../../core/model/problems';
 import type { Flow, FlowNode } from '../../../core/model/flow';
 import { formatCost } from '../../../core/model/pricing';
 import { carriedEdges } from '../run/carried-edges';
-import type {
-  RunEvent,
-  RunOutput,
-  RunRecord,
-  RunStatus,
-  RunSummary,
-  RunTrigger,
-  StepRecord,
-  StepStatus,
+import {
+  shortRunId,
+  type RunEvent,
+  type RunOutput,
+  type RunRecord,
+  type RunStatus,
+  type RunSummary,
+  type RunTrigger,
+  type StepRecord,
+  type StepStatus,
 } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
-import { flowOnCanvas } from './versions-slice';
+import { flowOnCanvas, readOnlyShown } from './versions-slice';
+import { nextTestCase } from '../../../core/model/test-cases';
+import { chatParameter } from './chat-slice';
 import type { AskAnswer, Question, QuestionEvent } from '../../../core/model/human-input';
 import { stringifyValue } from '../../../core/model/template';
 import { subflowOutput } from '../../../core/model/subflows';
@@ -76,6 +79,12 @@ export interface RunSlice {
   deleteRun: (id: string) => Promise<void>;
   /** Runs the flow again with the inputs of the run shown (a run to a node: to that node again). */
   rerun: () => Promise<void>;
+  /**
+   * Adds a test case with a run's inputs (the run shown, or a chat turn's, read
+   * from the host), as n8n's evaluations take executions into a dataset; its
+   * expectations are the person's to add in the Tests tab.
+   */
+  saveRunAsTestCase: (runId: string) => Promise<void>;
   /** Shows a stored run in the Run tab and its statuses on the canvas. */
   openRun: (id: string) => Promise<void>;
   /** Fills the Run form with the inputs of the run shown. */
@@ -188,6 +197,23 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     await api.runs.remove({ ids: [id] });
     if (get().run?.id === id) get().backToDraft();
     await get().loadRecentRuns();
+  },
+  async saveRunAsTestCase(runId) {
+    const shown = get().run;
+    const run = shown?.id === runId ? shown : await api.runs.get({ id: runId });
+    const flow = get().flow;
+    if (!flow) return;
+    if (readOnlyShown(get())) return get().notify('Go back to the draft to add a test case: a past flow is shown');
+    // Named by what was asked: the text a chat message goes to, else the first text given.
+    const main = chatParameter(flow)?.name;
+    const texts = [main ? run.inputs[main] : undefined, ...Object.values(run.inputs)];
+    const first = texts.find((v): v is string => typeof v === 'string' && v.trim() !== '');
+    const name = first ? `“${first.length > 40 ? `${first.slice(0, 39)}…` : first}”` : `Run ${shortRunId(run.id)}`;
+    const test = nextTestCase(flow.tests, run.inputs, name);
+    get().updateFlowFields({ tests: [...flow.tests, test] });
+    get().notify(
+      `Saved as test case ${test.name} with this run's inputs; the Tests tab adds what its answer should hold`,
+    );
   },
   async rerun() {
     // A run to a node is re-run to that node again, if the draft still has it; else the whole flow.
