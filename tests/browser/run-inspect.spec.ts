@@ -83,6 +83,13 @@ test('test cases: add from the Run inputs, a bad pattern stays unsaved with its 
     'is not a valid regular expression',
   );
   await expect(page.getByRole('button', { name: 'Run all' })).toBeDisabled();
+  // Another tab and back: what was typed is still there, with its reason (nothing typed is dropped).
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await page.getByRole('tab', { name: 'Tests' }).click();
+  await expect(pattern).toHaveValue('(unclosed');
+  await expect(page.getByRole('group', { name: 'Test case fails on purpose' }).locator('.error')).toContainText(
+    'is not a valid regular expression',
+  );
   await expectSaved(page);
   expect(storedFlow(served.db, 'two-calls').tests.map((t) => t.name)).toEqual(['Case 1', 'fails on purpose']);
   expect(storedFlow(served.db, 'two-calls').tests[1]?.expectations).toEqual([]);

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import type { TestCase } from '../../../core/model/test-cases';
 
 /**
  * What a person typed in a JSON field that is not JSON yet (a schema half
@@ -20,35 +21,44 @@ export interface PinDraft {
   asJson: boolean;
 }
 
-// By flow and node. Kept while another node is selected, as the JSON fields' drafts are; the
-// P key opens one from outside the inspector, hence the listeners.
-const pins = new Map<string, PinDraft>();
-const listeners = new Set<() => void>();
-const changed = () => listeners.forEach((listener) => listener());
+/**
+ * Drafts by key that components outside the one showing them start or add to
+ * (the P key opens a pin's, a run saved as a test case joins the test cases
+ * being edited), hence the listeners; each kept until saved or dropped.
+ */
+function keyedDrafts<T>() {
+  const kept = new Map<string, T>();
+  const listeners = new Set<() => void>();
+  const changed = () => listeners.forEach((listener) => listener());
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return {
+    get: (key: string): T | undefined => kept.get(key),
+    keep: (key: string, draft: T): void => {
+      kept.set(key, draft);
+      changed();
+    },
+    drop: (key: string): void => {
+      if (kept.delete(key)) changed();
+    },
+    keys: (): string[] => [...kept.keys()],
+    /** The draft under `key`, drawn again when it changes. */
+    useDraft: (key: string): T | undefined => useSyncExternalStore(subscribe, () => kept.get(key)),
+  };
+}
 
-export const pinDrafts = {
-  get: (key: string): PinDraft | undefined => pins.get(key),
-  keep: (key: string, draft: PinDraft): void => {
-    pins.set(key, draft);
-    changed();
-  },
-  drop: (key: string): void => {
-    if (pins.delete(key)) changed();
-  },
-};
+/** Outputs being written to pin, by flow and node: kept while another node is selected, as the JSON fields' drafts are. */
+export const pinDrafts = keyedDrafts<PinDraft>();
 
 export const pinDraftKey = (flowId: string, nodeId: string): string => `${flowId}:${nodeId}:pin`;
 
-/** The pin being written for a node, if one is. */
-export function usePinDraft(key: string): PinDraft | undefined {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    () => pins.get(key),
-  );
-}
+/**
+ * A flow's test cases as typed while the host would refuse them (a pattern
+ * that is no regular expression), by flow: kept while another tab is open.
+ */
+export const testDrafts = keyedDrafts<TestCase[]>();
 
 /**
  * Whether any field holds text that was not saved: closing the window asks
@@ -57,5 +67,5 @@ export function usePinDraft(key: string): PinDraft | undefined {
  * asked about, and comes back with the node on Undo.
  */
 export function holdsUnsavedText(isShown: (pinKey: string) => boolean): boolean {
-  return drafts.size > 0 || [...pins.keys()].some(isShown);
+  return drafts.size > 0 || pinDrafts.keys().some(isShown) || testDrafts.keys().length > 0;
 }

@@ -5,7 +5,7 @@ import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore, type AppState } from '../store/app-store';
 import { outputPreview } from '../store/run-slice';
 import { readOnlyShown } from '../store/versions-slice';
-import { pinDraftKey, pinDrafts, usePinDraft, type PinDraft } from './json-drafts';
+import { pinDraftKey, pinDrafts, type PinDraft } from './json-drafts';
 
 type PinnedOutput = NonNullable<FlowNode['pin']>['output'];
 
@@ -86,7 +86,7 @@ export function togglePin(state: AppState): void {
 export function PinnedOutputSection({ node }: { node: FlowNode }) {
   const flowId = useAppStore((s) => s.flowId);
   const key = pinDraftKey(flowId ?? '', node.id);
-  const draft = usePinDraft(key);
+  const draft = pinDrafts.useDraft(key);
   if (!canPin(node)) return null;
   const { updateNode } = useAppStore.getState();
   if (draft) return <PinDraftEditor node={node} draft={draft} draftKey={key} />;

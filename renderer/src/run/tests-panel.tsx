@@ -14,6 +14,7 @@ import {
 import type { Parameter } from '../../../core/model/parameter';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
+import { testDrafts } from '../editor/json-drafts';
 import { TestCaseInputs } from './test-case-inputs';
 
 const KIND_LABELS: Record<ExpectationKind, string> = {
@@ -71,19 +72,20 @@ function draftProblems(tests: readonly TestCase[]): Map<string, string> {
 export function TestsPanel() {
   const flow = useAppStore((s) => s.flow);
   const flowId = useAppStore((s) => s.flowId);
-  const [draft, setDraft] = useState<TestCase[] | undefined>(undefined);
+  const draft = testDrafts.useDraft(flowId ?? '');
   const [summary, setSummary] = useState<TestRunSummary | undefined>(undefined);
   const [isRunning, setRunning] = useState(false);
   const [runError, setRunError] = useState<string | undefined>(undefined);
   // `draft` holds what was typed while the host would refuse it; it goes once it can be saved.
-  // Until then it stays, whatever else arrives: nothing a person typed is dropped.
+  // Until then it stays, whatever else arrives, also while another tab is open (json-drafts.ts):
+  // nothing a person typed is dropped.
   if (!flow || !flowId) return null;
   const tests = draft ?? flow.tests;
   const problems = draftProblems(tests);
 
   const edit = (next: TestCase[]) => {
-    if (draftProblems(next).size > 0) return setDraft(next);
-    setDraft(undefined);
+    if (draftProblems(next).size > 0) return testDrafts.keep(flowId, next);
+    testDrafts.drop(flowId);
     useAppStore.getState().updateFlowFields({ tests: next }, 'tests');
   };
   const editCase = (index: number, change: Partial<TestCase>) =>

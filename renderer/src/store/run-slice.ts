@@ -21,6 +21,7 @@ import { api } from '../api/client';
 import { flowOnCanvas, readOnlyShown } from './versions-slice';
 import { nextTestCase } from '../../../core/model/test-cases';
 import { chatParameter } from './chat-slice';
+import { testDrafts } from '../editor/json-drafts';
 import type { AskAnswer, Question, QuestionEvent } from '../../../core/model/human-input';
 import { stringifyValue } from '../../../core/model/template';
 import { subflowOutput } from '../../../core/model/subflows';
@@ -209,7 +210,15 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     const texts = [main ? run.inputs[main] : undefined, ...Object.values(run.inputs)];
     const first = texts.find((v): v is string => typeof v === 'string' && v.trim() !== '');
     const name = first ? `“${first.length > 40 ? `${first.slice(0, 39)}…` : first}”` : `Run ${shortRunId(run.id)}`;
-    const test = nextTestCase(flow.tests, run.inputs, name);
+    // Test cases being edited that cannot be saved yet: the new one joins them, saved with them.
+    const typed = testDrafts.get(get().flowId ?? '');
+    const test = nextTestCase(typed ?? flow.tests, run.inputs, name);
+    if (typed) {
+      testDrafts.keep(get().flowId ?? '', [...typed, test]);
+      return get().notify(
+        `Added test case ${test.name} to the Tests tab's cases, saved with them once their problems are fixed`,
+      );
+    }
     get().updateFlowFields({ tests: [...flow.tests, test] });
     get().notify(
       `Saved as test case ${test.name} with this run's inputs; the Tests tab adds what its answer should hold`,
