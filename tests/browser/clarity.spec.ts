@@ -142,6 +142,11 @@ test("parameters are added and edited from the Input node's inspector (issue 17,
   await expect(parameters.getByRole('alert')).toContainText(
     'Not saved yet: enum parameter "tone" lists no allowed values',
   );
+  // Another node selected and back: the parameter being set up is still there, with its reason.
+  await page.getByTestId('rf__node-result').click();
+  await page.getByTestId('rf__node-input').click();
+  await expect(parameters.getByLabel('Parameter 2 name')).toHaveValue('tone');
+  await expect(parameters.getByRole('alert')).toContainText('enum parameter "tone" lists no allowed values');
   await parameters.getByLabel('Parameter 2 values').pressSequentially('plain, warm');
   await expect(parameters.getByLabel('Parameter 2 values')).toHaveValue('plain, warm');
   await expect(parameters.getByRole('alert')).toHaveCount(0);

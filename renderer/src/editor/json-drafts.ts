@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import type { Parameter } from '../../../core/model/parameter';
 import type { TestCase } from '../../../core/model/test-cases';
 
 /**
@@ -60,6 +61,9 @@ export const pinDraftKey = (flowId: string, nodeId: string): string => `${flowId
  */
 export const testDrafts = keyedDrafts<TestCase[]>();
 
+/** A flow's parameters as typed while the host would refuse them (an enum with no values yet), with why, by flow. */
+export const parameterDrafts = keyedDrafts<{ parameters: Parameter[]; reason: string }>();
+
 /**
  * Whether any field holds text that was not saved: closing the window asks
  * first (editor-page.tsx). An output being written to pin counts while its
@@ -67,5 +71,10 @@ export const testDrafts = keyedDrafts<TestCase[]>();
  * asked about, and comes back with the node on Undo.
  */
 export function holdsUnsavedText(isShown: (pinKey: string) => boolean): boolean {
-  return drafts.size > 0 || pinDrafts.keys().some(isShown) || testDrafts.keys().length > 0;
+  return (
+    drafts.size > 0 ||
+    pinDrafts.keys().some(isShown) ||
+    testDrafts.keys().length > 0 ||
+    parameterDrafts.keys().length > 0
+  );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
+import { parameterDrafts } from './json-drafts';
 import { EnumValuesField } from './values-field';
 import { blockingProblems } from '../../../core/model/change-set';
 import type { Flow } from '../../../core/model/flow';
@@ -14,10 +15,18 @@ import { useAppStore } from '../store/app-store';
  */
 export function ParametersEditor({ flow }: { flow: Flow }) {
   // Parameters the host would refuse as they are (an enum with no values yet, a name typed twice)
-  // stay here, on screen with the reason, until they can be saved: nothing typed is thrown away.
-  const [draft, setDraft] = useState<{ parameters: Parameter[]; reason: string }>();
+  // stay here, on screen with the reason, until they can be saved: nothing typed is thrown away,
+  // also while a node is selected (json-drafts.ts). Parameters saved meanwhile (Undo, another
+  // window) replace them.
+  const draft = parameterDrafts.useDraft(flow.id);
   const saved = flow.parameters;
-  useEffect(() => setDraft(undefined), [saved]);
+  const seen = useRef(saved);
+  useEffect(() => {
+    if (seen.current !== saved) parameterDrafts.drop(flow.id);
+    seen.current = saved;
+  }, [saved, flow.id]);
+  const setDraft = (next: { parameters: Parameter[]; reason: string } | undefined) =>
+    next ? parameterDrafts.keep(flow.id, next) : parameterDrafts.drop(flow.id);
   const shown = draft?.parameters ?? flow.parameters;
   const setParameters = (parameters: Parameter[], key: string) => {
     const blocking = blockingProblems(validateFlow({ ...flow, parameters }, { catalogue: nodeRegistry }).problems);
