@@ -161,6 +161,11 @@ test("a test case's inputs are typed as in the Run form: a text of several lines
   await text.fill('Hello again');
   await expectSaved(page);
   await expect(sentences).toHaveValue('two');
+  // Another tab and back: still as typed, still said.
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByRole('tab', { name: 'Tests' }).click();
+  await expect(sentences).toHaveValue('two');
+  await expect(inputs).toContainText('expected an integer');
   await sentences.fill('2');
   await expectSaved(page);
   expect(stored()).toEqual({ text: 'Hello again', sentences: 2 });

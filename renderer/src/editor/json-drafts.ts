@@ -61,6 +61,9 @@ export const pinDraftKey = (flowId: string, nodeId: string): string => `${flowId
  */
 export const testDrafts = keyedDrafts<TestCase[]>();
 
+/** A test case input typed that does not fit its parameter ("abc" for a number), by flow, case and parameter. */
+export const testInputDrafts = keyedDrafts<string>();
+
 /** A flow's parameters as typed while the host would refuse them (an enum with no values yet), with why, by flow. */
 export const parameterDrafts = keyedDrafts<{ parameters: Parameter[]; reason: string }>();
 
@@ -75,6 +78,7 @@ export function holdsUnsavedText(isShown: (pinKey: string) => boolean): boolean 
     drafts.size > 0 ||
     pinDrafts.keys().some(isShown) ||
     testDrafts.keys().length > 0 ||
+    testInputDrafts.keys().length > 0 ||
     parameterDrafts.keys().length > 0
   );
 }

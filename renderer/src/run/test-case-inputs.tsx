@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { coerceTextInput, textInputProblem } from '../../../core/model/inputs';
 import type { Parameter } from '../../../core/model/parameter';
 import { sameJson } from '../../../core/model/same-json';
+import { testInputDrafts } from '../editor/json-drafts';
+import { useAppStore } from '../store/app-store';
 import { RunInputField } from './run-input-field';
 
 /** A stored input as its field shows it: text as it is (its line breaks too), anything else as JSON. */
@@ -25,8 +27,11 @@ export function TestCaseInputs({
   inputs: Record<string, unknown>;
   onChange: (inputs: Record<string, unknown>) => void;
 }) {
+  // What was typed that does not fit is kept by flow, case and parameter: another tab and back shows it.
+  const flowId = useAppStore((s) => s.flowId) ?? '';
+  const draftKey = (name: string) => `${flowId}:${id}:${name}`;
   const [texts, setTexts] = useState<Record<string, string>>(() =>
-    Object.fromEntries(parameters.map((p) => [p.name, show(inputs[p.name])])),
+    Object.fromEntries(parameters.map((p) => [p.name, testInputDrafts.get(draftKey(p.name)) ?? show(inputs[p.name])])),
   );
   // A value changed under the field (undo, another window) shows; one that did not keeps what is typed.
   const previous = useRef(inputs);
@@ -35,18 +40,21 @@ export function TestCaseInputs({
     previous.current = inputs;
     setTexts((typed) =>
       Object.fromEntries(
-        parameters.map((p) => [
-          p.name,
-          sameJson(before[p.name], inputs[p.name]) ? (typed[p.name] ?? '') : show(inputs[p.name]),
-        ]),
+        parameters.map((p) => {
+          if (sameJson(before[p.name], inputs[p.name])) return [p.name, typed[p.name] ?? ''];
+          // Changed under the field (undo, another window): its value shows, what was typed there goes.
+          testInputDrafts.drop(`${flowId}:${id}:${p.name}`);
+          return [p.name, show(inputs[p.name])];
+        }),
       ),
     );
-  }, [inputs, parameters]);
+  }, [inputs, parameters, flowId, id]);
   const others = Object.keys(inputs).filter((name) => !parameters.some((p) => p.name === name));
   const change = (parameter: Parameter, text: string) => {
     setTexts((typed) => ({ ...typed, [parameter.name]: text }));
     const problem = textInputProblem(parameter, text);
-    if (problem && text !== '') return;
+    if (problem && text !== '') return testInputDrafts.keep(draftKey(parameter.name), text);
+    testInputDrafts.drop(draftKey(parameter.name));
     const rest = Object.fromEntries(Object.entries(inputs).filter(([name]) => name !== parameter.name));
     onChange(text === '' ? rest : { ...rest, [parameter.name]: coerceTextInput(parameter, text) });
   };
