@@ -73,7 +73,7 @@ test('Chat, as Langflow’s Playground: each message runs the flow with it as it
   await box.press('Shift+Enter');
   await page.keyboard.type('again');
   await expect(box).toHaveValue('And\nagain');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(log.locator('.chat-sent')).toHaveText(['Hello there', 'And\nagain']);
   await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(2);
   const second = model.requests[1]?.body.messages ?? [];
@@ -100,6 +100,13 @@ test('Chat, as Langflow’s Playground: each message runs the flow with it as it
   await page.getByRole('tab', { name: 'Chat' }).click();
   await expect(log.locator('.chat-sent')).toHaveText(['Hello there', 'And\nagain']);
   await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(2);
+  // Up in the empty box brings back the last message; Send again sends a turn's message once more.
+  await box.press('ArrowUp');
+  await expect(box).toHaveValue('And\nagain');
+  await box.fill('');
+  await log.getByRole('button', { name: 'Send again' }).first().click();
+  await expect(log.locator('.chat-sent')).toHaveText(['Hello there', 'And\nagain', 'Hello there']);
+  await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(3);
   await page.getByRole('button', { name: 'New chat' }).click();
   await expect(log.locator('.chat-sent')).toHaveCount(0);
 });

@@ -64,7 +64,12 @@ export function ChatPanel() {
       </p>
       <div className="chat-turns" role="log" aria-label="Conversation">
         {turns.map((turn, i) => (
-          <ChatTurnView key={i} turn={turn} run={turn.runId === run?.id ? run : undefined} />
+          <ChatTurnView
+            key={i}
+            turn={turn}
+            run={turn.runId === run?.id ? run : undefined}
+            canSend={!isRunning && blockers.length === 0}
+          />
         ))}
         <div ref={end} />
       </div>
@@ -83,6 +88,11 @@ export function ChatPanel() {
           value={message}
           onChange={(e) => setMessage(e.target.value)}
           onKeyDown={(e) => {
+            // Up in an empty box brings back the last message, to change and send again, as chat apps do.
+            if (e.key === 'ArrowUp' && message === '' && lastTurn) {
+              e.preventDefault();
+              return setMessage(lastTurn.message);
+            }
             // Enter sends, as in every chat; Ctrl+Enter too, which elsewhere runs the Run form's inputs.
             if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
             e.preventDefault();
@@ -131,7 +141,7 @@ function MemoryNote() {
   );
 }
 
-function ChatTurnView({ turn, run }: { turn: ChatTurn; run: RunRecord | undefined }) {
+function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord | undefined; canSend: boolean }) {
   const tokens = useAppStore((s) => s.tokens);
   // Its run ended while another run was shown, or before a reload: the stored record gives the answer
   // (asked again when the runs list says it has ended).
@@ -163,16 +173,26 @@ function ChatTurnView({ turn, run }: { turn: ChatTurn; run: RunRecord | undefine
           <span className="chat-text">{answer.text}</span>
           {answer.tools && <small className="chat-facts">Called {answer.tools.join(', ')}</small>}
           {answer.facts && <small className="chat-facts">{answer.facts}</small>}
-          {runId && answer.status !== 'deleted' && (
-            <span className="chat-run-link">
-              <button className="small" onClick={() => void useAppStore.getState().openRun(runId)}>
-                Its run
-              </button>{' '}
-              <button className="small" onClick={() => void useAppStore.getState().saveRunAsTestCase(runId)}>
-                Save as a test case
-              </button>
-            </span>
-          )}
+          <span className="chat-run-link">
+            {runId && answer.status !== 'deleted' && (
+              <>
+                <button className="small" onClick={() => void useAppStore.getState().openRun(runId)}>
+                  Its run
+                </button>{' '}
+                <button className="small" onClick={() => void useAppStore.getState().saveRunAsTestCase(runId)}>
+                  Save as a test case
+                </button>{' '}
+              </>
+            )}
+            {/* Dify's regenerate: the same message again, as a new turn (a model answers differently; a provider was down). */}
+            <button
+              className="small"
+              disabled={!canSend}
+              onClick={() => void useAppStore.getState().sendChat(turn.message)}
+            >
+              Send again
+            </button>
+          </span>
         </div>
       ) : (
         <div className="chat-message chat-answer is-pending" aria-label="Answer: running">
