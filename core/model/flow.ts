@@ -135,6 +135,8 @@ export const FlowSchema = z.lazy(() =>
 export type Position = z.infer<typeof PositionSchema>;
 export type ToolSettings = z.infer<typeof ToolSettingsSchema>;
 export type FlowNode = z.infer<typeof FlowNodeSchema>;
+/** What a pin holds: a node's output, JSON (a step's output is stored as such). */
+export type PinnedOutput = NonNullable<FlowNode['pin']>['output'];
 export type FlowEdge = z.infer<typeof FlowEdgeSchema>;
 export type Flow = z.infer<typeof FlowSchema>;
 /** What callers may pass before defaults are filled in. */

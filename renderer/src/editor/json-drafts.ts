@@ -8,13 +8,7 @@ import type { TestCase } from '../../../core/model/test-cases';
  * this keeps the text, so that coming back to the node shows it with its
  * error instead of the old value, and closing the window asks first.
  */
-const drafts = new Map<string, string>();
-
-export const jsonDrafts = {
-  get: (key: string): string | undefined => drafts.get(key),
-  keep: (key: string, text: string): void => void drafts.set(key, text),
-  drop: (key: string): void => void drafts.delete(key),
-};
+export const jsonDrafts = keyedDrafts<string>();
 
 /** An output being written for a node to pin (pin-editor.tsx): its text, and whether that is read as JSON. */
 export interface PinDraft {
@@ -75,7 +69,7 @@ export const parameterDrafts = keyedDrafts<{ parameters: Parameter[]; reason: st
  */
 export function holdsUnsavedText(isShown: (pinKey: string) => boolean): boolean {
   return (
-    drafts.size > 0 ||
+    jsonDrafts.keys().length > 0 ||
     pinDrafts.keys().some(isShown) ||
     testDrafts.keys().length > 0 ||
     testInputDrafts.keys().length > 0 ||

@@ -1,13 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { canPin } from '../../../core/editing/deactivate';
-import type { FlowNode } from '../../../core/model/flow';
+import type { FlowNode, PinnedOutput } from '../../../core/model/flow';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore, type AppState } from '../store/app-store';
 import { outputPreview } from '../store/run-slice';
 import { readOnlyShown } from '../store/versions-slice';
 import { pinDraftKey, pinDrafts, type PinDraft } from './json-drafts';
-
-type PinnedOutput = NonNullable<FlowNode['pin']>['output'];
 
 /** Where the pin editor's text field is, to focus it when the P key opens it. */
 const PIN_TEXT_ID = 'node-pin-text';

@@ -8,10 +8,7 @@ import { useAppStore } from '../store/app-store';
 import { stepOrigin } from '../store/run-slice';
 import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
 import { canPin } from '../../../core/editing/deactivate';
-import type { FlowNode } from '../../../core/model/flow';
-
-/** What a pin holds: a step's output, which is JSON (it was stored as such). */
-type PinnedOutput = NonNullable<FlowNode['pin']>['output'];
+import type { PinnedOutput } from '../../../core/model/flow';
 
 /**
  * Everything the run kept of the selected node's step: the exact input and

@@ -6,6 +6,7 @@ import type { RunRecord, RunStatus } from '../../../core/model/run';
 import { formatCost } from '../../../core/model/pricing';
 import { toolResult } from '../../../core/model/tool-result';
 import type { AppState } from './app-store';
+import { keepList, readList } from './stored-list';
 
 /** One message sent in the Chat tab and what the flow answered. */
 export interface ChatTurn {
@@ -46,25 +47,15 @@ export interface ChatSlice {
 // waiting to be saved; another tab starts its own.
 const storageKey = (flowId: string) => `flowbench.chat.${flowId}`;
 
-function keepChat(flowId: string, turns: readonly ChatTurn[]): void {
-  try {
-    if (turns.length === 0) sessionStorage.removeItem(storageKey(flowId));
-    else sessionStorage.setItem(storageKey(flowId), JSON.stringify(turns));
-  } catch {
-    // Storage full or refused: the conversation stays in this page, as before.
-  }
-}
+const keepChat = (flowId: string, turns: readonly ChatTurn[]): void =>
+  keepList(sessionStorage, storageKey(flowId), turns);
 
-function keptChat(flowId: string): ChatTurn[] {
-  try {
-    const kept = JSON.parse(sessionStorage.getItem(storageKey(flowId)) ?? '[]') as unknown;
-    return Array.isArray(kept)
+const keptChat = (flowId: string): ChatTurn[] =>
+  readList(sessionStorage, storageKey(flowId), (kept) =>
+    Array.isArray(kept)
       ? kept.filter((turn: unknown): turn is ChatTurn => isRecord(turn) && typeof turn.message === 'string')
-      : [];
-  } catch {
-    return [];
-  }
-}
+      : [],
+  );
 
 /**
  * The parameter a chat message goes to: the first text parameter a run

@@ -60,6 +60,7 @@ import { noteIdOf, noteRfId, splitNoteIds } from '../editor/note-ids';
 import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
 import { readOnlyShown } from './versions-slice';
+import { keepList, readList } from './stored-list';
 
 export interface EditorSlice {
   flowId: string | undefined;
@@ -132,24 +133,14 @@ const unsavedKey = (flowId: string) => `flowbench.unsaved.${flowId}`;
 
 /** Keeps the edits waiting to be saved in localStorage, or forgets them once there are none. */
 function keepUnsaved(flowId: string | undefined, waiting: readonly ChangeSet[]): void {
-  if (!flowId) return;
-  try {
-    if (waiting.length === 0) localStorage.removeItem(unsavedKey(flowId));
-    else localStorage.setItem(unsavedKey(flowId), JSON.stringify(waiting));
-  } catch {
-    // Storage full or refused: the edits are still queued in this page.
-  }
+  if (flowId) keepList(localStorage, unsavedKey(flowId), waiting);
 }
 
 function readUnsaved(flowId: string): ChangeSet[] {
-  try {
-    const text = localStorage.getItem(unsavedKey(flowId));
-    if (!text) return [];
-    const parsed = ChangeSetSchema.array().safeParse(JSON.parse(text));
+  return readList(localStorage, unsavedKey(flowId), (value) => {
+    const parsed = ChangeSetSchema.array().safeParse(value);
     return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
+  });
 }
 
 /**

@@ -200,21 +200,21 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     await get().loadRecentRuns();
   },
   async saveRunAsTestCase(runId) {
+    if (readOnlyShown(get())) return get().notify('Go back to the draft to add a test case: a past flow is shown');
     const shown = get().run;
     const run = shown?.id === runId ? shown : await api.runs.get({ id: runId });
-    const flow = get().flow;
-    if (!flow) return;
-    if (readOnlyShown(get())) return get().notify('Go back to the draft to add a test case: a past flow is shown');
+    const { flow, flowId } = get();
+    if (!flow || !flowId) return;
     // Named by what was asked: the text a chat message goes to, else the first text given.
     const main = chatParameter(flow)?.name;
     const texts = [main ? run.inputs[main] : undefined, ...Object.values(run.inputs)];
     const first = texts.find((v): v is string => typeof v === 'string' && v.trim() !== '');
     const name = first ? `“${first.length > 40 ? `${first.slice(0, 39)}…` : first}”` : `Run ${shortRunId(run.id)}`;
     // Test cases being edited that cannot be saved yet: the new one joins them, saved with them.
-    const typed = testDrafts.get(get().flowId ?? '');
+    const typed = testDrafts.get(flowId);
     const test = nextTestCase(typed ?? flow.tests, run.inputs, name);
     if (typed) {
-      testDrafts.keep(get().flowId ?? '', [...typed, test]);
+      testDrafts.keep(flowId, [...typed, test]);
       return get().notify(
         `Added test case ${test.name} to the Tests tab's cases, saved with them once their problems are fixed`,
       );
