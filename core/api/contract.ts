@@ -4,7 +4,7 @@ import { ProviderInputSchema } from '../model/provider-config';
 import { AgentNameSchema, AgentSettingsSchema, type AgentSummary, type AgentVersion } from '../model/agents';
 import { McpServerConfigSchema, type ServerListing } from '../model/tools';
 import type { TestRunSummary } from '../model/test-cases';
-import { ChannelNameSchema, type FlowMemory } from '../model/memory';
+import { ChannelNameSchema, ConversationSchema, type FlowMemory } from '../model/memory';
 import { WRITABLE_CLIENTS, type ClientSetup, type WriteResult } from '../model/client-setup';
 import { z } from 'zod';
 import type { SecretStore } from '../model/secrets';
@@ -99,6 +99,7 @@ export const API = {
     /**
      * `from`: run from a node, reusing the outputs upstream of it from an earlier run (whose inputs fill the gaps).
      * `to`: run to a node: it and the nodes it needs run, nothing after it.
+     * `conversation`: the conversation it goes on (the Chat tab's), for per-conversation memory channels.
      */
     start: method<{ runId: string }>()(
       z.object({
@@ -106,6 +107,7 @@ export const API = {
         inputs: z.record(z.string(), z.unknown()).default({}),
         from: z.object({ nodeId: z.string().min(1).max(64), runId: id }).optional(),
         to: z.string().min(1).max(64).optional(),
+        conversation: ConversationSchema.optional(),
       }),
     ),
     get: method<RunRecord>()(z.object({ id })),
@@ -223,8 +225,10 @@ export const API = {
   memory: {
     /** A flow's memory channels with their latest entries (`limit` per channel). */
     show: method<FlowMemory>()(z.object({ flowId: id, limit: z.number().int().min(1).max(1000).default(20) })),
-    /** Empties one channel, or every channel of the flow. */
-    clear: method<{ removed: number }>()(z.object({ flowId: id, channel: ChannelNameSchema.optional() })),
+    /** Empties one channel, or every channel of the flow; only one conversation's entries when given. */
+    clear: method<{ removed: number }>()(
+      z.object({ flowId: id, channel: ChannelNameSchema.optional(), conversation: ConversationSchema.optional() }),
+    ),
   },
   clients: {
     /** Each desktop MCP client: its config file, whether it exists, and the exact snippet Flowbench needs there. */

@@ -19,6 +19,7 @@ export { runMarkdown, runSummary } from '../model/run-report';
 export { stringifyValue } from '../model/template';
 export { AgentSettingsSchema } from '../model/agents';
 export { parseOrRefuse } from '../model/parse';
+export { ConversationSchema } from '../model/memory';
 import type { startHttpHost as StartHttpHost } from '../host/http-host';
 
 export { httpToken } from '../host/host-tokens';

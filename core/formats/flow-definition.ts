@@ -461,7 +461,11 @@ export function exportFlowDefinition(flow: Flow, publishedVersion: number | unde
     // The flow's channels, edited in Flowbench or not, are the definition's shared channels.
     memory:
       flow.memory.channels.length > 0 || isRecord(kept.memory)
-        ? { ...(isRecord(kept.memory) ? kept.memory : {}), sharedChannels: flow.memory.channels }
+        ? {
+            ...(isRecord(kept.memory) ? kept.memory : {}),
+            // Seed 004 has no per-conversation channels: the export's leftOut says so.
+            sharedChannels: flow.memory.channels.map(({ perConversation: _, ...shared }) => shared),
+          }
         : undefined,
     startStepId: kept.startStepId !== undefined ? (start ? stepIds.get(start.target) : kept.startStepId) : undefined,
     steps: exportedSteps,

@@ -6,7 +6,7 @@ import { FlowSchema, type Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
 import { detectImport } from './detect';
-import { exportFlowText } from './export';
+import { exportFlowText, leftOutOf } from './export';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../tests/fixtures/formats', name), 'utf8');
 
@@ -221,6 +221,19 @@ describe('flow definitions (seed 004)', () => {
     expect(parseYaml(exportFlowText(imported('flow-definition-workshop.yaml').flow, 'flow-definition-yaml'))).toEqual(
       yaml,
     );
+  });
+
+  it('says that a per-conversation channel is left out of the export, which writes it as a shared channel', () => {
+    const { flow } = imported('flow-definition-workshop.json');
+    const chatty = { ...flow, memory: { channels: [{ id: 'context', retentionVersions: 3, perConversation: true }] } };
+    expect(leftOutOf(chatty, 'flow-definition-json')).toEqual([
+      'that memory channel "context" is per conversation (there, every run shares it)',
+    ]);
+    expect(leftOutOf(chatty, 'native')).toEqual([]);
+    const written = JSON.parse(exportFlowText(chatty, 'flow-definition-json')) as {
+      memory: { sharedChannels: unknown };
+    };
+    expect(written.memory.sharedChannels).toEqual([{ id: 'context', retentionVersions: 3 }]);
   });
 
   it('refuses a YAML alias bomb without expanding it', () => {

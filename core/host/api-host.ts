@@ -147,12 +147,13 @@ export class ApiHost {
         },
       },
       runs: {
-        start: ({ flowId, inputs, from, to }) =>
+        start: ({ flowId, inputs, from, to, conversation }) =>
           runner.start({
             flow: flows.get(flowId),
             inputs,
             ...(from ? { from } : {}),
             ...(to ? { to } : {}),
+            ...(conversation !== undefined ? { conversation } : {}),
             // A person trying the flow: pinned outputs stand in for their nodes, as in n8n's manual runs.
             usePins: true,
             trigger: 'editor',
@@ -227,7 +228,7 @@ export class ApiHost {
       },
       memory: {
         show: ({ flowId, limit }) => this.services.memory.show(flowId, { limit }),
-        clear: ({ flowId, channel }) => this.services.memory.clear(flowId, channel),
+        clear: ({ flowId, channel, conversation }) => this.services.memory.clear(flowId, channel, conversation),
       },
       servers: {
         list: () => this.services.servers.list(),

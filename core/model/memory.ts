@@ -12,6 +12,15 @@ export const ChannelNameSchema = z
   .string()
   .regex(CHANNEL_NAME_PATTERN, 'a channel name is 1–128 letters, digits, _ . or -');
 
+/**
+ * A conversation: the runs that share a per-conversation channel's entries
+ * (Langflow's session id, n8n's memory session key). The editor's Chat tab
+ * gives each chat one; `flowbench run --conversation` and the API take one.
+ */
+export const ConversationSchema = z
+  .string()
+  .regex(CHANNEL_NAME_PATTERN, 'a conversation is 1–128 letters, digits, _ . or -');
+
 /** How long a channel keeps its entries; without a rule, entries stay until cleared. */
 export const ChannelSettingsSchema = z.lazy(() =>
   z.object({
@@ -20,6 +29,11 @@ export const ChannelSettingsSchema = z.lazy(() =>
     retentionVersions: z.number().int().min(1).max(10_000).optional(),
     /** Entries younger than N days. */
     retentionDays: z.number().min(0).max(36_500).optional(),
+    /**
+     * A run reads only the entries written in its own conversation; a run
+     * given none reads only what it wrote itself (each run a conversation).
+     */
+    perConversation: z.boolean().optional(),
   }),
 );
 
@@ -28,6 +42,27 @@ export const MemorySettingsSchema = z.lazy(() =>
 );
 
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>;
+type ChannelRules = Omit<ChannelSettings, 'id'>;
+
+/**
+ * The flow's channel settings with `change` made to channel `id` (a key set
+ * to undefined removes that rule); a channel left with no rule is no longer
+ * declared, as one never set.
+ */
+export function withChannelRules(
+  channels: readonly ChannelSettings[],
+  id: string,
+  change: { [K in keyof ChannelRules]?: ChannelRules[K] | undefined },
+): ChannelSettings[] {
+  const next: ChannelSettings = { ...(channels.find((c) => c.id === id) ?? { id }) };
+  for (const [key, value] of Object.entries(change) as [keyof ChannelRules, unknown][]) {
+    if (value === undefined || value === false) delete next[key];
+    else Object.assign(next, { [key]: value });
+  }
+  const kept = Object.keys(next).length > 1;
+  if (!channels.some((c) => c.id === id)) return kept ? [...channels, next] : [...channels];
+  return channels.flatMap((c) => (c.id !== id ? [c] : kept ? [next] : []));
+}
 export type MemorySettings = z.infer<typeof MemorySettingsSchema>;
 
 export interface MemoryEntry {
@@ -39,6 +74,8 @@ export interface MemoryEntry {
   nodeId: string;
   /** The published version the run ran; absent for a draft's run. */
   flowVersion?: number;
+  /** The conversation of the run that wrote it, when it had one. */
+  conversation?: string;
   createdAt: string;
 }
 

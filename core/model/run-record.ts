@@ -33,6 +33,7 @@ export class RunRecordBuilder {
       client?: string;
       parentRunId?: string;
       traceparent?: string;
+      conversation?: string;
     },
   ) {}
 
@@ -53,6 +54,7 @@ export class RunRecordBuilder {
           ...(event.toNodeId ? { toNodeId: event.toNodeId } : {}),
           ...(this.meta.parentRunId !== undefined ? { parentRunId: this.meta.parentRunId } : {}),
           ...(this.meta.traceparent !== undefined ? { traceparent: this.meta.traceparent } : {}),
+          ...(this.meta.conversation !== undefined ? { conversation: this.meta.conversation } : {}),
           steps: [],
         };
         return;

@@ -197,6 +197,8 @@ export interface RunRecord {
   parentRunId?: string;
   /** The W3C `traceparent` the MCP client sent with the call. */
   traceparent?: string;
+  /** The conversation it ran in: what its per-conversation memory channels read and wrote. */
+  conversation?: string;
   /** Tokens and cost summed over the steps. */
   usage?: TokenUsage;
   steps: StepRecord[];

@@ -29,10 +29,10 @@ export class MemoryService {
     return { flowId: flow.id, flowName: flow.name, channels };
   }
 
-  /** Removes the entries of one channel, or of all; the flow's settings stay. */
-  clear(flowRef: string, channel?: string): { removed: number } {
+  /** Removes the entries of one channel, or of all (only a conversation's, when given); the flow's settings stay. */
+  clear(flowRef: string, channel?: string, conversation?: string): { removed: number } {
     const { flow } = this.channels(flowRef, channel);
-    return { removed: this.memory.clear(flow.id, channel) };
+    return { removed: this.memory.clear(flow.id, channel, conversation) };
   }
 
   /** The flow and its channel names (only `channel`, which must be one); CHANNEL_NOT_FOUND otherwise. */

@@ -43,6 +43,8 @@ export interface StartRun {
   to?: string;
   /** A run a person started (the editor, `flowbench run`): pinned nodes give their pinned output. */
   usePins?: boolean;
+  /** The conversation it runs in (the Chat tab's): what its per-conversation memory channels hold. */
+  conversation?: string;
 }
 
 /** What runs reach besides models: MCP tools, the agent library, other flows' published versions. */
@@ -60,6 +62,7 @@ export interface RunDependencies {
     flowId: string;
     runId: string;
     flowVersion?: number;
+    conversation?: string;
     settings: readonly ChannelSettings[];
   }) => MemoryPort;
 }
@@ -68,6 +71,8 @@ export interface RunDependencies {
 export class RunService {
   /** Runs started with `start` and not finished yet, by run id. */
   private readonly active = new Map<string, AbortController>();
+  /** The conversations of runs going on, by run id: a flow node's run goes on in its caller's. */
+  private readonly conversations = new Map<string, string>();
   private readonly subflows: SubflowPort = {
     describe: (flow) => this.describeSubflow(flow),
     run: (request) => this.runSubflow(request),
@@ -125,11 +130,13 @@ export class RunService {
         { flowId: target.id },
       );
     }
+    const conversation = this.conversations.get(request.parentRunId);
     const record = await this.run({
       flow: published.snapshot,
       flowVersion: published.version,
       inputs: request.inputs,
       trigger: 'flow',
+      ...(conversation !== undefined ? { conversation } : {}),
       signal: request.signal as AbortSignal,
       parent: { runId: request.parentRunId, callers: request.callers },
       listeners: [
@@ -154,6 +161,7 @@ export class RunService {
       ...(request.client !== undefined ? { client: request.client } : {}),
       ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
       ...(request.parent ? { parentRunId: request.parent.runId } : {}),
+      ...(request.conversation !== undefined ? { conversation: request.conversation } : {}),
     };
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
     const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
@@ -163,28 +171,34 @@ export class RunService {
       flowId: request.flow.id,
       runId,
       ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
+      ...(request.conversation !== undefined ? { conversation: request.conversation } : {}),
       settings: request.flow.memory.channels,
     });
-    await runFlow({
-      runId,
-      flow: request.flow,
-      inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
-      ...(reuse ? { reuse: reuse.source } : {}),
-      ...(request.to !== undefined ? { toNodeId: request.to } : {}),
-      ...(request.usePins ? { usePins: true } : {}),
-      llm: this.llm(),
-      subflows: this.subflows,
-      ...(this.deps.tools ? { tools: this.deps.tools } : {}),
-      ...(this.deps.agents ? { agents: this.deps.agents } : {}),
-      ...(memory ? { memory } : {}),
-      ...(request.parent ? { callers: request.parent.callers } : {}),
-      ...(request.streamTokens ? { streamTokens: true } : {}),
-      ...(request.human ? { human: request.human } : {}),
-      listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-      ...request.engine,
-    });
+    if (request.conversation !== undefined) this.conversations.set(runId, request.conversation);
+    try {
+      await runFlow({
+        runId,
+        flow: request.flow,
+        inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
+        ...(reuse ? { reuse: reuse.source } : {}),
+        ...(request.to !== undefined ? { toNodeId: request.to } : {}),
+        ...(request.usePins ? { usePins: true } : {}),
+        llm: this.llm(),
+        subflows: this.subflows,
+        ...(this.deps.tools ? { tools: this.deps.tools } : {}),
+        ...(this.deps.agents ? { agents: this.deps.agents } : {}),
+        ...(memory ? { memory } : {}),
+        ...(request.parent ? { callers: request.parent.callers } : {}),
+        ...(request.streamTokens ? { streamTokens: true } : {}),
+        ...(request.human ? { human: request.human } : {}),
+        listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
+        ...request.engine,
+      });
+    } finally {
+      if (request.conversation !== undefined) this.conversations.delete(runId);
+    }
     // Whoever gets the record next passes it on (an MCP result, a CLI line): it is stored first.
     await this.log.durable();
     const record = builder.record();

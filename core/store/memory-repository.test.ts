@@ -59,4 +59,32 @@ describe('MemoryRepository', () => {
     expect(memory.clear('small')).toBe(3);
     expect(kept()).toEqual([]);
   });
+
+  it('a per-conversation channel reads only its conversation; a run given none reads only its own entries', () => {
+    const settings = [{ id: 'chat', perConversation: true }];
+    const port = (runId: string, conversation?: string) =>
+      memory.port({ flowId: 'small', runId, settings, ...(conversation ? { conversation } : {}) });
+    const read = (runId: string, conversation?: string) =>
+      port(runId, conversation)
+        .read('chat', 10)
+        .map((e) => e.payload);
+    port('r1', 'a').write('chat', 'a1', 'n');
+    port('r2', 'b').write('chat', 'b1', 'n');
+    port('r3', 'a').write('chat', 'a2', 'n');
+    port('r4').write('chat', 'lone', 'n');
+    expect(read('r5', 'a')).toEqual(['a1', 'a2']);
+    expect(read('r5', 'b')).toEqual(['b1']);
+    expect(read('r4')).toEqual(['lone']);
+    expect(read('r6')).toEqual([]);
+    // A channel shared by every run reads all of them, each entry saying its conversation.
+    const shared = memory.port({ flowId: 'small', runId: 'r7', conversation: 'a', settings: [] }).read('chat', 10);
+    expect(shared.map((e) => [e.payload, e.conversation])).toEqual([
+      ['a1', 'a'],
+      ['b1', 'b'],
+      ['a2', 'a'],
+      ['lone', undefined],
+    ]);
+    expect(memory.clear('small', 'chat', 'a')).toBe(2);
+    expect(memory.entries('small', 'chat', 10).map((e) => e.payload)).toEqual(['b1', 'lone']);
+  });
 });

@@ -1,10 +1,16 @@
-import { and, desc, eq, isNotNull, lt, max, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, max, sql } from 'drizzle-orm';
 import type { ChannelSettings, ChannelSummary, MemoryEntry, MemoryPort } from '../model/memory';
 import { WRITE_TRANSACTION, type Db } from './database';
 import { memoryEntries } from './schema';
 
 type EntryRow = typeof memoryEntries.$inferSelect;
 const DAY_MS = 86_400_000;
+
+/**
+ * Whose entries of a per-conversation channel: a conversation's, or, for a
+ * run given none, that run's own.
+ */
+export type EntryScope = { conversation: string } | { runId: string };
 
 const entryOf = (row: EntryRow): MemoryEntry => ({
   id: row.id,
@@ -13,6 +19,7 @@ const entryOf = (row: EntryRow): MemoryEntry => ({
   runId: row.runId,
   nodeId: row.nodeId,
   ...(row.flowVersion !== null ? { flowVersion: row.flowVersion } : {}),
+  ...(row.conversation !== null ? { conversation: row.conversation } : {}),
   createdAt: new Date(row.createdAt).toISOString(),
 });
 
@@ -46,12 +53,12 @@ export class MemoryRepository {
     });
   }
 
-  /** The last `limit` entries of a channel, oldest first. */
-  entries(flowId: string, channel: string, limit: number): MemoryEntry[] {
+  /** The last `limit` entries of a channel (only those of `scope` when given), oldest first. */
+  entries(flowId: string, channel: string, limit: number, scope?: EntryScope): MemoryEntry[] {
     return this.db
       .select()
       .from(memoryEntries)
-      .where(and(eq(memoryEntries.flowId, flowId), eq(memoryEntries.channel, channel)))
+      .where(and(eq(memoryEntries.flowId, flowId), eq(memoryEntries.channel, channel), scopeFilter(scope)))
       .orderBy(desc(memoryEntries.id))
       .limit(limit)
       .all()
@@ -59,25 +66,31 @@ export class MemoryRepository {
       .map(entryOf);
   }
 
-  /** Removes a channel's entries, or every channel's; returns how many went. */
-  clear(flowId: string, channel?: string): number {
-    const where =
-      channel === undefined
-        ? eq(memoryEntries.flowId, flowId)
-        : and(eq(memoryEntries.flowId, flowId), eq(memoryEntries.channel, channel));
+  /** Removes a channel's entries, or every channel's (only a conversation's, when given); returns how many went. */
+  clear(flowId: string, channel?: string, conversation?: string): number {
+    const where = and(
+      eq(memoryEntries.flowId, flowId),
+      channel === undefined ? undefined : eq(memoryEntries.channel, channel),
+      conversation === undefined ? undefined : eq(memoryEntries.conversation, conversation),
+    );
     return this.db.delete(memoryEntries).where(where).run().changes;
   }
 
   /** Appends an entry and applies the channel's retention, in one transaction. */
   append(
-    entry: { flowId: string; channel: string; payload: unknown; runId: string; nodeId: string; flowVersion?: number },
+    entry: Omit<MemoryEntry, 'id' | 'createdAt'> & { flowId: string },
     settings: ChannelSettings | undefined,
     now = Date.now(),
   ): void {
     this.db.transaction(() => {
       this.db
         .insert(memoryEntries)
-        .values({ ...entry, flowVersion: entry.flowVersion ?? null, createdAt: now })
+        .values({
+          ...entry,
+          flowVersion: entry.flowVersion ?? null,
+          conversation: entry.conversation ?? null,
+          createdAt: now,
+        })
         .run();
       if (settings) this.prune(entry.flowId, settings, now);
     }, WRITE_TRANSACTION);
@@ -107,10 +120,24 @@ export class MemoryRepository {
     }
   }
 
-  /** One run's view: reads and writes of its flow's channels, each write pruned by the flow's settings. */
-  port(run: { flowId: string; runId: string; flowVersion?: number; settings: readonly ChannelSettings[] }): MemoryPort {
+  /**
+   * One run's view: reads and writes of its flow's channels, each write
+   * pruned by the flow's settings; a per-conversation channel reads only the
+   * run's conversation (or, given none, the run's own entries).
+   */
+  port(run: {
+    flowId: string;
+    runId: string;
+    flowVersion?: number;
+    conversation?: string;
+    settings: readonly ChannelSettings[];
+  }): MemoryPort {
+    const scope: EntryScope =
+      run.conversation !== undefined ? { conversation: run.conversation } : { runId: run.runId };
+    const perConversation = new Set(run.settings.filter((s) => s.perConversation).map((s) => s.id));
     return {
-      read: (channel, limit) => this.entries(run.flowId, channel, limit),
+      read: (channel, limit) =>
+        this.entries(run.flowId, channel, limit, perConversation.has(channel) ? scope : undefined),
       write: (channel, payload, nodeId) =>
         this.append(
           {
@@ -120,9 +147,17 @@ export class MemoryRepository {
             runId: run.runId,
             nodeId,
             ...(run.flowVersion !== undefined ? { flowVersion: run.flowVersion } : {}),
+            ...(run.conversation !== undefined ? { conversation: run.conversation } : {}),
           },
           run.settings.find((s) => s.id === channel),
         ),
     };
   }
 }
+
+const scopeFilter = (scope: EntryScope | undefined) =>
+  scope === undefined
+    ? undefined
+    : 'conversation' in scope
+      ? eq(memoryEntries.conversation, scope.conversation)
+      : and(isNull(memoryEntries.conversation), eq(memoryEntries.runId, scope.runId));

@@ -20,6 +20,7 @@ export interface RunStart {
   toNodeId?: string;
   parentRunId?: string;
   traceparent?: string;
+  conversation?: string;
 }
 
 /** Longest a run event waits before it is written (see `enqueue`). */
@@ -220,6 +221,7 @@ export class RunLog {
         run.parentRunId ?? null,
         run.traceparent ?? null,
         run.toNodeId ?? null,
+        run.conversation ?? null,
       ],
     ]);
   }

@@ -26,6 +26,7 @@ export function createRunRecorder(log: RunLog, meta: RecorderStart): RunEventLis
         client: meta.client,
         parentRunId: meta.parentRunId,
         traceparent: meta.traceparent,
+        conversation: meta.conversation,
         runId: event.runId,
         inputs: event.inputs,
         startedAt: event.at,

@@ -217,6 +217,7 @@ function summaryOf(row: typeof runs.$inferSelect): RunSummary {
     trigger: row.trigger,
     ...(row.client ? { client: row.client } : {}),
     ...(row.traceparent ? { traceparent: row.traceparent } : {}),
+    ...(row.conversation ? { conversation: row.conversation } : {}),
     status: row.status,
     ...(row.errorCode
       ? {

@@ -46,6 +46,7 @@ export const RUN_START_KEYS = [
   'parentRunId',
   'traceparent',
   'toNodeId',
+  'conversation',
 ] as const satisfies KeysOf<typeof runs>;
 export const RUN_FINISH_KEYS = [
   'status',

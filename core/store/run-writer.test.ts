@@ -30,7 +30,7 @@ function runBatch(id: string): RunWriteBatch {
       ['insertSnapshot', [`hash-${id}`, '{}', 0]],
       [
         'insertRun',
-        [id, 'f', 'F', null, `hash-${id}`, '{}', 'cli', null, process.pid, Date.now(), null, null, null, null],
+        [id, 'f', 'F', null, `hash-${id}`, '{}', 'cli', null, process.pid, Date.now(), null, null, null, null, null],
       ],
     ],
   };

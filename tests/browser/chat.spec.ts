@@ -111,6 +111,57 @@ test('Chat, as Langflow’s Playground: each message runs the flow with it as it
   await expect(log.locator('.chat-sent')).toHaveCount(0);
 });
 
+test('Per-conversation memory: Keep it per conversation, and New chat starts with none of what the last chat said', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel((request) => ({ content: `Answer to ${lastUserText(request.body.messages)}` }));
+  await openFlow(page, served, chatFlow);
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const chat = page.locator('.chat-panel');
+  await expect(chat).toContainText('which every run shares and outlives this chat');
+  await chat.getByRole('button', { name: 'Keep it per conversation' }).click();
+  await expect(chat).toContainText(
+    'It remembers this chat through its memory (chat): New chat starts with none of it.',
+  );
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'chatty').memory.channels).toEqual([{ id: 'chat', perConversation: true }]);
+
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const log = page.getByRole('log', { name: 'Conversation' });
+  const send = async (text: string, turns: number) => {
+    await box.fill(text);
+    await box.press('Enter');
+    await expect(log.getByLabel('Answer', { exact: true })).toHaveCount(turns);
+  };
+  /** The memory messages the model was sent for the request at `index`. */
+  const remembered = (index: number) =>
+    (model.requests[index]?.body.messages ?? []).map((m) => String(m.content)).filter((c) => c.startsWith('Memory'));
+  await send('First', 1);
+  await send('Second', 2);
+  expect(remembered(1)).toEqual(['Memory "chat", the last 1 entry, oldest first:\n- Answer to First ()']);
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send('Fresh', 1);
+  expect(remembered(2)).toEqual([]);
+  // Both chats' runs are stored with their conversation, and the Memory section shows whose each entry is.
+  const runs = withDatabase(served.db, (services) => services.runs.list({ flowId: 'chatty', limit: 10 }));
+  const [fresh, second, first] = runs.map((r) => r.conversation ?? '');
+  expect(first).toMatch(/^chat-[0-9a-f-]{36}$/);
+  expect(second).toBe(first);
+  expect(fresh).toMatch(/^chat-[0-9a-f-]{36}$/);
+  expect(fresh).not.toBe(first);
+  await page.locator('.react-flow__pane').click({ position: { x: 450, y: 60 } });
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  const memory = page.getByLabel('Memory', { exact: true });
+  await expect(memory.locator('summary')).toContainText('3 entries · per conversation');
+  await memory.locator('summary').click();
+  await expect(memory.getByRole('checkbox', { name: /Per conversation/ })).toBeChecked();
+  const newest = memory.getByLabel('Entries of chat').locator('.memory-conversation').last();
+  await expect(newest).toHaveText(` · ${fresh!.slice(0, 13)}…`);
+  await expect(newest).toHaveAttribute('title', fresh!);
+});
+
 test('Chat says why a message did not run, and what a flow without a text parameter needs', async ({
   page,
   served,

@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { lib } from '../lib';
 import type { FlowMemory } from '../../model/memory';
 import { printJson, printLine, type CliContext } from '../context';
-import { usageError } from '../usage';
+import { conversationOption, usageError } from '../usage';
 
 interface MemoryOptions {
   channel?: string;
   clear?: boolean;
   limit?: string;
   json?: boolean;
+  conversation?: string;
 }
 
 function printChannels(memory: FlowMemory): void {
@@ -24,11 +25,12 @@ function printChannels(memory: FlowMemory): void {
       : '';
     printLine(
       `${view.channel}  ${view.entries} entr${view.entries === 1 ? 'y' : 'ies'}${retention ? `  keeps: ${retention}` : ''}` +
+        `${view.settings?.perConversation ? '  per conversation' : ''}` +
         `  read by: ${view.readers.join(', ') || '—'}  written by: ${view.writers.join(', ') || '—'}`,
     );
     for (const entry of view.recent) {
       printLine(
-        `  ${entry.createdAt}  ${entry.nodeId}  ${lib.stringifyValue(entry.payload).replace(/\s+/g, ' ').slice(0, 200)}`,
+        `  ${entry.createdAt}  ${entry.nodeId}${entry.conversation ? `  (${entry.conversation})` : ''}  ${lib.stringifyValue(entry.payload).replace(/\s+/g, ' ').slice(0, 200)}`,
       );
     }
   }
@@ -44,6 +46,7 @@ export function registerMemoryCommand(program: Command, ctx: CliContext): void {
     .option('--channel <name>', 'only this channel')
     .option('--limit <n>', 'entries shown per channel (default 20)')
     .option('--clear', 'remove the entries (of --channel, or of every channel)')
+    .option('--conversation <name>', "with --clear: only this conversation's entries")
     .option(
       '--json',
       'print JSON: { flowId, flowName, channels: [{ channel, entries, settings?, readers, writers, recent }] }, or { removed }',
@@ -52,9 +55,11 @@ export function registerMemoryCommand(program: Command, ctx: CliContext): void {
       const limit = options.limit === undefined ? undefined : Number(options.limit);
       if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000))
         throw usageError(`--limit takes a whole number from 1 to 1000, got "${options.limit}"`);
+      const conversation = conversationOption(options.conversation);
+      if (conversation !== undefined && !options.clear) throw usageError('--conversation goes with --clear');
       const memory = ctx.services.memory;
       if (options.clear) {
-        const result = memory.clear(ref, options.channel);
+        const result = memory.clear(ref, options.channel, conversation);
         if (options.json) return printJson(result);
         return printLine(`removed ${result.removed} entr${result.removed === 1 ? 'y' : 'ies'}`);
       }

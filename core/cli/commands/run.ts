@@ -5,7 +5,7 @@ import type { Flow } from '../../model/flow';
 import { shortRunId, type RunEvent, type RunOutput, type RunRecord } from '../../model/run';
 import { stringifyValue } from '../../model/template';
 import { printJson, printLine, type CliContext } from '../context';
-import { usageError } from '../usage';
+import { conversationOption, usageError } from '../usage';
 
 interface RunCommandOptions {
   input: string[];
@@ -16,6 +16,7 @@ interface RunCommandOptions {
   from?: string;
   reuse?: string;
   to?: string;
+  conversation?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -91,7 +92,12 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option('--from <node>', 'run only this node and what depends on it, reusing stored upstream outputs')
     .option('--reuse <run>', "with --from: the run whose outputs are reused (default: the flow's latest run)")
     .option('--to <node>', 'run only this node and the nodes it needs, nothing after it; prints its output')
+    .option(
+      '--conversation <name>',
+      "go on this conversation: the flow's per-conversation memory channels hold what its earlier runs wrote",
+    )
     .action(async (ref: string, options: RunCommandOptions) => {
+      const conversation = conversationOption(options.conversation);
       const { flows, runner, runs } = ctx.services;
       const flow = flows.get(flows.resolve(ref).id);
       const inputs = readRunInputs(flow, options);
@@ -134,6 +140,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           ...(from ? { from } : {}),
           ...(options.to !== undefined ? { to: options.to } : {}),
           usePins: true,
+          ...(conversation !== undefined ? { conversation } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           listeners: showProgress
             ? [

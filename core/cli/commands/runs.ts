@@ -36,6 +36,7 @@ async function showRun(run: RunRecord): Promise<void> {
     );
   }
   if (run.toNodeId) printLine(`run to ${run.toNodeId}: it and the nodes it needs ran, nothing after it`);
+  if (run.conversation) printLine(`conversation ${run.conversation}`);
   printLine(`inputs ${JSON.stringify(run.inputs)}`);
   if (run.error)
     printLine(`error [${run.error.code}]${run.error.nodeId ? ` at ${run.error.nodeId}` : ''}: ${run.error.message}`);

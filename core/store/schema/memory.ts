@@ -15,7 +15,12 @@ export const memoryEntries = sqliteTable(
     nodeId: text('node_id').notNull(),
     /** The published version the writing run ran; null for a draft's run. */
     flowVersion: integer('flow_version'),
+    /** The writing run's conversation; null for a run given none. */
+    conversation: text('conversation'),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('memory_flow_channel').on(t.flowId, t.channel, t.id)],
+  (t) => [
+    index('memory_flow_channel').on(t.flowId, t.channel, t.id),
+    index('memory_flow_channel_conversation').on(t.flowId, t.channel, t.conversation, t.id),
+  ],
 );

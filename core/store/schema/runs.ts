@@ -38,6 +38,8 @@ export const runs = sqliteTable(
     parentRunId: text('parent_run_id'),
     /** The W3C trace context an MCP client sent with the call, for its traces to find the run. */
     traceparent: text('traceparent'),
+    /** The conversation it ran in (the Chat tab's, `--conversation`): per-conversation memory channels. */
+    conversation: text('conversation'),
   },
   (t) => [
     index('runs_flow_started').on(t.flowId, t.startedAt),

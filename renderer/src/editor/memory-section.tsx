@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { ChannelSettings, ChannelView } from '../../../core/model/memory';
+import { withChannelRules, type ChannelSettings, type ChannelView } from '../../../core/model/memory';
 import { stringifyValue } from '../../../core/model/template';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -44,15 +44,11 @@ function Channel({ view, onClear }: { view: ChannelView; onClear: () => void }) 
   const flow = useAppStore((s) => s.flow);
   const [isConfirming, setConfirming] = useState(false);
   const settings = flow?.memory.channels.find((c) => c.id === view.channel);
-  /** Sets one retention rule (undefined removes it); the channel is declared on the flow when it has a rule. */
-  const setRule = (key: 'retentionVersions' | 'retentionDays', value: number | undefined) => {
+  const perConversation = settings?.perConversation === true;
+  /** Sets one rule (undefined removes it); the channel is declared on the flow while it has a rule. */
+  const setRule = <K extends keyof ChannelSettings>(key: K, value: ChannelSettings[K] | undefined) => {
     if (!flow) return;
-    const next: ChannelSettings = { ...(settings ?? { id: view.channel }) };
-    if (value === undefined) delete next[key];
-    else next[key] = value;
-    const others = flow.memory.channels.filter((c) => c.id !== view.channel);
-    const channels =
-      next.retentionDays === undefined && next.retentionVersions === undefined ? others : [...others, next];
+    const channels = withChannelRules(flow.memory.channels, view.channel, { [key]: value });
     useAppStore.getState().updateFlowFields({ memory: { channels } }, `memory.${view.channel}.${key}`);
   };
   const rule = (key: 'retentionVersions' | 'retentionDays', label: string) => (
@@ -77,14 +73,24 @@ function Channel({ view, onClear }: { view: ChannelView; onClear: () => void }) 
       <summary>
         <code>{view.channel}</code>{' '}
         <span className="muted">
-          {view.entries} entr{view.entries === 1 ? 'y' : 'ies'} · read by {view.readers.join(', ') || 'no node'} ·
-          written by {view.writers.join(', ') || 'no node'}
+          {view.entries} entr{view.entries === 1 ? 'y' : 'ies'}
+          {perConversation ? ' · per conversation' : ''} · read by {view.readers.join(', ') || 'no node'} · written by{' '}
+          {view.writers.join(', ') || 'no node'}
         </span>
       </summary>
       <div className="memory-rules">
         {rule('retentionVersions', 'Keep entries of the last N published versions')}
         {rule('retentionDays', 'Keep entries for N days')}
       </div>
+      <label className="inline memory-per-conversation">
+        <input
+          type="checkbox"
+          checked={perConversation}
+          onChange={(e) => setRule('perConversation', e.target.checked || undefined)}
+        />
+        Per conversation: a run reads only what runs of its conversation wrote (a chat in the Chat tab,{' '}
+        <code>--conversation</code>); a run without one, only what it wrote itself
+      </label>
       {view.recent.length > 0 && (
         <ol className="memory-entries" aria-label={`Entries of ${view.channel}`}>
           {view.recent.map((entry) => (
@@ -92,6 +98,13 @@ function Channel({ view, onClear }: { view: ChannelView; onClear: () => void }) 
               <span className="muted">
                 {new Date(entry.createdAt).toLocaleString()} · {entry.nodeId}
                 {entry.flowVersion !== undefined ? ` · v${entry.flowVersion}` : ''}
+                {entry.conversation !== undefined && (
+                  // A chat's is `chat-` and a uuid: its first characters tell chats apart, the tooltip has it whole.
+                  <span className="memory-conversation" title={entry.conversation}>
+                    {' '}
+                    · {entry.conversation.length > 16 ? `${entry.conversation.slice(0, 13)}…` : entry.conversation}
+                  </span>
+                )}
               </span>
               <pre>{stringifyValue(entry.payload).slice(0, 2000)}</pre>
             </li>

@@ -5,6 +5,9 @@ import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { chatParameter, type ChatTurn } from '../store/chat-slice';
+import { readOnlyShown } from '../store/versions-slice';
+import { withChannelRules } from '../../../core/model/memory';
+import { useShallow } from 'zustand/react/shallow';
 import { RunQuestions } from './question-form';
 
 const NO_TURNS: ChatTurn[] = [];
@@ -120,23 +123,55 @@ export function ChatPanel() {
   );
 }
 
-/** Whether the flow remembers earlier messages: only through its nodes' memory reads. */
+/**
+ * Whether the flow remembers earlier messages: only through its nodes'
+ * memory reads, of this chat alone for a per-conversation channel, of every
+ * run for the others (which one click makes per conversation).
+ */
 function MemoryNote() {
-  const channels = useAppStore((s) => {
-    const read = s.flow?.nodes.flatMap((n) => {
-      const reads = (n.config as { memoryReads?: { channel: string }[] }).memoryReads;
-      return Array.isArray(reads) ? reads.map((r) => r.channel) : [];
-    });
-    return [...new Set(read)].join(', ');
-  });
-  if (!channels)
+  const read = useAppStore(
+    useShallow((s) => {
+      const names = s.flow?.nodes.flatMap((n) => {
+        const reads = (n.config as { memoryReads?: { channel: string }[] }).memoryReads;
+        return Array.isArray(reads) ? reads.map((r) => r.channel) : [];
+      });
+      return [...new Set(names)];
+    }),
+  );
+  const perConversation = useAppStore(
+    useShallow((s) => s.flow?.memory.channels.filter((c) => c.perConversation).map((c) => c.id) ?? []),
+  );
+  if (read.length === 0)
     return (
       <>It keeps nothing between messages: give an LLM or agent node memory reads and writes to make it remember.</>
     );
+  const own = read.filter((c) => perConversation.includes(c));
+  const shared = read.filter((c) => !perConversation.includes(c));
+  const makeOwn = () => {
+    const state = useAppStore.getState();
+    const { flow, updateFlowFields } = state;
+    if (readOnlyShown(state)) return state.notify('Go back to the draft to change its memory: a past flow is shown');
+    if (!flow) return;
+    const channels = shared.reduce(
+      (all, id) => withChannelRules(all, id, { perConversation: true }),
+      flow.memory.channels,
+    );
+    updateFlowFields({ memory: { channels } });
+  };
   return (
     <>
-      It remembers through its memory ({channels}), which outlives this chat: New chat starts a new conversation here,
-      the flow settings&apos; Memory section clears what it remembers.
+      {own.length > 0 && (
+        <>It remembers this chat through its memory ({own.join(', ')}): New chat starts with none of it. </>
+      )}
+      {shared.length > 0 && (
+        <>
+          It remembers through its memory ({shared.join(', ')}), which every run shares and outlives this chat: the flow
+          settings&apos; Memory section clears it.{' '}
+          <button className="link" onClick={makeOwn}>
+            Keep {shared.length === 1 ? 'it' : 'them'} per conversation
+          </button>
+        </>
+      )}
     </>
   );
 }

@@ -11,6 +11,8 @@ import { keepList, readList } from './stored-list';
 /** One message sent in the Chat tab and what the flow answered. */
 export interface ChatTurn {
   message: string;
+  /** The conversation its run went on: every turn of a chat has its chat's (per-conversation memory). */
+  conversation?: string;
   /** The run the message started; none while it starts, or when it did not. */
   runId?: string;
   /** Set once its run has ended, or at once when it did not start. */
@@ -37,7 +39,7 @@ export interface ChatSlice {
   settleChatTurn: (run: RunRecord) => void;
   /** The turn's run is no longer stored (deleted meanwhile): said in its place. */
   chatRunGone: (runId: string) => void;
-  /** Starts a new conversation (the runs stay listed). */
+  /** Starts a new conversation, with per-conversation memory empty again (the runs stay listed). */
   clearChat: () => void;
   /** Takes back the open flow's conversation this tab kept before a reload, when it has none yet. */
   restoreChat: () => void;
@@ -56,6 +58,9 @@ const keptChat = (flowId: string): ChatTurn[] =>
       ? kept.filter((turn: unknown): turn is ChatTurn => isRecord(turn) && typeof turn.message === 'string')
       : [],
   );
+
+/** A new chat's conversation: what its runs' per-conversation memory channels share. */
+const newConversation = () => `chat-${crypto.randomUUID()}`;
 
 /**
  * The parameter a chat message goes to: the first text parameter a run
@@ -112,9 +117,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       const { flow, flowId } = get();
       const parameter = flow && chatParameter(flow);
       if (!flow || !flowId || !parameter) return;
-      const index = (get().chats[flowId] ?? []).length;
-      setTurns(flowId, [...(get().chats[flowId] ?? []), { message }]);
-      const runId = await get().startRun({ inputs: { [parameter.name]: message }, keepPanel: true });
+      const turns = get().chats[flowId] ?? [];
+      const conversation = turns.find((t) => t.conversation)?.conversation ?? newConversation();
+      setTurns(flowId, [...turns, { message, conversation }]);
+      const index = turns.length;
+      const runId = await get().startRun({ inputs: { [parameter.name]: message }, keepPanel: true, conversation });
       if (!runId) {
         // Said where the Run form or the refusal above the canvas says it; the turn says that it did not start.
         const why = Object.entries(get().runInputProblems)

@@ -325,6 +325,8 @@ export interface LaunchOptions {
   inputs?: Record<string, string>;
   /** The side panel stays on its tab (the Chat tab shows the run itself). */
   keepPanel?: boolean;
+  /** The conversation the run goes on (the Chat tab's): per-conversation memory channels. */
+  conversation?: string;
 }
 
 /**
@@ -340,6 +342,7 @@ async function launch(
     to,
     inputs: given,
     keepPanel,
+    conversation,
   }: { from?: { nodeId: string; runId: string }; to?: string } & LaunchOptions = {},
 ): Promise<string | undefined> {
   const { flow, flowId } = get();
@@ -382,7 +385,13 @@ async function launch(
     isStoredRun: false,
   });
   try {
-    const { runId } = await api.runs.start({ flowId, inputs, ...(from ? { from } : {}), ...(to ? { to } : {}) });
+    const { runId } = await api.runs.start({
+      flowId,
+      inputs,
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      ...(conversation !== undefined ? { conversation } : {}),
+    });
     set({ runId });
     return runId;
   } catch (error) {
