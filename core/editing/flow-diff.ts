@@ -28,7 +28,7 @@ function nodeFields(from: FlowNode, to: FlowNode): string[] {
   if (from.label !== to.label) fields.push('label');
   for (const key of new Set([...Object.keys(from.config), ...Object.keys(to.config)]))
     if (!sameJson(from.config[key], to.config[key])) fields.push(`config.${key}`);
-  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled', 'pin'] as const)
+  for (const key of ['version', 'maxAttempts', 'timeoutMs', 'onError', 'disabled', 'pin', 'forEach'] as const)
     if (!sameJson(from[key], to[key])) fields.push(key);
   return fields;
 }

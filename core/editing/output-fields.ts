@@ -32,14 +32,19 @@ export interface KnownOutput {
  * declares (an LLM's JSON schema, an ask node's fields) or what it calls
  * declares, then those of what a run gave (JSON without a schema).
  */
-export function outputFields(node: Pick<FlowNode, 'type' | 'config'>, known: KnownOutput = {}): OutputField[] {
+export function outputFields(
+  node: Pick<FlowNode, 'type' | 'config' | 'forEach'>,
+  known: KnownOutput = {},
+): OutputField[] {
   const fields = new Map<string, OutputField>();
   const add = (path: readonly string[], detail: string) => {
     const key = path.join('.');
     if (!fields.has(key) && fields.size < MAX_FIELDS) fields.set(key, { path, detail });
   };
-  fromSchema(nodeRegistry.outputSchema(node), [], add);
-  fromSchema(known.declared, [], add);
+  // A node that runs for each item gives a list of what it declares: the fields are the first item's.
+  const each = node.forEach ? ['0'] : [];
+  fromSchema(nodeRegistry.outputSchema(node), each, add);
+  fromSchema(known.declared, each, add);
   fromValue(known.seen, [], add);
   return [...fields.values()];
 }

@@ -30,6 +30,8 @@ export function referencesFor(
     label: `inputs.${p.name}`,
     detail: `${p.type} parameter`,
   }));
+  const forEach = flow.nodes.find((n) => n.id === nodeId)?.forEach;
+  if (forEach) options.unshift({ label: 'item', detail: `the item of ${forEach.items || 'the list'} it runs for` });
   // One walk back from the node, not one per other node: per node it was quadratic (seconds at 10,000 nodes).
   const upstream = reachable([nodeId], (id) => adjacency.incoming.get(id));
   for (const node of flow.nodes) {

@@ -6,6 +6,7 @@ import type { ToolCallRecord } from '../model/tools';
 import { renderTemplate, resolveTemplateValue, type RenderScope } from '../model/render';
 import type { RunEvent } from '../model/run';
 import type { NodeContext, NodeDefinition, NodeOutcome, StepDetails } from '../nodes/define-node';
+import { runForEach } from './for-each';
 import { backoffDelay, sleep, type RetryPolicy } from './retry';
 import { sharedController, type RunCancellation } from './run-cancellation';
 
@@ -66,8 +67,30 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
           { nodeId: node.id },
         );
       }
-      const ctx = new RunContext(input, guard, details, used);
-      const outcome = await guard.settle(definition.execute(ctx, node.config), input.timeoutMs);
+      const execute = definition.execute;
+      const outcome = await guard.settle(
+        node.forEach
+          ? runForEach(
+              { ...node, forEach: node.forEach },
+              input.scope,
+              used,
+              details,
+              // Items run side by side: their tokens would interleave, so they are not streamed.
+              (scope, mine) =>
+                execute(
+                  new RunContext(
+                    { ...input, scope, ports: { ...input.ports, streamsTokens: false } },
+                    guard,
+                    mine,
+                    used,
+                  ),
+                  node.config,
+                ),
+              (reason) => guard.abort(reason),
+            )
+          : execute(new RunContext(input, guard, details, used), node.config),
+        input.timeoutMs,
+      );
       emit({
         type: 'node.finished',
         runId,
@@ -146,6 +169,11 @@ class AttemptGuard {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Stops what the attempt still has in flight (the other items of a node that runs for each). */
+  abort(reason: unknown): void {
+    if (!this.signal.aborted) this.controller?.abort(reason);
   }
 
   dispose(): void {

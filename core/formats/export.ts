@@ -9,8 +9,8 @@ import { exportWorkflow } from './workflow-export';
 /**
  * What of the flow an export format has no place for, in words: the export
  * says so instead of dropping it quietly. Only the native format carries a
- * flow's sticky notes, test cases, deactivated nodes, pinned outputs and
- * per-conversation memory channels.
+ * flow's sticky notes, test cases, deactivated nodes, pinned outputs, nodes
+ * that run for each item and per-conversation memory channels.
  */
 export function leftOutOf(flow: Flow, format: ExportFormat): string[] {
   if (format === 'native') return [];
@@ -21,6 +21,9 @@ export function leftOutOf(flow: Flow, format: ExportFormat): string[] {
     // Not a note: there, the node runs.
     ...flow.nodes.filter((n) => n.disabled).map((n) => `the deactivation of node "${n.id}" (it runs there)`),
     ...flow.nodes.filter((n) => n.pin).map((n) => `the pinned output of node "${n.id}"`),
+    ...flow.nodes
+      .filter((n) => n.forEach)
+      .map((n) => `that node "${n.id}" runs for each item of a list (there, it runs once)`),
     ...flow.memory.channels
       .filter((c) => c.perConversation)
       .map((c) => `that memory channel "${c.id}" is per conversation (there, every run shares it)`),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   FlowEdgeSchema,
+  FlowNodeForEachSchema,
   FlowNodeSchema,
   NODE_ERROR_POLICIES,
   PositionSchema,
@@ -31,6 +32,8 @@ const nodeSettings = () => ({
   disabled: z.literal(true).nullable().optional(),
   /** A pinned output (FlowNode.pin); null: the node runs again. */
   pin: z.object({ output: z.json() }).nullable().optional(),
+  /** Runs for each item of a list (FlowNode.forEach); null: it runs once. */
+  forEach: FlowNodeForEachSchema.nullable().optional(),
 });
 
 export const NodeUpdateSchema = z.lazy(() =>
@@ -173,6 +176,8 @@ export const DRAFT_TOLERATED_PROBLEMS = new Set([
   'MISSING_TOOL',
   'MISSING_FLOW',
   'NODE_SETUP',
+  // {{item}} typed before Run for each is ticked, or the list not named yet.
+  'FOR_EACH',
 ]);
 
 /** The problems that keep a change (or a draft) from being saved: errors a draft may not keep. */
@@ -229,10 +234,11 @@ export function applyNodeUpdate(node: FlowNode, update: NodeUpdate): FlowNode {
   if (update.onError !== undefined) setOptional(next, 'onError', update.onError);
   if (update.disabled !== undefined) setOptional(next, 'disabled', update.disabled);
   if (update.pin !== undefined) setOptional(next, 'pin', update.pin);
+  if (update.forEach !== undefined) setOptional(next, 'forEach', update.forEach);
   return next;
 }
 
-function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError' | 'disabled' | 'pin'>(
+function setOptional<K extends 'maxAttempts' | 'timeoutMs' | 'onError' | 'disabled' | 'pin' | 'forEach'>(
   node: FlowNode,
   key: K,
   value: FlowNode[K] | null,
@@ -267,7 +273,8 @@ const changesSettings = (update: NodeUpdate): boolean =>
   update.timeoutMs !== undefined ||
   update.onError !== undefined ||
   update.disabled !== undefined ||
-  update.pin !== undefined;
+  update.pin !== undefined ||
+  update.forEach !== undefined;
 
 /**
  * True when the change only moves or renames nodes or edits sticky notes, which
@@ -310,6 +317,7 @@ export function invertChangeSet(before: Flow, changes: ChangeSet): ChangeSet {
     if (update.onError !== undefined) back.onError = old.onError ?? null;
     if (update.disabled !== undefined) back.disabled = old.disabled ?? null;
     if (update.pin !== undefined) back.pin = old.pin ?? null;
+    if (update.forEach !== undefined) back.forEach = old.forEach ?? null;
     return [back];
   });
   const fields = changes.flow;

@@ -63,6 +63,8 @@ export const ERROR_CODES = {
     'a structured output field reads a path inside a node whose answer is text, not JSON; `data.fields` names each',
   TEMPLATE_NOT_FOUND: 'a template node runs a saved FlowyPrompt template the file did not carry (seed 001)',
   LOOP_LIMIT: 'a node took its loop edge back once more after the last pass its loop allows',
+  FOR_EACH_NOT_A_LIST:
+    'a node runs for each item of a list, and what its list reads is not one (or has over 1000 items)',
   HUMAN_INPUT_UNAVAILABLE:
     'an ask node needs a person to answer, and nothing where the flow runs can ask one (an MCP client without elicitation, a task, a run with no terminal)',
   HUMAN_INPUT_DECLINED: 'the person an ask node asked declined or dismissed the question',

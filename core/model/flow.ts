@@ -54,6 +54,19 @@ export const NODE_ERROR_POLICIES = ['continue', 'fail'] as const;
 export type NodeErrorPolicy = (typeof NODE_ERROR_POLICIES)[number];
 export const MAX_LOOP_ITERATIONS = 1000;
 
+/** Items of a node that runs for each item of a list that run at once, unless it says. */
+export const DEFAULT_FOR_EACH_CONCURRENCY = 4;
+
+/** FlowNode.forEach: the list a node runs over, and how many items at once. */
+export const FlowNodeForEachSchema = z.lazy(() =>
+  z.object({
+    /** Empty while being written: a validation error (FOR_EACH) until it names a list. */
+    items: z.string().max(2000),
+    /** Items run at once (DEFAULT_FOR_EACH_CONCURRENCY when absent). */
+    concurrency: z.number().int().min(1).max(20).optional(),
+  }),
+);
+
 export const FlowNodeSchema = z.lazy(() =>
   z.object({
     id: z.string().regex(NODE_ID_PATTERN, 'a node id is a letter then up to 63 letters, digits, _ or -'),
@@ -74,6 +87,13 @@ export const FlowNodeSchema = z.lazy(() =>
      * after the error edge's steps have run (seed 004's `onFailure: {next, fail: true}`).
      */
     onError: z.enum(NODE_ERROR_POLICIES).optional(),
+    /**
+     * Runs the node once for each item of a list (Rivet's split run, Dify's
+     * iteration, n8n's items): `items` is a template that gives a list (a
+     * JSON array); the node's fields read the item as `{{item}}`, and its
+     * output is the list of what each item gave, in the items' order.
+     */
+    forEach: FlowNodeForEachSchema.optional(),
     /**
      * Deactivated, as n8n's D: runs pass over the node, which hands on what
      * came into it (its first live input's output) instead of running.

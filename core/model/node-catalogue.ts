@@ -65,6 +65,8 @@ export interface NodeTypeSpec<Config = Record<string, unknown>> {
   isEntry?: boolean;
   /** The flow's result: its output is the run's output. A flow without one returns nothing. */
   isResult?: boolean;
+  /** It can run once for each item of a list (FlowNode.forEach): it gives one output and picks no branch. */
+  runsForEach?: boolean;
   /** For result nodes: the structured fields the result has, or undefined when it is not structured. */
   resultFields?: (config: Config) => readonly ResultField[] | undefined;
   /** For result nodes: the view (an MCP App) the structured result is shown in, if any. */

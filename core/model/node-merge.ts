@@ -14,6 +14,7 @@ export const NODE_SETTINGS = [
   'onError',
   'disabled',
   'pin',
+  'forEach',
 ] as const;
 export type NodeSetting = (typeof NODE_SETTINGS)[number];
 type Config = Record<string, unknown>;
@@ -131,6 +132,7 @@ const SETTING_NAMES: Record<NodeSetting, string> = {
   onError: 'on-error policy',
   disabled: 'deactivation',
   pin: 'pinned output',
+  forEach: 'run for each item',
 };
 
 /**

@@ -41,6 +41,7 @@ export const PROBLEM_CODES = {
   EMPTY_PROMPT: 'an LLM or agent node has neither a prompt nor a system prompt, so the model is sent nothing',
   DEACTIVATED_NODE:
     'a node is deactivated: runs pass over it and hand on what came into it (an input or output node cannot be)',
+  FOR_EACH: 'a node runs for each item of a list but its type cannot, or {{item}} is used where there is no item',
   PINNED_OUTPUT:
     "a node's output is pinned: runs a person starts take it instead of running the node; clients' calls run it (an input or output node cannot be pinned)",
 } as const;

@@ -6,6 +6,8 @@ export interface RenderScope {
   inputs: Readonly<Record<string, unknown>>;
   /** The output of a finished node, or its error; undefined for skipped or unknown nodes. */
   node(nodeId: string): { output?: unknown; error?: StepError } | undefined;
+  /** The item of a node that runs for each item of a list (`{{item}}`). */
+  item?: unknown;
 }
 
 /** Text that holds a JSON object or array is read as JSON when a path goes into it. */
@@ -26,6 +28,7 @@ export function resolveReference(ref: Reference, scope: RenderScope): unknown {
     const value = scope.inputs[ref.name];
     return ref.path.length === 0 ? value : readPath(asJson(value), ref.path);
   }
+  if (ref.scope === 'item') return ref.path.length === 0 ? scope.item : readPath(asJson(scope.item), ref.path);
   const node = scope.node(ref.nodeId);
   const value = ref.field === 'output' ? node?.output : node?.error;
   return ref.path.length === 0 ? value : readPath(asJson(value), ref.path);

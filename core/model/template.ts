@@ -1,11 +1,13 @@
 /**
- * Template references: `{{inputs.name}}` and `{{nodes.<id>.output.a.b}}`.
+ * Template references: `{{inputs.name}}`, `{{nodes.<id>.output.a.b}}`, and
+ * `{{item.a}}` in a node that runs for each item of a list.
  * Parsing and rendering only substitute values; nothing is ever evaluated.
  */
 
 export type Reference =
   | { scope: 'inputs'; name: string; path: string[] }
-  | { scope: 'nodes'; nodeId: string; field: 'output' | 'error'; path: string[] };
+  | { scope: 'nodes'; nodeId: string; field: 'output' | 'error'; path: string[] }
+  | { scope: 'item'; path: string[] };
 
 export type TemplateSegment =
   | { kind: 'text'; text: string }
@@ -39,7 +41,8 @@ export function parseReference(expression: string): Reference | { error: string 
     }
     return { scope: 'nodes', nodeId, field, path };
   }
-  return { error: `"${expression}" must start with inputs. or nodes.` };
+  if (scope === 'item') return { scope: 'item', path: rest };
+  return { error: `"${expression}" must start with inputs., nodes. or item` };
 }
 
 // Templates are parsed on every run of their node; flows reuse few distinct texts.
@@ -105,7 +108,12 @@ const formatted = new WeakMap<Reference, string>();
 export function formatReference(ref: Reference): string {
   let text = formatted.get(ref);
   if (text === undefined) {
-    const head = ref.scope === 'inputs' ? `inputs.${ref.name}` : `nodes.${ref.nodeId}.${ref.field}`;
+    const head =
+      ref.scope === 'inputs'
+        ? `inputs.${ref.name}`
+        : ref.scope === 'item'
+          ? 'item'
+          : `nodes.${ref.nodeId}.${ref.field}`;
     text = [head, ...ref.path].join('.');
     formatted.set(ref, text);
   }

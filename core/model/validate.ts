@@ -184,7 +184,7 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
 
   // A node may read what a later node of its loop left on the previous pass.
   const adjacency = buildAdjacency(nodesById.keys(), liveEdges);
-  checkReferences(nodes, validConfigs, parameters ?? [], adjacency, registry, add, memo);
+  checkReferences(nodes, validConfigs, parameters ?? [], adjacency, registry, add, warn, memo);
   checkImportLeftovers(doc.metadata, add, warn);
   checkNodeConfigs(nodes, validConfigs, registry, problems);
   checkDeactivatedAndPinned(nodes, registry, add, warn);
@@ -424,56 +424,93 @@ function checkReferences(
   adjacency: Adjacency,
   registry: NodeCatalogue,
   add: Add,
+  warn: Add,
   memo: ValidationMemo | undefined,
 ): void {
   const parameterNames = new Set(parameters.map((p) => p.name));
   const nodesById = new Map(nodes.map((n) => [n.id, n]));
   const isUpstream = upstreamTest(adjacency);
+  /** One template's references: each must name a parameter, a node upstream, or the item of a node that runs for each. */
+  const check = (
+    node: FlowNode,
+    field: string,
+    where: Omit<Problem, 'code' | 'message' | 'severity'>,
+    segments: readonly TemplateSegment[],
+    hasItem: boolean,
+  ) => {
+    for (const segment of segments) {
+      if (segment.kind === 'text') continue;
+      if (segment.kind === 'invalid') {
+        add('UNRESOLVED_REFERENCE', `node "${node.id}" ${field}: ${segment.raw} — ${segment.reason}`, where);
+        continue;
+      }
+      const ref = segment.ref;
+      const shown = `{{${formatReference(ref)}}}`;
+      if (ref.scope === 'item') {
+        if (!hasItem) {
+          const why = node.forEach
+            ? 'the list is read before there is an item'
+            : `node "${node.id}" does not run for each item of a list (its Run for each setting)`;
+          add('FOR_EACH', `node "${node.id}" ${field}: ${shown} — ${why}`, where);
+        }
+        continue;
+      }
+      if (ref.scope === 'inputs') {
+        if (!parameterNames.has(ref.name)) {
+          const known = [...parameterNames].join(', ') || 'none';
+          add(
+            'UNRESOLVED_REFERENCE',
+            `node "${node.id}" ${field}: ${shown} names no parameter (parameters: ${known})`,
+            where,
+          );
+        }
+        continue;
+      }
+      const target = nodesById.get(ref.nodeId);
+      if (!target) {
+        add(
+          'UNRESOLVED_REFERENCE',
+          `node "${node.id}" ${field}: ${shown} names node "${ref.nodeId}", which does not exist`,
+          where,
+        );
+      } else if (ref.nodeId === node.id || !isUpstream(ref.nodeId, node.id)) {
+        add(
+          'UNRESOLVED_REFERENCE',
+          `node "${node.id}" ${field}: ${shown} — node "${ref.nodeId}" is not upstream of "${node.id}"; connect it first`,
+          where,
+        );
+      } else if (ref.field === 'error' && !registry.get(target.type)?.outputs.some((p) => p.kind === 'error')) {
+        add(
+          'UNRESOLVED_REFERENCE',
+          `node "${node.id}" ${field}: ${shown} — a ${target.type} node has no error output`,
+          where,
+        );
+      }
+    }
+  };
   for (const node of nodes) {
     const definition = registry.get(node.type);
     if (!definition || !validConfigs.has(node)) continue;
-    for (const { field, segments } of templateSegments(node.config, definition.templates, memo)) {
-      const where = { nodeId: node.id, field: `config.${field}` };
-      for (const segment of segments) {
-        if (segment.kind === 'text') continue;
-        if (segment.kind === 'invalid') {
-          add('UNRESOLVED_REFERENCE', `node "${node.id}" ${field}: ${segment.raw} — ${segment.reason}`, where);
-          continue;
-        }
-        const ref = segment.ref;
-        const shown = `{{${formatReference(ref)}}}`;
-        if (ref.scope === 'inputs') {
-          if (!parameterNames.has(ref.name)) {
-            const known = [...parameterNames].join(', ') || 'none';
-            add(
-              'UNRESOLVED_REFERENCE',
-              `node "${node.id}" ${field}: ${shown} names no parameter (parameters: ${known})`,
-              where,
-            );
-          }
-          continue;
-        }
-        const target = nodesById.get(ref.nodeId);
-        if (!target) {
-          add(
-            'UNRESOLVED_REFERENCE',
-            `node "${node.id}" ${field}: ${shown} names node "${ref.nodeId}", which does not exist`,
-            where,
-          );
-        } else if (ref.nodeId === node.id || !isUpstream(ref.nodeId, node.id)) {
-          add(
-            'UNRESOLVED_REFERENCE',
-            `node "${node.id}" ${field}: ${shown} — node "${ref.nodeId}" is not upstream of "${node.id}"; connect it first`,
-            where,
-          );
-        } else if (ref.field === 'error' && !registry.get(target.type)?.outputs.some((p) => p.kind === 'error')) {
-          add(
-            'UNRESOLVED_REFERENCE',
-            `node "${node.id}" ${field}: ${shown} — a ${target.type} node has no error output`,
-            where,
-          );
-        }
+    if (node.forEach) {
+      const where = { nodeId: node.id, field: 'forEach.items' };
+      if (!definition.runsForEach) {
+        add('FOR_EACH', `node "${node.id}" runs for each item of a list, but a ${node.type} node cannot`, where);
+      } else if (node.forEach.items.trim() === '') {
+        add('FOR_EACH', `node "${node.id}" runs for each item of a list, and names no list`, where);
       }
+      check(node, 'for each item of', where, parseTemplate(node.forEach.items), false);
+    }
+    const fields = templateSegments(node.config, definition.templates, memo);
+    for (const { field, segments } of fields) {
+      check(node, field, { nodeId: node.id, field: `config.${field}` }, segments, node.forEach !== undefined);
+    }
+    const readsItem = fields.some(({ segments }) => segments.some((s) => s.kind === 'ref' && s.ref.scope === 'item'));
+    if (node.forEach && definition.runsForEach && !readsItem) {
+      warn(
+        'FOR_EACH',
+        `node "${node.id}" runs for each item of a list, but none of its fields reads {{item}}: every item runs the same`,
+        { nodeId: node.id, field: 'forEach.items' },
+      );
     }
   }
 }

@@ -486,6 +486,7 @@ export class FlowRepository {
           ...(update.onError !== undefined ? { onError: update.onError } : {}),
           ...(update.disabled !== undefined ? { disabled: update.disabled } : {}),
           ...(update.pin !== undefined ? { pin: update.pin } : {}),
+          ...(update.forEach !== undefined ? { forEach: update.forEach } : {}),
           ...(revs[update.id] !== undefined ? { rev: revs[update.id] } : {}),
           updatedAt: now,
         })

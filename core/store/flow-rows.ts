@@ -45,6 +45,7 @@ export function nodeFromRow(row: NodeRow): FlowNode {
     ...(row.onError !== null ? { onError: row.onError } : {}),
     ...(row.disabled ? { disabled: true as const } : {}),
     ...(row.pin !== null ? { pin: row.pin } : {}),
+    ...(row.forEach !== null ? { forEach: row.forEach } : {}),
     ...(row.metadata !== null ? { metadata: row.metadata as FlowNode['metadata'] } : {}),
   };
 }
@@ -99,6 +100,7 @@ export function nodeToRow(flowId: string, node: FlowNode, ord: number, now: numb
     onError: node.onError ?? null,
     disabled: node.disabled ?? null,
     pin: node.pin ?? null,
+    forEach: node.forEach ?? null,
     metadata: node.metadata ?? null,
     rev: 1,
     updatedAt: now,

@@ -54,6 +54,7 @@ export function effectiveSettings(config: AgentConfig, version: AgentSettings | 
 /** A model with tools from MCP servers, looping over tool calls until it answers. */
 export const agentNode = defineNode({
   type: 'agent',
+  runsForEach: true,
   version: 1,
   label: 'Agent',
   category: 'ai',

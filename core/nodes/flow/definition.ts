@@ -15,6 +15,7 @@ const FlowCallConfigSchema = z.lazy(() =>
 /** Calls another saved flow's latest published version; its result is the output, its run a linked child run. */
 export const flowNode = defineNode({
   type: 'flow',
+  runsForEach: true,
   version: 1,
   label: 'Flow',
   category: 'logic',

@@ -33,6 +33,7 @@ const LlmConfigSchema = z.lazy(() =>
 /** One model call: system and user prompt templates in, text or JSON out. */
 export const llmNode = defineNode({
   type: 'llm',
+  runsForEach: true,
   version: 1,
   label: 'LLM',
   category: 'ai',

@@ -25,6 +25,7 @@ const McpToolConfigSchema = z.lazy(() =>
 /** Calls one tool of a connected MCP server with templated arguments; no model involved. */
 export const mcpToolNode = defineNode({
   type: 'mcp_tool',
+  runsForEach: true,
   version: 1,
   label: 'MCP tool',
   category: 'ai',

@@ -19,6 +19,7 @@ const TemplateConfigSchema = z.lazy(() =>
 /** Renders a text template from inputs and upstream outputs; makes no model call. */
 export const templateNode = defineNode({
   type: 'template',
+  runsForEach: true,
   version: 1,
   label: 'Template',
   category: 'text',

@@ -25,6 +25,8 @@ export const nodes = sqliteTable(
     disabled: integer('disabled', { mode: 'boolean' }),
     /** A pinned output (FlowNode.pin): null when the node runs in every run. */
     pin: text('pin', { mode: 'json' }).$type<NonNullable<FlowNode['pin']>>(),
+    /** Runs for each item of a list (FlowNode.forEach): null when it runs once. */
+    forEach: text('for_each', { mode: 'json' }).$type<NonNullable<FlowNode['forEach']>>(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** Bumped on every change to the row; edits name the revision they started from. */
     rev: integer('rev').notNull().default(1),

@@ -16,6 +16,7 @@ import { insertReference } from './reference-target';
 import { referencesFor } from '../../../core/editing/references';
 import { canDeactivate } from '../../../core/editing/deactivate';
 import { PinnedOutputSection } from './pin-editor';
+import { ForEachSection } from './for-each-section';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
@@ -126,6 +127,7 @@ export function Inspector() {
             />
           ))}
           <CalleeValues node={node} flow={flow} />
+          <ForEachSection flow={flow} node={node} references={references} />
         </fieldset>
         {/* Outside the disabled fieldset: read-only, its links still show the node at the other end. */}
         <ConnectionsSection flow={flow} node={node} />

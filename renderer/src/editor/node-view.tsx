@@ -145,6 +145,11 @@ function NodeView({ data }: NodeProps<FlowRfNode>) {
               </span>
             ) : null}
             {definition?.label ?? node.type}
+            {node.forEach && (
+              <span className="fb-node-for-each" title={`Runs once for each item of ${node.forEach.items}`}>
+                {' · for each'}
+              </span>
+            )}
             {node.label ? ` · ${node.id}` : ''}
           </div>
         </div>

@@ -32,17 +32,22 @@ export function TemplatePreview({ template }: { template: string }) {
     if (!run || templateReferences(template).length === 0) return undefined;
     const used: UsedValues = {};
     const text = renderTemplate(template, runScope(run), used);
+    // Each item's value is known only as the node runs for it: not something the run lacked.
+    const isItem = (reference: string) => reference === 'item' || reference.startsWith('item.');
     const empty = Object.entries(used)
-      .filter(([, value]) => value === null)
+      .filter(([reference, value]) => value === null && !isItem(reference))
       .map(([reference]) => reference);
-    return { text, empty };
+    return { text, empty, readsItem: Object.keys(used).some(isItem) };
   }, [run, template]);
   if (!run || !preview) return null;
-  const { text, empty } = preview;
+  const { text, empty, readsItem } = preview;
   return (
     <div className="template-preview" aria-label="With the run's values">
       <small className="muted">With run {shortRunId(run.id)}&apos;s values:</small>
       <pre>{text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text}</pre>
+      {readsItem && (
+        <small className="muted">{'{{item}}'} is left empty here: each item fills it in as the node runs for it</small>
+      )}
       {empty.length > 0 && (
         <small className="warning-text">
           Nothing in that run for {empty.map((reference) => `{{${reference}}}`).join(', ')}: it fills in empty

@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FlowSchema, type FlowInput } from '../model/flow';
+import type { RunEvent } from '../model/run';
+import { validateFlow } from '../model/validate';
+import { nodeRegistry } from '../nodes/registry';
+import { buildFlow, input, llm, output, template } from '../../tests/helpers/flow-builder';
+import { testLlm } from '../../tests/helpers/llm';
+import { startOpenAiServer, type OpenAiServer } from '../../tests/helpers/openai-server';
+import { runFlow } from './run-flow';
+
+/** A node that runs for each item of a list (Rivet's split run, Dify's iteration), against a local model. */
+let server: OpenAiServer;
+beforeEach(async () => {
+  server = await startOpenAiServer((request) => ({
+    content: `short: ${String(request.body.messages?.at(-1)?.content)}`,
+  }));
+});
+afterEach(() => server.close());
+
+async function run(flow: FlowInput, inputs: Record<string, unknown>) {
+  const events: RunEvent[] = [];
+  const result = await runFlow({
+    flow: FlowSchema.parse(flow),
+    inputs,
+    llm: testLlm(server.url),
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    listeners: [(e) => events.push(e)],
+  });
+  const finished = (id: string) =>
+    events.find(
+      (e): e is Extract<RunEvent, { type: 'node.finished' }> => e.type === 'node.finished' && e.nodeId === id,
+    );
+  const failed = (id: string) =>
+    events.find((e): e is Extract<RunEvent, { type: 'node.failed' }> => e.type === 'node.failed' && e.nodeId === id);
+  return { result, finished, failed };
+}
+
+/** input (docs: a list) → summarise each doc (an LLM) → result. */
+const summariseEach = (forEach: { items: string; concurrency?: number } = { items: '{{inputs.docs}}' }): FlowInput =>
+  buildFlow({
+    parameters: [
+      { name: 'docs', type: 'array' },
+      { name: 'style', type: 'string', required: false },
+    ],
+    nodes: [
+      input(),
+      llm('summarise', 'Summarise {{item.title}} ({{inputs.style}})', {}, { forEach }),
+      output('{{nodes.summarise.output}}'),
+    ],
+    edges: ['input>summarise', 'summarise>result'],
+  });
+
+const problemsOf = (flow: FlowInput) =>
+  validateFlow(flow, { catalogue: nodeRegistry }).problems.map((p) => `${p.code} ${p.field ?? ''}: ${p.message}`);
+
+describe('a node that runs for each item of a list', () => {
+  it("runs once per item, each reading {{item}}, and gives the list of answers in the items' order", async () => {
+    const docs = [{ title: 'Otters' }, { title: 'Bees' }, { title: 'Moles' }, { title: 'Owls' }, { title: 'Eels' }];
+    const { result, finished } = await run(summariseEach({ items: '{{inputs.docs}}', concurrency: 2 }), {
+      docs,
+      style: 'brief',
+    });
+    expect(result.status).toBe('succeeded');
+    const step = finished('summarise');
+    expect(step?.output).toEqual(docs.map((d) => `short: Summarise ${d.title} (brief)`));
+    expect(server.requests).toHaveLength(5);
+    // Usage is the items' together; the step's input is the list it ran over.
+    expect(step?.usage).toMatchObject({ inputTokens: 50, outputTokens: 25 });
+    expect(step?.input).toEqual({ 'inputs.docs': docs, 'inputs.style': 'brief', items: docs });
+    expect(result.output).toMatchObject({ kind: 'return_values' });
+  });
+
+  it('reads a JSON array a model answered as text, and an empty list gives an empty list', async () => {
+    const flow = buildFlow({
+      parameters: [{ name: 'topic', type: 'string' }],
+      nodes: [
+        input(),
+        template('ideas', '["a {{inputs.topic}}", "b {{inputs.topic}}"]'),
+        template('shout', '{{item}}!'),
+        output('{{nodes.shout.output}}'),
+      ],
+      edges: ['input>ideas', 'ideas>shout', 'shout>result'],
+    });
+    const shout = flow.nodes.find((n) => n.id === 'shout')!;
+    shout.forEach = { items: '{{nodes.ideas.output}}' };
+    const { finished } = await run(flow, { topic: 'cat' });
+    expect(finished('shout')?.output).toEqual(['a cat!', 'b cat!']);
+
+    const empty = await run(summariseEach(), { docs: [] });
+    expect(empty.result.status).toBe('succeeded');
+    expect(empty.finished('summarise')?.output).toEqual([]);
+  });
+
+  it('fails FOR_EACH_NOT_A_LIST naming what it read, and the first failed item fails the node saying which', async () => {
+    const notList = await run(summariseEach({ items: '{{inputs.style}}' }), { docs: [], style: 'brief' });
+    expect(notList.result.error).toMatchObject({
+      code: 'FOR_EACH_NOT_A_LIST',
+      message: 'node "summarise" runs for each item of {{inputs.style}}, which gave the text "brief", not a list',
+    });
+    server.reply = (request) =>
+      String(request.body.messages?.at(-1)?.content).includes('Bees') ? { status: 400 } : { content: 'fine' };
+    const { result, failed } = await run(summariseEach({ items: '{{inputs.docs}}', concurrency: 1 }), {
+      docs: [{ title: 'Otters' }, { title: 'Bees' }, { title: 'Moles' }],
+    });
+    expect(result.status).toBe('failed');
+    expect(failed('summarise')?.error.message).toMatch(/^item 2 of 3: /);
+    // One at a time: the item after the failed one never ran.
+    expect(server.requests.map((r) => String(r.body.messages?.at(-1)?.content))).toEqual([
+      'Summarise Otters ()',
+      'Summarise Bees ()',
+    ]);
+  });
+
+  it('says {{item}} where there is no item, and a node type that cannot run for each', () => {
+    const flow = summariseEach();
+    flow.nodes[1]!.forEach = undefined;
+    expect(problemsOf(flow)).toContain(
+      'FOR_EACH config.prompt: node "summarise" prompt: {{item.title}} — node "summarise" does not run for each item of a list (its Run for each setting)',
+    );
+    expect(problemsOf(summariseEach({ items: '{{item}}' }))).toContain(
+      'FOR_EACH forEach.items: node "summarise" for each item of: {{item}} — the list is read before there is an item',
+    );
+    expect(problemsOf(summariseEach({ items: '{{nodes.result.output}}' }))).toContain(
+      'UNRESOLVED_REFERENCE forEach.items: node "summarise" for each item of: {{nodes.result.output}} — node "result" is not upstream of "summarise"; connect it first',
+    );
+    const onOutput = summariseEach();
+    onOutput.nodes[2]!.forEach = { items: '{{inputs.docs}}' };
+    expect(problemsOf(onOutput)).toContain(
+      'FOR_EACH forEach.items: node "result" runs for each item of a list, but a output node cannot',
+    );
+    const same = summariseEach();
+    same.nodes[1]!.config = { prompt: 'Summarise {{inputs.docs}}' };
+    expect(problemsOf(same)).toEqual([
+      'FOR_EACH forEach.items: node "summarise" runs for each item of a list, but none of its fields reads {{item}}: every item runs the same',
+    ]);
+    expect(problemsOf(summariseEach())).toEqual([]);
+  });
+});

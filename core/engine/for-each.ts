@@ -1,0 +1,97 @@
+import { FlowbenchError, toFlowbenchError } from '../model/errors';
+import { DEFAULT_FOR_EACH_CONCURRENCY, type FlowNode } from '../model/flow';
+import { totalUsage } from '../model/pricing';
+import { resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
+import type { NodeOutcome, StepDetails } from '../nodes/define-node';
+
+/** A list longer than this is refused: a run of thousands of model calls is a mistake more often than not. */
+export const MAX_FOR_EACH_ITEMS = 1000;
+
+/** The list `forEach.items` gives: an array, or text holding a JSON array (a model's answer). */
+function listOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value as unknown[];
+  if (typeof value !== 'string' || !value.trim().startsWith('[')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (typeof value === 'string') return `the text "${value.length > 60 ? `${value.slice(0, 59)}…` : value}"`;
+  if (typeof value === 'object') return 'an object';
+  return `the ${typeof value} ${JSON.stringify(value)}`;
+}
+
+/**
+ * Runs a node once for each item of the list its `forEach.items` gives
+ * (Rivet's split run, Dify's iteration), `concurrency` at a time, each item
+ * seen by its templates as `{{item}}`. The outcome is the list of what each
+ * item gave, in the items' order; the step's usage and tool calls are the
+ * items' together. The first item that fails stops the others (`abort`) and
+ * fails the node, saying which item; a retry runs every item again.
+ */
+export async function runForEach(
+  node: FlowNode & { forEach: NonNullable<FlowNode['forEach']> },
+  scope: RenderScope,
+  used: UsedValues,
+  details: StepDetails,
+  runItem: (scope: RenderScope, details: StepDetails) => NodeOutcome | Promise<NodeOutcome>,
+  abort: (reason: FlowbenchError) => void,
+): Promise<NodeOutcome> {
+  const given = resolveTemplateValue(node.forEach.items, scope, used);
+  const items = listOf(given);
+  if (!items) {
+    throw new FlowbenchError(
+      'FOR_EACH_NOT_A_LIST',
+      `node "${node.id}" runs for each item of ${node.forEach.items}, which gave ${describe(given)}, not a list`,
+      { nodeId: node.id },
+    );
+  }
+  if (items.length > MAX_FOR_EACH_ITEMS) {
+    throw new FlowbenchError(
+      'FOR_EACH_NOT_A_LIST',
+      `node "${node.id}" runs for each item of ${node.forEach.items}, which gave ${items.length} items; at most ${MAX_FOR_EACH_ITEMS} run`,
+      { nodeId: node.id },
+    );
+  }
+  const outputs: unknown[] = new Array<unknown>(items.length).fill(null);
+  const itemDetails: StepDetails[] = [];
+  let next = 0;
+  let failed: FlowbenchError | undefined;
+  const worker = async (): Promise<void> => {
+    while (failed === undefined && next < items.length) {
+      const index = next++;
+      const mine: StepDetails = {};
+      itemDetails[index] = mine;
+      try {
+        const outcome = await runItem({ inputs: scope.inputs, node: (id) => scope.node(id), item: items[index] }, mine);
+        outputs[index] = outcome.kind === 'output' ? outcome.output : null;
+      } catch (thrown) {
+        if (failed !== undefined) return;
+        const error = toFlowbenchError(thrown);
+        failed = new FlowbenchError(
+          error.code,
+          `item ${index + 1} of ${items.length}: ${error.message}`,
+          { ...(error.data ?? {}), item: index },
+          { cause: error },
+        );
+        abort(failed);
+      }
+    }
+  };
+  const workers = Math.min(node.forEach.concurrency ?? DEFAULT_FOR_EACH_CONCURRENCY, items.length);
+  await Promise.all(Array.from({ length: workers }, worker));
+  // What each item read of its own is not the step's input: the list it ran over is.
+  for (const key of Object.keys(used)) if (key === 'item' || key.startsWith('item.')) delete used[key];
+  details.input = { ...used, items };
+  const usage = totalUsage(itemDetails.map((d) => d?.usage));
+  if (usage) details.usage = usage;
+  const toolCalls = itemDetails.flatMap((d) => d?.toolCalls ?? []);
+  if (toolCalls.length > 0) details.toolCalls = toolCalls;
+  if (failed !== undefined) throw failed;
+  return { kind: 'output', output: outputs };
+}

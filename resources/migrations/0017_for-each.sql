@@ -1,0 +1,1 @@
+ALTER TABLE `nodes` ADD `for_each` text;
