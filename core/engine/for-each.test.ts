@@ -17,9 +17,10 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-async function run(flow: FlowInput, inputs: Record<string, unknown>) {
+async function run(flow: FlowInput, inputs: Record<string, unknown>, usePins = false) {
   const events: RunEvent[] = [];
   const result = await runFlow({
+    ...(usePins ? { usePins } : {}),
     flow: FlowSchema.parse(flow),
     inputs,
     llm: testLlm(server.url),
@@ -109,6 +110,35 @@ describe('a node that runs for each item of a list', () => {
       'Summarise Otters ()',
       'Summarise Bees ()',
     ]);
+  });
+
+  it("a pinned output is a list, each item what the node's JSON schema says it gives", async () => {
+    const pinned = (output: unknown) => {
+      const flow = summariseEach();
+      flow.nodes[1]!.config = {
+        ...flow.nodes[1]!.config,
+        outputFormat: 'json',
+        jsonSchema: { type: 'object', properties: { gist: { type: 'string' } }, required: ['gist'] },
+      };
+      flow.nodes[1]!.pin = { output: output as never };
+      return flow;
+    };
+    const docs = [{ title: 'Otters' }];
+    await expect(run(pinned({ gist: 'one' }), { docs }, true)).rejects.toMatchObject({
+      data: { problems: [expect.objectContaining({ message: expect.stringContaining('so it gives a list') })] },
+    });
+    await expect(run(pinned([{ gist: 'one' }, { nope: 1 }]), { docs }, true)).rejects.toMatchObject({
+      data: {
+        problems: [
+          expect.objectContaining({
+            message: expect.stringContaining("item 2: (root) must have required property 'gist'"),
+          }),
+        ],
+      },
+    });
+    const fits = await run(pinned([{ gist: 'one' }, { gist: 'two' }]), { docs }, true);
+    expect(fits.finished('summarise')?.output).toEqual([{ gist: 'one' }, { gist: 'two' }]);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('says {{item}} where there is no item, and a node type that cannot run for each', () => {

@@ -20,7 +20,7 @@ export async function pinnedOutputProblems(flow: Flow, registry: NodeRegistry): 
     if (!schema) continue;
     let found: string[];
     try {
-      found = await schemaProblems(schema, node.pin.output);
+      found = await pinProblems(schema, node.pin.output, node.forEach !== undefined);
     } catch (error) {
       found = [`its JSON schema cannot be read (${(error as Error).message})`];
     }
@@ -34,4 +34,16 @@ export async function pinnedOutputProblems(flow: Flow, registry: NodeRegistry): 
     });
   }
   return problems;
+}
+
+/** What does not fit: the pin, or, for a node that runs for each item, each item of the list it gives. */
+async function pinProblems(
+  schema: Readonly<Record<string, unknown>>,
+  pin: unknown,
+  isList: boolean,
+): Promise<string[]> {
+  if (!isList) return schemaProblems(schema, pin);
+  if (!Array.isArray(pin)) return ['it runs for each item of a list, so it gives a list (a JSON array)'];
+  const found = await Promise.all(pin.map((item) => schemaProblems(schema, item)));
+  return found.flatMap((problems, i) => problems.map((problem) => `item ${i + 1}: ${problem}`));
 }
