@@ -194,9 +194,41 @@ describe('editing changes', () => {
       nodes: laidOut.nodes.map((n) => (n.id === 'result' ? { ...n, position: { x: 1400, y: 0 } } : n)),
     };
     expect(insertNodeChange(roomy, nodeRegistry.get('llm')!, edge.id)?.changes.updateNodes).toBeUndefined();
-    // Not into a loop edge, nor with a type that has no output to go on with.
+    // Not with a type that has no output to go on with.
     expect(insertNodeChange(laidOut, nodeRegistry.get('output')!, edge.id)).toBeUndefined();
     expect(insertNodeChange(laidOut, nodeRegistry.get('llm')!, 'no-such-edge')).toBeUndefined();
+  });
+
+  it("puts a node into a loop edge as the loop's last node: under the loop, the edge out of it the loop with its passes", () => {
+    // input → ask → check → result, with check going back to ask at most 5 passes.
+    const looped = FlowSchema.parse(
+      buildFlow({
+        nodes: [input(), template('ask', 'hi'), template('check', '{{nodes.ask.output}}'), output('x')],
+        edges: ['input>ask', 'ask>check', 'check>result'],
+      }),
+    );
+    looped.nodes.forEach((n, i) => (n.position = { x: i * 300, y: 100 }));
+    looped.edges.push({
+      id: 'back',
+      source: 'check',
+      sourcePort: 'out',
+      target: 'ask',
+      targetPort: 'in',
+      loop: { maxIterations: 5 },
+    });
+    const inserted = insertNodeChange(looped, nodeRegistry.get('template')!, 'back');
+    expect(inserted?.changes.removeEdges).toEqual(['back']);
+    expect(inserted?.changes.addEdges).toEqual([
+      expect.objectContaining({ source: 'check', target: 'template_1' }),
+      expect.objectContaining({ source: 'template_1', target: 'ask', loop: { maxIterations: 5 } }),
+    ]);
+    expect(inserted?.changes.addEdges?.[0]).not.toHaveProperty('loop');
+    expect(inserted?.changes.addNodes?.[0]?.config).toMatchObject({ template: '{{nodes.check.output}}' });
+    // After the loop's source and under it; nothing moves.
+    const position = inserted?.changes.addNodes?.[0]?.position;
+    expect(position?.y).toBe(260);
+    expect(position?.x).toBeGreaterThan(600);
+    expect(inserted?.changes.updateNodes).toBeUndefined();
   });
 
   it('moves only the nodes whose position changed', () => {

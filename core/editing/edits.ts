@@ -233,8 +233,12 @@ export function typesToInsert(): NodeDefinition[] {
  * The change that puts a new node in the middle of an edge (n8n's + on a
  * connection): the edge gives way to one into the node's first input and
  * one out of its data output, the node goes in free space between the two
- * ends, and its empty text reads the node before it. Undefined for a loop
- * edge, or a type without both ports.
+ * ends, and its empty text reads the node before it. In a loop edge the node
+ * joins the loop as its last node (what a pass hands back, e.g. the review
+ * summarised before the next draft): it goes after the loop's source and
+ * under it, and the edge out of it is the loop edge, with the passes the old
+ * one allowed. Undefined for
+ * a type without both ports.
  */
 export function insertNodeChange(
   flow: Flow,
@@ -246,10 +250,17 @@ export function insertNodeChange(
   const target = flow.nodes.find((n) => n.id === edge?.target);
   const inPort = inputPort(definition);
   const outPort = dataOutput(definition);
-  if (!edge || edge.loop || !source || !target || !inPort || !outPort) return undefined;
-  const moves = roomAfter(flow, source, target);
+  if (!edge || !source || !target || !inPort || !outPort) return undefined;
+  const { loop } = edge;
+  const moves = loop ? new Map<string, FlowNode>() : roomAfter(flow, source, target);
   const moved = flow.nodes.map((n) => moves.get(n.id) ?? n);
-  const start = { x: source.position.x + NODE_WIDTH + INSERT_GAP, y: (source.position.y + target.position.y) / 2 };
+  // Into a loop: after its source and under it, so the edge into it runs forward and the loop back starts there.
+  const start = loop
+    ? {
+        x: source.position.x + NODE_WIDTH + INSERT_GAP / 2,
+        y: Math.max(source.position.y, target.position.y) + LOOP_INSERT_DROP,
+      }
+    : { x: source.position.x + NODE_WIDTH + INSERT_GAP, y: (source.position.y + target.position.y) / 2 };
   const node = newNode(flow, definition, freeSpotNear(moved, start));
   const others = flow.edges.filter((e) => e.id !== edgeId);
   const into = joinAdded({ ...flow, edges: others }, node, {
@@ -266,6 +277,8 @@ export function insertNodeChange(
     targetPort: edge.targetPort,
   });
   if (!out) return undefined;
+  // Out of the node, the edge goes back as the old one did (connectChange made it a loop): its passes are kept.
+  const outEdges = loop ? out.edges.map((e) => (e.loop ? { ...e, loop } : e)) : out.edges;
   // The node after keeps its text unless it was empty: then it reads the node put in.
   const updates = [...[...moves.values()].map((m) => ({ id: m.id, position: m.position })), ...out.updates];
   return {
@@ -273,7 +286,7 @@ export function insertNodeChange(
     changes: {
       addNodes: [out.node],
       removeEdges: [edgeId],
-      addEdges: [...into.edges, ...out.edges],
+      addEdges: [...into.edges, ...outEdges],
       ...(updates.length > 0 ? { updateNodes: updates } : {}),
     },
   };
@@ -281,6 +294,8 @@ export function insertNodeChange(
 
 /** The space kept on each side of a node put into an edge: ELK's between layers (layout.ts). */
 const INSERT_GAP = 80;
+/** How far under its loop's ends a node put into a loop edge goes: under the cards, where the loop is drawn. */
+const LOOP_INSERT_DROP = 160;
 
 /**
  * Where the nodes from `target` on go so that a card fits between `source`

@@ -7,6 +7,7 @@ import { nodeRegistry } from '../nodes/registry';
 import { buildFlow, input, llm, output, template } from '../../tests/helpers/flow-builder';
 import { testLlm } from '../../tests/helpers/llm';
 import { startOpenAiServer, type OpenAiServer } from '../../tests/helpers/openai-server';
+import { RunRecordBuilder } from '../model/run-record';
 import { runFlow } from './run-flow';
 
 let server: OpenAiServer;
@@ -17,7 +18,11 @@ afterEach(() => server.close());
 
 const run = (flow: FlowInput, inputs: Record<string, unknown> = {}) => runWith(flow, inputs);
 
-async function runWith(flow: FlowInput, inputs: Record<string, unknown>, options: { usePins?: boolean } = {}) {
+async function runWith(
+  flow: FlowInput,
+  inputs: Record<string, unknown>,
+  options: Pick<Parameters<typeof runFlow>[0], 'usePins' | 'reuse'> = {},
+) {
   const events: RunEvent[] = [];
   const result = await runFlow({
     ...options,
@@ -82,6 +87,43 @@ describe('loops', () => {
     expect(trail('draft')).toEqual(['started@1', 'finished@1', 'started@2', 'finished@2']);
     expect(trail('approved')).toEqual(['started@1', 'finished@1', 'started@2', 'finished@2']);
     expect(trail('result')).toEqual(['started@1', 'finished@1']);
+  });
+
+  it('a run from a node after a loop reuses its last pass, from its first node runs it again, and from its middle is refused', async () => {
+    let drafts = 0;
+    server.reply = (request) => {
+      const text = String(request.body.messages?.at(-1)?.content);
+      if (text.startsWith('Write')) return { content: `slogan ${++drafts}` };
+      return { content: /slogan [24]$/.test(text) ? 'APPROVED' : 'too long' };
+    };
+    const flow = reviewLoop(3);
+    const first = await run(flow);
+    const builder = new RunRecordBuilder({ flowName: 'loop', trigger: 'cli' });
+    first.events.forEach((e) => builder.apply(e));
+    const record = builder.record();
+    const from = (fromNodeId: string) => ({
+      reuse: { fromNodeId, runId: record.id, steps: new Map(record.steps.map((s) => [s.nodeId, s])) },
+    });
+    expect(server.requests).toHaveLength(4);
+
+    // After the loop: nothing asked again, the loop as its last pass left it.
+    const after = await runWith(flow, {}, from('result'));
+    expect(after.result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'slogan 2' }] });
+    expect(server.requests).toHaveLength(4);
+    expect(after.trail('draft')).toEqual(['finished@1']);
+
+    // From the loop's first node: its passes run again, from the first.
+    const again = await runWith(flow, {}, from('draft'));
+    expect(again.result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'slogan 4' }] });
+    expect(again.trail('draft')).toEqual(['started@1', 'finished@1', 'started@2', 'finished@2']);
+    expect(server.requests).toHaveLength(8);
+
+    await expect(runWith(flow, {}, from('review'))).rejects.toMatchObject({
+      code: 'REUSE_UNAVAILABLE',
+      message:
+        'node "review" is inside the loop back from "approved" to "draft": run from "draft", where each pass starts, to run the loop again',
+    });
+    expect(server.requests).toHaveLength(8);
   });
 
   it('fails the loop source with LOOP_LIMIT when it wants one more pass than the edge allows', async () => {

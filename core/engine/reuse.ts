@@ -4,11 +4,13 @@ import type { RunReuse, StepError, StepStatus } from '../model/run';
 import { reachable } from '../model/graph';
 import type { FlowPlan } from './flow-plan';
 import { neededBy } from '../model/run-to';
+import { runFromLoopProblem } from '../model/loops';
 
 /** What "run from here" starts from: a node, and the steps of the earlier run whose outputs it reuses. */
 export interface ReuseSource {
   fromNodeId: string;
   runId: string;
+  /** Each node's last step (a loop's last pass). */
   steps: ReadonlyMap<string, { status: StepStatus; output?: unknown; error?: StepError }>;
 }
 
@@ -38,14 +40,16 @@ export function planReuse(flow: Flow, plan: FlowPlan, source: ReuseSource): Reus
       nodeId: source.fromNodeId,
     });
   }
-  // A reused loop source would start passes of nodes that are not to run; not supported yet.
-  if (plan.loops.length > 0) {
-    throw new FlowbenchError(
-      'REUSE_UNAVAILABLE',
-      `flow "${flow.name}" has a loop; run it from the start, as a run from a node cannot reuse the passes of a loop yet`,
-      { nodeId: source.fromNodeId },
-    );
-  }
+  // A loop runs whole (the start leads to all of it) or is reused whole, as its last pass left it.
+  const inLoop =
+    plan.loops.length > 0
+      ? runFromLoopProblem(
+          flow.nodes.map((n) => n.id),
+          flow.edges,
+          source.fromNodeId,
+        )
+      : undefined;
+  if (inLoop !== undefined) throw new FlowbenchError('REUSE_UNAVAILABLE', inLoop, { nodeId: source.fromNodeId });
   const runs = reachable([start], (i) => (plan.nodes[i]?.outgoing ?? []).map((e) => e.target));
   const upstream = neededBy(flow, source.fromNodeId) ?? new Set<string>();
   const settled = new Map<number, ReusedStep>();

@@ -77,3 +77,31 @@ export function findLoops(
   }
   return { loops, problems };
 }
+
+/**
+ * Why a run cannot start from `nodeId` ("run from here"), or undefined: it
+ * sits inside a loop whose first nodes it does not lead to. Such a run would
+ * reuse the loop's first nodes while running its last ones, and the next
+ * pass would reuse them again instead of running them. From the loop's first
+ * node (its edge's target) the whole loop runs again, and from a node before
+ * or after a loop, the loop runs whole or is reused whole (its last pass).
+ */
+export function runFromLoopProblem(
+  nodeIds: Iterable<string>,
+  edges: readonly FlowEdge[],
+  nodeId: string,
+): string | undefined {
+  const ids = [...nodeIds];
+  const { outgoing } = buildAdjacency(
+    ids,
+    edges.filter((e) => !isLoopEdge(e)),
+  );
+  const runs = reachable([nodeId], (id) => outgoing.get(id));
+  for (const { edge, body } of findLoops(ids, edges).loops) {
+    const running = [...body].filter((id) => runs.has(id)).length;
+    if (running > 0 && running < body.size) {
+      return `node "${nodeId}" is inside the loop back from "${edge.source}" to "${edge.target}": run from "${edge.target}", where each pass starts, to run the loop again`;
+    }
+  }
+  return undefined;
+}

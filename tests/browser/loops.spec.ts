@@ -31,7 +31,7 @@ test('an edge drawn back is a loop with a limit the person sets; a run shows eac
   localModel,
 }) => {
   let drafts = 0;
-  await localModel((request) => {
+  const model = await localModel((request) => {
     const text = String(request.body.messages?.at(-1)?.content);
     if (text.startsWith('Write')) return { content: `slogan ${++drafts}` };
     return { content: text.includes('slogan 2') ? 'APPROVED' : 'too long' };
@@ -82,10 +82,74 @@ test('an edge drawn back is a loop with a limit the person sets; a run shows eac
   // The run lists every pass; the card and the step details show the last one.
   await card(page, 'draft').click();
   await expect(page.getByLabel('Step details')).toContainText('pass 2');
-  await expect(page.getByText('A flow with a loop runs from the start')).toBeVisible();
+  // From the loop's first node the loop runs again.
+  await expect(page.getByRole('button', { name: 'Run from “draft”' })).toBeVisible();
   await page.getByRole('button', { name: 'Zoom In' }).click();
   await page.getByRole('button', { name: 'Zoom In' }).click();
   await expect(card(page, 'draft')).toContainText('pass 2');
   await expect(page.locator('.steps .step-pass')).toHaveText(['pass 2', 'pass 2', 'pass 2']);
   await expect(page.getByLabel('What an MCP client receives')).toContainText('slogan 2');
+
+  // From the middle of the loop there is no run from here; after it, the loop is reused as its last pass left it.
+  await card(page, 'review').click();
+  await expect(page.locator('.run-from-hint')).toHaveText(
+    'No run from here: node "review" is inside the loop back from "approved" to "draft": run from "draft", where each pass starts, to run the loop again.',
+  );
+  const asked = model.requests.length;
+  await card(page, 'result').click();
+  await page.getByRole('button', { name: 'Run from “result”' }).click();
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+  await expect(page.getByLabel('What an MCP client receives')).toContainText('slogan 2');
+  expect(model.requests).toHaveLength(asked);
+});
+
+test('a node put into a loop edge joins the loop as its last node, under it, the edge back keeping its passes; one Undo takes it back', async ({
+  page,
+  served,
+}) => {
+  const looped = {
+    ...reviewFlow,
+    edges: [
+      ...(reviewFlow.edges ?? []),
+      {
+        id: 'again',
+        source: 'approved',
+        sourcePort: 'false',
+        target: 'draft',
+        targetPort: 'in',
+        loop: { maxIterations: 4 },
+      },
+    ],
+  };
+  await openFlow(page, served, looped);
+  await page.locator('.react-flow__edge.edge-loop .react-flow__edge-textbg').click();
+  await page.getByRole('button', { name: 'Insert a node into this edge' }).click();
+  await page
+    .getByRole('dialog', { name: 'Insert a node into this edge' })
+    .getByRole('button', { name: /^Template/ })
+    .click();
+  await expectSaved(page);
+  const after = storedFlow(served.db, 'review-loop');
+  const added = after.nodes.find((n) => n.type === 'template')!;
+  expect(after.edges.filter((e) => e.source === 'approved' || e.target === 'draft')).toEqual([
+    expect.objectContaining({ source: 'input', target: 'draft' }),
+    expect.objectContaining({ source: 'approved', sourcePort: 'true', target: 'result' }),
+    expect.objectContaining({ source: 'approved', sourcePort: 'false', target: added.id }),
+    expect.objectContaining({ source: added.id, target: 'draft', loop: { maxIterations: 4 } }),
+  ]);
+  // After the loop's source and under it.
+  const approved = after.nodes.find((n) => n.id === 'approved')!;
+  expect(added.position.y).toBeGreaterThan(approved.position.y);
+  expect(added.position.x).toBeGreaterThan(approved.position.x);
+  await expect(page.getByText('↻ loop, ≤ 4 passes')).toBeVisible();
+
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expectSaved(page);
+  const undone = storedFlow(served.db, 'review-loop');
+  expect(undone.nodes.map((n) => n.type)).not.toContain('template');
+  expect(undone.edges.find((e) => e.loop)).toMatchObject({
+    source: 'approved',
+    target: 'draft',
+    loop: { maxIterations: 4 },
+  });
 });

@@ -13,8 +13,7 @@ import { splitNoteIds } from './note-ids';
 import { pinLabel } from './pin-editor';
 
 /** What was right-clicked: the selection (a card or note, added to it), empty canvas, or an edge. */
-export type MenuTarget =
-  { kind: 'selection' } | { kind: 'pane'; at: Position } | { kind: 'edge'; edgeId: string; isLoop: boolean };
+export type MenuTarget = { kind: 'selection' } | { kind: 'pane'; at: Position } | { kind: 'edge'; edgeId: string };
 
 interface MenuItem {
   label: string;
@@ -43,8 +42,8 @@ function itemsFor(
     ];
   if (target.kind === 'edge')
     return [
-      // A loop edge goes back: a node in its middle would be part of the loop, which the + does not offer either.
-      ...(target.isLoop ? [] : [{ label: 'Insert a node…', edits: true, run: () => open.insertInto(target.edgeId) }]),
+      // In a loop edge, the node joins the loop as its last node (insertNodeChange).
+      { label: 'Insert a node…', edits: true, run: () => open.insertInto(target.edgeId) },
       { label: 'Delete', keys: 'Delete', edits: true, run: () => state.removeEdges([target.edgeId]) },
     ];
   const nodes = state.flow?.nodes.filter((n) => state.selectedNodes.includes(n.id) && canDeactivate(n)) ?? [];
@@ -173,7 +172,7 @@ export function useCanvasMenu(
   const onSelectionContextMenu = useCallback((event: ReactMouseEvent) => open(event, { kind: 'selection' }), []);
   const onEdgeContextMenu = useCallback((event: ReactMouseEvent | MouseEvent, edge: Edge) => {
     useAppStore.getState().setSelection([], [edge.id]);
-    open(event, { kind: 'edge', edgeId: edge.id, isLoop: edge.data?.isLoop === true });
+    open(event, { kind: 'edge', edgeId: edge.id });
   }, []);
   const onPaneContextMenu = useCallback(
     (event: ReactMouseEvent | MouseEvent) => {

@@ -46,7 +46,10 @@ function Edge({ isCarried, ...props }: EdgeProps & { isCarried: boolean }) {
   return (
     <>
       {/* Only the selected edge offers it: one button, not one per edge of a big flow. */}
-      {props.selected && !props.data?.isLoop && <InsertButton edgeId={props.id} x={labelX} y={labelY} />}
+      {/* A loop's label is where its middle is: its + goes just under it. */}
+      {props.selected && (
+        <InsertButton edgeId={props.id} x={labelX} y={props.data?.isLoop ? labelY + LOOP_INSERT_BELOW : labelY} />
+      )}
       <BaseEdge
         id={props.id}
         path={path}
@@ -63,6 +66,9 @@ function Edge({ isCarried, ...props }: EdgeProps & { isCarried: boolean }) {
     </>
   );
 }
+
+/** How far under a loop edge's label its + goes. */
+const LOOP_INSERT_BELOW = 26;
 
 /** The + in the middle of the selected edge: puts a node there (n8n's + on a connection), from a list of types. */
 function InsertButton({ edgeId, x, y }: { edgeId: string; x: number; y: number }) {

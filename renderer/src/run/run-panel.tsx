@@ -1,7 +1,8 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { errorsIn } from '../../../core/model/problems';
 import { neededBy, runToBlockers } from '../../../core/model/run-to';
+import { runFromLoopProblem } from '../../../core/model/loops';
 import { stringifyValue } from '../../../core/model/template';
 import { toolResult } from '../../../core/model/tool-result';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -198,19 +199,25 @@ function StepGave({ nodeId }: { nodeId: string }) {
 function RunFromHere() {
   const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
   const run = useAppStore((s) => s.run);
-  const hasLoop = useAppStore((s) => s.flow?.edges.some((e) => e.loop) === true);
+  const flow = useAppStore((s) => s.flow);
+  // Once per flow and selection, not on every event of a run.
+  const inLoop = useMemo(
+    () =>
+      flow && selected && flow.edges.some((e) => e.loop)
+        ? runFromLoopProblem(
+            flow.nodes.map((n) => n.id),
+            flow.edges,
+            selected,
+          )
+        : undefined,
+    [flow, selected],
+  );
   if (!run) return null;
-  if (hasLoop) {
-    return (
-      <p className="muted run-from-hint">
-        A flow with a loop runs from the start: a run from a node cannot reuse a loop's passes yet.
-      </p>
-    );
-  }
   const node = selected ? nodeOf(selected) : undefined;
   if (!node) {
     return <p className="muted run-from-hint">Select a node to run from it, reusing this run's outputs above it.</p>;
   }
+  if (inLoop) return <p className="muted run-from-hint">No run from here: {inLoop}.</p>;
   return (
     <p className="run-from">
       <button onClick={() => void useAppStore.getState().runFromHere(node.id)}>
