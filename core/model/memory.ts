@@ -21,6 +21,10 @@ export const ConversationSchema = z
   .string()
   .regex(CHANNEL_NAME_PATTERN, 'a conversation is 1–128 letters, digits, _ . or -');
 
+/** A conversation as lists show it: a chat's is `chat-` and a uuid, whose first characters tell chats apart. */
+export const shortConversation = (conversation: string): string =>
+  conversation.length > 16 ? `${conversation.slice(0, 13)}…` : conversation;
+
 /** How long a channel keeps its entries; without a rule, entries stay until cleared. */
 export const ChannelSettingsSchema = z.lazy(() =>
   z.object({

@@ -144,6 +144,9 @@ test('Per-conversation memory: Keep it per conversation, and New chat starts wit
   await page.getByRole('button', { name: 'New chat' }).click();
   await send('Fresh', 1);
   expect(remembered(2)).toEqual([]);
+  // Its run says which conversation it went on.
+  await log.getByRole('button', { name: 'Its run' }).click();
+  await expect(page.getByTestId('run-conversation')).toContainText('In conversation chat-');
   // Both chats' runs are stored with their conversation, and the Memory section shows whose each entry is.
   const runs = withDatabase(served.db, (services) => services.runs.list({ flowId: 'chatty', limit: 10 }));
   const [fresh, second, first] = runs.map((r) => r.conversation ?? '');

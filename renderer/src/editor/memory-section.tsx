@@ -1,5 +1,10 @@
 import { useCallback, useState } from 'react';
-import { withChannelRules, type ChannelSettings, type ChannelView } from '../../../core/model/memory';
+import {
+  shortConversation,
+  withChannelRules,
+  type ChannelSettings,
+  type ChannelView,
+} from '../../../core/model/memory';
 import { stringifyValue } from '../../../core/model/template';
 import { api } from '../api/client';
 import { useAppStore } from '../store/app-store';
@@ -99,10 +104,9 @@ function Channel({ view, onClear }: { view: ChannelView; onClear: () => void }) 
                 {new Date(entry.createdAt).toLocaleString()} · {entry.nodeId}
                 {entry.flowVersion !== undefined ? ` · v${entry.flowVersion}` : ''}
                 {entry.conversation !== undefined && (
-                  // A chat's is `chat-` and a uuid: its first characters tell chats apart, the tooltip has it whole.
                   <span className="memory-conversation" title={entry.conversation}>
                     {' '}
-                    · {entry.conversation.length > 16 ? `${entry.conversation.slice(0, 13)}…` : entry.conversation}
+                    · {shortConversation(entry.conversation)}
                   </span>
                 )}
               </span>

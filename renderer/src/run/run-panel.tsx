@@ -3,6 +3,7 @@ import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { errorsIn } from '../../../core/model/problems';
 import { neededBy, runToBlockers } from '../../../core/model/run-to';
 import { runFromLoopProblem } from '../../../core/model/loops';
+import { shortConversation } from '../../../core/model/memory';
 import { stringifyValue } from '../../../core/model/template';
 import { toolResult } from '../../../core/model/tool-result';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -110,6 +111,12 @@ export function RunPanel() {
               </button>
             </p>
           ) : null}
+          {run.conversation && (
+            <p className="muted run-origin" data-testid="run-conversation">
+              In conversation <code title={run.conversation}>{shortConversation(run.conversation)}</code>: its
+              per-conversation memory channels held only what that conversation wrote.
+            </p>
+          )}
           {run.reuse && (
             <p className="muted run-origin" data-testid="run-reuse">
               Run from <strong>{nodeOf(run.reuse.fromNodeId)?.label || run.reuse.fromNodeId}</strong>, reusing{' '}
