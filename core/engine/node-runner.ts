@@ -191,6 +191,7 @@ class RunContext implements NodeContext {
   readonly agents: NodePorts['agents'];
   readonly memory: NodePorts['memory'];
   readonly human: NodePorts['human'];
+  readonly http: NodePorts['http'];
   readonly runId: string;
   readonly callers: readonly string[];
   readonly streamsTokens: boolean;
@@ -210,6 +211,7 @@ class RunContext implements NodeContext {
     this.agents = input.ports.agents;
     this.memory = input.ports.memory;
     this.human = input.ports.human;
+    this.http = input.ports.http;
     this.runId = input.runId;
     this.callers = input.ports.callers;
     this.streamsTokens = input.ports.streamsTokens;

@@ -18,6 +18,8 @@ import { planFlow } from './flow-plan';
 import { pinnedOutputProblems } from './pinned-outputs';
 import { planReuse, type ReuseSource } from './reuse';
 import { planRunTo } from './run-to';
+import { fetchHttp } from './fetch-http';
+import type { HttpPort } from '../model/http';
 import { neededBy, runToBlockers } from '../model/run-to';
 import { RunCancellation } from './run-cancellation';
 import { schedule, type ScheduleResult } from './scheduler';
@@ -33,6 +35,8 @@ export interface RunOptions {
   agents?: AgentResolver;
   /** The flow's memory channels; without it, nodes that read or write memory fail NODE_NOT_RUNNABLE. */
   memory?: MemoryPort;
+  /** How HTTP request nodes reach the network; Node's fetch unless given. */
+  http?: HttpPort;
   /** The flows of the runs above this one (a flow node's child run). */
   callers?: readonly string[];
   /** A person to ask; without it, ask nodes fail HUMAN_INPUT_UNAVAILABLE naming the node. */
@@ -151,6 +155,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         agents: options.agents ?? NO_AGENTS,
         memory: options.memory ?? NO_MEMORY,
         human: options.human ?? NO_HUMAN_INPUT,
+        http: options.http ?? fetchHttp,
         callers: [...(options.callers ?? []), flow.id],
         streamsTokens: options.streamTokens ?? false,
       },

@@ -63,6 +63,10 @@ export const ERROR_CODES = {
     'a structured output field reads a path inside a node whose answer is text, not JSON; `data.fields` names each',
   TEMPLATE_NOT_FOUND: 'a template node runs a saved FlowyPrompt template the file did not carry (seed 001)',
   LOOP_LIMIT: 'a node took its loop edge back once more after the last pass its loop allows',
+  HTTP_REQUEST_INVALID: "an HTTP request node's URL is not an http: or https: URL, or a header cannot be sent",
+  HTTP_UNREACHABLE: 'an HTTP request node could not reach its URL (refused, no such host, a broken connection)',
+  HTTP_STATUS: 'an HTTP request node was answered with a status that is not 2xx (`data.status`)',
+  HTTP_RESPONSE_TOO_LARGE: "an HTTP request node's response is over 10 MB",
   FOR_EACH_NOT_A_LIST:
     'a node runs for each item of a list, and what its list reads is not one (or has over 1000 items)',
   HUMAN_INPUT_UNAVAILABLE:
@@ -128,13 +132,16 @@ export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'PROVIDER_RATE_LIMITED',
   'SERVER_UNAVAILABLE',
   'TOOL_TIMEOUT',
+  'HTTP_UNREACHABLE',
 ]);
 
 /** True for timeouts, 429, 5xx and network failures; false for everything a retry cannot fix. */
 export function isRetryable(error: FlowbenchError): boolean {
   if (RETRYABLE_CODES.has(error.code)) return true;
   const status = error.data?.status;
-  return error.code === 'PROVIDER_ERROR' && typeof status === 'number' && status >= 500;
+  if (typeof status !== 'number') return false;
+  if (error.code === 'HTTP_STATUS') return status === 429 || status >= 500;
+  return error.code === 'PROVIDER_ERROR' && status >= 500;
 }
 
 export class FlowbenchError extends Error {

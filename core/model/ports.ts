@@ -1,6 +1,7 @@
 import type { AgentResolver } from './agents';
 import { FlowbenchError } from './errors';
 import type { HumanInputPort } from './human-input';
+import type { HttpPort } from './http';
 import type { LlmPort } from './llm';
 import type { MemoryPort } from './memory';
 import type { SubflowPort } from './subflows';
@@ -16,6 +17,8 @@ export interface NodePorts {
   memory: MemoryPort;
   /** A person to ask (ask nodes). */
   human: HumanInputPort;
+  /** The network, for HTTP request nodes. */
+  http: HttpPort;
   /** The flows of the runs above this one, outermost first (flow nodes refuse to call back into them). */
   callers: readonly string[];
   /** Someone watches the run's tokens (see NodeContext.streamsTokens). */

@@ -3,6 +3,7 @@ import type { LlmPort } from '../model/llm';
 import type { NodeTypeSpec } from '../model/node-catalogue';
 import type { MemoryPort } from '../model/memory';
 import type { HumanInputPort } from '../model/human-input';
+import type { HttpPort } from '../model/http';
 import type { AgentResolver } from '../model/agents';
 import type { LlmMessage, StepLinks, TokenUsage } from '../model/run';
 import type { SubflowPort } from '../model/subflows';
@@ -100,6 +101,8 @@ export interface NodeContext {
   readonly memory: MemoryPort;
   /** A person to ask (ask nodes): the MCP client, the editor's Run panel or a terminal. */
   readonly human: HumanInputPort;
+  /** The network (HTTP request nodes). */
+  readonly http: HttpPort;
   /** This run's id, and the flows of the runs above it (flow nodes use them). */
   readonly runId: string;
   readonly callers: readonly string[];
@@ -130,7 +133,8 @@ export type NodeOutcome =
 export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 
 /** What a node type's icon shows; the editor draws each (renderer/src/editor/node-icons.tsx). */
-export type NodeIcon = 'enter' | 'ask' | 'text' | 'model' | 'agent' | 'tool' | 'flow' | 'branch' | 'stop' | 'result';
+export type NodeIcon =
+  'enter' | 'ask' | 'text' | 'model' | 'agent' | 'tool' | 'web' | 'flow' | 'branch' | 'stop' | 'result';
 
 /**
  * Something a node calls by name that lives outside its flow: a saved flow, an

@@ -10,6 +10,7 @@ import { llmNode } from './llm/definition';
 import { outputNode } from './output/definition';
 import { stopNode } from './stop/definition';
 import { templateNode } from './template/definition';
+import { httpNode } from './http/definition';
 
 // Definitions are stored type-erased: each one parses its own config.
 type AnyNodeDefinition = NodeDefinition<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -68,6 +69,7 @@ const BUILT_IN = [
   llmNode,
   agentNode,
   mcpToolNode,
+  httpNode,
   flowNode,
   conditionNode,
   stopNode,

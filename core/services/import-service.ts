@@ -21,6 +21,28 @@ export interface ImportReport {
   laidOut?: string;
 }
 
+/**
+ * Each HTTP request node of a file, as a problem to dismiss before the flow
+ * runs or publishes: a file is data (docs/security.md), and running one must
+ * not reach a URL its author chose before the person has seen it.
+ */
+function urlsCalled(nodes: unknown): ImportedFlow['problems'] {
+  if (!Array.isArray(nodes)) return [];
+  return (nodes as { id?: unknown; type?: unknown; config?: unknown }[]).flatMap((node) => {
+    if (node?.type !== 'http') return [];
+    const config = (node.config ?? {}) as { method?: unknown; url?: unknown };
+    const call = `${typeof config.method === 'string' ? config.method : 'GET'} ${typeof config.url === 'string' ? config.url : ''}`;
+    return [
+      {
+        code: 'IMPORT_PROBLEM' as const,
+        ...(typeof node.id === 'string' ? { nodeId: node.id } : {}),
+        source: `node ${String(node.id)}`,
+        message: `calls ${call.trim()} when it runs, as the file's author chose: dismiss this in the Problems tab once you trust it`,
+      },
+    ];
+  });
+}
+
 /** The imported flow laid out (the editor's Layout) when its positions do not show its shape. */
 async function laidOut<T>(flow: T): Promise<{ flow: T; reason?: string }> {
   return isLayoutable(flow) ? await layOutIfNeeded(flow) : { flow };
@@ -70,7 +92,14 @@ export async function importFlowText(services: Services, text: string, source: s
   const note = layout.reason ? { laidOut: layout.reason } : {};
   if (imported.format === 'native') {
     // Fields the file has and a flow does not are said on the flow, as other formats' leftovers are.
-    const flow = services.flows.create(withImportProblems(layout.flow, imported.problems));
+    const candidate = withImportProblems(layout.flow, imported.problems);
+    const calls = urlsCalled(imported.flow.nodes);
+    // A native file must be valid as it is (create refuses it otherwise); the notes on the URLs it
+    // calls then keep it a draft, which may carry them, until they are dismissed.
+    const flow =
+      calls.length > 0 && !hasErrors(services.flows.validate(candidate).problems)
+        ? services.flows.create(withImportProblems(candidate, calls), { isDraft: true })
+        : services.flows.create(candidate);
     return { format: 'native', flow, problems: services.flows.problemsOf(flow), ...note };
   }
   const tool = (imported.flow.tool ?? {}) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { NO_MEMORY } from '../../core/model/memory';
+import { fetchHttp } from '../../core/engine/fetch-http';
 import { NO_HUMAN_INPUT, type HumanInputPort } from '../../core/model/human-input';
 import type { AgentResolver } from '../../core/model/agents';
 import type { LlmPort } from '../../core/model/llm';
@@ -46,6 +47,7 @@ export function nodeContext(
     agents: options.agents ?? NO_AGENTS,
     memory: NO_MEMORY,
     human: options.human ?? NO_HUMAN_INPUT,
+    http: fetchHttp,
     runId: 'run_under_test',
     callers: ['flow_under_test'],
     streamsTokens: true,

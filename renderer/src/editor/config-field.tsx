@@ -35,7 +35,9 @@ interface FieldProps {
 export function ConfigField({ field, value, onChange, references, path, config, scope }: FieldProps) {
   const id = `field-${path}`;
   const when = field.shownWhen;
-  if (when && !when.is.includes(String(config?.[when.key])) && !(when.orWhenSet && value !== undefined)) return null;
+  // Empty text holds nothing to see or clear.
+  const isSet = value !== undefined && value !== '';
+  if (when && !when.is.includes(String(config?.[when.key])) && !(when.orWhenSet && isSet)) return null;
   switch (field.kind) {
     case 'template':
       return (

@@ -1,0 +1,87 @@
+import { FlowbenchError } from '../model/errors';
+import { MAX_HTTP_RESPONSE_BYTES, type HttpPort, type HttpRequestSpec } from '../model/http';
+
+/** The request as fetch takes it; HTTP_REQUEST_INVALID for a URL or a header fetch would refuse. */
+function prepare(request: HttpRequestSpec): { url: URL; headers: Headers } {
+  const { nodeId } = request;
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    throw new FlowbenchError('HTTP_REQUEST_INVALID', `node "${nodeId}": "${request.url}" is not a URL`, { nodeId });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FlowbenchError(
+      'HTTP_REQUEST_INVALID',
+      `node "${nodeId}": ${url.protocol} URLs are not called, only http: and https:`,
+      { nodeId },
+    );
+  }
+  const headers = new Headers();
+  for (const { name, value } of request.headers) {
+    try {
+      headers.append(name, value);
+    } catch {
+      throw new FlowbenchError('HTTP_REQUEST_INVALID', `node "${nodeId}": header "${name}" cannot be sent as it is`, {
+        nodeId,
+      });
+    }
+  }
+  return { url, headers };
+}
+
+/** The body as text, refused past MAX_HTTP_RESPONSE_BYTES without reading the rest. */
+async function readBody(nodeId: string, response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_HTTP_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new FlowbenchError(
+        'HTTP_RESPONSE_TOO_LARGE',
+        `node "${nodeId}": the response is over ${MAX_HTTP_RESPONSE_BYTES / 1024 / 1024} MB`,
+        { nodeId },
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** HTTP request nodes' calls through Node's fetch, under the node's signal (its time limit, the run's cancellation). */
+export const fetchHttp: HttpPort = {
+  async send(request) {
+    const { url, headers } = prepare(request);
+    const signal = request.signal as AbortSignal;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: request.method,
+        headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        signal,
+        redirect: 'follow',
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new FlowbenchError(
+        'HTTP_UNREACHABLE',
+        `node "${request.nodeId}": ${request.method} ${url.href} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+        { nodeId: request.nodeId },
+      );
+    }
+    return {
+      url: url.href,
+      status: response.status,
+      statusText: response.statusText,
+      headers: Object.fromEntries(response.headers),
+      body: await readBody(request.nodeId, response),
+    };
+  },
+};

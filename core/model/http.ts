@@ -1,0 +1,33 @@
+import type { AbortSignalLike } from './abort';
+
+/** A larger response fails the node (HTTP_RESPONSE_TOO_LARGE): a run record keeps each step's output. */
+export const MAX_HTTP_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** One request an HTTP request node sends, its references filled in. */
+export interface HttpRequestSpec {
+  nodeId: string;
+  method: string;
+  url: string;
+  headers: readonly { name: string; value: string }[];
+  body?: string;
+  signal: AbortSignalLike;
+}
+
+/** What came back: the body as text (the node reads JSON out of it). */
+export interface HttpReply {
+  /** The URL as sent, after its checks. */
+  url: string;
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * How HTTP request nodes reach the network: the engine's (core/engine/fetch-http.ts)
+ * checks the URL and headers (HTTP_REQUEST_INVALID), sends, and reads at most
+ * MAX_HTTP_RESPONSE_BYTES; nobody there is HTTP_UNREACHABLE.
+ */
+export interface HttpPort {
+  send(request: HttpRequestSpec): Promise<HttpReply>;
+}

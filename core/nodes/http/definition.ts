@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { templateReferences } from '../../model/template';
+import { defineNode, preview } from '../define-node';
+import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
+import { callPorts } from '../shared-config';
+import { sendRequest } from './send-request';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const HttpConfigSchema = z.lazy(() =>
+  z.object({
+    method: z.enum(HTTP_METHODS).default('GET'),
+    url: z.string().max(8000).default(''),
+    headers: z.array(NamedValueSchema).max(100).default([]),
+    /** Sent with POST, PUT, PATCH and DELETE: JSON as application/json, other text as text/plain. */
+    body: z.string().max(1_000_000).default(''),
+    /** A status that is not 2xx fails the node (HTTP_STATUS); off, the response is the output as any other. */
+    failOnStatus: z.boolean().default(true),
+    /** The output: the body (JSON when it is), or the whole response `{ status, headers, body }`. */
+    output: z.enum(['body', 'response']).default('body'),
+  }),
+);
+
+/** Calls a URL (n8n's and Dify's HTTP Request, Langflow's API Request): its answer is the output; no model. */
+export const httpNode = defineNode({
+  type: 'http',
+  runsForEach: true,
+  version: 1,
+  label: 'HTTP request',
+  category: 'io',
+  icon: 'web',
+  description:
+    'Calls a URL with a method, headers and a body, each with {{…}} references; the response body (JSON when it is) is the output.',
+  ...callPorts('response'),
+  configSchema: HttpConfigSchema,
+  defaults: () => HttpConfigSchema.parse({}),
+  editor: [
+    { key: 'method', label: 'Method', kind: 'select', options: HTTP_METHODS },
+    { key: 'url', label: 'URL', kind: 'template', help: 'http:// or https://' },
+    {
+      key: 'headers',
+      ...namedValuesEditor(
+        'Headers',
+        'stored with the flow and exported with it; a run keeps the values of headers named like a key, token, secret, password, cookie or authorization as •••',
+      ),
+    },
+    {
+      key: 'body',
+      label: 'Body',
+      kind: 'template',
+      help: 'sent with POST, PUT, PATCH and DELETE: JSON as application/json, other text as text/plain, unless a Content-Type header says',
+      shownWhen: { key: 'method', is: [...WITH_BODY], orWhenSet: true },
+    },
+    { key: 'failOnStatus', label: 'Fail when the status is not 2xx (429 and 5xx are retried)', kind: 'boolean' },
+    {
+      key: 'output',
+      label: 'Output',
+      kind: 'select',
+      options: ['body', 'response'],
+      optionLabels: { body: 'the body', response: 'status, headers and body' },
+    },
+  ],
+  templates: (config) => [
+    { field: 'url', text: config.url },
+    ...config.headers.map((h, i) => ({ field: `headers.${i}.value`, text: h.value })),
+    { field: 'body', text: config.body },
+  ],
+  summary: (config) => (config.url.trim() ? `${config.method} ${preview(config.url, 60)}` : 'no URL yet'),
+  check: (config) => [
+    ...unchosen(config.url, 'NODE_SETUP', 'write the URL this node calls', 'config.url'),
+    ...namelessProblems(config.headers, 'headers', 'header'),
+  ],
+  publishWarnings: (config) =>
+    templateReferences(config.url).some((ref) => ref.scope === 'inputs')
+      ? ['its URL takes an input: the MCP clients that call the tool choose what it calls on this machine']
+      : [],
+  execute: (ctx, config) =>
+    sendRequest(ctx, {
+      method: config.method,
+      url: ctx.render(config.url).trim(),
+      headers: config.headers.map((h) => ({ name: h.name.trim(), value: ctx.render(h.value) })),
+      ...(WITH_BODY.has(config.method) && config.body !== '' ? { body: ctx.render(config.body) } : {}),
+      failOnStatus: config.failOnStatus,
+      output: config.output,
+    }),
+});

@@ -1,0 +1,81 @@
+import { FlowbenchError } from '../../model/errors';
+import type { HttpReply } from '../../model/http';
+import type { NodeContext, NodeOutcome } from '../define-node';
+
+/** Header names whose values a run record keeps as •••: what a key or a session is sent in. */
+const SECRET_HEADER = /auth|key|token|secret|password|cookie|session/i;
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: { name: string; value: string }[];
+  body?: string;
+  failOnStatus: boolean;
+  output: 'body' | 'response';
+}
+
+const isJsonText = (text: string) => {
+  const trimmed = text.trim();
+  if (!/^[[{"]/.test(trimmed)) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** JSON when the response says so and it parses; the text as it came otherwise. */
+function bodyValue(reply: HttpReply): unknown {
+  const type = Object.entries(reply.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (!/json/i.test(type)) return reply.body;
+  try {
+    return JSON.parse(reply.body) as unknown;
+  } catch {
+    return reply.body;
+  }
+}
+
+/**
+ * Sends the node's request through the run's HTTP port. A body goes as
+ * application/json when it is JSON, text/plain otherwise, unless a header
+ * says; a status that is not 2xx is HTTP_STATUS when the node fails on it
+ * (retried for 429 and 5xx, see isRetryable). The step's input keeps what was
+ * sent, the values of headers named like secrets as •••.
+ */
+export async function sendRequest(ctx: NodeContext, request: HttpRequest): Promise<NodeOutcome> {
+  const headers = [...request.headers];
+  if (request.body !== undefined && !headers.some((h) => h.name.toLowerCase() === 'content-type')) {
+    headers.push({
+      name: 'Content-Type',
+      value: isJsonText(request.body) ? 'application/json' : 'text/plain; charset=utf-8',
+    });
+  }
+  ctx.report({
+    input: {
+      method: request.method,
+      url: request.url,
+      headers: Object.fromEntries(headers.map(({ name, value }) => [name, SECRET_HEADER.test(name) ? '•••' : value])),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    },
+  });
+  const reply = await ctx.http.send({
+    nodeId: ctx.nodeId,
+    method: request.method,
+    url: request.url,
+    headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    signal: ctx.signal,
+  });
+  if (request.failOnStatus && (reply.status < 200 || reply.status > 299)) {
+    const excerpt = reply.body.replace(/\s+/g, ' ').slice(0, 200);
+    throw new FlowbenchError(
+      'HTTP_STATUS',
+      `node "${ctx.nodeId}": ${request.method} ${reply.url} answered ${reply.status} ${reply.statusText}${excerpt ? `: ${excerpt}` : ''}`,
+      { nodeId: ctx.nodeId, status: reply.status },
+    );
+  }
+  const body = bodyValue(reply);
+  if (request.output === 'body') return { kind: 'output', output: body };
+  return { kind: 'output', output: { status: reply.status, headers: reply.headers, body } };
+}
