@@ -37,7 +37,9 @@ async function run(flow: FlowInput, inputs: Record<string, unknown>, usePins = f
 }
 
 /** input (docs: a list) → summarise each doc (an LLM) → result. */
-const summariseEach = (forEach: { items: string; concurrency?: number } = { items: '{{inputs.docs}}' }): FlowInput =>
+const summariseEach = (
+  forEach: { items: string; concurrency?: number; onItemError?: 'continue' } = { items: '{{inputs.docs}}' },
+): FlowInput =>
   buildFlow({
     parameters: [
       { name: 'docs', type: 'array' },
@@ -110,6 +112,24 @@ describe('a node that runs for each item of a list', () => {
       'Summarise Otters ()',
       'Summarise Bees ()',
     ]);
+  });
+
+  it('with onItemError continue, a failed item gives null and is listed, the others go on; every item failing fails the node', async () => {
+    server.reply = (request) =>
+      String(request.body.messages?.at(-1)?.content).includes('Bees') ? { status: 400 } : { content: 'fine' };
+    const docs = [{ title: 'Otters' }, { title: 'Bees' }, { title: 'Moles' }];
+    const { result, finished } = await run(summariseEach({ items: '{{inputs.docs}}', onItemError: 'continue' }), {
+      docs,
+    });
+    expect(result.status).toBe('succeeded');
+    expect(finished('summarise')?.output).toEqual(['fine', null, 'fine']);
+    expect(finished('summarise')?.input).toMatchObject({
+      failedItems: [{ item: 2, code: 'PROVIDER_ERROR', message: expect.any(String) }],
+    });
+    server.reply = () => ({ status: 400 });
+    const none = await run(summariseEach({ items: '{{inputs.docs}}', onItemError: 'continue' }), { docs });
+    expect(none.result.status).toBe('failed');
+    expect(none.result.error?.message).toMatch(/^every item failed; item 1: /);
   });
 
   it("a pinned output is a list, each item what the node's JSON schema says it gives", async () => {

@@ -32,7 +32,10 @@ function describe(value: unknown): string {
  * seen by its templates as `{{item}}`. The outcome is the list of what each
  * item gave, in the items' order; the step's usage and tool calls are the
  * items' together. The first item that fails stops the others (`abort`) and
- * fails the node, saying which item; a retry runs every item again.
+ * fails the node, saying which item; a retry runs every item again. With
+ * `onItemError: continue` (Dify's "continue on error") a failed item gives
+ * null in its place and is listed in the step's input (`failedItems`); the
+ * node fails only when every item did.
  */
 export async function runForEach(
   node: FlowNode & { forEach: NonNullable<FlowNode['forEach']> },
@@ -62,6 +65,9 @@ export async function runForEach(
   const itemDetails: StepDetails[] = [];
   let next = 0;
   let failed: FlowbenchError | undefined;
+  /** Items that failed while the node goes on past them (`onItemError: continue`). */
+  const passed: { item: number; code: string; message: string }[] = [];
+  const goesOn = node.forEach.onItemError === 'continue';
   const worker = async (): Promise<void> => {
     while (failed === undefined && next < items.length) {
       const index = next++;
@@ -73,6 +79,11 @@ export async function runForEach(
       } catch (thrown) {
         if (failed !== undefined) return;
         const error = toFlowbenchError(thrown);
+        // A cancelled run or the node's time limit stops every item, whatever the node says of one.
+        if (goesOn && !signalled(error)) {
+          passed.push({ item: index + 1, code: error.code, message: error.message });
+          continue;
+        }
         failed = new FlowbenchError(
           error.code,
           `item ${index + 1} of ${items.length}: ${error.message}`,
@@ -87,11 +98,23 @@ export async function runForEach(
   await Promise.all(Array.from({ length: workers }, worker));
   // What each item read of its own is not the step's input: the list it ran over is.
   for (const key of Object.keys(used)) if (key === 'item' || key.startsWith('item.')) delete used[key];
-  details.input = { ...used, items };
+  passed.sort((a, b) => a.item - b.item);
+  details.input = { ...used, items, ...(passed.length > 0 ? { failedItems: passed } : {}) };
   const usage = totalUsage(itemDetails.map((d) => d?.usage));
   if (usage) details.usage = usage;
   const toolCalls = itemDetails.flatMap((d) => d?.toolCalls ?? []);
   if (toolCalls.length > 0) details.toolCalls = toolCalls;
   if (failed !== undefined) throw failed;
+  // Going on past every item would be a success with nothing in it: the first failure says why.
+  if (items.length > 0 && passed.length === items.length) {
+    const first = passed[0] as (typeof passed)[number];
+    throw new FlowbenchError(first.code as FlowbenchError['code'], `every item failed; item 1: ${first.message}`, {
+      nodeId: node.id,
+    });
+  }
   return { kind: 'output', output: outputs };
 }
+
+/** The run was cancelled or the node ran out of time: not one item's failure. */
+const signalled = (error: FlowbenchError) =>
+  error.code === 'CANCELLED' || error.code === 'NODE_TIMEOUT' || error.code === 'RUN_TIMEOUT';

@@ -64,6 +64,8 @@ export const FlowNodeForEachSchema = z.lazy(() =>
     items: z.string().max(2000),
     /** Items run at once (DEFAULT_FOR_EACH_CONCURRENCY when absent). */
     concurrency: z.number().int().min(1).max(20).optional(),
+    /** `continue`: a failed item gives null in its place and the others go on (absent: it fails the node). */
+    onItemError: z.literal('continue').optional(),
   }),
 );
 

@@ -21,7 +21,11 @@ test('Run for each item (Rivet’s split run, Dify’s iteration): a node runs o
   served,
   localModel,
 }) => {
-  await localModel((request) => ({ content: `About ${String(request.body.messages?.at(-1)?.content).split(' ')[1]}` }));
+  // The model cannot answer about bees: that item fails, the others go on.
+  await localModel((request) => {
+    const topic = String(request.body.messages?.at(-1)?.content).split(' ')[1];
+    return topic === 'bees' ? { status: 400 } : { content: `About ${topic}` };
+  });
   await openFlow(page, served, topicsFlow);
   const describe = page.getByTestId('rf__node-describe');
   await describe.click();
@@ -43,16 +47,21 @@ test('Run for each item (Rivet’s split run, Dify’s iteration): a node runs o
   await expect(describe.locator('.fb-node-type')).toContainText('LLM · for each');
   await inspector.locator('#node-for-each-concurrency').fill('1');
   await expectSaved(page);
+  await inspector.locator('#node-for-each-on-error').selectOption('continue');
+  await expectSaved(page);
   expect(storedFlow(served.db, 'topics').nodes.find((n) => n.id === 'describe')?.forEach).toEqual({
     items: '{{inputs.topics}}',
     concurrency: 1,
+    onItemError: 'continue',
   });
 
   await page.getByRole('tab', { name: 'Run' }).click();
   await page.locator('#run-input-topics').fill('["otters", "bees", "moles"]');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
-  await expect(describe).toContainText('["About otters","About bees","About moles"]');
+  await expect(describe).toContainText('["About otters",null,"About moles"]');
+  await describe.click();
+  await expect(page.getByLabel('Step details')).toContainText('failedItems');
 
   // Unticked, the node runs once again, and {{item}} is said again.
   await describe.click();

@@ -72,14 +72,30 @@ export function ForEachSection({
               value={forEach.concurrency ?? DEFAULT_FOR_EACH_CONCURRENCY}
               onChange={(e) => {
                 const n = Math.min(20, Math.max(1, Math.round(Number(e.target.value)) || 1));
-                set(
-                  n === DEFAULT_FOR_EACH_CONCURRENCY
-                    ? { items: forEach.items }
-                    : { items: forEach.items, concurrency: n },
-                  'concurrency',
-                );
+                const next = { ...forEach };
+                if (n === DEFAULT_FOR_EACH_CONCURRENCY) delete next.concurrency;
+                else next.concurrency = n;
+                set(next, 'concurrency');
               }}
             />
+          </label>
+          <label className="field" htmlFor="node-for-each-on-error">
+            <span className="field-label">When an item fails</span>
+            <select
+              id="node-for-each-on-error"
+              value={forEach.onItemError ?? ''}
+              onChange={(e) => {
+                const next = { ...forEach };
+                if (e.target.value === 'continue') next.onItemError = 'continue';
+                else delete next.onItemError;
+                set(next, 'onItemError');
+              }}
+            >
+              <option value="">Fail the node (the other items stop)</option>
+              <option value="continue">
+                Go on: null in its place, the step lists it (fails only if every item does)
+              </option>
+            </select>
           </label>
         </>
       )}
