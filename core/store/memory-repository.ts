@@ -132,12 +132,13 @@ export class MemoryRepository {
     conversation?: string;
     settings: readonly ChannelSettings[];
   }): MemoryPort {
-    const scope: EntryScope =
-      run.conversation !== undefined ? { conversation: run.conversation } : { runId: run.runId };
-    const perConversation = new Set(run.settings.filter((s) => s.perConversation).map((s) => s.id));
+    // Worked out on a node's first read, not for every run: most runs (an MCP client's call) read no memory.
+    const scopeOf = (channel: string): EntryScope | undefined => {
+      if (!run.settings.some((s) => s.id === channel && s.perConversation)) return undefined;
+      return run.conversation !== undefined ? { conversation: run.conversation } : { runId: run.runId };
+    };
     return {
-      read: (channel, limit) =>
-        this.entries(run.flowId, channel, limit, perConversation.has(channel) ? scope : undefined),
+      read: (channel, limit) => this.entries(run.flowId, channel, limit, scopeOf(channel)),
       write: (channel, payload, nodeId) =>
         this.append(
           {
