@@ -1,22 +1,16 @@
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { DEFAULT_FOR_EACH_CONCURRENCY, type FlowNode } from '../model/flow';
 import { totalUsage } from '../model/pricing';
-import { resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
+import { asJson, resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
 import type { NodeOutcome, StepDetails } from '../nodes/define-node';
 
 /** A list longer than this is refused: a run of thousands of model calls is a mistake more often than not. */
 export const MAX_FOR_EACH_ITEMS = 1000;
 
-/** The list `forEach.items` gives: an array, or text holding a JSON array (a model's answer). */
+/** The list `forEach.items` gives: an array, or text holding a JSON array (a model's answer), read as references read it. */
 function listOf(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value as unknown[];
-  if (typeof value !== 'string' || !value.trim().startsWith('[')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const json = asJson(value);
+  return Array.isArray(json) ? (json as unknown[]) : undefined;
 }
 
 function describe(value: unknown): string {

@@ -11,7 +11,7 @@ export interface RenderScope {
 }
 
 /** Text that holds a JSON object or array is read as JSON when a path goes into it. */
-function asJson(value: unknown): unknown {
+export function asJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
   if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return value;
@@ -24,13 +24,13 @@ function asJson(value: unknown): unknown {
 
 /** The value a reference points at; undefined (rendered empty) for skipped nodes and missing paths. */
 export function resolveReference(ref: Reference, scope: RenderScope): unknown {
-  if (ref.scope === 'inputs') {
-    const value = scope.inputs[ref.name];
-    return ref.path.length === 0 ? value : readPath(asJson(value), ref.path);
+  let value: unknown;
+  if (ref.scope === 'inputs') value = scope.inputs[ref.name];
+  else if (ref.scope === 'item') value = scope.item;
+  else {
+    const node = scope.node(ref.nodeId);
+    value = ref.field === 'output' ? node?.output : node?.error;
   }
-  if (ref.scope === 'item') return ref.path.length === 0 ? scope.item : readPath(asJson(scope.item), ref.path);
-  const node = scope.node(ref.nodeId);
-  const value = ref.field === 'output' ? node?.output : node?.error;
   return ref.path.length === 0 ? value : readPath(asJson(value), ref.path);
 }
 

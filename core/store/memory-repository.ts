@@ -132,7 +132,7 @@ export class MemoryRepository {
     conversation?: string;
     settings: readonly ChannelSettings[];
   }): MemoryPort {
-    // Worked out on a node's first read, not for every run: most runs (an MCP client's call) read no memory.
+    // Worked out when a node reads, not when every run starts: most runs (an MCP client's call) read no memory.
     const scopeOf = (channel: string): EntryScope | undefined => {
       if (!run.settings.some((s) => s.id === channel && s.perConversation)) return undefined;
       return run.conversation !== undefined ? { conversation: run.conversation } : { runId: run.runId };
