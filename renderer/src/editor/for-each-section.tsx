@@ -91,11 +91,13 @@ export function ForEachSection({
                 set(next, 'onItemError');
               }}
             >
-              <option value="">Fail the node (the other items stop)</option>
-              <option value="continue">
-                Go on: null in its place, the step lists it (fails only if every item does)
-              </option>
+              <option value="">Fail the node</option>
+              <option value="continue">Go on: null in its place</option>
             </select>
+            <small>
+              failing, the other items stop; going on, the step lists the failed items, and the node fails only if every
+              item does
+            </small>
           </label>
         </>
       )}
