@@ -271,6 +271,8 @@ function unusedFields(doc: Record<string, unknown>, nodeIds: ReadonlyMap<string,
       },
     },
     hint: (name) => (RETIRED.has(name) ? ' (seed 004 retired it: `maxAttempts` is the retry setting)' : ''),
+    // A channel's entries are written back from the flow's channels (exportFlowDefinition): nothing else of them is kept.
+    isKept: (source) => !source.startsWith('memory.sharedChannels['),
   });
 }
 
@@ -279,7 +281,12 @@ function sharedChannels(doc: Record<string, unknown>, problems: ImportProblem[])
   const listed = isRecord(doc.memory) && Array.isArray(doc.memory.sharedChannels) ? doc.memory.sharedChannels : [];
   return listed.flatMap((raw, index) => {
     const parsed = ChannelSettingsSchema.safeParse(raw);
-    if (parsed.success) return [parsed.data];
+    if (parsed.success) {
+      // Seed 004 has no per-conversation channel: a file's `perConversation` is said as a field it lacks, not applied.
+      const shared = { ...parsed.data };
+      delete shared.perConversation;
+      return [shared];
+    }
     problems.push({
       code: 'IMPORT_PROBLEM',
       source: `memory.sharedChannels[${index}]`,

@@ -297,6 +297,25 @@ describe('a flow definition with fields seed 004 does not have', () => {
   });
 });
 
+describe('a flow definition channel with fields seed 004 does not have', () => {
+  it('says each as left out, and does not apply a per-conversation setting the format cannot carry', () => {
+    const doc = JSON.parse(fixture('flow-definition-minimal.json')) as Record<string, unknown>;
+    doc.memory = { sharedChannels: [{ id: 'context', retentionDays: 7, perConversation: true, colour: 'blue' }] };
+    const { flow, problems } = detectImport(JSON.stringify(doc), 'channels.json');
+    expect((flow as { memory: unknown }).memory).toEqual({ channels: [{ id: 'context', retentionDays: 7 }] });
+    expect(problems.filter((p) => p.source?.startsWith('memory.'))).toEqual([
+      expect.objectContaining({
+        source: 'memory.sharedChannels[0].perConversation',
+        message: 'not a field of a flow definition; left out',
+      }),
+      expect.objectContaining({
+        source: 'memory.sharedChannels[0].colour',
+        message: 'not a field of a flow definition; left out',
+      }),
+    ]);
+  });
+});
+
 describe('workflows (seed 003)', () => {
   it("says each field seed 003's models do not have, where it is, instead of ignoring it; its files have none", () => {
     const read = (edit: (doc: { workflow: Record<string, unknown>; steps: Record<string, unknown>[] }) => void) => {
