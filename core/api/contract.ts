@@ -7,7 +7,13 @@ import type { TestRunSummary } from '../model/test-cases';
 import { ChannelNameSchema, ConversationSchema, type FlowMemory } from '../model/memory';
 import { WRITABLE_CLIENTS, type ClientSetup, type WriteResult } from '../model/client-setup';
 import { z } from 'zod';
-import type { SecretStore } from '../model/secrets';
+import {
+  FLOW_SECRET_NAME,
+  FLOW_SECRET_NAME_RULE,
+  MAX_FLOW_SECRET_LENGTH,
+  type FlowSecretListing,
+  type SecretStore,
+} from '../model/secrets';
 import type { AppCommand } from './app-commands';
 import type { Endpoints } from '../model/client-setup';
 import { EXPORT_FORMATS } from '../formats/export-formats';
@@ -202,6 +208,18 @@ export const API = {
           message: 'a project folder goes with the client whose config in it to read',
         }),
     ),
+  },
+  secrets: {
+    /** The secrets flows read as `{{secrets.name}}`: names and where each is kept, never a value. */
+    list: method<FlowSecretListing[]>()(z.object({})),
+    /** Adds one or replaces its value; the value is never sent back. */
+    set: method<FlowSecretListing[]>()(
+      z.object({
+        name: z.string().regex(FLOW_SECRET_NAME, `a secret's name: ${FLOW_SECRET_NAME_RULE}`),
+        value: z.string().min(1, 'a secret has a value').max(MAX_FLOW_SECRET_LENGTH),
+      }),
+    ),
+    remove: method<FlowSecretListing[]>()(z.object({ name: z.string().min(1).max(64) })),
   },
   agents: {
     list: method<AgentSummary[]>()(z.object({})),

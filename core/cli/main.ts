@@ -10,6 +10,8 @@ import { registerTestCommand } from './commands/test';
 import { registerServerCommands } from './commands/servers';
 import { registerAgentCommands } from './commands/agents';
 import { registerMemoryCommand } from './commands/memory';
+import { registerSecretCommands } from './commands/secrets';
+import { registerDismissCommand } from './commands/dismiss';
 
 /** Builds the `flowbench` program; commands register themselves by area. */
 export function buildProgram(ctx: CliContext): Command {
@@ -20,12 +22,14 @@ export function buildProgram(ctx: CliContext): Command {
     .exitOverride()
     .hook('preAction', () => ctx.load());
   registerFlowCommands(program, ctx);
+  registerDismissCommand(program, ctx);
   registerPublishCommands(program, ctx);
   registerRunCommand(program, ctx);
   registerRunsCommands(program, ctx);
   registerTestCommand(program, ctx);
   registerProviderCommands(program, ctx);
   registerServerCommands(program, ctx);
+  registerSecretCommands(program, ctx);
   registerAgentCommands(program, ctx);
   registerMemoryCommand(program, ctx);
   registerMcpCommands(program, ctx);

@@ -11,6 +11,7 @@ export { importFlowText, readFlowFile } from '../services/import-service';
 export { installExamples } from '../services/examples';
 export { readImportFile } from '../services/read-import-file';
 export { validateFlow } from '../model/validate';
+export { ChangeSetSchema } from '../model/change-set';
 export { nodeRegistry } from '../nodes/registry';
 export { publishWarnings } from '../model/publish-warnings';
 export { parseJsonText } from '../formats/parse-json';

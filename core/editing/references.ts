@@ -14,13 +14,15 @@ export interface ReferenceOption {
 
 /**
  * The references a node can use: the flow's parameters, the nodes upstream of
- * it, and the fields of their JSON outputs that are known (declared by their
- * config or by what they call, or `known`'s: what the run shown gave).
+ * it, the fields of their JSON outputs that are known (declared by their
+ * config or by what they call, or `known`'s: what the run shown gave), and
+ * for a node that reads secrets, the names of those kept (`secrets`).
  */
 export function referencesFor(
   flow: Flow,
   nodeId: string,
   known: (nodeId: string) => KnownOutput = () => ({}),
+  secrets: readonly string[] = [],
 ): ReferenceOption[] {
   const adjacency = buildAdjacency(
     flow.nodes.map((n) => n.id),
@@ -30,7 +32,12 @@ export function referencesFor(
     label: `inputs.${p.name}`,
     detail: `${p.type} parameter`,
   }));
-  const forEach = flow.nodes.find((n) => n.id === nodeId)?.forEach;
+  const self = flow.nodes.find((n) => n.id === nodeId);
+  if (self && nodeRegistry.get(self.type)?.readsSecrets) {
+    for (const name of secrets)
+      options.push({ label: `secrets.${name}`, detail: 'secret, sent as it is, recorded as •••' });
+  }
+  const forEach = self?.forEach;
   if (forEach) options.unshift({ label: 'item', detail: `the item of ${forEach.items || 'the list'} it runs for` });
   // One walk back from the node, not one per other node: per node it was quadratic (seconds at 10,000 nodes).
   const upstream = reachable([nodeId], (id) => adjacency.incoming.get(id));

@@ -68,7 +68,15 @@ export async function runForEach(
       const mine: StepDetails = {};
       itemDetails[index] = mine;
       try {
-        const outcome = await runItem({ inputs: scope.inputs, node: (id) => scope.node(id), item: items[index] }, mine);
+        const outcome = await runItem(
+          {
+            inputs: scope.inputs,
+            node: (id) => scope.node(id),
+            secret: (name) => scope.secret?.(name),
+            item: items[index],
+          },
+          mine,
+        );
         outputs[index] = outcome.kind === 'output' ? outcome.output : null;
       } catch (thrown) {
         if (failed !== undefined) return;

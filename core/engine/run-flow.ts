@@ -21,6 +21,8 @@ import { planRunTo } from './run-to';
 import { fetchHttp } from './fetch-http';
 import type { HttpPort } from '../model/http';
 import { neededBy, runToBlockers } from '../model/run-to';
+import { readSecrets, secretsReadBy } from '../model/flow-secrets';
+import { hideSecrets, MIN_HIDDEN_LENGTH, type SecretReader } from '../model/secrets';
 import { RunCancellation } from './run-cancellation';
 import { schedule, type ScheduleResult } from './scheduler';
 import { newRunId } from './run-id';
@@ -37,6 +39,8 @@ export interface RunOptions {
   memory?: MemoryPort;
   /** How HTTP request nodes reach the network; Node's fetch unless given. */
   http?: HttpPort;
+  /** The secrets HTTP request nodes read (`{{secrets.name}}`); without it, a flow reading one fails SECRET_MISSING. */
+  secrets?: SecretReader;
   /** The flows of the runs above this one (a flow node's child run). */
   callers?: readonly string[];
   /** A person to ask; without it, ask nodes fail HUMAN_INPUT_UNAVAILABLE naming the node. */
@@ -117,6 +121,10 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const inputs = prepareInputs(flow.parameters, options.inputs);
   const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
   const upTo = options.toNodeId ? planRunTo(flow, options.toNodeId) : undefined;
+  const secrets = readSecrets(flow.name, secretsReadBy(flow, registry, needed), options.secrets);
+  // What the run records and returns shows each secret as •••, longest first so one inside another is hidden whole.
+  const hidden = [...secrets.values()].filter((v) => v.length >= MIN_HIDDEN_LENGTH).sort((a, b) => b.length - a.length);
+  const hide = <T>(value: T): T => (hidden.length === 0 ? value : hideSecrets(value, hidden));
   const runId = options.runId ?? newRunId();
   const bus = new EventBus();
   for (const listener of options.listeners ?? []) bus.subscribe(listener);
@@ -134,15 +142,17 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         );
 
   const startedAt = Date.now();
-  bus.emit({
-    type: 'run.started',
-    runId,
-    flowId: flow.id,
-    at: startedAt,
-    inputs,
-    ...(reuse ? { reuse: reuse.record } : {}),
-    ...(options.toNodeId ? { toNodeId: options.toNodeId } : {}),
-  });
+  bus.emit(
+    hide({
+      type: 'run.started',
+      runId,
+      flowId: flow.id,
+      at: startedAt,
+      inputs,
+      ...(reuse ? { reuse: reuse.record } : {}),
+      ...(options.toNodeId ? { toNodeId: options.toNodeId } : {}),
+    }),
+  );
   try {
     const result = await schedule({
       runId,
@@ -164,14 +174,16 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.defaultNodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS,
       retry: options.retry ?? DEFAULT_RETRY,
-      emit: (event) => bus.emit(event),
+      emit: hidden.length === 0 ? (event) => bus.emit(event) : (event) => bus.emit(hide(event)),
+      ...(secrets.size > 0 ? { secrets } : {}),
       ...(reuse ? { reuse } : {}),
       ...(upTo ? { upTo } : {}),
       ...(options.usePins ? { usePins: true } : {}),
     });
     const durationMs = Date.now() - startedAt;
-    bus.emit({ type: 'run.finished', runId, at: Date.now(), durationMs, ...result });
-    return { runId, durationMs, ...result };
+    const finished = hide(result);
+    bus.emit({ type: 'run.finished', runId, at: Date.now(), durationMs, ...finished });
+    return { runId, durationMs, ...finished };
   } finally {
     if (timer) clearTimeout(timer);
     cancellation.release();

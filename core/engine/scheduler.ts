@@ -33,6 +33,8 @@ export interface ScheduleInput {
   upTo?: ReadonlySet<number>;
   /** A run a person started: a pinned node settles with its pinned output (FlowNode.pin). */
   usePins?: boolean;
+  /** The secrets the flow reads, by name (`{{secrets.name}}`), read before the run started. */
+  secrets?: ReadonlyMap<string, string>;
 }
 
 export interface ScheduleResult {
@@ -101,6 +103,11 @@ class RunScheduler implements RenderScope {
   /** RenderScope: what an upstream node left. */
   node(id: string): { output?: unknown; error?: StepError } | undefined {
     return this.results.get(id);
+  }
+
+  /** RenderScope: a secret the flow reads. */
+  secret(name: string): string | undefined {
+    return this.input.secrets?.get(name);
   }
 
   begin(): void {

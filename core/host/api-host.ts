@@ -230,6 +230,17 @@ export class ApiHost {
         show: ({ flowId, limit }) => this.services.memory.show(flowId, { limit }),
         clear: ({ flowId, channel, conversation }) => this.services.memory.clear(flowId, channel, conversation),
       },
+      secrets: {
+        list: () => this.services.flowSecrets.list(),
+        set: ({ name, value }) => {
+          this.services.flowSecrets.set(name, value);
+          return this.services.flowSecrets.list();
+        },
+        remove: ({ name }) => {
+          this.services.flowSecrets.remove(name);
+          return this.services.flowSecrets.list();
+        },
+      },
       servers: {
         list: () => this.services.servers.list(),
         set: ({ server, previousName }) => {

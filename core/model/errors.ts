@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   HTTP_UNREACHABLE: 'an HTTP request node could not reach its URL (refused, no such host, a broken connection)',
   HTTP_STATUS: 'an HTTP request node was answered with a status that is not 2xx (`data.status`)',
   HTTP_RESPONSE_TOO_LARGE: "an HTTP request node's response is over 10 MB",
+  SECRET_NOT_FOUND: 'no secret of that name is kept (`flowbench secrets list`)',
+  SECRET_MISSING: 'a flow reads {{secrets.name}}, and no secret of that name is set here; `data.names` lists each',
   FOR_EACH_NOT_A_LIST:
     'a node runs for each item of a list, and what its list reads is not one (or has over 1000 items)',
   HUMAN_INPUT_UNAVAILABLE:
@@ -89,6 +91,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'USAGE_ERROR',
   'VALIDATION_ERROR',
+  'SECRET_MISSING',
+  'SECRET_NOT_FOUND',
   'INVALID_JSON',
   'UNSUPPORTED_FORMAT',
   'FILE_NOT_FOUND',

@@ -67,6 +67,11 @@ export interface NodeTypeSpec<Config = Record<string, unknown>> {
   isResult?: boolean;
   /** It can run once for each item of a list (FlowNode.forEach): it gives one output and picks no branch. */
   runsForEach?: boolean;
+  /**
+   * Its fields may read `{{secrets.name}}` (HTTP requests: a key in a header).
+   * Elsewhere a secret would go to a model, a tool or the run's output.
+   */
+  readsSecrets?: boolean;
   /** For result nodes: the structured fields the result has, or undefined when it is not structured. */
   resultFields?: (config: Config) => readonly ResultField[] | undefined;
   /** For result nodes: the view (an MCP App) the structured result is shown in, if any. */

@@ -42,6 +42,8 @@ export const PROBLEM_CODES = {
   DEACTIVATED_NODE:
     'a node is deactivated: runs pass over it and hand on what came into it (an input or output node cannot be)',
   FOR_EACH: 'a node runs for each item of a list but its type cannot, or {{item}} is used where there is no item',
+  SECRET_REFERENCE:
+    "{{secrets.name}} is read outside an HTTP request node's URL, headers and body, where it would reach a model, a tool or the run's output",
   PINNED_OUTPUT:
     "a node's output is pinned: runs a person starts take it instead of running the node; clients' calls run it (an input or output node cannot be pinned)",
 } as const;

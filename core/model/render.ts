@@ -1,4 +1,5 @@
 import type { StepError } from './run';
+import { HIDDEN } from './secrets';
 import { formatReference, parseTemplate, readPath, stringifyValue, type Reference } from './template';
 
 /** What a reference can see while a flow runs. */
@@ -8,6 +9,8 @@ export interface RenderScope {
   node(nodeId: string): { output?: unknown; error?: StepError } | undefined;
   /** The item of a node that runs for each item of a list (`{{item}}`). */
   item?: unknown;
+  /** A secret the run read before it started (`{{secrets.name}}`); undefined for any other. */
+  secret?(name: string): string | undefined;
 }
 
 /** Text that holds a JSON object or array is read as JSON when a path goes into it. */
@@ -27,6 +30,7 @@ export function resolveReference(ref: Reference, scope: RenderScope): unknown {
   let value: unknown;
   if (ref.scope === 'inputs') value = scope.inputs[ref.name];
   else if (ref.scope === 'item') value = scope.item;
+  else if (ref.scope === 'secrets') value = scope.secret?.(ref.name);
   else {
     const node = scope.node(ref.nodeId);
     value = ref.field === 'output' ? node?.output : node?.error;
@@ -40,10 +44,10 @@ export function resolveReference(ref: Reference, scope: RenderScope): unknown {
  */
 export type UsedValues = Record<string, unknown>;
 
-/** The value a reference points at, noted in `used` when given. */
+/** The value a reference points at, noted in `used` when given (a secret as •••). */
 function lookUp(ref: Reference, scope: RenderScope, used: UsedValues | undefined): unknown {
   const value = resolveReference(ref, scope);
-  if (used) used[formatReference(ref)] = value ?? null;
+  if (used) used[formatReference(ref)] = ref.scope === 'secrets' ? HIDDEN : (value ?? null);
   return value;
 }
 

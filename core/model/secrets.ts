@@ -46,4 +46,56 @@ export const secretNames = {
   providerKey: (provider: string) => `provider/${provider}/apiKey`,
   serverValue: (server: string, kind: 'env' | 'header', key: string) => `server/${server}/${kind}/${key}`,
   serverPrefix: (server: string) => `server/${server}/`,
+  /** A value flows read as `{{secrets.<name>}}` (Settings > Secrets, `flowbench secrets`). */
+  flowSecret: (name: string) => `flow-secret/${name}`,
+  flowSecretPrefix: 'flow-secret/',
 };
+
+/** A secret a flow reads as `{{secrets.<name>}}`: letters, digits, `_` and `-`, as any reference path segment. */
+export const FLOW_SECRET_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export const FLOW_SECRET_NAME_RULE = 'letters, digits, _ and -, at most 64';
+/** A secret's value: a key, a token, a password; a longer one is not a secret but a file. */
+export const MAX_FLOW_SECRET_LENGTH = 16_000;
+
+/** One secret flows read, as listed: its name and where it is kept, never its value. */
+export interface FlowSecretListing {
+  name: string;
+  store: SecretStore;
+}
+
+/** How a run sees the secrets its flow reads: the value, or undefined when none is set by that name. */
+export interface SecretReader {
+  read(name: string): string | undefined;
+}
+
+/** What a run record shows in place of a secret (and of a header named like one). */
+export const HIDDEN = '•••';
+
+/**
+ * Values shorter than this are not hidden in what a run records: a one-letter
+ * "secret" would turn every such letter of every output into •••.
+ */
+export const MIN_HIDDEN_LENGTH = 4;
+
+/**
+ * `value` with every occurrence of each secret in its strings replaced by
+ * •••, as CI logs hide theirs; what holds none is returned as it is (the same
+ * object), so a run whose events carry no secret copies nothing.
+ */
+export function hideSecrets<T>(value: T, secrets: readonly string[]): T {
+  if (typeof value === 'string') {
+    let text: string = value;
+    for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(HIDDEN);
+    return text as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  const entries = Array.isArray(value) ? value.entries() : Object.entries(value as Record<string, unknown>);
+  for (const [key, item] of entries) {
+    const hidden = hideSecrets(item as unknown, secrets);
+    if (hidden === item) continue;
+    copy ??= Array.isArray(value) ? [...(value as unknown[])] : { ...(value as Record<string, unknown>) };
+    (copy as Record<string | number, unknown>)[key] = hidden;
+  }
+  return (copy ?? value) as T;
+}

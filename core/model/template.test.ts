@@ -30,7 +30,7 @@ describe('templates', () => {
     expect(parseTemplate('a {{ b')).toEqual([{ kind: 'text', text: 'a {{ b' }]);
     expect(parseReference('nodes.x')).toEqual({ error: 'use {{nodes.x.output}} or {{nodes.x.error}}' });
     expect(parseReference('process.env.HOME')).toEqual({
-      error: '"process.env.HOME" must start with inputs., nodes. or item',
+      error: '"process.env.HOME" must start with inputs., nodes., item or secrets.',
     });
     expect(parseReference('inputs.a + 1')).toHaveProperty('error');
     expect(templateReferences('{{nodes.a.error.message}}')).toEqual([

@@ -1,13 +1,17 @@
 /**
- * Template references: `{{inputs.name}}`, `{{nodes.<id>.output.a.b}}`, and
- * `{{item.a}}` in a node that runs for each item of a list.
+ * Template references: `{{inputs.name}}`, `{{nodes.<id>.output.a.b}}`,
+ * `{{item.a}}` in a node that runs for each item of a list, and
+ * `{{secrets.name}}` (a value kept in the secret vault) in the fields of an
+ * HTTP request node.
  * Parsing and rendering only substitute values; nothing is ever evaluated.
  */
 
 export type Reference =
   | { scope: 'inputs'; name: string; path: string[] }
   | { scope: 'nodes'; nodeId: string; field: 'output' | 'error'; path: string[] }
-  | { scope: 'item'; path: string[] };
+  | { scope: 'item'; path: string[] }
+  /** A secret is text: it has no path (`path` is always empty, so every reference reads the same). */
+  | { scope: 'secrets'; name: string; path: [] };
 
 export type TemplateSegment =
   | { kind: 'text'; text: string }
@@ -42,7 +46,13 @@ export function parseReference(expression: string): Reference | { error: string 
     return { scope: 'nodes', nodeId, field, path };
   }
   if (scope === 'item') return { scope: 'item', path: rest };
-  return { error: `"${expression}" must start with inputs., nodes. or item` };
+  if (scope === 'secrets') {
+    const [name, ...path] = rest;
+    if (name === undefined) return { error: 'name the secret: {{secrets.<name>}}' };
+    if (path.length > 0) return { error: `a secret is text, with nothing inside it: write {{secrets.${name}}}` };
+    return { scope: 'secrets', name, path: [] };
+  }
+  return { error: `"${expression}" must start with inputs., nodes., item or secrets.` };
 }
 
 // Templates are parsed on every run of their node; flows reuse few distinct texts.
@@ -109,8 +119,8 @@ export function formatReference(ref: Reference): string {
   let text = formatted.get(ref);
   if (text === undefined) {
     const head =
-      ref.scope === 'inputs'
-        ? `inputs.${ref.name}`
+      ref.scope === 'inputs' || ref.scope === 'secrets'
+        ? `${ref.scope}.${ref.name}`
         : ref.scope === 'item'
           ? 'item'
           : `nodes.${ref.nodeId}.${ref.field}`;

@@ -104,7 +104,7 @@ describe('validateFlow', () => {
     expect(refs[0]).toContain('{{inputs.nope}} names no parameter (parameters: topic)');
     expect(refs[1]).toContain('node "ghost", which does not exist');
     expect(refs[2]).toContain('node "llm1" is not upstream of "late"');
-    expect(refs[3]).toContain('must start with inputs., nodes. or item');
+    expect(refs[3]).toContain('must start with inputs., nodes., item or secrets.');
   });
 
   it('reports the duplicate tool name the store knows about', () => {

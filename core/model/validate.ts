@@ -430,13 +430,17 @@ function checkReferences(
   const parameterNames = new Set(parameters.map((p) => p.name));
   const nodesById = new Map(nodes.map((n) => [n.id, n]));
   const isUpstream = upstreamTest(adjacency);
-  /** One template's references: each must name a parameter, a node upstream, or the item of a node that runs for each. */
+  /**
+   * One template's references: each must name a parameter, a node upstream,
+   * the item of a node that runs for each, or a secret in a field that may read one.
+   */
   const check = (
     node: FlowNode,
     field: string,
     where: Omit<Problem, 'code' | 'message' | 'severity'>,
     segments: readonly TemplateSegment[],
     hasItem: boolean,
+    readsSecrets: boolean,
   ) => {
     for (const segment of segments) {
       if (segment.kind === 'text') continue;
@@ -452,6 +456,16 @@ function checkReferences(
             ? 'the list is read before there is an item'
             : `node "${node.id}" does not run for each item of a list (its Run for each setting)`;
           add('FOR_EACH', `node "${node.id}" ${field}: ${shown} — ${why}`, where);
+        }
+        continue;
+      }
+      if (ref.scope === 'secrets') {
+        if (!readsSecrets) {
+          add(
+            'SECRET_REFERENCE',
+            `node "${node.id}" ${field}: ${shown} — only an HTTP request node's URL, headers and body read secrets; here it would be sent to a model or a tool, or kept in the run's output`,
+            where,
+          );
         }
         continue;
       }
@@ -498,11 +512,12 @@ function checkReferences(
       } else if (node.forEach.items.trim() === '') {
         add('FOR_EACH', `node "${node.id}" runs for each item of a list, and names no list`, where);
       }
-      check(node, 'for each item of', where, parseTemplate(node.forEach.items), false);
+      check(node, 'for each item of', where, parseTemplate(node.forEach.items), false, false);
     }
     const fields = templateSegments(node.config, definition.templates, memo);
     for (const { field, segments } of fields) {
-      check(node, field, { nodeId: node.id, field: `config.${field}` }, segments, node.forEach !== undefined);
+      const where = { nodeId: node.id, field: `config.${field}` };
+      check(node, field, where, segments, node.forEach !== undefined, definition.readsSecrets === true);
     }
     const readsItem = fields.some(({ segments }) => segments.some((s) => s.kind === 'ref' && s.ref.scope === 'item'));
     if (node.forEach && definition.runsForEach && !readsItem) {

@@ -4,6 +4,7 @@ import { fieldWarnings, withImportProblems, type ImportedFlow } from '../formats
 import { droppedSettings } from '../model/dropped-fields';
 import type { Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
+import { templateReferences } from '../model/template';
 import { nodeRegistry } from '../nodes/registry';
 import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
@@ -30,17 +31,30 @@ function urlsCalled(nodes: unknown): ImportedFlow['problems'] {
   if (!Array.isArray(nodes)) return [];
   return (nodes as { id?: unknown; type?: unknown; config?: unknown }[]).flatMap((node) => {
     if (node?.type !== 'http') return [];
-    const config = (node.config ?? {}) as { method?: unknown; url?: unknown };
+    const config = (node.config ?? {}) as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
     const call = `${typeof config.method === 'string' ? config.method : 'GET'} ${typeof config.url === 'string' ? config.url : ''}`;
+    const secrets = secretsNamedIn([config.url, config.body, JSON.stringify(config.headers ?? [])]);
+    const sending =
+      secrets.length > 0 ? `, sending your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')},` : '';
     return [
       {
         code: 'IMPORT_PROBLEM' as const,
         ...(typeof node.id === 'string' ? { nodeId: node.id } : {}),
         source: `node ${String(node.id)}`,
-        message: `calls ${call.trim()} when it runs, as the file's author chose: dismiss this in the Problems tab once you trust it`,
+        message: `calls ${call.trim()}${sending} when it runs, as the file's author chose: dismiss this in the Problems tab (or \`flowbench dismiss\`) once you trust it`,
       },
     ];
   });
+}
+
+/** The secrets (`{{secrets.name}}`) texts of a file read, each once: a file must not send them unseen. */
+function secretsNamedIn(texts: readonly unknown[]): string[] {
+  const names = texts.flatMap((text) =>
+    typeof text === 'string'
+      ? templateReferences(text).flatMap((ref) => (ref.scope === 'secrets' ? [ref.name] : []))
+      : [],
+  );
+  return [...new Set(names)];
 }
 
 /** The imported flow laid out (the editor's Layout) when its positions do not show its shape. */

@@ -16,6 +16,7 @@ import { MemoryService } from './memory-service';
 import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
 import { SecretVault } from './secret-vault';
+import { FlowSecretService } from './flow-secret-service';
 import { keychainBackend } from './keychain-backend';
 import type { SecretBackend } from '../model/secrets';
 
@@ -32,6 +33,8 @@ export interface Services {
   settings: SettingsRepository;
   /** The secret port: API keys and MCP servers' env and header values. */
   secrets: SecretVault;
+  /** The secrets flows read as `{{secrets.name}}`. */
+  flowSecrets: FlowSecretService;
   providers: ProviderService;
   /** External MCP servers and the connections nodes call their tools through. */
   servers: ServerService;
@@ -103,6 +106,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
       calledFlows: (id) => (flows.exists(id) ? flows.get(id).nodes.flatMap(calledFlowRefs) : []),
       publishedParameters: (id) => versions.latest(id)?.snapshot.parameters,
     });
+  const flowSecrets = new FlowSecretService(secrets);
   const runner = new RunService(runLog, {
     llm: () => providers.port(),
     readRun: (id) => runs.get(id),
@@ -111,6 +115,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     findFlow: (ref) => flows.resolve(ref),
     latestVersion: (flowId) => versions.latest(flowId),
     memory: (run) => memory.port(run),
+    secrets: flowSecrets.reader,
   });
   return {
     database,
@@ -121,6 +126,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
     runLog,
     settings,
     secrets,
+    flowSecrets,
     providers,
     servers,
     agents,

@@ -4,6 +4,7 @@ import { FlowbenchError } from '../model/errors';
 import type { Flow } from '../model/flow';
 import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
+import type { SecretReader } from '../model/secrets';
 import type { HumanInputPort } from '../model/human-input';
 import type { SubflowPort, SubflowResult } from '../model/subflows';
 import { FLOWBENCH_SERVER, type ToolInfo, type ToolPort } from '../model/tools';
@@ -65,6 +66,8 @@ export interface RunDependencies {
     conversation?: string;
     settings: readonly ChannelSettings[];
   }) => MemoryPort;
+  /** The secrets flows read (`{{secrets.name}}`); without it a flow that reads one fails SECRET_MISSING. */
+  secrets?: SecretReader;
 }
 
 /** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
@@ -188,6 +191,7 @@ export class RunService {
         ...(this.deps.tools ? { tools: this.deps.tools } : {}),
         ...(this.deps.agents ? { agents: this.deps.agents } : {}),
         ...(memory ? { memory } : {}),
+        ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
         ...(request.parent ? { callers: request.parent.callers } : {}),
         ...(request.streamTokens ? { streamTokens: true } : {}),
         ...(request.human ? { human: request.human } : {}),

@@ -9,6 +9,7 @@ import { useFileDrop } from './use-file-drop';
 // The pages a person opens now and then load when first opened: the flows list and the editor,
 // where the app starts, do not wait for their code.
 const ProvidersPage = lazy(() => import('./providers/providers-page').then((m) => ({ default: m.ProvidersPage })));
+const SecretsPage = lazy(() => import('./secrets/secrets-page').then((m) => ({ default: m.SecretsPage })));
 const RunsPage = lazy(() => import('./runs/runs-page').then((m) => ({ default: m.RunsPage })));
 const ServersPage = lazy(() => import('./servers/servers-page').then((m) => ({ default: m.ServersPage })));
 const ConnectPage = lazy(() => import('./connect/connect-page').then((m) => ({ default: m.ConnectPage })));
@@ -36,6 +37,7 @@ export function App() {
       <PageBoundary key={route.page}>
         <Suspense fallback={null}>
           {route.page === 'providers' && <ProvidersPage />}
+          {route.page === 'secrets' && <SecretsPage />}
           {route.page === 'runs' && <RunsPage />}
           {route.page === 'servers' && <ServersPage />}
           {route.page === 'connect' && <ConnectPage />}

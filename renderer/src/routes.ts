@@ -1,6 +1,6 @@
 /** The app's pages, kept in the URL's hash so a reload or a link opens the same page. */
 /** Pages that are one screen each, reached at `#/<page>`. */
-export const SIMPLE_PAGES = ['providers', 'runs', 'servers', 'agents', 'connect'] as const;
+export const SIMPLE_PAGES = ['providers', 'secrets', 'runs', 'servers', 'agents', 'connect'] as const;
 export type SimplePage = (typeof SIMPLE_PAGES)[number];
 export type Route = { page: 'home' } | { page: SimplePage } | { page: 'editor'; flowId: string };
 

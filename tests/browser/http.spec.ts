@@ -69,3 +69,89 @@ test('an HTTP request node calls its URL with the run’s values, shows the JSON
     await new Promise<void>((resolve) => api.close(() => resolve()));
   }
 });
+
+test('the Secrets page keeps a value by name; an HTTP request node is offered {{secrets.…}}, sends the value and shows •••', async ({
+  page,
+  served,
+}) => {
+  const seen: (string | undefined)[] = [];
+  const api = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ login: 'octo', echoed: req.headers.authorization }));
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  try {
+    await page.goto(served.editorUrl);
+    await page.getByRole('link', { name: 'Secrets' }).click();
+    await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible();
+    await expect(page.getByText('No secrets yet.')).toBeVisible();
+    const add = page.getByRole('form', { name: 'Add a secret' });
+    await add.getByLabel('Name').fill('my key');
+    await expect(add).toContainText('a name: letters, digits, _ and -, at most 64');
+    await expect(add.getByRole('button', { name: 'Save secret' })).toBeDisabled();
+    await add.getByLabel('Name').fill('github');
+    await add.getByLabel('Value').fill('ghp_browser-secret');
+    await add.getByRole('button', { name: 'Save secret' }).click();
+    const row = page.getByRole('group', { name: 'Secret github' });
+    await expect(row).toContainText('{{secrets.github}}');
+    await expect(row).toContainText('kept in');
+    await expect(add.getByLabel('Value')).toHaveValue('');
+    await page.reload();
+    await expect(page.getByRole('group', { name: 'Secret github' })).toBeVisible();
+
+    await openFlow(page, served, {
+      ...buildFlow({
+        id: 'whoami',
+        nodes: [
+          { ...input(), position: { x: 0, y: 100 } },
+          {
+            id: 'call',
+            type: 'http',
+            position: { x: 300, y: 100 },
+            config: { url: `${base}/user`, headers: [{ name: 'Authorization', value: '' }] },
+          },
+          { ...output('{{nodes.call.output}}'), position: { x: 600, y: 100 } },
+        ],
+        edges: ['input>call', 'call>result'],
+      }),
+      name: 'Who am I',
+    });
+    await page.getByTestId('rf__node-call').click();
+    const header = page.getByTestId('template-headers.0.value').locator('.cm-content');
+    await header.click();
+    await page.keyboard.type('Bearer {{secr');
+    const option = page.locator('.cm-tooltip-autocomplete li', { hasText: 'secrets.github' });
+    await expect(option).toBeVisible();
+    await page.waitForTimeout(200); // CodeMirror ignores Enter for 75 ms after its list opens
+    await page.keyboard.press('Enter');
+    await expect(header).toHaveText('Bearer {{secrets.github}}');
+    await page.keyboard.press('Escape');
+    await expectSaved(page);
+    expect(storedFlow(served.db, 'whoami').nodes.find((n) => n.id === 'call')?.config.headers).toEqual([
+      { name: 'Authorization', value: 'Bearer {{secrets.github}}' },
+    ]);
+
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+    expect(seen).toEqual(['Bearer ghp_browser-secret']);
+    await page.getByTestId('rf__node-call').click();
+    const details = page.getByLabel('Step details');
+    await expect(details).toContainText('Bearer •••');
+    await expect(page.locator('body')).not.toContainText('ghp_browser-secret');
+
+    // Gone from the Secrets page, the flow no longer starts, and says why.
+    await page.goto(`${served.editorUrl}#/secrets`);
+    await page.getByRole('group', { name: 'Secret github' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('No secrets yet.')).toBeVisible();
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByText('reads {{secrets.github}}, which is not set here')).toBeVisible();
+    expect(seen).toHaveLength(1);
+  } finally {
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+});

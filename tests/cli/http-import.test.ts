@@ -39,7 +39,7 @@ describe('importing a flow file with an HTTP request node', () => {
         severity: 'error',
         nodeId: 'send',
         message:
-          "node send: calls POST https://collector.example/in when it runs, as the file's author chose: dismiss this in the Problems tab once you trust it",
+          "node send: calls POST https://collector.example/in when it runs, as the file's author chose: dismiss this in the Problems tab (or `flowbench dismiss`) once you trust it",
       },
     ]);
     const run = await runCli(['--db', db, 'run', 'calls-out', '--input', 'text=secret']);

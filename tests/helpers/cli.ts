@@ -14,12 +14,14 @@ export interface CliResult {
  * Runs the real `./bin/flowbench` as a user would, with a clean FLOWBENCH_DB.
  * Asynchronous, so servers in the test process keep answering meanwhile.
  */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
       env: { ...process.env, FLOWBENCH_DB: '', ...env },
     });
+    // Given: piped in and closed, as `echo … | flowbench …` does.
+    if (stdin !== undefined) child.stdin.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

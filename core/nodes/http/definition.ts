@@ -26,6 +26,7 @@ const HttpConfigSchema = z.lazy(() =>
 export const httpNode = defineNode({
   type: 'http',
   runsForEach: true,
+  readsSecrets: true,
   version: 1,
   label: 'HTTP request',
   category: 'io',
@@ -37,12 +38,12 @@ export const httpNode = defineNode({
   defaults: () => HttpConfigSchema.parse({}),
   editor: [
     { key: 'method', label: 'Method', kind: 'select', options: HTTP_METHODS },
-    { key: 'url', label: 'URL', kind: 'template', help: 'http:// or https://' },
+    { key: 'url', label: 'URL', kind: 'template', help: 'http:// or https://; {{secrets.name}} reads a secret' },
     {
       key: 'headers',
       ...namedValuesEditor(
         'Headers',
-        'stored with the flow and exported with it; a run keeps the values of headers named like a key, token, secret, password, cookie or authorization as •••',
+        'stored with the flow and exported with it: write a key or token as {{secrets.name}} (the Secrets page), so the flow holds only its name; a run keeps secrets, and the values of headers named like a key, token, password, cookie or authorization, as •••',
       ),
     },
     {
@@ -71,10 +72,16 @@ export const httpNode = defineNode({
     ...unchosen(config.url, 'NODE_SETUP', 'write the URL this node calls', 'config.url'),
     ...namelessProblems(config.headers, 'headers', 'header'),
   ],
-  publishWarnings: (config) =>
-    templateReferences(config.url).some((ref) => ref.scope === 'inputs')
-      ? ['its URL takes an input: the MCP clients that call the tool choose what it calls on this machine']
-      : [],
+  publishWarnings: (config) => {
+    if (!templateReferences(config.url).some((ref) => ref.scope === 'inputs')) return [];
+    const texts = [config.url, config.body, ...config.headers.map((h) => h.value)];
+    const sendsSecret = texts.some((text) => templateReferences(text).some((ref) => ref.scope === 'secrets'));
+    return [
+      sendsSecret
+        ? 'its URL takes an input and it sends a secret: the MCP clients that call the tool can have your secret sent to any address'
+        : 'its URL takes an input: the MCP clients that call the tool choose what it calls on this machine',
+    ];
+  },
   execute: (ctx, config) =>
     sendRequest(ctx, {
       method: config.method,

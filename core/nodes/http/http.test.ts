@@ -6,6 +6,7 @@ import { FlowSchema, type FlowInput } from '../../model/flow';
 import type { LlmPort } from '../../model/llm';
 import type { RunEvent } from '../../model/run';
 import { validateFlow } from '../../model/validate';
+import { publishWarnings } from '../../model/publish-warnings';
 import { nodeRegistry } from '../registry';
 import { buildFlow, input, output } from '../../../tests/helpers/flow-builder';
 import { closedPort } from '../../../tests/helpers/openai-server';
@@ -54,11 +55,16 @@ const callFlow = (config: Record<string, unknown>, extra: Partial<FlowInput['nod
     edges: ['input>call', 'call>result'],
   });
 
-async function run(flow: FlowInput, inputs: Record<string, unknown> = { city: 'Oslo' }) {
+async function run(
+  flow: FlowInput,
+  inputs: Record<string, unknown> = { city: 'Oslo' },
+  secrets?: Record<string, string>,
+) {
   const events: RunEvent[] = [];
   const result = await runFlow({
     flow: FlowSchema.parse(flow),
     inputs,
+    ...(secrets ? { secrets: { read: (name: string) => secrets[name] } } : {}),
     llm: {} as LlmPort,
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     listeners: [(e) => events.push(e)],
@@ -69,7 +75,7 @@ async function run(flow: FlowInput, inputs: Record<string, unknown> = { city: 'O
   const failed = events.filter(
     (e): e is Extract<RunEvent, { type: 'node.failed' }> => e.type === 'node.failed' && e.nodeId === 'call',
   );
-  return { result, step, failed };
+  return { result, step, failed, events };
 }
 
 describe('an HTTP request node', () => {
@@ -165,5 +171,79 @@ describe('an HTTP request node', () => {
     });
     const { step } = await run(flow, { ids: [1, 2, 3] });
     expect(step?.output).toEqual([{ got: '/item/1' }, { got: '/item/2' }, { got: '/item/3' }]);
+  });
+});
+
+describe('an HTTP request node reading {{secrets.name}}', () => {
+  const token = 'ghp_k3y-0f-the-person';
+  const withSecret = () =>
+    callFlow({
+      method: 'POST',
+      url: `${base}/repos?key={{secrets.github}}`,
+      headers: [{ name: 'X-Client', value: 'Bearer {{secrets.github}}' }],
+      body: '{"city": "{{inputs.city}}", "key": "{{secrets.github}}"}',
+    });
+
+  it('sends the value, and the run records and returns it only as •••', async () => {
+    // The server answers with what it got, as many APIs echo a request back.
+    answer = (r) => ({ type: 'application/json', body: JSON.stringify({ url: r.url, auth: r.headers['x-client'] }) });
+    const { result, step, events } = await run(withSecret(), { city: 'Oslo' }, { github: token });
+    expect(received[0]).toMatchObject({
+      url: `/repos?key=${token}`,
+      headers: expect.objectContaining({ 'x-client': `Bearer ${token}` }) as unknown,
+      body: `{"city": "Oslo", "key": "${token}"}`,
+    });
+    expect(result.status).toBe('succeeded');
+    expect(step?.input).toMatchObject({
+      url: `${base}/repos?key=•••`,
+      headers: { 'X-Client': 'Bearer •••' },
+      body: '{"city": "Oslo", "key": "•••"}',
+    });
+    expect(step?.output).toEqual({ url: '/repos?key=•••', auth: 'Bearer •••' });
+    expect(result.output).toEqual({
+      kind: 'return_values',
+      values: [{ id: 'r0', text: '{"url":"/repos?key=•••","auth":"Bearer •••"}' }],
+    });
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
+  it('a secret not set here stops the run before any request, naming each one', async () => {
+    await expect(run(withSecret(), { city: 'Oslo' }, {})).rejects.toMatchObject({
+      code: 'SECRET_MISSING',
+      message:
+        'flow "Test flow" reads {{secrets.github}}, which is not set here: set it on the Secrets page or with `flowbench secrets set <name>`',
+    });
+    await expect(run(withSecret())).rejects.toMatchObject({ code: 'SECRET_MISSING' });
+    expect(received).toHaveLength(0);
+  });
+
+  it('is a problem anywhere but an HTTP request node, and with a path', () => {
+    const flow = buildFlow({
+      nodes: [
+        input(),
+        { id: 'say', type: 'template', config: { template: 'my key is {{secrets.github}}' } },
+        { id: 'call', type: 'http', config: { url: `${base}/{{secrets.github.login}}` } },
+        output('{{nodes.say.output}}'),
+      ],
+      edges: ['input>say', 'say>call', 'call>result'],
+    });
+    const problems = validateFlow(flow, { catalogue: nodeRegistry }).problems;
+    expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.code} ${p.nodeId}: ${p.message}`)).toEqual([
+      'SECRET_REFERENCE say: node "say" template: {{secrets.github}} — only an HTTP request node\'s URL, headers and body read secrets; here it would be sent to a model or a tool, or kept in the run\'s output',
+      'UNRESOLVED_REFERENCE call: node "call" url: {{secrets.github.login}} — a secret is text, with nothing inside it: write {{secrets.github}}',
+    ]);
+  });
+
+  it('warns before publishing when a client could choose where the secret goes', () => {
+    const urlFromInput = (headers: { name: string; value: string }[]) =>
+      publishWarnings(FlowSchema.parse(callFlow({ url: '{{inputs.city}}', headers })), nodeRegistry)
+        .map((w) => w.message)
+        .filter((m) => m.includes('URL'));
+    expect(urlFromInput([{ name: 'X-Client', value: '{{secrets.github}}' }])).toEqual([
+      'node "call": its URL takes an input and it sends a secret: the MCP clients that call the tool can have your secret sent to any address',
+    ]);
+    expect(urlFromInput([])).toEqual([
+      'node "call": its URL takes an input: the MCP clients that call the tool choose what it calls on this machine',
+    ]);
   });
 });

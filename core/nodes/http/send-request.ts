@@ -1,5 +1,6 @@
 import { FlowbenchError } from '../../model/errors';
 import type { HttpReply } from '../../model/http';
+import { HIDDEN } from '../../model/secrets';
 import type { NodeContext, NodeOutcome } from '../define-node';
 
 /** Header names whose values a run record keeps as •••: what a key or a session is sent in. */
@@ -55,7 +56,7 @@ export async function sendRequest(ctx: NodeContext, request: HttpRequest): Promi
     input: {
       method: request.method,
       url: request.url,
-      headers: Object.fromEntries(headers.map(({ name, value }) => [name, SECRET_HEADER.test(name) ? '•••' : value])),
+      headers: Object.fromEntries(headers.map(({ name, value }) => [name, SECRET_HEADER.test(name) ? HIDDEN : value])),
       ...(request.body !== undefined ? { body: request.body } : {}),
     },
   });

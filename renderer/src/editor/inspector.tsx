@@ -17,6 +17,7 @@ import { referencesFor } from '../../../core/editing/references';
 import { canDeactivate } from '../../../core/editing/deactivate';
 import { PinnedOutputSection } from './pin-editor';
 import { ForEachSection } from './for-each-section';
+import { useSecretNames } from './use-secret-names';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
@@ -31,7 +32,11 @@ export function Inspector() {
   const node = selected.length === 1 ? flow?.nodes.find((n) => n.id === selected[0]) : undefined;
   const definition = node ? nodeRegistry.get(node.type) : undefined;
   const known = useKnownOutputs(node !== undefined);
-  const references = useMemo(() => (flow && node ? referencesFor(flow, node.id, known) : []), [flow, node, known]);
+  const secrets = useSecretNames(definition?.readsSecrets === true);
+  const references = useMemo(
+    () => (flow && node ? referencesFor(flow, node.id, known, secrets) : []),
+    [flow, node, known, secrets],
+  );
 
   if (!flow) return null;
   if (selected.length > 1) return <div className="inspector muted">{selected.length} nodes selected</div>;

@@ -2,16 +2,21 @@ import { useMemo } from 'react';
 import { renderTemplate, type RenderScope, type UsedValues } from '../../../core/model/render';
 import { shortRunId, type RunRecord } from '../../../core/model/run';
 import { templateReferences } from '../../../core/model/template';
+import { HIDDEN } from '../../../core/model/secrets';
 import { useAppStore } from '../store/app-store';
 
 // A preview, not the whole prompt: the step's details show that in full after a run.
 const PREVIEW_CHARS = 600;
 
-/** What the references of a template see in a run: its inputs, and each node's last step (its latest pass). */
+/**
+ * What the references of a template see in a run: its inputs, and each node's
+ * last step (its latest pass); a secret shows as the run recorded it, •••.
+ */
 function runScope(run: RunRecord): RenderScope {
   const last = new Map(run.steps.map((step) => [step.nodeId, step]));
   return {
     inputs: run.inputs,
+    secret: () => HIDDEN,
     node(nodeId) {
       const step = last.get(nodeId);
       if (step?.status === 'succeeded') return { output: step.output };

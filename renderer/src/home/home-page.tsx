@@ -69,6 +69,9 @@ export function HomePage() {
         <PageLink className="link" to={{ page: 'servers' }}>
           MCP servers
         </PageLink>
+        <PageLink className="link" to={{ page: 'secrets' }}>
+          Secrets
+        </PageLink>
         <PageLink className="link" to={{ page: 'agents' }}>
           Agents
         </PageLink>

@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { SECRET_STORE_LABELS } from '../../model/secrets';
+import { printJson, printLine, type CliContext } from '../context';
+import { readSecretValue } from '../read-secret';
+
+/** `flowbench secrets`: the values HTTP request nodes read as `{{secrets.name}}`, listed by name only. */
+export function registerSecretCommands(program: Command, ctx: CliContext): void {
+  const secrets = program
+    .command('secrets')
+    .description('secrets HTTP request nodes read as {{secrets.name}}: list, set, remove');
+
+  secrets
+    .command('list')
+    .description('the secrets kept here, by name, and where each is kept (never a value)')
+    .option('--json', 'print JSON: { secrets: [{ name, store: keychain|safe-storage|plain-text }] }')
+    .action((options: { json?: boolean }) => {
+      const list = ctx.services.flowSecrets.list();
+      if (options.json) return printJson({ secrets: list });
+      if (list.length === 0) return printLine('no secrets yet: flowbench secrets set <name>');
+      for (const secret of list) printLine(`${secret.name}  kept ${SECRET_STORE_LABELS[secret.store]}`);
+    });
+
+  secrets
+    .command('set')
+    .argument('<name>', 'letters, digits, _ and -: flows read it as {{secrets.<name>}}')
+    .description(
+      'add a secret or replace its value: typed at the prompt (not shown), piped on standard input, or --from-env',
+    )
+    .option('--from-env <variable>', 'take the value from this environment variable')
+    .option('--json', 'print JSON: { name, store }')
+    .action(async (name: string, options: { fromEnv?: string; json?: boolean }) => {
+      const value = await readSecretValue(name, options.fromEnv);
+      const service = ctx.services.flowSecrets;
+      service.set(name, value);
+      const store = service.list().find((s) => s.name === name)?.store ?? ctx.services.secrets.store;
+      if (options.json) return printJson({ name, store });
+      printLine(`saved the secret ${name}: kept ${SECRET_STORE_LABELS[store]}; flows read it as {{secrets.${name}}}`);
+    });
+
+  secrets
+    .command('remove')
+    .argument('<name>', 'a secret set here')
+    .description('forget a secret (flows that read it then fail SECRET_MISSING before they start)')
+    .option('--json', 'print JSON: { removed }')
+    .action((name: string, options: { json?: boolean }) => {
+      ctx.services.flowSecrets.remove(name);
+      if (options.json) return printJson({ removed: name });
+      printLine(`removed the secret ${name}`);
+    });
+}

@@ -1,0 +1,56 @@
+import { FlowbenchError } from './errors';
+import type { Flow } from './flow';
+import type { NodeCatalogue } from './node-catalogue';
+import type { SecretReader } from './secrets';
+import { templateReferences } from './template';
+
+/**
+ * The secrets a flow's nodes read (`{{secrets.name}}`), each once, in the
+ * order they first appear; only the nodes in `only` when given (a run to a node).
+ */
+export function secretsReadBy(
+  flow: Pick<Flow, 'nodes'>,
+  registry: NodeCatalogue,
+  only?: ReadonlySet<string>,
+): string[] {
+  const names = new Set<string>();
+  for (const node of flow.nodes) {
+    const definition = registry.get(node.type);
+    if (!definition?.readsSecrets || (only && !only.has(node.id))) continue;
+    for (const { text } of definition.templates(node.config)) {
+      for (const ref of templateReferences(text)) if (ref.scope === 'secrets') names.add(ref.name);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * The values of the secrets a run reads, read once before it starts. One not
+ * set here is SECRET_MISSING before any node runs: a request sent with an
+ * empty Authorization header fails later and says less.
+ */
+export function readSecrets(
+  flowName: string,
+  names: readonly string[],
+  reader: SecretReader | undefined,
+): Map<string, string> {
+  const values = new Map<string, string>();
+  const missing: string[] = [];
+  for (const name of names) {
+    const value = reader?.read(name);
+    if (value === undefined) missing.push(name);
+    else values.set(name, value);
+  }
+  if (missing.length > 0) {
+    const listed = missing.map((name) => `{{secrets.${name}}}`).join(', ');
+    const where = reader
+      ? `set ${missing.length === 1 ? 'it' : 'them'} on the Secrets page or with \`flowbench secrets set <name>\``
+      : 'secrets cannot be read where this flow runs';
+    throw new FlowbenchError(
+      'SECRET_MISSING',
+      `flow "${flowName}" reads ${listed}, which ${missing.length === 1 ? 'is' : 'are'} not set here: ${where}`,
+      { names: missing },
+    );
+  }
+  return values;
+}

@@ -1,0 +1,128 @@
+import { useState, type FormEvent } from 'react';
+import { FLOW_SECRET_NAME, FLOW_SECRET_NAME_RULE, SECRET_STORE_LABELS } from '../../../core/model/secrets';
+import type { FlowSecretListing } from '../../../core/model/secrets';
+import { api } from '../api/client';
+import { PageMessage } from '../page-message';
+import { BackToFlows } from '../page-link';
+import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
+import { useKeptState } from '../use-kept-state';
+import { useListing } from '../use-listing';
+
+const loadSecrets = () => api.secrets.list({});
+
+/**
+ * The secrets HTTP request nodes read as `{{secrets.name}}` (n8n's
+ * credentials, Dify's secret variables): a flow holds the name only, so it
+ * can be exported and shared without the key; the value is entered here once
+ * and never shown again.
+ */
+export function SecretsPage() {
+  const { items: secrets, message, act } = useListing(loadSecrets);
+  return (
+    <main className="providers-page secrets-page">
+      <header className="home-header">
+        <BackToFlows />
+        <h1>Secrets</h1>
+      </header>
+      <p className="muted">
+        HTTP request nodes read these in their URL, headers and body as <code>{'{{secrets.name}}'}</code>. A flow and
+        its exported file hold only the name; a run records each value as •••. A flow reading one not set here does not
+        start, and says which.
+      </p>
+      <PageMessage message={message} />
+      <section aria-label="Secrets">
+        {secrets?.length === 0 && <p className="muted">No secrets yet.</p>}
+        {secrets?.map((secret) => (
+          <SecretRow key={secret.name} secret={secret} act={act} />
+        ))}
+      </section>
+      <AddSecret act={act} />
+    </main>
+  );
+}
+
+type Act = (change: () => Promise<unknown>) => Promise<boolean>;
+
+function SecretRow({ secret, act }: { secret: FlowSecretListing; act: Act }) {
+  const [replacing, setReplacing] = useState(false);
+  const [value, setValue] = useKeptState(`secret-value-${secret.name}`, '');
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await act(() => api.secrets.set({ name: secret.name, value }))) {
+      setValue('');
+      setReplacing(false);
+    }
+  };
+  return (
+    <div className="provider-row" role="group" aria-label={`Secret ${secret.name}`}>
+      <div>
+        <code>{`{{secrets.${secret.name}}}`}</code>
+        <div className={secret.store === 'plain-text' ? 'warning-text' : 'muted'}>
+          kept {SECRET_STORE_LABELS[secret.store]}
+        </div>
+      </div>
+      {replacing && (
+        <form className="run-actions" onSubmit={(e) => void save(e)}>
+          <input
+            type="password"
+            aria-label={`New value of ${secret.name}`}
+            placeholder="new value"
+            autoComplete="new-password"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            autoFocus
+          />
+          <button className="primary" type="submit" disabled={value === ''}>
+            Save value
+          </button>
+          <button type="button" onClick={() => setReplacing(false)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {!replacing && (
+        <div className="run-actions">
+          <button onClick={() => setReplacing(true)}>Replace value…</button>
+          <button onClick={() => void act(() => api.secrets.remove({ name: secret.name }))}>Remove</button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function AddSecret({ act }: { act: Act }) {
+  // What is typed here is there as left after a look at another page (useKeptState).
+  const [name, setName] = useKeptState('secret-name', '');
+  const [value, setValue] = useKeptState('secret-value', '');
+  const where = useSecretStore();
+  const nameProblem = name !== '' && !FLOW_SECRET_NAME.test(name) ? `a name: ${FLOW_SECRET_NAME_RULE}` : undefined;
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await act(() => api.secrets.set({ name, value }))) {
+      setName('');
+      setValue('');
+    }
+  };
+  return (
+    <form className="add-provider" aria-label="Add a secret" onSubmit={(e) => void save(e)}>
+      <h2>Add a secret</h2>
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input value={name} placeholder="github_token" onChange={(e) => setName(e.target.value)} />
+        <small className={nameProblem ? 'error' : undefined}>
+          {nameProblem ?? `flows read it as {{secrets.${name || 'name'}}}`}
+        </small>
+      </label>
+      <label className="field">
+        <span className="field-label">Value</span>
+        <input type="password" autoComplete="new-password" value={value} onChange={(e) => setValue(e.target.value)} />
+        <small>{keyFieldNote(where)}</small>
+      </label>
+      <div className="run-actions">
+        <button className="primary" type="submit" disabled={name === '' || value === '' || nameProblem !== undefined}>
+          Save secret
+        </button>
+      </div>
+    </form>
+  );
+}
