@@ -157,7 +157,11 @@ export class RunService {
   }
 
   /** Runs the flow; the record returned is the one stored, committed before it is returned. */
-  async run(request: StartRun): Promise<RunRecord> {
+  async run(given: StartRun): Promise<RunRecord> {
+    const reuse = given.from ? this.reuseSource(given.flow, given.from) : undefined;
+    // A run from a node of a chat turn goes on in that turn's conversation: its memory is what the turn read.
+    const conversation = given.conversation ?? reuse?.conversation;
+    const request = conversation === undefined ? given : { ...given, conversation };
     const meta = {
       trigger: request.trigger,
       ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
@@ -168,7 +172,6 @@ export class RunService {
     };
     const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
     const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
-    const reuse = request.from ? this.reuseSource(request.flow, request.from) : undefined;
     const runId = newRunId();
     const memory = this.deps.memory?.({
       flowId: request.flow.id,
@@ -221,7 +224,7 @@ export class RunService {
   private reuseSource(
     flow: Flow,
     from: { nodeId: string; runId: string },
-  ): { source: ReuseSource; inputs: Record<string, unknown> } {
+  ): { source: ReuseSource; inputs: Record<string, unknown>; conversation?: string } {
     const earlier = this.readRun(from.runId);
     if (earlier.flowId !== flow.id) {
       throw new FlowbenchError(
@@ -231,7 +234,11 @@ export class RunService {
       );
     }
     const steps = new Map(earlier.steps.map((step) => [step.nodeId, step]));
-    return { source: { fromNodeId: from.nodeId, runId: earlier.id, steps }, inputs: earlier.inputs };
+    return {
+      source: { fromNodeId: from.nodeId, runId: earlier.id, steps },
+      inputs: earlier.inputs,
+      ...(earlier.conversation !== undefined ? { conversation: earlier.conversation } : {}),
+    };
   }
 
   /**

@@ -163,6 +163,15 @@ test('Per-conversation memory: Keep it per conversation, and New chat starts wit
   const newest = memory.getByLabel('Entries of chat').locator('.memory-conversation').last();
   await expect(newest).toHaveText(` · ${fresh!.slice(0, 13)}…`);
   await expect(newest).toHaveAttribute('title', fresh!);
+
+  // Re-running a chat turn's run goes on in its conversation: the model is sent what that chat remembers.
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await log.getByRole('button', { name: 'Its run' }).click();
+  await page.getByRole('button', { name: 'Re-run with them' }).click();
+  await expect.poll(() => model.requests.length).toBe(4);
+  expect(remembered(3)).toEqual(['Memory "chat", the last 1 entry, oldest first:\n- Answer to Fresh ()']);
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i);
+  await expect(page.getByTestId('run-conversation')).toContainText(`In conversation ${fresh!.slice(0, 13)}`);
 });
 
 test('Chat says why a message did not run, and what a flow without a text parameter needs', async ({

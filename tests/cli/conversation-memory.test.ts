@@ -98,6 +98,16 @@ describe('per-conversation memory', () => {
     expect(rememberedLast()).toEqual([]);
   });
 
+  it("a run from a node of a conversation's run goes on in that conversation", async () => {
+    await importFlow(chatFlow('again', true));
+    const first = await say('again', 'hello', '--conversation', 'alice');
+    await say('again', 'hi', '--conversation', 'bob');
+    const rerun = await runJson<RunRecord>(['--db', db, 'run', 'again', '--from', 'reply', '--reuse', first.id]);
+    expect(rerun.conversation).toBe('alice');
+    // What alice's conversation holds (her first turn), not bob's, and not nothing.
+    expect(rememberedLast()).toEqual(['Memory "chat", the last 1 entry, oldest first:\n- you said hello']);
+  });
+
   it('a channel not per conversation is shared by every run, as before', async () => {
     await importFlow(chatFlow('shared', false));
     await say('shared', 'one', '--conversation', 'alice');

@@ -226,10 +226,13 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   },
   async rerun() {
     // A run to a node is re-run to that node again, if the draft still has it; else the whole flow.
-    const to = get().run?.toNodeId;
+    // A chat turn's run goes on in its conversation, so per-conversation memory reads what it read.
+    const run = get().run;
+    const to = run?.toNodeId;
+    const conversation = run?.conversation !== undefined ? { conversation: run.conversation } : {};
     get().reuseRunInputs();
-    if (to && get().flow?.nodes.some((n) => n.id === to)) await get().runToHere(to);
-    else await get().startRun();
+    if (to && get().flow?.nodes.some((n) => n.id === to)) await launch(set, get, { to, ...conversation });
+    else await get().startRun(conversation);
   },
   async openRun(id) {
     const [record, snapshot] = await Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]);
@@ -372,7 +375,15 @@ async function launch(
     if (text === undefined || text === '') continue;
     inputs[parameter.name] = coerceTextInput(parameter, text);
   }
-  builder = new RunRecordBuilder({ flowName: flow.name, trigger: 'editor' });
+  // The Run tab says which conversation the run goes on from its first event (a run from a node of
+  // a chat turn's run goes on in the turn's, as the host decides).
+  const shown = get().run;
+  const goesOn = conversation ?? (from && shown?.id === from.runId ? shown.conversation : undefined);
+  builder = new RunRecordBuilder({
+    flowName: flow.name,
+    trigger: 'editor',
+    ...(goesOn !== undefined ? { conversation: goesOn } : {}),
+  });
   builderRunId = undefined;
   set({
     runId: undefined,
