@@ -132,6 +132,46 @@ describe('a node that runs for each item of a list', () => {
     expect(none.result.error?.message).toMatch(/^every item failed; item 1: /);
   });
 
+  it('retries a failed item alone, up to the node’s attempts: the items that succeeded are not asked again', async () => {
+    const asked: Record<string, number> = {};
+    let alwaysFails = 'Bees';
+    server.reply = (request) => {
+      const prompt = String(request.body.messages?.at(-1)?.content);
+      const title = /Summarise (\w+)/.exec(prompt)?.[1] ?? '';
+      asked[title] = (asked[title] ?? 0) + 1;
+      // Bees is busy once (a 503), then answers; with alwaysFails it never does.
+      if (title === alwaysFails || (title === 'Bees' && asked[title] === 1)) return { status: 503 };
+      return { content: `short: ${prompt}` };
+    };
+    const flow = summariseEach({ items: '{{inputs.docs}}', concurrency: 1 });
+    const summarise = flow.nodes.find((n) => n.id === 'summarise')!;
+    summarise.maxAttempts = 3;
+    const docs = [{ title: 'Otters' }, { title: 'Bees' }, { title: 'Moles' }];
+    alwaysFails = '';
+    const { result, finished } = await run(flow, { docs });
+    expect(result.status).toBe('succeeded');
+    expect(asked).toEqual({ Otters: 1, Bees: 2, Moles: 1 });
+    const step = finished('summarise');
+    expect(step?.output).toEqual(docs.map((d) => `short: Summarise ${d.title} ()`));
+    expect(step?.attempts).toBe(1);
+    expect(step?.retries).toEqual([
+      { code: expect.any(String) as unknown, message: expect.stringMatching(/^item 2: /) },
+    ]);
+
+    // An item that keeps failing uses up its attempts, then fails the node once: nothing runs again.
+    for (const title of Object.keys(asked)) delete asked[title];
+    alwaysFails = 'Bees';
+    const failing = await run(flow, { docs });
+    expect(failing.result.status).toBe('failed');
+    expect(asked).toEqual({ Otters: 1, Bees: 3 });
+    expect(failing.failed('summarise')).toMatchObject({
+      willRetry: false,
+      attempt: 1,
+      error: { message: expect.stringMatching(/^item 2 of 3: /) as unknown },
+      retries: [{ message: expect.stringMatching(/^item 2: /) }, { message: expect.stringMatching(/^item 2: /) }],
+    });
+  });
+
   it("a pinned output is a list, each item what the node's JSON schema says it gives", async () => {
     const pinned = (output: unknown) => {
       const flow = summariseEach();

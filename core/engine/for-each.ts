@@ -1,4 +1,4 @@
-import { FlowbenchError, toFlowbenchError } from '../model/errors';
+import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
 import { DEFAULT_FOR_EACH_CONCURRENCY, type FlowNode } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import { asJson, resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
@@ -26,7 +26,9 @@ function describe(value: unknown): string {
  * seen by its templates as `{{item}}`. The outcome is the list of what each
  * item gave, in the items' order; the step's usage and tool calls are the
  * items' together. The first item that fails stops the others (`abort`) and
- * fails the node, saying which item; a retry runs every item again. With
+ * fails the node, saying which item. A failure worth another attempt (a rate
+ * limit, a 503) is retried for that item alone, up to the node's attempts
+ * (`retry`), as a node is: items that succeeded are not run (or paid for) again. With
  * `onItemError: continue` (Dify's "continue on error") a failed item gives
  * null in its place and is listed in the step's input (`failedItems`); the
  * node fails only when every item did.
@@ -38,6 +40,7 @@ export async function runForEach(
   details: StepDetails,
   runItem: (scope: RenderScope, details: StepDetails) => NodeOutcome | Promise<NodeOutcome>,
   abort: (reason: FlowbenchError) => void,
+  retry: ItemRetry,
 ): Promise<NodeOutcome> {
   const given = resolveTemplateValue(node.forEach.items, scope, used);
   const items = listOf(given);
@@ -62,21 +65,32 @@ export async function runForEach(
   /** Items that failed while the node goes on past them (`onItemError: continue`). */
   const passed: { item: number; code: string; message: string }[] = [];
   const goesOn = node.forEach.onItemError === 'continue';
+  /** One item, with its own attempts: a retryable failure runs it again after the backoff. */
+  const attempt = async (index: number, mine: StepDetails): Promise<NodeOutcome> => {
+    const itemScope: RenderScope = {
+      inputs: scope.inputs,
+      node: (id) => scope.node(id),
+      secret: (name) => scope.secret?.(name),
+      item: items[index],
+    };
+    for (let tried = 1; ; tried++) {
+      try {
+        return await runItem(itemScope, mine);
+      } catch (thrown) {
+        const error = toFlowbenchError(thrown);
+        if (failed !== undefined || signalled(error) || tried >= retry.maxAttempts || !isRetryable(error)) throw error;
+        retry.retried({ code: error.code, message: `item ${index + 1}: ${error.message}` });
+        await retry.wait(tried);
+      }
+    }
+  };
   const worker = async (): Promise<void> => {
     while (failed === undefined && next < items.length) {
       const index = next++;
       const mine: StepDetails = {};
       itemDetails[index] = mine;
       try {
-        const outcome = await runItem(
-          {
-            inputs: scope.inputs,
-            node: (id) => scope.node(id),
-            secret: (name) => scope.secret?.(name),
-            item: items[index],
-          },
-          mine,
-        );
+        const outcome = await attempt(index, mine);
         outputs[index] = outcome.kind === 'output' ? outcome.output : null;
       } catch (thrown) {
         if (failed !== undefined) return;
@@ -115,6 +129,16 @@ export async function runForEach(
     });
   }
   return { kind: 'output', output: outputs };
+}
+
+/** How a node that runs for each item retries one item (NodeRunInput's policy, per item). */
+export interface ItemRetry {
+  /** The node's attempts, for each item. */
+  maxAttempts: number;
+  /** The backoff before attempt `tried + 1`; it ends early when the node is stopped. */
+  wait(tried: number): Promise<void>;
+  /** An item's failed attempt, for the step record's retries. */
+  retried(failure: { code: string; message: string }): void;
 }
 
 /** The run was cancelled or the node ran out of time: not one item's failure. */

@@ -87,6 +87,11 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
                   node.config,
                 ),
               (reason) => guard.abort(reason),
+              {
+                maxAttempts,
+                wait: (tried) => sleep(backoffDelay(tried, input.retry), guard.signal),
+                retried: (failure) => retries.push(failure),
+              },
             )
           : execute(new RunContext(input, guard, details, used), node.config),
         input.timeoutMs,
@@ -111,7 +116,8 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
     } catch (thrown) {
       if (input.cancellation.aborted) return { status: 'cancelled' };
       const error = toFlowbenchError(thrown);
-      const willRetry = attempt < maxAttempts && isRetryable(error);
+      // A node that runs for each item retried each failed item itself: running all of them again would repeat those that succeeded.
+      const willRetry = attempt < maxAttempts && isRetryable(error) && !node.forEach;
       emit({
         type: 'node.failed',
         runId,
