@@ -4,6 +4,7 @@ import { passedOver, type Problem } from '../model/problems';
 import type { AgentRepository } from '../store/agent-repository';
 import type { Callee, PassedValues } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
+import { templateReferences } from '../model/template';
 
 /** What the checks read besides the flow: the agent library, and the flows other flows call. */
 export interface LibraryLookups {
@@ -14,6 +15,8 @@ export interface LibraryLookups {
   calledFlows: (flowId: string) => readonly string[];
   /** The parameters of a flow's newest published version (what a call runs); undefined when never published. */
   publishedParameters: (flowId: string) => readonly Parameter[] | undefined;
+  /** Whether a secret flows read (`{{secrets.name}}`) is set here. */
+  hasSecret: (name: string) => boolean;
 }
 
 type FlowCallee = Extract<Callee, { kind: 'flow' }>;
@@ -33,14 +36,39 @@ export function calledFlowRefs(node: FlowNode): string[] {
  * call would fail), or that calls this flow back, directly or through others.
  */
 export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] {
-  const problems = flow.nodes.flatMap((node) =>
-    nodeRegistry.callees(node).flatMap((callee) => {
+  const problems = flow.nodes.flatMap((node) => [
+    ...nodeRegistry.callees(node).flatMap((callee) => {
       if (callee.kind === 'agent') return agentProblems(node.id, callee.versionId, callee.field, lookups);
       if (callee.kind === 'flow') return flowProblems(flow.id, node, callee, lookups);
       return [];
     }),
-  );
+    ...secretProblems(node, lookups),
+  ]);
   return passedOver(problems, new Set(flow.nodes.filter((n) => n.disabled).map((n) => n.id)));
+}
+
+/**
+ * A secret the node reads that is not set here (a warning: runs refuse to
+ * start with SECRET_MISSING until it is), said before a run does.
+ */
+function secretProblems(node: FlowNode, lookups: LibraryLookups): Problem[] {
+  const definition = nodeRegistry.get(node.type);
+  if (!definition?.readsSecrets) return [];
+  return definition.templates(node.config).flatMap(({ field, text }) =>
+    templateReferences(text).flatMap((ref) =>
+      ref.scope === 'secrets' && !lookups.hasSecret(ref.name)
+        ? [
+            {
+              code: 'SECRET_NOT_SET' as const,
+              severity: 'warning' as const,
+              nodeId: node.id,
+              field: `config.${field}`,
+              message: `node "${node.id}" ${field}: {{secrets.${ref.name}}} is not set here, so runs will not start: set it on the Secrets page or with \`flowbench secrets set ${ref.name}\``,
+            },
+          ]
+        : [],
+    ),
+  );
 }
 
 /** A called flow that is not saved, never published, not given what it takes, or calling back. */

@@ -18,7 +18,7 @@ import { TestService } from './test-service';
 import { SecretVault } from './secret-vault';
 import { FlowSecretService } from './flow-secret-service';
 import { keychainBackend } from './keychain-backend';
-import type { SecretBackend } from '../model/secrets';
+import { secretNames, type SecretBackend } from '../model/secrets';
 
 /** Everything a host (CLI, serve, MCP server, desktop main process) works with, over one database. */
 export interface Services {
@@ -105,6 +105,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
       },
       calledFlows: (id) => (flows.exists(id) ? flows.get(id).nodes.flatMap(calledFlowRefs) : []),
       publishedParameters: (id) => versions.latest(id)?.snapshot.parameters,
+      hasSecret: (name) => secrets.storeOf(secretNames.flowSecret(name)) !== undefined,
     });
   const flowSecrets = new FlowSecretService(secrets);
   const runner = new RunService(runLog, {

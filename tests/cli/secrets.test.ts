@@ -57,6 +57,12 @@ describe('flowbench secrets', () => {
     expect(dismissed.stdout).toContain('dismissed: node me: calls GET');
     expect(dismissed.stdout).toContain('flow "Test flow" has no errors left');
 
+    // Said before a run: the editor's Problems tab and `validate` warn of a secret not set here.
+    const warned = await runCli(['--db', db, 'validate', 'github']);
+    expect(warned.stdout).toContain('SECRET_NOT_SET');
+    expect(warned.stdout).toContain(
+      'node "me" headers.0.value: {{secrets.github}} is not set here, so runs will not start: set it on the Secrets page or with `flowbench secrets set github`',
+    );
     const unset = await runCli(['--db', db, 'run', 'github']);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain(
@@ -72,6 +78,7 @@ describe('flowbench secrets', () => {
     });
     expect((await runCli(['--db', db, 'secrets', 'list'])).stdout).not.toContain(TOKEN);
 
+    expect((await runCli(['--db', db, 'validate', 'github'])).stdout).not.toContain('SECRET_NOT_SET');
     const run = await runJson<{ id: string }>(['--db', db, 'run', 'github']);
     expect(seen[0]?.authorization).toBe(`Bearer ${TOKEN}`);
     const record = await runCli(['--db', db, 'runs', 'show', run.id, '--json']);
