@@ -44,6 +44,8 @@ export const PROBLEM_CODES = {
   FOR_EACH: 'a node runs for each item of a list but its type cannot, or {{item}} is used where there is no item',
   SECRET_REFERENCE:
     "{{secrets.name}} is read outside an HTTP request node's URL, headers and body, where it would reach a model, a tool or the run's output",
+  HTTP_QUERY:
+    "a reference in an HTTP request node's URL query is sent as its value is, not encoded (a value with &, # or a space changes the URL); Query parameters encode it",
   SECRET_NOT_SET: 'a node reads {{secrets.name}} and no secret of that name is set here, so runs will not start',
   PINNED_OUTPUT:
     "a node's output is pinned: runs a person starts take it instead of running the node; clients' calls run it (an input or output node cannot be pinned)",

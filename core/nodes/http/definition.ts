@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { templateReferences } from '../../model/template';
+import type { NodeConfigProblem } from '../../model/node-catalogue';
+import { formatReference, templateReferences, type Reference } from '../../model/template';
 import { defineNode, preview } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 import { callPorts } from '../shared-config';
@@ -12,6 +13,8 @@ const HttpConfigSchema = z.lazy(() =>
   z.object({
     method: z.enum(HTTP_METHODS).default('GET'),
     url: z.string().max(8000).default(''),
+    /** Added to the URL's query, each value URL-encoded (n8n's Query Parameters). */
+    query: z.array(NamedValueSchema).max(100).default([]),
     headers: z.array(NamedValueSchema).max(100).default([]),
     /** Sent with POST, PUT, PATCH and DELETE: JSON as application/json, other text as text/plain. */
     body: z.string().max(1_000_000).default(''),
@@ -21,6 +24,40 @@ const HttpConfigSchema = z.lazy(() =>
     output: z.enum(['body', 'response']).default('body'),
   }),
 );
+
+/**
+ * `url` with `pairs` added to its query, URL-encoded, before any `#fragment`:
+ * a value holding `&`, `#` or a space arrives as it was, where the same
+ * reference written inside the URL would cut or change it.
+ */
+export function withQuery(url: string, pairs: readonly (readonly [string, string])[]): string {
+  if (pairs.length === 0) return url;
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  const encoded = pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  return `${base}${joiner}${encoded}${fragment}`;
+}
+
+/**
+ * A reference in the URL's query is sent as its value is: an input holding
+ * `&` or `#` would add a parameter or cut the URL, silently. Said as a
+ * warning, pointing at Query parameters, which encode it.
+ */
+function unencodedQuery(url: string): NodeConfigProblem[] {
+  const at = url.indexOf('?');
+  if (at === -1) return [];
+  const refs = templateReferences(url.slice(at));
+  if (refs.length === 0) return [];
+  return [
+    {
+      code: 'HTTP_QUERY',
+      severity: 'warning',
+      field: 'config.url',
+      message: `its URL's query has {{${formatReference(refs[0] as Reference)}}}, sent as it is, not encoded: a value with &, # or a space changes the URL; put it under Query parameters, which encode it`,
+    },
+  ];
+}
 
 /** Calls a URL (n8n's and Dify's HTTP Request, Langflow's API Request): its answer is the output; no model. */
 export const httpNode = defineNode({
@@ -32,13 +69,20 @@ export const httpNode = defineNode({
   category: 'io',
   icon: 'web',
   description:
-    'Calls a URL with a method, headers and a body, each with {{…}} references; the response body (JSON when it is) is the output.',
+    'Calls a URL with a method, query parameters, headers and a body, each with {{…}} references; the response body (JSON when it is) is the output.',
   ...callPorts('response'),
   configSchema: HttpConfigSchema,
   defaults: () => HttpConfigSchema.parse({}),
   editor: [
     { key: 'method', label: 'Method', kind: 'select', options: HTTP_METHODS },
     { key: 'url', label: 'URL', kind: 'template', help: 'http:// or https://; {{secrets.name}} reads a secret' },
+    {
+      key: 'query',
+      ...namedValuesEditor(
+        'Query parameters',
+        'added to the URL, each name and value URL-encoded: a value with a space, & or # arrives as it was written',
+      ),
+    },
     {
       key: 'headers',
       ...namedValuesEditor(
@@ -64,13 +108,16 @@ export const httpNode = defineNode({
   ],
   templates: (config) => [
     { field: 'url', text: config.url },
+    ...config.query.map((q, i) => ({ field: `query.${i}.value`, text: q.value })),
     ...config.headers.map((h, i) => ({ field: `headers.${i}.value`, text: h.value })),
     { field: 'body', text: config.body },
   ],
   summary: (config) => (config.url.trim() ? `${config.method} ${preview(config.url, 60)}` : 'no URL yet'),
   check: (config) => [
     ...unchosen(config.url, 'NODE_SETUP', 'write the URL this node calls', 'config.url'),
+    ...namelessProblems(config.query, 'query', 'query parameter'),
     ...namelessProblems(config.headers, 'headers', 'header'),
+    ...unencodedQuery(config.url),
   ],
   publishWarnings: (config) => {
     if (!templateReferences(config.url).some((ref) => ref.scope === 'inputs')) return [];
@@ -85,7 +132,10 @@ export const httpNode = defineNode({
   execute: (ctx, config) =>
     sendRequest(ctx, {
       method: config.method,
-      url: ctx.render(config.url).trim(),
+      url: withQuery(
+        ctx.render(config.url).trim(),
+        config.query.map((q) => [q.name.trim(), ctx.render(q.value)]),
+      ),
       headers: config.headers.map((h) => ({ name: h.name.trim(), value: ctx.render(h.value) })),
       ...(WITH_BODY.has(config.method) && config.body !== '' ? { body: ctx.render(config.body) } : {}),
       failOnStatus: config.failOnStatus,

@@ -158,6 +158,30 @@ describe('an HTTP request node', () => {
     );
   });
 
+  it('adds its query parameters to the URL, URL-encoded: a value with &, # or a space arrives as it was written', async () => {
+    answer = (r) => ({ type: 'application/json', body: JSON.stringify({ got: r.url }) });
+    const query = [
+      { name: 'q', value: '{{inputs.city}}' },
+      { name: 'note', value: 'a&b=c #1' },
+    ];
+    const { step } = await run(callFlow({ url: `${base}/search?lang=en#top`, query }), { city: 'Saint-Émilion & Co' });
+    const sent = new URL(received[0]!.url, base);
+    expect([...sent.searchParams]).toEqual([
+      ['lang', 'en'],
+      ['q', 'Saint-Émilion & Co'],
+      ['note', 'a&b=c #1'],
+    ]);
+    expect(step?.input).toMatchObject({
+      url: `${base}/search?lang=en&q=Saint-%C3%89milion%20%26%20Co&note=a%26b%3Dc%20%231#top`,
+    });
+    // Written inside the URL's query, the same reference is sent as it is: said before a run.
+    const problems = validateFlow(callFlow({ url: `${base}/search?q={{inputs.city}}` }), { catalogue: nodeRegistry });
+    expect(problems.problems.filter((p) => p.code === 'HTTP_QUERY').map((p) => p.message)).toEqual([
+      'node "call" its URL\'s query has {{inputs.city}}, sent as it is, not encoded: a value with &, # or a space changes the URL; put it under Query parameters, which encode it',
+    ]);
+    expect(validateFlow(callFlow({ url: `${base}/search`, query }), { catalogue: nodeRegistry }).problems).toEqual([]);
+  });
+
   it('runs for each item of a list, one request per item', async () => {
     answer = (r) => ({ type: 'application/json', body: JSON.stringify({ got: r.url }) });
     const flow = buildFlow({
