@@ -155,3 +155,56 @@ test('the Secrets page keeps a value by name; an HTTP request node is offered {{
     await new Promise<void>((resolve) => api.close(() => resolve()));
   }
 });
+
+test('a pasted cURL command fills in the HTTP request in one edit, saying what it left out and that $TOKEN became a secret', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'from-curl',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'call', type: 'http', position: { x: 300, y: 100 }, config: { url: 'https://old.example/' } },
+        { ...output('{{nodes.call.output}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'From cURL',
+  });
+  await page.getByTestId('rf__node-call').click();
+  const inspector = page.getByLabel('Inspector');
+  await inspector.getByText('Paste a cURL command…').click();
+  await inspector
+    .getByLabel("A browser's Copy as cURL, or an API's example")
+    .fill(
+      `curl -k 'https://api.example/v1/issues' \\\n  -H 'Authorization: Bearer $GITHUB_TOKEN' \\\n  -H 'content-type: application/json' \\\n  --data-raw '{"title":"Bug"}'`,
+    );
+  await inspector.getByRole('button', { name: 'Fill in the request' }).click();
+  const said = inspector.getByRole('status');
+  await expect(said).toContainText('Left out -k: the node always checks the server’s certificate');
+  await expect(said).toContainText('$GITHUB_TOKEN became {{secrets.GITHUB_TOKEN}}: set it on the Secrets page');
+  await expect(page.getByTestId('template-url').locator('.cm-content')).toHaveText('https://api.example/v1/issues');
+  await expect(page.getByTestId('template-headers.0.value').locator('.cm-content')).toHaveText(
+    'Bearer {{secrets.GITHUB_TOKEN}}',
+  );
+  await expect(inspector.locator('#field-method')).toHaveValue('POST');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'from-curl').nodes.find((n) => n.id === 'call')?.config).toMatchObject({
+    method: 'POST',
+    url: 'https://api.example/v1/issues',
+    headers: [
+      { name: 'Authorization', value: 'Bearer {{secrets.GITHUB_TOKEN}}' },
+      { name: 'content-type', value: 'application/json' },
+    ],
+    body: '{"title":"Bug"}',
+  });
+  // One edit: one Undo takes the whole request back.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'from-curl').nodes.find((n) => n.id === 'call')?.config).toMatchObject({
+    method: 'GET',
+    url: 'https://old.example/',
+    headers: [],
+  });
+});

@@ -4,7 +4,7 @@ import { HIDDEN } from '../../model/secrets';
 import type { NodeContext, NodeOutcome } from '../define-node';
 
 /** Header names whose values a run record keeps as •••: what a key or a session is sent in. */
-const SECRET_HEADER = /auth|key|token|secret|password|cookie|session/i;
+export const SECRET_HEADER = /auth|key|token|secret|password|cookie|session/i;
 
 export interface HttpRequest {
   method: string;

@@ -18,6 +18,7 @@ import { canDeactivate } from '../../../core/editing/deactivate';
 import { PinnedOutputSection } from './pin-editor';
 import { ForEachSection } from './for-each-section';
 import { useSecretNames } from './use-secret-names';
+import { CurlImport } from './curl-import';
 
 /** Edits the selected node with a form built from its type's schema and hints; the flow's settings otherwise. */
 export function Inspector() {
@@ -119,6 +120,7 @@ export function Inspector() {
                 ))}
             </div>
           )}
+          {node.type === 'http' && <CurlImport node={node} />}
           {definition.editor.map((field) => (
             <ConfigField
               key={`${node.id}.${field.key}`}

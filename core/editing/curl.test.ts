@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { readCurl } from './curl';
+
+describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
+  it('reads a browser’s Copy as cURL: method, URL, headers and a JSON body, split over lines', () => {
+    const reading = readCurl(`curl 'https://api.example/v1/issues?state=open' \\
+  -X POST \\
+  -H 'accept: application/json' \\
+  -H 'content-type: application/json' \\
+  --data-raw '{"title":"Bug","labels":["a b"]}' \\
+  --compressed -sSL`);
+    expect(reading).toEqual({
+      request: {
+        method: 'POST',
+        url: 'https://api.example/v1/issues?state=open',
+        headers: [
+          { name: 'accept', value: 'application/json' },
+          { name: 'content-type', value: 'application/json' },
+        ],
+        body: '{"title":"Bug","labels":["a b"]}',
+      },
+      leftOut: [],
+      notes: [],
+    });
+  });
+
+  it('turns -u, -A, --json, -G and --data-urlencode into what curl sends, and $TOKEN into a secret', () => {
+    const reading = readCurl(
+      'curl -u ada:s3cret -A flowbench/1 -H "Authorization: Bearer $GITHUB_TOKEN" --json \'{"q":1}\' https://api.example/x',
+    );
+    expect(reading).toMatchObject({
+      request: {
+        method: 'POST',
+        headers: [
+          { name: 'Authorization', value: `Basic ${Buffer.from('ada:s3cret').toString('base64')}` },
+          { name: 'User-Agent', value: 'flowbench/1' },
+          { name: 'Authorization', value: 'Bearer {{secrets.GITHUB_TOKEN}}' },
+          { name: 'Content-Type', value: 'application/json' },
+          { name: 'Accept', value: 'application/json' },
+        ],
+        body: '{"q":1}',
+      },
+      notes: [
+        '$GITHUB_TOKEN became {{secrets.GITHUB_TOKEN}}: set it on the Secrets page',
+        'the Authorization header holds its value as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead',
+      ],
+    });
+    expect(readCurl("curl -u 'zoë:pw' https://x")).toMatchObject({
+      request: { headers: [{ name: 'Authorization', value: `Basic ${Buffer.from('zoë:pw').toString('base64')}` }] },
+    });
+    expect(readCurl("curl -G https://api.example/search --data-urlencode 'q=cats & dogs' -d page=2")).toMatchObject({
+      request: { method: 'GET', url: 'https://api.example/search?q=cats%20%26%20dogs&page=2', body: '', headers: [] },
+    });
+    // Data with no Content-Type goes as a form, as curl sends it: the node would otherwise say text/plain.
+    expect(readCurl('curl -d a=1 -XPUT https://api.example/x')).toMatchObject({
+      request: {
+        method: 'PUT',
+        body: 'a=1',
+        headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
+      },
+    });
+  });
+
+  it('says what it leaves out, and refuses what is not one curl command', () => {
+    const reading = readCurl(
+      'curl -k -o out.json -F file=@a.png --max-time 5 -X HEAD https://api.example/x --frobnicate',
+    );
+    expect(reading).toMatchObject({
+      request: { method: 'GET', url: 'https://api.example/x' },
+      leftOut: [
+        '-k: the node always checks the server’s certificate',
+        '-o out.json: the node gives the response as its output, not a file',
+        '-F file=@a.png: the node sends no multipart form',
+        "--max-time 5: set the node's time limit instead",
+        '--frobnicate: not an option the node knows',
+        '-X HEAD: the node sends GET, POST, PUT, PATCH, DELETE; it sends GET',
+      ],
+    });
+    expect(readCurl('wget https://x')).toEqual({ problem: 'a cURL command starts with curl' });
+    expect(readCurl('curl -H "A: b"')).toEqual({ problem: 'the command names no URL' });
+    expect(readCurl('curl https://x | jq .')).toEqual({
+      problem: 'the command uses a pipe, a redirection or a glob: paste the curl command alone',
+    });
+  });
+});

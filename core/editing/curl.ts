@@ -1,0 +1,208 @@
+import { parse } from 'shell-quote';
+import { FLOW_SECRET_NAME } from '../model/secrets';
+import { SECRET_HEADER } from '../nodes/http/send-request';
+
+/** What a pasted cURL command sets of an HTTP request node (its config keys). */
+export interface CurlRequest {
+  method: string;
+  url: string;
+  headers: { name: string; value: string }[];
+  body: string;
+}
+
+export type CurlReading =
+  | {
+      request: CurlRequest;
+      /** Options of the command the node does not do, each said with why. */
+      leftOut: string[];
+      /** What was changed on the way in: `$TOKEN` read as `{{secrets.TOKEN}}`. */
+      notes: string[];
+    }
+  | { problem: string };
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Options that change nothing the node sends: fetch follows redirects and decompresses, output is not a file. */
+const HARMLESS = new Set(
+  ['-s', '--silent', '-S', '--show-error', '-L', '--location', '--compressed', '-i', '--include'].concat([
+    '-v',
+    '--verbose',
+    '-f',
+    '--fail',
+    '-g',
+    '--globoff',
+  ]),
+);
+/** Options the node does not do that take a value (skipped with it, and said). */
+const LEFT_OUT_WITH_VALUE: Record<string, string> = {
+  '-o': 'the node gives the response as its output, not a file',
+  '--output': 'the node gives the response as its output, not a file',
+  '-m': "set the node's time limit instead",
+  '--max-time': "set the node's time limit instead",
+  '--connect-timeout': "set the node's time limit instead",
+  '-x': 'the node sends no request through a proxy',
+  '--proxy': 'the node sends no request through a proxy',
+  '-F': 'the node sends no multipart form',
+  '--form': 'the node sends no multipart form',
+  '-T': 'the node uploads no file',
+  '--upload-file': 'the node uploads no file',
+  '--cacert': 'the node checks certificates against the system',
+  '--cert': 'the node sends no client certificate',
+  '-w': 'the node writes out nothing',
+  '--write-out': 'the node writes out nothing',
+  '--retry': "set the node's attempts instead",
+};
+const LEFT_OUT: Record<string, string> = {
+  '-k': 'the node always checks the server’s certificate',
+  '--insecure': 'the node always checks the server’s certificate',
+  '-I': 'the node sends no HEAD request',
+  '--head': 'the node sends no HEAD request',
+};
+/** Short options that take a value, for `-XPOST` and `-sX POST`. */
+const SHORT_WITH_VALUE = new Set(['X', 'H', 'd', 'u', 'A', 'e', 'b', 'o', 'm', 'x', 'F', 'T', 'w']);
+
+/**
+ * Reads a cURL command as a browser's "Copy as cURL" or an API's docs give it
+ * (n8n's Import cURL): method, URL, headers and body, with `-u`, `-A`, `-e`,
+ * `-b`, `--json`, `-G` and `--data-urlencode` turned into what curl would
+ * send. A shell variable (`$TOKEN`, the way docs keep keys out of commands)
+ * becomes `{{secrets.TOKEN}}`, said in `notes`; options the node does not do
+ * are listed in `leftOut`, never dropped unsaid.
+ */
+export function readCurl(command: string): CurlReading {
+  // A command split over lines with backslashes, as docs print it, is one line to a shell.
+  const words = parse(command.replace(/\\\r?\n/g, ' ').trim(), (name) => `$${name}`);
+  if (!words.every((w): w is string => typeof w === 'string')) {
+    return { problem: 'the command uses a pipe, a redirection or a glob: paste the curl command alone' };
+  }
+  if (words[0] !== 'curl') return { problem: 'a cURL command starts with curl' };
+  const leftOut: string[] = [];
+  const headers: { name: string; value: string }[] = [];
+  const data: string[] = [];
+  let method: string | undefined;
+  let url: string | undefined;
+  let asQuery = false;
+  let json = false;
+  const options = expandShortOptions(words.slice(1));
+  for (let i = 0; i < options.length; i++) {
+    const [flag, attached] = splitLongOption(options[i] as string);
+    const value = (): string => attached ?? options[++i] ?? '';
+    if (!flag.startsWith('-') || flag === '-') {
+      if (url === undefined) url = flag;
+      else leftOut.push(`${flag}: the node calls one URL`);
+    } else if (flag === '-X' || flag === '--request') method = value().toUpperCase();
+    else if (flag === '--url') url = value();
+    else if (flag === '-H' || flag === '--header') {
+      const line = value();
+      const colon = line.indexOf(':');
+      if (colon > 0) headers.push({ name: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() });
+      else leftOut.push(`-H ${line}: not a "Name: value" header`);
+    } else if (['-d', '--data', '--data-raw', '--data-binary', '--data-ascii'].includes(flag)) {
+      const text = value();
+      if (text.startsWith('@') && flag !== '--data-raw')
+        leftOut.push(`${flag} ${text}: paste the file's content as the body`);
+      else data.push(text);
+    } else if (flag === '--data-urlencode') data.push(urlEncoded(value()));
+    else if (flag === '--json') {
+      data.push(value());
+      json = true;
+    } else if (flag === '-G' || flag === '--get') asQuery = true;
+    else if (flag === '-u' || flag === '--user') headers.push({ name: 'Authorization', value: basic(value()) });
+    else if (flag === '-A' || flag === '--user-agent') headers.push({ name: 'User-Agent', value: value() });
+    else if (flag === '-e' || flag === '--referer') headers.push({ name: 'Referer', value: value() });
+    else if (flag === '-b' || flag === '--cookie') {
+      const cookie = value();
+      if (cookie.includes('=')) headers.push({ name: 'Cookie', value: cookie });
+      else leftOut.push(`${flag} ${cookie}: the node reads no cookie file`);
+    } else if (HARMLESS.has(flag)) continue;
+    else if (flag in LEFT_OUT_WITH_VALUE) leftOut.push(`${flag} ${value()}: ${LEFT_OUT_WITH_VALUE[flag]}`);
+    else if (flag in LEFT_OUT) leftOut.push(`${flag}: ${LEFT_OUT[flag]}`);
+    else leftOut.push(`${flag}: not an option the node knows`);
+  }
+  if (url === undefined || url === '') return { problem: 'the command names no URL' };
+  const hasType = () => headers.some((h) => h.name.toLowerCase() === 'content-type');
+  if (json) {
+    if (!hasType()) headers.push({ name: 'Content-Type', value: 'application/json' });
+    if (!headers.some((h) => h.name.toLowerCase() === 'accept'))
+      headers.push({ name: 'Accept', value: 'application/json' });
+  }
+  let body = data.join('&');
+  if (asQuery && body !== '') {
+    url = `${url}${url.includes('?') ? '&' : '?'}${body}`;
+    body = '';
+  }
+  // curl sends -d data as a form unless a header says otherwise; the node would call it JSON or text.
+  if (body !== '' && !hasType()) headers.push({ name: 'Content-Type', value: 'application/x-www-form-urlencoded' });
+  method ??= body !== '' ? 'POST' : 'GET';
+  if (!METHODS.includes(method)) {
+    leftOut.push(`-X ${method}: the node sends ${METHODS.join(', ')}; it sends ${body !== '' ? 'POST' : 'GET'}`);
+    method = body !== '' ? 'POST' : 'GET';
+  }
+  const notes: string[] = [];
+  const secrets = (text: string) => asSecrets(text, notes);
+  const request: CurlRequest = {
+    method,
+    url: secrets(url),
+    headers: headers.map((h) => ({ name: h.name, value: secrets(h.value) })),
+    body: secrets(body),
+  };
+  for (const header of request.headers) {
+    if (SECRET_HEADER.test(header.name) && !header.value.includes('{{secrets.')) {
+      notes.push(
+        `the ${header.name} header holds its value as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead`,
+      );
+    }
+  }
+  return { request, leftOut, notes: [...new Set(notes)] };
+}
+
+/** `-sSL` as `-s -S -L`, and `-XPOST` as `-X POST`. */
+function expandShortOptions(words: readonly string[]): string[] {
+  return words.flatMap((word) => {
+    if (!/^-[A-Za-z]/.test(word) || word.length === 2) return [word];
+    const letters = word.slice(1);
+    const out: string[] = [];
+    for (let i = 0; i < letters.length; i++) {
+      const letter = letters[i] as string;
+      out.push(`-${letter}`);
+      if (SHORT_WITH_VALUE.has(letter)) {
+        if (i + 1 < letters.length) out.push(letters.slice(i + 1));
+        break;
+      }
+    }
+    return out;
+  });
+}
+
+/** `--header=X: y` as the flag and its value. */
+function splitLongOption(word: string): [string, string | undefined] {
+  if (!word.startsWith('--')) return [word, undefined];
+  const at = word.indexOf('=');
+  return at === -1 ? [word, undefined] : [word.slice(0, at), word.slice(at + 1)];
+}
+
+/** `--data-urlencode name=value`: the value encoded, as curl sends it. */
+function urlEncoded(text: string): string {
+  const at = text.indexOf('=');
+  if (at === -1) return encodeURIComponent(text);
+  return `${text.slice(0, at + 1)}${encodeURIComponent(text.slice(at + 1))}`;
+}
+
+// A global in browsers and in Node since 16; the isomorphic part's types (ES2022, no DOM) leave it out.
+declare function btoa(latin1: string): string;
+
+/** `-u user:pass` as the Authorization header curl sends (its UTF-8 bytes in base64). */
+function basic(credentials: string): string {
+  const bytes = encodeURIComponent(credentials).replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  );
+  return `Basic ${btoa(bytes)}`;
+}
+
+/** `$TOKEN` (and `${TOKEN}`, which the split reads alike) as `{{secrets.TOKEN}}`, each said in `notes`. */
+function asSecrets(text: string, notes: string[]): string {
+  return text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, name: string) => {
+    if (!FLOW_SECRET_NAME.test(name)) return whole;
+    notes.push(`$${name} became {{secrets.${name}}}: set it on the Secrets page`);
+    return `{{secrets.${name}}}`;
+  });
+}
