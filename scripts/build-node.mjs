@@ -20,7 +20,8 @@ const common = {
   target: 'node20',
   // The addon is loaded from node_modules; everything else is bundled, which
   // spares Node resolving and reading hundreds of module files at every start.
-  external: ['better-sqlite3'],
+  // QuickJS's build finds its .wasm beside its own module (import.meta.url): it stays there too.
+  external: ['better-sqlite3', '@jitl/quickjs-wasmfile-release-sync'],
   // Libraries that ship a UMD build beside their ES one (jsonc-parser) must give the ES one.
   mainFields: ['module', 'main'],
   // Bundled CommonJS packages still call require() for Node's own modules.

@@ -37,7 +37,7 @@ export interface Replacement {
 }
 
 /** Field kinds a person types words into; choices from a list, numbers, flags and JSON are not replaced in. */
-const TEXT_KINDS: ReadonlySet<AnyEditorField['kind']> = new Set(['text', 'textarea', 'template']);
+const TEXT_KINDS: ReadonlySet<AnyEditorField['kind']> = new Set(['text', 'textarea', 'template', 'code']);
 /** Why words in references stay, as the person is told. */
 const REFERENCES_KEPT = '{{references}}, which name ids';
 /** The longest label an edit takes (NodeUpdateSchema). */

@@ -198,6 +198,7 @@ class RunContext implements NodeContext {
   readonly memory: NodePorts['memory'];
   readonly human: NodePorts['human'];
   readonly http: NodePorts['http'];
+  readonly code: NodePorts['code'];
   readonly runId: string;
   readonly callers: readonly string[];
   readonly streamsTokens: boolean;
@@ -218,6 +219,7 @@ class RunContext implements NodeContext {
     this.memory = input.ports.memory;
     this.human = input.ports.human;
     this.http = input.ports.http;
+    this.code = input.ports.code;
     this.runId = input.runId;
     this.callers = input.ports.callers;
     this.streamsTokens = input.ports.streamsTokens;

@@ -19,6 +19,8 @@ import { pinnedOutputProblems } from './pinned-outputs';
 import { planReuse, type ReuseSource } from './reuse';
 import { planRunTo } from './run-to';
 import { fetchHttp } from './fetch-http';
+import { quickJsCode } from './run-code';
+import type { CodePort } from '../model/code';
 import type { HttpPort } from '../model/http';
 import { neededBy, runToBlockers } from '../model/run-to';
 import { readSecrets, secretsReadBy } from '../model/flow-secrets';
@@ -39,6 +41,8 @@ export interface RunOptions {
   memory?: MemoryPort;
   /** How HTTP request nodes reach the network; Node's fetch unless given. */
   http?: HttpPort;
+  /** Where code nodes run their code; the QuickJS sandbox unless given. */
+  code?: CodePort;
   /** The secrets HTTP request nodes read (`{{secrets.name}}`); without it, a flow reading one fails SECRET_MISSING. */
   secrets?: SecretReader;
   /** The flows of the runs above this one (a flow node's child run). */
@@ -166,6 +170,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
         memory: options.memory ?? NO_MEMORY,
         human: options.human ?? NO_HUMAN_INPUT,
         http: options.http ?? fetchHttp,
+        code: options.code ?? quickJsCode,
         callers: [...(options.callers ?? []), flow.id],
         streamsTokens: options.streamTokens ?? false,
       },

@@ -69,6 +69,8 @@ export const ERROR_CODES = {
   HTTP_RESPONSE_TOO_LARGE: "an HTTP request node's response is over 10 MB",
   SECRET_NOT_FOUND: 'no secret of that name is kept (`flowbench secrets list`)',
   SECRET_MISSING: 'a flow reads {{secrets.name}}, and no secret of that name is set here; `data.names` lists each',
+  CODE_ERROR: "a code node's code threw, or does not parse; the message names the line",
+  CODE_TIMEOUT: "a code node's code ran longer than 10 s (a loop that never ends) and was stopped",
   FOR_EACH_NOT_A_LIST:
     'a node runs for each item of a list, and what its list reads is not one (or has over 1000 items)',
   HUMAN_INPUT_UNAVAILABLE:

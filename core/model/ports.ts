@@ -2,6 +2,7 @@ import type { AgentResolver } from './agents';
 import { FlowbenchError } from './errors';
 import type { HumanInputPort } from './human-input';
 import type { HttpPort } from './http';
+import type { CodePort } from './code';
 import type { LlmPort } from './llm';
 import type { MemoryPort } from './memory';
 import type { SubflowPort } from './subflows';
@@ -19,6 +20,8 @@ export interface NodePorts {
   human: HumanInputPort;
   /** The network, for HTTP request nodes. */
   http: HttpPort;
+  /** The sandbox code nodes run their code in. */
+  code: CodePort;
   /** The flows of the runs above this one, outermost first (flow nodes refuse to call back into them). */
   callers: readonly string[];
   /** Someone watches the run's tokens (see NodeContext.streamsTokens). */

@@ -4,6 +4,7 @@ import type { NodeTypeSpec } from '../model/node-catalogue';
 import type { MemoryPort } from '../model/memory';
 import type { HumanInputPort } from '../model/human-input';
 import type { HttpPort } from '../model/http';
+import type { CodePort } from '../model/code';
 import type { AgentResolver } from '../model/agents';
 import type { LlmMessage, StepLinks, TokenUsage } from '../model/run';
 import type { SubflowPort } from '../model/subflows';
@@ -17,7 +18,8 @@ interface EditorFieldBase {
    * `value`: text or JSON (see core/editing/text-or-json.ts); `json`: JSON
    * only; `values`: a list of strings typed comma separated.
    */
-  kind: 'text' | 'textarea' | 'template' | 'number' | 'boolean' | 'select' | 'json' | 'value' | 'values' | 'list';
+  kind:
+    'text' | 'textarea' | 'template' | 'code' | 'number' | 'boolean' | 'select' | 'json' | 'value' | 'values' | 'list';
   /**
    * Shown only while the config's (a list item's) `key` is one of `is`: the
    * enum options of an enum field. With `orWhenSet`, also while the field
@@ -103,6 +105,8 @@ export interface NodeContext {
   readonly human: HumanInputPort;
   /** The network (HTTP request nodes). */
   readonly http: HttpPort;
+  /** The sandbox code nodes run their code in. */
+  readonly code: CodePort;
   /** This run's id, and the flows of the runs above it (flow nodes use them). */
   readonly runId: string;
   readonly callers: readonly string[];
@@ -134,7 +138,7 @@ export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 
 /** What a node type's icon shows; the editor draws each (renderer/src/editor/node-icons.tsx). */
 export type NodeIcon =
-  'enter' | 'ask' | 'text' | 'model' | 'agent' | 'tool' | 'web' | 'flow' | 'branch' | 'stop' | 'result';
+  'enter' | 'ask' | 'text' | 'code' | 'model' | 'agent' | 'tool' | 'web' | 'flow' | 'branch' | 'stop' | 'result';
 
 /**
  * Something a node calls by name that lives outside its flow: a saved flow, an

@@ -11,6 +11,7 @@ import { outputNode } from './output/definition';
 import { stopNode } from './stop/definition';
 import { templateNode } from './template/definition';
 import { httpNode } from './http/definition';
+import { codeNode } from './code/definition';
 
 // Definitions are stored type-erased: each one parses its own config.
 type AnyNodeDefinition = NodeDefinition<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -66,6 +67,7 @@ const BUILT_IN = [
   inputNode,
   askNode,
   templateNode,
+  codeNode,
   llmNode,
   agentNode,
   mcpToolNode,

@@ -1,5 +1,6 @@
 import { NO_MEMORY } from '../../core/model/memory';
 import { fetchHttp } from '../../core/engine/fetch-http';
+import { quickJsCode } from '../../core/engine/run-code';
 import { NO_HUMAN_INPUT, type HumanInputPort } from '../../core/model/human-input';
 import type { AgentResolver } from '../../core/model/agents';
 import type { LlmPort } from '../../core/model/llm';
@@ -48,6 +49,7 @@ export function nodeContext(
     memory: NO_MEMORY,
     human: options.human ?? NO_HUMAN_INPUT,
     http: fetchHttp,
+    code: quickJsCode,
     runId: 'run_under_test',
     callers: ['flow_under_test'],
     streamsTokens: true,

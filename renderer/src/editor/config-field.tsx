@@ -17,6 +17,8 @@ import { jsonPathsFor } from '../../../core/editing/output-fields';
 // CodeMirror loads when the first template field is shown, not with the canvas; a plain
 // text box stands in when it cannot load.
 const TemplateEditor = lazyOr(() => import('./template-editor').then((m) => m.TemplateEditor), PlainTemplateEditor);
+// A code field's editor adds JavaScript's highlighting, loaded only where a code node is shown.
+const CodeEditor = lazyOr(() => import('./code-editor').then((m) => m.CodeEditor), PlainTemplateEditor);
 
 interface FieldProps {
   field: EditorField;
@@ -40,21 +42,27 @@ export function ConfigField({ field, value, onChange, references, path, config, 
   if (when && !when.is.includes(String(config?.[when.key])) && !(when.orWhenSet && isSet)) return null;
   switch (field.kind) {
     case 'template':
+    case 'code': {
+      // Code is JavaScript, not a template: highlighted, with no {{ completion and no preview of a run's values.
+      const isCode = field.kind === 'code';
+      const Editor = isCode ? CodeEditor : TemplateEditor;
       return (
         <div className="field">
           <span className="field-label">{field.label}</span>
           <Suspense fallback={<div className="template-editor" />}>
-            <TemplateEditor
+            <Editor
               label={path}
               value={typeof value === 'string' ? value : ''}
               onChange={onChange}
-              references={references}
+              references={isCode ? [] : references}
+              {...(isCode ? { placeholder: 'return values.text.toUpperCase();' } : {})}
             />
           </Suspense>
-          {typeof value === 'string' && <TemplatePreview template={value} />}
+          {!isCode && typeof value === 'string' && <TemplatePreview template={value} />}
           {field.help && <small>{field.help}</small>}
         </div>
       );
+    }
     case 'text':
     case 'textarea':
       return (

@@ -1,3 +1,4 @@
+import type { Extension } from '@codemirror/state';
 import type { ReferenceOption } from '../../../core/editing/references';
 
 /** What a template field's editor takes: the CodeMirror one, or the plain one when that cannot load. */
@@ -7,4 +8,6 @@ export interface TemplateEditorProps {
   references: readonly ReferenceOption[];
   label: string;
   placeholder?: string;
+  /** More CodeMirror extensions (a code field's language); the plain editor has none. */
+  extensions?: readonly Extension[];
 }

@@ -57,6 +57,7 @@ export function TemplateEditor(props: TemplateEditorProps) {
         doc: latest.current.value,
         extensions: [
           minimalSetup,
+          ...(latest.current.extensions ?? []),
           editable.current.of(EditorView.editable.of(!readOnlyNow.current)),
           EditorView.lineWrapping,
           placeholderExtension(latest.current.placeholder ?? 'Text with {{inputs.name}} or {{nodes.id.output}}'),

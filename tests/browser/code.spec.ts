@@ -1,0 +1,59 @@
+import { buildFlow, input, output } from '../helpers/flow-builder';
+import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
+
+test('a code node runs the JavaScript typed in its editor on the values it names, and says a throw with its line', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'shape',
+      parameters: [{ name: 'words', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        {
+          id: 'count',
+          type: 'code',
+          position: { x: 300, y: 100 },
+          config: { values: [{ name: 'words', value: '{{inputs.words}}' }], code: 'return values;' },
+        },
+        { ...output('{{nodes.count.output}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>count', 'count>result'],
+    }),
+    name: 'Shape',
+  });
+  await expect(page.getByRole('button', { name: 'Code', exact: true })).toBeVisible();
+  const card = page.getByTestId('rf__node-count');
+  await expect(card).toContainText('return values;');
+  await card.click();
+  const code = page.getByTestId('template-code').locator('.cm-content');
+  await expect(code).toHaveText('return values;');
+  await code.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(
+    'const list = values.words.split(" ");\nreturn { count: list.length, longest: list.sort((a, b) => b.length - a.length)[0] };',
+  );
+  // JavaScript's highlighting: keywords are marked as such.
+  await expect(page.getByTestId('template-code').locator('.cm-line span').first()).toHaveText('const');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'shape').nodes.find((n) => n.id === 'count')?.config.code).toContain('list.length');
+
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.locator('#run-input-words').fill('a quick brown fox');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+  await expect(page.getByLabel('What an MCP client receives')).toContainText('"longest":"quick"');
+
+  await card.click();
+  await page.getByRole('tab', { name: 'Inspector' }).click();
+  await code.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('const x = 1;\nthrow new Error("no " + values.words);');
+  await expectSaved(page);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText(/failed/i, { timeout: 15_000 });
+  await expect(page.getByText('CODE_ERROR').first()).toBeVisible();
+  await expect(page.getByText('node "count" (line 2): Error: no a quick brown fox').first()).toBeVisible();
+});
