@@ -537,6 +537,8 @@ test("every list setting's Add, on every node type, adds a row that is saved: an
   const flowId = decodeURIComponent(new URL(page.url()).hash.replace('#/flow/', ''));
   const inspector = page.locator('.inspector');
   const added: string[] = [];
+  // Every card in view: one per node type no longer fits the view the palette left.
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
   for (const node of storedFlow(served.db, flowId).nodes) {
     await page.getByTestId(`rf__node-${node.id}`).click();
     // The output's structured fields show once that result is chosen.
