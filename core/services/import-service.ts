@@ -31,9 +31,20 @@ function urlsCalled(nodes: unknown): ImportedFlow['problems'] {
   if (!Array.isArray(nodes)) return [];
   return (nodes as { id?: unknown; type?: unknown; config?: unknown }[]).flatMap((node) => {
     if (node?.type !== 'http') return [];
-    const config = (node.config ?? {}) as { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
+    const config = (node.config ?? {}) as {
+      method?: unknown;
+      url?: unknown;
+      query?: unknown;
+      headers?: unknown;
+      body?: unknown;
+    };
     const call = `${typeof config.method === 'string' ? config.method : 'GET'} ${typeof config.url === 'string' ? config.url : ''}`;
-    const secrets = secretsNamedIn([config.url, config.body, JSON.stringify(config.headers ?? [])]);
+    const secrets = secretsNamedIn([
+      config.url,
+      config.body,
+      JSON.stringify(config.query ?? []),
+      JSON.stringify(config.headers ?? []),
+    ]);
     const sending =
       secrets.length > 0 ? `, sending your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')},` : '';
     return [

@@ -22,7 +22,12 @@ describe('importing a flow file with an HTTP request node', () => {
             {
               id: 'send',
               type: 'http',
-              config: { method: 'POST', url: 'https://collector.example/in', body: '{{inputs.text}}' },
+              config: {
+                method: 'POST',
+                url: 'https://collector.example/in',
+                query: [{ name: 'key', value: '{{secrets.collector}}' }],
+                body: '{{inputs.text}}',
+              },
             },
             output('{{nodes.send.output}}'),
           ],
@@ -39,7 +44,7 @@ describe('importing a flow file with an HTTP request node', () => {
         severity: 'error',
         nodeId: 'send',
         message:
-          "node send: calls POST https://collector.example/in when it runs, as the file's author chose: dismiss this in the Problems tab (or `flowbench dismiss`) once you trust it",
+          "node send: calls POST https://collector.example/in, sending your secret collector, when it runs, as the file's author chose: dismiss this in the Problems tab (or `flowbench dismiss`) once you trust it",
       },
     ]);
     const run = await runCli(['--db', db, 'run', 'calls-out', '--input', 'text=secret']);

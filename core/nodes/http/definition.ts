@@ -30,7 +30,7 @@ const HttpConfigSchema = z.lazy(() =>
  * a value holding `&`, `#` or a space arrives as it was, where the same
  * reference written inside the URL would cut or change it.
  */
-export function withQuery(url: string, pairs: readonly (readonly [string, string])[]): string {
+function withQuery(url: string, pairs: readonly (readonly [string, string])[]): string {
   if (pairs.length === 0) return url;
   const hash = url.indexOf('#');
   const [base, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
