@@ -172,6 +172,13 @@ test('Per-conversation memory: Keep it per conversation, and New chat starts wit
   expect(remembered(3)).toEqual(['Memory "chat", the last 1 entry, oldest first:\n- Answer to Fresh ()']);
   await expect(page.locator('.run-status')).toHaveText(/succeeded/i);
   await expect(page.getByTestId('run-conversation')).toContainText(`In conversation ${fresh!.slice(0, 13)}`);
+
+  // Forget this chat: what its runs wrote goes from the database; the first chat's entries stay.
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await chat.getByRole('button', { name: 'Forget this chat' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Forgot 2 memory entries of this chat' })).toBeVisible();
+  const left = withDatabase(served.db, (services) => services.memory.show('chatty', { limit: 20 }));
+  expect(left.channels[0]?.recent.map((e) => e.conversation)).toEqual([first, first]);
 });
 
 test('Chat says why a message did not run, and what a flow without a text parameter needs', async ({

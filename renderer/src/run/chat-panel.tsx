@@ -147,6 +147,20 @@ function MemoryNote() {
     );
   const own = read.filter((c) => perConversation.includes(c));
   const shared = read.filter((c) => !perConversation.includes(c));
+  /** Removes what this chat's runs wrote to its per-conversation channels (Langflow's delete session); the messages stay. */
+  const forget = async () => {
+    const { flowId, chats, notify } = useAppStore.getState();
+    const conversation = flowId ? chats[flowId]?.find((t) => t.conversation)?.conversation : undefined;
+    if (!flowId || !conversation) return notify('This chat has not written to its memory yet');
+    try {
+      const { removed } = await api.memory.clear({ flowId, conversation });
+      notify(
+        `Forgot ${removed} memory entr${removed === 1 ? 'y' : 'ies'} of this chat: its next message starts afresh`,
+      );
+    } catch (error) {
+      notify(toFlowbenchError(error).message);
+    }
+  };
   const makeOwn = () => {
     const state = useAppStore.getState();
     const { flow, updateFlowFields } = state;
@@ -161,7 +175,12 @@ function MemoryNote() {
   return (
     <>
       {own.length > 0 && (
-        <>It remembers this chat through its memory ({own.join(', ')}): New chat starts with none of it. </>
+        <>
+          It remembers this chat through its memory ({own.join(', ')}): New chat starts with none of it.{' '}
+          <button className="link" onClick={() => void forget()}>
+            Forget this chat
+          </button>{' '}
+        </>
       )}
       {shared.length > 0 && (
         <>
