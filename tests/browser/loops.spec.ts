@@ -96,7 +96,11 @@ test('an edge drawn back is a loop with a limit the person sets; a run shows eac
     'No run from here: node "review" is inside the loop back from "approved" to "draft": run from "draft", where each pass starts, to run the loop again.',
   );
   const asked = model.requests.length;
+  // Zoomed in above, the result card is a sliver at the canvas's edge, under the side panel's border
+  // (fresh-clone CI once clicked beside it): the whole flow is put in view first, as a person would.
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await card(page, 'result').click();
+  await expect(card(page, 'result')).toHaveClass(/selected/);
   await page.getByRole('button', { name: 'Run from “result”' }).click();
   await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
   await expect(page.getByLabel('What an MCP client receives')).toContainText('slogan 2');
