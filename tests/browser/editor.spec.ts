@@ -200,6 +200,40 @@ test('two windows editing one flow: an edit from the other window shows up', asy
   await expect(page.getByTestId('rf__node-n1')).toContainText('Renamed elsewhere');
 });
 
+test('a flow read again as another is opened stays out of it: the editor shows the flow its link names', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, { ...generatedFlow(3, 'first'), name: 'First flow' });
+  await expect(page.locator('.flow-title')).toHaveText('First flow');
+  // The first flow's next read is held: the database changing beside the editor (another process
+  // saving a flow) has the editor read its open flow again.
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let heldRead: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (heldRead = resolve));
+  await page.route('**/api/flows/get', async (route) => {
+    if ((JSON.parse(route.request().postData() ?? '{}') as { id?: string }).id !== 'first') return route.continue();
+    heldRead();
+    await released;
+    await route.continue();
+  });
+  // The second flow is saved (the change that has the first read again), and its link is followed
+  // while that read is under way.
+  withDatabase(served.db, (services) => services.flows.create({ ...generatedFlow(5, 'second'), name: 'Second flow' }));
+  await held;
+  await page.goto(`${served.editorUrl}#/flow/second`);
+  await expect(page.locator('.flow-title')).toHaveText('Second flow');
+  await expect(nodes(page)).toHaveCount(5);
+  // The first flow's reply comes last: it must not take the second's place under its id.
+  const reply = page.waitForResponse((response) => response.url().endsWith('/api/flows/get'));
+  release();
+  await reply;
+  await page.waitForTimeout(300);
+  await expect(page.locator('.flow-title')).toHaveText('Second flow');
+  await expect(nodes(page)).toHaveCount(5);
+});
+
 test('opens a 1,000-node flow', async ({ page, served }) => {
   withDatabase(served.db, (services) => services.flows.create(generatedFlow(1000, 'big')));
   const started = Date.now();

@@ -126,6 +126,8 @@ export interface EditorSlice {
 }
 
 let validationTimer: ReturnType<typeof setTimeout> | undefined;
+/** How many times a flow was asked to open: only the latest one's reply is shown. */
+let openings = 0;
 /** What checking the open flow found about its nodes and edges, so an edit re-checks only what it changed. */
 let validationMemo = createValidationMemo();
 
@@ -435,10 +437,13 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
     saveProblem: undefined,
 
     async openFlow(id) {
+      const opening = ++openings;
       await leaveFlow();
       // The canvas first; problems are found right after it is drawn. (prefetch-route.ts may
       // have asked for this already: see prefetch in api/transport.ts.)
       const detail = await api.flows.get({ id, withProblems: false });
+      // Another flow was opened meanwhile (a link followed at once): its flow is the one to show.
+      if (opening !== openings) return;
       set({
         isCanvasReady: false,
         flowId: id,
@@ -487,6 +492,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const id = get().flowId;
       if (!id) return;
       const detail = await api.flows.get({ id });
+      // Another flow was opened while this one was read again (a change in the database, then a
+      // link followed): this flow must not replace it under its id.
+      if (get().flowId !== id) return;
       // The person edited while the flow was being fetched: what they typed wins. Their edits go
       // out with the revisions they were based on, so a real clash is still refused (EDIT_CONFLICT).
       if (!afterRefusal && (queue.size > 0 || get().saveState !== 'saved')) return;
