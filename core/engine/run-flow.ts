@@ -90,6 +90,18 @@ function validateOnce(flow: Flow, registry: NodeRegistry): ReturnType<typeof val
   }
   return result;
 }
+
+// The secrets a validated flow reads, looked for once per flow like its validation; a run to a node looks at its part.
+const secretNames = new WeakMap<Flow, string[]>();
+function secretsReadOnce(flow: Flow, registry: NodeRegistry, only: ReadonlySet<string> | undefined): string[] {
+  if (only || registry !== nodeRegistry) return secretsReadBy(flow, registry, only);
+  let names = secretNames.get(flow);
+  if (!names) {
+    names = secretsReadBy(flow, registry);
+    secretNames.set(flow, names);
+  }
+  return names;
+}
 export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
 
 /** Callers cancel with their own reasons (an MCP client's text, a DOMException); the run records CANCELLED. */
@@ -125,7 +137,7 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const inputs = prepareInputs(flow.parameters, options.inputs);
   const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
   const upTo = options.toNodeId ? planRunTo(flow, options.toNodeId) : undefined;
-  const secrets = readSecrets(flow.name, secretsReadBy(flow, registry, needed), options.secrets);
+  const secrets = readSecrets(flow.name, secretsReadOnce(flow, registry, needed), options.secrets);
   // What the run records and returns shows each secret as •••, longest first so one inside another is hidden whole.
   const hidden = [...secrets.values()].filter((v) => v.length >= MIN_HIDDEN_LENGTH).sort((a, b) => b.length - a.length);
   const hide = <T>(value: T): T => (hidden.length === 0 ? value : hideSecrets(value, hidden));

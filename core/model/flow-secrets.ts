@@ -1,8 +1,25 @@
 import { FlowbenchError } from './errors';
-import type { Flow } from './flow';
+import type { Flow, FlowNode } from './flow';
 import type { NodeCatalogue } from './node-catalogue';
 import type { SecretReader } from './secrets';
 import { templateReferences } from './template';
+
+/** One `{{secrets.name}}` a node's template field reads. */
+export interface SecretReference {
+  field: string;
+  name: string;
+}
+
+/** The secrets a node reads, by field, as often as written; none for a node type that reads no secrets. */
+export function secretReferences(node: FlowNode, registry: NodeCatalogue): SecretReference[] {
+  const definition = registry.get(node.type);
+  if (!definition?.readsSecrets) return [];
+  return definition
+    .templates(node.config)
+    .flatMap(({ field, text }) =>
+      templateReferences(text).flatMap((ref) => (ref.scope === 'secrets' ? [{ field, name: ref.name }] : [])),
+    );
+}
 
 /**
  * The secrets a flow's nodes read (`{{secrets.name}}`), each once, in the
@@ -15,11 +32,8 @@ export function secretsReadBy(
 ): string[] {
   const names = new Set<string>();
   for (const node of flow.nodes) {
-    const definition = registry.get(node.type);
-    if (!definition?.readsSecrets || (only && !only.has(node.id))) continue;
-    for (const { text } of definition.templates(node.config)) {
-      for (const ref of templateReferences(text)) if (ref.scope === 'secrets') names.add(ref.name);
-    }
+    if (only && !only.has(node.id)) continue;
+    for (const { name } of secretReferences(node, registry)) names.add(name);
   }
   return [...names];
 }

@@ -4,7 +4,7 @@ import { passedOver, type Problem } from '../model/problems';
 import type { AgentRepository } from '../store/agent-repository';
 import type { Callee, PassedValues } from '../nodes/define-node';
 import { nodeRegistry } from '../nodes/registry';
-import { templateReferences } from '../model/template';
+import { secretReferences } from '../model/flow-secrets';
 
 /** What the checks read besides the flow: the agent library, and the flows other flows call. */
 export interface LibraryLookups {
@@ -52,22 +52,18 @@ export function libraryProblems(flow: Flow, lookups: LibraryLookups): Problem[] 
  * start with SECRET_MISSING until it is), said before a run does.
  */
 function secretProblems(node: FlowNode, lookups: LibraryLookups): Problem[] {
-  const definition = nodeRegistry.get(node.type);
-  if (!definition?.readsSecrets) return [];
-  return definition.templates(node.config).flatMap(({ field, text }) =>
-    templateReferences(text).flatMap((ref) =>
-      ref.scope === 'secrets' && !lookups.hasSecret(ref.name)
-        ? [
-            {
-              code: 'SECRET_NOT_SET' as const,
-              severity: 'warning' as const,
-              nodeId: node.id,
-              field: `config.${field}`,
-              message: `node "${node.id}" ${field}: {{secrets.${ref.name}}} is not set here, so runs will not start: set it on the Secrets page or with \`flowbench secrets set ${ref.name}\``,
-            },
-          ]
-        : [],
-    ),
+  return secretReferences(node, nodeRegistry).flatMap(({ field, name }) =>
+    lookups.hasSecret(name)
+      ? []
+      : [
+          {
+            code: 'SECRET_NOT_SET' as const,
+            severity: 'warning' as const,
+            nodeId: node.id,
+            field: `config.${field}`,
+            message: `node "${node.id}" ${field}: {{secrets.${name}}} is not set here, so runs will not start: set it on the Secrets page or with \`flowbench secrets set ${name}\``,
+          },
+        ],
   );
 }
 
