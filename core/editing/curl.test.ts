@@ -12,7 +12,8 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
     expect(reading).toEqual({
       request: {
         method: 'POST',
-        url: 'https://api.example/v1/issues?state=open',
+        url: 'https://api.example/v1/issues',
+        query: [{ name: 'state', value: 'open' }],
         headers: [
           { name: 'accept', value: 'application/json' },
           { name: 'content-type', value: 'application/json' },
@@ -49,7 +50,16 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
       request: { headers: [{ name: 'Authorization', value: `Basic ${Buffer.from('zoë:pw').toString('base64')}` }] },
     });
     expect(readCurl("curl -G https://api.example/search --data-urlencode 'q=cats & dogs' -d page=2")).toMatchObject({
-      request: { method: 'GET', url: 'https://api.example/search?q=cats%20%26%20dogs&page=2', body: '', headers: [] },
+      request: {
+        method: 'GET',
+        url: 'https://api.example/search',
+        query: [
+          { name: 'q', value: 'cats & dogs' },
+          { name: 'page', value: '2' },
+        ],
+        body: '',
+        headers: [],
+      },
     });
     // Data with no Content-Type goes as a form, as curl sends it: the node would otherwise say text/plain.
     expect(readCurl('curl -d a=1 -XPUT https://api.example/x')).toMatchObject({
@@ -59,6 +69,25 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
         headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
       },
     });
+  });
+
+  it('gives the URL’s query as Query parameters, decoded, a $KEY in one as a secret; one they would send otherwise stays', () => {
+    expect(
+      readCurl("curl 'https://api.example/search?q=caf%C3%A9+au+lait&key=$MAPS_KEY&tags=a%26b#results'"),
+    ).toMatchObject({
+      request: {
+        url: 'https://api.example/search#results',
+        query: [
+          { name: 'q', value: 'café au lait' },
+          { name: 'key', value: '{{secrets.MAPS_KEY}}' },
+          { name: 'tags', value: 'a&b' },
+        ],
+      },
+      notes: ['$MAPS_KEY became {{secrets.MAPS_KEY}}: set it on the Secrets page'],
+    });
+    // `?debug` alone would be sent as `debug=`, and `%ZZ` decodes to nothing: the query is left as written.
+    for (const url of ['https://x.example/a?debug&page=2', 'https://x.example/a?q=%ZZ'])
+      expect(readCurl(`curl '${url}'`)).toMatchObject({ request: { url, query: [] } });
   });
 
   it('says what it leaves out, and refuses what is not one curl command', () => {

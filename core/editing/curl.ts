@@ -6,6 +6,8 @@ import { SECRET_HEADER } from '../nodes/http/send-request';
 export interface CurlRequest {
   method: string;
   url: string;
+  /** The URL's query as the node's Query parameters, decoded: the node encodes each when it sends. */
+  query: { name: string; value: string }[];
   headers: { name: string; value: string }[];
   body: string;
 }
@@ -62,9 +64,9 @@ const SHORT_WITH_VALUE = new Set(['X', 'H', 'd', 'u', 'A', 'e', 'b', 'o', 'm', '
 
 /**
  * Reads a cURL command as a browser's "Copy as cURL" or an API's docs give it
- * (n8n's Import cURL): method, URL, headers and body, with `-u`, `-A`, `-e`,
- * `-b`, `--json`, `-G` and `--data-urlencode` turned into what curl would
- * send. A shell variable (`$TOKEN`, the way docs keep keys out of commands)
+ * (n8n's Import cURL): method, URL, query parameters, headers and body, with
+ * `-u`, `-A`, `-e`, `-b`, `--json`, `-G` and `--data-urlencode` turned into
+ * what curl would send. A shell variable (`$TOKEN`, the way docs keep keys out of commands)
  * becomes `{{secrets.TOKEN}}`, said in `notes`; options the node does not do
  * are listed in `leftOut`, never dropped unsaid.
  */
@@ -139,9 +141,11 @@ export function readCurl(command: string): CurlReading {
   }
   const notes: string[] = [];
   const secrets = (text: string) => asSecrets(text, notes);
+  const split = splitQuery(url);
   const request: CurlRequest = {
     method,
-    url: secrets(url),
+    url: secrets(split.url),
+    query: split.query.map((q) => ({ name: q.name, value: secrets(q.value) })),
     headers: headers.map((h) => ({ name: h.name, value: secrets(h.value) })),
     body: secrets(body),
   };
@@ -153,6 +157,35 @@ export function readCurl(command: string): CurlReading {
     }
   }
   return { request, leftOut, notes: [...new Set(notes)] };
+}
+
+/**
+ * The URL's query as name and value pairs, decoded (`+` a space, as servers
+ * read a query), in their order, before any `#fragment`; the node sends them
+ * encoded, so a `{{…}}` written into a value later arrives whole. A query the
+ * pairs would not send alike (a part with no `=`, a `%` that decodes to
+ * nothing) stays in the URL as written.
+ */
+function splitQuery(url: string): { url: string; query: { name: string; value: string }[] } {
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  const at = base.indexOf('?');
+  if (at === -1) return { url, query: [] };
+  const parts = base
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => part !== '');
+  if (parts.some((part) => part.indexOf('=') < 1)) return { url, query: [] };
+  try {
+    const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
+    const query = parts.map((part) => {
+      const equals = part.indexOf('=');
+      return { name: decode(part.slice(0, equals)), value: decode(part.slice(equals + 1)) };
+    });
+    return { url: `${base.slice(0, at)}${fragment}`, query };
+  } catch {
+    return { url, query: [] };
+  }
 }
 
 /** `-sSL` as `-s -S -L`, and `-XPOST` as `-X POST`. */

@@ -178,7 +178,7 @@ test('a pasted cURL command fills in the HTTP request in one edit, saying what i
   await inspector
     .getByLabel("A browser's Copy as cURL, or an API's example")
     .fill(
-      `curl -k 'https://api.example/v1/issues' \\\n  -H 'Authorization: Bearer $GITHUB_TOKEN' \\\n  -H 'content-type: application/json' \\\n  --data-raw '{"title":"Bug"}'`,
+      `curl -k 'https://api.example/v1/issues?labels=bug%20report' \\\n  -H 'Authorization: Bearer $GITHUB_TOKEN' \\\n  -H 'content-type: application/json' \\\n  --data-raw '{"title":"Bug"}'`,
     );
   await inspector.getByRole('button', { name: 'Fill in the request' }).click();
   const said = inspector.getByRole('status');
@@ -188,11 +188,14 @@ test('a pasted cURL command fills in the HTTP request in one edit, saying what i
   await expect(page.getByTestId('template-headers.0.value').locator('.cm-content')).toHaveText(
     'Bearer {{secrets.GITHUB_TOKEN}}',
   );
+  // The URL's query is in Query parameters, decoded, where the node encodes it.
+  await expect(page.getByTestId('template-query.0.value').locator('.cm-content')).toHaveText('bug report');
   await expect(inspector.locator('#field-method')).toHaveValue('POST');
   await expectSaved(page);
   expect(storedFlow(served.db, 'from-curl').nodes.find((n) => n.id === 'call')?.config).toMatchObject({
     method: 'POST',
     url: 'https://api.example/v1/issues',
+    query: [{ name: 'labels', value: 'bug report' }],
     headers: [
       { name: 'Authorization', value: 'Bearer {{secrets.GITHUB_TOKEN}}' },
       { name: 'content-type', value: 'application/json' },
@@ -205,6 +208,7 @@ test('a pasted cURL command fills in the HTTP request in one edit, saying what i
   expect(storedFlow(served.db, 'from-curl').nodes.find((n) => n.id === 'call')?.config).toMatchObject({
     method: 'GET',
     url: 'https://old.example/',
+    query: [],
     headers: [],
   });
 });

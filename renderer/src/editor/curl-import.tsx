@@ -6,8 +6,8 @@ import { useKeptState } from '../use-kept-state';
 
 /**
  * n8n's Import cURL for an HTTP request node: a command copied from a
- * browser's network tab or an API's docs fills in the method, URL, headers
- * and body in one edit (one Undo), and says what it left out or changed.
+ * browser's network tab or an API's docs fills in the method, URL, query
+ * parameters, headers and body in one edit (one Undo), and says what it left out or changed.
  */
 export function CurlImport({ node }: { node: FlowNode }) {
   const [text, setText] = useKeptState(`curl-${node.id}`, '');
@@ -15,8 +15,8 @@ export function CurlImport({ node }: { node: FlowNode }) {
   const fill = () => {
     const reading = readCurl(text);
     if ('problem' in reading) return setSaid({ problem: reading.problem, lines: [] });
-    // The command says the whole request: its query is in its URL, so the node's own list is replaced too.
-    const config = { ...node.config, ...reading.request, query: [] };
+    // The command says the whole request, its query included: the node's own Query parameters are replaced.
+    const config = { ...node.config, ...reading.request };
     useAppStore.getState().updateNode(node.id, { config }, `${node.id}.config.curl`);
     setText('');
     setSaid({
