@@ -1,4 +1,5 @@
 import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
+import { MAX_CODE_CONSOLE_LINES } from '../model/code';
 import { DEFAULT_FOR_EACH_CONCURRENCY, type FlowNode } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import { asJson, resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
@@ -115,7 +116,13 @@ export async function runForEach(
   // What each item read of its own is not the step's input: the list it ran over is.
   for (const key of Object.keys(used)) if (key === 'item' || key.startsWith('item.')) delete used[key];
   passed.sort((a, b) => a.item - b.item);
-  details.input = { ...used, items, ...(passed.length > 0 ? { failedItems: passed } : {}) };
+  const logged = itemConsoles(itemDetails);
+  details.input = {
+    ...used,
+    items,
+    ...(passed.length > 0 ? { failedItems: passed } : {}),
+    ...(logged.length > 0 ? { console: logged } : {}),
+  };
   const usage = totalUsage(itemDetails.map((d) => d?.usage));
   if (usage) details.usage = usage;
   const toolCalls = itemDetails.flatMap((d) => d?.toolCalls ?? []);
@@ -129,6 +136,23 @@ export async function runForEach(
     });
   }
   return { kind: 'output', output: outputs };
+}
+
+/**
+ * The lines each item's code logged (a code node's `console` in its input),
+ * each said with its item, in the items' order; as many as one run of the
+ * code keeps, and a line saying when there were more.
+ */
+function itemConsoles(itemDetails: readonly (StepDetails | undefined)[]): string[] {
+  const lines = itemDetails.flatMap((details, index) => {
+    const logged = (details?.input as { console?: unknown } | undefined)?.console;
+    return Array.isArray(logged) ? logged.map((line) => `item ${index + 1}: ${String(line)}`) : [];
+  });
+  if (lines.length <= MAX_CODE_CONSOLE_LINES) return lines;
+  return [
+    ...lines.slice(0, MAX_CODE_CONSOLE_LINES),
+    `… more lines were logged than the ${MAX_CODE_CONSOLE_LINES} kept`,
+  ];
 }
 
 /** How a node that runs for each item retries one item (NodeRunInput's policy, per item). */

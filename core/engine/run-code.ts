@@ -1,5 +1,12 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import { CODE_MEMORY_LIMIT_BYTES, CODE_TIME_LIMIT_MS, MAX_CODE_RESULT_BYTES, type CodePort } from '../model/code';
+import {
+  CODE_MEMORY_LIMIT_BYTES,
+  CODE_TIME_LIMIT_MS,
+  MAX_CODE_CONSOLE_LINE_CHARS,
+  MAX_CODE_CONSOLE_LINES,
+  MAX_CODE_RESULT_BYTES,
+  type CodePort,
+} from '../model/code';
 import { FlowbenchError } from '../model/errors';
 
 let loaded: Promise<QuickJSWASMModule> | undefined;
@@ -12,9 +19,32 @@ function quickJs(): Promise<QuickJSWASMModule> {
   return loaded;
 }
 
+/** The host function the sandbox's `console` writes through. */
+const LOG = '__flowbenchLog';
+
+/**
+ * A `console` as browsers and Node have one (code pasted from either uses it
+ * to see what it got): each call's arguments joined by spaces, strings as they
+ * are, anything else as JSON. On the wrapper's first line, so the user's code
+ * keeps its line numbers.
+ */
+const CONSOLE = `globalThis.console = (() => { const show = (v) => { if (typeof v === 'string') return v; try { return JSON.stringify(v) ?? String(v); } catch { return String(v); } }; const say = (level) => (...args) => ${LOG}(level, args.map(show).join(' ')); return { log: say('log'), info: say('info'), debug: say('debug'), warn: say('warn'), error: say('error') }; })();`;
+
 /** The user's code as the body of a function of `values`; its result as JSON text (undefined as null). */
 const wrap = (code: string, values: Record<string, unknown>) =>
-  `JSON.stringify((function (values) {\n${code}\n})(JSON.parse(${JSON.stringify(JSON.stringify(values))}))) ?? 'null'`;
+  `${CONSOLE} JSON.stringify((function (values) {\n${code}\n})(JSON.parse(${JSON.stringify(JSON.stringify(values))}))) ?? 'null'`;
+
+/** Passes each console line to `log`: warnings and errors say so, long lines are cut, past the limit one line says how many more. */
+function consoleLines(log: ((line: string) => void) | undefined): (level: string, text: string) => void {
+  let count = 0;
+  return (level, text) => {
+    count++;
+    if (!log || count > MAX_CODE_CONSOLE_LINES + 1) return;
+    if (count > MAX_CODE_CONSOLE_LINES) return log(`… more lines were logged than the ${MAX_CODE_CONSOLE_LINES} kept`);
+    const line = level === 'warn' || level === 'error' ? `${level}: ${text}` : text;
+    log(line.length > MAX_CODE_CONSOLE_LINE_CHARS ? `${line.slice(0, MAX_CODE_CONSOLE_LINE_CHARS)}…` : line);
+  };
+}
 
 /** The line of the user's code an error names (the wrapper's first line is not theirs). */
 function lineOf(stack: unknown): string {
@@ -29,7 +59,7 @@ function lineOf(stack: unknown): string {
  * synchronous loop would never let a timer fire. Tests shorten the limit.
  */
 export const quickJsSandbox = ({ timeLimitMs = CODE_TIME_LIMIT_MS } = {}): CodePort => ({
-  async run({ nodeId, code, values, signal }) {
+  async run({ nodeId, code, values, signal, log }) {
     const module = await quickJs();
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(CODE_MEMORY_LIMIT_BYTES);
@@ -42,6 +72,10 @@ export const quickJsSandbox = ({ timeLimitMs = CODE_TIME_LIMIT_MS } = {}): CodeP
     });
     const vm = runtime.newContext();
     try {
+      const write = consoleLines(log);
+      vm.newFunction(LOG, (level, text) => write(vm.getString(level), vm.getString(text))).consume((fn) =>
+        vm.setProp(vm.global, LOG, fn),
+      );
       const result = vm.evalCode(wrap(code, values), 'code.js');
       if (result.error) {
         const error = vm.dump(result.error) as { name?: string; message?: string; stack?: string } | string;

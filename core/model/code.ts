@@ -14,7 +14,13 @@ export interface CodeRequest {
   /** The node's values by name, as its references resolved them (JSON). */
   values: Record<string, unknown>;
   signal: AbortSignalLike;
+  /** Each line the code writes with `console.log` (and info, warn, error, debug), as it writes it. */
+  log?: (line: string) => void;
 }
+
+/** How many console lines a run of a code node keeps, and how long each may be: a loop that logs stays bounded. */
+export const MAX_CODE_CONSOLE_LINES = 100;
+export const MAX_CODE_CONSOLE_LINE_CHARS = 2000;
 
 /**
  * How code nodes run their code: the engine's (core/engine/run-code.ts) in a

@@ -1,7 +1,7 @@
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
 
-test('a code node runs the JavaScript typed in its editor on the values it names, and says a throw with its line', async ({
+test('a code node runs the JavaScript typed in its editor on the values it names, its console.log lines kept, and says a throw with its line', async ({
   page,
   served,
 }) => {
@@ -49,11 +49,13 @@ test('a code node runs the JavaScript typed in its editor on the values it names
   await page.getByRole('tab', { name: 'Inspector' }).click();
   await code.click();
   await page.keyboard.press('Control+a');
-  await page.keyboard.type('const x = 1;\nthrow new Error("no " + values.words);');
+  await page.keyboard.type('console.log("words:", values.words);\nthrow new Error("no " + values.words);');
   await expectSaved(page);
   await page.getByRole('tab', { name: 'Run' }).click();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.locator('.run-status')).toHaveText(/failed/i, { timeout: 15_000 });
   await expect(page.getByText('CODE_ERROR').first()).toBeVisible();
   await expect(page.getByText('node "count" (line 2): Error: no a quick brown fox').first()).toBeVisible();
+  // What it logged before the throw is in its step, to see why.
+  await expect(page.getByLabel('Step details')).toContainText('words: a quick brown fox');
 });

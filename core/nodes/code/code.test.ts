@@ -110,12 +110,50 @@ describe('a code node', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('has a console as browsers and Node do: what it logs is kept in the step, a throw’s too, bounded', async () => {
+    const logged = await run(
+      codeFlow(
+        'console.log("got", values.said, values.tags);\nconsole.warn({ n: values.tags.length });\nconsole.error(undefined);\nreturn 1;',
+      ),
+      { text: 'hi', tags: ['a'] },
+    );
+    expect(logged.step).toMatchObject({
+      type: 'node.finished',
+      input: { values: { said: 'hi!' }, console: ['got hi! ["a"]', 'warn: {"n":1}', 'error: undefined'] },
+      output: 1,
+    });
+    // Logged before a throw: what the person needs to see why.
+    const thrown = await run(codeFlow('console.log("tags are", values.tags);\nreturn values.tags.length;'), {
+      text: 'x',
+    });
+    expect(thrown.step).toMatchObject({
+      type: 'node.failed',
+      error: { code: 'CODE_ERROR', message: expect.stringContaining('(line 2)') },
+      input: { console: ['tags are null'] },
+    });
+    const noisy = await run(codeFlow('for (let i = 0; i < 500; i++) console.log("x".repeat(3000));\nreturn 0;'), {
+      text: 'x',
+    });
+    const lines = noisy.step?.input as { console: string[] };
+    expect(lines.console).toHaveLength(101);
+    expect(lines.console[0]).toHaveLength(2001);
+    expect(lines.console.at(-1)).toBe('… more lines were logged than the 100 kept');
+    // No console call, no console in the step.
+    const quiet = await run(codeFlow('return 2;'), { text: 'x' });
+    expect(quiet.step?.input).toEqual({ values: { said: 'x!', tags: null } });
+  });
+
   it('runs for each item of a list, and an empty code is a problem before a run', async () => {
     const flow = codeFlow('return values.item * 2;', { forEach: { items: '{{inputs.tags}}' } });
     const node = flow.nodes.find((n) => n.id === 'shape')!;
-    node.config = { values: [{ name: 'item', value: '{{item}}' }], code: 'return values.item * 2;' };
+    node.config = {
+      values: [{ name: 'item', value: '{{item}}' }],
+      code: 'if (values.item === 2) console.log("two");\nreturn values.item * 2;',
+    };
     const { step } = await run(flow, { text: 'x', tags: [1, 2, 3] });
     expect(step?.type === 'node.finished' && step.output).toEqual([2, 4, 6]);
+    // What an item logged is in the step, said with its item.
+    expect(step?.input).toMatchObject({ items: [1, 2, 3], console: ['item 2: two'] });
     const problems = validateFlow(codeFlow('  '), { catalogue: nodeRegistry }).problems;
     expect(problems.map((p) => `${p.code} ${p.field}: ${p.message}`)).toContain(
       'NODE_SETUP config.code: node "shape" write the code this node runs',

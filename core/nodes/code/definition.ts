@@ -26,7 +26,7 @@ export const codeNode = defineNode({
   category: 'text',
   icon: 'code',
   description:
-    'Runs JavaScript on values you name: read them as values.<name>, return the output (anything JSON). A sandbox: no network, files or modules.',
+    'Runs JavaScript on values you name: read them as values.<name>, return the output (anything JSON); console.log shows in its step. A sandbox: no network, files or modules.',
   ...callPorts('result'),
   configSchema: CodeConfigSchema,
   defaults: () => CodeConfigSchema.parse({}),
@@ -42,7 +42,7 @@ export const codeNode = defineNode({
       key: 'code',
       label: 'Code',
       kind: 'code',
-      help: `the body of a function: return what the node gives; runs at most ${CODE_TIME_LIMIT_MS / 1000} s, with no network, files, modules or await`,
+      help: `the body of a function: return what the node gives; console.log lines show in its step; runs at most ${CODE_TIME_LIMIT_MS / 1000} s, with no network, files, modules or await`,
     },
   ],
   templates: (config) => config.values.map((v, i) => ({ field: `values.${i}.value`, text: v.value })),
@@ -54,7 +54,19 @@ export const codeNode = defineNode({
   execute: async (ctx, config) => {
     const values = Object.fromEntries(config.values.map((v) => [v.name.trim(), ctx.resolve(v.value)]));
     ctx.report({ input: { values } });
-    const output = await ctx.code.run({ nodeId: ctx.nodeId, code: config.code, values, signal: ctx.signal });
-    return { kind: 'output', output };
+    // What the code logged is kept with its values in the step, a throw's included: it is how code is debugged.
+    const logged: string[] = [];
+    try {
+      const output = await ctx.code.run({
+        nodeId: ctx.nodeId,
+        code: config.code,
+        values,
+        signal: ctx.signal,
+        log: (line) => logged.push(line),
+      });
+      return { kind: 'output', output };
+    } finally {
+      if (logged.length > 0) ctx.report({ input: { values, console: logged } });
+    }
   },
 });
