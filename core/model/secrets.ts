@@ -61,6 +61,8 @@ export const MAX_FLOW_SECRET_LENGTH = 16_000;
 export interface FlowSecretListing {
   name: string;
   store: SecretStore;
+  /** The flows whose draft or published version reads it, by name: what removing it stops. */
+  readBy: string[];
 }
 
 /** How a run sees the secrets its flow reads: the value, or undefined when none is set by that name. */

@@ -8,6 +8,10 @@ import {
   type SecretReader,
   type SecretStore,
 } from '../model/secrets';
+import { secretsReadBy } from '../model/flow-secrets';
+import { nodeRegistry } from '../nodes/registry';
+import type { FlowRepository } from '../store/flow-repository';
+import type { VersionRepository } from '../store/version-repository';
 import type { SecretVault } from './secret-vault';
 
 /**
@@ -18,15 +22,24 @@ import type { SecretVault } from './secret-vault';
 export class FlowSecretService {
   readonly reader: SecretReader = { read: (name) => this.vault.read(secretNames.flowSecret(name)) };
 
-  constructor(private readonly vault: SecretVault) {}
+  /** `readers`: by secret name, the flows reading it (see secretReaders); none when not given. */
+  constructor(
+    private readonly vault: SecretVault,
+    private readonly readers: () => ReadonlyMap<string, readonly string[]> = () => new Map(),
+  ) {}
 
   list(): FlowSecretListing[] {
     const prefix = secretNames.flowSecretPrefix;
+    const readers = this.readers();
     return this.vault
       .namesUnder(prefix)
       .map((kept) => kept.slice(prefix.length))
       .sort((a, b) => a.localeCompare(b))
-      .map((name) => ({ name, store: this.vault.storeOf(secretNames.flowSecret(name)) as SecretStore }));
+      .map((name) => ({
+        name,
+        store: this.vault.storeOf(secretNames.flowSecret(name)) as SecretStore,
+        readBy: [...(readers.get(name) ?? [])],
+      }));
   }
 
   /** Adds the secret, or replaces its value. */
@@ -56,4 +69,20 @@ export class FlowSecretService {
     }
     this.vault.atomically(() => this.vault.remove(secretNames.flowSecret(name)));
   }
+}
+
+/**
+ * By secret name, the flows that read it, in the library's order: in their
+ * draft, or in their newest published version (what an MCP client's call
+ * runs), each flow once.
+ */
+export function secretReaders(flows: FlowRepository, versions: VersionRepository): Map<string, string[]> {
+  const readers = new Map<string, string[]>();
+  for (const summary of flows.list()) {
+    const names = new Set(secretsReadBy(flows.get(summary.id), nodeRegistry));
+    const published = versions.latest(summary.id);
+    if (published) for (const name of secretsReadBy(published.snapshot, nodeRegistry)) names.add(name);
+    for (const name of names) readers.set(name, [...(readers.get(name) ?? []), summary.name]);
+  }
+  return readers;
 }

@@ -16,7 +16,7 @@ import { MemoryService } from './memory-service';
 import { AgentRepository } from '../store/agent-repository';
 import { TestService } from './test-service';
 import { SecretVault } from './secret-vault';
-import { FlowSecretService } from './flow-secret-service';
+import { FlowSecretService, secretReaders } from './flow-secret-service';
 import { keychainBackend } from './keychain-backend';
 import { secretNames, type SecretBackend } from '../model/secrets';
 
@@ -107,7 +107,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
       publishedParameters: (id) => versions.latest(id)?.snapshot.parameters,
       hasSecret: (name) => secrets.storeOf(secretNames.flowSecret(name)) !== undefined,
     });
-  const flowSecrets = new FlowSecretService(secrets);
+  const flowSecrets = new FlowSecretService(secrets, () => secretReaders(flows, versions));
   const runner = new RunService(runLog, {
     llm: () => providers.port(),
     readRun: (id) => runs.get(id),

@@ -70,7 +70,7 @@ test('an HTTP request node calls its URL with the run’s values, shows the JSON
   }
 });
 
-test('the Secrets page keeps a value by name; an HTTP request node is offered {{secrets.…}}, sends the value and shows •••', async ({
+test('the Secrets page keeps a value by name and says which flows read it; an HTTP request node is offered {{secrets.…}}, sends the value and shows •••; Remove asks first', async ({
   page,
   served,
 }) => {
@@ -97,6 +97,7 @@ test('the Secrets page keeps a value by name; an HTTP request node is offered {{
     const row = page.getByRole('group', { name: 'Secret github' });
     await expect(row).toContainText('{{secrets.github}}');
     await expect(row).toContainText('kept in');
+    await expect(row).toContainText('read by no flow');
     await expect(add.getByLabel('Value')).toHaveValue('');
     await page.reload();
     await expect(page.getByRole('group', { name: 'Secret github' })).toBeVisible();
@@ -142,9 +143,18 @@ test('the Secrets page keeps a value by name; an HTTP request node is offered {{
     await expect(details).toContainText('Bearer •••');
     await expect(page.locator('body')).not.toContainText('ghp_browser-secret');
 
-    // Gone from the Secrets page, the flow no longer starts, and says why.
+    // The page says which flows read it; removing asks first, naming them, and Keep keeps it.
     await page.goto(`${served.editorUrl}#/secrets`);
-    await page.getByRole('group', { name: 'Secret github' }).getByRole('button', { name: 'Remove' }).click();
+    const kept = page.getByRole('group', { name: 'Secret github' });
+    await expect(kept).toContainText('read by Who am I');
+    await kept.getByRole('button', { name: 'Remove…' }).click();
+    const asked = kept.getByRole('alertdialog', { name: 'Remove github?' });
+    await expect(asked).toContainText('This flow will not start until it is set again: Who am I.');
+    await asked.getByRole('button', { name: 'Keep' }).click();
+    await expect(kept).toBeVisible();
+    // Gone from the Secrets page, the flow no longer starts, and says why.
+    await kept.getByRole('button', { name: 'Remove…' }).click();
+    await kept.getByRole('button', { name: 'Remove {{secrets.github}}' }).click();
     await expect(page.getByText('No secrets yet.')).toBeVisible();
     await page.goBack();
     await page.getByRole('tab', { name: 'Run' }).click();

@@ -74,9 +74,13 @@ describe('flowbench secrets', () => {
     expect(saved.code).toBe(0);
     expect(saved.stdout).toContain('saved the secret github: kept');
     expect(await runJson(['--db', db, 'secrets', 'list'])).toEqual({
-      secrets: [{ name: 'github', store: expect.stringMatching(/^(keychain|plain-text)$/) as unknown }],
+      secrets: [
+        { name: 'github', store: expect.stringMatching(/^(keychain|plain-text)$/) as unknown, readBy: ['Test flow'] },
+      ],
     });
-    expect((await runCli(['--db', db, 'secrets', 'list'])).stdout).not.toContain(TOKEN);
+    const listed = (await runCli(['--db', db, 'secrets', 'list'])).stdout;
+    expect(listed).not.toContain(TOKEN);
+    expect(listed).toContain('; read by Test flow');
 
     expect((await runCli(['--db', db, 'validate', 'github'])).stdout).not.toContain('SECRET_NOT_SET');
     const run = await runJson<{ id: string }>(['--db', db, 'run', 'github']);
@@ -101,8 +105,17 @@ describe('flowbench secrets', () => {
     await runJson(['--db', db, 'secrets', 'set', 'github', '--from-env', 'GH_TOKEN'], { GH_TOKEN: 'second-token' });
     await runJson(['--db', db, 'run', 'github']);
     expect(seen[1]?.authorization).toBe('Bearer second-token');
-    expect(await runJson(['--db', db, 'secrets', 'remove', 'github'])).toEqual({ removed: 'github' });
+    // Removing says which flows it stops, before a run says it.
+    expect(await runJson(['--db', db, 'secrets', 'remove', 'github'])).toEqual({
+      removed: 'github',
+      readBy: ['Test flow'],
+    });
     expect((await runCli(['--db', db, 'run', 'github'])).stderr).toContain('[SECRET_MISSING]');
+    await runJson(['--db', db, 'secrets', 'set', 'unused', '--from-env', 'GH_TOKEN'], { GH_TOKEN: 'x-token' });
+    expect((await runCli(['--db', db, 'secrets', 'list'])).stdout).toContain('unused  kept');
+    expect((await runCli(['--db', db, 'secrets', 'remove', 'unused'])).stdout).toBe(
+      'removed the secret unused; no flow reads it\n',
+    );
   });
 
   it('refuses bad names, empty values and unknown secrets with a clear message', async () => {

@@ -12,12 +12,14 @@ export function registerSecretCommands(program: Command, ctx: CliContext): void 
   secrets
     .command('list')
     .description('the secrets kept here, by name, and where each is kept (never a value)')
-    .option('--json', 'print JSON: { secrets: [{ name, store: keychain|safe-storage|plain-text }] }')
+    .option('--json', 'print JSON: { secrets: [{ name, store: keychain|safe-storage|plain-text, readBy: [flow] }] }')
     .action((options: { json?: boolean }) => {
       const list = ctx.services.flowSecrets.list();
       if (options.json) return printJson({ secrets: list });
       if (list.length === 0) return printLine('no secrets yet: flowbench secrets set <name>');
-      for (const secret of list) printLine(`${secret.name}  kept ${SECRET_STORE_LABELS[secret.store]}`);
+      for (const secret of list) {
+        printLine(`${secret.name}  kept ${SECRET_STORE_LABELS[secret.store]}; ${readByText(secret.readBy)}`);
+      }
     });
 
   secrets
@@ -41,10 +43,20 @@ export function registerSecretCommands(program: Command, ctx: CliContext): void 
     .command('remove')
     .argument('<name>', 'a secret set here')
     .description('forget a secret (flows that read it then fail SECRET_MISSING before they start)')
-    .option('--json', 'print JSON: { removed }')
+    .option('--json', 'print JSON: { removed, readBy: [flow] }')
     .action((name: string, options: { json?: boolean }) => {
-      ctx.services.flowSecrets.remove(name);
-      if (options.json) return printJson({ removed: name });
-      printLine(`removed the secret ${name}`);
+      const service = ctx.services.flowSecrets;
+      const readBy = service.list().find((s) => s.name === name)?.readBy ?? [];
+      service.remove(name);
+      if (options.json) return printJson({ removed: name, readBy });
+      printLine(
+        readBy.length === 0
+          ? `removed the secret ${name}; no flow reads it`
+          : `removed the secret ${name}; these flows read it and will not start until it is set again: ${readBy.join(', ')}`,
+      );
     });
 }
+
+/** Which flows read a secret, as `secrets list` says it. */
+const readByText = (flows: readonly string[]): string =>
+  flows.length === 0 ? 'read by no flow' : `read by ${flows.join(', ')}`;

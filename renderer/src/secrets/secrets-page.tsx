@@ -45,6 +45,9 @@ type Act = (change: () => Promise<unknown>) => Promise<boolean>;
 
 function SecretRow({ secret, act }: { secret: FlowSecretListing; act: Act }) {
   const [replacing, setReplacing] = useState(false);
+  // Removing stops every flow that reads it: asked first, as deleting a flow is, naming them.
+  const [confirming, setConfirming] = useState(false);
+  const readers = secret.readBy.length;
   const [value, setValue] = useKeptState(`secret-value-${secret.name}`, '');
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -60,6 +63,7 @@ function SecretRow({ secret, act }: { secret: FlowSecretListing; act: Act }) {
         <div className={secret.store === 'plain-text' ? 'warning-text' : 'muted'}>
           kept {SECRET_STORE_LABELS[secret.store]}
         </div>
+        <div className="muted">{readers === 0 ? 'read by no flow' : `read by ${secret.readBy.join(', ')}`}</div>
       </div>
       {replacing && (
         <form className="run-actions" onSubmit={(e) => void save(e)}>
@@ -80,10 +84,26 @@ function SecretRow({ secret, act }: { secret: FlowSecretListing; act: Act }) {
           </button>
         </form>
       )}
-      {!replacing && (
+      {!replacing && confirming && (
+        <div className="run-actions" role="alertdialog" aria-label={`Remove ${secret.name}?`}>
+          <span className={readers > 0 ? 'warning-text' : 'muted'}>
+            {readers === 0
+              ? 'No flow reads it.'
+              : `${readers === 1 ? 'This flow' : `These ${readers} flows`} will not start until it is set again: ${secret.readBy.join(', ')}.`}
+          </span>
+          <button
+            className="danger"
+            onClick={() => void act(() => api.secrets.remove({ name: secret.name })).then(() => setConfirming(false))}
+          >
+            Remove {`{{secrets.${secret.name}}}`}
+          </button>
+          <button onClick={() => setConfirming(false)}>Keep</button>
+        </div>
+      )}
+      {!replacing && !confirming && (
         <div className="run-actions">
           <button onClick={() => setReplacing(true)}>Replace value…</button>
-          <button onClick={() => void act(() => api.secrets.remove({ name: secret.name }))}>Remove</button>
+          <button onClick={() => setConfirming(true)}>Remove…</button>
         </div>
       )}
     </div>
