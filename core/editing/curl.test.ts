@@ -18,6 +18,9 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
           { name: 'accept', value: 'application/json' },
           { name: 'content-type', value: 'application/json' },
         ],
+        auth: 'none',
+        basicUser: '',
+        basicPassword: '',
         body: '{"title":"Bug","labels":["a b"]}',
       },
       leftOut: [],
@@ -32,8 +35,10 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
     expect(reading).toMatchObject({
       request: {
         method: 'POST',
+        auth: 'basic',
+        basicUser: 'ada',
+        basicPassword: 's3cret',
         headers: [
-          { name: 'Authorization', value: `Basic ${Buffer.from('ada:s3cret').toString('base64')}` },
           { name: 'User-Agent', value: 'flowbench/1' },
           { name: 'Authorization', value: 'Bearer {{secrets.GITHUB_TOKEN}}' },
           { name: 'Content-Type', value: 'application/json' },
@@ -43,11 +48,25 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
       },
       notes: [
         '$GITHUB_TOKEN became {{secrets.GITHUB_TOKEN}}: set it on the Secrets page',
-        'the Authorization header holds its value as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead',
+        'the Basic auth password is held as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead',
       ],
     });
-    expect(readCurl("curl -u 'zoë:pw' https://x")).toMatchObject({
-      request: { headers: [{ name: 'Authorization', value: `Basic ${Buffer.from('zoë:pw').toString('base64')}` }] },
+    // As API docs write it: the node makes the header when it runs, from the secrets (base64 of the names would be wrong).
+    expect(readCurl('curl -u $TWILIO_SID:$TWILIO_TOKEN https://api.twilio.example/x')).toMatchObject({
+      request: {
+        auth: 'basic',
+        basicUser: '{{secrets.TWILIO_SID}}',
+        basicPassword: '{{secrets.TWILIO_TOKEN}}',
+        headers: [],
+      },
+      notes: [
+        '$TWILIO_SID became {{secrets.TWILIO_SID}}: set it on the Secrets page',
+        '$TWILIO_TOKEN became {{secrets.TWILIO_TOKEN}}: set it on the Secrets page',
+      ],
+    });
+    expect(readCurl("curl -u 'zoë' https://x")).toMatchObject({
+      request: { auth: 'basic', basicUser: 'zoë', basicPassword: '' },
+      notes: ['curl would ask for the password: write it under Password'],
     });
     expect(readCurl("curl -G https://api.example/search --data-urlencode 'q=cats & dogs' -d page=2")).toMatchObject({
       request: {

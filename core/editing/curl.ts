@@ -9,6 +9,10 @@ export interface CurlRequest {
   /** The URL's query as the node's Query parameters, decoded: the node encodes each when it sends. */
   query: { name: string; value: string }[];
   headers: { name: string; value: string }[];
+  /** `-u user:password` as the node's Basic auth, made into a header when it runs (so a `$SECRET` in it works). */
+  auth: 'none' | 'basic';
+  basicUser: string;
+  basicPassword: string;
   body: string;
 }
 
@@ -64,9 +68,9 @@ const SHORT_WITH_VALUE = new Set(['X', 'H', 'd', 'u', 'A', 'e', 'b', 'o', 'm', '
 
 /**
  * Reads a cURL command as a browser's "Copy as cURL" or an API's docs give it
- * (n8n's Import cURL): method, URL, query parameters, headers and body, with
- * `-u`, `-A`, `-e`, `-b`, `--json`, `-G` and `--data-urlencode` turned into
- * what curl would send. A shell variable (`$TOKEN`, the way docs keep keys out of commands)
+ * (n8n's Import cURL): method, URL, query parameters, headers, Basic auth
+ * (`-u`) and body, with `-A`, `-e`, `-b`, `--json`, `-G` and
+ * `--data-urlencode` turned into what curl would send. A shell variable (`$TOKEN`, the way docs keep keys out of commands)
  * becomes `{{secrets.TOKEN}}`, said in `notes`; options the node does not do
  * are listed in `leftOut`, never dropped unsaid.
  */
@@ -84,6 +88,7 @@ export function readCurl(command: string): CurlReading {
   let url: string | undefined;
   let asQuery = false;
   let json = false;
+  let credentials: string | undefined;
   const options = expandShortOptions(words.slice(1));
   for (let i = 0; i < options.length; i++) {
     const [flag, attached] = splitLongOption(options[i] as string);
@@ -108,7 +113,7 @@ export function readCurl(command: string): CurlReading {
       data.push(value());
       json = true;
     } else if (flag === '-G' || flag === '--get') asQuery = true;
-    else if (flag === '-u' || flag === '--user') headers.push({ name: 'Authorization', value: basic(value()) });
+    else if (flag === '-u' || flag === '--user') credentials = value();
     else if (flag === '-A' || flag === '--user-agent') headers.push({ name: 'User-Agent', value: value() });
     else if (flag === '-e' || flag === '--referer') headers.push({ name: 'Referer', value: value() });
     else if (flag === '-b' || flag === '--cookie') {
@@ -142,13 +147,29 @@ export function readCurl(command: string): CurlReading {
   const notes: string[] = [];
   const secrets = (text: string) => asSecrets(text, notes);
   const split = splitQuery(url);
+  const colon = credentials?.indexOf(':') ?? -1;
+  const [user, password] =
+    credentials === undefined
+      ? ['', '']
+      : colon === -1
+        ? [credentials, '']
+        : [credentials.slice(0, colon), credentials.slice(colon + 1)];
+  if (credentials !== undefined && colon === -1) notes.push('curl would ask for the password: write it under Password');
   const request: CurlRequest = {
     method,
     url: secrets(split.url),
     query: split.query.map((q) => ({ name: q.name, value: secrets(q.value) })),
     headers: headers.map((h) => ({ name: h.name, value: secrets(h.value) })),
+    auth: credentials === undefined ? 'none' : 'basic',
+    basicUser: secrets(user),
+    basicPassword: secrets(password),
     body: secrets(body),
   };
+  if (request.basicPassword !== '' && !request.basicPassword.includes('{{secrets.')) {
+    notes.push(
+      'the Basic auth password is held as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead',
+    );
+  }
   for (const header of request.headers) {
     if (SECRET_HEADER.test(header.name) && !header.value.includes('{{secrets.')) {
       notes.push(
@@ -218,17 +239,6 @@ function urlEncoded(text: string): string {
   const at = text.indexOf('=');
   if (at === -1) return encodeURIComponent(text);
   return `${text.slice(0, at + 1)}${encodeURIComponent(text.slice(at + 1))}`;
-}
-
-// A global in browsers and in Node since 16; the isomorphic part's types (ES2022, no DOM) leave it out.
-declare function btoa(latin1: string): string;
-
-/** `-u user:pass` as the Authorization header curl sends (its UTF-8 bytes in base64). */
-function basic(credentials: string): string {
-  const bytes = encodeURIComponent(credentials).replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16)),
-  );
-  return `Basic ${btoa(bytes)}`;
 }
 
 /** `$TOKEN` (and `${TOKEN}`, which the split reads alike) as `{{secrets.TOKEN}}`, each said in `notes`. */

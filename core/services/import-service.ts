@@ -36,12 +36,16 @@ function urlsCalled(nodes: unknown): ImportedFlow['problems'] {
       url?: unknown;
       query?: unknown;
       headers?: unknown;
+      basicUser?: unknown;
+      basicPassword?: unknown;
       body?: unknown;
     };
     const call = `${typeof config.method === 'string' ? config.method : 'GET'} ${typeof config.url === 'string' ? config.url : ''}`;
     const secrets = secretsNamedIn([
       config.url,
       config.body,
+      config.basicUser,
+      config.basicPassword,
       JSON.stringify(config.query ?? []),
       JSON.stringify(config.headers ?? []),
     ]);

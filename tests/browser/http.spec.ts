@@ -222,3 +222,55 @@ test('a pasted cURL command fills in the HTTP request in one edit, saying what i
     headers: [],
   });
 });
+
+test('Basic auth: the user and password typed in the inspector are sent as the Authorization header, the run shows •••', async ({
+  page,
+  served,
+}) => {
+  const seen: (string | undefined)[] = [];
+  const api = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"balance": 12}');
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  try {
+    await openFlow(page, served, {
+      ...buildFlow({
+        id: 'balance',
+        nodes: [
+          { ...input(), position: { x: 0, y: 100 } },
+          { id: 'call', type: 'http', position: { x: 300, y: 100 }, config: { url: `${base}/balance` } },
+          { ...output('{{nodes.call.output.balance}}'), position: { x: 600, y: 100 } },
+        ],
+        edges: ['input>call', 'call>result'],
+      }),
+      name: 'Balance',
+    });
+    await page.getByTestId('rf__node-call').click();
+    const inspector = page.getByLabel('Inspector');
+    // The user and password show once Basic auth is chosen.
+    await expect(page.getByTestId('template-basicUser')).toHaveCount(0);
+    await inspector.locator('#field-auth').selectOption('basic');
+    await page.getByTestId('template-basicUser').locator('.cm-content').click();
+    await page.keyboard.type('ada');
+    await page.getByTestId('template-basicPassword').locator('.cm-content').click();
+    await page.keyboard.type('s3cret');
+    await expectSaved(page);
+    expect(storedFlow(served.db, 'balance').nodes.find((n) => n.id === 'call')?.config).toMatchObject({
+      auth: 'basic',
+      basicUser: 'ada',
+      basicPassword: 's3cret',
+    });
+
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+    expect(seen).toEqual([`Basic ${Buffer.from('ada:s3cret').toString('base64')}`]);
+    await page.getByTestId('rf__node-call').click();
+    await expect(page.getByLabel('Step details')).toContainText('Authorization: "•••"');
+  } finally {
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+});

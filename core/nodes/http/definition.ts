@@ -4,7 +4,7 @@ import { formatReference, templateReferences, type Reference } from '../../model
 import { defineNode, preview } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 import { callPorts } from '../shared-config';
-import { sendRequest } from './send-request';
+import { basicAuthorization, sendRequest } from './send-request';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -16,6 +16,13 @@ const HttpConfigSchema = z.lazy(() =>
     /** Added to the URL's query, each value URL-encoded (n8n's Query Parameters). */
     query: z.array(NamedValueSchema).max(100).default([]),
     headers: z.array(NamedValueSchema).max(100).default([]),
+    /**
+     * Basic: an Authorization header made when the request is sent from `basicUser` and
+     * `basicPassword` (templates, so a secret can be either), as curl's -u and n8n's Basic Auth.
+     */
+    auth: z.enum(['none', 'basic']).default('none'),
+    basicUser: z.string().max(2000).default(''),
+    basicPassword: z.string().max(16_000).default(''),
     /** Sent with POST, PUT, PATCH and DELETE: JSON as application/json, other text as text/plain. */
     body: z.string().max(1_000_000).default(''),
     /** A status that is not 2xx fails the node (HTTP_STATUS); off, the response is the output as any other. */
@@ -37,6 +44,28 @@ function withQuery(url: string, pairs: readonly (readonly [string, string])[]): 
   const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
   const encoded = pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
   return `${base}${joiner}${encoded}${fragment}`;
+}
+
+/**
+ * Basic auth beside an Authorization header would send two: the node asks
+ * for one. A user left empty is a node still to be set up.
+ */
+function authProblems(config: z.infer<typeof HttpConfigSchema>): NodeConfigProblem[] {
+  if (config.auth !== 'basic') return [];
+  const header = config.headers.findIndex((h) => h.name.trim().toLowerCase() === 'authorization');
+  return [
+    ...unchosen(config.basicUser, 'NODE_SETUP', 'write the user Basic auth sends', 'config.basicUser'),
+    ...(header === -1
+      ? []
+      : [
+          {
+            code: 'NODE_SETUP' as const,
+            severity: 'error' as const,
+            field: `config.headers.${header}.name`,
+            message: 'sends Basic auth and an Authorization header: keep one of them',
+          },
+        ]),
+  ];
 }
 
 /**
@@ -91,6 +120,27 @@ export const httpNode = defineNode({
       ),
     },
     {
+      key: 'auth',
+      label: 'Authentication',
+      kind: 'select',
+      options: ['none', 'basic'],
+      optionLabels: { none: 'none, or a header below', basic: 'Basic auth (user and password)' },
+    },
+    {
+      key: 'basicUser',
+      label: 'User',
+      kind: 'template',
+      help: 'sent with the password as the Authorization header Basic auth makes; {{secrets.name}} reads a secret',
+      shownWhen: { key: 'auth', is: ['basic'], orWhenSet: true },
+    },
+    {
+      key: 'basicPassword',
+      label: 'Password',
+      kind: 'template',
+      help: 'write it as {{secrets.name}} (the Secrets page): the flow, and its file, then hold only the name',
+      shownWhen: { key: 'auth', is: ['basic'], orWhenSet: true },
+    },
+    {
       key: 'body',
       label: 'Body',
       kind: 'template',
@@ -110,6 +160,8 @@ export const httpNode = defineNode({
     { field: 'url', text: config.url },
     ...config.query.map((q, i) => ({ field: `query.${i}.value`, text: q.value })),
     ...config.headers.map((h, i) => ({ field: `headers.${i}.value`, text: h.value })),
+    { field: 'basicUser', text: config.basicUser },
+    { field: 'basicPassword', text: config.basicPassword },
     { field: 'body', text: config.body },
   ],
   summary: (config) => (config.url.trim() ? `${config.method} ${preview(config.url, 60)}` : 'no URL yet'),
@@ -117,11 +169,18 @@ export const httpNode = defineNode({
     ...unchosen(config.url, 'NODE_SETUP', 'write the URL this node calls', 'config.url'),
     ...namelessProblems(config.query, 'query', 'query parameter'),
     ...namelessProblems(config.headers, 'headers', 'header'),
+    ...authProblems(config),
     ...unencodedQuery(config.url),
   ],
   publishWarnings: (config) => {
     if (!templateReferences(config.url).some((ref) => ref.scope === 'inputs')) return [];
-    const texts = [config.url, config.body, ...config.headers.map((h) => h.value)];
+    const texts = [
+      config.url,
+      config.body,
+      config.basicUser,
+      config.basicPassword,
+      ...config.headers.map((h) => h.value),
+    ];
     const sendsSecret = texts.some((text) => templateReferences(text).some((ref) => ref.scope === 'secrets'));
     return [
       sendsSecret
@@ -129,16 +188,26 @@ export const httpNode = defineNode({
         : 'its URL takes an input: the MCP clients that call the tool choose what it calls on this machine',
     ];
   },
-  execute: (ctx, config) =>
-    sendRequest(ctx, {
+  execute: (ctx, config) => {
+    const basic =
+      config.auth === 'basic'
+        ? basicAuthorization(ctx.render(config.basicUser), ctx.render(config.basicPassword))
+        : undefined;
+    return sendRequest(ctx, {
       method: config.method,
       url: withQuery(
         ctx.render(config.url).trim(),
         config.query.map((q) => [q.name.trim(), ctx.render(q.value)]),
       ),
-      headers: config.headers.map((h) => ({ name: h.name.trim(), value: ctx.render(h.value) })),
+      headers: [
+        ...config.headers.map((h) => ({ name: h.name.trim(), value: ctx.render(h.value) })),
+        ...(basic ? [{ name: 'Authorization', value: basic }] : []),
+      ],
       ...(WITH_BODY.has(config.method) && config.body !== '' ? { body: ctx.render(config.body) } : {}),
       failOnStatus: config.failOnStatus,
       output: config.output,
-    }),
+      // The encoded credentials, as an answer echoing the request would show them (base64 is no secret).
+      ...(basic ? { hiddenInReply: [basic.slice('Basic '.length)] } : {}),
+    });
+  },
 });

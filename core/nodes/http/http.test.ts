@@ -231,6 +231,37 @@ describe('an HTTP request node reading {{secrets.name}}', () => {
     expect(JSON.stringify(events)).not.toContain(token);
   });
 
+  it('sends Basic auth made from its user and password when it runs, a secret in either; the run shows •••', async () => {
+    const flow = callFlow({
+      url: `${base}/account`,
+      auth: 'basic',
+      basicUser: '{{inputs.city}}-bot',
+      basicPassword: '{{secrets.twilio}}',
+    });
+    // The server echoes what it got, as many APIs do: the encoded credentials show as ••• too.
+    answer = (r) => ({ type: 'application/json', body: JSON.stringify({ auth: r.headers.authorization }) });
+    const { result, step, events } = await run(flow, { city: 'Zoë' }, { twilio: token });
+    expect(result.status).toBe('succeeded');
+    expect(step?.output).toEqual({ auth: 'Basic •••' });
+    expect(received[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`Zoë-bot:${token}`).toString('base64')}`);
+    expect(step?.input).toMatchObject({ headers: { Authorization: '•••' } });
+    expect(JSON.stringify(events)).not.toContain(Buffer.from(`Zoë-bot:${token}`).toString('base64'));
+    // Set to none, the user and password are kept but not sent.
+    await run(callFlow({ url: `${base}/account`, auth: 'none', basicUser: 'a', basicPassword: 'b' }));
+    expect(received[1]?.headers.authorization).toBeUndefined();
+    // No user yet, or an Authorization header beside it, is a problem before a run.
+    const problems = (config: Record<string, unknown>) =>
+      validateFlow(callFlow({ url: `${base}/x`, auth: 'basic', ...config }), { catalogue: nodeRegistry }).problems.map(
+        (p) => `${p.code} ${p.field}: ${p.message}`,
+      );
+    expect(problems({ basicUser: ' ' })).toContain(
+      'NODE_SETUP config.basicUser: node "call" write the user Basic auth sends',
+    );
+    expect(problems({ basicUser: 'a', headers: [{ name: 'authorization', value: 'Bearer x' }] })).toContain(
+      'NODE_SETUP config.headers.0.name: node "call" sends Basic auth and an Authorization header: keep one of them',
+    );
+  });
+
   it('a secret not set here stops the run before any request, naming each one', async () => {
     await expect(run(withSecret(), { city: 'Oslo' }, {})).rejects.toMatchObject({
       code: 'SECRET_MISSING',

@@ -1,6 +1,6 @@
 import { FlowbenchError } from '../../model/errors';
 import type { HttpReply } from '../../model/http';
-import { HIDDEN } from '../../model/secrets';
+import { HIDDEN, hideSecrets } from '../../model/secrets';
 import type { NodeContext, NodeOutcome } from '../define-node';
 
 /** Header names whose values a run record keeps as •••: what a key or a session is sent in. */
@@ -13,6 +13,19 @@ export interface HttpRequest {
   body?: string;
   failOnStatus: boolean;
   output: 'body' | 'response';
+  /** Texts sent that the run cannot know as secrets (Basic auth's encoded credentials): an answer echoing one shows •••. */
+  hiddenInReply?: readonly string[];
+}
+
+// A global in browsers and in Node since 16; the isomorphic part's types (ES2022, no DOM) leave it out.
+declare function btoa(latin1: string): string;
+
+/** The Authorization header Basic auth sends (curl's -u): `user:password` in UTF-8, in base64. */
+export function basicAuthorization(user: string, password: string): string {
+  const bytes = encodeURIComponent(`${user}:${password}`).replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  );
+  return `Basic ${btoa(bytes)}`;
 }
 
 const isJsonText = (text: string) => {
@@ -76,7 +89,9 @@ export async function sendRequest(ctx: NodeContext, request: HttpRequest): Promi
       { nodeId: ctx.nodeId, status: reply.status },
     );
   }
-  const body = bodyValue(reply);
+  const hidden = request.hiddenInReply ?? [];
+  const hide = <T>(value: T): T => (hidden.length === 0 ? value : hideSecrets(value, hidden));
+  const body = hide(bodyValue(reply));
   if (request.output === 'body') return { kind: 'output', output: body };
-  return { kind: 'output', output: { status: reply.status, headers: reply.headers, body } };
+  return { kind: 'output', output: { status: reply.status, headers: hide(reply.headers), body } };
 }

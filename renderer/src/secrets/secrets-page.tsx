@@ -25,9 +25,9 @@ export function SecretsPage() {
         <h1>Secrets</h1>
       </header>
       <p className="muted">
-        HTTP request nodes read these in their URL, headers and body as <code>{'{{secrets.name}}'}</code>. A flow and
-        its exported file hold only the name; a run records each value as •••. A flow reading one not set here does not
-        start, and says which.
+        HTTP request nodes read these in their URL, query parameters, headers, Basic auth and body as{' '}
+        <code>{'{{secrets.name}}'}</code>. A flow and its exported file hold only the name; a run records each value as
+        •••. A flow reading one not set here does not start, and says which.
       </p>
       <PageMessage message={message} />
       <section aria-label="Secrets">
