@@ -1,14 +1,35 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
+
+/** A real API on 127.0.0.1 answering as `handle` does, for one test: its base URL, and close when done. */
+async function localApi(handle: RequestListener): Promise<{ base: string; close: () => Promise<void> }> {
+  const api = createServer(handle);
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => api.close(() => resolve())),
+  };
+}
+
+/** A local API answering JSON (`answer` of the Authorization header it got), keeping each request's header in `seen`. */
+async function authRecordingApi(answer: (auth: string | undefined) => unknown) {
+  const seen: (string | undefined)[] = [];
+  const api = await localApi((req, res) => {
+    seen.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer(req.headers.authorization)));
+  });
+  return { ...api, seen };
+}
 
 test('an HTTP request node calls its URL with the run’s values, shows the JSON it got, and keeps a secret header as •••', async ({
   page,
   served,
 }) => {
   const seen: { url: string; auth: string | undefined; body: string }[] = [];
-  const api = createServer((req, res) => {
+  const { base, close } = await localApi((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
@@ -17,8 +38,6 @@ test('an HTTP request node calls its URL with the run’s values, shows the JSON
       res.end(JSON.stringify({ forecast: `sunny in ${new URL(req.url ?? '', 'http://x').searchParams.get('q')}` }));
     });
   });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
   try {
     await openFlow(page, served, {
       ...buildFlow({
@@ -66,7 +85,7 @@ test('an HTTP request node calls its URL with the run’s values, shows the JSON
     await expect(details).toContainText('Authorization: "•••"');
     await expect(details).not.toContainText('sk-live-123');
   } finally {
-    await new Promise<void>((resolve) => api.close(() => resolve()));
+    await close();
   }
 });
 
@@ -74,14 +93,7 @@ test('the Secrets page keeps a value by name and says which flows read it; an HT
   page,
   served,
 }) => {
-  const seen: (string | undefined)[] = [];
-  const api = createServer((req, res) => {
-    seen.push(req.headers.authorization);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ login: 'octo', echoed: req.headers.authorization }));
-  });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  const { base, close, seen } = await authRecordingApi((auth) => ({ login: 'octo', echoed: auth }));
   try {
     await page.goto(served.editorUrl);
     await page.getByRole('link', { name: 'Secrets' }).click();
@@ -162,7 +174,7 @@ test('the Secrets page keeps a value by name and says which flows read it; an HT
     await expect(page.getByText('reads {{secrets.github}}, which is not set here')).toBeVisible();
     expect(seen).toHaveLength(1);
   } finally {
-    await new Promise<void>((resolve) => api.close(() => resolve()));
+    await close();
   }
 });
 
@@ -227,14 +239,7 @@ test('Basic auth: the user and password typed in the inspector are sent as the A
   page,
   served,
 }) => {
-  const seen: (string | undefined)[] = [];
-  const api = createServer((req, res) => {
-    seen.push(req.headers.authorization);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"balance": 12}');
-  });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  const { base, close, seen } = await authRecordingApi(() => ({ balance: 12 }));
   try {
     await openFlow(page, served, {
       ...buildFlow({
@@ -271,6 +276,6 @@ test('Basic auth: the user and password typed in the inspector are sent as the A
     await page.getByTestId('rf__node-call').click();
     await expect(page.getByLabel('Step details')).toContainText('Authorization: "•••"');
   } finally {
-    await new Promise<void>((resolve) => api.close(() => resolve()));
+    await close();
   }
 });
