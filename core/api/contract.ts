@@ -12,6 +12,7 @@ import {
   FLOW_SECRET_NAME_RULE,
   MAX_FLOW_SECRET_LENGTH,
   type FlowSecretListing,
+  type WantedSecret,
   type SecretStore,
 } from '../model/secrets';
 import type { AppCommand } from './app-commands';
@@ -220,6 +221,8 @@ export const API = {
       }),
     ),
     remove: method<FlowSecretListing[]>()(z.object({ name: z.string().min(1).max(64) })),
+    /** The secrets flows read that are not set here, with the flows reading each. */
+    wanted: method<WantedSecret[]>()(z.object({})),
   },
   agents: {
     list: method<AgentSummary[]>()(z.object({})),

@@ -240,6 +240,7 @@ export class ApiHost {
           this.services.flowSecrets.remove(name);
           return this.services.flowSecrets.list();
         },
+        wanted: () => this.services.flowSecrets.wanted(),
       },
       servers: {
         list: () => this.services.servers.list(),

@@ -65,6 +65,12 @@ export interface FlowSecretListing {
   readBy: string[];
 }
 
+/** A secret flows read that is not set here: its name and the flows that read it (what cannot run yet). */
+export interface WantedSecret {
+  name: string;
+  readBy: string[];
+}
+
 /** How a run sees the secrets its flow reads: the value, or undefined when none is set by that name. */
 export interface SecretReader {
   read(name: string): string | undefined;

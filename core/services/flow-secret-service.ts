@@ -7,6 +7,7 @@ import {
   type FlowSecretListing,
   type SecretReader,
   type SecretStore,
+  type WantedSecret,
 } from '../model/secrets';
 import { secretsReadBy } from '../model/flow-secrets';
 import { nodeRegistry } from '../nodes/registry';
@@ -40,6 +41,15 @@ export class FlowSecretService {
         store: this.vault.storeOf(secretNames.flowSecret(name)) as SecretStore,
         readBy: [...(readers.get(name) ?? [])],
       }));
+  }
+
+  /** The secrets flows read that are not set here, by name, each with the flows reading it: what to set before they run. */
+  wanted(): WantedSecret[] {
+    const kept = new Set(this.list().map((secret) => secret.name));
+    return [...this.readers()]
+      .filter(([name]) => !kept.has(name))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, readBy]) => ({ name, readBy: [...readBy] }));
   }
 
   /** Adds the secret, or replaces its value. */

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildFlow, input, output } from '../helpers/flow-builder';
-import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
+import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 /** A real API on 127.0.0.1 answering as `handle` does, for one test: its base URL, and close when done. */
 async function localApi(handle: RequestListener): Promise<{ base: string; close: () => Promise<void> }> {
@@ -278,4 +278,38 @@ test('Basic auth: the user and password typed in the inspector are sent as the A
   } finally {
     await close();
   }
+});
+
+test('the Secrets page lists the secrets flows read that are not set here, with the flows, and sets one in place', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'forecast',
+      nodes: [
+        input(),
+        {
+          id: 'call',
+          type: 'http',
+          config: { url: 'https://api.example/forecast?key={{secrets.weather_key}}' },
+        },
+        output('{{nodes.call.output}}'),
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'Forecast',
+  });
+  await page.goto(`${served.editorUrl}#/secrets`);
+  const wanted = page.getByRole('region', { name: 'Not set here' });
+  const row = wanted.getByRole('group', { name: 'Secret weather_key, not set' });
+  await expect(row).toContainText('{{secrets.weather_key}}');
+  await expect(row).toContainText('not set here; read by Forecast');
+  await row.getByLabel('Value of weather_key').fill('wk-123456');
+  await row.getByRole('button', { name: 'Save value' }).click();
+  // Set, it is a secret as the others: kept, read by the flow, no longer wanted.
+  const kept = page.getByRole('region', { name: 'Secrets' }).getByRole('group', { name: 'Secret weather_key' });
+  await expect(kept).toContainText('read by Forecast');
+  await expect(wanted).toHaveCount(0);
+  expect(withDatabase(served.db, (services) => services.flowSecrets.reader.read('weather_key'))).toBe('wk-123456');
 });

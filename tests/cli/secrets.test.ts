@@ -63,6 +63,14 @@ describe('flowbench secrets', () => {
     expect(warned.stdout).toContain(
       'node "me" headers.0.value: {{secrets.github}} is not set here, so runs will not start: set it on the Secrets page or with `flowbench secrets set github`',
     );
+    // The list says what flows read that is not set here, and how to set it.
+    expect(await runJson(['--db', db, 'secrets', 'list'])).toEqual({
+      secrets: [],
+      wanted: [{ name: 'github', readBy: ['Test flow'] }],
+    });
+    expect((await runCli(['--db', db, 'secrets', 'list'])).stdout).toContain(
+      'github  not set here; read by Test flow: flowbench secrets set github',
+    );
     const unset = await runCli(['--db', db, 'run', 'github']);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain(
@@ -77,6 +85,7 @@ describe('flowbench secrets', () => {
       secrets: [
         { name: 'github', store: expect.stringMatching(/^(keychain|plain-text)$/) as unknown, readBy: ['Test flow'] },
       ],
+      wanted: [],
     });
     const listed = (await runCli(['--db', db, 'secrets', 'list'])).stdout;
     expect(listed).not.toContain(TOKEN);

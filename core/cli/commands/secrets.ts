@@ -12,13 +12,21 @@ export function registerSecretCommands(program: Command, ctx: CliContext): void 
   secrets
     .command('list')
     .description('the secrets kept here, by name, and where each is kept (never a value)')
-    .option('--json', 'print JSON: { secrets: [{ name, store: keychain|safe-storage|plain-text, readBy: [flow] }] }')
+    .option(
+      '--json',
+      'print JSON: { secrets: [{ name, store: keychain|safe-storage|plain-text, readBy: [flow] }], wanted: [{ name, readBy }] }',
+    )
     .action((options: { json?: boolean }) => {
       const list = ctx.services.flowSecrets.list();
-      if (options.json) return printJson({ secrets: list });
-      if (list.length === 0) return printLine('no secrets yet: flowbench secrets set <name>');
+      const wanted = ctx.services.flowSecrets.wanted();
+      if (options.json) return printJson({ secrets: list, wanted });
+      if (list.length === 0) printLine('no secrets yet: flowbench secrets set <name>');
       for (const secret of list) {
         printLine(`${secret.name}  kept ${SECRET_STORE_LABELS[secret.store]}; ${readByText(secret.readBy)}`);
+      }
+      // What flows read that is not here: they do not run until it is set.
+      for (const secret of wanted) {
+        printLine(`${secret.name}  not set here; ${readByText(secret.readBy)}: flowbench secrets set ${secret.name}`);
       }
     });
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { FLOW_SECRET_NAME, FLOW_SECRET_NAME_RULE, SECRET_STORE_LABELS } from '../../../core/model/secrets';
-import type { FlowSecretListing } from '../../../core/model/secrets';
+import type { FlowSecretListing, WantedSecret } from '../../../core/model/secrets';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
 import { BackToFlows } from '../page-link';
@@ -8,7 +8,9 @@ import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { useKeptState } from '../use-kept-state';
 import { useListing } from '../use-listing';
 
-const loadSecrets = () => api.secrets.list({});
+/** The secrets kept here, and those flows read that are not (`wanted`): one list loaded again after each change. */
+const loadSecrets = () =>
+  Promise.all([api.secrets.list({}), api.secrets.wanted({})]).then(([kept, wanted]) => ({ kept, wanted }));
 
 /**
  * The secrets HTTP request nodes read as `{{secrets.name}}` (n8n's
@@ -17,7 +19,8 @@ const loadSecrets = () => api.secrets.list({});
  * and never shown again.
  */
 export function SecretsPage() {
-  const { items: secrets, message, act } = useListing(loadSecrets);
+  const { items, message, act } = useListing(loadSecrets);
+  const secrets = items?.kept;
   return (
     <main className="providers-page secrets-page">
       <header className="home-header">
@@ -36,6 +39,15 @@ export function SecretsPage() {
           <SecretRow key={secret.name} secret={secret} act={act} />
         ))}
       </section>
+      {items && items.wanted.length > 0 && (
+        <section aria-label="Not set here">
+          <h2>Read by flows, not set here</h2>
+          <p className="muted">These flows do not run until each is set.</p>
+          {items.wanted.map((secret) => (
+            <WantedRow key={secret.name} secret={secret} act={act} />
+          ))}
+        </section>
+      )}
       <AddSecret act={act} />
     </main>
   );
@@ -106,6 +118,36 @@ function SecretRow({ secret, act }: { secret: FlowSecretListing; act: Act }) {
           <button onClick={() => setConfirming(true)}>Remove…</button>
         </div>
       )}
+    </div>
+  );
+}
+
+/** A secret a flow reads that is not set here (an imported flow, another machine's): its value is typed in place. */
+function WantedRow({ secret, act }: { secret: WantedSecret; act: Act }) {
+  const [value, setValue] = useKeptState(`secret-value-${secret.name}`, '');
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await act(() => api.secrets.set({ name: secret.name, value }))) setValue('');
+  };
+  return (
+    <div className="provider-row" role="group" aria-label={`Secret ${secret.name}, not set`}>
+      <div>
+        <code>{`{{secrets.${secret.name}}}`}</code>
+        <div className="warning-text">not set here; read by {secret.readBy.join(', ')}</div>
+      </div>
+      <form className="run-actions" onSubmit={(e) => void save(e)}>
+        <input
+          type="password"
+          aria-label={`Value of ${secret.name}`}
+          placeholder="value"
+          autoComplete="new-password"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <button className="primary" type="submit" disabled={value === ''}>
+          Save value
+        </button>
+      </form>
     </div>
   );
 }
