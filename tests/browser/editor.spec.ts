@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { importFlowText } from '../../core/services/import-service';
 import { nodeRegistry } from '../../core/nodes/registry';
 import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { runCli } from '../helpers/cli';
 import { generatedFlow } from '../helpers/flows';
 import {
   connect,
@@ -232,6 +233,43 @@ test('a flow read again as another is opened stays out of it: the editor shows t
   await page.waitForTimeout(300);
   await expect(page.locator('.flow-title')).toHaveText('Second flow');
   await expect(nodes(page)).toHaveCount(5);
+});
+
+test('a stored run still loading when another flow is opened is not shown over that flow', async ({ page, served }) => {
+  const saying = (id: string, name: string): FlowInput => ({
+    ...buildFlow({
+      id,
+      nodes: [input(), template('say', `said by ${name}`), output('{{nodes.say.output}}')],
+      edges: ['input>say', 'say>result'],
+    }),
+    name,
+  });
+  await openFlow(page, served, saying('first', 'First flow'));
+  // A run of it from another process (the CLI), listed in the Run tab.
+  expect((await runCli(['--db', served.db, 'run', 'first'])).code).toBe(0);
+  await page.reload();
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const recent = page.getByRole('region', { name: 'Recent runs' }).locator('button.link');
+  await expect(recent).toHaveCount(1);
+  // The run's read is held while the person follows a link to another flow.
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/runs/get', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await recent.first().click();
+  withDatabase(served.db, (services) => services.flows.create(saying('second', 'Second flow')));
+  await page.goto(`${served.editorUrl}#/flow/second`);
+  await expect(page.locator('.flow-title')).toHaveText('Second flow');
+  const reply = page.waitForResponse((response) => response.url().endsWith('/api/runs/get'));
+  release();
+  await reply;
+  await page.waitForTimeout(300);
+  // The second flow shows no run: the first flow's run is not laid over its canvas.
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await expect(page.locator('.run-origin')).toHaveCount(0);
+  await expect(page.getByText('said by First flow')).toHaveCount(0);
 });
 
 test('opens a 1,000-node flow', async ({ page, served }) => {

@@ -236,6 +236,8 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   },
   async openRun(id) {
     const [record, snapshot] = await Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]);
+    // Another flow was opened while the run was read (a link followed): its editor shows none of this flow's runs.
+    if (record.flowId !== get().flowId) return;
     builder = undefined;
     const draft = get().flow;
     const runSnapshot = draft && sameGraph(draft, snapshot) ? undefined : snapshot;
