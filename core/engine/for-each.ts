@@ -1,5 +1,5 @@
 import { FlowbenchError, isRetryable, toFlowbenchError } from '../model/errors';
-import { MAX_CODE_CONSOLE_LINES } from '../model/code';
+import { MAX_CODE_CONSOLE_LINES, MORE_CONSOLE_LINES } from '../model/code';
 import { DEFAULT_FOR_EACH_CONCURRENCY, type FlowNode } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import { asJson, resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
@@ -149,10 +149,7 @@ function itemConsoles(itemDetails: readonly (StepDetails | undefined)[]): string
     return Array.isArray(logged) ? logged.map((line) => `item ${index + 1}: ${String(line)}`) : [];
   });
   if (lines.length <= MAX_CODE_CONSOLE_LINES) return lines;
-  return [
-    ...lines.slice(0, MAX_CODE_CONSOLE_LINES),
-    `… more lines were logged than the ${MAX_CODE_CONSOLE_LINES} kept`,
-  ];
+  return [...lines.slice(0, MAX_CODE_CONSOLE_LINES), MORE_CONSOLE_LINES];
 }
 
 /** How a node that runs for each item retries one item (NodeRunInput's policy, per item). */

@@ -5,6 +5,7 @@ import {
   MAX_CODE_CONSOLE_LINE_CHARS,
   MAX_CODE_CONSOLE_LINES,
   MAX_CODE_RESULT_BYTES,
+  MORE_CONSOLE_LINES,
   type CodePort,
 } from '../model/code';
 import { FlowbenchError } from '../model/errors';
@@ -40,7 +41,7 @@ function consoleLines(log: ((line: string) => void) | undefined): (level: string
   return (level, text) => {
     count++;
     if (!log || count > MAX_CODE_CONSOLE_LINES + 1) return;
-    if (count > MAX_CODE_CONSOLE_LINES) return log(`… more lines were logged than the ${MAX_CODE_CONSOLE_LINES} kept`);
+    if (count > MAX_CODE_CONSOLE_LINES) return log(MORE_CONSOLE_LINES);
     const line = level === 'warn' || level === 'error' ? `${level}: ${text}` : text;
     log(line.length > MAX_CODE_CONSOLE_LINE_CHARS ? `${line.slice(0, MAX_CODE_CONSOLE_LINE_CHARS)}…` : line);
   };

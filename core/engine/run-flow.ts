@@ -78,30 +78,25 @@ export interface RunOutcome extends ScheduleResult {
 
 export const DEFAULT_CONCURRENCY = 8;
 
-// Flows handed to the engine are not mutated; a published snapshot run a
-// thousand times is validated once.
-const validations = new WeakMap<Flow, ReturnType<typeof validateFlow>>();
-function validateOnce(flow: Flow, registry: NodeRegistry): ReturnType<typeof validateFlow> {
-  if (registry !== nodeRegistry) return validateFlow(flow, { catalogue: registry });
-  let result = validations.get(flow);
-  if (!result) {
-    result = validateFlow(flow, { catalogue: registry });
-    validations.set(flow, result);
-  }
-  return result;
+/**
+ * `compute` remembered per flow for the built-in registry: flows handed to the
+ * engine are not mutated, and a published snapshot run a thousand times needs
+ * its validation, and the secrets it reads, once.
+ */
+function oncePerFlow<T>(compute: (flow: Flow, registry: NodeRegistry) => T): (flow: Flow, registry: NodeRegistry) => T {
+  const results = new WeakMap<Flow, T>();
+  return (flow, registry) => {
+    if (registry !== nodeRegistry) return compute(flow, registry);
+    let result = results.get(flow);
+    if (result === undefined) {
+      result = compute(flow, registry);
+      results.set(flow, result);
+    }
+    return result;
+  };
 }
-
-// The secrets a validated flow reads, looked for once per flow like its validation; a run to a node looks at its part.
-const secretNames = new WeakMap<Flow, string[]>();
-function secretsReadOnce(flow: Flow, registry: NodeRegistry, only: ReadonlySet<string> | undefined): string[] {
-  if (only || registry !== nodeRegistry) return secretsReadBy(flow, registry, only);
-  let names = secretNames.get(flow);
-  if (!names) {
-    names = secretsReadBy(flow, registry);
-    secretNames.set(flow, names);
-  }
-  return names;
-}
+const validateOnce = oncePerFlow((flow, registry) => validateFlow(flow, { catalogue: registry }));
+const secretsOnce = oncePerFlow((flow, registry) => secretsReadBy(flow, registry));
 export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
 
 /** Callers cancel with their own reasons (an MCP client's text, a DOMException); the run records CANCELLED. */
@@ -137,7 +132,11 @@ export async function runFlow(options: RunOptions): Promise<RunOutcome> {
   const inputs = prepareInputs(flow.parameters, options.inputs);
   const reuse = options.reuse ? planReuse(flow, planFlow(flow, registry), options.reuse) : undefined;
   const upTo = options.toNodeId ? planRunTo(flow, options.toNodeId) : undefined;
-  const secrets = readSecrets(flow.name, secretsReadOnce(flow, registry, needed), options.secrets);
+  const secrets = readSecrets(
+    flow.name,
+    needed ? secretsReadBy(flow, registry, needed) : secretsOnce(flow, registry),
+    options.secrets,
+  );
   // What the run records and returns shows each secret as •••, longest first so one inside another is hidden whole.
   const hidden = [...secrets.values()].filter((v) => v.length >= MIN_HIDDEN_LENGTH).sort((a, b) => b.length - a.length);
   const hide = <T>(value: T): T => (hidden.length === 0 ? value : hideSecrets(value, hidden));

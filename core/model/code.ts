@@ -21,6 +21,8 @@ export interface CodeRequest {
 /** How many console lines a run of a code node keeps, and how long each may be: a loop that logs stays bounded. */
 export const MAX_CODE_CONSOLE_LINES = 100;
 export const MAX_CODE_CONSOLE_LINE_CHARS = 2000;
+/** The last line kept when more were logged than MAX_CODE_CONSOLE_LINES. */
+export const MORE_CONSOLE_LINES = `… more lines were logged than the ${MAX_CODE_CONSOLE_LINES} kept`;
 
 /**
  * How code nodes run their code: the engine's (core/engine/run-code.ts) in a

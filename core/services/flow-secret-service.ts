@@ -30,26 +30,30 @@ export class FlowSecretService {
   ) {}
 
   list(): FlowSecretListing[] {
-    const prefix = secretNames.flowSecretPrefix;
     const readers = this.readers();
-    return this.vault
-      .namesUnder(prefix)
-      .map((kept) => kept.slice(prefix.length))
-      .sort((a, b) => a.localeCompare(b))
-      .map((name) => ({
-        name,
-        store: this.vault.storeOf(secretNames.flowSecret(name)) as SecretStore,
-        readBy: [...(readers.get(name) ?? [])],
-      }));
+    return this.keptNames().map((name) => ({
+      name,
+      store: this.vault.storeOf(secretNames.flowSecret(name)) as SecretStore,
+      readBy: [...(readers.get(name) ?? [])],
+    }));
   }
 
   /** The secrets flows read that are not set here, by name, each with the flows reading it: what to set before they run. */
   wanted(): WantedSecret[] {
-    const kept = new Set(this.list().map((secret) => secret.name));
+    const kept = new Set(this.keptNames());
     return [...this.readers()]
       .filter(([name]) => !kept.has(name))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, readBy]) => ({ name, readBy: [...readBy] }));
+  }
+
+  /** The names of the secrets kept here, sorted. */
+  private keptNames(): string[] {
+    const prefix = secretNames.flowSecretPrefix;
+    return this.vault
+      .namesUnder(prefix)
+      .map((kept) => kept.slice(prefix.length))
+      .sort((a, b) => a.localeCompare(b));
   }
 
   /** Adds the secret, or replaces its value. */
@@ -70,7 +74,7 @@ export class FlowSecretService {
   /** Forgets it; a name not kept is SECRET_NOT_FOUND, so a typo is not taken for done. */
   remove(name: string): void {
     if (this.vault.storeOf(secretNames.flowSecret(name)) === undefined) {
-      const known = this.list().map((s) => s.name);
+      const known = this.keptNames();
       throw new FlowbenchError(
         'SECRET_NOT_FOUND',
         `no secret is named "${name}" (secrets: ${known.join(', ') || 'none'})`,

@@ -4,7 +4,7 @@ import { formatReference, templateReferences, type Reference } from '../../model
 import { defineNode, preview } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 import { callPorts } from '../shared-config';
-import { basicAuthorization, sendRequest } from './send-request';
+import { basicCredentials, sendRequest } from './send-request';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -191,7 +191,7 @@ export const httpNode = defineNode({
   execute: (ctx, config) => {
     const basic =
       config.auth === 'basic'
-        ? basicAuthorization(ctx.render(config.basicUser), ctx.render(config.basicPassword))
+        ? basicCredentials(ctx.render(config.basicUser), ctx.render(config.basicPassword))
         : undefined;
     return sendRequest(ctx, {
       method: config.method,
@@ -201,13 +201,13 @@ export const httpNode = defineNode({
       ),
       headers: [
         ...config.headers.map((h) => ({ name: h.name.trim(), value: ctx.render(h.value) })),
-        ...(basic ? [{ name: 'Authorization', value: basic }] : []),
+        ...(basic ? [{ name: 'Authorization', value: `Basic ${basic}` }] : []),
       ],
       ...(WITH_BODY.has(config.method) && config.body !== '' ? { body: ctx.render(config.body) } : {}),
       failOnStatus: config.failOnStatus,
       output: config.output,
       // The encoded credentials, as an answer echoing the request would show them (base64 is no secret).
-      ...(basic ? { hiddenInReply: [basic.slice('Basic '.length)] } : {}),
+      ...(basic ? { hiddenInReply: [basic] } : {}),
     });
   },
 });

@@ -20,12 +20,12 @@ export interface HttpRequest {
 // A global in browsers and in Node since 16; the isomorphic part's types (ES2022, no DOM) leave it out.
 declare function btoa(latin1: string): string;
 
-/** The Authorization header Basic auth sends (curl's -u): `user:password` in UTF-8, in base64. */
-export function basicAuthorization(user: string, password: string): string {
+/** What Basic auth sends after `Basic ` (curl's -u): `user:password` in UTF-8, in base64. */
+export function basicCredentials(user: string, password: string): string {
   const bytes = encodeURIComponent(`${user}:${password}`).replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
     String.fromCharCode(parseInt(hex, 16)),
   );
-  return `Basic ${btoa(bytes)}`;
+  return btoa(bytes);
 }
 
 const isJsonText = (text: string) => {
