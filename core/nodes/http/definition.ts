@@ -88,6 +88,16 @@ function unencodedQuery(url: string): NodeConfigProblem[] {
   ];
 }
 
+/** Every field of the node that is a template: what references are checked in, secrets read from, and sent. */
+const httpTemplates = (config: z.infer<typeof HttpConfigSchema>) => [
+  { field: 'url', text: config.url },
+  ...config.query.map((q, i) => ({ field: `query.${i}.value`, text: q.value })),
+  ...config.headers.map((h, i) => ({ field: `headers.${i}.value`, text: h.value })),
+  { field: 'basicUser', text: config.basicUser },
+  { field: 'basicPassword', text: config.basicPassword },
+  { field: 'body', text: config.body },
+];
+
 /** Calls a URL (n8n's and Dify's HTTP Request, Langflow's API Request): its answer is the output; no model. */
 export const httpNode = defineNode({
   type: 'http',
@@ -156,14 +166,7 @@ export const httpNode = defineNode({
       optionLabels: { body: 'the body', response: 'status, headers and body' },
     },
   ],
-  templates: (config) => [
-    { field: 'url', text: config.url },
-    ...config.query.map((q, i) => ({ field: `query.${i}.value`, text: q.value })),
-    ...config.headers.map((h, i) => ({ field: `headers.${i}.value`, text: h.value })),
-    { field: 'basicUser', text: config.basicUser },
-    { field: 'basicPassword', text: config.basicPassword },
-    { field: 'body', text: config.body },
-  ],
+  templates: (config) => httpTemplates(config),
   summary: (config) => (config.url.trim() ? `${config.method} ${preview(config.url, 60)}` : 'no URL yet'),
   check: (config) => [
     ...unchosen(config.url, 'NODE_SETUP', 'write the URL this node calls', 'config.url'),
@@ -174,14 +177,9 @@ export const httpNode = defineNode({
   ],
   publishWarnings: (config) => {
     if (!templateReferences(config.url).some((ref) => ref.scope === 'inputs')) return [];
-    const texts = [
-      config.url,
-      config.body,
-      config.basicUser,
-      config.basicPassword,
-      ...config.headers.map((h) => h.value),
-    ];
-    const sendsSecret = texts.some((text) => templateReferences(text).some((ref) => ref.scope === 'secrets'));
+    const sendsSecret = httpTemplates(config).some(({ text }) =>
+      templateReferences(text).some((ref) => ref.scope === 'secrets'),
+    );
     return [
       sendsSecret
         ? 'its URL takes an input and it sends a secret: the MCP clients that call the tool can have your secret sent to any address'

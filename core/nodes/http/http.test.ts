@@ -290,11 +290,15 @@ describe('an HTTP request node reading {{secrets.name}}', () => {
   });
 
   it('warns before publishing when a client could choose where the secret goes', () => {
-    const urlFromInput = (headers: { name: string; value: string }[]) =>
-      publishWarnings(FlowSchema.parse(callFlow({ url: '{{inputs.city}}', headers })), nodeRegistry)
+    const urlFromInput = (headers: { name: string; value: string }[], query: { name: string; value: string }[] = []) =>
+      publishWarnings(FlowSchema.parse(callFlow({ url: '{{inputs.city}}', headers, query })), nodeRegistry)
         .map((w) => w.message)
         .filter((m) => m.includes('URL'));
     expect(urlFromInput([{ name: 'X-Client', value: '{{secrets.github}}' }])).toEqual([
+      'node "call": its URL takes an input and it sends a secret: the MCP clients that call the tool can have your secret sent to any address',
+    ]);
+    // A secret sent in a query parameter goes wherever the client points the URL too.
+    expect(urlFromInput([], [{ name: 'key', value: '{{secrets.maps}}' }])).toEqual([
       'node "call": its URL takes an input and it sends a secret: the MCP clients that call the tool can have your secret sent to any address',
     ]);
     expect(urlFromInput([])).toEqual([
