@@ -3,7 +3,7 @@ import { EditorPage } from './editor/editor-page';
 import { HomePage } from './home/home-page';
 import { PageBoundary } from './page-boundary';
 import { useAppStore } from './store/app-store';
-import { routeFromHash } from './routes';
+import { hashOf, routeFromHash } from './routes';
 import { useFileDrop } from './use-file-drop';
 
 // The pages a person opens now and then load when first opened: the flows list and the editor,
@@ -22,9 +22,15 @@ export function App() {
   useFileDrop();
 
   useEffect(() => {
-    const onPop = () => useAppStore.setState({ route: routeFromHash() });
+    const onPop = () => {
+      const route = routeFromHash();
+      if (hashOf(route) !== hashOf(useAppStore.getState().route)) useAppStore.setState({ route });
+    };
     window.addEventListener('popstate', onPop);
     window.addEventListener('hashchange', onPop);
+    // A link followed while the app was starting (after the store read the hash, before these
+    // listeners): its hashchange is gone, so the page would stay on the route the app started on.
+    onPop();
     return () => {
       window.removeEventListener('popstate', onPop);
       window.removeEventListener('hashchange', onPop);
