@@ -11,11 +11,12 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  // Each test has its own server, database and browser context. Files run two at a time (a file's
-  // tests in order): browser tests mostly wait on the page, and two took CI's browser suite from
-  // 4.3 to 3.2 minutes on its two cores.
+  // Each test has its own server, database and browser context. Files run three at a time (a file's
+  // tests in order): browser tests mostly wait on the page (the suite used 320 s of CPU in 375 s on
+  // two cores with two workers), and three took it from 375 to 324 s on CI's two cores. Every test
+  // of a file spread over the workers as well (fullyParallel) was slower, 335 s.
   fullyParallel: false,
-  workers: 2,
+  workers: 3,
   reporter: [['list']],
   use: {
     // A step that cannot happen fails in seconds, naming what it waited for, instead of at the test's time limit.
