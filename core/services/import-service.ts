@@ -2,9 +2,9 @@ import { isLayoutable, layOutIfNeeded } from '../editing/layout';
 import { detectImport, type ImportFormat } from '../formats/detect';
 import { fieldWarnings, withImportProblems, type ImportedFlow } from '../formats/shared';
 import { droppedSettings } from '../model/dropped-fields';
-import type { Flow } from '../model/flow';
+import type { Flow, FlowNode } from '../model/flow';
+import { secretReferences } from '../model/flow-secrets';
 import { validateFlow } from '../model/validate';
-import { templateReferences } from '../model/template';
 import { nodeRegistry } from '../nodes/registry';
 import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
@@ -25,51 +25,26 @@ export interface ImportReport {
 /**
  * Each HTTP request node of a file, as a problem to dismiss before the flow
  * runs or publishes: a file is data (docs/security.md), and running one must
- * not reach a URL its author chose before the person has seen it.
+ * not reach a URL its author chose before the person has seen it. Read from
+ * the validated flow, so the secrets named are those the node would send
+ * (its template fields, as runs and publishing read them).
  */
-function urlsCalled(nodes: unknown): ImportedFlow['problems'] {
-  if (!Array.isArray(nodes)) return [];
-  return (nodes as { id?: unknown; type?: unknown; config?: unknown }[]).flatMap((node) => {
-    if (node?.type !== 'http') return [];
-    const config = (node.config ?? {}) as {
-      method?: unknown;
-      url?: unknown;
-      query?: unknown;
-      headers?: unknown;
-      basicUser?: unknown;
-      basicPassword?: unknown;
-      body?: unknown;
-    };
-    const call = `${typeof config.method === 'string' ? config.method : 'GET'} ${typeof config.url === 'string' ? config.url : ''}`;
-    const secrets = secretsNamedIn([
-      config.url,
-      config.body,
-      config.basicUser,
-      config.basicPassword,
-      JSON.stringify(config.query ?? []),
-      JSON.stringify(config.headers ?? []),
-    ]);
+function urlsCalled(nodes: readonly FlowNode[]): ImportedFlow['problems'] {
+  return nodes.flatMap((node) => {
+    if (node.type !== 'http') return [];
+    const config = node.config as { method: string; url: string };
+    const secrets = [...new Set(secretReferences(node, nodeRegistry).map(({ name }) => name))];
     const sending =
       secrets.length > 0 ? `, sending your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')},` : '';
     return [
       {
         code: 'IMPORT_PROBLEM' as const,
-        ...(typeof node.id === 'string' ? { nodeId: node.id } : {}),
-        source: `node ${String(node.id)}`,
-        message: `calls ${call.trim()}${sending} when it runs, as the file's author chose: dismiss this in the Problems tab (or \`flowbench dismiss\`) once you trust it`,
+        nodeId: node.id,
+        source: `node ${node.id}`,
+        message: `calls ${`${config.method} ${config.url}`.trim()}${sending} when it runs, as the file's author chose: dismiss this in the Problems tab (or \`flowbench dismiss\`) once you trust it`,
       },
     ];
   });
-}
-
-/** The secrets (`{{secrets.name}}`) texts of a file read, each once: a file must not send them unseen. */
-function secretsNamedIn(texts: readonly unknown[]): string[] {
-  const names = texts.flatMap((text) =>
-    typeof text === 'string'
-      ? templateReferences(text).flatMap((ref) => (ref.scope === 'secrets' ? [ref.name] : []))
-      : [],
-  );
-  return [...new Set(names)];
 }
 
 /** The imported flow laid out (the editor's Layout) when its positions do not show its shape. */
@@ -122,11 +97,12 @@ export async function importFlowText(services: Services, text: string, source: s
   if (imported.format === 'native') {
     // Fields the file has and a flow does not are said on the flow, as other formats' leftovers are.
     const candidate = withImportProblems(layout.flow, imported.problems);
-    const calls = urlsCalled(imported.flow.nodes);
     // A native file must be valid as it is (create refuses it otherwise); the notes on the URLs it
     // calls then keep it a draft, which may carry them, until they are dismissed.
+    const validated = services.flows.validate(candidate);
+    const calls = validated.flow && !hasErrors(validated.problems) ? urlsCalled(validated.flow.nodes) : [];
     const flow =
-      calls.length > 0 && !hasErrors(services.flows.validate(candidate).problems)
+      calls.length > 0
         ? services.flows.create(withImportProblems(candidate, calls), { isDraft: true })
         : services.flows.create(candidate);
     return { format: 'native', flow, problems: services.flows.problemsOf(flow), ...note };

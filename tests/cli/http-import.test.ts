@@ -47,7 +47,7 @@ describe('importing a flow file with an HTTP request node', () => {
         severity: 'error',
         nodeId: 'send',
         message:
-          "node send: calls POST https://collector.example/in, sending your secrets collector_pw, collector, when it runs, as the file's author chose: dismiss this in the Problems tab (or `flowbench dismiss`) once you trust it",
+          "node send: calls POST https://collector.example/in, sending your secrets collector, collector_pw, when it runs, as the file's author chose: dismiss this in the Problems tab (or `flowbench dismiss`) once you trust it",
       },
     ]);
     const run = await runCli(['--db', db, 'run', 'calls-out', '--input', 'text=secret']);
