@@ -73,6 +73,11 @@ test('an HTTP request node calls its URL with the run’s values, shows the JSON
     expect(storedFlow(served.db, 'weather').nodes.find((n) => n.id === 'call')?.config.method).toBe('POST');
     await inspector.locator('#field-method').selectOption('GET');
     await expectSaved(page);
+    // The token typed as it is is warned of (it runs as typed), pointing at the Secrets page.
+    await page.getByRole('tab', { name: /Problems/ }).click();
+    await expect(page.getByRole('list', { name: 'Problems' })).toContainText(
+      'node "call" its Authorization header\'s value is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here',
+    );
 
     await page.getByRole('tab', { name: 'Run' }).click();
     await page.locator('#run-input-city').fill('Oslo');

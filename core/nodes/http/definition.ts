@@ -4,7 +4,7 @@ import { formatReference, templateReferences, type Reference } from '../../model
 import { defineNode, preview } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 import { callPorts } from '../shared-config';
-import { basicCredentials, sendRequest } from './send-request';
+import { basicCredentials, SECRET_HEADER, sendRequest } from './send-request';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -65,6 +65,41 @@ function authProblems(config: z.infer<typeof HttpConfigSchema>): NodeConfigProbl
             message: 'sends Basic auth and an Authorization header: keep one of them',
           },
         ]),
+  ];
+}
+
+/**
+ * A password or token typed as it is would be kept in the flow, in every
+ * version and in its exported file, where a reference keeps only a name.
+ * A warning (it runs as typed), on the field, pointing at the Secrets page.
+ */
+function typedCredentials(config: z.infer<typeof HttpConfigSchema>): NodeConfigProblem[] {
+  const typed = (text: string) => text.trim() !== '' && templateReferences(text).length === 0;
+  const message = (what: string) =>
+    `${what} is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here`;
+  return [
+    ...(config.auth === 'basic' && typed(config.basicPassword)
+      ? [
+          {
+            code: 'TYPED_SECRET' as const,
+            severity: 'warning' as const,
+            field: 'config.basicPassword',
+            message: message('its Basic auth password'),
+          },
+        ]
+      : []),
+    ...config.headers.flatMap((header, i) =>
+      SECRET_HEADER.test(header.name) && typed(header.value)
+        ? [
+            {
+              code: 'TYPED_SECRET' as const,
+              severity: 'warning' as const,
+              field: `config.headers.${i}.value`,
+              message: message(`its ${header.name.trim()} header's value`),
+            },
+          ]
+        : [],
+    ),
   ];
 }
 
@@ -173,6 +208,7 @@ export const httpNode = defineNode({
     ...namelessProblems(config.query, 'query', 'query parameter'),
     ...namelessProblems(config.headers, 'headers', 'header'),
     ...authProblems(config),
+    ...typedCredentials(config),
     ...unencodedQuery(config.url),
   ],
   publishWarnings: (config) => {

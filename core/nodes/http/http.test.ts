@@ -262,6 +262,32 @@ describe('an HTTP request node reading {{secrets.name}}', () => {
     );
   });
 
+  it('warns of a password or token typed as it is, on its field, and not of one read from Secrets or an input', () => {
+    const typed = (config: Record<string, unknown>) =>
+      validateFlow(callFlow({ url: `${base}/x`, ...config }), { catalogue: nodeRegistry })
+        .problems.filter((p) => p.code === 'TYPED_SECRET')
+        .map((p) => `${p.severity} ${p.field}: ${p.message}`);
+    expect(
+      typed({
+        auth: 'basic',
+        basicUser: 'me',
+        basicPassword: 'hunter2',
+        headers: [
+          { name: 'Authorization', value: 'Bearer sk-live-123' },
+          { name: 'X-Api-Key', value: '{{secrets.maps}}' },
+          { name: 'Accept', value: 'application/json' },
+        ],
+      }),
+    ).toEqual([
+      'warning config.basicPassword: node "call" its Basic auth password is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here',
+      'warning config.headers.0.value: node "call" its Authorization header\'s value is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here',
+    ]);
+    expect(typed({ auth: 'basic', basicUser: 'me', basicPassword: '{{secrets.pw}}' })).toEqual([]);
+    expect(typed({ headers: [{ name: 'X-Token', value: '{{inputs.city}}' }] })).toEqual([]);
+    // With Basic auth off, the password kept is not sent, and not warned of.
+    expect(typed({ auth: 'none', basicUser: 'me', basicPassword: 'hunter2' })).toEqual([]);
+  });
+
   it('a secret not set here stops the run before any request, naming each one', async () => {
     await expect(run(withSecret(), { city: 'Oslo' }, {})).rejects.toMatchObject({
       code: 'SECRET_MISSING',
