@@ -56,6 +56,9 @@ test('a code node runs the JavaScript typed in its editor on the values it names
   await expect(page.locator('.run-status')).toHaveText(/failed/i, { timeout: 15_000 });
   await expect(page.getByText('CODE_ERROR').first()).toBeVisible();
   await expect(page.getByText('node "count" (line 2): Error: no a quick brown fox').first()).toBeVisible();
-  // What it logged before the throw is in its step, to see why.
-  await expect(page.getByLabel('Step details')).toContainText('words: a quick brown fox');
+  // What it logged before the throw is in its step, to see why: a console of its own, apart from the values it read.
+  const details = page.getByLabel('Step details');
+  await expect(details.getByLabel('Console', { exact: true })).toHaveText('words: a quick brown fox');
+  await expect(details.locator('.step-block', { hasText: 'Resolved input' })).toContainText('a quick brown fox');
+  await expect(details.locator('.step-block', { hasText: 'Resolved input' })).not.toContainText('console');
 });

@@ -24,6 +24,8 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
   const run = useAppStore((s) => s.run);
   if (!step) return <p className="muted">This node has no step in the run shown.</p>;
   const origin = stepOrigin(step, shown, run);
+  const logged = shown?.type === 'code' ? consoleOf(step.input) : undefined;
+  const input = logged ? logged.rest : step.input;
   return (
     <section className="step-details" aria-label="Step details">
       <h3>
@@ -74,9 +76,16 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
           ))}
         </Block>
       )}
-      {step.input !== undefined && (
-        <Block title="Resolved input" text={stringifyValue(step.input)}>
-          <JsonValue value={step.input} />
+      {logged && (
+        <Block title="Console" text={logged.lines.join('\n')}>
+          <pre className="step-console" aria-label="Console">
+            {logged.lines.join('\n')}
+          </pre>
+        </Block>
+      )}
+      {input !== undefined && (
+        <Block title="Resolved input" text={stringifyValue(input)}>
+          <JsonValue value={input} />
         </Block>
       )}
       {step.output !== undefined && (
@@ -86,6 +95,18 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
       )}
     </section>
   );
+}
+
+/**
+ * A code node's console lines (kept in its step's input beside its values,
+ * core/nodes/code), shown as a console of their own rather than as one more
+ * field of the input.
+ */
+function consoleOf(input: unknown): { lines: string[]; rest: Record<string, unknown> } | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const { console: lines, ...rest } = input as Record<string, unknown>;
+  if (!Array.isArray(lines) || !lines.every((line) => typeof line === 'string')) return undefined;
+  return { lines, rest };
 }
 
 /** One tool call: which tool, its arguments, and its result or error; a call still running says so. */
