@@ -86,6 +86,15 @@ export const HIDDEN = '•••';
 export const MIN_HIDDEN_LENGTH = 4;
 
 /**
+ * Said where a value is set (the Secrets page, `secrets set`) when it is too
+ * short to be hidden: a run then records it as it is, which is not to happen unseen.
+ */
+export function shortSecretNote(value: string): string | undefined {
+  if (value.length === 0 || value.length >= MIN_HIDDEN_LENGTH) return undefined;
+  return `shorter than ${MIN_HIDDEN_LENGTH} characters: runs record it as it is, not as ${HIDDEN} (hiding it would hide that text everywhere in a run)`;
+}
+
+/**
  * `value` with every occurrence of each secret in its strings replaced by
  * •••, as CI logs hide theirs; what holds none is returned as it is (the same
  * object), so a run whose events carry no secret copies nothing.

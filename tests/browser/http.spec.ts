@@ -109,7 +109,11 @@ test('the Secrets page keeps a value by name and says which flows read it; an HT
     await expect(add).toContainText('a name: letters, digits, _ and -, at most 64');
     await expect(add.getByRole('button', { name: 'Save secret' })).toBeDisabled();
     await add.getByLabel('Name').fill('github');
+    // A value too short to hide in runs is said so while it is typed.
+    await add.getByLabel('Value').fill('abc');
+    await expect(add).toContainText('shorter than 4 characters: runs record it as it is, not as •••');
     await add.getByLabel('Value').fill('ghp_browser-secret');
+    await expect(add).not.toContainText('shorter than 4 characters');
     await add.getByRole('button', { name: 'Save secret' }).click();
     const row = page.getByRole('group', { name: 'Secret github' });
     await expect(row).toContainText('{{secrets.github}}');

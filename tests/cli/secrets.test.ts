@@ -127,6 +127,25 @@ describe('flowbench secrets', () => {
     );
   });
 
+  it('says, as it saves it, that a value under 4 characters is recorded in runs as it is', async () => {
+    const db = join(tempDir(), 'short.db');
+    const saved = await runCli(['--db', db, 'secrets', 'set', 'pin'], {}, '123\n');
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain(
+      'note: its value is shorter than 4 characters: runs record it as it is, not as ••• (hiding it would hide that text everywhere in a run)',
+    );
+    expect(await runJson(['--db', db, 'secrets', 'set', 'pin', '--from-env', 'PIN'], { PIN: '1234' })).toEqual({
+      name: 'pin',
+      store: expect.stringMatching(/^(keychain|plain-text)$/) as unknown,
+    });
+    expect(
+      (await runJson<{ note?: string }>(['--db', db, 'secrets', 'set', 'pin', '--from-env', 'PIN'], { PIN: '12' }))
+        .note,
+    ).toBe(
+      'its value is shorter than 4 characters: runs record it as it is, not as ••• (hiding it would hide that text everywhere in a run)',
+    );
+  });
+
   it('refuses bad names, empty values and unknown secrets with a clear message', async () => {
     const db = join(tempDir(), 'refusals.db');
     const badName = await runCli(['--db', db, 'secrets', 'set', 'my key'], {}, 'x');

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SECRET_STORE_LABELS } from '../../model/secrets';
+import { SECRET_STORE_LABELS, shortSecretNote } from '../../model/secrets';
 import { printJson, printLine, type CliContext } from '../context';
 import { readSecretValue } from '../read-secret';
 
@@ -43,8 +43,10 @@ export function registerSecretCommands(program: Command, ctx: CliContext): void 
       const service = ctx.services.flowSecrets;
       service.set(name, value);
       const store = service.list().find((s) => s.name === name)?.store ?? ctx.services.secrets.store;
-      if (options.json) return printJson({ name, store });
+      const note = shortSecretNote(value);
+      if (options.json) return printJson({ name, store, ...(note ? { note: `its value is ${note}` } : {}) });
       printLine(`saved the secret ${name}: kept ${SECRET_STORE_LABELS[store]}; flows read it as {{secrets.${name}}}`);
+      if (note) printLine(`note: its value is ${note}`);
     });
 
   secrets

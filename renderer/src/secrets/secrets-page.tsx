@@ -1,5 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { FLOW_SECRET_NAME, FLOW_SECRET_NAME_RULE, SECRET_STORE_LABELS } from '../../../core/model/secrets';
+import {
+  FLOW_SECRET_NAME,
+  FLOW_SECRET_NAME_RULE,
+  SECRET_STORE_LABELS,
+  shortSecretNote,
+} from '../../../core/model/secrets';
 import type { FlowSecretListing, WantedSecret } from '../../../core/model/secrets';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
@@ -88,6 +93,7 @@ function SecretRow({ secret, act }: { secret: FlowSecretListing; act: Act }) {
             onChange={(e) => setValue(e.target.value)}
             autoFocus
           />
+          <ShortValueNote value={value} />
           <button className="primary" type="submit" disabled={value === ''}>
             Save value
           </button>
@@ -144,6 +150,7 @@ function WantedRow({ secret, act }: { secret: WantedSecret; act: Act }) {
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />
+        <ShortValueNote value={value} />
         <button className="primary" type="submit" disabled={value === ''}>
           Save value
         </button>
@@ -178,7 +185,9 @@ function AddSecret({ act }: { act: Act }) {
       <label className="field">
         <span className="field-label">Value</span>
         <input type="password" autoComplete="new-password" value={value} onChange={(e) => setValue(e.target.value)} />
-        <small>{keyFieldNote(where)}</small>
+        <small className={shortSecretNote(value) ? 'warning-text' : undefined}>
+          {shortSecretNote(value) ?? keyFieldNote(where)}
+        </small>
       </label>
       <div className="run-actions">
         <button className="primary" type="submit" disabled={name === '' || value === '' || nameProblem !== undefined}>
@@ -187,4 +196,10 @@ function AddSecret({ act }: { act: Act }) {
       </div>
     </form>
   );
+}
+
+/** Said as a value is typed that is too short for runs to hide (core/model/secrets.ts). */
+function ShortValueNote({ value }: { value: string }) {
+  const note = shortSecretNote(value);
+  return note ? <small className="warning-text">{note}</small> : null;
 }
