@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowSchema } from '../model/flow';
 import { buildFlow, input, output, template } from '../../tests/helpers/flow-builder';
 import { layOutIfNeeded, layoutReason, layoutSelected } from './layout';
+import { clearOf } from './placement';
 
 const at = (x: number, y: number) => ({ position: { x, y } });
 /** input feeds two drafts that meet in the result: a flow that branches. */
@@ -84,5 +85,38 @@ describe('layoutSelected (a selection tidied up, as n8n’s)', () => {
     expect(at.b?.x).toBeGreaterThan((at.a?.x ?? 0) + 220);
     expect(at.b?.y).not.toBe(at.c?.y);
     expect(await layoutSelected(nodes, edges, new Set(['a']))).toEqual([]);
+  });
+
+  it('moves the tidied selection as one, a row down, where it would cover a node it left alone (clearOf)', async () => {
+    // a, b and c stacked in a column; laid out they make a row, whose middle lands on `result`.
+    const nodes = [
+      { id: 'input', position: { x: 0, y: 0 } },
+      { id: 'a', position: { x: 300, y: 0 } },
+      { id: 'b', position: { x: 300, y: 150 } },
+      { id: 'c', position: { x: 300, y: 300 } },
+      { id: 'result', position: { x: 700, y: 0 } },
+    ];
+    const edges = ['input>a', 'a>b', 'b>c', 'c>result'].map((e) => {
+      const [source = '', target = ''] = e.split('>');
+      return { source, target };
+    });
+    const chosen = new Set(['a', 'b', 'c']);
+    const others = nodes.filter((n) => !chosen.has(n.id));
+    const laid = await layoutSelected(nodes, edges, chosen);
+    const covers = (moved: { position: { x: number; y: number } }[]) =>
+      moved.some((m) =>
+        others.some(
+          (o) => Math.abs(m.position.x - o.position.x) < 220 + 40 && Math.abs(m.position.y - o.position.y) < 90 + 40,
+        ),
+      );
+    expect(covers(laid)).toBe(true);
+    const cleared = clearOf(others, laid);
+    expect(covers(cleared)).toBe(false);
+    // The same shape, one row (140) lower: the cards keep their places among themselves.
+    expect(cleared.map((m) => [m.id, m.position.x, m.position.y - 140])).toEqual(
+      laid.map((m) => [m.id, m.position.x, m.position.y]),
+    );
+    // Clear already, it stays where it was laid out.
+    expect(clearOf([{ position: { x: 0, y: 2000 } }], laid)).toEqual(laid);
   });
 });

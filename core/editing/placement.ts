@@ -63,13 +63,16 @@ export function shiftToShow(view: ViewBox, at: Position, margin = GAP): Position
   };
 }
 
+/** 0, +1, -1, +2, -2 … rows away from the first choice: MAX_TRIES of them. */
+function* rowOffsets(): Generator<number> {
+  for (let i = 0; i < MAX_TRIES; i++) yield i % 2 === 1 ? (i + 1) / 2 : -i / 2;
+}
+
 /** The nearest free row to `start` (below first, then above), or undefined when none is free within MAX_TRIES rows. */
 function freeRowNear(placed: readonly Placed[], start: Position, size: Size): Position | undefined {
   // A whole number of grid steps, so that every row stays on the grid.
   const row = Math.ceil((size.height + GAP) / GRID) * GRID;
-  for (let i = 0; i < MAX_TRIES; i++) {
-    // 0, +1, -1, +2, -2 … rows away from the first choice.
-    const offset = i % 2 === 1 ? (i + 1) / 2 : -i / 2;
+  for (const offset of rowOffsets()) {
     const at = { x: start.x, y: start.y + offset * row };
     if (isFree(placed, at, size)) return at;
   }
@@ -103,4 +106,23 @@ export function freePosition(
 export function freeSpotNear(placed: readonly Placed[], start: Position): Position {
   const at = { x: snap(start.x), y: snap(start.y) };
   return freeRowNear(placed, at, CARD) ?? at;
+}
+
+/**
+ * Cards laid out together (a selection's Layout), moved as one by whole rows,
+ * below first, then above, to the nearest place where none of them covers a
+ * card of `others`: a tidied selection spreads wider than it was and would
+ * otherwise land on its neighbours. As they are when they cover none, or when
+ * no row within MAX_TRIES is clear.
+ */
+export function clearOf<T extends { position: Position }>(others: readonly Placed[], moved: readonly T[]): T[] {
+  const row = Math.ceil((NODE_HEIGHT + GAP) / GRID) * GRID;
+  for (const offset of rowOffsets()) {
+    const shifted = moved.map((card) => ({
+      ...card,
+      position: { x: card.position.x, y: card.position.y + offset * row },
+    }));
+    if (shifted.every((card) => isFree(others, card.position, CARD))) return shifted;
+  }
+  return [...moved];
 }

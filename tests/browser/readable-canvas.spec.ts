@@ -700,7 +700,7 @@ test('the inspector lists a node’s edges in words: zoomed far out and from the
   await expect(connections.getByRole('listitem')).toHaveText([/^from\s+answer\s+answer/]);
 });
 
-test('Layout with two or more nodes selected lays out only those, where they were, as n8n’s tidy-up of a selection', async ({
+test('Layout with two or more nodes selected lays out only those, where they were (a row off any card they would cover), as n8n’s tidy-up of a selection', async ({
   page,
   served,
 }) => {
@@ -710,7 +710,9 @@ test('Layout with two or more nodes selected lays out only those, where they wer
       { ...input(), position: { x: 0, y: 0 } },
       { ...template('a', 'A'), position: { x: 700, y: 500 } },
       { ...template('b', 'B {{nodes.a.output}}'), position: { x: 300, y: 900 } },
-      { ...output('{{nodes.b.output}}'), position: { x: 1100, y: 0 } },
+      // Just below where a and b will be laid out: they go a row up, off it, rather than over it
+      // (a row down would still cover it).
+      { ...output('{{nodes.b.output}}'), position: { x: 400, y: 600 } },
     ],
     edges: ['input>a', 'a>b', 'b>result'],
   });
@@ -724,10 +726,11 @@ test('Layout with two or more nodes selected lays out only those, where they wer
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+Shift+L');
   await expect(page.locator('.toast')).toContainText('Laid out the 2 selected nodes; the others stay where they are');
-  // a then b in a row from where the two began (their top-left corner); input and result not moved.
-  await expect.poll(() => positions().b?.y).toBe(500);
+  // a then b in a row from where the two began (their top-left corner), moved one row (140) up
+  // so that neither covers result; input and result not moved.
+  await expect.poll(() => positions().b?.y).toBe(360);
   const after = positions();
-  expect(after).toMatchObject({ input: { x: 0, y: 0 }, a: { x: 300, y: 500 }, result: { x: 1100, y: 0 } });
+  expect(after).toMatchObject({ input: { x: 0, y: 0 }, a: { x: 300, y: 360 }, result: { x: 400, y: 600 } });
   expect(after.b?.x).toBeGreaterThanOrEqual(300 + NODE_WIDTH);
   // One edit: Undo puts both back.
   await page.keyboard.press('Control+z');

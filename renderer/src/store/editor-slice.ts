@@ -11,6 +11,7 @@ import {
   type DraggedPort,
 } from '../../../core/editing/edits';
 import { layoutPositions, layoutSelected } from '../../../core/editing/layout';
+import { clearOf } from '../../../core/editing/placement';
 import { toggleDeactivatedChange } from '../../../core/editing/deactivate';
 import {
   addNoteChange,
@@ -638,7 +639,10 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const chosen = new Set(splitNoteIds(get().selectedNodes).nodeIds);
       const isSelection = chosen.size >= 2;
       const positions = isSelection
-        ? await layoutSelected(flow.nodes, flow.edges, chosen)
+        ? clearOf(
+            flow.nodes.filter((n) => !chosen.has(n.id)),
+            await layoutSelected(flow.nodes, flow.edges, chosen),
+          )
         : await layoutPositions(flow.nodes, flow.edges);
       // Laid out, as the flow is now (an edit may have come in meanwhile). The notes around some
       // cards go with them: one edit, one undo step.
