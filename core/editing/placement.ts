@@ -63,6 +63,9 @@ export function shiftToShow(view: ViewBox, at: Position, margin = GAP): Position
   };
 }
 
+/** A row for boxes of `size` with GAP between them: a whole number of grid steps, so every row stays on the grid. */
+const rowHeight = (size: Size) => Math.ceil((size.height + GAP) / GRID) * GRID;
+
 /** 0, +1, -1, +2, -2 … rows away from the first choice: MAX_TRIES of them. */
 function* rowOffsets(): Generator<number> {
   for (let i = 0; i < MAX_TRIES; i++) yield i % 2 === 1 ? (i + 1) / 2 : -i / 2;
@@ -70,8 +73,7 @@ function* rowOffsets(): Generator<number> {
 
 /** The nearest free row to `start` (below first, then above), or undefined when none is free within MAX_TRIES rows. */
 function freeRowNear(placed: readonly Placed[], start: Position, size: Size): Position | undefined {
-  // A whole number of grid steps, so that every row stays on the grid.
-  const row = Math.ceil((size.height + GAP) / GRID) * GRID;
+  const row = rowHeight(size);
   for (const offset of rowOffsets()) {
     const at = { x: start.x, y: start.y + offset * row };
     if (isFree(placed, at, size)) return at;
@@ -116,7 +118,7 @@ export function freeSpotNear(placed: readonly Placed[], start: Position): Positi
  * no row within MAX_TRIES is clear.
  */
 export function clearOf<T extends { position: Position }>(others: readonly Placed[], moved: readonly T[]): T[] {
-  const row = Math.ceil((NODE_HEIGHT + GAP) / GRID) * GRID;
+  const row = rowHeight(CARD);
   for (const offset of rowOffsets()) {
     const shifted = moved.map((card) => ({
       ...card,

@@ -43,10 +43,11 @@ export function registerSecretCommands(program: Command, ctx: CliContext): void 
       const service = ctx.services.flowSecrets;
       service.set(name, value);
       const store = service.list().find((s) => s.name === name)?.store ?? ctx.services.secrets.store;
-      const note = shortSecretNote(value);
-      if (options.json) return printJson({ name, store, ...(note ? { note: `its value is ${note}` } : {}) });
+      const short = shortSecretNote(value);
+      const note = short ? `its value is ${short}` : undefined;
+      if (options.json) return printJson({ name, store, ...(note ? { note } : {}) });
       printLine(`saved the secret ${name}: kept ${SECRET_STORE_LABELS[store]}; flows read it as {{secrets.${name}}}`);
-      if (note) printLine(`note: its value is ${note}`);
+      if (note) printLine(`note: ${note}`);
     });
 
   secrets

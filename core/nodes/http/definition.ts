@@ -75,29 +75,19 @@ function authProblems(config: z.infer<typeof HttpConfigSchema>): NodeConfigProbl
  */
 function typedCredentials(config: z.infer<typeof HttpConfigSchema>): NodeConfigProblem[] {
   const typed = (text: string) => text.trim() !== '' && templateReferences(text).length === 0;
-  const message = (what: string) =>
-    `${what} is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here`;
+  const warning = (field: string, what: string): NodeConfigProblem => ({
+    code: 'TYPED_SECRET',
+    severity: 'warning',
+    field,
+    message: `${what} is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here`,
+  });
   return [
     ...(config.auth === 'basic' && typed(config.basicPassword)
-      ? [
-          {
-            code: 'TYPED_SECRET' as const,
-            severity: 'warning' as const,
-            field: 'config.basicPassword',
-            message: message('its Basic auth password'),
-          },
-        ]
+      ? [warning('config.basicPassword', 'its Basic auth password')]
       : []),
     ...config.headers.flatMap((header, i) =>
       SECRET_HEADER.test(header.name) && typed(header.value)
-        ? [
-            {
-              code: 'TYPED_SECRET' as const,
-              severity: 'warning' as const,
-              field: `config.headers.${i}.value`,
-              message: message(`its ${header.name.trim()} header's value`),
-            },
-          ]
+        ? [warning(`config.headers.${i}.value`, `its ${header.name.trim()} header's value`)]
         : [],
     ),
   ];

@@ -185,9 +185,7 @@ function AddSecret({ act }: { act: Act }) {
       <label className="field">
         <span className="field-label">Value</span>
         <input type="password" autoComplete="new-password" value={value} onChange={(e) => setValue(e.target.value)} />
-        <small className={shortSecretNote(value) ? 'warning-text' : undefined}>
-          {shortSecretNote(value) ?? keyFieldNote(where)}
-        </small>
+        {shortSecretNote(value) ? <ShortValueNote value={value} /> : <small>{keyFieldNote(where)}</small>}
       </label>
       <div className="run-actions">
         <button className="primary" type="submit" disabled={name === '' || value === '' || nameProblem !== undefined}>
