@@ -21,7 +21,9 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
         auth: 'none',
         basicUser: '',
         basicPassword: '',
+        bodyType: 'text',
         body: '{"title":"Bug","labels":["a b"]}',
+        form: [],
       },
       leftOut: [],
       notes: [],
@@ -81,10 +83,11 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
       },
     });
     // Data with no Content-Type goes as a form, as curl sends it: the node would otherwise say text/plain.
-    expect(readCurl('curl -d a=1 -XPUT https://api.example/x')).toMatchObject({
+    expect(readCurl('curl -d "a=1 2" -XPUT https://api.example/x')).toMatchObject({
       request: {
         method: 'PUT',
-        body: 'a=1',
+        bodyType: 'text',
+        body: 'a=1 2',
         headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
       },
     });
@@ -109,6 +112,66 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
       expect(readCurl(`curl '${url}'`)).toMatchObject({ request: { url, query: [] } });
   });
 
+  it('reads -d name=value data as a URL-encoded form and -F as a multipart one, their fields decoded', () => {
+    // An OAuth token request as API docs write it.
+    expect(
+      readCurl(
+        'curl https://auth.example/token -d grant_type=client_credentials -d client_id=app%201 -d "client_secret=$APP_SECRET" -d scope=read+write',
+      ),
+    ).toMatchObject({
+      request: {
+        method: 'POST',
+        bodyType: 'form',
+        body: '',
+        headers: [],
+        form: [
+          { name: 'grant_type', value: 'client_credentials' },
+          { name: 'client_id', value: 'app 1' },
+          { name: 'client_secret', value: '{{secrets.APP_SECRET}}' },
+          { name: 'scope', value: 'read write' },
+        ],
+      },
+      notes: ['$APP_SECRET became {{secrets.APP_SECRET}}: set it on the Secrets page'],
+    });
+    // The type it names is the form's own: left to the node, which sets it.
+    expect(
+      readCurl("curl -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' -d q=1 https://x.example"),
+    ).toMatchObject({ request: { bodyType: 'form', headers: [], form: [{ name: 'q', value: '1' }] } });
+    // JSON, or data a form would send otherwise, stays the text curl sends.
+    for (const data of ['{"a":"b=c"}', 'a=b=c', 'note=a b'])
+      expect(readCurl(`curl -d '${data}' https://x.example`)).toMatchObject({
+        request: { bodyType: 'text', body: data, form: [] },
+      });
+    expect(
+      readCurl(
+        "curl -F 'text=Hello there' -F lang=en --form-string 'raw=@home' -F file=@a.png -F 'kind=x;type=text/csv' https://x.example/upload",
+      ),
+    ).toMatchObject({
+      request: {
+        method: 'POST',
+        bodyType: 'multipart',
+        body: '',
+        form: [
+          { name: 'text', value: 'Hello there' },
+          { name: 'lang', value: 'en' },
+          { name: 'raw', value: '@home' },
+        ],
+      },
+      leftOut: [
+        '-F file=@a.png: the node uploads no file',
+        '-F kind=x;type=text/csv: the node sends text fields, with no type or file name of their own',
+      ],
+    });
+    expect(readCurl('curl -F password=hunter2 https://x.example')).toMatchObject({
+      notes: [
+        'the password form field holds its value as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead',
+      ],
+    });
+    expect(readCurl('curl -d a=1 -F b=2 https://x.example')).toEqual({
+      problem: 'the command sends both -d data and a -F form: curl refuses that too; keep one of them',
+    });
+  });
+
   it('says what it leaves out, and refuses what is not one curl command', () => {
     const reading = readCurl(
       'curl -k -o out.json -F file=@a.png --max-time 5 -X HEAD https://api.example/x --frobnicate',
@@ -118,7 +181,7 @@ describe('reading a pasted cURL command (n8n’s Import cURL)', () => {
       leftOut: [
         '-k: the node always checks the server’s certificate',
         '-o out.json: the node gives the response as its output, not a file',
-        '-F file=@a.png: the node sends no multipart form',
+        '-F file=@a.png: the node uploads no file',
         "--max-time 5: set the node's time limit instead",
         '--frobnicate: not an option the node knows',
         '-X HEAD: the node sends GET, POST, PUT, PATCH, DELETE; it sends GET',

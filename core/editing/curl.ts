@@ -1,6 +1,6 @@
 import { parse } from 'shell-quote';
 import { FLOW_SECRET_NAME } from '../model/secrets';
-import { SECRET_HEADER } from '../nodes/http/send-request';
+import { namesSecret } from '../nodes/http/send-request';
 
 /** What a pasted cURL command sets of an HTTP request node (its config keys). */
 export interface CurlRequest {
@@ -13,7 +13,10 @@ export interface CurlRequest {
   auth: 'none' | 'basic';
   basicUser: string;
   basicPassword: string;
+  /** `-F` as a multipart form, `-d name=value&…` as a URL-encoded one (its fields decoded), other data as text. */
+  bodyType: 'text' | 'form' | 'multipart';
   body: string;
+  form: { name: string; value: string }[];
 }
 
 export type CurlReading =
@@ -47,8 +50,6 @@ const LEFT_OUT_WITH_VALUE: Record<string, string> = {
   '--connect-timeout': "set the node's time limit instead",
   '-x': 'the node sends no request through a proxy',
   '--proxy': 'the node sends no request through a proxy',
-  '-F': 'the node sends no multipart form',
-  '--form': 'the node sends no multipart form',
   '-T': 'the node uploads no file',
   '--upload-file': 'the node uploads no file',
   '--cacert': 'the node checks certificates against the system',
@@ -63,6 +64,8 @@ const LEFT_OUT: Record<string, string> = {
   '-I': 'the node sends no HEAD request',
   '--head': 'the node sends no HEAD request',
 };
+/** Options that add a part to a multipart form (`--form-string` takes its value as it is). */
+const FORM_OPTIONS = new Set(['-F', '--form', '--form-string']);
 /** Short options that take a value, for `-XPOST` and `-sX POST`. */
 const SHORT_WITH_VALUE = new Set(['X', 'H', 'd', 'u', 'A', 'e', 'b', 'o', 'm', 'x', 'F', 'T', 'w']);
 
@@ -84,6 +87,7 @@ export function readCurl(command: string): CurlReading {
   const leftOut: string[] = [];
   const headers: { name: string; value: string }[] = [];
   const data: string[] = [];
+  const parts: { name: string; value: string }[] = [];
   let method: string | undefined;
   let url: string | undefined;
   let asQuery = false;
@@ -109,7 +113,11 @@ export function readCurl(command: string): CurlReading {
         leftOut.push(`${flag} ${text}: paste the file's content as the body`);
       else data.push(text);
     } else if (flag === '--data-urlencode') data.push(urlEncoded(value()));
-    else if (flag === '--json') {
+    else if (FORM_OPTIONS.has(flag)) {
+      const part = formPart(flag, value());
+      if ('name' in part) parts.push(part);
+      else leftOut.push(part.leftOut);
+    } else if (flag === '--json') {
       data.push(value());
       json = true;
     } else if (flag === '-G' || flag === '--get') asQuery = true;
@@ -126,6 +134,8 @@ export function readCurl(command: string): CurlReading {
     else leftOut.push(`${flag}: not an option the node knows`);
   }
   if (url === undefined || url === '') return { problem: 'the command names no URL' };
+  if (parts.length > 0 && data.length > 0)
+    return { problem: 'the command sends both -d data and a -F form: curl refuses that too; keep one of them' };
   const hasType = () => headers.some((h) => h.name.toLowerCase() === 'content-type');
   if (json) {
     if (!hasType()) headers.push({ name: 'Content-Type', value: 'application/json' });
@@ -137,12 +147,22 @@ export function readCurl(command: string): CurlReading {
     url = `${url}${url.includes('?') ? '&' : '?'}${body}`;
     body = '';
   }
-  // curl sends -d data as a form unless a header says otherwise; the node would call it JSON or text.
+  const typeHeader = headers.findIndex((h) => h.name.toLowerCase() === 'content-type');
+  const typed = (media: string) => headers[typeHeader]?.value.toLowerCase().split(';')[0]?.trim() === media;
+  // The node's form bodies say their own Content-Type: one the command names alike is left to them.
+  const formFromData = body !== '' && !json && (typeHeader === -1 || typed('application/x-www-form-urlencoded'));
+  const fields = formFromData ? formFields(body) : undefined;
+  const bodyType = parts.length > 0 ? 'multipart' : fields ? 'form' : 'text';
+  if (bodyType !== 'text' && (typed('multipart/form-data') || typed('application/x-www-form-urlencoded')))
+    headers.splice(typeHeader, 1);
+  if (fields) body = '';
+  // curl sends other -d data as a form unless a header says otherwise; the node would call it JSON or text.
   if (body !== '' && !hasType()) headers.push({ name: 'Content-Type', value: 'application/x-www-form-urlencoded' });
-  method ??= body !== '' ? 'POST' : 'GET';
+  const sends = body !== '' || bodyType !== 'text';
+  method ??= sends ? 'POST' : 'GET';
   if (!METHODS.includes(method)) {
-    leftOut.push(`-X ${method}: the node sends ${METHODS.join(', ')}; it sends ${body !== '' ? 'POST' : 'GET'}`);
-    method = body !== '' ? 'POST' : 'GET';
+    leftOut.push(`-X ${method}: the node sends ${METHODS.join(', ')}; it sends ${sends ? 'POST' : 'GET'}`);
+    method = sends ? 'POST' : 'GET';
   }
   const notes: string[] = [];
   const secrets = (text: string) => asSecrets(text, notes);
@@ -163,17 +183,22 @@ export function readCurl(command: string): CurlReading {
     auth: credentials === undefined ? 'none' : 'basic',
     basicUser: secrets(user),
     basicPassword: secrets(password),
+    bodyType,
     body: secrets(body),
+    form: (fields ?? parts).map((f) => ({ name: f.name, value: secrets(f.value) })),
   };
   if (request.basicPassword !== '' && !request.basicPassword.includes('{{secrets.')) {
     notes.push(
       'the Basic auth password is held as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead',
     );
   }
-  for (const header of request.headers) {
-    if (SECRET_HEADER.test(header.name) && !header.value.includes('{{secrets.')) {
+  for (const [what, item] of [
+    ...request.headers.map((h) => ['header', h] as const),
+    ...request.form.map((f) => ['form field', f] as const),
+  ]) {
+    if (namesSecret(item.name) && !item.value.includes('{{secrets.')) {
       notes.push(
-        `the ${header.name} header holds its value as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead`,
+        `the ${item.name} ${what} holds its value as written, stored and exported with the flow: keep it on the Secrets page and write {{secrets.name}} instead`,
       );
     }
   }
@@ -232,6 +257,42 @@ function splitLongOption(word: string): [string, string | undefined] {
   if (!word.startsWith('--')) return [word, undefined];
   const at = word.indexOf('=');
   return at === -1 ? [word, undefined] : [word.slice(0, at), word.slice(at + 1)];
+}
+
+/**
+ * One `-F name=value` part as a text field; a file (`@path`, `<path`) or a
+ * part with its own type or file name (`;type=…`) is left out, said. With
+ * `--form-string` the value is taken as it is.
+ */
+function formPart(flag: string, text: string): { name: string; value: string } | { leftOut: string } {
+  const at = text.indexOf('=');
+  if (at < 1) return { leftOut: `${flag} ${text}: not a name=value form field` };
+  const [name, value] = [text.slice(0, at), text.slice(at + 1)];
+  if (flag === '--form-string') return { name, value };
+  if (value.startsWith('@') || value.startsWith('<')) return { leftOut: `${flag} ${text}: the node uploads no file` };
+  if (/;\s*(type|filename|headers|encoder)=/.test(value))
+    return { leftOut: `${flag} ${text}: the node sends text fields, with no type or file name of their own` };
+  return { name, value };
+}
+
+/**
+ * `-d a=1&b=2` as the fields it sends, decoded (`+` a space), when the node's
+ * form, encoding them again, sends what curl would: each part a name and a
+ * value of characters a form leaves or writes encoded (a `$TOKEN` in a value
+ * too, a secret to come). Other data (JSON, text, `a=b=c`) is undefined: kept as text.
+ */
+function formFields(body: string): { name: string; value: string }[] | undefined {
+  const parts = body.split('&');
+  if (!parts.every((part) => /^[\w.~%+*\-[\]]+=[\w.~%+*\-[\]$]*$/.test(part))) return undefined;
+  try {
+    const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
+    return parts.map((part) => {
+      const at = part.indexOf('=');
+      return { name: decode(part.slice(0, at)), value: decode(part.slice(at + 1)) };
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** `--data-urlencode name=value`: the value encoded, as curl sends it. */

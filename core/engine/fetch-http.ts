@@ -1,5 +1,5 @@
 import { FlowbenchError } from '../model/errors';
-import { MAX_HTTP_RESPONSE_BYTES, type HttpPort, type HttpRequestSpec } from '../model/http';
+import { MAX_HTTP_RESPONSE_BYTES, type HttpForm, type HttpPort, type HttpRequestSpec } from '../model/http';
 
 /** The request as fetch takes it; HTTP_REQUEST_INVALID for a URL or a header fetch would refuse. */
 function prepare(request: HttpRequestSpec): { url: URL; headers: Headers } {
@@ -53,6 +53,19 @@ async function readBody(nodeId: string, response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A form as fetch sends it: URL-encoded as a browser's form posts it (a space
+ * as +), or multipart with the boundary fetch makes and names in the
+ * Content-Type it sets; either way that header is fetch's.
+ */
+function formBody(form: HttpForm): URLSearchParams | FormData {
+  if (!form.multipart)
+    return new URLSearchParams(form.fields.map(({ name, value }): [string, string] => [name, value]));
+  const data = new FormData();
+  for (const { name, value } of form.fields) data.append(name, value);
+  return data;
+}
+
 /** HTTP request nodes' calls through Node's fetch, under the node's signal (its time limit, the run's cancellation). */
 export const fetchHttp: HttpPort = {
   async send(request) {
@@ -63,7 +76,7 @@ export const fetchHttp: HttpPort = {
       response = await fetch(url, {
         method: request.method,
         headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(request.form ? { body: formBody(request.form) } : request.body !== undefined ? { body: request.body } : {}),
         signal,
         redirect: 'follow',
       });

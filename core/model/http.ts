@@ -10,7 +10,16 @@ export interface HttpRequestSpec {
   url: string;
   headers: readonly { name: string; value: string }[];
   body?: string;
+  /** A form in place of `body`, encoded as it is sent (with the Content-Type that names it). */
+  form?: HttpForm;
   signal: AbortSignalLike;
+}
+
+/** A form body (n8n's Form Urlencoded and Form-Data): text fields, in their order, a name possibly twice. */
+export interface HttpForm {
+  /** multipart/form-data when true, application/x-www-form-urlencoded otherwise. */
+  multipart: boolean;
+  fields: readonly { name: string; value: string }[];
 }
 
 /** What came back: the body as text (the node reads JSON out of it). */

@@ -46,6 +46,8 @@ export const PROBLEM_CODES = {
     "{{secrets.name}} is read outside an HTTP request node's URL, headers and body, where it would reach a model, a tool or the run's output",
   HTTP_QUERY:
     "a reference in an HTTP request node's URL query is sent as its value is, not encoded (a value with &, # or a space changes the URL); Query parameters encode it",
+  HTTP_BODY:
+    'an HTTP request node holds a body it does not send: text or form fields with GET, text beside a form body, or form fields beside a text one',
   TYPED_SECRET:
     "an HTTP request node's Basic auth password, or a header named like a key or token, is typed as it is: the flow and its exported file hold it; {{secrets.name}} keeps only the name",
   SECRET_NOT_SET: 'a node reads {{secrets.name}} and no secret of that name is set here, so runs will not start',

@@ -12,6 +12,12 @@ import type { ToolCallRecord, ToolPort } from '../model/tools';
 
 export type { ConfigTemplate, PortSpec } from '../model/node-catalogue';
 
+export interface ShownWhen {
+  key: string;
+  is: readonly string[];
+  orWhenSet?: boolean;
+}
+
 interface EditorFieldBase {
   label: string;
   /**
@@ -24,8 +30,9 @@ interface EditorFieldBase {
    * Shown only while the config's (a list item's) `key` is one of `is`: the
    * enum options of an enum field. With `orWhenSet`, also while the field
    * holds a value, so that one the other choice cannot use is seen and cleared.
+   * A list of them: shown while each holds (an HTTP body: a method that sends one, and its kind).
    */
-  shownWhen?: { key: string; is: readonly string[]; orWhenSet?: boolean };
+  shownWhen?: ShownWhen | readonly ShownWhen[];
   help?: string;
   options?: readonly string[];
   /** What the editor shows for each option, where the stored value is not for people (`return_values`). */

@@ -244,6 +244,74 @@ test('a pasted cURL command fills in the HTTP request in one edit, saying what i
   });
 });
 
+test('a form body: Body type swaps the Body for Form fields, sent URL-encoded with the run’s values; a pasted -F command fills a multipart one', async ({
+  page,
+  served,
+}) => {
+  const seen: { type: string | undefined; body: string }[] = [];
+  const { base, close } = await localApi((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      seen.push({ type: req.headers['content-type'], body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  try {
+    await openFlow(page, served, {
+      ...buildFlow({
+        id: 'form-post',
+        parameters: [{ name: 'city', type: 'string' }],
+        nodes: [
+          { ...input(), position: { x: 0, y: 100 } },
+          { id: 'call', type: 'http', position: { x: 300, y: 100 }, config: { method: 'POST', url: `${base}/token` } },
+          { ...output('{{nodes.call.output.ok}}'), position: { x: 600, y: 100 } },
+        ],
+        edges: ['input>call', 'call>result'],
+      }),
+      name: 'Form post',
+    });
+    await page.getByTestId('rf__node-call').click();
+    const inspector = page.getByLabel('Inspector');
+    await expect(inspector.getByText('Body', { exact: true })).toBeVisible();
+    await expect(inspector.getByRole('button', { name: 'Add form field' })).toHaveCount(0);
+    await inspector.locator('#field-bodyType').selectOption('form');
+    // The text body gives way to the form's fields.
+    await expect(inspector.getByText('Body', { exact: true })).toHaveCount(0);
+    await inspector.getByRole('button', { name: 'Add form field' }).click();
+    await inspector.locator('#field-form\\.0\\.name').fill('q');
+    await page.getByTestId('template-form.0.value').locator('.cm-content').click();
+    await page.keyboard.type('{{inputs.city}}');
+    await expectSaved(page);
+    expect(storedFlow(served.db, 'form-post').nodes.find((n) => n.id === 'call')?.config).toMatchObject({
+      bodyType: 'form',
+      form: [{ name: 'q', value: '{{inputs.city}}' }],
+    });
+
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.locator('#run-input-city').fill('Oslo & Bergen');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+    expect(seen).toEqual([{ type: 'application/x-www-form-urlencoded;charset=UTF-8', body: 'q=Oslo+%26+Bergen' }]);
+    await page.getByTestId('rf__node-call').click();
+    await expect(page.getByLabel('Step details')).toContainText('q: "Oslo & Bergen"');
+
+    await page.getByRole('tab', { name: 'Inspector' }).click();
+    await inspector.getByText('Paste a cURL command…').click();
+    await inspector
+      .getByLabel("A browser's Copy as cURL, or an API's example")
+      .fill(`curl ${base}/upload -F 'text=Hello there' -F file=@photo.png`);
+    await inspector.getByRole('button', { name: 'Fill in the request' }).click();
+    await expect(inspector.getByRole('status')).toContainText('Left out -F file=@photo.png: the node uploads no file');
+    await expect(inspector.locator('#field-bodyType')).toHaveValue('multipart');
+    await expect(inspector.locator('#field-form\\.0\\.name')).toHaveValue('text');
+    await expect(page.getByTestId('template-form.0.value').locator('.cm-content')).toHaveText('Hello there');
+  } finally {
+    await close();
+  }
+});
+
 test('Basic auth: the user and password typed in the inspector are sent as the Authorization header, the run shows •••', async ({
   page,
   served,

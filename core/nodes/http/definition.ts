@@ -4,7 +4,7 @@ import { formatReference, templateReferences, type Reference } from '../../model
 import { defineNode, preview } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 import { callPorts } from '../shared-config';
-import { basicCredentials, SECRET_HEADER, sendRequest } from './send-request';
+import { basicCredentials, namesSecret, sendRequest } from './send-request';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -23,8 +23,14 @@ const HttpConfigSchema = z.lazy(() =>
     auth: z.enum(['none', 'basic']).default('none'),
     basicUser: z.string().max(2000).default(''),
     basicPassword: z.string().max(16_000).default(''),
-    /** Sent with POST, PUT, PATCH and DELETE: JSON as application/json, other text as text/plain. */
+    /**
+     * What the body is, sent with POST, PUT, PATCH and DELETE: `text` is `body` as written (JSON as
+     * application/json, other text as text/plain); `form` and `multipart` are made from `form`, URL-encoded
+     * or as multipart/form-data (n8n's Form Urlencoded and Form-Data, Dify's x-www-form-urlencoded and form-data).
+     */
+    bodyType: z.enum(['text', 'form', 'multipart']).default('text'),
     body: z.string().max(1_000_000).default(''),
+    form: z.array(NamedValueSchema).max(100).default([]),
     /** A status that is not 2xx fails the node (HTTP_STATUS); off, the response is the output as any other. */
     failOnStatus: z.boolean().default(true),
     /** The output: the body (JSON when it is), or the whole response `{ status, headers, body }`. */
@@ -68,6 +74,56 @@ function authProblems(config: z.infer<typeof HttpConfigSchema>): NodeConfigProbl
   ];
 }
 
+/** A form sets its own Content-Type (multipart's names its boundary): a header of the node's would send another. */
+function formTypeProblems(config: z.infer<typeof HttpConfigSchema>): NodeConfigProblem[] {
+  if (config.bodyType === 'text' || !WITH_BODY.has(config.method)) return [];
+  const header = config.headers.findIndex((h) => h.name.trim().toLowerCase() === 'content-type');
+  if (header === -1) return [];
+  return [
+    {
+      code: 'NODE_SETUP',
+      severity: 'error',
+      field: `config.headers.${header}.name`,
+      message: `sends a ${config.bodyType === 'form' ? 'URL-encoded form' : 'multipart form'}, which says its own Content-Type: remove this header`,
+    },
+  ];
+}
+
+/**
+ * What the node holds and would not send, said where it is rather than left
+ * unsent unsaid: a body with GET, text beside a form body, form fields beside
+ * a text one (each kept, so that switching back finds them).
+ */
+function unsentBody(config: z.infer<typeof HttpConfigSchema>): NodeConfigProblem[] {
+  const unsent = (field: string, message: string): NodeConfigProblem => ({
+    code: 'HTTP_BODY',
+    severity: 'warning',
+    field,
+    message,
+  });
+  const hasText = config.body !== '';
+  const hasForm = config.form.length > 0;
+  if (!WITH_BODY.has(config.method)) {
+    return [
+      ...(hasText ? [unsent('config.body', `${config.method} sends no body: this text is not sent`)] : []),
+      ...(hasForm ? [unsent('config.form', `${config.method} sends no body: these form fields are not sent`)] : []),
+    ];
+  }
+  if (config.bodyType === 'text') {
+    return hasForm
+      ? [
+          unsent(
+            'config.form',
+            'the body type is JSON or text: these form fields are not sent; choose a form body type, or remove them',
+          ),
+        ]
+      : [];
+  }
+  return hasText
+    ? [unsent('config.body', 'the body type is a form: this text is not sent; choose JSON or text, or clear it')]
+    : [];
+}
+
 /**
  * A password or token typed as it is would be kept in the flow, in every
  * version and in its exported file, where a reference keeps only a name.
@@ -86,10 +142,18 @@ function typedCredentials(config: z.infer<typeof HttpConfigSchema>): NodeConfigP
       ? [warning('config.basicPassword', 'its Basic auth password')]
       : []),
     ...config.headers.flatMap((header, i) =>
-      SECRET_HEADER.test(header.name) && typed(header.value)
+      namesSecret(header.name) && typed(header.value)
         ? [warning(`config.headers.${i}.value`, `its ${header.name.trim()} header's value`)]
         : [],
     ),
+    // A token endpoint's client_secret and password (OAuth's forms) are credentials as a header's are.
+    ...(config.bodyType === 'text'
+      ? []
+      : config.form.flatMap((field, i) =>
+          namesSecret(field.name) && typed(field.value)
+            ? [warning(`config.form.${i}.value`, `its ${field.name.trim()} form field's value`)]
+            : [],
+        )),
   ];
 }
 
@@ -121,6 +185,7 @@ const httpTemplates = (config: z.infer<typeof HttpConfigSchema>) => [
   { field: 'basicUser', text: config.basicUser },
   { field: 'basicPassword', text: config.basicPassword },
   { field: 'body', text: config.body },
+  ...config.form.map((f, i) => ({ field: `form.${i}.value`, text: f.value })),
 ];
 
 /** Calls a URL (n8n's and Dify's HTTP Request, Langflow's API Request): its answer is the output; no model. */
@@ -176,11 +241,37 @@ export const httpNode = defineNode({
       shownWhen: { key: 'auth', is: ['basic'], orWhenSet: true },
     },
     {
+      key: 'bodyType',
+      label: 'Body type',
+      kind: 'select',
+      options: ['text', 'form', 'multipart'],
+      optionLabels: {
+        text: 'JSON or text, as written',
+        form: 'form, URL-encoded',
+        multipart: 'multipart form (form-data)',
+      },
+      shownWhen: { key: 'method', is: [...WITH_BODY] },
+    },
+    {
       key: 'body',
       label: 'Body',
       kind: 'template',
       help: 'sent with POST, PUT, PATCH and DELETE: JSON as application/json, other text as text/plain, unless a Content-Type header says',
-      shownWhen: { key: 'method', is: [...WITH_BODY], orWhenSet: true },
+      shownWhen: [
+        { key: 'method', is: [...WITH_BODY], orWhenSet: true },
+        { key: 'bodyType', is: ['text'], orWhenSet: true },
+      ],
+    },
+    {
+      key: 'form',
+      ...namedValuesEditor(
+        'Form fields',
+        'sent as the body, each name and value encoded (URL-encoded as a web form posts them, or multipart form-data: text fields, no files), with the Content-Type that says so; a run keeps the values of fields named like a key, token, password or secret as •••',
+      ),
+      shownWhen: [
+        { key: 'method', is: [...WITH_BODY], orWhenSet: true },
+        { key: 'bodyType', is: ['form', 'multipart'], orWhenSet: true },
+      ],
     },
     { key: 'failOnStatus', label: 'Fail when the status is not 2xx (429 and 5xx are retried)', kind: 'boolean' },
     {
@@ -197,7 +288,10 @@ export const httpNode = defineNode({
     ...unchosen(config.url, 'NODE_SETUP', 'write the URL this node calls', 'config.url'),
     ...namelessProblems(config.query, 'query', 'query parameter'),
     ...namelessProblems(config.headers, 'headers', 'header'),
+    ...namelessProblems(config.form, 'form', 'form field'),
     ...authProblems(config),
+    ...formTypeProblems(config),
+    ...unsentBody(config),
     ...typedCredentials(config),
     ...unencodedQuery(config.url),
   ],
@@ -227,7 +321,18 @@ export const httpNode = defineNode({
         ...config.headers.map((h) => ({ name: h.name.trim(), value: ctx.render(h.value) })),
         ...(basic ? [{ name: 'Authorization', value: `Basic ${basic}` }] : []),
       ],
-      ...(WITH_BODY.has(config.method) && config.body !== '' ? { body: ctx.render(config.body) } : {}),
+      ...(!WITH_BODY.has(config.method)
+        ? {}
+        : config.bodyType !== 'text'
+          ? {
+              form: {
+                multipart: config.bodyType === 'multipart',
+                fields: config.form.map((f) => ({ name: f.name.trim(), value: ctx.render(f.value) })),
+              },
+            }
+          : config.body !== ''
+            ? { body: ctx.render(config.body) }
+            : {}),
       failOnStatus: config.failOnStatus,
       output: config.output,
       // The encoded credentials, as an answer echoing the request would show them (base64 is no secret).

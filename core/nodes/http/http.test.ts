@@ -286,6 +286,89 @@ describe('an HTTP request node reading {{secrets.name}}', () => {
     expect(typed({ headers: [{ name: 'X-Token', value: '{{inputs.city}}' }] })).toEqual([]);
     // With Basic auth off, the password kept is not sent, and not warned of.
     expect(typed({ auth: 'none', basicUser: 'me', basicPassword: 'hunter2' })).toEqual([]);
+    // Named like a key, holding none: a request's own id.
+    expect(typed({ headers: [{ name: 'Idempotency-Key', value: 'order-42' }] })).toEqual([]);
+  });
+
+  it('posts form fields URL-encoded or as multipart form-data, each value filled in and encoded; the run records the fields', async () => {
+    const fields = [
+      { name: 'q', value: '{{inputs.city}}' },
+      { name: 'tag', value: 'a' },
+      { name: 'tag', value: 'b' },
+      { name: 'client_secret', value: '{{secrets.app}}' },
+    ];
+    const city = 'Oslo & Bergen #1 + 50%';
+    for (const bodyType of ['form', 'multipart'] as const) {
+      received = [];
+      const { result, step, events } = await run(
+        callFlow({ method: 'POST', url: `${base}/token`, bodyType, form: fields, body: '' }),
+        { city },
+        { app: token },
+      );
+      expect(result.status).toBe('succeeded');
+      const sent = received[0] as Received;
+      // Read back by the platform's own form parser, as a server framework would.
+      const parsed = await new Response(sent.body, {
+        headers: { 'content-type': String(sent.headers['content-type']) },
+      }).formData();
+      const entries: [string, unknown][] = [];
+      parsed.forEach((value, name) => entries.push([name, value]));
+      expect(entries).toEqual([
+        ['q', city],
+        ['tag', 'a'],
+        ['tag', 'b'],
+        ['client_secret', token],
+      ]);
+      // As a browser's form posts it: a space as +, & # + % encoded.
+      if (bodyType === 'form')
+        expect(sent.body).toMatch(/^q=Oslo\+%26\+Bergen\+%231\+%2B\+50%25&tag=a&tag=b&client_secret=/);
+      expect(sent.headers['content-type']).toMatch(
+        bodyType === 'form' ? /^application\/x-www-form-urlencoded/ : /^multipart\/form-data; boundary=/,
+      );
+      expect(step?.input).toEqual({
+        method: 'POST',
+        url: `${base}/token`,
+        headers: { 'Content-Type': bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'multipart/form-data' },
+        form: { q: city, tag: ['a', 'b'], client_secret: '•••' },
+      });
+      expect(JSON.stringify(events)).not.toContain(token);
+    }
+  });
+
+  it('refuses a Content-Type header beside a form body, and warns of a body it holds and does not send', () => {
+    const problems = (config: Record<string, unknown>) =>
+      validateFlow(callFlow({ url: `${base}/x`, ...config }), { catalogue: nodeRegistry })
+        .problems.filter((p) => p.nodeId === 'call')
+        .map((p) => `${p.code} ${p.severity} ${p.field}: ${p.message}`);
+    const form = [{ name: 'q', value: '{{inputs.city}}' }];
+    expect(
+      problems({
+        method: 'POST',
+        bodyType: 'multipart',
+        form,
+        headers: [{ name: 'content-type', value: 'text/plain' }],
+      }),
+    ).toEqual([
+      'NODE_SETUP error config.headers.0.name: node "call" sends a multipart form, which says its own Content-Type: remove this header',
+    ]);
+    expect(problems({ method: 'POST', bodyType: 'form', form: [{ name: ' ', value: 'x' }] })).toEqual([
+      'NODE_SETUP error config.form.0.name: node "call" form field 1 has no name yet',
+    ]);
+    expect(problems({ method: 'GET', body: 'hello', form })).toEqual([
+      'HTTP_BODY warning config.body: node "call" GET sends no body: this text is not sent',
+      'HTTP_BODY warning config.form: node "call" GET sends no body: these form fields are not sent',
+    ]);
+    expect(problems({ method: 'POST', bodyType: 'form', body: 'hello', form })).toEqual([
+      'HTTP_BODY warning config.body: node "call" the body type is a form: this text is not sent; choose JSON or text, or clear it',
+    ]);
+    expect(problems({ method: 'POST', body: 'hello', form })).toEqual([
+      'HTTP_BODY warning config.form: node "call" the body type is JSON or text: these form fields are not sent; choose a form body type, or remove them',
+    ]);
+    expect(problems({ method: 'POST', bodyType: 'form', form })).toEqual([]);
+    // A token endpoint's password typed into the form is a credential the flow would hold.
+    expect(problems({ method: 'POST', bodyType: 'form', form: [{ name: 'password', value: 'hunter2' }] })).toEqual([
+      'TYPED_SECRET warning config.form.0.value: node "call" its password form field\'s value is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here',
+    ]);
   });
 
   it('a secret not set here stops the run before any request, naming each one', async () => {

@@ -36,10 +36,10 @@ interface FieldProps {
 /** One form field built from a node type's editor hint. */
 export function ConfigField({ field, value, onChange, references, path, config, scope }: FieldProps) {
   const id = `field-${path}`;
-  const when = field.shownWhen;
-  // Empty text holds nothing to see or clear.
-  const isSet = value !== undefined && value !== '';
-  if (when && !when.is.includes(String(config?.[when.key])) && !(when.orWhenSet && isSet)) return null;
+  // Empty text, or an empty list, holds nothing to see or clear.
+  const isSet = value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+  const whens = field.shownWhen === undefined ? [] : 'key' in field.shownWhen ? [field.shownWhen] : field.shownWhen;
+  if (whens.some((when) => !when.is.includes(String(config?.[when.key])) && !(when.orWhenSet && isSet))) return null;
   switch (field.kind) {
     case 'template':
     case 'code': {
