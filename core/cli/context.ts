@@ -1,3 +1,4 @@
+import { useEnvironmentProxy } from '../providers/environment-proxy';
 import { resolveDatabasePath } from '../services/paths';
 import type { Services } from '../services/open-services';
 import { lib, loadLib } from './lib';
@@ -17,9 +18,13 @@ export class CliContext {
 
   constructor(private readonly options: () => GlobalOptions) {}
 
-  /** Loads the services' code (lib.ts); the CLI calls it before any command's action, so `--help` never does. */
-  load(): Promise<void> {
-    return loadLib();
+  /**
+   * Loads the services' code (lib.ts) and routes requests through the proxy the
+   * environment names (providers/environment-proxy.ts); the CLI calls it before any
+   * command's action, so `--help` never does.
+   */
+  async load(): Promise<void> {
+    await Promise.all([loadLib(), useEnvironmentProxy()]);
   }
 
   get services(): Services {

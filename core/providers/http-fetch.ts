@@ -1,3 +1,4 @@
+import { activeProxy } from './environment-proxy';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
@@ -112,8 +113,8 @@ type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Resp
  * connection rejects with fetch's TypeError('fetch failed') and the cause (the
  * AI SDK reads that as "cannot connect"), an abort with the signal's reason,
  * and a connection must open within fetch's time (CONNECT_TIMEOUT_MS).
- * Anything else (a Request object, a stream or form body, another protocol)
- * is Node's fetch's, and so is every redirect: the request is sent again
+ * Anything else (a Request object, a stream or form body, another protocol,
+ * any request while a proxy is set: environment-proxy.ts) is Node's fetch's, and so is every redirect: the request is sent again
  * through it, which follows the redirect as the fetch standard says (and drops
  * the API key's header when the redirect leaves the origin).
  */
@@ -125,7 +126,8 @@ export function createHttpFetch(connectTimeoutMs = CONNECT_TIMEOUT_MS): Fetch {
       url !== undefined &&
       (url.protocol === 'http:' || url.protocol === 'https:') &&
       (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array);
-    if (!isPlain) return fetch(input, init);
+    // Through a proxy, the request is Node's fetch's: its dispatcher knows the proxy and NO_PROXY.
+    if (!isPlain || activeProxy()) return fetch(input, init);
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
     const headers = new Headers(init.headers);

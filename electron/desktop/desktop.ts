@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { AppCommand } from '../../core/api/app-commands';
 import type { HostEvent } from '../../core/api/contract';
+import { useEnvironmentProxy } from '../../core/services/network';
 import { ApiHost } from '../../core/host/api-host';
 import { endpointsFor } from '../../core/host/client-config';
 import { httpToken } from '../../core/host/http-host';
@@ -80,7 +81,9 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     send(importCommand(path));
   });
 
-  await shell.app.whenReady();
+  // Both before anything is served: the main process's requests (models, HTTP request nodes) go
+  // through the proxy the environment names, as the CLI's do.
+  await Promise.all([shell.app.whenReady(), useEnvironmentProxy()]);
   const databasePath = options.database.path;
   const services = openServices(databasePath, {
     seedExamples: options.database.isDefault,
