@@ -1,3 +1,4 @@
+import { certificateFailure } from '../model/certificates';
 import { FlowbenchError } from '../model/errors';
 import { MAX_HTTP_RESPONSE_BYTES, type HttpForm, type HttpPort, type HttpRequestSpec } from '../model/http';
 
@@ -82,6 +83,14 @@ export const fetchHttp: HttpPort = {
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      const certificate = certificateFailure(error);
+      if (certificate) {
+        throw new FlowbenchError(
+          'HTTP_CERTIFICATE',
+          `node "${request.nodeId}": ${request.method} ${url.href} was not called: ${certificate}`,
+          { nodeId: request.nodeId },
+        );
+      }
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new FlowbenchError(
         'HTTP_UNREACHABLE',

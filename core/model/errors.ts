@@ -65,6 +65,8 @@ export const ERROR_CODES = {
   LOOP_LIMIT: 'a node took its loop edge back once more after the last pass its loop allows',
   HTTP_REQUEST_INVALID: "an HTTP request node's URL is not an http: or https: URL, or a header cannot be sent",
   HTTP_UNREACHABLE: 'an HTTP request node could not reach its URL (refused, no such host, a broken connection)',
+  HTTP_CERTIFICATE:
+    "an HTTP request node's URL answered with a certificate this machine does not trust, out of date or for another name (not retried)",
   HTTP_STATUS: 'an HTTP request node was answered with a status that is not 2xx (`data.status`)',
   HTTP_RESPONSE_TOO_LARGE: "an HTTP request node's response is over 10 MB",
   SECRET_NOT_FOUND: 'no secret of that name is kept (`flowbench secrets list`)',

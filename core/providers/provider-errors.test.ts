@@ -1,6 +1,9 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, streamText } from 'ai';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from './http-fetch';
@@ -70,6 +73,26 @@ async function failure(path: string, stream = false, apiKey?: string) {
 }
 
 describe('providerError', () => {
+  it("says a provider's certificate this machine does not trust, and where a company's own authority goes", async () => {
+    const tls = join(import.meta.dirname, '../../tests/fixtures/tls');
+    const secure = createHttpsServer(
+      { cert: readFileSync(join(tls, 'localhost.crt')), key: readFileSync(join(tls, 'localhost.key')) },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}/v1`;
+    try {
+      const model = createOpenAICompatible({ name: 'corp', baseURL: url, fetch: httpFetch }).chatModel('m');
+      const thrown: unknown = await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch((e: unknown) => e);
+      expect(providerError(thrown, { name: 'corp', kind: 'openai-compatible' }, url, [])).toMatchObject({
+        code: 'PROVIDER_UNAVAILABLE',
+        message: `cannot reach provider "corp" at ${url}: its certificate is not one this machine trusts (DEPTH_ZERO_SELF_SIGNED_CERT); a company's own certificate authority goes in NODE_EXTRA_CA_CERTS, a PEM file read when Flowbench starts`,
+      });
+    } finally {
+      secure.close();
+    }
+  });
+
   it('says what went wrong after a provider answered 200, not "Failed to process successful response"', async () => {
     const brokenOff = {
       code: 'PROVIDER_ERROR',

@@ -1,4 +1,5 @@
 import { APICallError, JSONParseError, RetryError, TypeValidationError } from 'ai';
+import { certificateFailure } from '../model/certificates';
 import { FlowbenchError } from '../model/errors';
 import { whereToSetKey, type ProviderConfig } from '../model/provider-config';
 
@@ -66,7 +67,7 @@ function describeFailure(
     const status = error.statusCode;
     const detail = (error.responseBody ?? error.message).slice(0, 500);
     if (status === undefined) {
-      const reason = error.message.replace(/^Cannot connect to API: /, '');
+      const reason = certificateFailure(error) ?? error.message.replace(/^Cannot connect to API: /, '');
       return new FlowbenchError(
         'PROVIDER_UNAVAILABLE',
         `cannot reach provider "${provider}" at ${url}: ${reason}`,

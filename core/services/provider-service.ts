@@ -1,3 +1,4 @@
+import { certificateFailure } from '../model/certificates';
 import { FlowbenchError } from '../model/errors';
 import { parseOrRefuse } from '../model/parse';
 import {
@@ -262,7 +263,10 @@ export class ProviderService {
       // The fetch model calls use, so that a provider this test passes is one a run reaches.
       response = await httpFetch(`${url}/models`, { headers, signal: signal ?? AbortSignal.timeout(10_000) });
     } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      const cause =
+        certificateFailure(error) ??
+        (error as { cause?: { message?: string } }).cause?.message ??
+        (error as Error).message;
       throw new FlowbenchError('PROVIDER_UNAVAILABLE', `cannot reach provider "${config.name}" at ${url}: ${cause}`, {
         provider: config.name,
         url,

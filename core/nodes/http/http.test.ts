@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../../engine/run-flow';
@@ -369,6 +372,30 @@ describe('an HTTP request node reading {{secrets.name}}', () => {
     expect(problems({ method: 'POST', bodyType: 'form', form: [{ name: 'password', value: 'hunter2' }] })).toEqual([
       'TYPED_SECRET warning config.form.0.value: node "call" its password form field\'s value is typed as it is, so the flow and its exported file hold it: keep it on the Secrets page and write {{secrets.name}} here',
     ]);
+  });
+
+  it("neither calls nor retries a URL whose certificate this machine does not trust: HTTP_CERTIFICATE says where a company's authority goes", async () => {
+    const tls = join(import.meta.dirname, '../../../tests/fixtures/tls');
+    let called = 0;
+    const secure = createHttpsServer(
+      { cert: readFileSync(join(tls, 'localhost.crt')), key: readFileSync(join(tls, 'localhost.key')) },
+      (_req, res) => res.end(String(++called)),
+    );
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}/internal`;
+    try {
+      const { result, failed } = await run(callFlow({ url }, { maxAttempts: 3 }));
+      expect(result.error).toEqual({
+        code: 'HTTP_CERTIFICATE',
+        nodeId: 'call',
+        message: `node "call": GET ${url} was not called: its certificate is not one this machine trusts (DEPTH_ZERO_SELF_SIGNED_CERT); a company's own certificate authority goes in NODE_EXTRA_CA_CERTS, a PEM file read when Flowbench starts`,
+      });
+      // Not network trouble: one attempt, and the server was never asked anything.
+      expect(failed).toHaveLength(1);
+      expect(called).toBe(0);
+    } finally {
+      secure.close();
+    }
   });
 
   it('a secret not set here stops the run before any request, naming each one', async () => {
