@@ -16,9 +16,10 @@ let url: string;
 beforeEach(async () => {
   server = createServer(
     { cert: readFileSync(CERT), key: readFileSync(join(ROOT, 'tests/fixtures/tls/localhost.key')) },
-    (_req, res) => {
+    (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"status":"green"}');
+      // An OpenAI-compatible model server's list too, for a provider's Test.
+      res.end(req.url === '/v1/models' ? '{"data":[{"id":"corp-model"}]}' : '{"status":"green"}');
     },
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,5 +55,20 @@ describe("an internal API signed by a company's own certificate authority", () =
     const trusted = await runCli(['--db', db, 'run', 'health'], { NODE_EXTRA_CA_CERTS: CERT });
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toBe('green\n');
+  });
+
+  it("makes a model server's Test say so, and pass once NODE_EXTRA_CA_CERTS names the authority", async () => {
+    const db = join(tempDir(), 'providers.db');
+    const base = new URL('/v1', url).href;
+    await runJson(['--db', db, 'providers', 'set', 'corp', '--kind', 'openai-compatible', '--base-url', base]);
+    const refused = await runCli(['--db', db, 'providers', 'test', 'corp']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `[PROVIDER_UNAVAILABLE]: cannot reach provider "corp" at ${base}: its certificate is not one this machine trusts (DEPTH_ZERO_SELF_SIGNED_CERT)`,
+    );
+    expect(await runJson(['--db', db, 'providers', 'test', 'corp'], { NODE_EXTRA_CA_CERTS: CERT })).toEqual({
+      url: base,
+      models: ['corp-model'],
+    });
   });
 });
