@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { certificateFailure } from '../model/certificates';
 import { FlowbenchError } from '../model/errors';
 import { MAX_HTTP_RESPONSE_BYTES, type HttpForm, type HttpPort, type HttpRequestSpec } from '../model/http';
@@ -31,7 +32,19 @@ function prepare(request: HttpRequestSpec): { url: URL; headers: Headers } {
   return { url, headers };
 }
 
-/** The body as text, refused past MAX_HTTP_RESPONSE_BYTES without reading the rest. */
+/** Media types that are text: JSON, XML (SVG too), YAML, scripts, forms, and their `+json` kin. */
+const TEXT_TYPE =
+  /^text\/|[/+](json|xml|yaml|x-yaml|javascript|ecmascript|x-www-form-urlencoded|csv|graphql)$|^application\/(x-)?ndjson$/;
+/** Media types that are bytes, whatever they happen to decode as. */
+const BINARY_TYPE =
+  /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-7z-compressed|wasm|x-protobuf|protobuf)$/;
+
+/**
+ * The body as text, refused past MAX_HTTP_RESPONSE_BYTES without reading the
+ * rest. One that is no text (an image, a PDF, bytes that are no UTF-8 under a
+ * type that does not say text) is a `data:` URL of its type, base64 (n8n's autodetected binary
+ * response): read as UTF-8 it would be mangled for good, unsaid.
+ */
 async function readBody(nodeId: string, response: Response): Promise<string> {
   if (!response.body) return '';
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -51,7 +64,11 @@ async function readBody(nodeId: string, response: Response): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  // Text as before; a type neither list knows is read by its bytes.
+  if (TEXT_TYPE.test(type) || (!BINARY_TYPE.test(type) && isUtf8(bytes))) return bytes.toString('utf8');
+  return `data:${type || 'application/octet-stream'};base64,${bytes.toString('base64')}`;
 }
 
 /**

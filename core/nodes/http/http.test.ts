@@ -24,7 +24,7 @@ interface Received {
 let server: Server;
 let base: string;
 let received: Received[];
-let answer: (request: Received) => { status?: number; type?: string; body: string };
+let answer: (request: Received) => { status?: number; type?: string; body: string | Buffer };
 
 beforeEach(async () => {
   received = [];
@@ -124,6 +124,21 @@ describe('an HTTP request node', () => {
       body: 'hello Oslo',
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     });
+  });
+
+  it('gives an image, or bytes that are no text, as a data: URL of their type; text of a type it does not know as text', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff]);
+    answer = (r) =>
+      r.url === '/logo.png'
+        ? { type: 'image/png', body: png }
+        : r.url === '/blob'
+          ? { type: 'application/x-custom', body: Buffer.from([0xff, 0xfe, 0x00]) }
+          : { type: 'application/vnd.custom', body: 'plain words, ünïcode' };
+    const image = await run(callFlow({ url: `${base}/logo.png`, output: 'response' }));
+    expect(image.step?.output).toMatchObject({ status: 200, body: `data:image/png;base64,${png.toString('base64')}` });
+    expect(Buffer.from((image.step?.output as { body: string }).body.split(',')[1] as string, 'base64')).toEqual(png);
+    expect((await run(callFlow({ url: `${base}/blob` }))).step?.output).toBe('data:application/x-custom;base64,//4A');
+    expect((await run(callFlow({ url: `${base}/words` }))).step?.output).toBe('plain words, ünïcode');
   });
 
   it('fails HTTP_STATUS on a status that is not 2xx, retrying 5xx, or gives it as any answer when told not to fail', async () => {
