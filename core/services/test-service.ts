@@ -11,7 +11,7 @@ import {
   type TestCaseResult,
   type TestRunSummary,
 } from '../model/test-cases';
-import { toolResult } from '../model/tool-result';
+import { contentText, toolResult } from '../model/tool-result';
 import { schemaProblems } from '../model/json-schema';
 import type { RunService } from './run-service';
 
@@ -28,7 +28,7 @@ function observe(flow: Flow, record: RunRecord): Observed {
   const result = toolResult(flow, record);
   if (result.structuredContent)
     return { text: JSON.stringify(result.structuredContent), json: result.structuredContent };
-  const text = result.content.map((c) => c.text).join('\n\n');
+  const text = result.content.map(contentText).join('\n\n');
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -312,6 +312,51 @@ test('a form body: Body type swaps the Body for Form fields, sent URL-encoded wi
   }
 });
 
+test('an image the HTTP request node got shows as the image in its step, with its type and size, and goes to clients as image content', async ({
+  page,
+  served,
+}) => {
+  // A 1×1 PNG, as a chart or avatar API answers.
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const { base, close } = await localApi((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.end(png);
+  });
+  try {
+    await openFlow(page, served, {
+      ...buildFlow({
+        id: 'avatar',
+        nodes: [
+          { ...input(), position: { x: 0, y: 100 } },
+          { id: 'call', type: 'http', position: { x: 300, y: 100 }, config: { url: `${base}/avatar.png` } },
+          { ...output('{{nodes.call.output}}'), position: { x: 600, y: 100 } },
+        ],
+        edges: ['input>call', 'call>result'],
+      }),
+      name: 'Avatar',
+    });
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+    // The output node returns it: a client is sent image content, shown as such.
+    const client = page.getByLabel('What an MCP client receives');
+    await expect(client).toContainText('content[0] · image (image/png)');
+    await expect(client.getByRole('img', { name: 'the image/png image a client receives' })).toBeVisible();
+    await page.getByTestId('rf__node-call').click();
+    const details = page.getByLabel('Step details');
+    await expect(details).toContainText(`image/png, ${png.length} B (a data: URL; Copy takes all of it)`);
+    const image = details.getByRole('img', { name: 'the image/png the step gave' });
+    await expect(image).toBeVisible();
+    // Decoded by the browser: the bytes arrived whole.
+    expect(await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([1, 1]);
+  } finally {
+    await close();
+  }
+});
+
 test('Basic auth: the user and password typed in the inspector are sent as the Authorization header, the run shows •••', async ({
   page,
   served,

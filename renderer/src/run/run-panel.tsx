@@ -312,12 +312,24 @@ function ClientResult() {
           <pre>{JSON.stringify(result.structuredContent, null, 2)}</pre>
         </>
       ) : (
-        result.content.map((item, i) => (
-          <div key={i}>
-            <small className="muted">content[{i}] · text</small>
-            <pre>{item.text}</pre>
-          </div>
-        ))
+        result.content.map((item, i) =>
+          item.type === 'text' ? (
+            <div key={i}>
+              <small className="muted">content[{i}] · text</small>
+              <pre>{item.text}</pre>
+            </div>
+          ) : (
+            <div key={i} className="data-url">
+              <small className="muted">
+                content[{i}] · image ({item.mimeType})
+              </small>
+              <img
+                src={`data:${item.mimeType};base64,${item.data}`}
+                alt={`the ${item.mimeType} image a client receives`}
+              />
+            </div>
+          ),
+        )
       )}
     </section>
   );

@@ -232,9 +232,31 @@ function Block({ title, text, children }: { title: string; text: string; childre
   );
 }
 
+/** A `data:` URL of bytes (an HTTP request node's image or PDF): its type and size, and the image itself. */
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,/;
+
+function DataUrlValue({ url, type, label }: { url: string; type: string; label: React.ReactNode }) {
+  // Base64 holds 3 bytes in 4 characters, the last group padded with = for each byte short.
+  const base64 = url.length - url.indexOf(',') - 1;
+  const padding = url.endsWith('==') ? 2 : url.endsWith('=') ? 1 : 0;
+  const bytes = (base64 * 3) / 4 - padding;
+  const size = bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
+  return (
+    <div className="json-leaf data-url">
+      {label}
+      <span className="muted">
+        {type}, {size} (a data: URL; Copy takes all of it)
+      </span>
+      {type.startsWith('image/') && <img src={url} alt={`the ${type} the step gave`} />}
+    </div>
+  );
+}
+
 /** Text as text; objects and arrays as a tree whose branches fold. */
 export function JsonValue({ value, name }: { value: unknown; name?: string }) {
   const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
+  const dataType = typeof value === 'string' ? DATA_URL.exec(value)?.[1] : undefined;
+  if (dataType) return <DataUrlValue url={value as string} type={dataType} label={label} />;
   if (value === null || typeof value !== 'object') {
     const text = typeof value === 'string' && name === undefined ? value : JSON.stringify(value);
     return name === undefined ? (

@@ -77,7 +77,7 @@ export function chatAnswer(flow: Flow, run: RunRecord): ChatAnswer {
   const result = toolResult(flow, run, false);
   const text = result.structuredContent
     ? JSON.stringify(result.structuredContent, null, 2)
-    : result.content.map((item) => item.text).join('\n\n');
+    : result.content.map((item) => (item.type === 'text' ? item.text : `(an ${item.mimeType} image)`)).join('\n\n');
   const tokens = run.usage ? (run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0) : 0;
   const facts = [
     run.durationMs !== undefined ? `${(run.durationMs / 1000).toFixed(2)} s` : '',
