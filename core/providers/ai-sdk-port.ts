@@ -5,6 +5,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { FlowbenchError } from '../model/errors';
 import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
 import type { LlmMessage } from '../model/run';
+import { imagesNote, promptImages } from '../model/prompt-images';
 import { needsKey, providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
 import { httpFetch } from './http-fetch';
 import { runAgentLoop } from './agent-loop';
@@ -12,6 +13,9 @@ import { modelAnswer } from './model-answer';
 import { missingKey } from './provider-errors';
 
 /** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
+/** A part of a user message as the AI SDK takes it: text, or an image's base64 and type. */
+export type UserPart = { type: 'text'; text: string } | { type: 'image'; image: string; mediaType: string };
+
 export type ProviderResolver = (name: string) => ProviderConfig;
 
 // Model clients are reused across calls while the provider's settings stay the same.
@@ -60,8 +64,11 @@ export interface PreparedCall {
   call: {
     model: LanguageModelV3;
     system?: string;
-    /** The user messages (a node's memory, then its prompt), or a system-only request's one system message. */
-    messages: { role: 'user' | 'system'; content: string }[];
+    /**
+     * The user messages (a node's memory, then its prompt), text or text and
+     * the images it carried (prompt-images.ts), or a system-only request's one system message.
+     */
+    messages: ({ role: 'user'; content: string | UserPart[] } | { role: 'system'; content: string })[];
     allowSystemInMessages?: boolean;
     maxRetries: 0;
     abortSignal: AbortSignal;
@@ -98,10 +105,23 @@ export function prepareCall(
     request.outputFormat === 'json'
       ? [baseSystem, jsonInstruction(request.jsonSchema)].filter(Boolean).join('\n\n')
       : baseSystem || undefined;
-  const userMessages =
-    isSystemOnly && !needsUserTurn
-      ? []
-      : [...(request.context ?? []), userPrompt].map((content) => ({ role: 'user' as const, content }));
+  const userTexts = isSystemOnly && !needsUserTurn ? [] : [...(request.context ?? []), userPrompt];
+  const split = userTexts.map(promptImages);
+  const userMessages = split.map(({ text, images }) => ({
+    role: 'user' as const,
+    content:
+      images.length === 0
+        ? text
+        : [
+            { type: 'text' as const, text },
+            ...images.map((image) => ({ type: 'image' as const, image: image.data, mediaType: image.mediaType })),
+          ],
+  }));
+  // Recorded as text: the placeholders, then what each image was (its bytes are in the step that made it).
+  const recorded = split.map(({ text, images }) => ({
+    role: 'user' as const,
+    content: images.length === 0 ? text : `${text}\n\n${imagesNote(images)}`,
+  }));
   return {
     config,
     model,
@@ -109,7 +129,7 @@ export function prepareCall(
     secrets: [apiKey],
     system,
     userPrompt,
-    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...userMessages],
+    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), ...recorded],
     call: {
       model: cachedModel(config, model, env),
       // Without a user message the system prompt travels as the conversation's one message.

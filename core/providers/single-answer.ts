@@ -23,7 +23,18 @@ export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: 
     ...call.messages.map((message) =>
       message.role === 'system'
         ? { role: 'system' as const, content: message.content }
-        : { role: 'user' as const, content: [{ type: 'text' as const, text: message.content }] },
+        : {
+            role: 'user' as const,
+            content:
+              typeof message.content === 'string'
+                ? [{ type: 'text' as const, text: message.content }]
+                : // An image is a file part of its type, as generateText turns an image part into one.
+                  message.content.map((part) =>
+                    part.type === 'text'
+                      ? part
+                      : { type: 'file' as const, data: part.image, mediaType: part.mediaType },
+                  ),
+          },
     ),
   ];
   const options: LanguageModelV3CallOptions = {

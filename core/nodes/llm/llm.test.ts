@@ -36,6 +36,34 @@ describe('llm node', () => {
     expect(ctx.reported[0]).toEqual({ input: { system: 'Be brief.', prompt: 'About otters' } });
   });
 
+  it('sends an image a reference put in its prompt as an image beside the text, streamed or not; the run records a placeholder', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const config = llmNode.configSchema.parse({ prompt: 'What is in {{inputs.photo}}? One word.' });
+    for (const streamsTokens of [true, false]) {
+      server.requests.length = 0;
+      server.reply = () => ({ content: 'A dot.' });
+      const ctx = {
+        ...nodeContext({ inputs: { photo: `data:image/png;base64,${png}` }, llm: testLlm(server.url) }),
+        streamsTokens,
+      };
+      expect(await llmNode.execute?.(ctx, config)).toEqual({ kind: 'output', output: 'A dot.' });
+      // As the OpenAI API takes a picture: an image_url part of its data: URL, after the text.
+      expect(server.requests[0]?.body.messages).toEqual([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in [image 1]? One word.' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+          ],
+        },
+      ]);
+      expect(ctx.reported.at(-1)?.messages?.[0]).toEqual({
+        role: 'user',
+        content: 'What is in [image 1]? One word.\n\n[image 1: image/png, 70 bytes, sent as an image]',
+      });
+    }
+  });
+
   it('parses a JSON answer and fails with INVALID_MODEL_OUTPUT when it breaks the schema', async () => {
     const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
     const config = llmNode.configSchema.parse({ prompt: 'count', outputFormat: 'json', jsonSchema: schema });
