@@ -264,3 +264,29 @@ test('a flow that asks the person (an ask node) asks in the Chat tab too, and th
   );
   await expect(form).toHaveCount(0);
 });
+
+test('a flow that returns an image shows the picture in its chat answer, beside its text', async ({ page, served }) => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'pictures',
+      parameters: [{ name: 'message', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { ...template('picture', `data:image/png;base64,${png}`), position: { x: 300, y: 100 } },
+        { ...output('{{nodes.picture.output}}', 'You asked for {{inputs.message}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>picture', 'picture>result'],
+    }),
+    name: 'Pictures',
+  });
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('textbox', { name: 'Message' }).fill('a dot');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const answer = page.getByRole('log', { name: 'Conversation' }).getByLabel('Answer', { exact: true });
+  await expect(answer).toContainText('You asked for a dot', { timeout: 20_000 });
+  await expect(answer).not.toContainText('base64');
+  const image = answer.getByRole('img', { name: 'image 1 of the answer (image/png)' });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+});

@@ -225,6 +225,14 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
         >
           {answer.isError && <strong>{answer.status}: </strong>}
           <span className="chat-text">{answer.text}</span>
+          {answer.images?.map((image, i) => (
+            <img
+              key={i}
+              className="chat-image"
+              src={`data:${image.mimeType};base64,${image.data}`}
+              alt={`image ${i + 1} of the answer (${image.mimeType})`}
+            />
+          ))}
           {answer.tools && <small className="chat-facts">Called {answer.tools.join(', ')}</small>}
           {answer.facts && <small className="chat-facts">{answer.facts}</small>}
           <span className="chat-run-link">

@@ -23,6 +23,8 @@ export interface ChatAnswer {
   status: RunStatus | 'not started' | 'deleted';
   /** What an MCP client would get: the result's text, its structured content as JSON, or the error. */
   text: string;
+  /** The images in it (MCP image content: a flow that returns an image), shown as pictures. */
+  images?: { mimeType: string; data: string }[];
   isError: boolean;
   /** What it took, as chat playgrounds show under an answer: "1.20 s · 150 tokens · $0.0012". */
   facts?: string;
@@ -77,7 +79,10 @@ export function chatAnswer(flow: Flow, run: RunRecord): ChatAnswer {
   const result = toolResult(flow, run, false);
   const text = result.structuredContent
     ? JSON.stringify(result.structuredContent, null, 2)
-    : result.content.map((item) => (item.type === 'text' ? item.text : `(an ${item.mimeType} image)`)).join('\n\n');
+    : result.content.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n\n');
+  const images = result.content.flatMap((item) =>
+    item.type === 'image' ? [{ mimeType: item.mimeType, data: item.data }] : [],
+  );
   const tokens = run.usage ? (run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0) : 0;
   const facts = [
     run.durationMs !== undefined ? `${(run.durationMs / 1000).toFixed(2)} s` : '',
@@ -93,6 +98,7 @@ export function chatAnswer(flow: Flow, run: RunRecord): ChatAnswer {
   return {
     status: run.status,
     text,
+    ...(images.length > 0 ? { images } : {}),
     isError: result.isError === true,
     ...(facts.length > 0 ? { facts: facts.join(' · ') } : {}),
     ...(tools.length > 0 ? { tools } : {}),
