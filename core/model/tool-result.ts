@@ -33,17 +33,27 @@ export interface McpToolResult extends Omit<ToolResult, 'content'> {
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
-/** The whole value an image's `data:` URL (an HTTP request node's image): its type and base64. */
-const IMAGE_DATA_URL = /^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/;
+/** An image's data: URL (an HTTP request node's, an MCP tool's image) anywhere in a value: its type and base64. */
+const IMAGE_DATA_URL = /data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]+={0,2})/g;
 
-/** A content block as the text it came from: an image as its data: URL again (what test cases read). */
-export const contentText = (item: ToolResult['content'][number]): string =>
-  item.type === 'text' ? item.text : `data:${item.mimeType};base64,${item.data}`;
-
-/** A value as a content block: an image's data: URL as MCP image content (a client shows it), other text as text. */
-function contentOf(value: string): ToolResult['content'][number] {
-  const image = IMAGE_DATA_URL.exec(value);
-  return image ? { type: 'image', mimeType: image[1] as string, data: image[2] as string } : text(value);
+/**
+ * A value as content blocks: an image's data: URL as MCP image content (a
+ * client shows it), the text around it as text blocks, as an MCP tool that
+ * answers with text, an image and text sends them; a value with no image is one text block.
+ */
+function contentOf(value: string): ToolResult['content'] {
+  if (!value.includes('data:image/')) return [text(value)];
+  const blocks: ToolResult['content'] = [];
+  let at = 0;
+  for (const match of value.matchAll(IMAGE_DATA_URL)) {
+    const before = value.slice(at, match.index).trim();
+    if (before !== '') blocks.push(text(before));
+    blocks.push({ type: 'image', mimeType: match[1] as string, data: match[2] as string });
+    at = match.index + match[0].length;
+  }
+  const after = value.slice(at).trim();
+  if (after !== '') blocks.push(text(after));
+  return blocks.length > 0 ? blocks : [text(value)];
 }
 
 /** A failure a model can act on: what failed, why, and what had finished. */
@@ -75,9 +85,18 @@ function resultOf(flow: Flow, record: RunRecord): ToolResult {
   if (output?.kind === 'structured') {
     return { content: [text(JSON.stringify(output.data))], structuredContent: output.data };
   }
-  if (output?.kind === 'return_values') return { content: output.values.map((v) => contentOf(v.text)) };
-  // No output node: the outputs of the nodes nothing follows are the answer.
+  return { content: resultTexts(flow, record).flatMap(contentOf) };
+}
+
+/**
+ * The texts a succeeded run answers with, before images are taken out of them
+ * (what test cases read): its return values, or without an output node the
+ * outputs of the nodes nothing follows.
+ */
+export function resultTexts(flow: Flow, record: RunRecord): string[] {
+  const output = record.output;
+  if (output?.kind === 'return_values') return output.values.map((v) => v.text);
   const sources = new Set(flow.edges.map((e) => e.source));
   const sinks = record.steps.filter((s) => s.status === 'succeeded' && !sources.has(s.nodeId));
-  return { content: sinks.map((s) => contentOf(stringifyValue(s.output))) };
+  return sinks.map((s) => stringifyValue(s.output));
 }

@@ -169,10 +169,24 @@ export interface ToolPort {
   callTool(server: string, tool: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolResult>;
 }
 
-/** The value a tool's result stands for in a flow: its structured content, else its text. */
+/**
+ * The value a tool's result stands for in a flow: its structured content, else
+ * its text with each image as its data: URL, so that a vision model the flow
+ * hands it to sees the picture and a client the flow answers gets it back as
+ * an image. (`text`, what an agent's model reads, leaves the bytes out.)
+ */
 export function toolOutput(result: ToolResult): unknown {
-  return result.structuredContent !== undefined ? result.structuredContent : result.text;
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  if (!result.content.some(isImage)) return result.text;
+  return result.content
+    .map((block) => (isImage(block) ? `data:${block.mimeType};base64,${block.data}` : contentText([block])))
+    .join('\n');
 }
+
+const isImage = (block: unknown): block is { type: 'image'; mimeType: string; data: string } => {
+  const b = block as { type?: unknown; mimeType?: unknown; data?: unknown };
+  return b.type === 'image' && typeof b.mimeType === 'string' && typeof b.data === 'string';
+};
 
 /** Joins MCP content blocks into text: text blocks as they are, others as one JSON line each. */
 export function contentText(content: readonly unknown[]): string {

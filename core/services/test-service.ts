@@ -11,7 +11,7 @@ import {
   type TestCaseResult,
   type TestRunSummary,
 } from '../model/test-cases';
-import { contentText, toolResult } from '../model/tool-result';
+import { resultTexts, toolResult } from '../model/tool-result';
 import { schemaProblems } from '../model/json-schema';
 import type { RunService } from './run-service';
 
@@ -28,7 +28,10 @@ function observe(flow: Flow, record: RunRecord): Observed {
   const result = toolResult(flow, record);
   if (result.structuredContent)
     return { text: JSON.stringify(result.structuredContent), json: result.structuredContent };
-  const text = result.content.map(contentText).join('\n\n');
+  // The texts themselves: an image in one is still its data: URL there, as the flow made it.
+  const text = result.isError
+    ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n\n')
+    : resultTexts(flow, record).join('\n\n');
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toolResult } from '../../core/model/tool-result';
 import { buildFlow, input } from '../helpers/flow-builder';
 import { everythingStdio, filesystemStdio, startEverythingHttp } from '../helpers/mcp-servers';
 import { toolMessages } from '../helpers/openai-server';
@@ -49,6 +50,24 @@ describe('mcp_tool node', () => {
     expect(added.output).toMatchObject({ values: [{ text: expect.stringContaining('42') }] });
     const step = s.runs.get(added.id).steps.find((x) => x.nodeId === 'call');
     expect(step?.toolCalls).toEqual([expect.objectContaining({ server: 'everything', arguments: { a: 37, b: 5 } })]);
+  });
+
+  it('gives the image a tool answers with as its data: URL, which goes back to a client as an image between its texts', async () => {
+    const s = open();
+    const flow = s.flows.create(toolFlow('logo', { server: 'everything', tool: 'get-tiny-image', arguments: [] }));
+    const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+    expect(run.status).toBe('succeeded');
+    const output = s.runs.get(run.id).steps.find((x) => x.nodeId === 'call')?.output as string;
+    const [before, image, after] = output.split('\n');
+    expect(before).toBe("Here's the image you requested:");
+    expect(image).toMatch(/^data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/]+=*$/);
+    expect(after).toMatch(/MCP logo/);
+    // The flow's answer, as an MCP client receives it: the text, the picture, the text.
+    expect(toolResult(s.flows.get(flow.id), s.runs.get(run.id), false).content).toEqual([
+      { type: 'text', text: before },
+      { type: 'image', mimeType: 'image/png', data: image?.slice('data:image/png;base64,'.length) },
+      { type: 'text', text: after },
+    ]);
   });
 
   it('returns structured content as JSON the next nodes can reach into', async () => {
