@@ -360,6 +360,44 @@ test("an MCP tool node adds the arguments its tool's schema names in one click, 
   ]);
 });
 
+test("an MCP tool's image shows as the picture in its step, between its texts, and goes to clients as image content", async ({
+  page,
+  served,
+}) => {
+  withDatabase(served.db, (services) => services.servers.set(everythingStdio()));
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'logo',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        {
+          id: 'call',
+          type: 'mcp_tool',
+          position: { x: 320, y: 100 },
+          config: { server: 'everything', tool: 'get-tiny-image' },
+        },
+        { ...output('{{nodes.call.output}}'), position: { x: 640, y: 100 } },
+      ],
+      edges: ['input>call', 'call>result'],
+    }),
+    name: 'Logo',
+  });
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 20_000 });
+  const client = page.getByRole('region', { name: 'What an MCP client receives' });
+  await expect(client).toContainText("content[0] · textHere's the image you requested:");
+  await expect(client).toContainText('content[1] · image (image/png)');
+  await expect(client.getByRole('img', { name: 'the image/png image a client receives' })).toBeVisible();
+  await page.getByTestId('rf__node-call').click();
+  const stepOutput = page.getByLabel('Step details').locator('.step-block').filter({ hasText: 'Output' });
+  await expect(stepOutput).toContainText("Here's the image you requested:");
+  await expect(stepOutput).toContainText('image/png');
+  await expect(stepOutput).not.toContainText('iVBORw0KGgo');
+  const image = stepOutput.getByRole('img', { name: 'the image/png the step gave' });
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+});
+
 test('an MCP tool node on the server "flowbench" calls a published flow: its inputs offered and checked, the run a linked child run', async ({
   page,
   served,

@@ -1,4 +1,4 @@
-import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { runCli } from '../helpers/cli';
 import { expect, openFlow, pasteInto, test } from './fixtures';
 
@@ -117,4 +117,44 @@ test('text pasted into the Run form keeps its line breaks: the run gets the text
   await page.screenshot({ path: test.info().outputPath('pasted-lines-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: test.info().outputPath('pasted-lines-dark.png') });
+});
+
+test('a picture attached to a text input shows in the Run form and reaches the model as an image beside the prompt', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel(() => ({ content: 'A single pixel.' }));
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'describe',
+      parameters: [{ name: 'photo', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { ...llm('look', 'What is in {{inputs.photo}}?'), position: { x: 300, y: 100 } },
+        { ...output('{{nodes.look.output}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>look', 'look>result'],
+    }),
+    name: 'Describe',
+  });
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  await page
+    .getByLabel('Attach an image to photo')
+    .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByRole('img', { name: 'the image given as photo' })).toBeVisible();
+  await expect(page.locator('.attached-image')).toContainText(`image/png, ${png.length} B, sent as its data: URL`);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+  expect(model.requests[0]?.body.messages?.at(-1)?.content).toEqual([
+    { type: 'text', text: 'What is in [image 1]?' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+  ]);
+  // Remove gives the text box back, empty.
+  await page.locator('.attached-image').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.locator('#run-input-photo')).toHaveValue('');
 });

@@ -1,5 +1,11 @@
 import type { Parameter } from '../../../core/model/parameter';
+import { useState } from 'react';
 import { stringifyValue } from '../../../core/model/template';
+import { dataUrlBytes, dataUrlType, formatBytes } from './data-url';
+
+/** The largest picture the Run form takes: what Anthropic's API takes in one image (OpenAI's takes more). */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const IMAGE_TYPES = 'image/png,image/jpeg,image/gif,image/webp';
 
 /** One parameter of the Run form, with the widget its type calls for. */
 export function RunInputField({
@@ -75,16 +81,23 @@ export function RunInputField({
     default:
       // A box of several lines, growing with its text: an <input> turns the line breaks of a pasted
       // ticket or article into spaces, and the run would get text other than what was pasted.
-      widget = (
-        <textarea
-          {...common}
-          className="text-input"
-          rows={1}
-          value={text ?? ''}
-          placeholder={fallback || parameter.description}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      // An attached picture is its data: URL, shown as the picture (a vision model gets it as one).
+      widget =
+        text !== undefined && dataUrlType(text) ? (
+          <AttachedImage url={text} name={parameter.name} onRemove={() => onChange('')} />
+        ) : (
+          <>
+            <textarea
+              {...common}
+              className="text-input"
+              rows={1}
+              value={text ?? ''}
+              placeholder={fallback || parameter.description}
+              onChange={(e) => onChange(e.target.value)}
+            />
+            <AttachImage name={parameter.name} onAttach={onChange} />
+          </>
+        );
   }
   return (
     <label className="field" htmlFor={id}>
@@ -108,5 +121,54 @@ export function RunInputField({
         </small>
       )}
     </label>
+  );
+}
+
+/** Attach an image…: a picture from disk as the text's data: URL, as chat playgrounds take one. */
+function AttachImage({ name, onAttach }: { name: string; onAttach: (dataUrl: string) => void }) {
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const attach = (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > MAX_IMAGE_BYTES) {
+      setProblem(
+        `${file.name} is ${formatBytes(file.size)}; a picture here is at most ${formatBytes(MAX_IMAGE_BYTES)}`,
+      );
+      return;
+    }
+    setProblem(undefined);
+    const reader = new FileReader();
+    reader.onload = () => typeof reader.result === 'string' && onAttach(reader.result);
+    reader.onerror = () => setProblem(`${file.name} could not be read`);
+    reader.readAsDataURL(file);
+  };
+  return (
+    <span className="attach-image">
+      <input
+        type="file"
+        accept={IMAGE_TYPES}
+        aria-label={`Attach an image to ${name}`}
+        onChange={(e) => {
+          attach(e.target.files?.[0]);
+          e.target.value = '';
+        }}
+      />
+      {problem && <small className="error">{problem}</small>}
+    </span>
+  );
+}
+
+/** A picture given as the parameter's value: shown, with its type and size, and Remove. */
+function AttachedImage({ url, name, onRemove }: { url: string; name: string; onRemove: () => void }) {
+  const type = dataUrlType(url) ?? '';
+  return (
+    <span className="attached-image data-url">
+      {type.startsWith('image/') && <img src={url} alt={`the image given as ${name}`} />}
+      <small className="muted">
+        {type}, {formatBytes(dataUrlBytes(url))}, sent as its data: URL{' '}
+        <button type="button" className="small" onClick={onRemove}>
+          Remove
+        </button>
+      </small>
+    </span>
   );
 }

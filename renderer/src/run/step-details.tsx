@@ -1,3 +1,4 @@
+import { dataUrlBytes, dataUrlType, formatBytes } from './data-url';
 import { formatCost } from '../../../core/model/pricing';
 import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { stringifyValue } from '../../../core/model/template';
@@ -233,30 +234,53 @@ function Block({ title, text, children }: { title: string; text: string; childre
 }
 
 /** A `data:` URL of bytes (an HTTP request node's image or PDF): its type and size, and the image itself. */
-const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,/;
-
 function DataUrlValue({ url, type, label }: { url: string; type: string; label: React.ReactNode }) {
-  // Base64 holds 3 bytes in 4 characters, the last group padded with = for each byte short.
-  const base64 = url.length - url.indexOf(',') - 1;
-  const padding = url.endsWith('==') ? 2 : url.endsWith('=') ? 1 : 0;
-  const bytes = (base64 * 3) / 4 - padding;
-  const size = bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
   return (
     <div className="json-leaf data-url">
       {label}
       <span className="muted">
-        {type}, {size} (a data: URL; Copy takes all of it)
+        {type}, {formatBytes(dataUrlBytes(url))} (a data: URL; Copy takes all of it)
       </span>
       {type.startsWith('image/') && <img src={url} alt={`the ${type} the step gave`} />}
     </div>
   );
 }
 
+/** Text with data: URLs in it (an MCP tool's text, its image, its text) as its pieces, each URL with its type. */
+function withDataUrls(text: string): { text: string; type?: string }[] {
+  const parts: { text: string; type?: string }[] = [];
+  let at = 0;
+  for (const match of text.matchAll(/data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/]+={0,2}/g)) {
+    if (match.index > at) parts.push({ text: text.slice(at, match.index) });
+    parts.push({ text: match[0], type: match[1] });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at) });
+  return parts;
+}
+
 /** Text as text; objects and arrays as a tree whose branches fold. */
 export function JsonValue({ value, name }: { value: unknown; name?: string }) {
   const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
-  const dataType = typeof value === 'string' ? DATA_URL.exec(value)?.[1] : undefined;
+  const dataType = typeof value === 'string' ? dataUrlType(value) : undefined;
   if (dataType) return <DataUrlValue url={value as string} type={dataType} label={label} />;
+  if (typeof value === 'string' && value.includes(';base64,')) {
+    const parts = withDataUrls(value);
+    if (parts.some((part) => part.type !== undefined)) {
+      return (
+        <div className="json-leaf">
+          {label}
+          {parts.map((part, i) =>
+            part.type === undefined ? (
+              <pre key={i}>{part.text}</pre>
+            ) : (
+              <DataUrlValue key={i} url={part.text} type={part.type} label={null} />
+            ),
+          )}
+        </div>
+      );
+    }
+  }
   if (value === null || typeof value !== 'object') {
     const text = typeof value === 'string' && name === undefined ? value : JSON.stringify(value);
     return name === undefined ? (
