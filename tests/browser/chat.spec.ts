@@ -290,3 +290,34 @@ test('a flow that returns an image shows the picture in its chat answer, beside 
   await expect(image).toBeVisible();
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 });
+
+test('a picture attached to a chat message is sent with it and shows in the conversation; a vision model gets it as an image', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  const model = await localModel(() => ({ content: 'A single dark pixel.' }));
+  await openFlow(page, served, chatFlow);
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  await page
+    .getByLabel('Attach an image to the message')
+    .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByRole('img', { name: 'the image to send' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('What is this?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const conversation = page.getByRole('log', { name: 'Conversation' });
+  await expect(conversation.getByLabel('Answer', { exact: true })).toContainText('A single dark pixel.', {
+    timeout: 20_000,
+  });
+  await expect(conversation.getByRole('img', { name: 'an image sent (image/png)' })).toBeVisible();
+  await expect(conversation).not.toContainText('base64');
+  await expect(page.getByRole('img', { name: 'the image to send' })).toHaveCount(0);
+  expect(model.requests[0]?.body.messages?.at(-1)?.content).toEqual([
+    { type: 'text', text: 'What is this?\n\n[image 1] ()' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+  ]);
+});

@@ -1,3 +1,5 @@
+import { withDataUrls } from './data-url';
+import { AttachImage } from './run-input-field';
 import { useEffect, useRef, useState } from 'react';
 import { errorsIn } from '../../../core/model/problems';
 import type { RunRecord } from '../../../core/model/run';
@@ -25,6 +27,8 @@ export function ChatPanel() {
   const run = useAppStore((s) => s.run);
   const problems = useAppStore((s) => s.problems);
   const [message, setMessage] = useState('');
+  /** A picture to send with the message (its data: URL), as chat playgrounds take one. */
+  const [image, setImage] = useState<string | undefined>(undefined);
   const end = useRef<HTMLDivElement>(null);
   const parameter = flow && chatParameter(flow);
   const lastTurn = turns.at(-1);
@@ -52,10 +56,13 @@ export function ChatPanel() {
     );
   const blockers = errorsIn(problems);
   const others = flow.parameters.filter((p) => p.name !== parameter.name);
+  const isEmpty = message.trim() === '' && image === undefined;
   const send = () => {
-    if (message.trim() === '' || isRunning || blockers.length > 0) return;
-    void useAppStore.getState().sendChat(message);
+    if (isEmpty || isRunning || blockers.length > 0) return;
+    // The picture goes after the text, as its data: URL: a vision model reading the message gets it as an image.
+    void useAppStore.getState().sendChat(image ? [message.trim(), image].filter(Boolean).join('\n\n') : message);
     setMessage('');
+    setImage(undefined);
   };
   return (
     <div className="chat-panel" aria-label="Chat">
@@ -84,6 +91,14 @@ export function ChatPanel() {
         </p>
       )}
       <div className="chat-composer">
+        {image && (
+          <span className="attached-image data-url">
+            <img src={image} alt="the image to send" />
+            <button type="button" className="small" onClick={() => setImage(undefined)}>
+              Remove
+            </button>
+          </span>
+        )}
         <textarea
           aria-label="Message"
           placeholder="A message (Enter sends, Shift+Enter a new line)"
@@ -94,7 +109,15 @@ export function ChatPanel() {
             // Up in an empty box brings back the last message, to change and send again, as chat apps do.
             if (e.key === 'ArrowUp' && message === '' && lastTurn) {
               e.preventDefault();
-              return setMessage(lastTurn.message);
+              const parts = withDataUrls(lastTurn.message);
+              setImage(parts.find((part) => part.type?.startsWith('image/'))?.text);
+              return setMessage(
+                parts
+                  .filter((part) => part.type === undefined)
+                  .map((part) => part.text)
+                  .join('')
+                  .trim(),
+              );
             }
             // Enter sends, as in every chat; Ctrl+Enter too, which elsewhere runs the Run form's inputs.
             if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
@@ -104,13 +127,10 @@ export function ChatPanel() {
           }}
         />
         <div className="chat-actions">
-          <button
-            className="primary"
-            disabled={isRunning || blockers.length > 0 || message.trim() === ''}
-            onClick={send}
-          >
+          <button className="primary" disabled={isRunning || blockers.length > 0 || isEmpty} onClick={send}>
             Send
           </button>
+          <AttachImage name="the message" onAttach={setImage} />
           {isRunning && <button onClick={() => void useAppStore.getState().cancelRun()}>Cancel</button>}
           {turns.length > 0 && (
             <button className="small" onClick={() => useAppStore.getState().clearChat()}>
@@ -217,7 +237,15 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
     .findLast((text) => text !== undefined && text !== '');
   return (
     <>
-      <div className="chat-message chat-sent">{turn.message}</div>
+      <div className="chat-message chat-sent">
+        {withDataUrls(turn.message).map((part, i) =>
+          part.type?.startsWith('image/') ? (
+            <img key={i} className="chat-image" src={part.text} alt={`an image sent (${part.type})`} />
+          ) : (
+            <span key={i}>{part.text}</span>
+          ),
+        )}
+      </div>
       {answer ? (
         <div
           className={`chat-message chat-answer${answer.isError ? ' is-error' : ''}`}

@@ -16,3 +16,16 @@ export const formatBytes = (bytes: number): string =>
     : bytes < 1024 * 1024
       ? `${(bytes / 1024).toFixed(1)} kB`
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Text with data: URLs in it (an MCP tool's text, its image, its text) as its pieces, each URL with its type. */
+export function withDataUrls(text: string): { text: string; type?: string }[] {
+  const parts: { text: string; type?: string }[] = [];
+  let at = 0;
+  for (const match of text.matchAll(/data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/]+={0,2}/g)) {
+    if (match.index > at) parts.push({ text: text.slice(at, match.index) });
+    parts.push({ text: match[0], type: match[1] });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at) });
+  return parts;
+}

@@ -1,5 +1,5 @@
 import type { Parameter } from '../../../core/model/parameter';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { stringifyValue } from '../../../core/model/template';
 import { dataUrlBytes, dataUrlType, formatBytes } from './data-url';
 
@@ -125,8 +125,9 @@ export function RunInputField({
 }
 
 /** Attach an image…: a picture from disk as the text's data: URL, as chat playgrounds take one. */
-function AttachImage({ name, onAttach }: { name: string; onAttach: (dataUrl: string) => void }) {
+export function AttachImage({ name, onAttach }: { name: string; onAttach: (dataUrl: string) => void }) {
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const chooser = useRef<HTMLInputElement>(null);
   const attach = (file: File | undefined) => {
     if (!file) return;
     if (file.size > MAX_IMAGE_BYTES) {
@@ -143,8 +144,13 @@ function AttachImage({ name, onAttach }: { name: string; onAttach: (dataUrl: str
   };
   return (
     <span className="attach-image">
+      <button type="button" className="small" onClick={() => chooser.current?.click()}>
+        Attach an image…
+      </button>
       <input
+        ref={chooser}
         type="file"
+        hidden
         accept={IMAGE_TYPES}
         aria-label={`Attach an image to ${name}`}
         onChange={(e) => {
@@ -152,7 +158,11 @@ function AttachImage({ name, onAttach }: { name: string; onAttach: (dataUrl: str
           e.target.value = '';
         }}
       />
-      {problem && <small className="error">{problem}</small>}
+      {problem && (
+        <small className="error" role="alert">
+          {problem}
+        </small>
+      )}
     </span>
   );
 }

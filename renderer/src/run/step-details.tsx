@@ -1,4 +1,4 @@
-import { dataUrlBytes, dataUrlType, formatBytes } from './data-url';
+import { dataUrlBytes, dataUrlType, formatBytes, withDataUrls } from './data-url';
 import { formatCost } from '../../../core/model/pricing';
 import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { stringifyValue } from '../../../core/model/template';
@@ -244,19 +244,6 @@ function DataUrlValue({ url, type, label }: { url: string; type: string; label: 
       {type.startsWith('image/') && <img src={url} alt={`the ${type} the step gave`} />}
     </div>
   );
-}
-
-/** Text with data: URLs in it (an MCP tool's text, its image, its text) as its pieces, each URL with its type. */
-function withDataUrls(text: string): { text: string; type?: string }[] {
-  const parts: { text: string; type?: string }[] = [];
-  let at = 0;
-  for (const match of text.matchAll(/data:([\w.+-]+\/[\w.+-]+);base64,[A-Za-z0-9+/]+={0,2}/g)) {
-    if (match.index > at) parts.push({ text: text.slice(at, match.index) });
-    parts.push({ text: match[0], type: match[1] });
-    at = match.index + match[0].length;
-  }
-  if (at < text.length) parts.push({ text: text.slice(at) });
-  return parts;
 }
 
 /** Text as text; objects and arrays as a tree whose branches fold. */
