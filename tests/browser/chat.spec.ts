@@ -2,6 +2,7 @@ import { buildFlow, input, llm, output, template } from '../helpers/flow-builder
 import { releaseFlow } from '../helpers/flows';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { TINY_PNG_BASE64, tinyPng } from '../helpers/images';
 
 /** input (message, tone) → reply (an LLM that remembers its answers in "chat") → result. */
 const chatFlow = {
@@ -266,14 +267,13 @@ test('a flow that asks the person (an ask node) asks in the Chat tab too, and th
 });
 
 test('a flow that returns an image shows the picture in its chat answer, beside its text', async ({ page, served }) => {
-  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
   await openFlow(page, served, {
     ...buildFlow({
       id: 'pictures',
       parameters: [{ name: 'message', type: 'string' }],
       nodes: [
         { ...input(), position: { x: 0, y: 100 } },
-        { ...template('picture', `data:image/png;base64,${png}`), position: { x: 300, y: 100 } },
+        { ...template('picture', `data:image/png;base64,${TINY_PNG_BASE64}`), position: { x: 300, y: 100 } },
         { ...output('{{nodes.picture.output}}', 'You asked for {{inputs.message}}'), position: { x: 600, y: 100 } },
       ],
       edges: ['input>picture', 'picture>result'],
@@ -299,10 +299,7 @@ test('a picture attached to a chat message is sent with it and shows in the conv
   const model = await localModel(() => ({ content: 'A single dark pixel.' }));
   await openFlow(page, served, chatFlow);
   await page.getByRole('tab', { name: 'Chat' }).click();
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
+  const png = tinyPng();
   await page
     .getByLabel('Attach an image to the message')
     .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });

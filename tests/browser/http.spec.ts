@@ -2,6 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { tinyPng } from '../helpers/images';
 
 /** A real API on 127.0.0.1 answering as `handle` does, for one test: its base URL, and close when done. */
 async function localApi(handle: RequestListener): Promise<{ base: string; close: () => Promise<void> }> {
@@ -317,10 +318,7 @@ test('an image the HTTP request node got shows as the image in its step, with it
   served,
 }) => {
   // A 1×1 PNG, as a chart or avatar API answers.
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
+  const png = tinyPng();
   const { base, close } = await localApi((_req, res) => {
     res.writeHead(200, { 'content-type': 'image/png' });
     res.end(png);

@@ -1,6 +1,7 @@
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { runCli } from '../helpers/cli';
 import { expect, openFlow, pasteInto, test } from './fixtures';
+import { tinyPng } from '../helpers/images';
 
 const typed = {
   ...buildFlow({
@@ -139,10 +140,7 @@ test('a picture attached to a text input shows in the Run form and reaches the m
     name: 'Describe',
   });
   await page.getByRole('tab', { name: 'Run' }).click();
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
+  const png = tinyPng();
   await page
     .getByLabel('Attach an image to photo')
     .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });

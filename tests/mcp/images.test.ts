@@ -6,16 +6,15 @@ import type { FlowInput } from '../../core/model/flow';
 import { buildFlow, input, output } from '../helpers/flow-builder';
 import { connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
 import { useTempDir } from '../helpers/temp';
+import { TINY_PNG_BASE64, tinyPng } from '../helpers/images';
 
 const tempDir = useTempDir();
-/** A 1×1 PNG, as a chart or avatar API answers. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 let api: Server;
 
 beforeEach(async () => {
   api = createServer((req, res) => {
     res.writeHead(200, { 'content-type': req.url === '/chart.png' ? 'image/png' : 'text/plain' });
-    res.end(req.url === '/chart.png' ? Buffer.from(PNG, 'base64') : 'a caption');
+    res.end(req.url === '/chart.png' ? tinyPng() : 'a caption');
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
 });
@@ -49,7 +48,7 @@ describe('a flow that returns an image', () => {
       const result = await client.callTool({ name: 'chart', arguments: {} });
       expect(result.isError).toBeFalsy();
       expect(result.content).toEqual([
-        { type: 'image', mimeType: 'image/png', data: PNG },
+        { type: 'image', mimeType: 'image/png', data: TINY_PNG_BASE64 },
         { type: 'text', text: 'Chart: a caption' },
       ]);
     } finally {

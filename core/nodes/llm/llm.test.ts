@@ -5,6 +5,7 @@ import { nodeContext } from '../../../tests/helpers/node-context';
 import { testLlm } from '../../../tests/helpers/llm';
 import { startOpenAiServer, type OpenAiServer } from '../../../tests/helpers/openai-server';
 import { llmNode } from './definition';
+import { TINY_PNG_BASE64 } from '../../../tests/helpers/images';
 
 let server: OpenAiServer;
 beforeEach(async () => {
@@ -37,13 +38,12 @@ describe('llm node', () => {
   });
 
   it('sends an image a reference put in its prompt as an image beside the text, streamed or not; the run records a placeholder', async () => {
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const config = llmNode.configSchema.parse({ prompt: 'What is in {{inputs.photo}}? One word.' });
     for (const streamsTokens of [true, false]) {
       server.requests.length = 0;
       server.reply = () => ({ content: 'A dot.' });
       const ctx = {
-        ...nodeContext({ inputs: { photo: `data:image/png;base64,${png}` }, llm: testLlm(server.url) }),
+        ...nodeContext({ inputs: { photo: `data:image/png;base64,${TINY_PNG_BASE64}` }, llm: testLlm(server.url) }),
         streamsTokens,
       };
       expect(await llmNode.execute?.(ctx, config)).toEqual({ kind: 'output', output: 'A dot.' });
@@ -53,7 +53,7 @@ describe('llm node', () => {
           role: 'user',
           content: [
             { type: 'text', text: 'What is in [image 1]? One word.' },
-            { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${TINY_PNG_BASE64}` } },
           ],
         },
       ]);
