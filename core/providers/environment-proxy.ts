@@ -3,10 +3,13 @@ import { FlowbenchError } from '../model/errors';
 /** Where a request goes through a proxy: reached directly, always, whatever NO_PROXY says. */
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
-/** The variable's value, the lower-case name first, as curl reads them. */
+/** The variable's value, the lower-case name first, as curl reads them; an empty one is unset. */
 function variable(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name.toLowerCase()] ?? env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+  for (const key of [name.toLowerCase(), name]) {
+    const value = env[key]?.trim();
+    if (value) return value;
+  }
+  return undefined;
 }
 
 /** The proxy URL a variable names; USAGE_ERROR for one fetch could not use, so no request goes out unproxied unsaid. */

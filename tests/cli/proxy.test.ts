@@ -83,12 +83,24 @@ async function prepared(): Promise<string> {
   return db;
 }
 
+/** The proxy variables a test sets, every other one cleared: a developer's own proxy settings stay out of it. */
+const proxyEnv = (set: Record<string, string>): Record<string, string> => ({
+  ...Object.fromEntries(
+    ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'].flatMap((name) => [
+      [name, ''],
+      [name.toLowerCase(), ''],
+    ]),
+  ),
+  ...set,
+});
+
 describe('the proxy the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', () => {
   it('carries model calls and HTTP request nodes through it, this machine’s own addresses directly', async () => {
     const db = await prepared();
-    const proxied = await runCli(['--db', db, 'run', 'weather'], {
-      HTTP_PROXY: `http://127.0.0.1:${portOf(proxy)}`,
-    });
+    const proxied = await runCli(
+      ['--db', db, 'run', 'weather'],
+      proxyEnv({ HTTP_PROXY: `http://127.0.0.1:${portOf(proxy)}` }),
+    );
     expect(proxied.stderr).toContain('✓ advice');
     expect(proxied.code).toBe(0);
     expect(proxied.stdout).toBe('Take sunglasses.\n');
@@ -99,17 +111,17 @@ describe('the proxy the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', 
 
   it('reaches the hosts NO_PROXY lists directly, and refuses a proxy that is no URL before any request', async () => {
     const db = await prepared();
-    const direct = await runCli(['--db', db, 'run', 'weather'], {
-      http_proxy: `http://127.0.0.1:${portOf(proxy)}`,
-      NO_PROXY: 'api.example.test',
-    });
+    const direct = await runCli(
+      ['--db', db, 'run', 'weather'],
+      proxyEnv({ http_proxy: `http://127.0.0.1:${portOf(proxy)}`, NO_PROXY: 'api.example.test' }),
+    );
     expect(direct.code).toBe(1);
     // Nobody answers for api.example.test but the proxy: reached directly, it cannot be.
     expect(direct.stderr).toContain('HTTP_UNREACHABLE');
     expect(direct.stderr).toContain('http://api.example.test/forecast could not be reached');
     expect(tunnels).not.toContain('api.example.test:80');
 
-    const refused = await runCli(['--db', db, 'run', 'weather'], { HTTPS_PROXY: 'proxy.corp:3128' });
+    const refused = await runCli(['--db', db, 'run', 'weather'], proxyEnv({ HTTPS_PROXY: 'proxy.corp:3128' }));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       'HTTPS_PROXY is "proxy.corp:3128", which is not a proxy\'s URL: write it as http://host:port (http://user:password@proxy.example:3128)',
