@@ -23,9 +23,11 @@ function proxyUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    // A proxy's user and password are not repeated where a terminal or a log keeps them.
+    const shown = value.replace(/^(.*\/\/)?[^@]*@/, '$1•••@');
     throw new FlowbenchError(
       'USAGE_ERROR',
-      `${name} is "${value}", which is not a proxy's URL: write it as http://host:port (http://user:password@proxy.example:3128)`,
+      `${name} is "${shown}", which is not a proxy's URL: write it as http://host:port (http://user:password@proxy.example:3128)`,
     );
   }
   return value;

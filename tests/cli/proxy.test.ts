@@ -126,6 +126,14 @@ describe('the proxy the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)', 
     expect(refused.stderr).toContain(
       'HTTPS_PROXY is "proxy.corp:3128", which is not a proxy\'s URL: write it as http://host:port (http://user:password@proxy.example:3128)',
     );
+    // Its user and password are not repeated.
+    const withCredentials = await runCli(
+      ['--db', db, 'run', 'weather'],
+      proxyEnv({ HTTP_PROXY: 'ada:s3cret@proxy.corp:3128' }),
+    );
+    expect(withCredentials.code).toBe(2);
+    expect(withCredentials.stderr).toContain('HTTP_PROXY is "•••@proxy.corp:3128", which is not a proxy\'s URL');
+    expect(withCredentials.stderr).not.toContain('s3cret');
     expect(apiRequests).toEqual([]);
   });
 });
