@@ -221,16 +221,23 @@ function splitQuery(url: string): { url: string; query: { name: string; value: s
     .slice(at + 1)
     .split('&')
     .filter((part) => part !== '');
-  if (parts.some((part) => part.indexOf('=') < 1)) return { url, query: [] };
+  const query = parts.some((part) => part.indexOf('=') < 1) ? undefined : decodedPairs(parts);
+  return query ? { url: `${base.slice(0, at)}${fragment}`, query } : { url, query: [] };
+}
+
+/**
+ * `name=value` parts (each with its `=`) decoded as a server reads a query or
+ * a form (`+` a space); undefined when a `%` decodes to nothing.
+ */
+function decodedPairs(parts: readonly string[]): { name: string; value: string }[] | undefined {
+  const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
   try {
-    const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
-    const query = parts.map((part) => {
-      const equals = part.indexOf('=');
-      return { name: decode(part.slice(0, equals)), value: decode(part.slice(equals + 1)) };
+    return parts.map((part) => {
+      const at = part.indexOf('=');
+      return { name: decode(part.slice(0, at)), value: decode(part.slice(at + 1)) };
     });
-    return { url: `${base.slice(0, at)}${fragment}`, query };
   } catch {
-    return { url, query: [] };
+    return undefined;
   }
 }
 
@@ -284,15 +291,7 @@ function formPart(flag: string, text: string): { name: string; value: string } |
 function formFields(body: string): { name: string; value: string }[] | undefined {
   const parts = body.split('&');
   if (!parts.every((part) => /^[\w.~%+*\-[\]]+=[\w.~%+*\-[\]$]*$/.test(part))) return undefined;
-  try {
-    const decode = (text: string) => decodeURIComponent(text.replace(/\+/g, ' '));
-    return parts.map((part) => {
-      const at = part.indexOf('=');
-      return { name: decode(part.slice(0, at)), value: decode(part.slice(at + 1)) };
-    });
-  } catch {
-    return undefined;
-  }
+  return decodedPairs(parts);
 }
 
 /** `--data-urlencode name=value`: the value encoded, as curl sends it. */
