@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { certificateFailure } from '../model/certificates';
+import { dataUrl } from '../model/data-urls';
 import { FlowbenchError } from '../model/errors';
 import { MAX_HTTP_RESPONSE_BYTES, type HttpForm, type HttpPort, type HttpRequestSpec } from '../model/http';
 
@@ -68,7 +69,7 @@ async function readBody(nodeId: string, response: Response): Promise<string> {
   const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
   // Text as before; a type neither list knows is read by its bytes.
   if (TEXT_TYPE.test(type) || (!BINARY_TYPE.test(type) && isUtf8(bytes))) return bytes.toString('utf8');
-  return `data:${type || 'application/octet-stream'};base64,${bytes.toString('base64')}`;
+  return dataUrl(type || 'application/octet-stream', bytes.toString('base64'));
 }
 
 /**

@@ -1,14 +1,13 @@
+import { base64Bytes, dataUrlPieces } from './data-urls';
+
 /** An image a prompt carries, as a model API takes it: its type and its bytes in base64. */
 export interface PromptImage {
   mediaType: string;
   data: string;
 }
 
-/**
- * An image's data: URL in the types vision models read (an HTTP request node's
- * image, put into a prompt by a reference). Anywhere in the text; its base64 runs to the first other character.
- */
-const IMAGE = /data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})/g;
+/** The image types vision models read (an SVG, say, stays text). */
+const VISION_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
  * A prompt's text with each image's data: URL taken out as `[image 1]`,
@@ -19,18 +18,17 @@ const IMAGE = /data:(image\/(?:png|jpeg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})
 export function promptImages(text: string): { text: string; images: PromptImage[] } {
   if (!text.includes('data:image/')) return { text, images: [] };
   const images: PromptImage[] = [];
-  const out = text.replace(IMAGE, (_whole, mediaType: string, data: string) => {
-    images.push({ mediaType, data });
+  const pieces = dataUrlPieces(text, (type) => VISION_TYPES.has(type)).map((piece) => {
+    if (piece.type === undefined) return piece.text;
+    images.push({ mediaType: piece.type, data: piece.data });
     return `[image ${images.length}]`;
   });
-  return { text: out, images };
+  return { text: pieces.join(''), images };
 }
 
 /** How a recorded message names the images sent with it, after its text. */
 export function imagesNote(images: readonly PromptImage[]): string {
-  const bytes = (image: PromptImage) =>
-    Math.floor((image.data.length * 3) / 4) - (image.data.match(/=+$/)?.[0].length ?? 0);
   return images
-    .map((image, i) => `[image ${i + 1}: ${image.mediaType}, ${bytes(image)} bytes, sent as an image]`)
+    .map((image, i) => `[image ${i + 1}: ${image.mediaType}, ${base64Bytes(image.data)} bytes, sent as an image]`)
     .join('\n');
 }

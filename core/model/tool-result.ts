@@ -1,3 +1,4 @@
+import { dataUrlPieces } from './data-urls';
 import type { Flow } from './flow';
 import type { RunRecord } from './run';
 import { stringifyValue } from './template';
@@ -33,9 +34,6 @@ export interface McpToolResult extends Omit<ToolResult, 'content'> {
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
-/** An image's data: URL (an HTTP request node's, an MCP tool's image) anywhere in a value: its type and base64. */
-const IMAGE_DATA_URL = /data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]+={0,2})/g;
-
 /**
  * A value as content blocks: an image's data: URL as MCP image content (a
  * client shows it), the text around it as text blocks, as an MCP tool that
@@ -43,16 +41,14 @@ const IMAGE_DATA_URL = /data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]+={0,2})/g;
  */
 function contentOf(value: string): ToolResult['content'] {
   if (!value.includes('data:image/')) return [text(value)];
-  const blocks: ToolResult['content'] = [];
-  let at = 0;
-  for (const match of value.matchAll(IMAGE_DATA_URL)) {
-    const before = value.slice(at, match.index).trim();
-    if (before !== '') blocks.push(text(before));
-    blocks.push({ type: 'image', mimeType: match[1] as string, data: match[2] as string });
-    at = match.index + match[0].length;
-  }
-  const after = value.slice(at).trim();
-  if (after !== '') blocks.push(text(after));
+  const pieces = dataUrlPieces(value, (type) => type.startsWith('image/'));
+  const blocks = pieces.flatMap((piece): ToolResult['content'] =>
+    piece.type !== undefined
+      ? [{ type: 'image', mimeType: piece.type, data: piece.data }]
+      : piece.text.trim() === ''
+        ? []
+        : [text(piece.text.trim())],
+  );
   return blocks.length > 0 ? blocks : [text(value)];
 }
 

@@ -1,3 +1,4 @@
+import { dataUrl } from './data-urls';
 import { z } from 'zod';
 import type { AbortSignalLike } from './abort';
 import type { SecretStore } from './secrets';
@@ -179,7 +180,7 @@ export function toolOutput(result: ToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   if (!result.content.some(isImage)) return result.text;
   return result.content
-    .map((block) => (isImage(block) ? `data:${block.mimeType};base64,${block.data}` : contentText([block])))
+    .map((block) => (isImage(block) ? dataUrl(block.mimeType, block.data) : contentText([block])))
     .join('\n');
 }
 

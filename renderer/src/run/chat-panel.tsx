@@ -1,4 +1,4 @@
-import { withDataUrls } from './data-url';
+import { dataUrl, dataUrlPieces } from '../../../core/model/data-urls';
 import { AttachImage } from './run-input-field';
 import { useEffect, useRef, useState } from 'react';
 import { errorsIn } from '../../../core/model/problems';
@@ -109,7 +109,7 @@ export function ChatPanel() {
             // Up in an empty box brings back the last message, to change and send again, as chat apps do.
             if (e.key === 'ArrowUp' && message === '' && lastTurn) {
               e.preventDefault();
-              const parts = withDataUrls(lastTurn.message);
+              const parts = dataUrlPieces(lastTurn.message);
               setImage(parts.find((part) => part.type?.startsWith('image/'))?.text);
               return setMessage(
                 parts
@@ -238,7 +238,7 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
   return (
     <>
       <div className="chat-message chat-sent">
-        {withDataUrls(turn.message).map((part, i) =>
+        {dataUrlPieces(turn.message).map((part, i) =>
           part.type?.startsWith('image/') ? (
             <img key={i} className="chat-image" src={part.text} alt={`an image sent (${part.type})`} />
           ) : (
@@ -257,7 +257,7 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
             <img
               key={i}
               className="chat-image"
-              src={`data:${image.mimeType};base64,${image.data}`}
+              src={dataUrl(image.mimeType, image.data)}
               alt={`image ${i + 1} of the answer (${image.mimeType})`}
             />
           ))}

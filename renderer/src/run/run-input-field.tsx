@@ -1,7 +1,8 @@
 import type { Parameter } from '../../../core/model/parameter';
 import { useRef, useState } from 'react';
 import { stringifyValue } from '../../../core/model/template';
-import { dataUrlBytes, dataUrlType, formatBytes } from './data-url';
+import { dataUrlBytes, dataUrlType } from '../../../core/model/data-urls';
+import { formatBytes } from './format-bytes';
 
 /** The largest picture the Run form takes: what Anthropic's API takes in one image (OpenAI's takes more). */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -5,6 +5,7 @@ import { neededBy, runToBlockers } from '../../../core/model/run-to';
 import { runFromLoopProblem } from '../../../core/model/loops';
 import { shortConversation } from '../../../core/model/memory';
 import { stringifyValue } from '../../../core/model/template';
+import { dataUrl } from '../../../core/model/data-urls';
 import { toolResult } from '../../../core/model/tool-result';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { ProblemList } from '../editor/problems-panel';
@@ -323,10 +324,7 @@ function ClientResult() {
               <small className="muted">
                 content[{i}] · image ({item.mimeType})
               </small>
-              <img
-                src={`data:${item.mimeType};base64,${item.data}`}
-                alt={`the ${item.mimeType} image a client receives`}
-              />
+              <img src={dataUrl(item.mimeType, item.data)} alt={`the ${item.mimeType} image a client receives`} />
             </div>
           ),
         )

@@ -1,4 +1,5 @@
-import { dataUrlBytes, dataUrlType, formatBytes, withDataUrls } from './data-url';
+import { dataUrlBytes, dataUrlPieces, dataUrlType } from '../../../core/model/data-urls';
+import { formatBytes } from './format-bytes';
 import { formatCost } from '../../../core/model/pricing';
 import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { stringifyValue } from '../../../core/model/template';
@@ -252,7 +253,7 @@ export function JsonValue({ value, name }: { value: unknown; name?: string }) {
   const dataType = typeof value === 'string' ? dataUrlType(value) : undefined;
   if (dataType) return <DataUrlValue url={value as string} type={dataType} label={label} />;
   if (typeof value === 'string' && value.includes(';base64,')) {
-    const parts = withDataUrls(value);
+    const parts = dataUrlPieces(value);
     if (parts.some((part) => part.type !== undefined)) {
       return (
         <div className="json-leaf">
