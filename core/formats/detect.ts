@@ -3,6 +3,7 @@ import { FlowbenchError } from '../model/errors';
 import { isNestedDeeperThan, MAX_FLOW_FILE_BYTES, MAX_NESTING_DEPTH, megabytes } from '../model/limits';
 import { importFlowDefinition, isFlowDefinition } from './flow-definition';
 import { importFlowyPrompt, isFlowyPrompt, MAX_FLOWYPROMPT_BYTES } from './flowyprompt';
+import { importN8nWorkflow, isN8nWorkflow } from './n8n';
 import { isNativeFlow, nativeMarkersMissing, unknownNativeFields, upgradeNative } from './native';
 import { parseJsonText } from './parse-json';
 import { isRecord, type ImportedFlow } from './shared';
@@ -98,6 +99,7 @@ export function detectImport(text: string, source: string): ImportedFlow {
     }
     return importFlowyPrompt(value);
   }
+  if (isN8nWorkflow(value)) return importN8nWorkflow(value);
   if (isFlowDefinition(value)) return importFlowDefinition(value);
   if (isWorkflow(value)) return importWorkflow(value);
   if (isToolFlow(value)) return importToolFlow(value);
@@ -106,7 +108,7 @@ export function detectImport(text: string, source: string): ImportedFlow {
     'UNSUPPORTED_FORMAT',
     missing
       ? `${source} has nodes like a Flowbench flow but no ${missing.join(' and no ')}, which a Flowbench flow file has (\`flowbench export\` writes one to compare with)`
-      : `${source} is not a flow Flowbench can import: expected a Flowbench flow, a FlowyPrompt flow, a flow definition (JSON or YAML), a workflow with steps, or a tool flow with return values`,
+      : `${source} is not a flow Flowbench can import: expected a Flowbench flow, a FlowyPrompt flow, a flow definition (JSON or YAML), a workflow with steps, a tool flow with return values, or an n8n workflow`,
     { source, ...(missing ? { missing } : {}) },
   );
 }

@@ -542,10 +542,10 @@ describe('detection', () => {
         message: expect.stringContaining('v.json has nodes like a Flowbench flow but no `tool` object'),
       }),
     );
-    // Another tool's export (n8n's nodes have parameters, not a config) gets the general answer.
-    const n8n = JSON.stringify({ nodes: [{ id: 'a', type: 'n8n-nodes-base.set', parameters: {} }], connections: {} });
-    expect(() => detectImport(n8n, 'n8n.json')).toThrow(
-      expect.objectContaining({ message: expect.stringContaining('n8n.json is not a flow Flowbench can import') }),
+    // Another tool's export (Flowise's nodes have data, not a config) gets the general answer.
+    const flowise = JSON.stringify({ nodes: [{ id: 'a', type: 'customNode', data: {} }], edges: [] });
+    expect(() => detectImport(flowise, 'flowise.json')).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('flowise.json is not a flow Flowbench can import') }),
     );
   });
 

@@ -28,7 +28,7 @@ export interface ImportedFlow {
   settingSource?: (nodeId: string, field: string) => string | undefined;
 }
 
-export type ImportFormat = 'native' | 'flowyprompt' | 'flow-definition' | 'workflow' | 'tool-flow';
+export type ImportFormat = 'native' | 'flowyprompt' | 'flow-definition' | 'workflow' | 'tool-flow' | 'n8n';
 
 /** Such fields are listed one by one up to this; one more problem counts the rest. */
 const MAX_FIELDS_LISTED = 20;

@@ -1,5 +1,8 @@
 import type { AbortSignalLike } from './abort';
 
+/** The methods an HTTP request node sends. */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 /** A larger response fails the node (HTTP_RESPONSE_TOO_LARGE): a run record keeps each step's output. */
 export const MAX_HTTP_RESPONSE_BYTES = 10 * 1024 * 1024;
 

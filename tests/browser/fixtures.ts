@@ -127,6 +127,22 @@ export async function expectSaved(page: Page): Promise<void> {
  * person does. `beforeRelease` looks at the screen while the pointer is still
  * over the target.
  */
+/**
+ * A port's box once it has stopped moving: just after a node is added the card can still
+ * grow (its problems arrive) or the view still move, and a drag aimed at where the port was
+ * a moment before ends on the canvas (the add-a-node menu) instead of on the port.
+ */
+async function stillBox(port: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> {
+  let last = await port.boundingBox();
+  for (let i = 0; i < 20; i++) {
+    await port.page().waitForTimeout(50);
+    const now = await port.boundingBox();
+    if (now && last && now.x === last.x && now.y === last.y) return now;
+    last = now;
+  }
+  return last;
+}
+
 export async function connect(
   page: Page,
   from: string,
@@ -137,8 +153,8 @@ export async function connect(
     `.react-flow__node[data-id="${from}"] .react-flow__handle.source[data-handleid="${options.port ?? 'out'}"]`,
   );
   const target = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`);
-  const a = await source.boundingBox();
-  const b = await target.boundingBox();
+  const a = await stillBox(source);
+  const b = await stillBox(target);
   if (!a || !b) throw new Error(`handles of ${from} → ${to} not visible`);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();

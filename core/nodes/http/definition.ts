@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HTTP_METHODS } from '../../model/http';
 import type { NodeConfigProblem } from '../../model/node-catalogue';
 import { formatReference, templateReferences, type Reference } from '../../model/template';
 import { defineNode, preview } from '../define-node';
@@ -6,7 +7,6 @@ import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from 
 import { callPorts } from '../shared-config';
 import { basicCredentials, namesSecret, sendRequest } from './send-request';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const HttpConfigSchema = z.lazy(() =>

@@ -1,0 +1,311 @@
+import { HTTP_METHODS } from '../model/http';
+import { asString, isRecord } from './shared';
+import { optionsLeftOut, rows, type ConvertContext, type NodeKind } from './n8n-model';
+
+/**
+ * n8n's core nodes that have a Flowbench counterpart: HTTP Request, Edit
+ * Fields (Set), Code, Respond to Webhook, Stop and Error and Execute
+ * Workflow. Each reads the parameters it can honour; the orchestrator says
+ * the others.
+ */
+
+type Named = { name: string; value: string };
+
+function namedRows(ctx: ConvertContext, collection: unknown, field: string): Named[] {
+  return rows(collection, 'parameters').map((row, i) => ({
+    name: asString(row.name),
+    value: ctx.template(row.value, `${field}.parameters[${i}].value`),
+  }));
+}
+
+/** HTTP Request, version 3 and later (n8n 1.x): query, headers and body as key-value pairs or JSON. */
+function httpConfig(ctx: ConvertContext): { config: Record<string, unknown>; timeoutMs?: number } {
+  const p = ctx.node.parameters;
+  const method = asString(p.method, 'GET').toUpperCase();
+  const config: Record<string, unknown> = {
+    method: (HTTP_METHODS as readonly string[]).includes(method) ? method : 'GET',
+    url: ctx.template(p.url, 'url'),
+  };
+  if (config.method !== method) ctx.problem(`its method ${method} is not one Flowbench sends`, { field: 'method' });
+  if (asString(p.authentication, 'none') !== 'none')
+    ctx.problem(
+      'its n8n credential is not carried over: add the header it sent (an Authorization header reading {{secrets.NAME}}), or Basic auth, in the inspector',
+      { field: 'authentication' },
+    );
+  const pairsOrJson = (send: string, specify: string, collection: string, json: string, what: string) => {
+    if (p[send] !== true) return [];
+    if (p[specify] === 'json') {
+      ctx.problem(`its ${what} are one JSON text; Flowbench takes them name by name: add them in the inspector`, {
+        field: json,
+      });
+      return [];
+    }
+    return namedRows(ctx, p[collection], collection);
+  };
+  config.query = pairsOrJson('sendQuery', 'specifyQuery', 'queryParameters', 'jsonQuery', 'query parameters');
+  config.headers = pairsOrJson('sendHeaders', 'specifyHeaders', 'headerParameters', 'jsonHeaders', 'headers');
+  if (p.sendBody === true) {
+    const type = asString(p.contentType, 'json');
+    if (type === 'json' && p.specifyBody === 'json') config.body = ctx.template(p.jsonBody, 'jsonBody');
+    else if (type === 'json') {
+      // Each value a template within a JSON string: a value holding a quote is said by the HTTP node's run.
+      const fields = namedRows(ctx, p.bodyParameters, 'bodyParameters');
+      config.body = `{${fields.map((f) => `${JSON.stringify(f.name)}: ${JSON.stringify(f.value)}`).join(', ')}}`;
+    } else if (type === 'form-urlencoded' || type === 'multipart-form-data') {
+      config.bodyType = type === 'multipart-form-data' ? 'multipart' : 'form';
+      const all = rows(p.bodyParameters, 'parameters');
+      all.forEach((row, i) => {
+        if (row.parameterType === 'formBinaryData')
+          ctx.problem(`its form field "${asString(row.name)}" sends a file; Flowbench's forms send text fields`, {
+            field: `bodyParameters.parameters[${i}]`,
+          });
+      });
+      config.form = namedRows(ctx, p.bodyParameters, 'bodyParameters').filter(
+        (_f, i) => all[i]?.parameterType !== 'formBinaryData',
+      );
+    } else if (type === 'raw') {
+      config.body = ctx.template(p.body, 'body');
+      if (p.rawContentType)
+        (config.headers as Named[]).push({
+          name: 'Content-Type',
+          value: ctx.template(p.rawContentType, 'rawContentType'),
+        });
+    } else
+      ctx.problem(`its ${type} body is not carried over: Flowbench sends text or form fields`, {
+        field: 'contentType',
+      });
+  }
+  const options = isRecord(p.options) ? p.options : {};
+  optionsLeftOut(ctx, options, ['timeout', 'response']);
+  const response = isRecord(options.response) && isRecord(options.response.response) ? options.response.response : {};
+  if (response.neverError === true) config.failOnStatus = false;
+  if (response.fullResponse === true) config.output = 'response';
+  const timeout = options.timeout;
+  return {
+    config,
+    ...(typeof timeout === 'number' && timeout >= 1 ? { timeoutMs: Math.min(3_600_000, timeout) } : {}),
+  };
+}
+
+const http: NodeKind = {
+  data: (_node, id) => ({ kind: 'object', nodeId: id }),
+  convert: (ctx) => {
+    if (ctx.node.typeVersion < 3) {
+      ctx.problem(
+        `it is an HTTP Request node of version ${ctx.node.typeVersion}, whose settings Flowbench does not read: open the workflow in a current n8n and export it again, or set it up in the inspector`,
+      );
+      return {
+        type: 'http',
+        config: { url: ctx.template(ctx.node.parameters.url, 'url') },
+        read: Object.keys(ctx.node.parameters),
+      };
+    }
+    const { config, timeoutMs } = httpConfig(ctx);
+    return {
+      type: 'http',
+      config,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      read: [
+        'method',
+        'url',
+        'authentication',
+        'genericAuthType',
+        'nodeCredentialType',
+        'sendQuery',
+        'specifyQuery',
+        'queryParameters',
+        'jsonQuery',
+        'sendHeaders',
+        'specifyHeaders',
+        'headerParameters',
+        'jsonHeaders',
+        'sendBody',
+        'contentType',
+        'specifyBody',
+        'bodyParameters',
+        'jsonBody',
+        'body',
+        'rawContentType',
+        'options',
+      ],
+    };
+  },
+};
+
+/** A name a code node's `values.<name>` and a JS object literal can both hold. */
+const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Edit Fields (Set) as a Code node that returns the fields: each field's value
+ * is a template given to the code; a fixed number or boolean is written in
+ * the code, so its type is kept.
+ */
+const set: NodeKind = {
+  data: (_node, id) => ({ kind: 'object', nodeId: id }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const read = [
+      'mode',
+      'assignments',
+      'values',
+      'jsonOutput',
+      'includeOtherFields',
+      'include',
+      'keepOnlySet',
+      'options',
+    ];
+    if (p.mode === 'raw') {
+      return {
+        type: 'code',
+        config: {
+          values: [{ name: 'json', value: ctx.template(p.jsonOutput, 'jsonOutput') }],
+          code: 'return JSON.parse(values.json);',
+        },
+        read,
+      };
+    }
+    if (p.includeOtherFields === true || (ctx.node.typeVersion < 3 && p.keepOnlySet !== true))
+      ctx.problem("it keeps the input's other fields too; here the node gives only the fields it sets", {
+        field: 'includeOtherFields',
+      });
+    // Version 3: `assignments.assignments`; versions 1 and 2: `values.string`, `values.number`, `values.boolean`.
+    type Field = { name?: unknown; value?: unknown; type?: unknown; field: string };
+    const fields: Field[] =
+      ctx.node.typeVersion >= 3
+        ? rows(p.assignments, 'assignments').map((a, i) => ({ ...a, field: `assignments.assignments[${i}]` }))
+        : Object.entries(isRecord(p.values) ? p.values : {}).flatMap(([type, list]) =>
+            (Array.isArray(list) ? list.filter(isRecord) : []).map((a, i) => ({
+              ...a,
+              type,
+              field: `values.${type}[${i}]`,
+            })),
+          );
+    const values: Named[] = [];
+    const entries: string[] = [];
+    for (const f of fields) {
+      const name = asString(f.name);
+      if (!PLAIN_NAME.test(name)) {
+        ctx.problem(`its field "${name}" is no plain name (n8n reads a dot as a nested field): rename it in the code`, {
+          field: `${f.field}.name`,
+        });
+      }
+      const key = JSON.stringify(name);
+      const fixed = typeof f.value !== 'string' || !f.value.startsWith('=');
+      if (
+        fixed &&
+        (f.type === 'number' || f.type === 'boolean') &&
+        (typeof f.value !== 'string' || f.value.trim() !== '')
+      ) {
+        const literal = f.type === 'number' ? Number(f.value) : f.value === true || f.value === 'true';
+        entries.push(`${key}: ${JSON.stringify(Number.isNaN(literal) ? null : literal)}`);
+        continue;
+      }
+      values.push({ name, value: ctx.template(f.value, `${f.field}.value`) });
+      entries.push(`${key}: values[${key}]`);
+    }
+    return { type: 'code', config: { values, code: `return { ${entries.join(', ')} };` }, read };
+  },
+};
+
+/** n8n's Code is kept as written, said: it reads `$input` and items, which Flowbench's Code does not have. */
+const code: NodeKind = {
+  data: (_node, id) => ({ kind: 'object', nodeId: id }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const python = asString(p.language) === 'python' || asString(p.language) === 'pythonNative';
+    const text = asString(python ? p.pythonCode : p.jsCode);
+    ctx.problem(
+      python
+        ? "its Python code is kept as written: Flowbench's Code runs JavaScript; rewrite it"
+        : "its code is kept as written: n8n's code reads $input, $json and items and returns items; Flowbench's reads values.<name> (here `item`, what came in) and returns the output: rewrite it",
+      { field: python ? 'pythonCode' : 'jsCode' },
+    );
+    return {
+      type: 'code',
+      config: {
+        values: [{ name: 'item', value: ctx.template('={{ $json }}', 'jsCode') }],
+        code: text || 'return values.item;',
+      },
+      read: ['language', 'jsCode', 'pythonCode', 'mode'],
+    };
+  },
+};
+
+/** Respond to Webhook: what it answers is what the flow returns. */
+const respond: NodeKind = {
+  data: () => ({ kind: 'none', why: 'a Respond to Webhook node ends the run' }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const with_ = asString(p.respondWith, 'firstIncomingItem');
+    const text =
+      with_ === 'text' || with_ === 'json'
+        ? ctx.template(p.responseBody, 'responseBody')
+        : with_ === 'firstIncomingItem'
+          ? ctx.template('={{ $json }}', 'respondWith')
+          : '';
+    if (text === '')
+      ctx.problem(`it answers with ${with_}, which Flowbench does not carry over: set what the flow returns`, {
+        field: 'respondWith',
+      });
+    optionsLeftOut(ctx, p.options, []);
+    return {
+      type: 'output',
+      config: { mode: 'return_values', returnValues: [{ id: 'result', text }] },
+      read: ['respondWith', 'responseBody', 'options'],
+    };
+  },
+};
+
+/** Stop and Error fails the run with its message, as a Code node that throws it. */
+const stopAndError: NodeKind = {
+  data: () => ({ kind: 'none', why: 'a Stop and Error node ends the run' }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const message =
+      p.errorType === 'errorObject'
+        ? ctx.template(p.errorObject, 'errorObject')
+        : ctx.template(p.errorMessage, 'errorMessage');
+    return {
+      type: 'code',
+      config: { values: [{ name: 'message', value: message }], code: 'throw new Error(values.message);' },
+      endsRun: true,
+      read: ['errorType', 'errorMessage', 'errorObject'],
+    };
+  },
+};
+
+/** Execute Workflow calls a workflow Flowbench knows by another id: the flow node says to choose it. */
+const executeWorkflow: NodeKind = {
+  data: (_node, id) => ({ kind: 'object', nodeId: id }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const target = isRecord(p.workflowId)
+      ? asString(p.workflowId.cachedResultName) || asString(p.workflowId.value)
+      : asString(p.workflowId);
+    ctx.problem(
+      `it calls the n8n workflow ${target || '(not named)'}: import that workflow too, publish it, and choose it in this node`,
+      { field: 'workflowId' },
+    );
+    const inputs = isRecord(p.workflowInputs) && isRecord(p.workflowInputs.value) ? p.workflowInputs.value : {};
+    return {
+      type: 'flow',
+      config: {
+        flow: '',
+        inputs: Object.entries(inputs).map(([name, value]) => ({
+          name,
+          value: ctx.template(value, `workflowInputs.value.${name}`),
+        })),
+      },
+      read: ['source', 'workflowId', 'workflowInputs', 'mode', 'options'],
+    };
+  },
+};
+
+export const BASE_NODES: Record<string, NodeKind> = {
+  'n8n-nodes-base.httpRequest': http,
+  'n8n-nodes-base.set': set,
+  'n8n-nodes-base.code': code,
+  'n8n-nodes-base.respondToWebhook': respond,
+  'n8n-nodes-base.stopAndError': stopAndError,
+  'n8n-nodes-base.executeWorkflow': executeWorkflow,
+};

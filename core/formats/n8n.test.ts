@@ -1,0 +1,400 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FlowSchema, type Flow } from '../model/flow';
+import { validateFlow } from '../model/validate';
+import { nodeRegistry } from '../nodes/registry';
+import { detectImport, type ImportProblem } from './detect';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../tests/fixtures/formats', name), 'utf8');
+
+/** An n8n file as the store would hold it, with its import problems and the flow's own error codes. */
+function imported(text: string): { flow: Flow; problems: ImportProblem[]; errors: string[] } {
+  const result = detectImport(text, 'workflow.json');
+  expect(result.format).toBe('n8n');
+  const validated = validateFlow(
+    {
+      id: 'imported',
+      ...result.flow,
+      metadata: { ...(result.flow.metadata as object), importProblems: result.problems },
+    },
+    { catalogue: nodeRegistry },
+  );
+  if (!validated.flow) throw new Error(JSON.stringify(validated.problems));
+  return {
+    flow: FlowSchema.parse(validated.flow),
+    problems: result.problems,
+    errors: validated.problems.filter((p) => p.severity === 'error').map((p) => `${p.code} ${p.message}`),
+  };
+}
+
+const node = (flow: Flow, id: string) => {
+  const found = flow.nodes.find((n) => n.id === id);
+  if (!found) throw new Error(`no node ${id} in ${flow.nodes.map((n) => n.id).join(', ')}`);
+  return found;
+};
+const edges = (flow: Flow) => flow.edges.map((e) => `${e.source}.${e.sourcePort}>${e.target}`);
+
+/** A workflow of the given nodes (name, type, parameters and node settings) joined in a chain by their main outputs. */
+function workflow(nodes: Record<string, unknown>[], connections?: Record<string, unknown>): string {
+  const chained: Record<string, unknown> = {};
+  nodes.slice(0, -1).forEach((n, i) => {
+    chained[n.name as string] = { main: [[{ node: nodes[i + 1]!.name, type: 'main', index: 0 }]] };
+  });
+  return JSON.stringify({
+    name: 'Test',
+    nodes: nodes.map((n, i) => ({ typeVersion: 1, position: [i * 220, 0], parameters: {}, ...n })),
+    connections: connections ?? chained,
+  });
+}
+const trigger = { name: 'Start', type: 'n8n-nodes-base.manualTrigger' };
+const chat = { name: 'Chat', type: '@n8n/n8n-nodes-langchain.chatTrigger', typeVersion: 1.1 };
+
+describe('n8n workflows', () => {
+  it('imports a sub-workflow of Edit Fields, an LLM chain, a No-op, an If, an HTTP request and Stop and Error, node for node', () => {
+    const { flow, problems, errors } = imported(fixture('n8n-triage.json'));
+    expect(errors).toEqual([]);
+    expect(flow.name).toBe('Ticket triage');
+    expect(flow.parameters).toEqual([
+      expect.objectContaining({ name: 'ticket', type: 'string', required: false }),
+      expect.objectContaining({ name: 'priority', type: 'number', required: false }),
+    ]);
+    expect(flow.nodes.map((n) => [n.id, n.type])).toEqual([
+      ['When_called_by_another_workflow', 'input'],
+      ['Edit_Fields', 'code'],
+      ['Classify', 'llm'],
+      ['Is_billing', 'condition'],
+      ['File_with_billing', 'http'],
+      ['Stop_and_Error', 'code'],
+      ['result', 'output'],
+    ]);
+    // The No-op is left out, the If's outputs are its true and false ports.
+    expect(edges(flow)).toEqual([
+      'When_called_by_another_workflow.out>Edit_Fields',
+      'Edit_Fields.out>Classify',
+      'Classify.out>Is_billing',
+      'Is_billing.true>File_with_billing',
+      'Is_billing.false>Stop_and_Error',
+      'File_with_billing.out>result',
+    ]);
+    // Edit Fields: each field a value given to code returning them, a fixed boolean kept a boolean.
+    expect(node(flow, 'Edit_Fields').config).toEqual({
+      values: [
+        { name: 'text', value: '{{inputs.ticket}}' },
+        { name: 'team', value: 'support' },
+      ],
+      code: 'return { "text": values["text"], "team": values["team"], "urgent": true };',
+    });
+    expect(node(flow, 'Classify').config).toMatchObject({
+      model: 'test-model',
+      temperature: 0,
+      system: 'Answer with one word.',
+      prompt: 'Classify this ticket as billing or other: {{nodes.Edit_Fields.output.text}}',
+    });
+    // $('Classify').item.json.text is the chain's answer; startsWith is a regular expression.
+    expect(node(flow, 'Is_billing').config).toMatchObject({
+      match: 'all',
+      rules: [{ value: '{{nodes.Classify.output}}', path: '$', operator: 'matches', operand: '^billing' }],
+    });
+    const http = node(flow, 'File_with_billing');
+    expect(http.config).toMatchObject({
+      method: 'POST',
+      url: '{{nodes.Edit_Fields.output.team}}',
+      headers: [{ name: 'X-Team', value: '{{nodes.Edit_Fields.output.team}}' }],
+      body: '{"ticket": "{{nodes.Edit_Fields.output.text}}", "queue": "billing"}',
+    });
+    expect([http.timeoutMs, http.maxAttempts]).toEqual([5000, 2]);
+    expect(node(flow, 'Stop_and_Error').config).toMatchObject({
+      values: [{ name: 'message', value: 'Not a billing ticket: {{nodes.Classify.output}}' }],
+      code: 'throw new Error(values.message);',
+    });
+    expect(flow.notes).toEqual([
+      expect.objectContaining({
+        text: '## Triage\nBilling tickets go to the billing queue.',
+        color: 'blue',
+        width: 728,
+      }),
+    ]);
+    expect(problems.map((p) => [p.severity ?? 'error', p.source, p.message])).toEqual([
+      [
+        'warning',
+        'nodes[3]',
+        expect.stringContaining(
+          'the model test-model is carried over, on Flowbench\'s default provider; n8n\'s credential "OpenAi account" is not',
+        ),
+      ],
+      [
+        'warning',
+        'nodes[6]',
+        expect.stringContaining('the flow returns what "File with billing" gives, from the output node result'),
+      ],
+    ]);
+    // Every n8n node is kept in its node's metadata.
+    expect(node(flow, 'Classify').metadata?.n8n).toMatchObject({ id: '1f0c3c1e-0003-4a4e-9d55-000000000003' });
+  });
+
+  it('folds an AI Agent’s chat model, MCP client tool and memory into the agent node', () => {
+    const { flow, problems, errors } = imported(fixture('n8n-chat-agent.json'));
+    expect(errors).toEqual([]);
+    expect(flow.parameters).toEqual([expect.objectContaining({ name: 'chatInput', type: 'string', required: true })]);
+    expect(flow.nodes.map((n) => n.type)).toEqual(['input', 'agent', 'output']);
+    expect(node(flow, 'AI_Agent').config).toMatchObject({
+      model: 'gpt-4o-mini',
+      temperature: 0.2,
+      system: 'You answer questions about orders.',
+      prompt: '{{inputs.chatInput}}',
+      tools: [{ server: 'Orders_MCP', tool: 'find_order' }],
+      maxSteps: 10,
+      memoryReads: [{ channel: 'chat_memory', limit: 5 }],
+      memoryWrites: [{ channel: 'chat_memory', mode: 'AGENT_OUTPUT' }],
+    });
+    expect(flow.memory.channels).toEqual([{ id: 'chat_memory', perConversation: true }]);
+    expect(problems.map((p) => p.message)).toContainEqual(
+      expect.stringContaining('add it in Agents → MCP servers as "Orders_MCP"'),
+    );
+    expect(problems.map((p) => p.message)).toContainEqual(
+      expect.stringContaining("n8n kept the person's messages too, Flowbench keeps the answers"),
+    );
+  });
+
+  it('says each thing it cannot carry over, with where it is, and keeps it where it can', () => {
+    const text = workflow([
+      chat,
+      {
+        name: 'Shout',
+        type: 'n8n-nodes-base.httpRequest',
+        typeVersion: 4.2,
+        parameters: {
+          url: '=https://api.example.test/{{ $json.chatInput.toUpperCase() }}',
+          authentication: 'genericCredentialType',
+          options: { allowUnauthorizedCerts: true },
+          somethingNew: 'x',
+        },
+      },
+      { name: 'Tidy', type: 'n8n-nodes-base.code', parameters: { jsCode: 'return $input.all();' } },
+      { name: 'Sheets', type: 'n8n-nodes-base.googleSheets', parameters: { operation: 'append' } },
+    ]);
+    const { flow, problems, errors } = imported(text);
+    const said = problems.map((p) => [p.severity ?? 'error', p.source, p.message]);
+    expect(said).toContainEqual([
+      'error',
+      'nodes[1].parameters.url',
+      expect.stringContaining(
+        'the n8n expression {{ $json.chatInput.toUpperCase() }} is kept as written: it computes in JavaScript',
+      ),
+    ]);
+    expect(node(flow, 'Shout').config.url).toBe('https://api.example.test/{{ $json.chatInput.toUpperCase() }}');
+    expect(said).toContainEqual([
+      'error',
+      'nodes[1].parameters.authentication',
+      expect.stringContaining('its n8n credential is not carried over'),
+    ]);
+    expect(said).toContainEqual([
+      'warning',
+      'nodes[1].parameters.options.allowUnauthorizedCerts',
+      expect.stringContaining('its option allowUnauthorizedCerts (true) is not carried over'),
+    ]);
+    expect(said).toContainEqual([
+      'warning',
+      'nodes[1].parameters.somethingNew',
+      expect.stringContaining('its setting somethingNew ("x") is not carried over'),
+    ]);
+    // An unknown node keeps its place and connections as an empty template; the import says so.
+    expect(node(flow, 'Sheets').type).toBe('template');
+    expect(said).toContainEqual([
+      'error',
+      'nodes[3]',
+      expect.stringContaining('n8n-nodes-base.googleSheets has no Flowbench counterpart'),
+    ]);
+    expect(edges(flow)).toEqual(['Chat.out>Shout', 'Shout.out>Tidy', 'Tidy.out>Sheets', 'Sheets.out>result']);
+    // n8n's code is kept, said: it reads what Flowbench's does not have.
+    expect(node(flow, 'Tidy').config).toEqual({
+      values: [{ name: 'item', value: '{{nodes.Shout.output}}' }],
+      code: 'return $input.all();',
+    });
+    expect(said).toContainEqual([
+      'error',
+      'nodes[2].parameters.jsCode',
+      expect.stringContaining("n8n's code reads $input"),
+    ]);
+    // Errors block publishing until fixed: the flow says them as IMPORT_PROBLEM, besides its own reference errors.
+    expect(errors.filter((e) => e.startsWith('IMPORT_PROBLEM'))).toHaveLength(4);
+  });
+
+  it("carries over an If's rules by type, and says a rule it has no operator for", () => {
+    const rule = (operation: string, type: string, rightValue: unknown, leftValue = '={{ $json.chatInput }}') => ({
+      leftValue,
+      rightValue,
+      operator: { type, operation },
+    });
+    const text = workflow([
+      chat,
+      {
+        name: 'Check',
+        type: 'n8n-nodes-base.if',
+        typeVersion: 2.2,
+        parameters: {
+          conditions: {
+            combinator: 'or',
+            conditions: [
+              rule('gte', 'number', '3'),
+              rule('endsWith', 'string', '?'),
+              rule('notEmpty', 'string', ''),
+              rule('true', 'boolean', ''),
+              rule('notRegex', 'string', 'x'),
+              rule('equals', 'string', '={{ $json.other }}'),
+            ],
+          },
+        },
+      },
+    ]);
+    const { flow, problems } = imported(text);
+    expect(node(flow, 'Check').config).toEqual({
+      match: 'any',
+      rules: [
+        { value: '{{inputs.chatInput}}', path: '$', operator: 'greater_or_equal', operand: 3 },
+        { value: '{{inputs.chatInput}}', path: '$', operator: 'matches', operand: '\\?$' },
+        { value: '{{inputs.chatInput}}', path: '$', operator: 'is_not_empty' },
+        { value: '{{inputs.chatInput}}', path: '$', operator: 'equals', operand: true },
+        { value: '{{inputs.chatInput}}', path: '$', operator: 'equals', operand: '' },
+      ],
+    });
+    expect(problems.map((p) => [p.source, p.message])).toEqual([
+      [
+        'nodes[1].parameters.conditions.conditions[4]',
+        expect.stringContaining('its string rule "notRegex" has no Flowbench operator'),
+      ],
+      [
+        'nodes[1].parameters.conditions.conditions[5]',
+        expect.stringContaining('compares with the expression ={{ $json.other }}'),
+      ],
+    ]);
+  });
+
+  it("reads $('Name'), $node[…] and $input forms; the answer of an agent is its output; a path n8n has and Flowbench does not is said", () => {
+    const text = workflow([
+      chat,
+      { name: 'Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 1.8, parameters: {} },
+      {
+        name: 'Say',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        parameters: {
+          assignments: {
+            assignments: [
+              { name: 'a', value: '={{ $json.output }}', type: 'string' },
+              { name: 'b', value: "={{ $('Chat').first().json.chatInput }}", type: 'string' },
+              { name: 'c', value: '={{ $node["Agent"].json["output"] }}', type: 'string' },
+              { name: 'd', value: '={{ $input.item.json.intermediateSteps }}', type: 'string' },
+              { name: 'e', value: "={{ $('Nobody').item.json.x }}", type: 'string' },
+            ],
+          },
+        },
+      },
+    ]);
+    const { flow, problems } = imported(text);
+    expect(node(flow, 'Agent').config).toMatchObject({
+      prompt: '{{inputs.chatInput}}',
+      system: 'You are a helpful assistant',
+    });
+    expect((node(flow, 'Say').config.values as { value: string }[]).map((v) => v.value)).toEqual([
+      '{{nodes.Agent.output}}',
+      '{{inputs.chatInput}}',
+      '{{nodes.Agent.output}}',
+      '{{ $input.item.json.intermediateSteps }}',
+      "{{ $('Nobody').item.json.x }}",
+    ]);
+    expect(problems.map((p) => p.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("this node's answer is read as .output (.intermediateSteps is not carried over)"),
+        expect.stringContaining('there is no node "Nobody"'),
+        expect.stringContaining('no chat model is attached'),
+      ]),
+    );
+  });
+
+  it('takes retries, an error output, deactivation and pinned data as node settings; other tools and a tool giving all its tools are said', () => {
+    const doc = {
+      name: 'Settings',
+      nodes: [
+        { ...chat, position: [0, 0], parameters: {} },
+        {
+          name: 'Fetch',
+          type: 'n8n-nodes-base.httpRequest',
+          typeVersion: 4.2,
+          position: [200, 0],
+          parameters: { url: 'https://api.example.test/a' },
+          onError: 'continueErrorOutput',
+        },
+        {
+          name: 'Fallback',
+          type: '@n8n/n8n-nodes-langchain.agent',
+          typeVersion: 1.8,
+          position: [400, 100],
+          parameters: {},
+          disabled: true,
+        },
+        {
+          name: 'Search',
+          type: '@n8n/n8n-nodes-langchain.toolSerpApi',
+          typeVersion: 1,
+          position: [400, 300],
+          parameters: {},
+        },
+        {
+          name: 'Everything',
+          type: '@n8n/n8n-nodes-langchain.mcpClientTool',
+          typeVersion: 1,
+          position: [500, 300],
+          parameters: { sseEndpoint: 'http://127.0.0.1:9/sse' },
+        },
+      ],
+      connections: {
+        Chat: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Fetch: { main: [[], [{ node: 'Fallback', type: 'main', index: 0 }]] },
+        Search: { ai_tool: [[{ node: 'Fallback', type: 'ai_tool', index: 0 }]] },
+        Everything: { ai_tool: [[{ node: 'Fallback', type: 'ai_tool', index: 0 }]] },
+      },
+      pinData: { Fetch: [{ json: { id: 7 } }, { json: { id: 8 } }] },
+    };
+    const { flow, problems } = imported(JSON.stringify(doc));
+    expect(edges(flow)).toContain('Fetch.error>Fallback');
+    expect(node(flow, 'Fetch').pin).toEqual({ output: { id: 7 } });
+    expect(node(flow, 'Fallback').disabled).toBe(true);
+    const said = problems.map((p) => [p.severity ?? 'error', p.source, p.message]);
+    expect(said).toContainEqual([
+      'warning',
+      'nodes[1]',
+      expect.stringContaining('only the first of its 2 pinned items is kept'),
+    ]);
+    expect(said).toContainEqual([
+      'error',
+      'nodes[3]',
+      expect.stringContaining('its tool "Search" (n8n\'s toolSerpApi) has no Flowbench counterpart'),
+    ]);
+    expect(said).toContainEqual([
+      'error',
+      'nodes[4]',
+      expect.stringContaining('"Everything" gives the agent every tool of its server'),
+    ]);
+    expect(said).toContainEqual([
+      'warning',
+      'nodes[4]',
+      expect.stringContaining('the MCP server at http://127.0.0.1:9/sse'),
+    ]);
+  });
+
+  it('refuses a workflow with no node to run, and is not taken for another format', () => {
+    expect(() =>
+      detectImport(
+        workflow([{ name: 'Note', type: 'n8n-nodes-base.stickyNote', parameters: { content: 'hi' } }]),
+        'w.json',
+      ),
+    ).toThrow('the n8n workflow has no node Flowbench can run');
+    expect(detectImport(fixture('flowyprompt-marketing.json'), 'f.json').format).toBe('flowyprompt');
+    // Without connections it is no n8n file.
+    expect(() => detectImport(JSON.stringify({ nodes: [trigger] }), 'w.json')).toThrow(
+      /not a flow Flowbench can import/,
+    );
+  });
+});

@@ -1,0 +1,414 @@
+import { FlowbenchError } from '../model/errors';
+import type { ChannelSettings } from '../model/memory';
+import { MAX_NOTE_CHARS } from '../model/notes';
+import type { Parameter } from '../model/parameter';
+import { AI_NODES, openAiKind } from './n8n-ai-nodes';
+import { BASE_NODES } from './n8n-base-nodes';
+import { CONDITIONS } from './n8n-conditions';
+import { templateFrom, type ExpressionScope, type N8nData } from './n8n-expressions';
+import {
+  readNode,
+  type ConvertContext,
+  type Converted,
+  type N8nNode,
+  type NodeKind,
+  type SubNodeKind,
+} from './n8n-model';
+import { n8nNote } from './n8n-notes';
+import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
+import { asString, isRecord, nodeIdFactory, toolNameFrom, type ImportedFlow, type ImportProblem } from './shared';
+
+/**
+ * n8n workflows (the JSON n8n's "Download" and copy write: `nodes`, and
+ * `connections` keyed by node name). Each main node becomes the Flowbench
+ * node that does the same (a trigger the input node, an AI Agent an agent
+ * with its model, MCP tools and memory folded in, an If a condition, an HTTP
+ * Request an HTTP request node); its sub-nodes become its settings; sticky
+ * notes stay notes; expressions that read a node's data become references.
+ * Everything else (a node type, an option, a JavaScript expression) is kept
+ * where it can be and said as a problem with where it is.
+ */
+
+const PACKAGES = /^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./;
+const STICKY = 'n8n-nodes-base.stickyNote';
+/** Nodes that hand their item on and do nothing else: left out, what went into them going on past them. */
+const PASS_THROUGH = new Set(['n8n-nodes-base.noOp']);
+/** n8n's langchain sub-node types, known even when nothing attaches them. */
+const SUB_NODE =
+  /^@n8n\/n8n-nodes-langchain\.(lm|memory|tool|outputParser|embeddings|vectorStore|document|textSplitter|retriever)/;
+/** n8n's canvas packs nodes tighter than Flowbench's cards are wide. */
+const SPREAD = 1.4;
+
+export function isN8nWorkflow(value: unknown): value is Record<string, unknown> {
+  return (
+    isRecord(value) &&
+    Array.isArray(value.nodes) &&
+    isRecord(value.connections) &&
+    value.nodes.some((node) => isRecord(node) && typeof node.type === 'string' && PACKAGES.test(node.type))
+  );
+}
+
+interface Link {
+  from: string;
+  type: string;
+  output: number;
+  to: string;
+}
+
+function linksOf(connections: Record<string, unknown>, problems: ImportProblem[], known: Set<string>): Link[] {
+  const links: Link[] = [];
+  for (const [from, byType] of Object.entries(connections)) {
+    if (!isRecord(byType)) continue;
+    for (const [type, outputs] of Object.entries(byType)) {
+      if (!Array.isArray(outputs)) continue;
+      outputs.forEach((targets, output) => {
+        for (const target of Array.isArray(targets) ? targets.filter(isRecord) : []) {
+          const to = asString(target.node);
+          if (known.has(from) && known.has(to)) links.push({ from, type, output, to });
+          else
+            problems.push({
+              code: 'IMPORT_PROBLEM',
+              source: `connections[${JSON.stringify(from)}].${type}[${output}]`,
+              message: `a connection from "${from}" to "${to}" names a node the workflow does not have; it is left out`,
+            });
+        }
+      });
+    }
+  }
+  return links;
+}
+
+const UNKNOWN: NodeKind = {
+  data: (node) => ({ kind: 'none', why: `"${node.name}" (${node.type}) was not carried over` }),
+  convert: (ctx) => {
+    ctx.problem(
+      `${ctx.node.type} has no Flowbench counterpart: it is an empty template here, kept for its place and connections; replace it (an HTTP request node calls most services' APIs, an MCP tool node an MCP server's tools)`,
+    );
+    return { type: 'template', config: { template: '' }, read: Object.keys(ctx.node.parameters) };
+  },
+};
+
+function kindOf(node: N8nNode): NodeKind {
+  return (
+    TRIGGERS[node.type] ??
+    AI_NODES[node.type] ??
+    openAiKind(node) ??
+    CONDITIONS[node.type] ??
+    BASE_NODES[node.type] ??
+    (/trigger$/i.test(node.type) ? OTHER_TRIGGER : UNKNOWN)
+  );
+}
+
+export function importN8nWorkflow(doc: Record<string, unknown>): ImportedFlow {
+  const problems: ImportProblem[] = [];
+  const rawNodes = Array.isArray(doc.nodes) ? doc.nodes : [];
+  const read = rawNodes.map(readNode);
+  read.forEach((node, i) => {
+    if (!node)
+      problems.push({
+        code: 'IMPORT_PROBLEM',
+        source: `nodes[${i}]`,
+        message: 'this node has no name or type; it is left out',
+      });
+  });
+  const all = read.filter((n): n is N8nNode => n !== undefined);
+  const byName = new Map(all.map((n) => [n.name, n]));
+  const links = linksOf(isRecord(doc.connections) ? doc.connections : {}, problems, new Set(byName.keys()));
+  const isSub = (node: N8nNode) =>
+    SUB_NODE.test(node.type) || links.some((l) => l.from === node.name && l.type.startsWith('ai_'));
+  const main = all.filter((n) => n.type !== STICKY && !isSub(n) && !PASS_THROUGH.has(n.type));
+  if (main.length === 0) throw new FlowbenchError('VALIDATION_ERROR', 'the n8n workflow has no node Flowbench can run');
+
+  const makeId = nodeIdFactory();
+  const ids = new Map(main.map((n) => [n.name, makeId(n.name)]));
+  const attached = (name: string) => (kind: SubNodeKind) =>
+    links.filter((l) => l.type === kind && l.to === name).flatMap((l) => byName.get(l.from) ?? []);
+  const inputsOf = (name: string) => links.filter((l) => l.type === 'main' && l.to === name).map((l) => l.from);
+
+  // What `$json` reads in each node: the data of the node its first input comes from.
+  const data = new Map<string, N8nData | undefined>();
+  const dataOf = (name: string, seen = new Set<string>()): N8nData | undefined => {
+    if (data.has(name)) return data.get(name);
+    const node = byName.get(name);
+    if (!node || seen.has(name) || isSub(node)) return undefined;
+    seen.add(name);
+    const [first] = inputsOf(name);
+    const input = first === undefined ? undefined : dataOf(first, seen);
+    const found = PASS_THROUGH.has(node.type)
+      ? input
+      : kindOf(node).data(node, ids.get(name) ?? '', input, attached(name));
+    data.set(name, found);
+    return found;
+  };
+
+  for (const node of all.filter((n) => isSub(n) && !links.some((l) => l.from === n.name))) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source: node.source,
+      message: `n8n node "${node.name}" (${node.type}) is attached to nothing; it is left out`,
+    });
+  }
+
+  const channels = new Map<string, ChannelSettings>();
+  const parameters = new Map<string, Parameter>();
+  const nodes: Record<string, unknown>[] = [];
+  const converted = new Map<string, Converted>();
+  const xs = all.map((n) => positionOf(n)[0]);
+  const ys = all.map((n) => positionOf(n)[1]);
+  const origin = { x: Math.min(...xs), y: Math.min(...ys) };
+  const place = (node: N8nNode) => {
+    const [x, y] = positionOf(node);
+    return { x: Math.round((x - origin.x) * SPREAD), y: Math.round((y - origin.y) * SPREAD) };
+  };
+
+  for (const node of main) {
+    const id = ids.get(node.name) as string;
+    const [first] = inputsOf(node.name);
+    const scope: ExpressionScope = {
+      input: first === undefined ? undefined : dataOf(first),
+      named: (name) =>
+        byName.has(name) ? (dataOf(name) ?? { kind: 'none', why: `"${name}" gives nothing to read here` }) : undefined,
+    };
+    const ctx: ConvertContext = {
+      node,
+      id,
+      template: (value, field) =>
+        templateFrom(value, scope, { source: `${node.source}.parameters.${field}`, nodeId: id }, problems),
+      attached: attached(node.name),
+      problem: (message, options = {}) => {
+        const on = options.on ?? node;
+        problems.push({
+          code: 'IMPORT_PROBLEM',
+          ...(options.severity ? { severity: options.severity } : {}),
+          nodeId: id,
+          source: `${on.source}${options.field ? `.parameters.${options.field}` : ''}`,
+          message: `n8n node "${on.name}": ${message}`,
+        });
+      },
+      channel: (settings) => channels.set(settings.id, settings),
+    };
+    const result = kindOf(node).convert(ctx);
+    converted.set(node.name, result);
+    for (const parameter of result.parameters ?? [])
+      if (!parameters.has(parameter.name)) parameters.set(parameter.name, parameter);
+    for (const [key, value] of Object.entries(node.parameters)) {
+      if (result.read.includes(key) || value === '' || (isRecord(value) && Object.keys(value).length === 0)) continue;
+      ctx.problem(`its setting ${key} (${preview(value)}) is not carried over`, { field: key, severity: 'warning' });
+    }
+    nodes.push({
+      id,
+      type: result.type,
+      label: node.name,
+      position: place(node),
+      config: result.config,
+      ...nodeSettings(
+        node,
+        result,
+        ctx,
+        (doc.pinData as Record<string, unknown> | undefined)?.[node.name],
+        dataOf(node.name),
+      ),
+      metadata: { n8n: node.raw },
+    });
+  }
+
+  const edges = edgesFrom(links, byName, ids, converted, problems);
+  addResults(nodes, edges, converted, ids, main, makeId, problems);
+  const stickies = all.filter((n) => n.type === STICKY);
+  const notes = stickies.map((n, i) => n8nNote(n, `note_${i + 1}`, place(n), SPREAD));
+  for (const sticky of stickies.filter((n) => asString(n.parameters.content).length > MAX_NOTE_CHARS))
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source: `${sticky.source}.parameters.content`,
+      message: `the sticky note "${sticky.name}" is cut at ${MAX_NOTE_CHARS} characters, the most a note holds`,
+    });
+  const settings = isRecord(doc.settings) ? doc.settings : {};
+  if (typeof settings.errorWorkflow === 'string' && settings.errorWorkflow !== '')
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source: 'settings.errorWorkflow',
+      message: `the error workflow ${settings.errorWorkflow} is not carried over: a node's failure can run an error edge instead`,
+    });
+
+  const name = asString(doc.name, 'Imported n8n workflow').trim() || 'Imported n8n workflow';
+  return {
+    format: 'n8n',
+    problems,
+    flow: {
+      schemaVersion: 1,
+      name,
+      description: '',
+      tool: { name: toolNameFrom(name), description: '' },
+      parameters: [...parameters.values()],
+      nodes,
+      edges,
+      notes,
+      ...(channels.size > 0 ? { memory: { channels: [...channels.values()] } } : {}),
+      metadata: {
+        n8n: Object.fromEntries(
+          Object.entries(doc).filter(([key]) => !['nodes', 'connections', 'pinData'].includes(key)),
+        ),
+      },
+    },
+  };
+}
+
+function positionOf(node: N8nNode): [number, number] {
+  const p = node.raw.position;
+  return Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number' ? [p[0], p[1]] : [0, 0];
+}
+
+const preview = (value: unknown) => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+
+/** A node's retries, failure handling, deactivation and pinned data, as Flowbench's node settings. */
+function nodeSettings(
+  node: N8nNode,
+  result: Converted,
+  ctx: ConvertContext,
+  pinned: unknown,
+  data: N8nData | undefined,
+): Record<string, unknown> {
+  const raw = node.raw;
+  const settings: Record<string, unknown> = {};
+  const endpoint = result.type === 'input' || result.type === 'output';
+  if (result.timeoutMs !== undefined) settings.timeoutMs = result.timeoutMs;
+  if (raw.disabled === true) {
+    if (endpoint)
+      ctx.problem('it is deactivated; a flow always runs its input and output nodes', { severity: 'warning' });
+    else settings.disabled = true;
+  }
+  if (raw.retryOnFail === true) {
+    const tries = typeof raw.maxTries === 'number' ? raw.maxTries : 3;
+    settings.maxAttempts = Math.min(10, Math.max(2, Math.round(tries)));
+    if (raw.waitBetweenTries !== undefined)
+      ctx.problem('its wait between tries is not carried over: Flowbench waits longer after each failed attempt', {
+        severity: 'warning',
+      });
+  }
+  if (raw.onError === 'continueRegularOutput') {
+    settings.onError = 'continue';
+    ctx.problem(
+      'on failure n8n went on with the error as its item; here the run goes on and what follows the node is skipped',
+      {
+        severity: 'warning',
+      },
+    );
+  }
+  for (const key of ['alwaysOutputData', 'executeOnce'] as const)
+    if (raw[key] === true) ctx.problem(`its setting ${key} is not carried over`, { severity: 'warning' });
+  const items = Array.isArray(pinned) ? pinned.filter(isRecord) : [];
+  if (items.length > 0) {
+    const json = isRecord(items[0]?.json) ? items[0].json : items[0];
+    if (endpoint)
+      ctx.problem('its pinned data is not carried over: an input node is not pinned', { severity: 'warning' });
+    else settings.pin = { output: data?.kind === 'answer' ? dig(json, data.keys) : json };
+    if (items.length > 1)
+      ctx.problem(`only the first of its ${items.length} pinned items is kept: a Flowbench node gives one output`, {
+        severity: 'warning',
+      });
+  }
+  return settings;
+}
+
+const dig = (value: unknown, keys: string[]): unknown =>
+  keys.reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), value) ?? null;
+
+/** Main connections as edges: an output's port by its index; a pass-through node's outputs lead on from what feeds it. */
+function edgesFrom(
+  links: Link[],
+  byName: Map<string, N8nNode>,
+  ids: Map<string, string>,
+  converted: Map<string, Converted>,
+  problems: ImportProblem[],
+): Record<string, unknown>[] {
+  const main = links.filter((l) => l.type === 'main');
+  const beyond = (name: string, seen = new Set<string>()): string[] => {
+    const node = byName.get(name);
+    if (!node || !PASS_THROUGH.has(node.type)) return ids.has(name) ? [name] : [];
+    if (seen.has(name)) return [];
+    seen.add(name);
+    return main.filter((l) => l.from === name).flatMap((l) => beyond(l.to, seen));
+  };
+  const edges: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  for (const link of main) {
+    const result = converted.get(link.from);
+    const source = ids.get(link.from);
+    if (!result || !source) continue;
+    const ports = result.ports ?? ['out'];
+    const node = byName.get(link.from)!;
+    const port =
+      ports[link.output] ??
+      (node.raw.onError === 'continueErrorOutput' && link.output === ports.length ? 'error' : undefined);
+    if (!port || (port === 'error' && !['llm', 'agent', 'http', 'code', 'flow', 'mcp_tool'].includes(result.type))) {
+      problems.push({
+        code: 'IMPORT_PROBLEM',
+        nodeId: source,
+        source: `connections[${JSON.stringify(link.from)}].main[${link.output}]`,
+        message: `n8n node "${link.from}": its output ${link.output + 1} has no Flowbench port; its connections are left out`,
+      });
+      continue;
+    }
+    for (const target of beyond(link.to)) {
+      const key = `${source}:${port}>${ids.get(target)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ id: `e${edges.length + 1}`, source, sourcePort: port, target: ids.get(target), targetPort: 'in' });
+    }
+  }
+  return edges;
+}
+
+/**
+ * n8n returns the last node's item; a Flowbench flow returns what its output
+ * node says. Unless a Respond to Webhook node became one, each node that ends
+ * a branch gets an output node returning its output (said).
+ */
+function addResults(
+  nodes: Record<string, unknown>[],
+  edges: Record<string, unknown>[],
+  converted: Map<string, Converted>,
+  ids: Map<string, string>,
+  main: N8nNode[],
+  makeId: (wanted: string) => string,
+  problems: ImportProblem[],
+): void {
+  if ([...converted.values()].some((c) => c.type === 'output')) return;
+  const leaves = main.filter((n) => {
+    const result = converted.get(n.name);
+    const id = ids.get(n.name);
+    const type = result?.type;
+    return (
+      !result?.endsRun &&
+      type !== 'input' &&
+      type !== 'condition' &&
+      !edges.some((e) => e.source === id && e.sourcePort === 'out')
+    );
+  });
+  for (const leaf of leaves) {
+    const id = ids.get(leaf.name) as string;
+    const at = nodes.find((n) => n.id === id)?.position as { x: number; y: number };
+    const result = makeId(leaves.length === 1 ? 'result' : `${id}_result`);
+    nodes.push({
+      id: result,
+      type: 'output',
+      label: leaves.length === 1 ? 'Result' : `Result of ${leaf.name}`,
+      position: { x: at.x + 320, y: at.y },
+      config: { mode: 'return_values', returnValues: [{ id: 'result', text: `{{nodes.${id}.output}}` }] },
+    });
+    edges.push({ id: `e${edges.length + 1}`, source: id, sourcePort: 'out', target: result, targetPort: 'in' });
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      nodeId: result,
+      source: leaf.source,
+      message: `n8n returned the item of the last node; the flow returns what "${leaf.name}" gives, from the output node ${result} added after it`,
+    });
+  }
+}

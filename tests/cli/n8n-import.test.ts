@@ -1,0 +1,129 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../core/model/run';
+import { ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+/**
+ * An n8n workflow, as n8n's Download writes it, imported with `flowbench
+ * import` and run with `flowbench run`: its LLM chain asks the local test
+ * model, its If takes the branch the answer says, its HTTP Request calls a
+ * local server with the fields its Edit Fields node set, and its Stop and
+ * Error fails the run with its message.
+ */
+const tempDir = useTempDir();
+let model: OpenAiServer;
+let answer: string;
+let api: Server;
+let received: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[];
+let db: string;
+
+beforeEach(async () => {
+  answer = 'billing';
+  model = await startOpenAiServer(() => ({ content: answer }));
+  received = [];
+  api = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ method: request.method, url: request.url, headers: request.headers, body });
+      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ ticketId: 42 }));
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  db = join(tempDir(), 'n8n.db');
+  await setTestProvider(db, model.url, 'test-model', '--default');
+});
+afterEach(async () => {
+  await model.close();
+  await new Promise((resolve) => api.close(resolve));
+});
+
+/** The triage fixture with its HTTP Request pointed at the local server. */
+function triageFile(): string {
+  const workflow = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/formats/n8n-triage.json'), 'utf8')) as {
+    nodes: { name: string; parameters: Record<string, unknown> }[];
+  };
+  const port = (api.address() as AddressInfo).port;
+  const http = workflow.nodes.find((n) => n.name === 'File with billing')!;
+  http.parameters.url = `=http://127.0.0.1:${port}/queues/{{ $('Edit Fields').item.json.team }}`;
+  const file = join(tempDir(), 'Ticket triage.json');
+  writeFileSync(file, JSON.stringify(workflow));
+  return file;
+}
+
+describe('an n8n workflow', () => {
+  it('imports, says what it changed, and runs as it ran in n8n: each branch of its If', async () => {
+    const imported = await runCli(['--db', db, 'import', triageFile()]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('imported "Ticket triage" (n8n)');
+    expect(imported.stdout).toContain(`n8n's credential "OpenAi account" is not`);
+
+    const run = await runJson<RunRecord>(['--db', db, 'run', 'Ticket_triage', '--input', 'ticket=Refund my invoice']);
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toMatchObject({ kind: 'return_values', values: [{ id: 'result', text: '{"ticketId":42}' }] });
+    // The model got the chain's prompt, with Edit Fields' field in it.
+    expect(model.requests.at(-1)?.body.messages).toEqual([
+      { role: 'system', content: 'Answer with one word.' },
+      { role: 'user', content: 'Classify this ticket as billing or other: Refund my invoice' },
+    ]);
+    expect(received).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        url: '/queues/support',
+        headers: expect.objectContaining({ 'x-team': 'support', 'content-type': 'application/json' }),
+        body: '{"ticket": "Refund my invoice", "queue": "billing"}',
+      }),
+    ]);
+
+    answer = 'other';
+    const refused = await runCli(['--db', db, 'run', 'Ticket_triage', '--input', 'ticket=Hello', '--json']);
+    expect(refused.code).toBe(1);
+    const failed = JSON.parse(refused.stdout) as RunRecord;
+    // `partial`: it failed after nodes that finished, whose results are kept.
+    expect(failed.status).toBe('partial');
+    expect(failed.error).toMatchObject({ nodeId: 'Stop_and_Error' });
+    expect(failed.error?.message).toContain('Not a billing ticket: other');
+    expect(received).toHaveLength(1);
+  });
+
+  it("an AI Agent's chat: the message is its prompt, its memory is per conversation", async () => {
+    const file = join(ROOT, 'tests/fixtures/formats/n8n-chat-agent.json');
+    const agent = JSON.parse(readFileSync(file, 'utf8')) as {
+      nodes: { name: string }[];
+      connections: Record<string, unknown>;
+    };
+    // Without its MCP tool: the agent's tool server is not part of this test.
+    agent.nodes = agent.nodes.filter((n) => n.name !== 'Orders MCP');
+    delete agent.connections['Orders MCP'];
+    const copy = join(tempDir(), 'agent.json');
+    writeFileSync(copy, JSON.stringify(agent));
+    expect((await runCli(['--db', db, 'import', copy])).code).toBe(0);
+
+    answer = 'Your order ships Monday.';
+    const say = (message: string) =>
+      runJson<RunRecord>([
+        '--db',
+        db,
+        'run',
+        'Support_agent',
+        '--input',
+        `chatInput=${message}`,
+        '--conversation',
+        'ada',
+      ]);
+    expect((await say('Where is my order?')).status).toBe('succeeded');
+    const second = await say('And the invoice?');
+    expect(second.output).toMatchObject({ values: [{ text: 'Your order ships Monday.' }] });
+    const messages = model.requests.at(-1)?.body.messages ?? [];
+    expect(messages[0]).toEqual({ role: 'system', content: 'You answer questions about orders.' });
+    expect(messages.map((m) => String(m.content))).toContainEqual(
+      expect.stringContaining('- Your order ships Monday.'),
+    );
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'And the invoice?' });
+  });
+});
