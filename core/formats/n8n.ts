@@ -99,7 +99,11 @@ function kindOf(node: N8nNode): NodeKind {
   );
 }
 
-export function importN8nWorkflow(doc: Record<string, unknown>): ImportedFlow {
+/**
+ * `results: false` for nodes pasted into a flow (n8n's copy writes the same
+ * JSON): they join the flow's own output, so none is added after them.
+ */
+export function importN8nWorkflow(doc: Record<string, unknown>, options: { results?: boolean } = {}): ImportedFlow {
   const problems: ImportProblem[] = [];
   const rawNodes = Array.isArray(doc.nodes) ? doc.nodes : [];
   const read = rawNodes.map(readNode);
@@ -214,7 +218,7 @@ export function importN8nWorkflow(doc: Record<string, unknown>): ImportedFlow {
   }
 
   const edges = edgesFrom(links, byName, ids, converted, problems);
-  addResults(nodes, edges, converted, ids, main, makeId, problems);
+  if (options.results !== false) addResults(nodes, edges, converted, ids, main, makeId, problems);
   const stickies = all.filter((n) => n.type === STICKY);
   const notes = stickies.map((n, i) => n8nNote(n, `note_${i + 1}`, place(n), SPREAD));
   for (const sticky of stickies.filter((n) => asString(n.parameters.content).length > MAX_NOTE_CHARS))

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test } from './fixtures';
 
 /** The edges on the canvas: each its own element, or, zoomed out to labels, the paths FarEdges draws for them all. */
 const drawnEdges = (page: Page) =>
@@ -36,4 +36,86 @@ test('an n8n workflow imported from the home screen opens as its nodes, connecti
   const problems = page.getByRole('list', { name: 'Problems' });
   await expect(problems).toContainText(`n8n's credential "OpenAi account" is not`);
   await expect(problems).toContainText('the flow returns what "File with billing" gives');
+});
+
+/** What n8n's Ctrl+C puts on the clipboard: the copied nodes as a workflow's JSON. */
+const copiedInN8n = JSON.stringify({
+  nodes: [
+    {
+      name: 'When chat message received',
+      type: '@n8n/n8n-nodes-langchain.chatTrigger',
+      typeVersion: 1.1,
+      position: [0, 0],
+      parameters: {},
+    },
+    {
+      name: 'Answer',
+      type: '@n8n/n8n-nodes-langchain.chainLlm',
+      typeVersion: 1.5,
+      position: [220, 0],
+      parameters: {},
+    },
+    {
+      name: 'Model',
+      type: '@n8n/n8n-nodes-langchain.lmChatOllama',
+      typeVersion: 1,
+      position: [200, 200],
+      parameters: { model: 'llama3.2' },
+    },
+    {
+      name: 'Shape',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [440, 0],
+      parameters: { assignments: { assignments: [{ name: 'reply', value: '={{ $json.text }}', type: 'string' }] } },
+    },
+  ],
+  connections: {
+    'When chat message received': { main: [[{ node: 'Answer', type: 'main', index: 0 }]] },
+    Model: { ai_languageModel: [[{ node: 'Answer', type: 'ai_languageModel', index: 0 }]] },
+    Answer: { main: [[{ node: 'Shape', type: 'main', index: 0 }]] },
+  },
+  meta: { instanceId: 'abc' },
+});
+
+test("nodes copied in n8n paste onto the canvas: the trigger is the flow's input, its input joins the flow's; one Undo takes them back", async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, laidOutEcho({ id: 'pasted' }));
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
+  await page.locator('.react-flow__pane').click({ position: { x: 30, y: 30 } });
+  // As the browser hands a Ctrl+V on the canvas to the page: a paste event with the clipboard's text.
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    document
+      .querySelector('.react-flow__pane')
+      ?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, copiedInN8n);
+  await expect(page.locator('.toast')).toContainText('Pasted 2 nodes from n8n; 1 thing to review in Problems');
+  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  await expectSaved(page);
+
+  const stored = storedFlow(served.db, 'pasted');
+  const llm = stored.nodes.find((n) => n.type === 'llm')!;
+  const code = stored.nodes.find((n) => n.type === 'code')!;
+  expect([llm.label, llm.config.model, llm.config.prompt]).toEqual(['Answer', 'llama3.2', '{{inputs.chatInput}}']);
+  expect(code.config.values).toEqual([{ name: 'reply', value: `{{nodes.${llm.id}.output}}` }]);
+  expect(stored.edges).toContainEqual(expect.objectContaining({ source: 'input', target: llm.id }));
+  expect(stored.edges).toContainEqual(expect.objectContaining({ source: llm.id, target: code.id }));
+  expect(stored.parameters.map((p) => p.name)).toEqual(['message', 'count', 'mood', 'chatInput']);
+  // Right of the flow's nodes, not over them.
+  expect(Math.min(llm.position.x, code.position.x)).toBeGreaterThan(
+    Math.max(...stored.nodes.filter((n) => n !== llm && n !== code).map((n) => n.position.x)),
+  );
+
+  await page.getByRole('tab', { name: /^Problems/ }).click();
+  await expect(page.getByRole('list', { name: 'Problems' })).toContainText('the model llama3.2 is carried over');
+
+  await page.locator('.react-flow__pane').press('Control+z');
+  await expectSaved(page);
+  const undone = storedFlow(served.db, 'pasted');
+  expect(undone.nodes.map((n) => n.id)).toEqual(['input', 'say', 'result']);
+  expect(undone.parameters.map((p) => p.name)).toEqual(['message', 'count', 'mood']);
 });

@@ -14,6 +14,8 @@ export function EditorKeys() {
   const addNote = useAddNote();
 
   useEffect(() => {
+    // Ctrl+V was pressed and its paste event has not come yet.
+    let pasteAwaited = false;
     const onKey = (event: KeyboardEvent) => {
       const state = useAppStore.getState();
       const mod = event.ctrlKey || event.metaKey;
@@ -46,7 +48,16 @@ export function EditorKeys() {
       if (mod && key === 'z') return run('undo');
       if (mod && key === 'y') return run('redo');
       if (mod && key === 'c') return run('copy');
-      if (mod && key === 'v') return run('paste');
+      // The paste event that follows carries the system clipboard (n8n's copied nodes); where
+      // none comes (a desktop window without an Edit menu), what was copied here is pasted.
+      if (mod && key === 'v') {
+        pasteAwaited = true;
+        setTimeout(() => {
+          if (pasteAwaited) EDITOR_COMMANDS.paste(useAppStore.getState());
+          pasteAwaited = false;
+        }, 0);
+        return;
+      }
       if (mod && key === 'd') return run('duplicate');
       if (mod && key === 'a') return run('select-all');
       if (mod && event.shiftKey && key === 'l') return run('auto-layout');
@@ -65,11 +76,22 @@ export function EditorKeys() {
       // n8n's key for a sticky note.
       if (event.shiftKey && !mod && key === 's') return handled(addNote);
     };
+    const onPaste = (event: ClipboardEvent) => {
+      if (isEditable(event.target)) return;
+      pasteAwaited = false;
+      event.preventDefault();
+      const state = useAppStore.getState();
+      // Another tool's nodes come in beside the flow's: the view then shows them all.
+      if (state.pasteText(event.clipboardData?.getData('text/plain') ?? '')) fitFlow();
+      else EDITOR_COMMANDS.paste(state);
+    };
     // The desktop app's menu asks for it too (app-commands.ts).
     window.addEventListener('keydown', onKey);
+    window.addEventListener('paste', onPaste);
     window.addEventListener(FIT_VIEW_EVENT, fitFlow);
     return () => {
       window.removeEventListener('keydown', onKey);
+      window.removeEventListener('paste', onPaste);
       window.removeEventListener(FIT_VIEW_EVENT, fitFlow);
     };
   }, [fitFlow, addNote]);

@@ -22,6 +22,7 @@ import {
 } from '../../../core/editing/notes';
 import { recordEdit, redo, undo, type HistoryEntry } from '../../../core/editing/history';
 import { copyClip, pasteChanges } from '../../../core/editing/paste';
+import { n8nPaste, type N8nPaste } from '../editor/n8n-paste';
 import {
   clashingNodeId,
   movedRemovedMessage,
@@ -120,6 +121,8 @@ export interface EditorSlice {
   autoLayout: () => Promise<'selection' | 'flow' | undefined>;
   copySelection: () => void;
   paste: () => void;
+  /** Pastes what another tool copied (n8n's nodes) from the system clipboard's text; false when it is none of that. */
+  pasteText: (text: string) => boolean;
   duplicateSelection: () => void;
   publish: (note: string) => Promise<void>;
   /** Reads the flow again; `afterRefusal` also drops the undo history, which no longer matches it. */
@@ -672,6 +675,24 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       const { changes, nodeIds, noteIds } = pasteChanges(flow, clip);
       commit(parse(changes));
       set({ selectedNodes: [...noteIds.map(noteRfId), ...nodeIds], selectedEdges: [] });
+    },
+    pasteText(text) {
+      const flow = get().flow;
+      if (!flow) return false;
+      let pasted: N8nPaste | undefined;
+      try {
+        pasted = n8nPaste(flow, text);
+      } catch (error) {
+        get().notify(`Not pasted: ${(error as Error).message}`);
+        return true;
+      }
+      if (!pasted) return false;
+      commit(parse(pasted.changes));
+      set({ selectedNodes: [...pasted.noteIds.map(noteRfId), ...pasted.nodeIds], selectedEdges: [] });
+      get().notify(
+        `Pasted ${count(pasted.nodeIds.length, 'node')} from n8n${pasted.problems > 0 ? `; ${count(pasted.problems, 'thing')} to review in Problems` : ''}`,
+      );
+      return true;
     },
     duplicateSelection() {
       get().copySelection();
