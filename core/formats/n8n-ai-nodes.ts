@@ -1,4 +1,5 @@
-import { asString, isRecord } from './shared';
+import { FLOWBENCH_SERVER } from '../model/tools';
+import { asString, isRecord, toolNameFrom } from './shared';
 import { locatorValue, optionsLeftOut, rows, type ConvertContext, type N8nNode, type NodeKind } from './n8n-model';
 
 /**
@@ -65,6 +66,11 @@ const serverName = (node: N8nNode) =>
 function toolsFrom(ctx: ConvertContext): { server: string; tool: string }[] {
   const tools: { server: string; tool: string }[] = [];
   for (const tool of ctx.attached('ai_tool')) {
+    if (tool.type.endsWith('.toolWorkflow')) {
+      const flowTool = workflowTool(ctx, tool);
+      if (flowTool) tools.push(flowTool);
+      continue;
+    }
     if (!tool.type.endsWith('.mcpClientTool')) {
       ctx.problem(
         `its tool "${tool.name}" (n8n's ${SHORT(tool.type)}) has no Flowbench counterpart: an agent's tools are MCP tools; add an MCP server that offers it`,
@@ -91,6 +97,28 @@ function toolsFrom(ctx: ConvertContext): { server: string; tool: string }[] {
     );
   }
   return tools;
+}
+
+/**
+ * n8n's Call n8n Workflow Tool as the agent's tool for a published Flowbench
+ * flow: the workflow it calls, imported here, has its name as tool name.
+ */
+function workflowTool(ctx: ConvertContext, tool: N8nNode): { server: string; tool: string } | undefined {
+  const p = tool.parameters;
+  const named = isRecord(p.workflowId) ? asString(p.workflowId.cachedResultName) : '';
+  if (!named) {
+    ctx.problem(
+      `its tool "${tool.name}" calls an n8n workflow by id (${locatorValue(p.workflowId) || 'none'}): import that workflow, publish it and add it to this node's tools`,
+      { on: tool },
+    );
+    return undefined;
+  }
+  const name = toolNameFrom(named);
+  ctx.problem(
+    `its tool "${tool.name}" is the published flow ${name}: import the n8n workflow "${named}" too and publish it${p.description ? "; the flow's tool description is what the model reads, as the tool node's description was" : ''}`,
+    { on: tool, severity: 'warning' },
+  );
+  return { server: FLOWBENCH_SERVER, tool: name };
 }
 
 /**
@@ -262,7 +290,69 @@ const openAiMessage: NodeKind = {
   },
 };
 
+/** n8n's default system prompt of an Information Extractor. */
+const EXTRACTOR_SYSTEM =
+  "You are an expert extraction algorithm.\nOnly extract relevant information from the text.\nIf you do not know the value of an attribute asked to extract, you may omit the attribute's value.";
+
+const ATTRIBUTE_TYPES: Record<string, string> = {
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'string',
+};
+
+/** The Information Extractor as an LLM node answering JSON of its attributes' schema. */
+const informationExtractor: NodeKind = {
+  data: (_node, id) => ({ kind: 'answer', nodeId: id, keys: ['output'] }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const type = asString(p.schemaType, 'fromAttributes');
+    let schema: Record<string, unknown> | undefined;
+    if (type === 'fromAttributes') {
+      const attributes = rows(p.attributes, 'attributes');
+      schema = {
+        type: 'object',
+        properties: Object.fromEntries(
+          attributes.map((a) => [
+            asString(a.name),
+            {
+              type: ATTRIBUTE_TYPES[asString(a.type, 'string')] ?? 'string',
+              ...(a.description ? { description: asString(a.description) } : {}),
+            },
+          ]),
+        ),
+        required: attributes.filter((a) => a.required === true).map((a) => asString(a.name)),
+      };
+    } else {
+      try {
+        const parsed: unknown = JSON.parse(asString(type === 'manual' ? p.inputSchema : p.jsonSchemaExample));
+        if (isRecord(parsed)) schema = type === 'manual' ? parsed : schemaFromExample(parsed);
+      } catch {
+        schema = undefined;
+      }
+      if (!schema)
+        ctx.problem("its schema is no JSON object: set the JSON output's schema in the inspector", {
+          field: 'schemaType',
+        });
+    }
+    const options = isRecord(p.options) ? p.options : {};
+    optionsLeftOut(ctx, options, ['systemPromptTemplate']);
+    return {
+      type: 'llm',
+      config: {
+        ...modelFrom(ctx),
+        system: ctx.template(options.systemPromptTemplate ?? EXTRACTOR_SYSTEM, 'options.systemPromptTemplate'),
+        prompt: ctx.template(p.text ?? '={{ $json.chatInput }}', 'text'),
+        outputFormat: 'json',
+        ...(schema ? { jsonSchema: schema } : {}),
+      },
+      read: ['text', 'schemaType', 'attributes', 'jsonSchemaExample', 'inputSchema', 'options'],
+    };
+  },
+};
+
 export const AI_NODES: Record<string, NodeKind> = {
+  '@n8n/n8n-nodes-langchain.informationExtractor': informationExtractor,
   '@n8n/n8n-nodes-langchain.agent': agent,
   '@n8n/n8n-nodes-langchain.chainLlm': chain,
 };

@@ -301,7 +301,60 @@ const executeWorkflow: NodeKind = {
   },
 };
 
+/**
+ * Merge waits for its inputs, as a Flowbench node waits for all its incoming
+ * edges: a Code node given each input's item, returning them appended, combined
+ * by position, or the chosen one.
+ */
+const merge: NodeKind = {
+  data: (_node, id) => ({ kind: 'object', nodeId: id }),
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const count = typeof p.numberInputs === 'number' ? Math.min(10, Math.max(2, p.numberInputs)) : 2;
+    const values = Array.from({ length: count }, (_, i) => {
+      const data = ctx.inputData(i);
+      // An answer (an agent's) is its output; n8n's item held it under its key: `{ output: … }`.
+      const value =
+        data?.kind === 'answer' ? `{{nodes.${data.nodeId}.output}}` : ctx.templateOfInput(i, '={{ $json }}', 'mode');
+      const read = `values.input${i + 1}`;
+      const item =
+        data?.kind === 'answer'
+          ? data.keys.reduceRight((inner, key) => `{ ${JSON.stringify(key)}: ${inner} }`, read)
+          : read;
+      return { name: `input${i + 1}`, value, item };
+    });
+    const mode = asString(p.mode, 'append');
+    const list = values.map((v) => v.item).join(', ');
+    let code = `return [${list}].flat();`;
+    if (mode === 'combine' && asString(p.combineBy, asString(p.combinationMode)) === 'combineByPosition')
+      code = `return Object.assign({}, ${list});`;
+    else if (mode === 'chooseBranch') {
+      const chosen = typeof p.useDataOfInput === 'number' ? p.useDataOfInput : 1;
+      code = `return ${values[Math.min(count, Math.max(1, chosen)) - 1]!.item};`;
+    } else if (mode !== 'append')
+      ctx.problem(
+        `its mode ${mode}${p.combineBy ? ` (${asString(p.combineBy)})` : ''} is not carried over: the code returns the inputs appended; write the merge it does`,
+        { field: 'mode' },
+      );
+    return {
+      type: 'code',
+      config: { values, code },
+      read: [
+        'mode',
+        'combineBy',
+        'combinationMode',
+        'numberInputs',
+        'useDataOfInput',
+        'chooseBranchMode',
+        'output',
+        'options',
+      ],
+    };
+  },
+};
+
 export const BASE_NODES: Record<string, NodeKind> = {
+  'n8n-nodes-base.merge': merge,
   'n8n-nodes-base.httpRequest': http,
   'n8n-nodes-base.set': set,
   'n8n-nodes-base.code': code,

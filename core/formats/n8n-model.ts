@@ -36,6 +36,10 @@ export interface ConvertContext {
   id: string;
   /** A parameter's value as a template (expressions rewritten, the others said); `field` is its path in `parameters`. */
   template: (value: unknown, field: string) => string;
+  /** What comes into its input `input` (a Merge's second is 1). */
+  inputData: (input: number) => N8nData | undefined;
+  /** As `template`, with `$json` reading what comes into its input `input`. */
+  templateOfInput: (input: number, value: unknown, field: string) => string;
   /** The sub-nodes attached to it of a kind, in the file's order. */
   attached: (kind: SubNodeKind) => N8nNode[];
   /** Says something about the node: an error unless `severity` is warning. */

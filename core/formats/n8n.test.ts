@@ -384,6 +384,96 @@ describe('n8n workflows', () => {
     ]);
   });
 
+  it('a Merge waits for both branches and gives their items appended or combined; an Information Extractor is an LLM answering JSON; a workflow tool is a published flow', () => {
+    const doc = {
+      name: 'Merged',
+      nodes: [
+        { ...chat, position: [0, 0], parameters: {} },
+        {
+          name: 'Weather',
+          type: 'n8n-nodes-base.httpRequest',
+          typeVersion: 4.2,
+          position: [200, -100],
+          parameters: { url: 'https://api.example.test/weather' },
+        },
+        {
+          name: 'Extract',
+          type: '@n8n/n8n-nodes-langchain.informationExtractor',
+          typeVersion: 1,
+          position: [200, 100],
+          parameters: {
+            text: '={{ $json.chatInput }}',
+            attributes: {
+              attributes: [
+                { name: 'city', type: 'string', description: 'The city asked about', required: true },
+                { name: 'days', type: 'number' },
+              ],
+            },
+          },
+        },
+        {
+          name: 'Both',
+          type: 'n8n-nodes-base.merge',
+          typeVersion: 3,
+          position: [400, 0],
+          parameters: { mode: 'combine', combineBy: 'combineByPosition' },
+        },
+        {
+          name: 'Planner',
+          type: '@n8n/n8n-nodes-langchain.agent',
+          typeVersion: 1.8,
+          position: [600, 0],
+          parameters: {},
+        },
+        {
+          name: 'Book',
+          type: '@n8n/n8n-nodes-langchain.toolWorkflow',
+          typeVersion: 2,
+          position: [600, 200],
+          parameters: { workflowId: { __rl: true, value: 'Xy12', mode: 'list', cachedResultName: 'Book a trip' } },
+        },
+      ],
+      connections: {
+        Chat: {
+          main: [
+            [
+              { node: 'Weather', type: 'main', index: 0 },
+              { node: 'Extract', type: 'main', index: 0 },
+            ],
+          ],
+        },
+        Weather: { main: [[{ node: 'Both', type: 'main', index: 0 }]] },
+        Extract: { main: [[{ node: 'Both', type: 'main', index: 1 }]] },
+        Both: { main: [[{ node: 'Planner', type: 'main', index: 0 }]] },
+        Book: { ai_tool: [[{ node: 'Planner', type: 'ai_tool', index: 0 }]] },
+      },
+    };
+    const { flow, problems } = imported(JSON.stringify(doc));
+    expect(node(flow, 'Both').config).toEqual({
+      values: [
+        { name: 'input1', value: '{{nodes.Weather.output}}' },
+        { name: 'input2', value: '{{nodes.Extract.output}}' },
+      ],
+      code: 'return Object.assign({}, values.input1, { "output": values.input2 });',
+    });
+    expect(edges(flow)).toEqual(expect.arrayContaining(['Weather.out>Both', 'Extract.out>Both']));
+    expect(node(flow, 'Extract').config).toMatchObject({
+      prompt: '{{inputs.chatInput}}',
+      outputFormat: 'json',
+      jsonSchema: {
+        type: 'object',
+        properties: { city: { type: 'string', description: 'The city asked about' }, days: { type: 'number' } },
+        required: ['city'],
+      },
+    });
+    expect(node(flow, 'Planner').config.tools).toEqual([{ server: 'flowbench', tool: 'Book_a_trip' }]);
+    expect(problems.map((p) => p.message)).toContainEqual(
+      expect.stringContaining(
+        'its tool "Book" is the published flow Book_a_trip: import the n8n workflow "Book a trip" too',
+      ),
+    );
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

@@ -53,6 +53,8 @@ interface Link {
   type: string;
   output: number;
   to: string;
+  /** The input of `to` it goes into (a Merge's input 2 is 1). */
+  input: number;
 }
 
 function linksOf(connections: Record<string, unknown>, problems: ImportProblem[], known: Set<string>): Link[] {
@@ -64,7 +66,8 @@ function linksOf(connections: Record<string, unknown>, problems: ImportProblem[]
       outputs.forEach((targets, output) => {
         for (const target of Array.isArray(targets) ? targets.filter(isRecord) : []) {
           const to = asString(target.node);
-          if (known.has(from) && known.has(to)) links.push({ from, type, output, to });
+          const input = typeof target.index === 'number' ? target.index : 0;
+          if (known.has(from) && known.has(to)) links.push({ from, type, output, to, input });
           else
             problems.push({
               code: 'IMPORT_PROBLEM',
@@ -174,11 +177,18 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
       named: (name) =>
         byName.has(name) ? (dataOf(name) ?? { kind: 'none', why: `"${name}" gives nothing to read here` }) : undefined,
     };
+    const dataOfInput = (input: number) => {
+      const from = links.find((l) => l.type === 'main' && l.to === node.name && l.input === input)?.from;
+      return from === undefined ? undefined : dataOf(from);
+    };
+    const at = (field: string) => ({ source: `${node.source}.parameters.${field}`, nodeId: id });
     const ctx: ConvertContext = {
       node,
       id,
-      template: (value, field) =>
-        templateFrom(value, scope, { source: `${node.source}.parameters.${field}`, nodeId: id }, problems),
+      template: (value, field) => templateFrom(value, scope, at(field), problems),
+      inputData: dataOfInput,
+      templateOfInput: (input, value, field) =>
+        templateFrom(value, { ...scope, input: dataOfInput(input) }, at(field), problems),
       attached: attached(node.name),
       problem: (message, options = {}) => {
         const on = options.on ?? node;
