@@ -274,23 +274,38 @@ const stopAndError: NodeKind = {
   },
 };
 
-/** Execute Workflow calls a workflow Flowbench knows by another id: the flow node says to choose it. */
+/**
+ * Execute Workflow as a flow node calling the flow of the workflow's name (a
+ * flow node finds a flow by id, name or tool name): the n8n workflow, imported
+ * here, keeps its name. One named by id alone is an error to choose.
+ */
 const executeWorkflow: NodeKind = {
   data: (_node, id) => ({ kind: 'object', nodeId: id }),
   convert: (ctx) => {
     const p = ctx.node.parameters;
-    const target = isRecord(p.workflowId)
-      ? asString(p.workflowId.cachedResultName) || asString(p.workflowId.value)
-      : asString(p.workflowId);
-    ctx.problem(
-      `it calls the n8n workflow ${target || '(not named)'}: import that workflow too, publish it, and choose it in this node`,
-      { field: 'workflowId' },
-    );
+    const named = isRecord(p.workflowId) ? asString(p.workflowId.cachedResultName) : '';
+    const id = isRecord(p.workflowId) ? asString(p.workflowId.value) : asString(p.workflowId);
+    if (asString(p.source, 'database') !== 'database')
+      ctx.problem(`it runs a workflow given as ${asString(p.source)}: import it as a flow and choose it in this node`, {
+        field: 'source',
+      });
+    else if (named)
+      ctx.problem(`it calls the flow "${named}": import the n8n workflow "${named}" too and publish it`, {
+        field: 'workflowId',
+        severity: 'warning',
+      });
+    else
+      ctx.problem(
+        `it calls the n8n workflow ${id || '(none)'} by id: import that workflow, publish it and choose it here`,
+        {
+          field: 'workflowId',
+        },
+      );
     const inputs = isRecord(p.workflowInputs) && isRecord(p.workflowInputs.value) ? p.workflowInputs.value : {};
     return {
       type: 'flow',
       config: {
-        flow: '',
+        flow: asString(p.source, 'database') === 'database' ? named : '',
         inputs: Object.entries(inputs).map(([name, value]) => ({
           name,
           value: ctx.template(value, `workflowInputs.value.${name}`),

@@ -91,6 +91,43 @@ describe('an n8n workflow', () => {
     expect(received).toHaveLength(1);
   });
 
+  it('a workflow calling the triage as a sub-workflow calls the imported flow of its name, with its inputs', async () => {
+    expect((await runCli(['--db', db, 'import', triageFile()])).code).toBe(0);
+    expect((await runCli(['--db', db, 'publish', 'Ticket_triage'])).code).toBe(0);
+    const intake = {
+      name: 'Intake',
+      nodes: [
+        {
+          name: 'Chat',
+          type: '@n8n/n8n-nodes-langchain.chatTrigger',
+          typeVersion: 1.1,
+          position: [0, 0],
+          parameters: {},
+        },
+        {
+          name: 'Triage',
+          type: 'n8n-nodes-base.executeWorkflow',
+          typeVersion: 1.2,
+          position: [220, 0],
+          parameters: {
+            workflowId: { __rl: true, value: 'wf7', mode: 'list', cachedResultName: 'Ticket triage' },
+            workflowInputs: { mappingMode: 'defineBelow', value: { ticket: '={{ $json.chatInput }}' } },
+            options: {},
+          },
+        },
+      ],
+      connections: { Chat: { main: [[{ node: 'Triage', type: 'main', index: 0 }]] } },
+    };
+    const file = join(tempDir(), 'intake.json');
+    writeFileSync(file, JSON.stringify(intake));
+    const imported = await runCli(['--db', db, 'import', file]);
+    expect(imported.stdout).toContain('it calls the flow "Ticket triage": import the n8n workflow "Ticket triage" too');
+    const run = await runJson<RunRecord>(['--db', db, 'run', 'Intake', '--input', 'chatInput=My invoice is wrong']);
+    expect(run.status).toBe('succeeded');
+    expect(run.output).toMatchObject({ values: [{ text: '{"ticketId":42}' }] });
+    expect(received.at(-1)?.body).toBe('{"ticket": "My invoice is wrong", "queue": "billing"}');
+  });
+
   it("an AI Agent's chat: the message is its prompt, its memory is per conversation", async () => {
     const file = join(ROOT, 'tests/fixtures/formats/n8n-chat-agent.json');
     const agent = JSON.parse(readFileSync(file, 'utf8')) as {
