@@ -89,16 +89,19 @@ function ruleFrom(
   };
 }
 
-/** Version 2 and later: `conditions: { options, conditions: [ … ], combinator }`. */
-function rulesV2(ctx: ConvertContext): { rules: Rule[]; match: string } {
-  const conditions = ctx.node.parameters.conditions;
+/** Version 2 and later: `conditions: { options, conditions: [ … ], combinator }` (also each rule of a Switch, at `field`). */
+function rulesV2(
+  ctx: ConvertContext,
+  conditions: unknown = ctx.node.parameters.conditions,
+  field = 'conditions',
+): { rules: Rule[]; match: string } {
   const options = isRecord(conditions) && isRecord(conditions.options) ? conditions.options : {};
   if (
     options.caseSensitive === false ||
     (isRecord(ctx.node.parameters.options) && ctx.node.parameters.options.ignoreCase === true)
   )
     ctx.problem('it ignores case; a Flowbench condition compares text as it is', {
-      field: 'conditions.options',
+      field: `${field}.options`,
       severity: 'warning',
     });
   const rules = rows(conditions, 'conditions').flatMap((c, i) => {
@@ -109,7 +112,7 @@ function rulesV2(ctx: ConvertContext): { rules: Rule[]; match: string } {
       asString(operator.operation, 'equals'),
       c.rightValue,
       asString(operator.type, 'string'),
-      `conditions.conditions[${i}]`,
+      `${field}.conditions[${i}]`,
     );
     return rule ? [rule] : [];
   });
@@ -142,7 +145,74 @@ const condition = (ports: string[]): NodeKind => ({
   },
 });
 
+/**
+ * A Switch (version 3) as a chain of conditions, one a rule: the first rule
+ * that holds takes its output, as n8n's Switch does unless told to send to
+ * every matching one; the fallback output is the last rule's false.
+ */
+const switchNode: NodeKind = {
+  data: (_node, _id, input) => input,
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const options = isRecord(p.options) ? p.options : {};
+    const rulesRead = ['mode', 'rules', 'options'];
+    const values = rows(p.rules, 'values');
+    if (ctx.node.typeVersion < 3 || asString(p.mode, 'rules') !== 'rules' || values.length === 0) {
+      ctx.problem(
+        `it is a Switch ${ctx.node.typeVersion < 3 ? `of version ${ctx.node.typeVersion}` : 'that routes by an expression'}, which Flowbench does not carry over: make it conditions, one a branch`,
+      );
+      return {
+        type: 'condition',
+        config: { match: 'all', rules: [{ value: '', path: '$', operator: 'is_not_empty' }] },
+        ports: [],
+        read: rulesRead,
+      };
+    }
+    if (options.allMatchingOutputs === true)
+      ctx.problem('it sends to every matching output; here the first rule that holds takes its branch', {
+        field: 'options.allMatchingOutputs',
+      });
+    const fallback = options.fallbackOutput;
+    if (fallback !== undefined && fallback !== 'none' && fallback !== 'extra')
+      ctx.problem(
+        `its fallback to output ${Number(fallback) + 1} is not carried over: connect the last rule's false port there`,
+        {
+          field: 'options.fallbackOutput',
+        },
+      );
+    const conditions = values.map((rule, i) => {
+      const { rules, match } = rulesV2(ctx, rule.conditions, `rules.values[${i}].conditions`);
+      if (rules.length === 0)
+        ctx.problem(`its rule ${i + 1} has no condition Flowbench can carry over`, { field: `rules.values[${i}]` });
+      return { match, rules: rules.length > 0 ? rules : [{ value: '', path: '$', operator: 'is_not_empty' }] };
+    });
+    const suffix = (i: number) => `rule_${i + 1}`;
+    const from = (i: number) => (i === 0 ? undefined : suffix(i));
+    const label = (i: number) => {
+      const key = asString(values[i]?.outputKey);
+      return values[i]?.renameOutput === true && key ? key : `rule ${i + 1}`;
+    };
+    return {
+      type: 'condition',
+      config: conditions[0]!,
+      followers: conditions.slice(1).map((config, k) => ({
+        suffix: suffix(k + 1),
+        label: `${ctx.node.name}: ${label(k + 1)}`,
+        type: 'condition',
+        config,
+      })),
+      inner: conditions.slice(1).map((_c, k) => ({ from: from(k), port: 'false', to: suffix(k + 1) })),
+      outputs: [
+        ...conditions.map((_c, i) => ({ from: from(i), port: 'true' })),
+        ...(fallback === 'extra' ? [{ from: from(conditions.length - 1), port: 'false' }] : []),
+      ],
+      read: rulesRead,
+    };
+  },
+};
+
 export const CONDITIONS: Record<string, NodeKind> = {
+  'n8n-nodes-base.switch': switchNode,
   'n8n-nodes-base.if': condition(['true', 'false']),
   'n8n-nodes-base.filter': condition(['true']),
 };

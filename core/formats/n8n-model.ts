@@ -54,6 +54,12 @@ export interface Converted {
   config: Record<string, unknown>;
   /** The ports of its outputs in n8n's order (IF: true, false); `out` alone unless said. */
   ports?: string[];
+  /** Nodes after it that it takes to do what the n8n node does (a Switch's second rule on), placed below it. */
+  followers?: { suffix: string; label: string; type: string; config: Record<string, unknown> }[];
+  /** The edges between it (`from` absent) and its followers (by suffix). */
+  inner?: { from?: string; port: string; to: string }[];
+  /** Where each n8n output leaves from, when not its own `ports`: a port of it or of a follower. */
+  outputs?: { from?: string; port: string }[];
   /** The flow's parameters a trigger brings. */
   parameters?: Parameter[];
   /** The top-level parameters the converter read; any other the node sets is said as left out. */

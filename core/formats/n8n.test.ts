@@ -474,6 +474,79 @@ describe('n8n workflows', () => {
     );
   });
 
+  it('a Switch is a chain of conditions, one a rule, the first that holds taking its branch; its fallback the last false', () => {
+    const contains = (word: string) => ({
+      conditions: {
+        conditions: [
+          {
+            leftValue: '={{ $json.chatInput }}',
+            rightValue: word,
+            operator: { type: 'string', operation: 'contains' },
+          },
+        ],
+        combinator: 'and',
+      },
+    });
+    const set = (name: string, i: number) => ({
+      name,
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [440, i * 200],
+      parameters: {
+        assignments: { assignments: [{ name: 'message', value: '={{ $json.chatInput }}', type: 'string' }] },
+      },
+    });
+    const doc = {
+      name: 'Routing',
+      nodes: [
+        { ...chat, position: [0, 0], parameters: {} },
+        {
+          name: 'Route',
+          type: 'n8n-nodes-base.switch',
+          typeVersion: 3.2,
+          position: [220, 0],
+          parameters: {
+            rules: { values: [{ ...contains('refund'), renameOutput: true, outputKey: 'Refunds' }, contains('ship')] },
+            options: { fallbackOutput: 'extra' },
+          },
+        },
+        set('Refunds', 0),
+        set('Shipping', 1),
+        set('Other', 2),
+      ],
+      connections: {
+        Chat: { main: [[{ node: 'Route', type: 'main', index: 0 }]] },
+        Route: {
+          main: [
+            [{ node: 'Refunds', type: 'main', index: 0 }],
+            [{ node: 'Shipping', type: 'main', index: 0 }],
+            [{ node: 'Other', type: 'main', index: 0 }],
+          ],
+        },
+      },
+    };
+    const { flow, errors } = imported(JSON.stringify(doc));
+    expect(errors).toEqual([]);
+    expect(flow.nodes.filter((n) => n.type === 'condition').map((n) => [n.id, n.label, n.config.rules])).toEqual([
+      ['Route', 'Route', [{ value: '{{inputs.chatInput}}', path: '$', operator: 'contains', operand: 'refund' }]],
+      [
+        'Route_rule_2',
+        'Route: rule 2',
+        [{ value: '{{inputs.chatInput}}', path: '$', operator: 'contains', operand: 'ship' }],
+      ],
+    ]);
+    expect(edges(flow)).toEqual(
+      expect.arrayContaining([
+        'Route.false>Route_rule_2',
+        'Route.true>Refunds',
+        'Route_rule_2.true>Shipping',
+        'Route_rule_2.false>Other',
+      ]),
+    );
+    // What follows a Switch reads its input, as it hands its item on.
+    expect(node(flow, 'Refunds').config.values).toEqual([{ name: 'message', value: '{{inputs.chatInput}}' }]);
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

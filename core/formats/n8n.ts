@@ -38,6 +38,8 @@ const SUB_NODE =
   /^@n8n\/n8n-nodes-langchain\.(lm|memory|tool|outputParser|embeddings|vectorStore|document|textSplitter|retriever)/;
 /** n8n's canvas packs nodes tighter than Flowbench's cards are wide. */
 const SPREAD = 1.4;
+/** How far below a node the nodes it takes after it (a Switch's rules) stand. */
+const FOLLOWER_GAP = 140;
 
 export function isN8nWorkflow(value: unknown): value is Record<string, unknown> {
   return (
@@ -161,6 +163,7 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   const parameters = new Map<string, Parameter>();
   const nodes: Record<string, unknown>[] = [];
   const converted = new Map<string, Converted>();
+  const followers = new Map<string, Map<string, string>>();
   const xs = all.map((n) => positionOf(n)[0]);
   const ys = all.map((n) => positionOf(n)[1]);
   const origin = { x: Math.min(...xs), y: Math.min(...ys) };
@@ -225,9 +228,23 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
       ),
       metadata: { n8n: node.raw },
     });
+    const own = new Map<string, string>();
+    (result.followers ?? []).forEach((follower, k) => {
+      const followerId = makeId(`${id}_${follower.suffix}`);
+      own.set(follower.suffix, followerId);
+      const { x, y } = place(node);
+      nodes.push({
+        id: followerId,
+        type: follower.type,
+        label: follower.label,
+        position: { x, y: y + FOLLOWER_GAP * (k + 1) },
+        config: follower.config,
+      });
+    });
+    followers.set(node.name, own);
   }
 
-  const edges = edgesFrom(links, byName, ids, converted, problems);
+  const edges = edgesFrom(links, byName, ids, converted, followers, problems);
   if (options.results !== false) addResults(nodes, edges, converted, ids, main, makeId, problems);
   const stickies = all.filter((n) => n.type === STICKY);
   const notes = stickies.map((n, i) => n8nNote(n, `note_${i + 1}`, place(n), SPREAD));
@@ -339,6 +356,7 @@ function edgesFrom(
   byName: Map<string, N8nNode>,
   ids: Map<string, string>,
   converted: Map<string, Converted>,
+  followers: Map<string, Map<string, string>>,
   problems: ImportProblem[],
 ): Record<string, unknown>[] {
   const main = links.filter((l) => l.type === 'main');
@@ -351,30 +369,45 @@ function edgesFrom(
   };
   const edges: Record<string, unknown>[] = [];
   const seen = new Set<string>();
+  const edge = (source: string, sourcePort: string, target: string) => {
+    const key = `${source}:${sourcePort}>${target}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    edges.push({ id: `e${edges.length + 1}`, source, sourcePort, target, targetPort: 'in' });
+  };
+  // Between a node and the followers it takes (a Switch's chain of rules).
+  for (const [name, result] of converted) {
+    const own = followers.get(name);
+    for (const inner of result.inner ?? []) {
+      const from = inner.from === undefined ? ids.get(name) : own?.get(inner.from);
+      const to = own?.get(inner.to);
+      if (from && to) edge(from, inner.port, to);
+    }
+  }
   for (const link of main) {
     const result = converted.get(link.from);
-    const source = ids.get(link.from);
-    if (!result || !source) continue;
-    const ports = result.ports ?? ['out'];
+    const own = ids.get(link.from);
+    if (!result || !own) continue;
+    const outputs = result.outputs ?? (result.ports ?? ['out']).map((port) => ({ port, from: undefined }));
     const node = byName.get(link.from)!;
+    const out = outputs[link.output];
+    const source = out?.from === undefined ? own : followers.get(link.from)?.get(out.from);
     const port =
-      ports[link.output] ??
-      (node.raw.onError === 'continueErrorOutput' && link.output === ports.length ? 'error' : undefined);
-    if (!port || (port === 'error' && !['llm', 'agent', 'http', 'code', 'flow', 'mcp_tool'].includes(result.type))) {
+      out?.port ?? (node.raw.onError === 'continueErrorOutput' && link.output === outputs.length ? 'error' : undefined);
+    if (
+      !source ||
+      !port ||
+      (port === 'error' && !['llm', 'agent', 'http', 'code', 'flow', 'mcp_tool'].includes(result.type))
+    ) {
       problems.push({
         code: 'IMPORT_PROBLEM',
-        nodeId: source,
+        nodeId: own,
         source: `connections[${JSON.stringify(link.from)}].main[${link.output}]`,
         message: `n8n node "${link.from}": its output ${link.output + 1} has no Flowbench port; its connections are left out`,
       });
       continue;
     }
-    for (const target of beyond(link.to)) {
-      const key = `${source}:${port}>${ids.get(target)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      edges.push({ id: `e${edges.length + 1}`, source, sourcePort: port, target: ids.get(target), targetPort: 'in' });
-    }
+    for (const target of beyond(link.to)) edge(source, port, ids.get(target) as string);
   }
   return edges;
 }
