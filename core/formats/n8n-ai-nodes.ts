@@ -351,7 +351,69 @@ const informationExtractor: NodeKind = {
   },
 };
 
+/**
+ * The Text Classifier as an LLM node answering `{ "category": … }`, then a
+ * condition a category, in a chain: each category's output leaves from its
+ * condition's true port, as n8n routes the item to that category's output
+ * (the item handed on unchanged: `$json` after it reads its input).
+ */
+const textClassifier: NodeKind = {
+  data: (_node, _id, input) => input,
+  convert: (ctx) => {
+    const p = ctx.node.parameters;
+    const options = isRecord(p.options) ? p.options : {};
+    optionsLeftOut(ctx, options, ['fallback', 'systemPromptTemplate', 'multiClass']);
+    if (options.multiClass === true)
+      ctx.problem('it may send to several categories; here the first category the model names takes its branch', {
+        field: 'options.multiClass',
+      });
+    const categories = rows(p.categories, 'categories').map((c) => ({
+      name: asString(c.category),
+      description: asString(c.description),
+    }));
+    const other = options.fallback === 'other';
+    const names = [...categories.map((c) => c.name), ...(other ? ['other'] : [])];
+    const list = categories.map((c) => (c.description ? `${c.name}: ${c.description}` : c.name)).join('\n');
+    const system = asString(
+      options.systemPromptTemplate,
+      "Please classify the text provided by the user into one of the following categories: {categories}, and use the provided formatting instructions below. Don't explain, and only output the json.",
+    ).replace('{categories}', names.join(', '));
+    const suffix = (i: number) => `category_${i + 1}`;
+    const conditions = names.map((name) => ({
+      match: 'all',
+      rules: [{ value: `{{nodes.${ctx.id}.output.category}}`, path: '$', operator: 'equals', operand: name }],
+    }));
+    return {
+      type: 'llm',
+      config: {
+        ...modelFrom(ctx),
+        system: `${ctx.template(system, 'options.systemPromptTemplate')}\n\n${list}`,
+        prompt: ctx.template(p.inputText ?? '={{ $json.chatInput }}', 'inputText'),
+        outputFormat: 'json',
+        jsonSchema: {
+          type: 'object',
+          properties: { category: { type: 'string', enum: names } },
+          required: ['category'],
+        },
+      },
+      followers: conditions.map((config, i) => ({
+        suffix: suffix(i),
+        label: `${ctx.node.name}: ${names[i]}`,
+        type: 'condition',
+        config,
+      })),
+      inner: conditions.map((_c, i) => ({
+        ...(i === 0 ? { port: 'out' } : { from: suffix(i - 1), port: 'false' }),
+        to: suffix(i),
+      })),
+      outputs: names.map((_n, i) => ({ from: suffix(i), port: 'true' })),
+      read: ['inputText', 'categories', 'options'],
+    };
+  },
+};
+
 export const AI_NODES: Record<string, NodeKind> = {
+  '@n8n/n8n-nodes-langchain.textClassifier': textClassifier,
   '@n8n/n8n-nodes-langchain.informationExtractor': informationExtractor,
   '@n8n/n8n-nodes-langchain.agent': agent,
   '@n8n/n8n-nodes-langchain.chainLlm': chain,

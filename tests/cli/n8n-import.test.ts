@@ -128,6 +128,78 @@ describe('an n8n workflow', () => {
     expect(received.at(-1)?.body).toBe('{"ticket": "My invoice is wrong", "queue": "billing"}');
   });
 
+  it("a Text Classifier routes the message to the branch of the category the model names, the others' nodes skipped", async () => {
+    const branch = (name: string, y: number) => ({
+      name,
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      position: [440, y],
+      parameters: {
+        assignments: { assignments: [{ name: 'queue', value: `=${name}: {{ $json.chatInput }}`, type: 'string' }] },
+      },
+    });
+    const routing = {
+      name: 'Routing',
+      nodes: [
+        {
+          name: 'Chat',
+          type: '@n8n/n8n-nodes-langchain.chatTrigger',
+          typeVersion: 1.1,
+          position: [0, 0],
+          parameters: {},
+        },
+        {
+          name: 'Classify',
+          type: '@n8n/n8n-nodes-langchain.textClassifier',
+          typeVersion: 1,
+          position: [220, 0],
+          parameters: {
+            inputText: '={{ $json.chatInput }}',
+            categories: {
+              categories: [
+                { category: 'billing', description: 'invoices, refunds' },
+                { category: 'shipping', description: 'where a parcel is' },
+              ],
+            },
+            options: { fallback: 'other' },
+          },
+        },
+        branch('Billing', -200),
+        branch('Shipping', 0),
+        branch('Other', 200),
+      ],
+      connections: {
+        Chat: { main: [[{ node: 'Classify', type: 'main', index: 0 }]] },
+        Classify: {
+          main: [
+            [{ node: 'Billing', type: 'main', index: 0 }],
+            [{ node: 'Shipping', type: 'main', index: 0 }],
+            [{ node: 'Other', type: 'main', index: 0 }],
+          ],
+        },
+      },
+    };
+    const file = join(tempDir(), 'routing.json');
+    writeFileSync(file, JSON.stringify(routing));
+    expect((await runCli(['--db', db, 'import', file])).code).toBe(0);
+    const ask = (message: string) =>
+      runJson<RunRecord>(['--db', db, 'run', 'Routing', '--input', `chatInput=${message}`]);
+
+    answer = '{"category":"shipping"}';
+    const shipped = await ask('Where is my parcel?');
+    expect(shipped.status).toBe('succeeded');
+    expect(shipped.output).toMatchObject({ values: [{ text: '{"queue":"Shipping: Where is my parcel?"}' }] });
+    const status = (id: string) => shipped.steps.find((step) => step.nodeId === id)?.status;
+    expect([status('Billing'), status('Shipping'), status('Other')]).toEqual(['skipped', 'succeeded', 'skipped']);
+    // The model was told the categories, and asked for one of them.
+    expect(String(model.requests.at(-1)?.body.messages?.[0]?.content)).toContain(
+      'billing: invoices, refunds\nshipping: where a parcel is',
+    );
+
+    answer = '{"category":"other"}';
+    expect((await ask('Hello')).output).toMatchObject({ values: [{ text: '{"queue":"Other: Hello"}' }] });
+  });
+
   it("an AI Agent's chat: the message is its prompt, its memory is per conversation", async () => {
     const file = join(ROOT, 'tests/fixtures/formats/n8n-chat-agent.json');
     const agent = JSON.parse(readFileSync(file, 'utf8')) as {
