@@ -14,6 +14,8 @@ import {
   type NodeKind,
   type SubNodeKind,
 } from './n8n-model';
+import { addResults, edgesFrom, linksOf, PASS_THROUGH } from './n8n-graph';
+import { nodeSettings } from './n8n-node-settings';
 import { n8nNote } from './n8n-notes';
 import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
 import { asString, isRecord, nodeIdFactory, toolNameFrom, type ImportedFlow, type ImportProblem } from './shared';
@@ -31,8 +33,6 @@ import { asString, isRecord, nodeIdFactory, toolNameFrom, type ImportedFlow, typ
 
 const PACKAGES = /^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./;
 const STICKY = 'n8n-nodes-base.stickyNote';
-/** Nodes that hand their item on and do nothing else: left out, what went into them going on past them. */
-const PASS_THROUGH = new Set(['n8n-nodes-base.noOp']);
 /** n8n's langchain sub-node types, known even when nothing attaches them. */
 const SUB_NODE =
   /^@n8n\/n8n-nodes-langchain\.(lm|memory|tool|outputParser|embeddings|vectorStore|document|textSplitter|retriever)/;
@@ -48,39 +48,6 @@ export function isN8nWorkflow(value: unknown): value is Record<string, unknown> 
     isRecord(value.connections) &&
     value.nodes.some((node) => isRecord(node) && typeof node.type === 'string' && PACKAGES.test(node.type))
   );
-}
-
-interface Link {
-  from: string;
-  type: string;
-  output: number;
-  to: string;
-  /** The input of `to` it goes into (a Merge's input 2 is 1). */
-  input: number;
-}
-
-function linksOf(connections: Record<string, unknown>, problems: ImportProblem[], known: Set<string>): Link[] {
-  const links: Link[] = [];
-  for (const [from, byType] of Object.entries(connections)) {
-    if (!isRecord(byType)) continue;
-    for (const [type, outputs] of Object.entries(byType)) {
-      if (!Array.isArray(outputs)) continue;
-      outputs.forEach((targets, output) => {
-        for (const target of Array.isArray(targets) ? targets.filter(isRecord) : []) {
-          const to = asString(target.node);
-          const input = typeof target.index === 'number' ? target.index : 0;
-          if (known.has(from) && known.has(to)) links.push({ from, type, output, to, input });
-          else
-            problems.push({
-              code: 'IMPORT_PROBLEM',
-              source: `connections[${JSON.stringify(from)}].${type}[${output}]`,
-              message: `a connection from "${from}" to "${to}" names a node the workflow does not have; it is left out`,
-            });
-        }
-      });
-    }
-  }
-  return links;
 }
 
 const UNKNOWN: NodeKind = {
@@ -296,166 +263,3 @@ const preview = (value: unknown) => {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 };
-
-/** A node's retries, failure handling, deactivation and pinned data, as Flowbench's node settings. */
-function nodeSettings(
-  node: N8nNode,
-  result: Converted,
-  ctx: ConvertContext,
-  pinned: unknown,
-  data: N8nData | undefined,
-): Record<string, unknown> {
-  const raw = node.raw;
-  const settings: Record<string, unknown> = {};
-  const endpoint = result.type === 'input' || result.type === 'output';
-  if (result.timeoutMs !== undefined) settings.timeoutMs = result.timeoutMs;
-  if (raw.disabled === true) {
-    if (endpoint)
-      ctx.problem('it is deactivated; a flow always runs its input and output nodes', { severity: 'warning' });
-    else settings.disabled = true;
-  }
-  if (raw.retryOnFail === true) {
-    const tries = typeof raw.maxTries === 'number' ? raw.maxTries : 3;
-    settings.maxAttempts = Math.min(10, Math.max(2, Math.round(tries)));
-    if (raw.waitBetweenTries !== undefined)
-      ctx.problem('its wait between tries is not carried over: Flowbench waits longer after each failed attempt', {
-        severity: 'warning',
-      });
-  }
-  if (raw.onError === 'continueRegularOutput') {
-    settings.onError = 'continue';
-    ctx.problem(
-      'on failure n8n went on with the error as its item; here the run goes on and what follows the node is skipped',
-      {
-        severity: 'warning',
-      },
-    );
-  }
-  for (const key of ['alwaysOutputData', 'executeOnce'] as const)
-    if (raw[key] === true) ctx.problem(`its setting ${key} is not carried over`, { severity: 'warning' });
-  const items = Array.isArray(pinned) ? pinned.filter(isRecord) : [];
-  if (items.length > 0) {
-    const json = isRecord(items[0]?.json) ? items[0].json : items[0];
-    if (endpoint)
-      ctx.problem('its pinned data is not carried over: an input node is not pinned', { severity: 'warning' });
-    else settings.pin = { output: data?.kind === 'answer' ? dig(json, data.keys) : json };
-    if (items.length > 1)
-      ctx.problem(`only the first of its ${items.length} pinned items is kept: a Flowbench node gives one output`, {
-        severity: 'warning',
-      });
-  }
-  return settings;
-}
-
-const dig = (value: unknown, keys: string[]): unknown =>
-  keys.reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), value) ?? null;
-
-/** Main connections as edges: an output's port by its index; a pass-through node's outputs lead on from what feeds it. */
-function edgesFrom(
-  links: Link[],
-  byName: Map<string, N8nNode>,
-  ids: Map<string, string>,
-  converted: Map<string, Converted>,
-  followers: Map<string, Map<string, string>>,
-  problems: ImportProblem[],
-): Record<string, unknown>[] {
-  const main = links.filter((l) => l.type === 'main');
-  const beyond = (name: string, seen = new Set<string>()): string[] => {
-    const node = byName.get(name);
-    if (!node || !PASS_THROUGH.has(node.type)) return ids.has(name) ? [name] : [];
-    if (seen.has(name)) return [];
-    seen.add(name);
-    return main.filter((l) => l.from === name).flatMap((l) => beyond(l.to, seen));
-  };
-  const edges: Record<string, unknown>[] = [];
-  const seen = new Set<string>();
-  const edge = (source: string, sourcePort: string, target: string) => {
-    const key = `${source}:${sourcePort}>${target}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    edges.push({ id: `e${edges.length + 1}`, source, sourcePort, target, targetPort: 'in' });
-  };
-  // Between a node and the followers it takes (a Switch's chain of rules).
-  for (const [name, result] of converted) {
-    const own = followers.get(name);
-    for (const inner of result.inner ?? []) {
-      const from = inner.from === undefined ? ids.get(name) : own?.get(inner.from);
-      const to = own?.get(inner.to);
-      if (from && to) edge(from, inner.port, to);
-    }
-  }
-  for (const link of main) {
-    const result = converted.get(link.from);
-    const own = ids.get(link.from);
-    if (!result || !own) continue;
-    const outputs = result.outputs ?? (result.ports ?? ['out']).map((port) => ({ port, from: undefined }));
-    const node = byName.get(link.from)!;
-    const out = outputs[link.output];
-    const source = out?.from === undefined ? own : followers.get(link.from)?.get(out.from);
-    const port =
-      out?.port ?? (node.raw.onError === 'continueErrorOutput' && link.output === outputs.length ? 'error' : undefined);
-    if (
-      !source ||
-      !port ||
-      (port === 'error' && !['llm', 'agent', 'http', 'code', 'flow', 'mcp_tool'].includes(result.type))
-    ) {
-      problems.push({
-        code: 'IMPORT_PROBLEM',
-        nodeId: own,
-        source: `connections[${JSON.stringify(link.from)}].main[${link.output}]`,
-        message: `n8n node "${link.from}": its output ${link.output + 1} has no Flowbench port; its connections are left out`,
-      });
-      continue;
-    }
-    for (const target of beyond(link.to)) edge(source, port, ids.get(target) as string);
-  }
-  return edges;
-}
-
-/**
- * n8n returns the last node's item; a Flowbench flow returns what its output
- * node says. Unless a Respond to Webhook node became one, each node that ends
- * a branch gets an output node returning its output (said).
- */
-function addResults(
-  nodes: Record<string, unknown>[],
-  edges: Record<string, unknown>[],
-  converted: Map<string, Converted>,
-  ids: Map<string, string>,
-  main: N8nNode[],
-  makeId: (wanted: string) => string,
-  problems: ImportProblem[],
-): void {
-  if ([...converted.values()].some((c) => c.type === 'output')) return;
-  const leaves = main.filter((n) => {
-    const result = converted.get(n.name);
-    const id = ids.get(n.name);
-    const type = result?.type;
-    return (
-      !result?.endsRun &&
-      type !== 'input' &&
-      type !== 'condition' &&
-      !edges.some((e) => e.source === id && e.sourcePort === 'out')
-    );
-  });
-  for (const leaf of leaves) {
-    const id = ids.get(leaf.name) as string;
-    const at = nodes.find((n) => n.id === id)?.position as { x: number; y: number };
-    const result = makeId(leaves.length === 1 ? 'result' : `${id}_result`);
-    nodes.push({
-      id: result,
-      type: 'output',
-      label: leaves.length === 1 ? 'Result' : `Result of ${leaf.name}`,
-      position: { x: at.x + 320, y: at.y },
-      config: { mode: 'return_values', returnValues: [{ id: 'result', text: `{{nodes.${id}.output}}` }] },
-    });
-    edges.push({ id: `e${edges.length + 1}`, source: id, sourcePort: 'out', target: result, targetPort: 'in' });
-    problems.push({
-      code: 'IMPORT_PROBLEM',
-      severity: 'warning',
-      nodeId: result,
-      source: leaf.source,
-      message: `n8n returned the item of the last node; the flow returns what "${leaf.name}" gives, from the output node ${result} added after it`,
-    });
-  }
-}
