@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowSchema, type Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
+import { n8nChatTrigger } from '../../tests/helpers/n8n';
 import { detectImport, type ImportProblem } from './detect';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../tests/fixtures/formats', name), 'utf8');
@@ -48,7 +49,7 @@ function workflow(nodes: Record<string, unknown>[], connections?: Record<string,
   });
 }
 const trigger = { name: 'Start', type: 'n8n-nodes-base.manualTrigger' };
-const chat = { name: 'Chat', type: '@n8n/n8n-nodes-langchain.chatTrigger', typeVersion: 1.1 };
+const chat = n8nChatTrigger();
 
 describe('n8n workflows', () => {
   it('imports a sub-workflow of Edit Fields, an LLM chain, a No-op, an If, an HTTP request and Stop and Error, node for node', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { n8nChatTrigger } from '../helpers/n8n';
 import { expect, expectSaved, laidOutEcho, openFlow, storedFlow, test } from './fixtures';
 
 /** The edges on the canvas: each its own element, or, zoomed out to labels, the paths FarEdges draws for them all. */
@@ -41,13 +42,7 @@ test('an n8n workflow imported from the home screen opens as its nodes, connecti
 /** What n8n's Ctrl+C puts on the clipboard: the copied nodes as a workflow's JSON. */
 const copiedInN8n = JSON.stringify({
   nodes: [
-    {
-      name: 'When chat message received',
-      type: '@n8n/n8n-nodes-langchain.chatTrigger',
-      typeVersion: 1.1,
-      position: [0, 0],
-      parameters: {},
-    },
+    { ...n8nChatTrigger(), name: 'When chat message received' },
     {
       name: 'Answer',
       type: '@n8n/n8n-nodes-langchain.chainLlm',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
 import { ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
+import { n8nChatTrigger } from '../helpers/n8n';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -42,6 +43,15 @@ afterEach(async () => {
   await model.close();
   await new Promise((resolve) => api.close(resolve));
 });
+
+/** Imports an n8n workflow through the CLI, as a file of it; what `import` printed. */
+async function importWorkflow(workflow: unknown, name: string): Promise<string> {
+  const file = join(tempDir(), `${name}.json`);
+  writeFileSync(file, JSON.stringify(workflow));
+  const imported = await runCli(['--db', db, 'import', file]);
+  expect(imported.code).toBe(0);
+  return imported.stdout;
+}
 
 /** The triage fixture with its HTTP Request pointed at the local server. */
 function triageFile(): string {
@@ -97,13 +107,7 @@ describe('an n8n workflow', () => {
     const intake = {
       name: 'Intake',
       nodes: [
-        {
-          name: 'Chat',
-          type: '@n8n/n8n-nodes-langchain.chatTrigger',
-          typeVersion: 1.1,
-          position: [0, 0],
-          parameters: {},
-        },
+        n8nChatTrigger(),
         {
           name: 'Triage',
           type: 'n8n-nodes-base.executeWorkflow',
@@ -118,10 +122,9 @@ describe('an n8n workflow', () => {
       ],
       connections: { Chat: { main: [[{ node: 'Triage', type: 'main', index: 0 }]] } },
     };
-    const file = join(tempDir(), 'intake.json');
-    writeFileSync(file, JSON.stringify(intake));
-    const imported = await runCli(['--db', db, 'import', file]);
-    expect(imported.stdout).toContain('it calls the flow "Ticket triage": import the n8n workflow "Ticket triage" too');
+    expect(await importWorkflow(intake, 'intake')).toContain(
+      'it calls the flow "Ticket triage": import the n8n workflow "Ticket triage" too',
+    );
     const run = await runJson<RunRecord>(['--db', db, 'run', 'Intake', '--input', 'chatInput=My invoice is wrong']);
     expect(run.status).toBe('succeeded');
     expect(run.output).toMatchObject({ values: [{ text: '{"ticketId":42}' }] });
@@ -141,13 +144,7 @@ describe('an n8n workflow', () => {
     const routing = {
       name: 'Routing',
       nodes: [
-        {
-          name: 'Chat',
-          type: '@n8n/n8n-nodes-langchain.chatTrigger',
-          typeVersion: 1.1,
-          position: [0, 0],
-          parameters: {},
-        },
+        n8nChatTrigger(),
         {
           name: 'Classify',
           type: '@n8n/n8n-nodes-langchain.textClassifier',
@@ -179,9 +176,7 @@ describe('an n8n workflow', () => {
         },
       },
     };
-    const file = join(tempDir(), 'routing.json');
-    writeFileSync(file, JSON.stringify(routing));
-    expect((await runCli(['--db', db, 'import', file])).code).toBe(0);
+    await importWorkflow(routing, 'routing');
     const ask = (message: string) =>
       runJson<RunRecord>(['--db', db, 'run', 'Routing', '--input', `chatInput=${message}`]);
 
@@ -209,9 +204,7 @@ describe('an n8n workflow', () => {
     // Without its MCP tool: the agent's tool server is not part of this test.
     agent.nodes = agent.nodes.filter((n) => n.name !== 'Orders MCP');
     delete agent.connections['Orders MCP'];
-    const copy = join(tempDir(), 'agent.json');
-    writeFileSync(copy, JSON.stringify(agent));
-    expect((await runCli(['--db', db, 'import', copy])).code).toBe(0);
+    await importWorkflow(agent, 'agent');
 
     answer = 'Your order ships Monday.';
     const say = (message: string) =>
