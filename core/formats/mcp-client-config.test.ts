@@ -85,7 +85,7 @@ describe('serversFromClientConfig', () => {
     );
   });
 
-  it('leaves out, with an error where it is, an entry Flowbench cannot take as it is', () => {
+  it('leaves out, with an error where it is, an entry Flowbench cannot take as it is; takes an SSE one as a server at its URL', () => {
     const found = read({
       mcpServers: {
         old: { type: 'sse', url: 'https://example.com/sse' },
@@ -97,13 +97,12 @@ describe('serversFromClientConfig', () => {
         ok: { command: 'node' },
       },
     });
-    expect(found.servers.map((s) => s.config.name)).toEqual(['ok']);
+    // An SSE server is taken as a server at its URL: Flowbench falls back to SSE there when it is refused Streamable HTTP.
+    expect(found.servers.map((s) => s.config)).toEqual([
+      expect.objectContaining({ name: 'old', transport: 'http', url: 'https://example.com/sse' }),
+      expect.objectContaining({ name: 'ok', transport: 'stdio' }),
+    ]);
     expect(found.problems).toEqual([
-      {
-        where: 'mcpServers.old',
-        severity: 'error',
-        message: 'uses the older HTTP+SSE transport; Flowbench connects to servers over stdio or Streamable HTTP',
-      },
       {
         where: 'mcpServers.prompted.env.KEY',
         severity: 'error',

@@ -37,8 +37,12 @@ export interface ServerImportResult {
 /** The settings of an entry Flowbench takes (the rest is named in a warning). */
 const STDIO_FIELDS = new Set(['command', 'args', 'env', 'cwd', 'type', 'transport']);
 const HTTP_FIELDS = new Set(['url', 'headers', 'type', 'transport']);
-/** What clients write for Streamable HTTP; `sse` is the older HTTP+SSE transport, which Flowbench does not speak. */
-const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp']);
+/**
+ * What clients write for a server at a URL: Streamable HTTP, or `sse`, the
+ * older HTTP+SSE transport, which Flowbench falls back to at the same URL
+ * when the server refuses Streamable HTTP (tools/mcp-connections.ts).
+ */
+const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp', 'sse']);
 
 /**
  * The MCP servers of a desktop client's config, as Flowbench keeps them:
@@ -47,7 +51,7 @@ const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp']);
  * `mcp.servers` (VS Code's settings), or the map of servers alone. A name
  * met twice (two projects) is taken once, the second said. Each entry is checked as a server added by hand is. What
  * Flowbench cannot honour is a problem with where it is: an entry it cannot
- * take (the older SSE transport, a variable such as `${input:token}` it
+ * take (a transport it does not know, a variable such as `${input:token}` it
  * cannot fill in, a name it does not allow) is left out with an error; a
  * setting it has no use for (`autoApprove`, `disabled`) is left out of a
  * server it takes, with a warning. Flowbench's own entries are left out:
@@ -126,9 +130,6 @@ function serverFrom(
     return undefined;
   }
   const type = entry.type ?? entry.transport;
-  if (type === 'sse') {
-    return refuse('uses the older HTTP+SSE transport; Flowbench connects to servers over stdio or Streamable HTTP');
-  }
   if (type === undefined && entry.command === undefined && entry.url === undefined) {
     return refuse('has neither a command (stdio) nor a url (Streamable HTTP)');
   }

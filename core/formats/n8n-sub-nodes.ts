@@ -81,7 +81,9 @@ export function toolsFrom(ctx: ConvertContext): { server: string; tool: string }
     const include = asString(p.include, 'all');
     const chosen = Array.isArray(p.includeTools) ? p.includeTools.filter((t) => typeof t === 'string') : [];
     ctx.problem(
-      `its tools come from the MCP server at ${url || '(no URL)'}: add it in Agents → MCP servers as "${server}"${p.authentication && p.authentication !== 'none' ? ', with its credentials (not carried over)' : ''}`,
+      url
+        ? `its tools come from the MCP server at ${url}: add it as "${server}" (Agents → MCP servers, or \`flowbench servers add ${server} --url ${url}\`)${p.authentication && p.authentication !== 'none' ? ', with the header its credential sent (not carried over)' : ''}`
+        : `its MCP server has no URL: add the server as "${server}" (Agents → MCP servers)`,
       { on: tool, severity: 'warning' },
     );
     if (include === 'selected') {

@@ -151,7 +151,9 @@ describe('n8n workflows', () => {
     });
     expect(flow.memory.channels).toEqual([{ id: 'chat_memory', perConversation: true }]);
     expect(problems.map((p) => p.message)).toContainEqual(
-      expect.stringContaining('add it in Agents → MCP servers as "Orders_MCP"'),
+      expect.stringContaining(
+        'add it as "Orders_MCP" (Agents → MCP servers, or `flowbench servers add Orders_MCP --url http://localhost:3001/mcp`)',
+      ),
     );
     expect(problems.map((p) => p.message)).toContainEqual(
       expect.stringContaining("n8n kept the person's messages too, Flowbench keeps the answers"),

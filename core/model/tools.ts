@@ -112,6 +112,8 @@ export interface ServerStatus {
   tools?: ToolInfo[];
   /** The server's own name and version, from `initialize`. */
   serverInfo?: { name: string; version: string };
+  /** `sse`: an HTTP server reached over the older HTTP+SSE transport, as it does not speak Streamable HTTP. */
+  transport?: 'sse';
 }
 
 /** A server as the servers screen and `servers list` show it: settings with secrets masked, and its state. */

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { splitCommandLine } from '../model/command-line';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AbortSignalLike } from '../model/abort';
@@ -123,22 +124,11 @@ export class McpConnections implements ToolPort {
   private async connect(config: McpServerConfig, connection: Connection): Promise<Client> {
     const { name } = config;
     this.setStatus(connection, { name, state: 'connecting', ...lastError(connection.status) });
-    const client = new Client(
-      { name: 'flowbench', version: this.options.clientVersion },
-      {
-        listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error || !tools || connection.client !== client) return;
-              this.setStatus(connection, { ...connection.status, tools: tools.map((t) => toolInfo(name, t)) });
-            },
-          },
-        },
-      },
-    );
-    const transport = this.transport(config, connection);
+    let client: Client | undefined;
     try {
-      await client.connect(transport, { timeout: config.connectTimeoutMs });
+      const opened = await this.open(config, connection);
+      client = opened.client;
+      const legacy = opened.legacy;
       const tools = await listAll(client, name, config.connectTimeoutMs);
       connection.client = client;
       client.onclose = () => {
@@ -161,10 +151,11 @@ export class McpConnections implements ToolPort {
         connectedAt: new Date().toISOString(),
         tools,
         ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
+        ...(legacy ? { transport: 'sse' as const } : {}),
       });
       return client;
     } catch (thrown) {
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
       const error = connectError(config, thrown, connection.stderr);
       this.setStatus(connection, {
         name,
@@ -173,6 +164,56 @@ export class McpConnections implements ToolPort {
       });
       throw error;
     }
+  }
+
+  /**
+   * A client connected over the server's transport. An HTTP server that refuses
+   * Streamable HTTP's first POST with a 4xx is tried over the older HTTP+SSE
+   * transport at the same URL (`legacy`), as the specification's backward
+   * compatibility asks of clients: n8n's MCP Client Tool and older servers speak only that.
+   */
+  private async open(config: McpServerConfig, connection: Connection): Promise<{ client: Client; legacy: boolean }> {
+    const timeout = { timeout: config.connectTimeoutMs };
+    const client = this.newClient(config.name, connection);
+    try {
+      await client.connect(this.transport(config, connection), timeout);
+      return { client, legacy: false };
+    } catch (thrown) {
+      await client.close().catch(() => undefined);
+      if (config.transport !== 'http' || !speaksOnlySse(thrown)) throw thrown;
+      const sse = this.newClient(config.name, connection);
+      try {
+        await sse.connect(
+          new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+          timeout,
+        );
+        return { client: sse, legacy: true };
+      } catch (failed) {
+        await sse.close().catch(() => undefined);
+        // Both said: the server may speak Streamable HTTP at another path.
+        throw new Error(
+          `it refused Streamable HTTP (HTTP ${(thrown as StreamableHTTPError).code}) and did not connect over the older HTTP+SSE transport either (${failed instanceof Error ? failed.message : String(failed)})`,
+        );
+      }
+    }
+  }
+
+  /** A client that keeps the connection's tool list as the server says it changed. */
+  private newClient(name: string, connection: Connection): Client {
+    const client: Client = new Client(
+      { name: 'flowbench', version: this.options.clientVersion },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error || !tools || connection.client !== client) return;
+              this.setStatus(connection, { ...connection.status, tools: tools.map((t) => toolInfo(name, t)) });
+            },
+          },
+        },
+      },
+    );
+    return client;
   }
 
   private transport(config: McpServerConfig, connection: Connection): Transport {
@@ -401,7 +442,9 @@ function connectError(config: McpServerConfig, thrown: unknown, stderr: string):
       ? `did not answer within ${config.connectTimeoutMs} ms`
       : thrown instanceof McpError && thrown.code === Number(ErrorCode.ConnectionClosed)
         ? 'exited before answering'
-        : `did not start: ${startFailure(config, thrown)}`;
+        : thrown instanceof StreamableHTTPError && (thrown.code === 401 || thrown.code === 403)
+          ? `refused the connection (HTTP ${thrown.code}: ${thrown.message}); a server that needs a token takes it in its headers (Authorization: Bearer …)`
+          : `did not start: ${startFailure(config, thrown)}`;
   return new FlowbenchError(
     'SERVER_UNAVAILABLE',
     `MCP server "${config.name}" (${what}) ${reason}${stderrHint(stderr)}`,
@@ -435,4 +478,14 @@ export function serverNotFound(name: string, known: readonly string[]): Flowbenc
     `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
     { server: name },
   );
+}
+
+/**
+ * Whether a failed Streamable HTTP connect is a refusal a server of the older
+ * HTTP+SSE transport gives its first POST (404, 405, 400): not an
+ * authorization refusal (401, 403), which SSE would meet as well.
+ */
+function speaksOnlySse(thrown: unknown): boolean {
+  if (!(thrown instanceof StreamableHTTPError) || thrown.code === undefined) return false;
+  return thrown.code >= 400 && thrown.code < 500 && thrown.code !== 401 && thrown.code !== 403;
 }

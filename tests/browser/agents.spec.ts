@@ -59,7 +59,7 @@ test('MCP servers screen: servers a desktop client already has are imported from
   const config = {
     mcpServers: {
       everything: { command: everything.command, args: everything.args, env: { SECRET_TOKEN: 'pasted-secret' } },
-      old: { type: 'sse', url: 'https://example.com/sse' },
+      socket: { type: 'websocket', url: 'wss://example.com/mcp' },
     },
   };
   await form.getByRole('textbox', { name: /^Config/ }).fill(JSON.stringify(config, null, 2));
@@ -68,7 +68,7 @@ test('MCP servers screen: servers a desktop client already has are imported from
   await expect(form.getByRole('list', { name: 'Servers found' })).toContainText('everything (stdio: ');
   await expect(form.getByRole('list', { name: 'Servers found' })).toContainText('will be added');
   await expect(form.getByRole('list', { name: 'Not taken as they are' })).toContainText(
-    'mcpServers.old: uses the older HTTP+SSE transport',
+    'mcpServers.socket: has the transport "websocket", which Flowbench does not know',
   );
   await page.screenshot({ path: test.info().outputPath('import-servers.png') });
   withDatabase(served.db, (services) => expect(services.servers.configs()).toEqual([]));

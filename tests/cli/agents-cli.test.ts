@@ -96,7 +96,7 @@ describe('flowbench servers import', () => {
           env: { API_TOKEN: 's3cret' },
           autoApprove: ['echo'],
         },
-        old: { type: 'sse', url: 'https://example.com/sse' },
+        socket: { type: 'websocket', url: 'wss://example.com/mcp' },
       },
     });
     const env = { HOME: home };
@@ -115,7 +115,7 @@ describe('flowbench servers import', () => {
       servers: [expect.objectContaining({ name: 'everything', action: 'add' })],
       problems: [
         expect.objectContaining({ where: 'mcpServers.everything.autoApprove', severity: 'warning' }),
-        expect.objectContaining({ where: 'mcpServers.old', severity: 'error' }),
+        expect.objectContaining({ where: 'mcpServers.socket', severity: 'error' }),
       ],
       written: false,
     } satisfies Imported);
@@ -123,7 +123,9 @@ describe('flowbench servers import', () => {
 
     const imported = await importing();
     expect(imported.stdout).toContain('added everything (stdio: ');
-    expect(imported.stdout).toContain('error mcpServers.old: uses the older HTTP+SSE transport');
+    expect(imported.stdout).toContain(
+      'error mcpServers.socket: has the transport "websocket", which Flowbench does not know',
+    );
     // Stored as one added by hand: its secret masked, and it answers.
     const listed = await runCli(['--db', db, 'servers', 'list', '--json']);
     expect(listed.stdout).toContain('API_TOKEN');

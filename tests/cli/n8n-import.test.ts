@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
 import { ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
+import { startEverythingHttp } from '../helpers/mcp-servers';
 import { n8nChatTrigger } from '../helpers/n8n';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
@@ -193,6 +194,50 @@ describe('an n8n workflow', () => {
 
     answer = '{"category":"other"}';
     expect((await ask('Hello')).output).toMatchObject({ values: [{ text: '{"queue":"Other: Hello"}' }] });
+  });
+
+  it("an AI Agent's MCP Client Tool at an SSE endpoint: the server added as the import says, the agent calls its tool", async () => {
+    const sse = await startEverythingHttp('sse');
+    try {
+      const agent = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/formats/n8n-chat-agent.json'), 'utf8')) as {
+        nodes: { name: string; typeVersion: number; parameters: Record<string, unknown> }[];
+      };
+      // As n8n's MCP Client Tool 1.0 writes it: an SSE endpoint, the tools chosen.
+      const tool = agent.nodes.find((n) => n.name === 'Orders MCP')!;
+      tool.typeVersion = 1;
+      tool.parameters = { sseEndpoint: sse.url, include: 'selected', includeTools: ['echo'] };
+      const said = await importWorkflow(agent, 'agent');
+      const command = /`flowbench (servers add Orders_MCP --url \S+)`/.exec(said)?.[1];
+      expect(command).toBe(`servers add Orders_MCP --url ${sse.url}`);
+      expect((await runCli(['--db', db, ...command!.split(' ')])).code).toBe(0);
+      const tested = await runCli(['--db', db, 'servers', 'test', 'Orders_MCP']);
+      expect(tested.stdout).toContain('over the older HTTP+SSE transport');
+
+      model.reply = (_request, index) =>
+        index === 0
+          ? { toolCalls: [{ name: 'echo', arguments: { message: 'order 7' } }] }
+          : { content: 'Order 7 is on its way.' };
+      const run = await runJson<RunRecord>([
+        '--db',
+        db,
+        'run',
+        'Support_agent',
+        '--input',
+        'chatInput=Where is order 7?',
+      ]);
+      expect(run.status).toBe('succeeded');
+      expect(run.output).toMatchObject({ values: [{ text: 'Order 7 is on its way.' }] });
+      const step = run.steps.find((s) => s.nodeId === 'AI_Agent');
+      expect(step?.toolCalls).toEqual([
+        expect.objectContaining({
+          server: 'Orders_MCP',
+          tool: 'echo',
+          result: 'Echo: order 7',
+        }),
+      ]);
+    } finally {
+      await sse.close();
+    }
   });
 
   it("an AI Agent's chat: the message is its prompt, its memory is per conversation", async () => {

@@ -34,12 +34,17 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-/** server-everything's Streamable HTTP transport on a free port; stop it with `close`. */
-export async function startEverythingHttp(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * server-everything over HTTP on a free port: its Streamable HTTP transport
+ * (at /mcp), or its older HTTP+SSE one (`sse`: the stream at /sse). Stop it with `close`.
+ */
+export async function startEverythingHttp(
+  transport: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<{ url: string; close(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [packageScript('@modelcontextprotocol/server-everything', 'dist/index.js'), 'streamableHttp'],
+    [packageScript('@modelcontextprotocol/server-everything', 'dist/index.js'), transport],
     { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -47,7 +52,8 @@ export async function startEverythingHttp(): Promise<{ url: string; close(): Pro
     const timer = setTimeout(() => reject(new Error(`server-everything did not listen: ${seen}`)), 20_000);
     child.stderr?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes('listening')) {
+      // Each transport says it differently: `listening on …`, `Server is running on port …`.
+      if (/listening|running on port/i.test(seen)) {
         clearTimeout(timer);
         resolve();
       }
@@ -55,7 +61,7 @@ export async function startEverythingHttp(): Promise<{ url: string; close(): Pro
     child.on('exit', (code) => reject(new Error(`server-everything exited ${code}: ${seen}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

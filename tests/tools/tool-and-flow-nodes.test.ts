@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResult } from '../../core/model/tool-result';
@@ -180,6 +182,48 @@ describe('mcp_tool node', () => {
       expect(s.servers.list().find((x) => x.config.name === 'remote')?.status).toMatchObject({ state: 'connected' });
     } finally {
       await http.close();
+    }
+  });
+});
+
+describe('a server of the older HTTP+SSE transport', () => {
+  it('is reached at its URL over SSE once it refuses Streamable HTTP, as the specification asks of clients; the status says so', async () => {
+    const sse = await startEverythingHttp('sse');
+    try {
+      const s = open();
+      s.servers.set({ name: 'legacy', transport: 'http', url: sse.url });
+      const flow = s.flows.create(
+        toolFlow('legacy-echo', {
+          server: 'legacy',
+          tool: 'echo',
+          arguments: [{ name: 'message', value: 'over sse' }],
+        }),
+      );
+      const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+      expect(run.output).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: over sse' }] });
+      expect(s.servers.list().find((x) => x.config.name === 'legacy')?.status).toMatchObject({
+        state: 'connected',
+        transport: 'sse',
+      });
+    } finally {
+      await sse.close();
+    }
+  });
+
+  it('a server refusing with 401 is not tried over SSE: the refusal is what is said, and where a token goes', async () => {
+    const refusing = createServer((_request, response) => response.writeHead(401).end('no token'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const s = open();
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/mcp`;
+      s.servers.set({ name: 'locked', transport: 'http', url });
+      const status = (await s.servers.test('locked')).status;
+      expect(status).toMatchObject({ state: 'failed' });
+      expect(status.transport).toBeUndefined();
+      expect(status.lastError?.message).toContain('refused the connection (HTTP 401: ');
+      expect(status.lastError?.message).toContain('takes it in its headers (Authorization: Bearer …)');
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
     }
   });
 });

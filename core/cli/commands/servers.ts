@@ -60,7 +60,7 @@ function describe(listing: ServerListing): string[] {
   const target = serverTarget(config);
   const tools = status.tools ? `  ${status.tools.length} tool(s)` : '';
   const error = status.lastError ? `  last error: ${status.lastError.code}: ${status.lastError.message}` : '';
-  return [config.name, config.transport, status.state, `${target}${tools}${error}`];
+  return [config.name, status.transport ?? config.transport, status.state, `${target}${tools}${error}`];
 }
 
 export function registerServerCommands(program: Command, ctx: CliContext): void {
@@ -194,7 +194,7 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
       }
       const info = listing.status.serverInfo;
       printLine(
-        `ok: ${name}${info ? ` (${info.name} ${info.version})` : ''} offers ${listing.status.tools?.length ?? 0} tool(s)`,
+        `ok: ${name}${info ? ` (${info.name} ${info.version})` : ''} offers ${listing.status.tools?.length ?? 0} tool(s)${listing.status.transport === 'sse' ? ', over the older HTTP+SSE transport (it does not speak Streamable HTTP)' : ''}`,
       );
       const tools = (listing.status.tools ?? []).map((tool) => [
         tool.name,

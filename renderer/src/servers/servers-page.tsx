@@ -154,6 +154,7 @@ export function ServersPage() {
               <div className="muted">
                 <code>{serverTarget(config)}</code>
                 {status.serverInfo && ` · ${status.serverInfo.name} ${status.serverInfo.version}`}
+                {status.transport === 'sse' && ' · over the older HTTP+SSE transport'}
               </div>
               {status.lastError && status.state !== 'connected' && (
                 <p className="error">
