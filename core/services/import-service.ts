@@ -1,9 +1,9 @@
+import { urlsCalled } from '../editing/imported-urls';
 import { isLayoutable, layOutIfNeeded } from '../editing/layout';
 import { detectImport, type ImportFormat } from '../formats/detect';
 import { fieldWarnings, withImportProblems, type ImportedFlow } from '../formats/shared';
 import { droppedSettings } from '../model/dropped-fields';
-import type { Flow, FlowNode } from '../model/flow';
-import { secretReferences } from '../model/flow-secrets';
+import type { Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
 import { nodeRegistry } from '../nodes/registry';
 import { hasErrors, type Problem } from '../model/problems';
@@ -20,31 +20,6 @@ export interface ImportReport {
   publishedVersion?: number;
   /** Why the nodes were laid out anew (positions missing, overlapping, a branching flow in one row). */
   laidOut?: string;
-}
-
-/**
- * Each HTTP request node of a file, as a problem to dismiss before the flow
- * runs or publishes: a file is data (docs/security.md), and running one must
- * not reach a URL its author chose before the person has seen it. Read from
- * the validated flow, so the secrets named are those the node would send
- * (its template fields, as runs and publishing read them).
- */
-function urlsCalled(nodes: readonly FlowNode[]): ImportedFlow['problems'] {
-  return nodes.flatMap((node) => {
-    if (node.type !== 'http') return [];
-    const config = node.config as { method: string; url: string };
-    const secrets = [...new Set(secretReferences(node, nodeRegistry).map(({ name }) => name))];
-    const sending =
-      secrets.length > 0 ? `, sending your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')},` : '';
-    return [
-      {
-        code: 'IMPORT_PROBLEM' as const,
-        nodeId: node.id,
-        source: `node ${node.id}`,
-        message: `calls ${`${config.method} ${config.url}`.trim()}${sending} when it runs, as the file's author chose: dismiss this in the Problems tab (or \`flowbench dismiss\`) once you trust it`,
-      },
-    ];
-  });
 }
 
 /** The imported flow laid out (the editor's Layout) when its positions do not show its shape. */
@@ -126,7 +101,12 @@ export async function importFlowText(services: Services, text: string, source: s
       message: `another flow already uses the tool name "${String(tool.name)}"; imported as "${toolName}"`,
     });
   }
-  const candidate = withImportProblems({ ...layout.flow, tool: { ...tool, name: toolName } }, importProblems);
+  const named = withImportProblems({ ...layout.flow, tool: { ...tool, name: toolName } }, importProblems);
+  // Another tool's file calls URLs too (an n8n workflow's HTTP Request nodes): each said, as a native file's.
+  // Validated as it will be stored (create gives it its id).
+  const checked = services.flows.validate({ id: 'importing', ...named });
+  const calls = checked.flow ? urlsCalled(checked.flow.nodes) : [];
+  const candidate = calls.length > 0 ? withImportProblems(named, calls) : named;
   return services.database.db.transaction(() => {
     for (const [versionId, stepNames] of unknownAgents) {
       services.agents.ensureImported(versionId, stepNames.join(', '), AgentSettingsSchema.parse({}));

@@ -64,11 +64,19 @@ const copiedInN8n = JSON.stringify({
       position: [440, 0],
       parameters: { assignments: { assignments: [{ name: 'reply', value: '={{ $json.text }}', type: 'string' }] } },
     },
+    {
+      name: 'File it',
+      type: 'n8n-nodes-base.httpRequest',
+      typeVersion: 4.2,
+      position: [660, 0],
+      parameters: { url: 'https://api.example.test/tickets' },
+    },
   ],
   connections: {
     'When chat message received': { main: [[{ node: 'Answer', type: 'main', index: 0 }]] },
     Model: { ai_languageModel: [[{ node: 'Answer', type: 'ai_languageModel', index: 0 }]] },
     Answer: { main: [[{ node: 'Shape', type: 'main', index: 0 }]] },
+    Shape: { main: [[{ node: 'File it', type: 'main', index: 0 }]] },
   },
   meta: { instanceId: 'abc' },
 });
@@ -88,8 +96,8 @@ test("nodes copied in n8n paste onto the canvas: the trigger is the flow's input
       .querySelector('.react-flow__pane')
       ?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   }, copiedInN8n);
-  await expect(page.locator('.toast')).toContainText('Pasted 2 nodes from n8n; 1 thing to review in Problems');
-  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  await expect(page.locator('.toast')).toContainText('Pasted 3 nodes from n8n; 2 things to review in Problems');
+  await expect(page.locator('.react-flow__node')).toHaveCount(6);
   await expectSaved(page);
 
   const stored = storedFlow(served.db, 'pasted');
@@ -101,12 +109,17 @@ test("nodes copied in n8n paste onto the canvas: the trigger is the flow's input
   expect(stored.edges).toContainEqual(expect.objectContaining({ source: llm.id, target: code.id }));
   expect(stored.parameters.map((p) => p.name)).toEqual(['message', 'count', 'mood', 'chatInput']);
   // Right of the flow's nodes, not over them.
-  expect(Math.min(llm.position.x, code.position.x)).toBeGreaterThan(
-    Math.max(...stored.nodes.filter((n) => n !== llm && n !== code).map((n) => n.position.x)),
-  );
+  const own = new Set(['input', 'say', 'result']);
+  const xs = (mine: boolean) => stored.nodes.filter((n) => own.has(n.id) === mine).map((n) => n.position.x);
+  expect(Math.min(...xs(false))).toBeGreaterThan(Math.max(...xs(true)));
 
   await page.getByRole('tab', { name: /^Problems/ }).click();
-  await expect(page.getByRole('list', { name: 'Problems' })).toContainText('the model llama3.2 is carried over');
+  const problems = page.getByRole('list', { name: 'Problems' });
+  await expect(problems).toContainText('the model llama3.2 is carried over');
+  // As an imported file's: the URL it calls is said, to dismiss once trusted.
+  await expect(problems).toContainText(
+    "calls GET https://api.example.test/tickets when it runs, as the nodes' author chose",
+  );
 
   await page.locator('.react-flow__pane').press('Control+z');
   await expectSaved(page);

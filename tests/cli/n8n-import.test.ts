@@ -73,6 +73,14 @@ describe('an n8n workflow', () => {
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('imported "Ticket triage" (n8n)');
     expect(imported.stdout).toContain(`n8n's credential "OpenAi account" is not`);
+    // As a Flowbench file's, the URL its HTTP Request calls is said first, a problem to dismiss once trusted.
+    expect(imported.stdout).toContain(
+      'IMPORT_PROBLEM node File_with_billing: node File_with_billing: calls POST http://127.0.0.1:',
+    );
+    const refusedRun = await runCli(['--db', db, 'run', 'Ticket_triage', '--input', 'ticket=x']);
+    expect(refusedRun.code).toBe(1);
+    expect(received).toEqual([]);
+    await runJson(['--db', db, 'dismiss', 'Ticket_triage', 'File_with_billing']);
 
     const run = await runJson<RunRecord>(['--db', db, 'run', 'Ticket_triage', '--input', 'ticket=Refund my invoice']);
     expect(run.status).toBe('succeeded');
@@ -104,6 +112,7 @@ describe('an n8n workflow', () => {
 
   it('a workflow calling the triage as a sub-workflow calls the imported flow of its name, with its inputs', async () => {
     expect((await runCli(['--db', db, 'import', triageFile()])).code).toBe(0);
+    await runJson(['--db', db, 'dismiss', 'Ticket_triage', 'File_with_billing']);
     expect((await runCli(['--db', db, 'publish', 'Ticket_triage'])).code).toBe(0);
     const intake = {
       name: 'Intake',

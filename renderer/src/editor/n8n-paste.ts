@@ -1,4 +1,5 @@
 import { newItemId } from '../../../core/editing/ids';
+import { urlsCalled } from '../../../core/editing/imported-urls';
 import { pasteChanges, PASTE_OFFSET } from '../../../core/editing/paste';
 import { importN8nWorkflow, isN8nWorkflow } from '../../../core/formats/n8n';
 import type { ImportProblem } from '../../../core/formats/shared';
@@ -66,6 +67,9 @@ export function n8nPaste(flow: Flow, text: string): N8nPaste | undefined {
     const nodeId = p.nodeId === undefined ? undefined : (renamed.get(p.nodeId) ?? input?.id);
     return { ...p, ...(nodeId !== undefined ? { nodeId } : {}) };
   });
+  // Nodes copied from a workflow found on the web call its author's URLs, as an imported file's do.
+  const added = (pasted.changes.addNodes ?? []).map((n) => FlowNodeSchema.parse(n));
+  problems.push(...urlsCalled(added, "the nodes' author"));
   const names = new Set(flow.parameters.map((p) => p.name));
   const parameters = doc.parameters.filter((p) => !names.has(p.name));
   const channels = ((imported.flow.memory as Flow['memory'] | undefined)?.channels ?? []).filter(
