@@ -550,6 +550,72 @@ describe('n8n workflows', () => {
     expect(node(flow, 'Refunds').config.values).toEqual([{ name: 'message', value: '{{inputs.chatInput}}' }]);
   });
 
+  it('takes any value where n8n has a setting without throwing anything but a clear refusal (a fuzzed file)', () => {
+    // A small deterministic generator: the same files on every run (about two in three import).
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const types = [
+      ...['manualTrigger', 'webhook', 'executeWorkflowTrigger', 'formTrigger', 'httpRequest', 'if', 'switch', 'filter'],
+      ...['set', 'code', 'merge', 'respondToWebhook', 'stopAndError', 'executeWorkflow', 'noOp', 'stickyNote', 'slack'],
+    ].map((t) => `n8n-nodes-base.${t}`);
+    const ai = ['agent', 'chainLlm', 'openAi', 'lmChatOpenAi', 'mcpClientTool', 'memoryBufferWindow', 'textClassifier'];
+    const junk = (depth: number): unknown => {
+      const kind = Math.floor(random() * (depth > 2 ? 5 : 8));
+      if (kind === 0) return null;
+      if (kind === 1) return random() > 0.5;
+      if (kind === 2) return Math.floor(random() * 2000) - 1000;
+      if (kind === 3) return pick(['', '={{ $json.a }}', "={{ $('N1').item.json }}", '=x {{ 1 + }}', 'text', '{{']);
+      if (kind === 4) return pick([[], {}, 'selected', 'define', 'or']);
+      if (kind === 5) return Array.from({ length: Math.floor(random() * 3) }, () => junk(depth + 1));
+      const keys = [
+        'parameters',
+        'values',
+        'conditions',
+        'assignments',
+        'rules',
+        'options',
+        'url',
+        'text',
+        'value',
+        'name',
+      ];
+      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [pick(keys), junk(depth + 1)]));
+    };
+    for (let file = 0; file < 300; file++) {
+      const count = 1 + Math.floor(random() * 6);
+      const nodes = Array.from({ length: count }, (_, i) => ({
+        name: `N${i}`,
+        type: random() > 0.3 ? pick(types) : `@n8n/n8n-nodes-langchain.${pick(ai)}`,
+        typeVersion: pick([1, 2, 3, 3.4, 4.2, 1.8, 'x']),
+        position: pick([[i * 200, 0], 'nowhere', [null, 3]]),
+        parameters: junk(0),
+        ...(random() > 0.8
+          ? { onError: pick(['continueErrorOutput', 'continueRegularOutput']), retryOnFail: true }
+          : {}),
+      }));
+      const connections = Object.fromEntries(
+        nodes.map((n) => [
+          n.name,
+          {
+            [pick(['main', 'ai_tool', 'ai_languageModel', 'ai_memory'])]: [
+              [{ node: `N${Math.floor(random() * (count + 1))}`, index: pick([0, 1, 'x']) }],
+              junk(2),
+            ],
+          },
+        ]),
+      );
+      const text = JSON.stringify({ name: pick(['W', '', 42]), nodes, connections, pinData: junk(1) });
+      try {
+        const result = detectImport(text, `fuzz-${file}.json`);
+        // What it gives is a flow the store validates as it would any import.
+        expect(validateFlow({ id: 'fuzz', ...result.flow }, { catalogue: nodeRegistry }).flow).toBeDefined();
+      } catch (error) {
+        expect((error as Error).name, `file ${file}: ${(error as Error).stack}`).toBe('FlowbenchError');
+      }
+    }
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

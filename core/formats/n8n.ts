@@ -131,9 +131,14 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   const nodes: Record<string, unknown>[] = [];
   const converted = new Map<string, Converted>();
   const followers = new Map<string, Map<string, string>>();
-  const xs = all.map((n) => positionOf(n)[0]);
-  const ys = all.map((n) => positionOf(n)[1]);
-  const origin = { x: Math.min(...xs), y: Math.min(...ys) };
+  // A loop, not Math.min(...): a file of many nodes would pass more arguments than a call takes.
+  const origin = all.reduce(
+    (at, n) => {
+      const [x, y] = positionOf(n);
+      return { x: Math.min(at.x, x), y: Math.min(at.y, y) };
+    },
+    { x: Infinity, y: Infinity },
+  );
   const place = (node: N8nNode) => {
     const [x, y] = positionOf(node);
     return { x: Math.round((x - origin.x) * SPREAD), y: Math.round((y - origin.y) * SPREAD) };
