@@ -133,6 +133,23 @@ const formTrigger: NodeKind['convert'] = (ctx) => {
 
 const noInputs: NodeKind['convert'] = () => inputNode([], []);
 
+/**
+ * n8n's MCP Server Trigger serves the tools attached to it to MCP clients.
+ * Flowbench's MCP server serves every published flow as a tool: the
+ * workflows its tools call are what to import and publish, each said.
+ */
+const mcpServerTrigger: NodeKind['convert'] = (ctx) => {
+  const tools = ctx.attached('ai_tool');
+  const named = tools.map((tool) => {
+    const id = tool.parameters.workflowId;
+    return isRecord(id) && typeof id.cachedResultName === 'string' ? `"${id.cachedResultName}"` : `"${tool.name}"`;
+  });
+  ctx.problem(
+    `it serves ${tools.length === 0 ? 'no tools' : `its tools (${named.join(', ')})`} to MCP clients; Flowbench serves each published flow as a tool of its own MCP server (\`flowbench mcp\`): import the workflows they call and publish them. This flow has nothing to run`,
+  );
+  return inputNode([], ['path', 'authentication', 'options']);
+};
+
 const scheduled: NodeKind['convert'] = (ctx) => {
   ctx.problem('its schedule is not applied: a Flowbench flow runs when it is started', {
     field: 'rule',
@@ -160,6 +177,7 @@ export const TRIGGERS: Record<string, NodeKind> = {
   'n8n-nodes-base.formTrigger': trigger(formTrigger),
   'n8n-nodes-base.scheduleTrigger': trigger(scheduled),
   'n8n-nodes-base.cron': trigger(scheduled),
+  '@n8n/n8n-nodes-langchain.mcpTrigger': trigger(mcpServerTrigger),
 };
 
 /** Any other node n8n calls a trigger (its type ends so). */

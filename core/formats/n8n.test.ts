@@ -616,6 +616,60 @@ describe('n8n workflows', () => {
     }
   });
 
+  it("an MCP Server Trigger's tools are what to publish, said; a sub-node attached where nothing takes it is said, not dropped", () => {
+    const doc = {
+      name: 'Tools',
+      nodes: [
+        {
+          name: 'MCP Server',
+          type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+          typeVersion: 2,
+          position: [0, 0],
+          parameters: { path: 'x' },
+        },
+        {
+          name: 'Lookup',
+          type: '@n8n/n8n-nodes-langchain.toolWorkflow',
+          typeVersion: 2,
+          position: [0, 200],
+          parameters: { workflowId: { __rl: true, value: 'a1', cachedResultName: 'Find an order' } },
+        },
+        {
+          name: 'Chain',
+          type: '@n8n/n8n-nodes-langchain.chainLlm',
+          typeVersion: 1.5,
+          position: [300, 0],
+          parameters: {},
+        },
+        {
+          name: 'Calculator',
+          type: '@n8n/n8n-nodes-langchain.toolCalculator',
+          typeVersion: 1,
+          position: [300, 200],
+          parameters: {},
+        },
+      ],
+      connections: {
+        Lookup: { ai_tool: [[{ node: 'MCP Server', type: 'ai_tool', index: 0 }]] },
+        Calculator: { ai_tool: [[{ node: 'Chain', type: 'ai_tool', index: 0 }]] },
+      },
+    };
+    const { problems } = imported(JSON.stringify(doc));
+    const said = problems.map((p) => [p.severity ?? 'error', p.source, p.message]);
+    expect(said).toContainEqual([
+      'error',
+      'nodes[0]',
+      expect.stringContaining(
+        'it serves its tools ("Find an order") to MCP clients; Flowbench serves each published flow as a tool of its own MCP server',
+      ),
+    ]);
+    expect(said).toContainEqual([
+      'warning',
+      'nodes[3]',
+      'n8n node "Calculator" (@n8n/n8n-nodes-langchain.toolCalculator) is attached to "Chain" as its tool; the Flowbench node that became takes none, so it is left out',
+    ]);
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

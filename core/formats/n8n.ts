@@ -131,6 +131,8 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   const nodes: Record<string, unknown>[] = [];
   const converted = new Map<string, Converted>();
   const followers = new Map<string, Map<string, string>>();
+  /** The sub-nodes a converter took (a model, a tool, a memory). */
+  const taken = new Set<string>();
   // A loop, not Math.min(...): a file of many nodes would pass more arguments than a call takes.
   const origin = all.reduce(
     (at, n) => {
@@ -164,7 +166,11 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
       inputData: dataOfInput,
       templateOfInput: (input, value, field) =>
         templateFrom(value, { ...scope, input: dataOfInput(input) }, at(field), problems),
-      attached: attached(node.name),
+      attached: (kind) => {
+        const found = attached(node.name)(kind);
+        for (const sub of found) taken.add(sub.name);
+        return found;
+      },
       problem: (message, options = {}) => {
         const on = options.on ?? node;
         problems.push({
@@ -216,6 +222,19 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
     followers.set(node.name, own);
   }
 
+  // A sub-node attached where nothing takes it (a tool on a chain, a model on an HTTP Request) is said, not dropped quietly.
+  for (const link of links.filter((l) => l.type.startsWith('ai_') && !taken.has(l.from))) {
+    const sub = byName.get(link.from);
+    if (!sub || !isSub(sub)) continue;
+    taken.add(sub.name);
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      source: sub.source,
+      ...(ids.has(link.to) ? { nodeId: ids.get(link.to) } : {}),
+      message: `n8n node "${sub.name}" (${sub.type}) is attached to "${link.to}" as its ${link.type.slice(3)}; ${ids.has(link.to) ? 'the Flowbench node that became takes none' : 'that node is not carried over'}, so it is left out`,
+    });
+  }
   const edges = edgesFrom(links, byName, ids, converted, followers, problems);
   if (options.results !== false) addResults(nodes, edges, converted, ids, main, makeId, problems);
   const stickies = all.filter((n) => n.type === STICKY);
