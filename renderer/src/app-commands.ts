@@ -21,6 +21,32 @@ const TEXT_COMMANDS: Partial<Record<AppCommand['name'], string>> = {
 
 type EditorCommand = Exclude<AppCommandName, 'new-flow' | 'home' | 'connect' | 'shortcuts'>;
 
+/** How long a menu's Paste waits for the system clipboard before it pastes what was copied here. */
+const CLIPBOARD_WAIT_MS = 500;
+
+/** The system clipboard's text, when the page may read it (a browser asks first; refused or slow: none). */
+async function clipboardText(): Promise<string | undefined> {
+  // Not every page has it (an insecure origin, an older browser).
+  if (typeof navigator.clipboard?.readText !== 'function') return undefined;
+  const read = navigator.clipboard.readText().catch(() => undefined);
+  const late = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CLIPBOARD_WAIT_MS));
+  return Promise.race([read, late]);
+}
+
+/**
+ * A menu's Paste (the canvas's right-click menu, the desktop app's): nodes
+ * another tool copied (n8n's) when the system clipboard holds them, brought
+ * into view; otherwise what was copied here. Ctrl+V has the clipboard in its
+ * paste event instead (editor-keys.tsx).
+ */
+async function pasteFromClipboard(): Promise<void> {
+  const text = await clipboardText();
+  // The state after the wait: the flow may have changed meanwhile.
+  const state = useAppStore.getState();
+  if (text !== undefined && state.pasteText(text)) window.dispatchEvent(new Event(FIT_VIEW_EVENT));
+  else state.paste();
+}
+
 /**
  * What each editor command does on the canvas. The editor's keyboard
  * shortcuts (editor-keys.tsx) and the app's menu both run these, so a key and
@@ -34,7 +60,7 @@ export const EDITOR_COMMANDS: Record<EditorCommand, (state: AppState) => void> =
     state.removeSelection();
   },
   copy: (state) => state.copySelection(),
-  paste: (state) => state.paste(),
+  paste: () => void pasteFromClipboard(),
   duplicate: (state) => state.duplicateSelection(),
   deactivate: (state) => state.toggleDeactivated(state.selectedNodes),
   pin: togglePin,

@@ -127,3 +127,28 @@ test("nodes copied in n8n paste onto the canvas: the trigger is the flow's input
   expect(undone.nodes.map((n) => n.id)).toEqual(['input', 'say', 'result']);
   expect(undone.parameters.map((p) => p.name)).toEqual(['message', 'count', 'mood']);
 });
+
+test("the canvas menu's Paste reads the system clipboard too: n8n's nodes there are pasted", async ({
+  page,
+  served,
+}) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openFlow(page, served, laidOutEcho({ id: 'menu-pasted' }));
+  await page.evaluate((text) => navigator.clipboard.writeText(text), copiedInN8n);
+  const pane = page.locator('.react-flow__pane');
+  await pane.click({ button: 'right', position: { x: 40, y: 40 } });
+  await page
+    .getByRole('dialog', { name: 'Canvas' })
+    .getByRole('menuitem', { name: /^Paste/ })
+    .click();
+  await expect(page.locator('.toast')).toContainText('Pasted 3 nodes from n8n');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'menu-pasted').nodes.map((n) => n.type)).toEqual([
+    'input',
+    'template',
+    'output',
+    'llm',
+    'code',
+    'http',
+  ]);
+});

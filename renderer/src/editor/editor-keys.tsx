@@ -53,7 +53,7 @@ export function EditorKeys() {
       if (mod && key === 'v') {
         pasteAwaited = true;
         setTimeout(() => {
-          if (pasteAwaited) EDITOR_COMMANDS.paste(useAppStore.getState());
+          if (pasteAwaited) useAppStore.getState().paste();
           pasteAwaited = false;
         }, 0);
         return;
@@ -83,7 +83,7 @@ export function EditorKeys() {
       const state = useAppStore.getState();
       // Another tool's nodes come in beside the flow's: the view then shows them all.
       if (state.pasteText(event.clipboardData?.getData('text/plain') ?? '')) fitFlow();
-      else EDITOR_COMMANDS.paste(state);
+      else state.paste();
     };
     // The desktop app's menu asks for it too (app-commands.ts).
     window.addEventListener('keydown', onKey);
