@@ -49,6 +49,7 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid color-mix(
 .node.failed, .node.cancelled { border-color: #c0392b; }
 .node header { display: flex; gap: 8px; align-items: baseline; }
 .node .status { font-size: 12px; opacity: 0.75; }
+img { max-width: 100%; max-height: 24em; display: block; margin: 4px 0 0; }
 .node pre { margin: 4px 0 0; white-space: pre-wrap; font: 12px/1.4 ui-monospace, monospace; max-height: 12em; overflow: auto; }
 </style>
 </head>

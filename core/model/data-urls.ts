@@ -8,6 +8,18 @@ const TYPE = '[\\w.+-]+\\/[\\w.+-]+';
 const DATA_URL = new RegExp(`data:(${TYPE});base64,([A-Za-z0-9+/]+={0,2})`, 'g');
 const STARTS_AS_DATA_URL = new RegExp(`^data:(${TYPE});base64,`);
 
+/**
+ * The picture types Flowbench shows and sends as pictures: what vision models
+ * read and browsers draw alike (an SVG, which can carry script, stays text).
+ */
+export const PICTURE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Whether the whole text is one data: URL of a picture (a node's output that is an image). */
+export function isPictureUrl(text: string): boolean {
+  const type = dataUrlType(text);
+  return type !== undefined && PICTURE_TYPES.has(type) && /^data:[^,]+,[A-Za-z0-9+/]+={0,2}$/.test(text);
+}
+
 /** A data: URL of bytes of this type. */
 export const dataUrl = (type: string, base64: string): string => `data:${type};base64,${base64}`;
 

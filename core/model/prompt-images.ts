@@ -1,13 +1,10 @@
-import { base64Bytes, dataUrlPieces } from './data-urls';
+import { base64Bytes, dataUrlPieces, PICTURE_TYPES } from './data-urls';
 
 /** An image a prompt carries, as a model API takes it: its type and its bytes in base64. */
 export interface PromptImage {
   mediaType: string;
   data: string;
 }
-
-/** The image types vision models read (an SVG, say, stays text). */
-const VISION_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
  * A prompt's text with each image's data: URL taken out as `[image 1]`,
@@ -18,7 +15,7 @@ const VISION_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'i
 export function promptImages(text: string): { text: string; images: PromptImage[] } {
   if (!text.includes('data:image/')) return { text, images: [] };
   const images: PromptImage[] = [];
-  const pieces = dataUrlPieces(text, (type) => VISION_TYPES.has(type)).map((piece) => {
+  const pieces = dataUrlPieces(text, (type) => PICTURE_TYPES.has(type)).map((piece) => {
     if (piece.type === undefined) return piece.text;
     images.push({ mediaType: piece.type, data: piece.data });
     return `[image ${images.length}]`;

@@ -1,5 +1,6 @@
 import type { Flow } from './flow';
 import type { RunRecord, StepStatus } from './run';
+import { dataUrlBytes, dataUrlType, isPictureUrl } from './data-urls';
 import { stringifyValue } from './template';
 
 /**
@@ -32,7 +33,18 @@ export interface RunViewData {
   nodes: RunViewNode[];
 }
 
-const cut = (text: string) => (text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}…` : text);
+/** The largest picture a node's output shows whole in the view (a data: URL of it); a larger one is named. */
+const MAX_IMAGE_CHARS = 1_000_000;
+
+/** What the view shows of an output: the text cut short, a picture whole (cut, it would be no picture). */
+function shown(text: string): string {
+  if (isPictureUrl(text)) {
+    return text.length <= MAX_IMAGE_CHARS
+      ? text
+      : `[${dataUrlType(text)} picture, ${Math.round(dataUrlBytes(text) / 1024)} KB: too large to show here]`;
+  }
+  return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}…` : text;
+}
 
 export function runViewData(flow: Flow, record: RunRecord): RunViewData {
   // A node's last pass is how it ended.
@@ -56,7 +68,7 @@ export function runViewData(flow: Flow, record: RunRecord): RunViewData {
         type: node.type,
         status: step?.status ?? 'not run',
         ...(step?.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
-        ...(step?.output !== undefined ? { output: cut(stringifyValue(step.output)) } : {}),
+        ...(step?.output !== undefined ? { output: shown(stringifyValue(step.output)) } : {}),
         ...(step?.error ? { error: `${step.error.code}: ${step.error.message}` } : {}),
         ...(count > 1 ? { passes: count } : {}),
       };

@@ -1,6 +1,7 @@
 // First: ext-apps builds zod schemas as it loads (see the file).
 import '../public/zod-config.js';
 import { App } from '@modelcontextprotocol/ext-apps';
+import { isPictureUrl } from '../../core/model/data-urls';
 
 /**
  * A flow's view, as an MCP App: the page a client shows in a sandboxed frame
@@ -42,7 +43,16 @@ function table(rows: Record<string, unknown>[]): HTMLElement {
   return made;
 }
 
+/** A picture's data: URL (an HTTP answer's image, an MCP tool's), shown as the picture. */
+function picture(url: string): HTMLElement {
+  const image = element('img');
+  image.src = url;
+  image.alt = `${url.slice(5, url.indexOf(';'))} picture`;
+  return image;
+}
+
 function valueOf(value: unknown): HTMLElement {
+  if (typeof value === 'string' && isPictureUrl(value)) return picture(value);
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every(isRecord)) return table(value);
     const list = element('ul');
@@ -105,7 +115,9 @@ function runNodes(run: RunViewData): HTMLElement {
     const facts = [node.status, timing(node.durationMs), node.passes ? `${node.passes} passes` : ''];
     head.appendChild(element('span', facts.filter(Boolean).join(' · '))).className = 'status';
     card.appendChild(head);
-    if (node.error ?? node.output) card.appendChild(element('pre', node.error ?? node.output));
+    if (node.error) card.appendChild(element('pre', node.error));
+    else if (node.output && isPictureUrl(node.output)) card.appendChild(picture(node.output));
+    else if (node.output) card.appendChild(element('pre', node.output));
     list.appendChild(card);
   }
   return list;

@@ -1,7 +1,11 @@
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import type { FlowInput } from '../../core/model/flow';
+import { dataUrl } from '../../core/model/data-urls';
 import { echoFlow } from '../fixtures/mcp-flows';
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { TINY_PNG_BASE64 } from '../helpers/images';
 import { runCli, runJson, ROOT } from '../helpers/cli';
 import { connectStdio, prepareDatabase, publishFlows, SHOWS_VIEWS } from '../helpers/mcp';
 import { consoleErrors, expect, test } from './fixtures';
@@ -91,4 +95,29 @@ test('every other flow tool shows the built-in run view: each node with how it e
   await expect(view.getByRole('article')).toHaveCount(3);
   await page.screenshot({ path: test.info().outputPath('run-view.png') });
   expect(errors).toEqual([]);
+});
+
+test("the run view shows a node's picture as the picture (an HTTP answer's image, an MCP tool's)", async ({
+  page,
+  served,
+}) => {
+  const pictureFlow: FlowInput = {
+    ...buildFlow({
+      id: 'picture',
+      parameters: [{ name: 'photo', type: 'string' }],
+      nodes: [input(), template('show', '{{inputs.photo}}'), output('{{nodes.show.output}}')],
+      edges: ['input>show', 'show>result'],
+    }),
+    name: 'Picture',
+    tool: { name: 'picture_tool' },
+  };
+  prepareDatabase(served.db, (services) => publishFlows(services, [pictureFlow]));
+  const photo = dataUrl('image/png', TINY_PNG_BASE64);
+  const { html, result } = await viewAndCall(served.db, 'ui://flowbench/run', 'picture_tool', { photo });
+  await host(page, html, { photo }, result);
+  const view = page.frameLocator('iframe[title="view"]');
+  const shown = view.getByRole('article', { name: 'show' }).getByRole('img', { name: 'image/png picture' });
+  await expect(shown).toHaveAttribute('src', photo);
+  // Drawn, not broken: the browser decoded the 1×1 picture.
+  await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 });
