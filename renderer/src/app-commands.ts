@@ -40,8 +40,16 @@ async function clipboardText(): Promise<string | undefined> {
  * paste event instead (editor-keys.tsx).
  */
 async function pasteFromClipboard(): Promise<void> {
-  const text = await clipboardText();
-  // The state after the wait: the flow may have changed meanwhile.
+  pasteClipboardText(await clipboardText());
+}
+
+/**
+ * Pastes the system clipboard's text when it holds another tool's nodes
+ * (brought into view beside the flow's), else what was copied here: a menu's
+ * Paste and Ctrl+V's paste event both end here.
+ */
+export function pasteClipboardText(text: string | undefined): void {
+  // The state now: a menu's Paste has waited for the clipboard meanwhile.
   const state = useAppStore.getState();
   if (text !== undefined && state.pasteText(text)) window.dispatchEvent(new Event(FIT_VIEW_EVENT));
   else state.paste();

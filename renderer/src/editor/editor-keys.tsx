@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/app-store';
 import { isEditable } from './shortcuts';
-import { ADD_NODE_EVENT, EDITOR_COMMANDS, FIT_VIEW_EVENT } from '../app-commands';
+import { ADD_NODE_EVENT, EDITOR_COMMANDS, FIT_VIEW_EVENT, pasteClipboardText } from '../app-commands';
 import { useFitFlow } from './use-fit-flow';
 import { useAddNote } from './palette';
 
@@ -80,10 +80,7 @@ export function EditorKeys() {
       if (isEditable(event.target)) return;
       pasteAwaited = false;
       event.preventDefault();
-      const state = useAppStore.getState();
-      // Another tool's nodes come in beside the flow's: the view then shows them all.
-      if (state.pasteText(event.clipboardData?.getData('text/plain') ?? '')) fitFlow();
-      else state.paste();
+      pasteClipboardText(event.clipboardData?.getData('text/plain'));
     };
     // The desktop app's menu asks for it too (app-commands.ts).
     window.addEventListener('keydown', onKey);

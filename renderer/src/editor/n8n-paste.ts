@@ -2,7 +2,7 @@ import { newItemId } from '../../../core/editing/ids';
 import { urlsCalled } from '../../../core/editing/imported-urls';
 import { pasteChanges, PASTE_OFFSET } from '../../../core/editing/paste';
 import { importN8nWorkflow, isN8nWorkflow } from '../../../core/formats/n8n';
-import type { ImportProblem } from '../../../core/formats/shared';
+import { withImportProblems, type ImportProblem } from '../../../core/formats/shared';
 import type { ChangeSetInput } from '../../../core/model/change-set';
 import { FlowEdgeSchema, FlowNodeSchema, type Flow } from '../../../core/model/flow';
 import { NoteSchema } from '../../../core/model/notes';
@@ -75,7 +75,6 @@ export function n8nPaste(flow: Flow, text: string): N8nPaste | undefined {
   const channels = ((imported.flow.memory as Flow['memory'] | undefined)?.channels ?? []).filter(
     (c) => !flow.memory.channels.some((own) => own.id === c.id),
   );
-  const earlier = Array.isArray(flow.metadata.importProblems) ? flow.metadata.importProblems : [];
   const changes = pasted.changes;
   return {
     changes: {
@@ -85,9 +84,8 @@ export function n8nPaste(flow: Flow, text: string): N8nPaste | undefined {
         ...changes.flow,
         ...(parameters.length > 0 ? { parameters: [...flow.parameters, ...parameters] } : {}),
         ...(channels.length > 0 ? { memory: { channels: [...flow.memory.channels, ...channels] } } : {}),
-        ...(problems.length > 0
-          ? { metadata: { ...flow.metadata, importProblems: [...earlier, ...problems] as Flow['metadata'][string] } }
-          : {}),
+        // After those an earlier import or paste left, as an import records them.
+        ...(problems.length > 0 ? { metadata: withImportProblems(flow, problems).metadata as Flow['metadata'] } : {}),
       },
     },
     nodeIds: pasted.nodeIds,
