@@ -1283,10 +1283,17 @@ test('text typed in a node edit refused as a conflict is shown to be copied or p
 
 /** `edit` is saved (not refused), and the toast says what the host kept of another window's change. */
 async function savedKeeping(window: Page, kept: string, edit: () => Promise<void>): Promise<void> {
+  const told = `Saved, keeping another window's change to ${kept}, now shown here`;
+  // The toast lasts 5 s and may answer a later save than the first (typing saves as it goes): the
+  // page watches for it from before the edit, so a loaded machine's late look cannot miss it.
+  const toasted = window.waitForFunction((text) => document.body.innerText.includes(text), told, {
+    polling: 100,
+    timeout: 30_000,
+  });
   const saved = window.waitForResponse((r) => r.url().endsWith('/api/flows/applyChanges'));
   await edit();
   expect((await saved).status()).toBe(200);
-  await expect(window.getByText(`Saved, keeping another window's change to ${kept}, now shown here`)).toBeVisible();
+  await toasted;
 }
 
 /** Two windows on the echo flow with a template of three lines (the second's reads held back). */

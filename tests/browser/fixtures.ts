@@ -123,11 +123,6 @@ export async function expectSaved(page: Page): Promise<void> {
 }
 
 /**
- * Drags from a node's output handle to another node's input handle, as a
- * person does. `beforeRelease` looks at the screen while the pointer is still
- * over the target.
- */
-/**
  * A port's box once it has stopped moving: just after a node is added the card can still
  * grow (its problems arrive) or the view still move, and a drag aimed at where the port was
  * a moment before ends on the canvas (the add-a-node menu) instead of on the port.
@@ -143,6 +138,11 @@ async function stillBox(port: Locator): Promise<{ x: number; y: number; width: n
   return last;
 }
 
+/**
+ * Drags from a node's output handle to another node's input handle, as a
+ * person does. `beforeRelease` looks at the screen while the pointer is still
+ * over the target.
+ */
 export async function connect(
   page: Page,
   from: string,
@@ -158,7 +158,16 @@ export async function connect(
   if (!a || !b) throw new Error(`handles of ${from} → ${to} not visible`);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  const [x, y] = [b.x + b.width / 2, b.y + b.height / 2];
+  await page.mouse.move(x, y, { steps: 12 });
+  // React Flow takes the handle under the pointer once it has measured that node's handles; on a
+  // loaded machine that can come after the pointer arrives (CI saw the drag end on no handle).
+  // A hand held over the port moves a little: so does this, until the port shows it is the target.
+  await expect(async () => {
+    await page.mouse.move(x + 1, y);
+    await page.mouse.move(x, y);
+    await expect(target).toHaveClass(/\bconnectingto\b/, { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
   await options.beforeRelease?.();
   await page.mouse.up();
 }
