@@ -1,4 +1,5 @@
 import type { AbortSignalLike } from './abort';
+import type { PromptImage } from './prompt-images';
 import type { LlmMessage, TokenUsage } from './run';
 
 /** One model call as nodes ask for it; providers turn it into an HTTP request. */
@@ -53,8 +54,14 @@ export interface AgentTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  /** Runs the call; the text returned goes back to the model. A throw is given to the model as the tool's error. */
-  execute(args: Record<string, unknown>, signal: AbortSignalLike, callId: string): Promise<string>;
+  /** Runs the call; what it answers goes back to the model. A throw is given to the model as the tool's error. */
+  execute(args: Record<string, unknown>, signal: AbortSignalLike, callId: string): Promise<ToolAnswer>;
+}
+
+/** A tool's answer to a model: its text, `[image 1]`… where its pictures were, and the pictures, sent as images. */
+export interface ToolAnswer {
+  text: string;
+  images: readonly PromptImage[];
 }
 
 /** A call the model made that cannot run: a tool that does not exist, or arguments that are not a JSON object. */

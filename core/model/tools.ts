@@ -1,4 +1,4 @@
-import { dataUrl } from './data-urls';
+import { dataUrl, PICTURE_TYPES } from './data-urls';
 import { z } from 'zod';
 import type { AbortSignalLike } from './abort';
 import type { SecretStore } from './secrets';
@@ -176,15 +176,32 @@ export interface ToolPort {
  * The value a tool's result stands for in a flow: its structured content, else
  * its text with each image as its data: URL, so that a vision model the flow
  * hands it to sees the picture and a client the flow answers gets it back as
- * an image. (`text`, what an agent's model reads, leaves the bytes out.)
+ * an image.
  */
 export function toolOutput(result: ToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   if (!result.content.some(isImage)) return result.text;
-  return result.content
-    .map((block) => (isImage(block) ? dataUrl(block.mimeType, block.data) : contentText([block])))
-    .join('\n');
+  return withImages(result.content, () => true);
 }
+
+/**
+ * What an agent's model reads of a tool's result: the content blocks, as MCP
+ * clients show them, each picture a vision model reads (PICTURE_TYPES) as its
+ * data: URL (sent to the model as an image, see promptImages); other bytes
+ * are left out. A result with only structured content reads as its JSON.
+ */
+export function modelText(result: ToolResult): string {
+  if (result.text === '' && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return withImages(result.content, (type) => PICTURE_TYPES.has(type));
+}
+
+/** The blocks joined as contentText joins them, but the images of the types `takes` accepts as data: URLs. */
+const withImages = (content: readonly unknown[], takes: (type: string) => boolean): string =>
+  content
+    .map((block) =>
+      isImage(block) && takes(block.mimeType) ? dataUrl(block.mimeType, block.data) : contentText([block]),
+    )
+    .join('\n');
 
 const isImage = (block: unknown): block is { type: 'image'; mimeType: string; data: string } => {
   const b = block as { type?: unknown; mimeType?: unknown; data?: unknown };

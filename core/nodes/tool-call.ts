@@ -1,6 +1,7 @@
 import type { AbortSignalLike } from '../model/abort';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
-import { FLOWBENCH_SERVER, toolOutput, type ToolCallRecord, type ToolInfo } from '../model/tools';
+import { promptImages, type PromptImage } from '../model/prompt-images';
+import { FLOWBENCH_SERVER, modelText, toolOutput, type ToolCallRecord, type ToolInfo } from '../model/tools';
 import { callFlow } from './call-flow';
 import type { NodeContext } from './define-node';
 
@@ -24,10 +25,14 @@ export interface ToolCallOptions {
   onChildRun?: (runId: string) => void;
 }
 
-/** What a call gave: the value a flow sees, and the text a model reads. */
+/**
+ * What a call gave: the value a flow sees, and what a model reads: the text,
+ * `[image 1]`… standing where each picture was, and those pictures.
+ */
 export interface ToolCallOutcome {
   output: unknown;
   text: string;
+  images: PromptImage[];
 }
 
 /**
@@ -54,8 +59,9 @@ export async function recordedToolCall(
     if (info.server === FLOWBENCH_SERVER) {
       const called = await callFlow(ctx, info.name, args, options.signal, options.onChildRun);
       ctx.toolCall({ ...record, durationMs: Date.now() - started, runId: called.runId, result: called.output });
+      // A flow whose answer is a picture's data: URL gives the model the picture, as a tool's image does.
       const text = typeof called.output === 'string' ? called.output : JSON.stringify(called.output);
-      return { output: called.output, text };
+      return { output: called.output, ...promptImages(text) };
     }
     const result = await ctx.tools.callTool(info.server, info.name, args, {
       signal: options.signal,
@@ -69,12 +75,7 @@ export async function recordedToolCall(
     }
     const output = toolOutput(result);
     ctx.toolCall({ ...record, durationMs: Date.now() - started, result: output });
-    // A model reads the content blocks, as MCP clients show them; the record keeps structured content.
-    const text =
-      result.text === '' && result.structuredContent !== undefined
-        ? JSON.stringify(result.structuredContent)
-        : result.text;
-    return { output, text };
+    return { output, ...promptImages(modelText(result)) };
   } catch (thrown) {
     const error = toFlowbenchError(thrown);
     ctx.toolCall({ ...record, durationMs: Date.now() - started, error: { code: error.code, message: error.message } });

@@ -4,11 +4,14 @@ import {
   NoSuchToolError,
   stepCountIs,
   type JSONSchema7,
+  type ModelMessage,
   type ToolSet,
   type TypedToolCall,
 } from 'ai';
 import type { AgentRequest, AgentResponse, InvalidToolCall } from '../model/llm';
 import type { LlmMessage } from '../model/run';
+import { imagesNote } from '../model/prompt-images';
+import { withToolImages, type SentImages, type ToolImages } from './tool-images';
 import type { PreparedCall } from './ai-sdk-port';
 import { modelAnswer } from './model-answer';
 
@@ -21,8 +24,12 @@ interface FinishedStep {
 
 type Part = { type: string } & Record<string, unknown>;
 
-/** The assistant turn and the tool answers of one step, as the step record shows them. */
-function stepMessages(step: FinishedStep): LlmMessage[] {
+/**
+ * The assistant turn and the tool answers of one step, as the step record
+ * shows them; the pictures the tools answered with follow as the message that
+ * sent them, each named with its type and size.
+ */
+function stepMessages(step: FinishedStep, images: ToolImages): LlmMessage[] {
   const parts = step.content as readonly Part[];
   const calls = parts
     .filter((part) => part.type === 'tool-call')
@@ -39,7 +46,15 @@ function stepMessages(step: FinishedStep): LlmMessage[] {
             : JSON.stringify(part.output)
           : `error: ${part.error instanceof Error ? part.error.message : String(part.error)}`,
     }));
-  return [{ role: 'assistant', content: step.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) }, ...answers];
+  const pictures = answers.flatMap((answer) => {
+    const sent = images.get(answer.toolCallId ?? '');
+    return sent ? [`${sent.intro}\n${imagesNote(sent.images)}`] : [];
+  });
+  return [
+    { role: 'assistant', content: step.text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
+    ...answers,
+    ...(pictures.length > 0 ? [{ role: 'user' as const, content: pictures.join('\n') }] : []),
+  ];
 }
 
 function parsedInput(input: string): unknown {
@@ -61,14 +76,28 @@ function parsedInput(input: string): unknown {
 export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest): Promise<AgentResponse> {
   const { config, model, call } = prepared;
   const messages = [...prepared.messages];
+  /** The pictures each call answered with, by call id: sent to the model after the tool's text (see tool-images.ts). */
+  const images = new Map<string, SentImages>();
   const tools: ToolSet = Object.fromEntries(
     request.tools.map((agentTool) => [
       agentTool.name,
       dynamicTool({
         ...(agentTool.description ? { description: agentTool.description } : {}),
         inputSchema: jsonSchema(agentTool.inputSchema as JSONSchema7),
-        execute: (input, { abortSignal, toolCallId }) =>
-          agentTool.execute(input as Record<string, unknown>, abortSignal ?? request.signal, toolCallId),
+        execute: async (input, { abortSignal, toolCallId }) => {
+          const answer = await agentTool.execute(
+            input as Record<string, unknown>,
+            abortSignal ?? request.signal,
+            toolCallId,
+          );
+          if (answer.images.length > 0) {
+            images.set(toolCallId, {
+              intro: `The image${answer.images.length === 1 ? '' : 's'} ${agentTool.name} answered with (call ${toolCallId}):`,
+              images: answer.images,
+            });
+          }
+          return answer.text;
+        },
       }),
     ]),
   );
@@ -78,10 +107,12 @@ export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest
     ...call,
     tools,
     stopWhen: stepCountIs(request.maxSteps),
+    prepareStep: ({ messages: sending }: { messages: ModelMessage[] }) =>
+      images.size > 0 ? { messages: withToolImages(sending, images) } : {},
     onStepFinish: (step: FinishedStep) => {
       steps += 1;
       lastFinish = step.finishReason;
-      messages.push(...stepMessages(step));
+      messages.push(...stepMessages(step, images));
     },
     // An unknown tool or arguments that are not JSON: the node is told, then the model gets the error.
     experimental_repairToolCall: ({

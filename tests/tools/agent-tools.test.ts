@@ -76,6 +76,73 @@ describe('agent node with tools of server-everything (stdio)', () => {
     expect(s.runs.get(run.id).steps.find((x) => x.nodeId === 'agent')?.error?.code).toBe('STEP_LIMIT');
   });
 
+  it.each([
+    ['answered whole', false],
+    ['streamed, as the editor runs it', true],
+  ])(
+    "shows the model the picture a tool answers with, as the user's image after the tool's text, and records its type and size (%s)",
+    async (_, streamTokens) => {
+      const s = open((request, index) =>
+        index === 0
+          ? { toolCalls: [{ name: 'get-tiny-image', arguments: {}, id: 'call_logo' }] }
+          : index === 1
+            ? { toolCalls: [{ name: 'echo', arguments: { message: 'seen' }, id: 'call_echo' }] }
+            : { content: 'A logo.' },
+      );
+      const flow = s.flows.create(
+        agentFlow({
+          tools: [
+            { server: 'everything', tool: 'get-tiny-image' },
+            { server: 'everything', tool: 'echo' },
+          ],
+        }),
+      );
+      const run = await s.runner.run({ flow, inputs: { question: 'What is it?' }, trigger: 'cli', streamTokens });
+      expect(run.status).toBe('succeeded');
+      const second = tools.model().requests[1]!;
+      expect(second.body.stream === true).toBe(streamTokens);
+      // The tool's text, the picture's place marked, as OpenAI's chat API takes a tool's answer…
+      expect(toolMessages(second)).toEqual([
+        {
+          toolCallId: 'call_logo',
+          content: "Here's the image you requested:\n[image 1]\nThe image above is the MCP logo.",
+        },
+      ]);
+      // …then the picture itself, as the user's, in the message right after the tool's answer.
+      const sent = second.body.messages ?? [];
+      const after = sent[sent.findIndex((m) => m.role === 'tool') + 1];
+      expect(after).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The image get-tiny-image answered with (call call_logo):' },
+          {
+            type: 'image_url',
+            image_url: { url: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/]+=*$/) },
+          },
+        ],
+      });
+      // The step records that message as text naming the picture; the tool call keeps the picture.
+      const stored = s.runs.get(run.id).steps.find((step) => step.nodeId === 'agent');
+      expect(stored?.messages?.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+      expect(stored?.messages?.[3]?.content).toMatch(
+        /^The image get-tiny-image answered with \(call call_logo\):\n\[image 1: image\/png, \d+ bytes, sent as an image\]$/,
+      );
+      expect(stored?.toolCalls?.[0]?.result).toMatch(/\ndata:image\/png;base64,iVBORw0KGgo/);
+      // A later turn has the picture once, where it was answered, and the next tool's answer after it.
+      const third = tools.model().requests[2]?.body.messages ?? [];
+      expect(third.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'tool']);
+      expect(third[3]).toEqual(after);
+    },
+  );
+
   it('fails with TOOL_NOT_FOUND when the model names a tool the agent does not have', async () => {
     const s = open(() => ({ toolCalls: [{ name: 'delete_everything', arguments: {} }] }));
     const run = await runAgent(s, { tools: [{ server: 'everything', tool: 'echo' }] });

@@ -422,6 +422,41 @@ describe('published flows as an agent’s tools', () => {
     });
   });
 
+  it("a published flow that answers with a picture gives the agent's model the picture, as a tool's image does", async () => {
+    const s = open();
+    const logo = s.flows.create({
+      ...toolFlow('logo', { server: 'everything', tool: 'get-tiny-image', arguments: [] }),
+      tool: { name: 'logo', description: 'The MCP logo.' },
+    });
+    s.versions.publish(logo.id);
+    tools.model().reply = (request, index) =>
+      index === 0 ? { toolCalls: [{ name: 'logo', arguments: {}, id: 'call_1' }] } : { content: 'A logo.' };
+    const parent = s.flows.create(
+      buildFlow({
+        id: 'looks',
+        nodes: [
+          input(),
+          { id: 'agent', type: 'agent', config: { prompt: 'Look', tools: [{ server: 'flowbench', tool: 'logo' }] } },
+          { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '{{nodes.agent.output}}' }] } },
+        ],
+        edges: ['input>agent', 'agent>result'],
+      }),
+    );
+    const run = await s.runner.run({ flow: parent, inputs: {}, trigger: 'cli' });
+    expect(run.status).toBe('succeeded');
+    const sent = tools.model().requests[1]?.body.messages ?? [];
+    const answer = toolMessages(tools.model().requests[1]!)[0]?.content ?? '';
+    expect(answer).toContain('[image 1]');
+    expect(answer).not.toContain('base64');
+    expect(sent[sent.findIndex((m) => m.role === 'tool') + 1]).toMatchObject({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'The image logo answered with (call call_1):' },
+        { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/) } },
+      ],
+    });
+  });
+
   it('an agent using its own flow as a tool is a SUBFLOW_CYCLE problem', () => {
     const s = open();
     const own = s.flows.create(

@@ -75,7 +75,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
           signal,
           timeoutMs: settings.toolTimeoutMs,
         });
-        return called.text;
+        return { text: called.text, images: called.images };
       } catch (thrown) {
         const error = toFlowbenchError(thrown);
         failed(error);
