@@ -11,12 +11,15 @@ import { httpFetch } from './http-fetch';
 import { runAgentLoop } from './agent-loop';
 import { modelAnswer } from './model-answer';
 import { missingKey } from './provider-errors';
+import { nameModel, routeSdkWarnings } from './sdk-warnings';
 
-/** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
 /** A part of a user message as the AI SDK takes it: text, or an image's base64 and type. */
 export type UserPart = { type: 'text'; text: string } | { type: 'image'; image: string; mediaType: string };
 
+/** Finds a provider's settings by name ('' for the default); throws PROVIDER_NOT_FOUND. */
 export type ProviderResolver = (name: string) => ProviderConfig;
+
+routeSdkWarnings();
 
 // Model clients are reused across calls while the provider's settings stay the same.
 const modelCache = new Map<string, LanguageModelV3>();
@@ -27,6 +30,7 @@ function cachedModel(config: ProviderConfig, model: string, env: NodeJS.ProcessE
   if (!cached) {
     if (modelCache.size > 100) modelCache.clear();
     cached = languageModel(config, model, env);
+    nameModel(cached, config.name);
     modelCache.set(key, cached);
   }
   return cached;

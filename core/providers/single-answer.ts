@@ -2,6 +2,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/
 import { createRequire } from 'node:module';
 import type { TokenUsage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
+import { sayWarnings } from './sdk-warnings';
 import { usageOf } from './usage';
 
 /** What generateText puts first in the user-agent header (the provider appends its own); `ai` exports no VERSION. */
@@ -46,6 +47,10 @@ export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: 
     ...(call.maxOutputTokens !== undefined ? { maxOutputTokens: call.maxOutputTokens } : {}),
   };
   const result = await call.model.doGenerate(options);
+  // generateText would have logged these (see sdk-warnings.ts).
+  if (result.warnings.length > 0) {
+    sayWarnings({ warnings: result.warnings, provider: call.model.provider, model: call.model.modelId });
+  }
   let text = '';
   for (const part of result.content) if (part.type === 'text') text += part.text;
   const usage = usageOf({ inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total });
