@@ -1,4 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
@@ -81,7 +82,7 @@ function rawStdioExchange(path: string, requests: object[]): Promise<RawMessage[
   });
 }
 
-/** Run records are written a few milliseconds after the answer (group commit); wait for them. */
+/** The texts of a tool result's content. */
 const textOf = (result: unknown) =>
   (result as { content: { type: string; text: string }[] }).content.map((c) => c.text);
 
@@ -393,5 +394,36 @@ describe('flowbench mcp (stdio)', () => {
       finalResult: null,
       error: { code: 'EXECUTION_ERROR', flowbenchCode: 'PROVIDER_ERROR', failedAt: { nodeId: 'answer' } },
     });
+  });
+  it('keeps stdout for JSON-RPC alone: what a library prints with console.log or console.info while it serves goes to stderr', async () => {
+    // A module loaded before Flowbench that prints once Flowbench serves, as a chatty library would
+    // (no spaces: NODE_OPTIONS splits at them).
+    const chatty = "setTimeout(()=>{console.log('chatty-log');console.info('chatty-info')},1000)";
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--db', db, 'mcp'],
+      cwd: ROOT,
+      env: {
+        ...(process.env as Record<string, string>),
+        FLOWBENCH_DB: '',
+        NODE_OPTIONS: `--import=data:text/javascript,${chatty}`,
+      },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const chattyClient = new Client({ name: 'chatty-test', version: '1.0.0' });
+    const unreadable: Error[] = [];
+    chattyClient.onerror = (error) => unreadable.push(error);
+    await chattyClient.connect(transport);
+    try {
+      await expect.poll(() => stderr, { timeout: 10_000 }).toContain('chatty-info');
+      expect(stderr).toContain('chatty-log');
+      const result = await chattyClient.callTool({ name: 'echo_tool', arguments: { message: 'still here' } });
+      expect(textOf(result)[0]).toBe('You said: still here');
+      expect(unreadable).toEqual([]);
+    } finally {
+      await chattyClient.close();
+    }
   });
 });

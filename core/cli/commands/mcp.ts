@@ -50,6 +50,9 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .description('serve published, enabled flows as MCP tools over stdio (for desktop clients)')
     .action(async () => {
       ctx.isLongLived = true;
+      // stdout carries JSON-RPC alone: a line a library prints with console.log, info or debug
+      // would be one the client cannot read (the AI SDK's warnings were, see sdk-warnings.ts).
+      for (const method of ['log', 'info', 'debug'] as const) console[method] = console.error.bind(console);
       await lib.serveStdio(ctx.services, lib.FLOWBENCH_VERSION);
     });
 
