@@ -111,6 +111,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         ...(retries.length > 0 ? { retries } : {}),
         ...(details.toolCalls ? { toolCalls: details.toolCalls } : {}),
         ...(details.childRunId ? { childRunId: details.childRunId } : {}),
+        ...(details.warnings ? { warnings: details.warnings } : {}),
       });
       return { status: 'succeeded', outcome };
     } catch (thrown) {
@@ -133,6 +134,7 @@ export async function runNode(input: NodeRunInput): Promise<NodeResult> {
         ...(!willRetry && retries.length > 0 ? { retries } : {}),
         ...(details.toolCalls ? { toolCalls: details.toolCalls } : {}),
         ...(details.childRunId ? { childRunId: details.childRunId } : {}),
+        ...(details.warnings ? { warnings: details.warnings } : {}),
       });
       if (!willRetry) return { status: 'failed', error };
       retries.push({ code: error.code, message: error.message });

@@ -33,6 +33,8 @@ export interface LlmResponse {
   messages: LlmMessage[];
   provider: string;
   model: string;
+  /** What the provider said it did not honour (a setting the model does not take), for the step. */
+  warnings?: string[];
 }
 
 /** The instruction a provider adds to the system prompt when a request asks for JSON. */

@@ -79,6 +79,7 @@ export class RunRecordBuilder {
           ...(event.retries ? { retries: event.retries } : {}),
           ...(event.toolCalls ? { toolCalls: event.toolCalls } : {}),
           ...(event.childRunId ? { childRunId: event.childRunId } : {}),
+          ...(event.warnings ? { warnings: event.warnings } : {}),
           ...(event.passedOver ? { passedOver: true } : {}),
           ...(event.pinned ? { pinned: true } : {}),
         });
@@ -98,6 +99,7 @@ export class RunRecordBuilder {
           ...(event.retries ? { retries: event.retries } : {}),
           ...(event.toolCalls ? { toolCalls: event.toolCalls } : {}),
           ...(event.childRunId ? { childRunId: event.childRunId } : {}),
+          ...(event.warnings ? { warnings: event.warnings } : {}),
         });
         if (!event.willRetry) this.finish(step, event.at);
         return;

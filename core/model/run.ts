@@ -75,12 +75,17 @@ export interface RunReuse {
   nodeIds: string[];
 }
 
-/** Details a node adds to its step besides input and output: tool calls, the run it started. */
+/** Details a node adds to its step besides input and output: tool calls, the run it started, its model's warnings. */
 export interface StepLinks {
   /** Every tool call of the step, in the order they started (agent and mcp_tool nodes). */
   toolCalls?: ToolCallRecord[];
   /** The run a flow node started for the flow it calls. */
   childRunId?: string;
+  /**
+   * What the model's provider said it did not honour (a setting the model does not take,
+   * a model whose limits are not known): the AI SDK's warnings, in its words.
+   */
+  warnings?: string[];
 }
 
 /** Events of one run, in the order they happen. */

@@ -133,7 +133,7 @@ export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest
       return Promise.resolve(null);
     },
   };
-  const { text, usage } = await modelAnswer(prepared, request, options);
+  const { text, usage, warnings } = await modelAnswer(prepared, request, options);
   if (request.signal.aborted) throw request.signal.reason;
   return {
     text,
@@ -143,5 +143,6 @@ export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest
     steps,
     hitStepLimit: lastFinish === 'tool-calls',
     ...(usage ? { usage } : {}),
+    ...(warnings ? { warnings } : {}),
   };
 }

@@ -158,9 +158,16 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
   return {
     async generate(request: LlmRequest): Promise<LlmResponse> {
       const prepared = prepareCall(resolve, env, request);
-      const { text, usage } = await modelAnswer(prepared, request, prepared.call);
+      const { text, usage, warnings } = await modelAnswer(prepared, request, prepared.call);
       const messages: LlmMessage[] = [...prepared.messages, { role: 'assistant', content: text }];
-      return { text, messages, provider: prepared.config.name, model: prepared.model, ...(usage ? { usage } : {}) };
+      return {
+        text,
+        messages,
+        provider: prepared.config.name,
+        model: prepared.model,
+        ...(usage ? { usage } : {}),
+        ...(warnings ? { warnings } : {}),
+      };
     },
     runAgent: (request) => runAgentLoop(prepareCall(resolve, env, request), request),
   };

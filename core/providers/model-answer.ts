@@ -3,6 +3,7 @@ import type { LlmRequest } from '../model/llm';
 import type { TokenUsage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
 import { providerError } from './provider-errors';
+import { collectWarnings } from './sdk-warnings';
 import { singleAnswer } from './single-answer';
 import { usageOf } from './usage';
 
@@ -10,9 +11,19 @@ import { usageOf } from './usage';
  * The model's final answer and the tokens used over every step: streamed
  * (text to `onToken` as it comes) when the provider streams and someone
  * watches, else one plain request. `options` is the call, with tools for
- * an agent's loop. Provider failures become Flowbench's error codes.
+ * an agent's loop. Provider failures become Flowbench's error codes; what
+ * the provider said it did not honour comes back as `warnings`.
  */
 export async function modelAnswer(
+  prepared: PreparedCall,
+  request: Pick<LlmRequest, 'signal' | 'onToken'>,
+  options: Parameters<typeof generateText>[0],
+): Promise<{ text: string; usage?: TokenUsage; warnings?: string[] }> {
+  const { result, warnings } = await collectWarnings(() => answer(prepared, request, options));
+  return { ...result, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+async function answer(
   prepared: PreparedCall,
   request: Pick<LlmRequest, 'signal' | 'onToken'>,
   options: Parameters<typeof generateText>[0],

@@ -1,4 +1,5 @@
 import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * The AI SDK's warnings (a setting the model does not take, a model whose
@@ -27,8 +28,23 @@ function describe(warning: SharedV3Warning): string {
   }
 }
 
-/** Says each warning on stderr, naming the provider and the model. */
+/** The warnings of the model call under way in this async context (see collectWarnings). */
+const collected = new AsyncLocalStorage<string[]>();
+
+/**
+ * Runs a model call and gathers the warnings said during it, for its step:
+ * the SDK's logger is one global, and the call's own async context tells
+ * which of the calls running side by side a warning belongs to.
+ */
+export async function collectWarnings<T>(call: () => Promise<T>): Promise<{ result: T; warnings: string[] }> {
+  const warnings: string[] = [];
+  const result = await collected.run(warnings, call);
+  return { result, warnings: [...new Set(warnings)] };
+}
+
+/** Says each warning on stderr, naming the provider and the model, and keeps it for the call's step. */
 export function sayWarnings(options: { warnings: readonly SharedV3Warning[]; provider: string; model: string }): void {
+  collected.getStore()?.push(...options.warnings.map(describe));
   const who = names.get(key(options.provider, options.model)) ?? options.provider;
   for (const warning of options.warnings)
     process.stderr.write(`flowbench: ${who} (${options.model}): ${describe(warning)}\n`);

@@ -95,6 +95,7 @@ export class RunRepository {
         ...(s.retries ? { retries: s.retries } : {}),
         ...(s.toolCalls ? { toolCalls: s.toolCalls } : {}),
         ...(s.childRunId ? { childRunId: s.childRunId } : {}),
+        ...(s.warnings ? { warnings: s.warnings } : {}),
         ...(s.origin === 'passed-over' ? { passedOver: true as const } : {}),
         ...(s.origin === 'pinned' ? { pinned: true as const } : {}),
         ...(s.startedAt ? { startedAt: iso(s.startedAt) } : {}),

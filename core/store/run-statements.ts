@@ -76,6 +76,7 @@ export const STEP_KEYS = [
   'childRunId',
   'iteration',
   'origin',
+  'warnings',
 ] as const satisfies KeysOf<typeof runSteps>;
 
 export const JOURNAL_KEYS = ['journal', 'committedBatch'] as const satisfies KeysOf<typeof runJournals>;
@@ -101,6 +102,7 @@ const STEP_MERGE: Record<Exclude<(typeof STEP_KEYS)[number], 'runId' | 'nodeId' 
   toolCalls: `coalesce(excluded.${step('toolCalls')}, run_steps.${step('toolCalls')})`,
   childRunId: `coalesce(excluded.${step('childRunId')}, run_steps.${step('childRunId')})`,
   origin: `coalesce(excluded.${step('origin')}, run_steps.${step('origin')})`,
+  warnings: `coalesce(excluded.${step('warnings')}, run_steps.${step('warnings')})`,
 };
 
 /** The step upsert for the keys given: columns left out take their default (null), as a null bound to them would. */

@@ -40,6 +40,7 @@ function stepWrite(
     toolCalls?: unknown;
     childRunId?: string | undefined;
     origin?: 'passed-over' | 'pinned' | undefined;
+    warnings?: string[] | undefined;
   },
 ): RunWrite {
   return [
@@ -63,6 +64,7 @@ function stepWrite(
       step.childRunId ?? null,
       event.iteration ?? 1,
       step.origin ?? null,
+      json(step.warnings),
     ],
   ];
 }
@@ -84,6 +86,7 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         toolCalls: event.toolCalls,
         childRunId: event.childRunId,
         origin: event.passedOver ? 'passed-over' : event.pinned ? 'pinned' : undefined,
+        warnings: event.warnings,
       });
     case 'node.failed':
       return stepWrite(event, run, event.willRetry ? 'running' : 'failed', {
@@ -96,6 +99,7 @@ export function eventWrite(event: RunEvent, run: RecordedRun): RunWrite | undefi
         retries: event.retries,
         toolCalls: event.toolCalls,
         childRunId: event.childRunId,
+        warnings: event.warnings,
       });
     case 'node.skipped':
       return stepWrite(event, run, 'skipped', { finishedAt: event.at });
@@ -148,6 +152,7 @@ function mergeStep(a: StepParams, b: StepParams): StepParams {
   merged[13] = b[13] ?? a[13];
   merged[14] = b[14] ?? a[14];
   merged[15] = b[15] ?? a[15];
+  merged[18] = b[18] ?? a[18];
   return merged;
 }
 

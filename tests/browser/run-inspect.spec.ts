@@ -1,4 +1,5 @@
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { startAnthropicServer } from '../helpers/anthropic-server';
 import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 
 /** Two model calls in a row, laid out side by side: the second reuses what the first wrote. */
@@ -169,4 +170,29 @@ test("a test case's inputs are typed as in the Run form: a text of several lines
   await sentences.fill('2');
   await expectSaved(page);
   expect(stored()).toEqual({ text: 'Hello again', sentences: 2 });
+});
+
+test("a step shows what the model's provider did not honour, in the provider's words", async ({ page, served }) => {
+  // Claude's API, here a local server of it, under a model name the AI SDK does not know: it
+  // guesses the model's output limit and says so.
+  const claude = await startAnthropicServer(() => ({ content: 'Otters.' }));
+  try {
+    withDatabase(served.db, (services) =>
+      services.providers.set(
+        { name: 'claude', kind: 'anthropic', baseUrl: claude.url, apiKey: 'sk-ant-test', defaultModel: 'claude-test' },
+        true,
+      ),
+    );
+    await openFlow(page, served, twoCalls);
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.locator('#run-input-text').fill('Otters hold hands.');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
+    await page.locator('.react-flow__node[data-id="summarise"]').click();
+    await expect(
+      page.getByLabel('Step details').getByRole('list', { name: 'What the provider did not honour' }),
+    ).toHaveText(/^The provider says: maxOutputTokens is used in a compatibility mode/);
+  } finally {
+    await claude.close();
+  }
 });

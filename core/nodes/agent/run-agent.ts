@@ -110,7 +110,11 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
         failed(error);
       },
     });
-    ctx.report({ messages: response.messages, ...(response.usage ? { usage: response.usage } : {}) });
+    ctx.report({
+      messages: response.messages,
+      ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.warnings ? { warnings: response.warnings } : {}),
+    });
     if (response.hitStepLimit) {
       throw new FlowbenchError(
         'STEP_LIMIT',

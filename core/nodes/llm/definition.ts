@@ -90,7 +90,11 @@ export const llmNode = defineNode({
       signal: ctx.signal,
       ...(ctx.streamsTokens ? { onToken: (text: string) => ctx.emitToken(text) } : {}),
     });
-    ctx.report({ messages: response.messages, ...(response.usage ? { usage: response.usage } : {}) });
+    ctx.report({
+      messages: response.messages,
+      ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.warnings ? { warnings: response.warnings } : {}),
+    });
     const output =
       config.outputFormat === 'text'
         ? response.text

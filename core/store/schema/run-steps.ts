@@ -37,6 +37,8 @@ export const runSteps = sqliteTable(
     finishedAt: integer('finished_at'),
     /** Set when the node did not run (STEP_ORIGINS); null for a step that ran. */
     origin: text('origin', { enum: STEP_ORIGINS }),
+    /** What the model's provider said it did not honour (StepLinks.warnings). */
+    warnings: text('warnings', { mode: 'json' }).$type<string[]>(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.nodeId, t.iteration] })],
 );

@@ -52,6 +52,15 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
           {step.error.code}: {step.error.message}
         </p>
       )}
+      {step.warnings && step.warnings.length > 0 && (
+        <ul className="step-warnings" aria-label="What the provider did not honour">
+          {step.warnings.map((warning) => (
+            <li key={warning} className="warning-text">
+              The provider says: {warning}
+            </li>
+          ))}
+        </ul>
+      )}
       {step.childRunId && <ChildRun runId={step.childRunId} />}
       {step.toolCalls && step.toolCalls.length > 0 && (
         <Block title="Tool calls" text={JSON.stringify(step.toolCalls, null, 2)}>
