@@ -3,9 +3,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * The AI SDK's warnings (a setting the model does not take, a model whose
- * limits it does not know), said on stderr. The SDK's own logger writes them
- * with console.info and console.warn, which go to stdout: in `flowbench mcp`
- * that is the JSON-RPC channel, and with `--json` the output a script parses.
+ * limits it does not know), kept on the call's step and said on stderr. The
+ * SDK's own logger writes them with console.info and console.warn, which go
+ * to stdout: in `flowbench mcp` that is the JSON-RPC channel, and with
+ * `--json` the output a script parses.
  */
 
 /** Flowbench's provider names by the SDK's provider id and model id (see nameModel). */
@@ -25,6 +26,9 @@ function describe(warning: SharedV3Warning): string {
       return `${warning.feature} is used in a compatibility mode${warning.details ? `: ${warning.details}` : ''}`;
     case 'other':
       return warning.message;
+    default:
+      // A kind of warning a later SDK adds: said as it came, not dropped.
+      return JSON.stringify(warning);
   }
 }
 
