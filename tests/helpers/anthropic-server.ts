@@ -1,6 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { OpenAiServer, RecordedRequest, Reply, ReplyFn } from './openai-server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  listenOnLoopback,
+  recordRequest,
+  type OpenAiServer,
+  type RecordedRequest,
+  type Reply,
+  type ReplyFn,
+} from './openai-server';
 
 /** A test server of Anthropic's Messages API: the same shape as the OpenAI-compatible one, for the same tests. */
 export type AnthropicServer = OpenAiServer;
@@ -66,13 +72,7 @@ export async function startAnthropicServer(reply: ReplyFn = () => ({ content: 'o
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     for await (const chunk of req) raw += (chunk as Buffer).toString();
-    const recorded: RecordedRequest = {
-      path: req.url ?? '',
-      headers: req.headers,
-      body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {},
-      wasAborted: false,
-    };
-    const index = requests.push(recorded) - 1;
+    const { recorded, index } = recordRequest(requests, req, res, raw);
     const answer = await state.reply(recorded, index);
     const status = answer.status ?? 200;
     if (answer.body !== undefined || status !== 200) {
@@ -103,19 +103,6 @@ export async function startAnthropicServer(reply: ReplyFn = () => ({ content: 'o
     streamed(res, answer, blocks, message);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      res.writeHead(500);
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(state, await listenOnLoopback(handle));
   return state;
 }

@@ -78,16 +78,7 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
       );
       return;
     }
-    const recorded: RecordedRequest = {
-      path: req.url ?? '',
-      headers: req.headers,
-      body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {},
-      wasAborted: false,
-    };
-    const index = requests.push(recorded) - 1;
-    res.on('close', () => {
-      if (!res.writableEnded) recorded.wasAborted = true;
-    });
+    const { recorded, index } = recordRequest(requests, req, res, raw);
     const answer = await state.reply(recorded, index);
     if (answer.delayMs) await sleep(answer.delayMs);
     if (res.destroyed) return;
@@ -153,6 +144,33 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
     res.end('data: [DONE]\n\n');
   };
 
+  Object.assign(state, await listenOnLoopback(handle));
+  return state;
+}
+
+/** Adds a request to the server's log (its body read as `raw`); noted as aborted if the client leaves before the answer ends. */
+export function recordRequest(
+  requests: RecordedRequest[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: string,
+): { recorded: RecordedRequest; index: number } {
+  const recorded: RecordedRequest = {
+    path: req.url ?? '',
+    headers: req.headers,
+    body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {},
+    wasAborted: false,
+  };
+  res.on('close', () => {
+    if (!res.writableEnded) recorded.wasAborted = true;
+  });
+  return { recorded, index: requests.push(recorded) - 1 };
+}
+
+/** Serves `handle` on a free 127.0.0.1 port: its /v1 base URL, and a close that ends every connection. */
+export async function listenOnLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       res.writeHead(500);
@@ -161,13 +179,14 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** A 127.0.0.1 port with nothing listening on it, for "unreachable" tests. */
