@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ChannelNameSchema } from '../model/memory';
 import type { NodeConfigProblem } from '../model/node-catalogue';
-import { preview } from './define-node';
+import type { LlmResponse } from '../model/llm';
+import { preview, type StepDetails } from './define-node';
 
 /** Which model a model-calling node uses, and its two prompts. */
 export const modelCallShape = () => ({
@@ -141,3 +142,10 @@ export const MemoryWriteSchema = z.lazy(() =>
     payload: z.json().optional(),
   }),
 );
+
+/** What a model call adds to its node's step: the messages, the tokens used, what the provider did not honour. */
+export const modelCallDetails = (response: LlmResponse): StepDetails => ({
+  messages: response.messages,
+  ...(response.usage ? { usage: response.usage } : {}),
+  ...(response.warnings ? { warnings: response.warnings } : {}),
+});

@@ -133,16 +133,15 @@ export async function runAgentLoop(prepared: PreparedCall, request: AgentRequest
       return Promise.resolve(null);
     },
   };
-  const { text, usage, warnings } = await modelAnswer(prepared, request, options);
+  // The answer's text, and its usage and warnings where it has them.
+  const answer = await modelAnswer(prepared, request, options);
   if (request.signal.aborted) throw request.signal.reason;
   return {
-    text,
+    ...answer,
     messages,
     provider: config.name,
     model,
     steps,
     hitStepLimit: lastFinish === 'tool-calls',
-    ...(usage ? { usage } : {}),
-    ...(warnings ? { warnings } : {}),
   };
 }

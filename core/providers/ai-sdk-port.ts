@@ -158,16 +158,10 @@ export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEn
   return {
     async generate(request: LlmRequest): Promise<LlmResponse> {
       const prepared = prepareCall(resolve, env, request);
-      const { text, usage, warnings } = await modelAnswer(prepared, request, prepared.call);
-      const messages: LlmMessage[] = [...prepared.messages, { role: 'assistant', content: text }];
-      return {
-        text,
-        messages,
-        provider: prepared.config.name,
-        model: prepared.model,
-        ...(usage ? { usage } : {}),
-        ...(warnings ? { warnings } : {}),
-      };
+      // The answer's text, and its usage and warnings where it has them.
+      const answer = await modelAnswer(prepared, request, prepared.call);
+      const messages: LlmMessage[] = [...prepared.messages, { role: 'assistant', content: answer.text }];
+      return { ...answer, messages, provider: prepared.config.name, model: prepared.model };
     },
     runAgent: (request) => runAgentLoop(prepareCall(resolve, env, request), request),
   };

@@ -48,10 +48,10 @@ export async function collectWarnings<T>(call: () => Promise<T>): Promise<{ resu
 
 /** Says each warning on stderr, naming the provider and the model, and keeps it for the call's step. */
 export function sayWarnings(options: { warnings: readonly SharedV3Warning[]; provider: string; model: string }): void {
-  collected.getStore()?.push(...options.warnings.map(describe));
+  const said = options.warnings.map(describe);
+  collected.getStore()?.push(...said);
   const who = names.get(key(options.provider, options.model)) ?? options.provider;
-  for (const warning of options.warnings)
-    process.stderr.write(`flowbench: ${who} (${options.model}): ${describe(warning)}\n`);
+  for (const text of said) process.stderr.write(`flowbench: ${who} (${options.model}): ${text}\n`);
 }
 
 /** The AI SDK's logging hook (its `AI_SDK_LOG_WARNINGS` global), taken by sayWarnings. */

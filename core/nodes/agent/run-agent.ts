@@ -3,7 +3,7 @@ import { FlowbenchError, toFlowbenchError } from '../../model/errors';
 import type { AgentTool, InvalidToolCall } from '../../model/llm';
 import { toolLabel, type ToolInfo } from '../../model/tools';
 import { findCallee, recordedToolCall } from '../tool-call';
-import { samplingOf } from '../shared-config';
+import { modelCallDetails, samplingOf } from '../shared-config';
 import type { NodeContext, NodeOutcome } from '../define-node';
 import { effectiveSettings, type AgentConfig } from './definition';
 
@@ -110,11 +110,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
         failed(error);
       },
     });
-    ctx.report({
-      messages: response.messages,
-      ...(response.usage ? { usage: response.usage } : {}),
-      ...(response.warnings ? { warnings: response.warnings } : {}),
-    });
+    ctx.report(modelCallDetails(response));
     if (response.hitStepLimit) {
       throw new FlowbenchError(
         'STEP_LIMIT',

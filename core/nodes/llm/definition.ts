@@ -7,6 +7,7 @@ import {
   MemoryReadSchema,
   MemoryWriteSchema,
   MODEL_PORTS,
+  modelCallDetails,
   modelCallShape,
   modelCallEditor,
   modelOptionsShape,
@@ -90,11 +91,7 @@ export const llmNode = defineNode({
       signal: ctx.signal,
       ...(ctx.streamsTokens ? { onToken: (text: string) => ctx.emitToken(text) } : {}),
     });
-    ctx.report({
-      messages: response.messages,
-      ...(response.usage ? { usage: response.usage } : {}),
-      ...(response.warnings ? { warnings: response.warnings } : {}),
-    });
+    ctx.report(modelCallDetails(response));
     const output =
       config.outputFormat === 'text'
         ? response.text
