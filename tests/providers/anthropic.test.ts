@@ -158,7 +158,7 @@ describe("the anthropic provider kind, against a local server of Anthropic's Mes
   // The AI SDK logs what a model does not take (here: a model name it does not know, so its output
   // limit is a guess) with console.info and console.warn, which write to stdout: the channel of
   // `flowbench mcp`'s JSON-RPC and of `--json` output. An agent's loop goes through it.
-  it("says the AI SDK's warnings on stderr, never on stdout: `run --json` stays JSON and `flowbench mcp` speaks only JSON-RPC", async () => {
+  it("says the AI SDK's warnings on stderr, never on stdout: `run --json` stays JSON and `flowbench mcp` speaks only JSON-RPC; `runs show` says them under their step", async () => {
     claude.reply = () => ({ content: 'Otters.' });
     const db = join(tempDir(), 'cli.db');
     prepareDatabase(db, (prepared) => {
@@ -183,6 +183,10 @@ describe("the anthropic provider kind, against a local server of Anthropic's Mes
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as RunRecord).status).toBe('succeeded');
     expect(result.stderr).toMatch(/flowbench: claude \(claude-test\): maxOutputTokens is used in a compatibility mode/);
+    // The stored run says it under the agent's step, where a person looks later.
+    const shown = await runCli(['--db', db, 'runs', 'show', (JSON.parse(result.stdout) as RunRecord).id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/succeeded +agent .*\n +warning: maxOutputTokens is used in a compatibility mode/);
 
     const { client, stderr } = await connectStdio(db);
     const unreadable: Error[] = [];

@@ -58,6 +58,8 @@ async function showRun(run: RunRecord): Promise<void> {
     // The node did not run: said, as `flowbench run` says it live.
     if (step.passedOver) printLine('             passed over: deactivated');
     if (step.pinned) printLine('             pinned output');
+    // What the provider did not honour: said here as on stderr when the run was live.
+    for (const warning of step.warnings ?? []) printLine(`             warning: ${warning}`);
   });
   const output = formatOutput(run.output);
   if (output) {
