@@ -1,6 +1,6 @@
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
 import { startAnthropicServer } from '../helpers/anthropic-server';
-import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
+import { expect, expectSaved, openFlow, storedFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 /** Two model calls in a row, laid out side by side: the second reuses what the first wrote. */
 const twoCalls = {
@@ -172,7 +172,10 @@ test("a test case's inputs are typed as in the Run form: a text of several lines
   expect(stored()).toEqual({ text: 'Hello again', sentences: 2 });
 });
 
-test("a step shows what the model's provider did not honour, in the provider's words", async ({ page, served }) => {
+test("a step shows what the model's provider did not honour, in the provider's words; its card says it has a warning", async ({
+  page,
+  served,
+}) => {
   // Claude's API, here a local server of it, under a model name the AI SDK does not know: it
   // guesses the model's output limit and says so.
   const claude = await startAnthropicServer(() => ({ content: 'Otters.' }));
@@ -188,7 +191,11 @@ test("a step shows what the model's provider did not honour, in the provider's w
     await page.locator('#run-input-text').fill('Otters hold hands.');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 15_000 });
-    await page.locator('.react-flow__node[data-id="summarise"]').click();
+    // Close up, the card says there is something to read; the step details say what.
+    await zoomToDetail(page, 'full');
+    const card = page.locator('.react-flow__node[data-id="summarise"]');
+    await expect(card.locator('.fb-step-line')).toHaveText(/^\d+ ms · (.+ · )?1 provider warning$/);
+    await card.click();
     await expect(
       page.getByLabel('Step details').getByRole('list', { name: 'What the provider did not honour' }),
     ).toHaveText(/^The provider says: maxOutputTokens is used in a compatibility mode/);
