@@ -6,6 +6,7 @@ import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
 import { answerInvalidLines, toStdout } from './stdio-reader';
+import { coalesceWrites } from './coalesced-writes';
 import { errorResponse } from './jsonrpc-errors';
 
 /**
@@ -19,6 +20,8 @@ import { errorResponse } from './jsonrpc-errors';
  */
 export async function serveStdio(services: Services, version: string): Promise<void> {
   const host = new McpHost(services, version);
+  // The answers of one turn leave in one system call (see coalesceWrites).
+  coalesceWrites(process.stdout);
   const input = new LineLimiter(process.stdin, MAX_STDIO_MESSAGE_BYTES, (start, size) => {
     const limit = MAX_STDIO_MESSAGE_BYTES / 1024 / 1024;
     const what = `the message is ${(size / 1024 / 1024).toFixed(1)} MB; messages are limited to ${limit} MB`;
