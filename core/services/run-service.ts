@@ -182,26 +182,30 @@ export class RunService {
     });
     if (request.conversation !== undefined) this.conversations.set(runId, request.conversation);
     try {
+      // Every option named, those not given as undefined (runFlow reads both alike): an object of one
+      // shape on every run, where a spread per optional one built a new shape and copied it each time.
       await runFlow({
         runId,
         flow: request.flow,
         inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
-        ...(reuse ? { reuse: reuse.source } : {}),
-        ...(request.to !== undefined ? { toNodeId: request.to } : {}),
-        ...(request.usePins ? { usePins: true } : {}),
+        reuse: reuse?.source,
+        toNodeId: request.to,
+        usePins: request.usePins,
         llm: this.llm(),
         subflows: this.subflows,
-        ...(this.deps.tools ? { tools: this.deps.tools } : {}),
-        ...(this.deps.agents ? { agents: this.deps.agents } : {}),
-        ...(memory ? { memory } : {}),
-        ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
-        ...(request.parent ? { callers: request.parent.callers } : {}),
-        ...(request.streamTokens ? { streamTokens: true } : {}),
-        ...(request.human ? { human: request.human } : {}),
+        tools: this.deps.tools,
+        agents: this.deps.agents,
+        memory,
+        secrets: this.deps.secrets,
+        callers: request.parent?.callers,
+        streamTokens: request.streamTokens,
+        human: request.human,
         listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
-        ...request.engine,
+        signal: request.signal,
+        timeoutMs: request.timeoutMs,
+        concurrency: request.engine?.concurrency,
+        retry: request.engine?.retry,
+        defaultNodeTimeoutMs: request.engine?.defaultNodeTimeoutMs,
       });
     } finally {
       if (request.conversation !== undefined) this.conversations.delete(runId);
