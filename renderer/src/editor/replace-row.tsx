@@ -2,6 +2,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { FindMatch, FindOptions } from '../../../core/editing/find';
 import type { Replacement, ReplaceOptions, ReplaceTarget } from '../../../core/editing/replace';
 import type { Flow } from '../../../core/model/flow';
+import { counted } from '../counted';
 import { useAppStore } from '../store/app-store';
 import { readOnlyShown } from '../store/versions-slice';
 import { FindToggle, switchToggleOfKey } from './find-bar';
@@ -16,7 +17,6 @@ const REGEX_HINT =
 
 /** What a replacement did, in words: how many, where, and what was left as it was and why. */
 function report(result: Replacement, flow: Flow): string {
-  const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const where = [
     result.nodes > 0 ? counted(result.nodes, 'node') : '',
     result.notes > 0 ? counted(result.notes, 'note') : '',

@@ -2,12 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { diffFlows, isSameFlow, type FlowDiff } from '../../../core/editing/flow-diff';
 import type { Flow } from '../../../core/model/flow';
 import { api } from '../api/client';
+import { counted } from '../counted';
 import { useAppStore } from '../store/app-store';
 import { hasUnpublishedChanges } from '../store/versions-slice';
 import { useShowNode } from './use-show-node';
-
-/** "3 nodes"; "1 edge". */
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /**
  * The flow's published versions, newest first: what the draft changed since
@@ -160,8 +158,8 @@ function DiffList(props: {
     );
   const list = (ids: readonly string[]) => ids.map((id, i) => [i > 0 ? ', ' : '', link(id)]);
   const edges = [
-    diff.edgesAdded > 0 ? `${count(diff.edgesAdded, 'edge')} added` : '',
-    diff.edgesRemoved > 0 ? `${count(diff.edgesRemoved, 'edge')} removed` : '',
+    diff.edgesAdded > 0 ? `${counted(diff.edgesAdded, 'edge')} added` : '',
+    diff.edgesRemoved > 0 ? `${counted(diff.edgesRemoved, 'edge')} removed` : '',
   ].filter(Boolean);
   return (
     <div className={isOnCanvas ? 'draft-changes' : 'draft-changes version-changes'} data-testid={props.testId}>
@@ -184,7 +182,7 @@ function DiffList(props: {
         {/* Removed nodes are not on the canvas any more: named, not links. */}
         {diff.removed.length > 0 && <li>Removed: {diff.removed.map((id) => labels.get(id)).join(', ')}</li>}
         {diff.moved.length > 0 && (
-          <li>Moved: {diff.moved.length > MOVED_NAMED ? count(diff.moved.length, 'node') : list(diff.moved)}</li>
+          <li>Moved: {diff.moved.length > MOVED_NAMED ? counted(diff.moved.length, 'node') : list(diff.moved)}</li>
         )}
         {edges.length > 0 && <li>Edges: {edges.join(', ')}</li>}
         {diff.fields.length > 0 && <li>Flow settings: {diff.fields.join(', ')}</li>}

@@ -63,6 +63,7 @@ import type { AppState } from './app-store';
 import { SaveQueue } from './save-queue';
 import { readOnlyShown } from './versions-slice';
 import { keepList, readList } from './stored-list';
+import { counted } from '../counted';
 
 export interface EditorSlice {
   flowId: string | undefined;
@@ -723,4 +724,4 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 };
 
 /** "2 nodes", "1 note"; '' for none. */
-const count = (n: number, what: string): string => (n === 0 ? '' : `${n} ${what}${n === 1 ? '' : 's'}`);
+const count = (n: number, what: string): string => (n === 0 ? '' : counted(n, what));

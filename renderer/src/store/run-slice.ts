@@ -18,6 +18,7 @@ import {
 } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
+import { counted } from '../counted';
 import { flowOnCanvas, readOnlyShown } from './versions-slice';
 import { nextTestCase } from '../../../core/model/test-cases';
 import { chatParameter } from './chat-slice';
@@ -546,11 +547,11 @@ function stepFacts(step: StepRecord): string {
   if (step.usage?.cost !== undefined) parts.push(formatCost(step.usage.cost));
   // What the provider did not honour is in the step details: the card says there is something to read.
   const warnings = step.warnings?.length ?? 0;
-  if (warnings > 0) parts.push(`${warnings} provider warning${warnings === 1 ? '' : 's'}`);
+  if (warnings > 0) parts.push(counted(warnings, 'provider warning'));
   return parts.filter(Boolean).join(' · ');
 }
 
-const toolCount = (n: number) => `${n} tool call${n === 1 ? '' : 's'}`;
+const toolCount = (n: number) => counted(n, 'tool call');
 
 /**
  * Same nodes (type, config, label, deactivated or not) and edges: the run's
