@@ -10,7 +10,7 @@ const SAMPLE_MS = 500;
 /**
  * Says when answers should wait for commits because the run writer falls
  * behind for want of CPU. The writer's thread yields to the answering one
- * (nice 19, see run-writer.worker.ts): on a core that answers without pause,
+ * (nice 10, see run-writer.worker.ts): on a core that answers without pause,
  * a flood of calls, it hardly runs, and batches would pile up in memory for
  * as long as the flood lasts (63,000 calls left 0.65 s of commits behind
  * them). Waiting for another process's write lock is no reason: answers go

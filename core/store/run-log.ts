@@ -119,10 +119,13 @@ export class RunLog {
     return this.writer.settled();
   }
 
-  /** Hands the queue to the writer and waits until it is in the database. */
-  flush(): void {
+  /**
+   * Hands the queue to the writer and waits until it is in the database; false
+   * when the wait was cut short (see RunWriter.sync) and some records are not yet.
+   */
+  flush(): boolean {
     this.commit();
-    this.writer.sync();
+    return this.writer.sync();
   }
 
   /**

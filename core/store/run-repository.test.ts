@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../engine/run-flow';
@@ -123,5 +124,34 @@ describe.each([
     log.close();
     expect(store.sqlite.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId)).toBe('succeeded');
     log = new RunLog(store);
+  });
+});
+
+// Inline, a read itself waits for the lock (busy_timeout); on the worker thread it stops waiting after a second.
+describe('RunRepository writing on a worker thread that is behind', () => {
+  beforeEach(() => {
+    store = openDatabase(join(tempDir(), 'runs.db'));
+    new FlowRepository(store).create(flow);
+    log = new RunLog(store, { background: true });
+    runs = new RunRepository(store, log);
+  });
+  afterEach(() => {
+    log.close();
+    store.close();
+  });
+
+  it('says a run whose records wait for the database is not written yet, not that it does not exist', async () => {
+    const other = new Database(join(tempDir(), 'runs.db'));
+    other.exec('BEGIN IMMEDIATE');
+    const recorder = createRunRecorder(log, { flow, trigger: 'editor' });
+    const { runId } = await runFlow({ flow, inputs: { who: 'Ada' }, llm: noLlm, listeners: [recorder] });
+    expect(() => runs.get(runId)).toThrow(
+      expect.objectContaining({ code: 'DATABASE_BUSY', message: expect.stringContaining('not in the database yet') }),
+    );
+    expect(() => runs.snapshot(runId)).toThrow(expect.objectContaining({ code: 'DATABASE_BUSY' }));
+    other.exec('COMMIT');
+    other.close();
+    await log.committed();
+    expect(runs.get(runId)).toMatchObject({ id: runId, status: 'succeeded', inputs: { who: 'Ada' } });
   });
 });

@@ -21,6 +21,20 @@ export interface RunListOptions {
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
 
+/**
+ * RUN_NOT_FOUND, unless records of this process's runs were still waiting to
+ * be written (`complete` false: the writer's thread is behind on a loaded
+ * machine): the run may be among them, and saying it does not exist would be wrong.
+ */
+function runNotFound(ref: string, complete: boolean): FlowbenchError {
+  if (complete) return new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${ref}"`, { ref });
+  return new FlowbenchError(
+    'DATABASE_BUSY',
+    `run "${ref}" is not in the database yet: the latest run records are still being written; try again`,
+    { ref },
+  );
+}
+
 /** Reads stored runs and their steps. Writes go through the RunLog; each read flushes it first. */
 export class RunRepository {
   private readonly db: Db;
@@ -70,11 +84,11 @@ export class RunRepository {
    * characters (the end is the short form the editor and the CLI show). Throws RUN_NOT_FOUND.
    */
   get(ref: string): RunRecord {
-    this.log.flush();
+    const complete = this.log.flush();
     const row =
       this.db.select().from(runs).where(eq(runs.id, ref)).get() ??
       (ref.length >= 6 ? this.uniqueByPart(ref) : undefined);
-    if (!row) throw new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${ref}"`, { ref });
+    if (!row) throw runNotFound(ref, complete);
     const steps = this.db.select().from(runSteps).where(eq(runSteps.runId, row.id)).orderBy(asc(runSteps.seq)).all();
     const usage = totalUsage(steps.map((s) => s.usage ?? undefined));
     return {
@@ -119,14 +133,14 @@ export class RunRepository {
 
   /** The flow snapshot a run ran. */
   snapshot(runId: string): Flow {
-    this.log.flush();
+    const complete = this.log.flush();
     const row = this.db
       .select({ body: snapshots.body })
       .from(runs)
       .innerJoin(snapshots, eq(runs.snapshotHash, snapshots.hash))
       .where(eq(runs.id, runId))
       .get();
-    if (!row) throw new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${runId}"`);
+    if (!row) throw runNotFound(runId, complete);
     // Snapshots stored before flows had sticky notes have none.
     return { ...row.body, notes: row.body.notes ?? [] };
   }

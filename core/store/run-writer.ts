@@ -26,8 +26,9 @@ export interface RunWriter {
   /**
    * Blocks until every batch handed over is committed, at most MAX_SYNC_BLOCK_MS:
    * reads in this process see what it recorded unless the database is locked that long.
+   * False when it stopped waiting: a read then may miss records this process made.
    */
-  sync(): void;
+  sync(): boolean;
   /** Commits what is left (waiting for a locked database up to its busy timeout) and lets go. */
   close(): void;
 }
@@ -109,8 +110,8 @@ export class InlineRunWriter implements RunWriter {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  sync(): void {
-    this.committer.drain();
+  sync(): boolean {
+    return this.committer.drain();
   }
 
   close(): void {
@@ -317,18 +318,21 @@ export class BackgroundRunWriter implements RunWriter {
     return new Promise((resolve) => this.waiters.push({ id, resolve }));
   }
 
-  sync(): void {
+  sync(): boolean {
     if (this.fallback) return this.fallback.sync();
     this.postUnposted();
     const deadline = performance.now() + MAX_SYNC_BLOCK_MS;
     for (;;) {
       if (Atomics.load(this.state, STATE) === -1) return this.useFallback().sync();
       const settled = Atomics.load(this.state, SETTLED);
-      if (settled >= this.posted) return this.forgetSettled();
+      if (settled >= this.posted) {
+        this.forgetSettled();
+        return true;
+      }
       const left = deadline - performance.now();
       if (left <= 0) {
         report('run records are still waiting for the database; reading without them');
-        return;
+        return false;
       }
       Atomics.wait(this.state, SETTLED, settled, Math.min(left, 100));
     }

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { releaseFlow } from '../helpers/flows';
 import { everythingStdio } from '../helpers/mcp-servers';
@@ -245,6 +246,61 @@ test('a chat answer says what it took and which tools were called for it, as cha
   await expect(answer).toContainText('Echo: ping', { timeout: 20_000 });
   await expect(answer).toContainText('Called everything/echo');
   await expect(answer.locator('.chat-facts').last()).toHaveText(/^\d+\.\d\d s$/);
+});
+
+test('a chat answer whose events come late, while its run waits to be written (the database locked), is not taken for a run deleted', async ({
+  page,
+  served,
+  localModel,
+}) => {
+  // Longer than the second a read waits for run records: the answer can only come from the run's events.
+  await localModel(() => ({ content: 'Pong back', chunks: ['Pong ', 'back'], chunkDelayMs: 800 }));
+  // The host's events reach the page late, once asked (a slow connection): the start call's answer comes first.
+  await page.addInitScript(() => {
+    const Native = window.EventSource;
+    const slow = window as unknown as { eventDelayMs?: number };
+    window.EventSource = class extends Native {
+      override set onmessage(handler: ((message: MessageEvent) => void) | null) {
+        super.onmessage =
+          handler && ((message) => setTimeout(() => handler.call(this, message), slow.eventDelayMs ?? 0));
+      }
+      override get onmessage() {
+        return super.onmessage;
+      }
+    };
+  });
+  // No memory: a memory write would wait for the lock too.
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'pong',
+      parameters: [{ name: 'message', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { ...llm('reply', '{{inputs.message}}'), position: { x: 300, y: 100 } },
+        { ...output('{{nodes.reply.output}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>reply', 'reply>result'],
+    }),
+    name: 'Pong',
+  });
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const other = new Database(served.db);
+  other.exec('BEGIN IMMEDIATE');
+  try {
+    await page.evaluate(() => ((window as unknown as { eventDelayMs?: number }).eventDelayMs = 1_500));
+    await page.getByRole('textbox', { name: 'Message' }).fill('ping');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const answer = page.getByRole('log', { name: 'Conversation' }).getByLabel('Answer', { exact: true });
+    await expect(answer).toContainText('Pong back');
+    await expect(page.getByRole('log', { name: 'Conversation' })).not.toContainText('deleted');
+  } finally {
+    other.exec('COMMIT');
+    other.close();
+  }
+  // Stored once the database takes writes again.
+  await expect
+    .poll(() => withDatabase(served.db, (services) => services.runs.list({ flowId: 'pong', limit: 5 }).length))
+    .toBe(1);
 });
 
 test('a flow that asks the person (an ask node) asks in the Chat tab too, and the answer goes on', async ({

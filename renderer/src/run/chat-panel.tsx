@@ -220,16 +220,19 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
   // Its run ended while another run was shown, or before a reload: the stored record gives the answer
   // (asked again when the runs list says it has ended).
   const listed = useAppStore((s) => s.recentRuns.find((r) => r.id === turn.runId)?.status);
+  // The run this window started and follows: its events give the answer, even before the first of them
+  // arrived (asked now, a run still being written was taken for one deleted).
+  const followed = useAppStore((s) => turn.runId !== undefined && s.runId === turn.runId);
   const { answer, runId } = turn;
   useEffect(() => {
-    if (answer || !runId || run || listed === 'running') return;
+    if (answer || !runId || run || followed || listed === 'running') return;
     void api.runs.get({ id: runId }).then(
       (record) => useAppStore.getState().settleChatTurn(record),
       (error: unknown) => {
         if (toFlowbenchError(error).code === 'RUN_NOT_FOUND') useAppStore.getState().chatRunGone(runId);
       },
     );
-  }, [answer, runId, run, listed]);
+  }, [answer, runId, run, followed, listed]);
   // While its run goes on: what a model streams, else that it runs.
   const streaming = run?.steps
     .filter((step) => step.status === 'running')
