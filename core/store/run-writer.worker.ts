@@ -58,7 +58,7 @@ const post = (message: FromWorker) => port?.postMessage(message);
  * lowest: other processes starve a thread that low. Beside a browser and
  * test runners keeping two cores busy, commits at 19 came up to 12 s late,
  * and a read of a run just started (it waits for them a second at most)
- * took it for one that does not exist; at 10 they came 0.5 s late at most, as at 0.
+ * took it for one that does not exist; at 10 they came 0.5 s late at most (0.6 s at 0).
  * The stdio bench's ratios were the same at 10 and 19 within its noise (p50
  * 1.98× against 1.83× and 1.96×, calls/s at 50 callers 0.67× against 0.72× and 0.69×).
  */
