@@ -30,20 +30,25 @@ async function recordRun(inputs: Record<string, unknown>, recorded: Flow = flow)
   return record;
 }
 
+/** A database with the test flow, its run log writing on a worker thread (`background`) or inline. */
+function openRuns(background: boolean) {
+  store = openDatabase(join(tempDir(), 'runs.db'));
+  new FlowRepository(store).create(flow);
+  log = new RunLog(store, { background });
+  runs = new RunRepository(store, log);
+}
+
+function closeRuns() {
+  log.close();
+  store.close();
+}
+
 describe.each([
   ['inline', false],
   ['on a worker thread', true],
 ])('RunRepository writing %s', (_, background) => {
-  beforeEach(() => {
-    store = openDatabase(join(tempDir(), 'runs.db'));
-    new FlowRepository(store).create(flow);
-    log = new RunLog(store, { background });
-    runs = new RunRepository(store, log);
-  });
-  afterEach(() => {
-    log.close();
-    store.close();
-  });
+  beforeEach(() => openRuns(background));
+  afterEach(closeRuns);
 
   it('finds a run by its short form (its id’s last 8 characters) or a unique start; run ids sort by time', async () => {
     const first = (await recordRun({ who: 'Ada' })).runId;
@@ -129,16 +134,8 @@ describe.each([
 
 // Inline, a read itself waits for the lock (busy_timeout); on the worker thread it stops waiting after a second.
 describe('RunRepository writing on a worker thread that is behind', () => {
-  beforeEach(() => {
-    store = openDatabase(join(tempDir(), 'runs.db'));
-    new FlowRepository(store).create(flow);
-    log = new RunLog(store, { background: true });
-    runs = new RunRepository(store, log);
-  });
-  afterEach(() => {
-    log.close();
-    store.close();
-  });
+  beforeEach(() => openRuns(true));
+  afterEach(closeRuns);
 
   it('says a run whose records wait for the database is not written yet, not that it does not exist', async () => {
     const other = new Database(join(tempDir(), 'runs.db'));

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
-import { releaseFlow } from '../helpers/flows';
+import { llmFlow, releaseFlow } from '../helpers/flows';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 import { TINY_PNG_BASE64, tinyPng } from '../helpers/images';
@@ -270,19 +270,14 @@ test('a chat answer whose events come late, while its run waits to be written (t
     };
   });
   // No memory: a memory write would wait for the lock too.
-  await openFlow(page, served, {
-    ...buildFlow({
-      id: 'pong',
-      parameters: [{ name: 'message', type: 'string' }],
-      nodes: [
-        { ...input(), position: { x: 0, y: 100 } },
-        { ...llm('reply', '{{inputs.message}}'), position: { x: 300, y: 100 } },
-        { ...output('{{nodes.reply.output}}'), position: { x: 600, y: 100 } },
-      ],
-      edges: ['input>reply', 'reply>result'],
-    }),
-    name: 'Pong',
-  });
+  await openFlow(
+    page,
+    served,
+    llmFlow(
+      { id: 'pong', name: 'Pong', parameter: { name: 'message', type: 'string' } },
+      { id: 'reply', prompt: '{{inputs.message}}' },
+    ),
+  );
   await page.getByRole('tab', { name: 'Chat' }).click();
   const other = new Database(served.db);
   other.exec('BEGIN IMMEDIATE');

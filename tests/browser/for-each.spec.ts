@@ -1,20 +1,11 @@
-import { buildFlow, input, llm, output } from '../helpers/flow-builder';
+import { llmFlow } from '../helpers/flows';
 import { expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
 
 /** topics (a list) → describe (an LLM whose prompt reads {{item}}) → result. */
-const topicsFlow = {
-  ...buildFlow({
-    id: 'topics',
-    parameters: [{ name: 'topics', type: 'array' }],
-    nodes: [
-      { ...input(), position: { x: 0, y: 100 } },
-      { ...llm('describe', 'Describe these in a line.'), position: { x: 300, y: 100 } },
-      { ...output('{{nodes.describe.output}}'), position: { x: 600, y: 100 } },
-    ],
-    edges: ['input>describe', 'describe>result'],
-  }),
-  name: 'Topics',
-};
+const topicsFlow = llmFlow(
+  { id: 'topics', name: 'Topics', parameter: { name: 'topics', type: 'array' } },
+  { id: 'describe', prompt: 'Describe these in a line.' },
+);
 
 test('Run for each item (Rivet’s split run, Dify’s iteration): a node runs once per item of a list and gives the list of answers', async ({
   page,

@@ -1,4 +1,5 @@
-import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
+import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { llmFlow } from '../helpers/flows';
 import { runCli } from '../helpers/cli';
 import { expect, openFlow, pasteInto, test } from './fixtures';
 import { tinyPng } from '../helpers/images';
@@ -126,19 +127,14 @@ test('a picture attached to a text input shows in the Run form and reaches the m
   localModel,
 }) => {
   const model = await localModel(() => ({ content: 'A single pixel.' }));
-  await openFlow(page, served, {
-    ...buildFlow({
-      id: 'describe',
-      parameters: [{ name: 'photo', type: 'string' }],
-      nodes: [
-        { ...input(), position: { x: 0, y: 100 } },
-        { ...llm('look', 'What is in {{inputs.photo}}?'), position: { x: 300, y: 100 } },
-        { ...output('{{nodes.look.output}}'), position: { x: 600, y: 100 } },
-      ],
-      edges: ['input>look', 'look>result'],
-    }),
-    name: 'Describe',
-  });
+  await openFlow(
+    page,
+    served,
+    llmFlow(
+      { id: 'describe', name: 'Describe', parameter: { name: 'photo', type: 'string' } },
+      { id: 'look', prompt: 'What is in {{inputs.photo}}?' },
+    ),
+  );
   await page.getByRole('tab', { name: 'Run' }).click();
   const png = tinyPng();
   await page

@@ -17,6 +17,24 @@ export const summaryChain = (): FlowInput & { id: string } => ({
   name: 'Chain',
 });
 
+/** input (one parameter) → an LLM node (`reply`: its id and prompt) → result, in a row: a flow whose answer is its model's. */
+export const llmFlow = (
+  flow: { id: string; name: string; parameter: NonNullable<FlowInput['parameters']>[number] },
+  reply: { id: string; prompt: string },
+): FlowInput & { id: string } => ({
+  ...buildFlow({
+    id: flow.id,
+    parameters: [flow.parameter],
+    nodes: [
+      { ...input(), position: { x: 0, y: 100 } },
+      { ...llm(reply.id, reply.prompt), position: { x: 300, y: 100 } },
+      { ...output(`{{nodes.${reply.id}.output}}`), position: { x: 600, y: 100 } },
+    ],
+    edges: [`input>${reply.id}`, `${reply.id}>result`],
+  }),
+  name: flow.name,
+});
+
 /** input (version) → confirm (an ask node: ship it? which channel?) → result: the human-input tests. */
 export const releaseFlow = (): FlowInput & { id: string } => ({
   ...buildFlow({
