@@ -1,3 +1,4 @@
+import { toFlowbenchError } from '../model/errors';
 import type { RunRecord } from '../model/run';
 import { readMcpRun } from './resources';
 import type { Flow } from '../model/flow';
@@ -72,9 +73,10 @@ const structured = (
   ...(isError ? { isError } : {}),
 });
 
-const refused = (runId: string, code: string, message: string) =>
+/** `status` "unknown" where the call could not read the run (its records still being written): it did not fail. */
+const refused = (runId: string, code: string, message: string, status: 'failed' | 'unknown' = 'failed') =>
   // flowbenchCode as in flows_execute's errors, so a client reads one field for both.
-  structured({ runId, status: 'failed', error: { code, flowbenchCode: code, message, source: FLOWS_RESULT } }, true);
+  structured({ runId, status, error: { code, flowbenchCode: code, message, source: FLOWS_RESULT } }, true);
 
 /** What flows_start answers: the run id, at once. */
 export function startedResult(flow: Flow, runId: string, unusedVariables: string[]): McpToolResult {
@@ -107,13 +109,26 @@ export async function runResult(
   if (typeof wait !== 'number' || !(wait >= 0 && wait <= MAX_WAIT_SECONDS)) {
     return refused(runId, 'VALIDATION_ERROR', `waitSeconds must be a number from 0 to ${MAX_WAIT_SECONDS}`);
   }
-  const read = () => readMcpRun(services, runId);
-  let record = read();
+  let record: RunRecord | undefined;
+  try {
+    record = readMcpRun(services, runId);
+  } catch (error) {
+    const busy = toFlowbenchError(error);
+    return refused(runId, busy.code, busy.message, 'unknown');
+  }
   if (!record) return refused(runId, 'RUN_NOT_FOUND', `no run an MCP client started has the id "${runId}"`);
+  // While waiting, a read that finds the run's latest records not written yet keeps the last one read.
+  const latest = (): RunRecord | undefined => {
+    try {
+      return readMcpRun(services, runId);
+    } catch {
+      return undefined;
+    }
+  };
   const deadline = now() + wait * 1000;
   while (record.status === 'running' && now() < deadline && !signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - now()))));
-    record = read() ?? record;
+    record = latest() ?? record;
   }
   if (record.status === 'running') return structured(progressOf(record, services, now()));
   const endedAt = Date.parse(record.finishedAt ?? record.startedAt);

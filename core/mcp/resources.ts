@@ -1,4 +1,5 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { FlowbenchError } from '../model/errors';
 import type { ResultView } from '../model/node-catalogue';
 import type { RunRecord } from '../model/run';
 import { VIEW_MIME_TYPE, viewHtml } from './view-html';
@@ -85,12 +86,17 @@ function runResources(services: Services) {
   }));
 }
 
-/** A run an MCP client started, by its full id; undefined for any other. */
+/**
+ * A run an MCP client started, by its full id; undefined for any other.
+ * Throws DATABASE_BUSY while its records are still being written: that run
+ * is not unknown, and saying so would be wrong.
+ */
 export function readMcpRun(services: Services, id: string): RunRecord | undefined {
   try {
     const record = services.runs.get(id);
     return record.id === id && record.trigger === 'mcp' ? record : undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof FlowbenchError && error.code === 'DATABASE_BUSY') throw error;
     return undefined;
   }
 }

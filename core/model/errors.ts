@@ -84,7 +84,7 @@ export const ERROR_CODES = {
   STOPPED: 'a stop node ended the run; the message is its reason',
   // Unexpected failures: a bug or the environment.
   DATABASE_BUSY:
-    'another process held the database write lock longer than Flowbench waits for it, or a run asked for is not written yet; try again',
+    'another process held the database write lock longer than Flowbench waits for it, or runs asked for (a run, a list, a delete) have records not written yet; try again',
   DATABASE_ERROR: 'SQLite reported an error',
   HOST_UNREACHABLE: 'the editor could not reach Flowbench (the app or `flowbench serve` stopped)',
   INTERNAL_ERROR: 'an unexpected error; please report it',

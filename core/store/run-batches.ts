@@ -46,6 +46,8 @@ export interface BatchCommitter<B extends RunWriteBatch> {
   /** Commits what is pending; false when the database stayed locked (a retry is scheduled). */
   drain(): boolean;
   readonly pendingCount: number;
+  /** The batches not committed yet, oldest first. */
+  readonly pending: readonly B[];
   stop(): void;
 }
 
@@ -175,6 +177,9 @@ export function createBatchCommitter<B extends RunWriteBatch>(
     drain,
     get pendingCount() {
       return pending.length;
+    },
+    get pending() {
+      return pending;
     },
     stop() {
       clearTimeout(retryTimer);

@@ -128,6 +128,12 @@ export class RunLog {
     return this.writer.sync();
   }
 
+  /** True while records of this run wait to be written (after a `flush` that gave up): a read of it may be out of date. */
+  waitsFor(runId: string): boolean {
+    this.commit();
+    return this.writer.waitsFor(runId);
+  }
+
   /**
    * Resolves once every event queued so far is durable: what a host awaits
    * before it answers for a run, so that a result sent means its run is

@@ -151,4 +151,52 @@ describe('RunRepository writing on a worker thread that is behind', () => {
     await log.committed();
     expect(runs.get(runId)).toMatchObject({ id: runId, status: 'succeeded', inputs: { who: 'Ada' } });
   });
+
+  it('refuses to list runs, show a run as it was, or delete it while its records wait, and does each once they are written', async () => {
+    const earlier = (await recordRun({ who: 'Bo' })).runId;
+    // A run whose start is stored, and whose end waits with the database locked.
+    log.start({ runId: 'going', flow, inputs: { who: 'Cy' }, trigger: 'editor', startedAt: Date.now() });
+    expect(runs.get('going').status).toBe('running');
+    const other = new Database(join(tempDir(), 'runs.db'));
+    other.exec('BEGIN IMMEDIATE');
+    const { runId } = await runFlow({
+      flow,
+      inputs: { who: 'Ada' },
+      llm: noLlm,
+      listeners: [createRunRecorder(log, { flow, trigger: 'editor' })],
+    });
+    log.enqueue(
+      { type: 'run.finished', runId: 'going', status: 'succeeded', durationMs: 1, at: Date.now() },
+      { seq: new Map() },
+    );
+
+    // Without the waiting run, the list would look complete; before, it was one run short.
+    expect(() => runs.list({ flowId: flow.id })).toThrow(
+      expect.objectContaining({ code: 'DATABASE_BUSY', message: expect.stringContaining('cannot be listed yet') }),
+    );
+    // Stored as running, its end still waiting: showing it running would be out of date.
+    expect(() => runs.get('going')).toThrow(
+      expect.objectContaining({
+        code: 'DATABASE_BUSY',
+        message: expect.stringContaining('not all in the database yet'),
+      }),
+    );
+    // Deleted now, it would come back when its records are written.
+    expect(() => runs.delete([earlier, runId])).toThrow(
+      expect.objectContaining({
+        code: 'DATABASE_BUSY',
+        message: expect.stringContaining(`"${runId}" cannot be deleted yet`),
+      }),
+    );
+    // A run with nothing waiting reads as usual.
+    expect(runs.get(earlier).status).toBe('succeeded');
+
+    other.exec('COMMIT');
+    other.close();
+    await log.committed();
+    expect(runs.list({ flowId: flow.id }).map((run) => run.id)).toEqual([runId, 'going', earlier]);
+    expect(runs.get('going').status).toBe('succeeded');
+    expect(runs.delete([earlier, runId])).toBe(2);
+    expect(runs.list({ flowId: flow.id }).map((run) => run.id)).toEqual(['going']);
+  });
 });

@@ -21,6 +21,15 @@ export interface RunListOptions {
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
 
+/** A read that would leave out, or show out of date, records this process has not written yet. */
+function notWrittenYet(what: string, details: Record<string, unknown> = {}): FlowbenchError {
+  return new FlowbenchError(
+    'DATABASE_BUSY',
+    `${what}: the latest run records are still being written; try again`,
+    details,
+  );
+}
+
 /**
  * RUN_NOT_FOUND, unless records of this process's runs were still waiting to
  * be written (`complete` false: the writer's thread is behind on a loaded
@@ -28,11 +37,7 @@ const iso = (ms: number | null | undefined) =>
  */
 function runNotFound(ref: string, complete: boolean): FlowbenchError {
   if (complete) return new FlowbenchError('RUN_NOT_FOUND', `no run has the id "${ref}"`, { ref });
-  return new FlowbenchError(
-    'DATABASE_BUSY',
-    `run "${ref}" is not in the database yet: the latest run records are still being written; try again`,
-    { ref },
-  );
+  return notWrittenYet(`run "${ref}" is not in the database yet`, { ref });
 }
 
 /** Reads stored runs and their steps. Writes go through the RunLog; each read flushes it first. */
@@ -89,6 +94,9 @@ export class RunRepository {
       this.db.select().from(runs).where(eq(runs.id, ref)).get() ??
       (ref.length >= 6 ? this.uniqueByPart(ref) : undefined);
     if (!row) throw runNotFound(ref, complete);
+    // Found, but its last records (its steps, its end) may be among those still waiting.
+    if (!complete && this.log.waitsFor(row.id))
+      throw notWrittenYet(`run "${ref}" is not all in the database yet`, { ref });
     const steps = this.db.select().from(runSteps).where(eq(runSteps.runId, row.id)).orderBy(asc(runSteps.seq)).all();
     const usage = totalUsage(steps.map((s) => s.usage ?? undefined));
     return {
@@ -161,7 +169,8 @@ export class RunRepository {
 
   /** Newest first, filtered by flow, trigger and status; `offset` pages on. Each with its tokens and cost. */
   list(options: RunListOptions = {}): RunSummary[] {
-    this.log.flush();
+    // A list without the runs still waiting would look complete and not be.
+    if (!this.log.flush()) throw notWrittenYet('the runs cannot be listed yet');
     const filters = [
       options.flowId ? eq(runs.flowId, options.flowId) : undefined,
       options.trigger ? eq(runs.trigger, options.trigger) : undefined,
@@ -200,8 +209,11 @@ export class RunRepository {
 
   /** Deletes runs (their steps go with them); ids that are not there are skipped. Returns how many went. */
   delete(ids: readonly string[]): number {
-    this.log.flush();
+    const complete = this.log.flush();
     if (ids.length === 0) return 0;
+    // Deleted now, a run whose records are still waiting would come back once they are written.
+    const waiting = complete ? undefined : ids.find((id) => this.log.waitsFor(id));
+    if (waiting !== undefined) throw notWrittenYet(`run "${waiting}" cannot be deleted yet`, { ref: waiting });
     return this.db.transaction(
       () =>
         this.db

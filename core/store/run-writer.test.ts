@@ -96,11 +96,15 @@ describe('BackgroundRunWriter', () => {
     expect(blocked).toBeLessThan(MAX_SYNC_BLOCK_MS + 500);
     expect(storedRuns()).toEqual(['first']);
     expect(isSettled).toBe(false);
+    // Which runs a read may find out of date: the waiting batch's, not the committed one's.
+    expect(writer.waitsFor('locked')).toBe(true);
+    expect(writer.waitsFor('first')).toBe(false);
     other.exec('COMMIT');
     other.close();
     await settled;
     expect(storedRuns()).toEqual(['first', 'locked']);
     expect(writer.sync()).toBe(true);
+    expect(writer.waitsFor('locked')).toBe(false);
   });
 
   it('keeps the WAL file bounded while runs are committed without pause (the checkpoint lets it start over)', async () => {
@@ -180,9 +184,12 @@ describe('InlineRunWriter', () => {
     other.exec('BEGIN IMMEDIATE');
     expect(() => writer?.write(runBatch('later'))).not.toThrow();
     expect(storedRuns()).toEqual([]);
+    expect(writer.waitsFor('later')).toBe(true);
+    expect(writer.waitsFor('other')).toBe(false);
     other.exec('COMMIT');
     other.close();
     writer.sync();
     expect(storedRuns()).toEqual(['later']);
+    expect(writer.waitsFor('later')).toBe(false);
   });
 });

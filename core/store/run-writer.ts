@@ -8,6 +8,7 @@ import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
 import { forgetJournals, JOURNAL_TOKEN, journalMark, journalOfBatch, markedJournal, RunJournal } from './run-journal';
 import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
+import { runIdOf } from './run-writes';
 import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker';
 
 /** Where run records go once the group-commit queue hands them over. */
@@ -29,6 +30,11 @@ export interface RunWriter {
    * False when it stopped waiting: a read then may miss records this process made.
    */
   sync(): boolean;
+  /**
+   * True while a batch handed over and not yet committed has records of this
+   * run: what a read finds of it may be out of date, or missing.
+   */
+  waitsFor(runId: string): boolean;
   /** Commits what is left (waiting for a locked database up to its busy timeout) and lets go. */
   close(): void;
 }
@@ -112,6 +118,10 @@ export class InlineRunWriter implements RunWriter {
 
   sync(): boolean {
     return this.committer.drain();
+  }
+
+  waitsFor(runId: string): boolean {
+    return this.committer.pending.some((batch) => batch.writes.some((write) => runIdOf(write) === runId));
   }
 
   close(): void {
@@ -336,6 +346,14 @@ export class BackgroundRunWriter implements RunWriter {
       }
       Atomics.wait(this.state, SETTLED, settled, Math.min(left, 100));
     }
+  }
+
+  waitsFor(runId: string): boolean {
+    if (this.fallback) return this.fallback.waitsFor(runId);
+    this.forgetSettled();
+    // A batch's JSON has each run id as a string; a run named in another's data (a parent's) only makes this careful.
+    const quoted = JSON.stringify(runId);
+    return this.unsettled.some(({ line }) => line.includes(quoted));
   }
 
   close(): void {

@@ -260,4 +260,47 @@ describe('long-running flows over MCP', () => {
     const otherRun = await client.readResource({ uri: `flowbench://runs/${other.runId}` });
     expect(JSON.parse(String((otherRun.contents[0] as { text: string }).text))).not.toHaveProperty('traceparent');
   }, 60_000);
+
+  it('says a run whose records are still being written is not written yet, not unknown or failed, then gives its result', async () => {
+    const { db } = await database(0);
+    const { client } = await connectStdio(db);
+    closers.push(() => client.close());
+    // A first run stored: from then on the server answers once a run's records are in its journal.
+    const first = structured(
+      await client.callTool({
+        name: 'flows_start',
+        arguments: { flowName: 'echo_tool', initialVariables: { message: 'a' } },
+      }),
+    );
+    expect(
+      structured(await client.callTool({ name: 'flows_result', arguments: { runId: first.runId } })),
+    ).toMatchObject({
+      status: 'success',
+    });
+    // Another process holds the write lock: the next run's records wait in the server's writer.
+    const other = new Database(db);
+    other.exec('BEGIN IMMEDIATE');
+    let runId = '';
+    try {
+      ({ runId } = structured(
+        await client.callTool({
+          name: 'flows_start',
+          arguments: { flowName: 'echo_tool', initialVariables: { message: 'hi' } },
+        }),
+      ));
+      const waiting = await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 0 } });
+      expect(waiting.isError).toBe(true);
+      expect(structured(waiting)).toMatchObject({
+        runId,
+        status: 'unknown',
+        error: { flowbenchCode: 'DATABASE_BUSY', message: expect.stringContaining('still being written; try again') },
+      });
+      await expect(client.readResource({ uri: `flowbench://runs/${runId}` })).rejects.toThrow(/still being written/);
+    } finally {
+      other.exec('COMMIT');
+      other.close();
+    }
+    const done = structured(await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 10 } }));
+    expect(done).toMatchObject({ runId, status: 'success' });
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { useListing } from '../use-listing';
 import { runsMayHaveChanged } from '../runs/runs-changed';
+import { readWhenWritten } from '../read-when-written';
 
 /**
  * The latest calls MCP clients made (runs with trigger `mcp`): the tool's
@@ -10,7 +11,7 @@ import { runsMayHaveChanged } from '../runs/runs-changed';
  * over its flow. New calls appear as they finish.
  */
 export function RecentMcpCalls() {
-  const load = useCallback(() => api.runs.list({ trigger: 'mcp', limit: 20 }), []);
+  const load = useCallback(() => readWhenWritten(() => api.runs.list({ trigger: 'mcp', limit: 20 })), []);
   const { items: calls, message, act } = useListing(load);
   useEffect(
     () =>

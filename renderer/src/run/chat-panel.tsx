@@ -5,6 +5,7 @@ import { errorsIn } from '../../../core/model/problems';
 import type { RunRecord } from '../../../core/model/run';
 import { toFlowbenchError } from '../../../core/model/errors';
 import { api } from '../api/client';
+import { readWhenWritten } from '../read-when-written';
 import { useAppStore } from '../store/app-store';
 import { chatParameter, type ChatTurn } from '../store/chat-slice';
 import { readOnlyShown } from '../store/versions-slice';
@@ -226,7 +227,7 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
   const { answer, runId } = turn;
   useEffect(() => {
     if (answer || !runId || run || followed || listed === 'running') return;
-    void api.runs.get({ id: runId }).then(
+    void readWhenWritten(() => api.runs.get({ id: runId })).then(
       (record) => useAppStore.getState().settleChatTurn(record),
       (error: unknown) => {
         if (toFlowbenchError(error).code === 'RUN_NOT_FOUND') useAppStore.getState().chatRunGone(runId);

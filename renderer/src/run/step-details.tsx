@@ -6,6 +6,7 @@ import { stringifyValue } from '../../../core/model/template';
 import { toFlowbenchError } from '../../../core/model/errors';
 import type { ToolCallRecord } from '../../../core/model/tools';
 import { api } from '../api/client';
+import { readWhenWritten } from '../read-when-written';
 import { useAppStore } from '../store/app-store';
 import { stepOrigin } from '../store/run-slice';
 import { flowOnCanvas, readOnlyShown } from '../store/versions-slice';
@@ -154,7 +155,7 @@ function ToolCallItem({ call }: { call: ToolCallRecord }) {
 function ChildRun({ runId }: { runId: string }) {
   const open = async () => {
     try {
-      useAppStore.getState().openRunOf(await api.runs.get({ id: runId }));
+      useAppStore.getState().openRunOf(await readWhenWritten(() => api.runs.get({ id: runId })));
     } catch (error) {
       useAppStore.getState().notify(toFlowbenchError(error).message);
     }

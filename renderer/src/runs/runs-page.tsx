@@ -8,6 +8,7 @@ import { api, transport } from '../api/client';
 import { useAppStore } from '../store/app-store';
 import { runsMayHaveChanged } from './runs-changed';
 import { BackToFlows } from '../page-link';
+import { readWhenWritten } from '../read-when-written';
 
 const PAGE = 50;
 /** Every flow's runs, newest first, like n8n's executions list: filter, page, open one over its flow, delete. */
@@ -20,11 +21,7 @@ export function RunsPage() {
   const load = useCallback(
     async (offset: number) => {
       try {
-        const page = await api.runs.list({
-          ...filter,
-          limit: PAGE + 1,
-          offset,
-        });
+        const page = await readWhenWritten(() => api.runs.list({ ...filter, limit: PAGE + 1, offset }));
         setRuns((previous) => [...(offset === 0 ? [] : previous), ...page.slice(0, PAGE)]);
         setHasMore(page.length > PAGE);
         setProblem(undefined);

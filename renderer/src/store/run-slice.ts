@@ -18,6 +18,7 @@ import {
 } from '../../../core/model/run';
 import { RunRecordBuilder } from '../../../core/model/run-record';
 import { api } from '../api/client';
+import { readWhenWritten } from '../read-when-written';
 import { counted } from '../counted';
 import { flowOnCanvas, readOnlyShown } from './versions-slice';
 import { nextTestCase } from '../../../core/model/test-cases';
@@ -182,7 +183,9 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     const { flowId, runFilter } = get();
     if (!flowId) return;
     // One more than shown says whether there are more.
-    const runs = await api.runs.list({ flowId, ...runFilter, limit: RECENT_RUNS + 1 }).catch(() => undefined);
+    const runs = await readWhenWritten(() => api.runs.list({ flowId, ...runFilter, limit: RECENT_RUNS + 1 })).catch(
+      () => undefined,
+    );
     // The flow may have been left, or the filter changed, meanwhile.
     if (runs && get().flowId === flowId && get().runFilter === runFilter) {
       set({ recentRuns: runs.slice(0, RECENT_RUNS), hasMoreRuns: runs.length > RECENT_RUNS });
@@ -191,7 +194,9 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   async loadMoreRuns() {
     const { flowId, runFilter, recentRuns } = get();
     if (!flowId) return;
-    const more = await api.runs.list({ flowId, ...runFilter, limit: RECENT_RUNS + 1, offset: recentRuns.length });
+    const more = await readWhenWritten(() =>
+      api.runs.list({ flowId, ...runFilter, limit: RECENT_RUNS + 1, offset: recentRuns.length }),
+    );
     if (get().flowId !== flowId || get().runFilter !== runFilter) return;
     set({ recentRuns: [...recentRuns, ...more.slice(0, RECENT_RUNS)], hasMoreRuns: more.length > RECENT_RUNS });
   },
@@ -203,7 +208,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
   async saveRunAsTestCase(runId) {
     if (readOnlyShown(get())) return get().notify('Go back to the draft to add a test case: a past flow is shown');
     const shown = get().run;
-    const run = shown?.id === runId ? shown : await api.runs.get({ id: runId });
+    const run = shown?.id === runId ? shown : await readWhenWritten(() => api.runs.get({ id: runId }));
     const { flow, flowId } = get();
     if (!flow || !flowId) return;
     // Named by what was asked: the text a chat message goes to, else the first text given.
@@ -236,7 +241,9 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     else await get().startRun(conversation);
   },
   async openRun(id) {
-    const [record, snapshot] = await Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]);
+    const [record, snapshot] = await readWhenWritten(() =>
+      Promise.all([api.runs.get({ id }), api.runs.snapshot({ id })]),
+    );
     // Another flow was opened while the run was read (a link followed): its editor shows none of this flow's runs.
     if (record.flowId !== get().flowId) return;
     builder = undefined;
