@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../engine/run-flow';
@@ -11,6 +10,7 @@ import { FlowRepository } from './flow-repository';
 import { createRunRecorder } from './run-recorder';
 import { RunLog } from './run-log';
 import { RunRepository } from './run-repository';
+import { holdWriteLock } from '../../tests/helpers/write-lock';
 
 const tempDir = useTempDir();
 let store: FlowbenchDatabase;
@@ -138,16 +138,14 @@ describe('RunRepository writing on a worker thread that is behind', () => {
   afterEach(closeRuns);
 
   it('says a run whose records wait for the database is not written yet, not that it does not exist', async () => {
-    const other = new Database(join(tempDir(), 'runs.db'));
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(join(tempDir(), 'runs.db'));
     const recorder = createRunRecorder(log, { flow, trigger: 'editor' });
     const { runId } = await runFlow({ flow, inputs: { who: 'Ada' }, llm: noLlm, listeners: [recorder] });
     expect(() => runs.get(runId)).toThrow(
       expect.objectContaining({ code: 'DATABASE_BUSY', message: expect.stringContaining('not in the database yet') }),
     );
     expect(() => runs.snapshot(runId)).toThrow(expect.objectContaining({ code: 'DATABASE_BUSY' }));
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     await log.committed();
     expect(runs.get(runId)).toMatchObject({ id: runId, status: 'succeeded', inputs: { who: 'Ada' } });
   });
@@ -157,8 +155,7 @@ describe('RunRepository writing on a worker thread that is behind', () => {
     // A run whose start is stored, and whose end waits with the database locked.
     log.start({ runId: 'going', flow, inputs: { who: 'Cy' }, trigger: 'editor', startedAt: Date.now() });
     expect(runs.get('going').status).toBe('running');
-    const other = new Database(join(tempDir(), 'runs.db'));
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(join(tempDir(), 'runs.db'));
     const { runId } = await runFlow({
       flow,
       inputs: { who: 'Ada' },
@@ -191,8 +188,7 @@ describe('RunRepository writing on a worker thread that is behind', () => {
     // A run with nothing waiting reads as usual.
     expect(runs.get(earlier).status).toBe('succeeded');
 
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     await log.committed();
     expect(runs.list({ flowId: flow.id }).map((run) => run.id)).toEqual([runId, 'going', earlier]);
     expect(runs.get('going').status).toBe('succeeded');

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { openDatabase, type FlowbenchDatabase } from './database';
 import { FlowRepository } from './flow-repository';
 import type { RunWriteBatch } from './run-statements';
 import { BackgroundRunWriter, InlineRunWriter, MAX_SYNC_BLOCK_MS, type RunWriter } from './run-writer';
+import { holdWriteLock } from '../../tests/helpers/write-lock';
 
 const tempDir = useTempDir();
 let store: FlowbenchDatabase;
@@ -65,16 +65,14 @@ describe('BackgroundRunWriter', () => {
 
   it('leaves this thread free while another process holds the write lock, and writes once it is released', async () => {
     writer = new BackgroundRunWriter(store.sqlite, () => undefined);
-    const other = new Database(store.path);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(store.path);
     const started = performance.now();
     writer.write(runBatch('waiting'));
     // Timers still fire here: the waiting happens on the worker.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(storedRuns()).toEqual([]);
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     writer.sync();
     expect(storedRuns()).toEqual(['waiting']);
   });
@@ -83,8 +81,7 @@ describe('BackgroundRunWriter', () => {
     writer = new BackgroundRunWriter(store.sqlite, () => undefined);
     writer.write(runBatch('first'));
     await writer.settled();
-    const other = new Database(store.path);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(store.path);
     writer.write(runBatch('locked'));
     let isSettled = false;
     const settled = writer.settled().then(() => (isSettled = true));
@@ -99,8 +96,7 @@ describe('BackgroundRunWriter', () => {
     // Which runs a read may find out of date: the waiting batch's, not the committed one's.
     expect(writer.waitsFor('locked')).toBe(true);
     expect(writer.waitsFor('first')).toBe(false);
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     await settled;
     expect(storedRuns()).toEqual(['first', 'locked']);
     expect(writer.sync()).toBe(true);
@@ -110,11 +106,9 @@ describe('BackgroundRunWriter', () => {
   it('keeps the WAL file bounded while runs are committed without pause (the checkpoint lets it start over)', async () => {
     writer = new BackgroundRunWriter(store.sqlite, () => undefined);
     // A batch that meets a lock goes to the worker: once it is settled, the worker is up and checkpoints.
-    const other = new Database(store.path);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(store.path);
     writer.write(runBatch('first'));
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     await writer.settled();
     for (let i = 0; i < 3000; i++) {
       writer.write(runBatch(`r${i}`));
@@ -133,15 +127,13 @@ describe('BackgroundRunWriter', () => {
     writer.write(runBatch('first'));
     await writer.settled();
     expect(writer.journaled).toBe(true);
-    const other = new Database(store.path);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(store.path);
     for (let i = 0; i < 6; i++) {
       writer.write(runBatch(`held${i}`));
       await new Promise((resolve) => setTimeout(resolve, 250));
       expect(writer.journaled).toBe(true);
     }
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     await writer.settled();
     expect(storedRuns()).toEqual(['first', 'held0', 'held1', 'held2', 'held3', 'held4', 'held5']);
   });
@@ -151,8 +143,7 @@ describe('BackgroundRunWriter', () => {
     writer.write(runBatch('first'));
     await writer.settled();
     // The held lock keeps the batch waiting; the busy loop is this thread answering a flood of calls.
-    const other = new Database(store.path);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(store.path);
     // Idle first, so that the guard's utilization reading starts afresh with the flood.
     await new Promise((resolve) => setTimeout(resolve, 600));
     writer.write(runBatch('flood'));
@@ -161,8 +152,7 @@ describe('BackgroundRunWriter', () => {
       // Busy: no turn of the event loop, as under a flood of calls.
     }
     expect(writer.journaled).toBe(false);
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     await writer.settled();
     expect(writer.journaled).toBe(true);
     expect(storedRuns()).toEqual(['first', 'flood']);
@@ -180,14 +170,12 @@ describe('InlineRunWriter', () => {
   it('keeps the batch and retries when the database stays locked, instead of failing', () => {
     store.sqlite.pragma('busy_timeout = 20');
     writer = new InlineRunWriter(store.sqlite, () => undefined);
-    const other = new Database(store.path);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(store.path);
     expect(() => writer?.write(runBatch('later'))).not.toThrow();
     expect(storedRuns()).toEqual([]);
     expect(writer.waitsFor('later')).toBe(true);
     expect(writer.waitsFor('other')).toBe(false);
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
     writer.sync();
     expect(storedRuns()).toEqual(['later']);
     expect(writer.waitsFor('later')).toBe(false);

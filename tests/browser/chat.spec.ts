@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import { buildFlow, input, llm, output, template } from '../helpers/flow-builder';
 import { llmFlow, releaseFlow } from '../helpers/flows';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { expect, expectSaved, openFlow, storedFlow, test, withDatabase } from './fixtures';
 import { TINY_PNG_BASE64, tinyPng } from '../helpers/images';
+import { holdWriteLock } from '../helpers/write-lock';
 
 /** input (message, tone) → reply (an LLM that remembers its answers in "chat") → result. */
 const chatFlow = {
@@ -279,8 +279,7 @@ test('a chat answer whose events come late, while its run waits to be written (t
     ),
   );
   await page.getByRole('tab', { name: 'Chat' }).click();
-  const other = new Database(served.db);
-  other.exec('BEGIN IMMEDIATE');
+  const releaseLock = holdWriteLock(served.db);
   try {
     await page.evaluate(() => ((window as unknown as { eventDelayMs?: number }).eventDelayMs = 1_500));
     await page.getByRole('textbox', { name: 'Message' }).fill('ping');
@@ -289,8 +288,7 @@ test('a chat answer whose events come late, while its run waits to be written (t
     await expect(answer).toContainText('Pong back');
     await expect(page.getByRole('log', { name: 'Conversation' })).not.toContainText('deleted');
   } finally {
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
   }
   // Stored once the database takes writes again.
   await expect

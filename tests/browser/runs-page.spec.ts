@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { expect, laidOutEcho, openFlow, test } from './fixtures';
+import { holdWriteLock } from '../helpers/write-lock';
 
 /** Runs the open flow from its Run tab with `message`, and waits for its template's output in the step details. */
 async function runWith(page: Page, message: string): Promise<void> {
@@ -18,8 +18,7 @@ test('All runs waits for a run whose records are still being written (the databa
   await page.getByRole('tab', { name: 'Run' }).click();
   await runWith(page, 'first');
   // Another process holds the write lock: the next run's records wait in the host's writer.
-  const other = new Database(served.db);
-  other.exec('BEGIN IMMEDIATE');
+  const releaseLock = holdWriteLock(served.db);
   try {
     await runWith(page, 'second');
     const listed = page.waitForResponse((response) => response.url().endsWith('/api/runs/list'));
@@ -30,8 +29,7 @@ test('All runs waits for a run whose records are still being written (the databa
     await page.waitForTimeout(300);
     expect(await page.locator('.runs-table tbody tr').count()).toBe(0);
   } finally {
-    other.exec('COMMIT');
-    other.close();
+    releaseLock();
   }
   // The page asks again by itself; both runs show, and no error stays.
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);

@@ -13,6 +13,7 @@ import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../hel
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { startServe, type ServeProcess } from '../helpers/serve';
 import { useTempDir } from '../helpers/temp';
+import { holdWriteLock } from '../helpers/write-lock';
 
 /**
  * Issue 19, point 2: flows longer than a client waits for one call. flows_start
@@ -278,8 +279,7 @@ describe('long-running flows over MCP', () => {
       status: 'success',
     });
     // Another process holds the write lock: the next run's records wait in the server's writer.
-    const other = new Database(db);
-    other.exec('BEGIN IMMEDIATE');
+    const releaseLock = holdWriteLock(db);
     let runId = '';
     try {
       ({ runId } = structured(
@@ -297,8 +297,7 @@ describe('long-running flows over MCP', () => {
       });
       await expect(client.readResource({ uri: `flowbench://runs/${runId}` })).rejects.toThrow(/still being written/);
     } finally {
-      other.exec('COMMIT');
-      other.close();
+      releaseLock();
     }
     const done = structured(await client.callTool({ name: 'flows_result', arguments: { runId, waitSeconds: 10 } }));
     expect(done).toMatchObject({ runId, status: 'success' });
