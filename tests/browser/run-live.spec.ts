@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { buildFlow, input, llm, output } from '../helpers/flow-builder';
 import { runCli } from '../helpers/cli';
 import { connectStdio } from '../helpers/mcp';
+import { chunkGate } from '../helpers/openai-server';
 import { expect, openFlow, test, withDatabase, zoomToDetail } from './fixtures';
 
 /** Input → llm → output, laid out side by side. */
@@ -46,10 +47,12 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
   served,
   localModel,
 }) => {
+  // The answer's chunks come out when the test lets them: each is on screen until it was seen.
+  const gate = chunkGate();
   await localModel((request) =>
     String(request.body.messages?.at(-1)?.content).includes('forever')
       ? { delayMs: 20_000, content: 'never' }
-      : { delayMs: 600, chunks: ['Otters ', 'hold ', 'hands.'], chunkDelayMs: 800 },
+      : { chunks: ['Otters ', 'hold ', 'hands.'], beforeChunk: gate.beforeChunk },
   );
   withDatabase(served.db, (services) =>
     services.providers.setPrice({ model: 'test-model', inputPerMillion: 1000, outputPerMillion: 2000 }),
@@ -65,17 +68,19 @@ test('a run live on the canvas: elapsed time, streamed tokens in the selected st
   await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
   await expect(card(page, 'answer').locator('.fb-step-line-running')).toHaveText(/^\d+\.\d s$/);
   const details = page.getByRole('region', { name: 'Step details' });
-  // The answer as it streams, chunk by chunk, while the step still runs. Read every 50 ms: each
-  // chunk is on screen for 800 ms, which an assertion's backing-off retries can step over. (At 400
-  // ms, a loaded CI machine once stalled the page long enough to draw two chunks as one.)
+  // The answer as it streams, chunk by chunk, while the step still runs.
   const streamed = () =>
     page.evaluate<string>(`document.querySelector('[aria-label="Step details"] .step-block pre')?.textContent ?? ''`);
-  await expect.poll(streamed, { intervals: [50] }).toBe('Otters ');
-  await expect.poll(streamed, { intervals: [50] }).toBe('Otters hold ');
+  gate.release();
+  await expect.poll(streamed).toBe('Otters ');
+  gate.release();
+  await expect.poll(streamed).toBe('Otters hold ');
   // The card shows the text as it streams too, as Rivet's nodes do.
   const onCard = () =>
     page.evaluate<string>(`document.querySelector('[data-id="answer"] .fb-step-output-streaming')?.textContent ?? ''`);
-  await expect.poll(onCard, { intervals: [50] }).toBe('Otters hold');
+  await expect.poll(onCard).toBe('Otters hold');
+  await expect(card(page, 'answer').getByRole('img', { name: 'running' })).toBeVisible();
+  gate.release();
 
   // Done: duration, tokens and cost on the card, the edges that carried data marked.
   await expect(card(page, 'answer').getByRole('img', { name: 'succeeded' })).toBeVisible();

@@ -12,6 +12,8 @@ export interface Reply {
   chunks?: string[];
   /** Milliseconds between streamed chunks, so a test can watch tokens arrive. */
   chunkDelayMs?: number;
+  /** Awaited before streamed chunk `index` is sent: a test lets chunks out once it has seen the ones before (see `chunkGate`). */
+  beforeChunk?: (index: number) => Promise<void>;
   /** Drops the connection after sending this many of `chunks`, as a provider that goes down mid-answer. */
   breakAfterChunks?: number;
   /** A raw body, sent as is (for malformed answers). */
@@ -50,6 +52,33 @@ export interface OpenAiServer {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Streamed chunks let out one at a time by the test: `beforeChunk` waits until `release` was called
+ * once more than the chunk's index. What a test watches arrive then stays on screen until it has
+ * seen it, however slow the machine (a fixed delay between chunks can be stepped over under load).
+ */
+export function chunkGate(): { beforeChunk: (index: number) => Promise<void>; release: () => void } {
+  let released = 0;
+  const waiting: { index: number; resolve: () => void }[] = [];
+  const settle = () => {
+    for (const wait of waiting.filter((w) => w.index < released)) {
+      waiting.splice(waiting.indexOf(wait), 1);
+      wait.resolve();
+    }
+  };
+  return {
+    beforeChunk: (index) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ index, resolve });
+        settle();
+      }),
+    release: () => {
+      released += 1;
+      settle();
+    },
+  };
+}
 
 /**
  * A real OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks:
@@ -127,6 +156,7 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
     res.write(chunk({ role: 'assistant', content: '' }, null));
     for (const [i, piece] of (answer.chunks ?? [content]).entries()) {
       if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
+      await answer.beforeChunk?.(i);
       if (res.destroyed) return;
       if (i === answer.breakAfterChunks) {
         // Let the chunks already written reach the client, then cut the connection.
