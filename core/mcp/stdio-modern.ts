@@ -3,6 +3,7 @@ import { deserializeMessage, type Server as ModernServer } from '@modelcontextpr
 import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createLegacyServer } from './legacy-server';
 import type { McpHost } from './mcp-host';
+import { PendingAnswers } from './pending-answers';
 import { createModernServer, ModernState } from './modern-server';
 import { answerInvalidLines, toStdout } from './stdio-reader';
 
@@ -13,11 +14,14 @@ import { answerInvalidLines, toStdout } from './stdio-reader';
  */
 export async function serveModern(host: McpHost, input: Readable): Promise<void> {
   const transport = answerInvalidLines(new StdioServerTransport(input, process.stdout), deserializeMessage, toStdout);
+  const pending = new PendingAnswers(transport);
+  closeOnceAnswered(transport, pending);
   const state = new ModernState();
   const closed = new Promise<void>((resolve) => {
     const close = transport.close.bind(transport);
     transport.close = () => close().finally(resolve);
-    input.once('end', () => resolve());
+    // The client closed stdin: what it asked is answered before the server goes.
+    input.once('end', () => void pending.settled().then(resolve));
   });
   const connection = serveBothEras(
     ({ era }) => {
@@ -41,4 +45,19 @@ export async function serveModern(host: McpHost, input: Readable): Promise<void>
   await closed;
   await connection.close();
   state.close();
+}
+
+/**
+ * The v2 SDK's stdio transport closes when stdin ends, and sends nothing
+ * after: the answers of calls still running were lost. Its handler of that
+ * end (a field neither SDK documents, checked here at start as `_readBuffer`
+ * is) now waits for them first.
+ */
+function closeOnceAnswered(transport: StdioServerTransport, pending: PendingAnswers): void {
+  const held = transport as unknown as { _onstdinclose?: () => void };
+  const close = held._onstdinclose;
+  if (typeof close !== 'function') {
+    throw new Error("the MCP SDK's stdio transport has no _onstdinclose: Flowbench's wait for answers needs updating");
+  }
+  held._onstdinclose = () => void pending.settled().then(close);
 }

@@ -5,6 +5,7 @@ import type { Services } from '../services/open-services';
 import { createLegacyServer } from './legacy-server';
 import { LineLimiter, MAX_STDIO_MESSAGE_BYTES, requestIdIn } from './line-limit';
 import { McpHost } from './mcp-host';
+import { PendingAnswers } from './pending-answers';
 import { answerInvalidLines, toStdout } from './stdio-reader';
 import { coalesceWrites } from './coalesced-writes';
 import { errorResponse } from './jsonrpc-errors';
@@ -39,13 +40,14 @@ export async function serveStdio(services: Services, version: string): Promise<v
 
 async function serveLegacy(host: McpHost, input: Readable): Promise<void> {
   const server = createLegacyServer(host);
+  const transport = answerInvalidLines(new LegacyStdioTransport(input, process.stdout), deserializeMessage, toStdout);
+  const pending = new PendingAnswers(transport);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    input.once('end', () => resolve());
+    // The client closed stdin: what it asked is answered before the server goes.
+    input.once('end', () => void pending.settled().then(resolve));
   });
-  await server.connect(
-    answerInvalidLines(new LegacyStdioTransport(input, process.stdout), deserializeMessage, toStdout),
-  );
+  await server.connect(transport);
   input.resume(); // Paused by firstLine, with the first message put back.
   await closed;
 }

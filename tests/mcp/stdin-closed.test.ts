@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { llmFlow } from '../fixtures/mcp-flows';
+import { BIN, ROOT } from '../helpers/cli';
+import { prepareDatabase, publishFlows } from '../helpers/mcp';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { useTempDir } from '../helpers/temp';
+
+/**
+ * A client that writes its requests to `flowbench mcp` and closes stdin, as a
+ * script piping into it does (and as the MCP specification's stdio shutdown
+ * begins): the calls it made are answered before the server exits. A real
+ * process, spoken to in raw lines; the model a local OpenAI-compatible server.
+ */
+const tempDir = useTempDir();
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+type Reply = { id?: unknown; result?: { content?: { text?: string }[]; tools?: unknown[] }; error?: unknown };
+
+async function database(delayMs: number): Promise<{ db: string; model: OpenAiServer }> {
+  const model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs }));
+  closers.push(() => model.close());
+  const db = join(tempDir(), 'stdin.db');
+  prepareDatabase(db, (services) => {
+    services.providers.set(
+      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+      true,
+    );
+    publishFlows(services, [llmFlow]);
+  });
+  return { db, model };
+}
+
+/** Writes `messages` to a new `flowbench mcp`, closes its stdin, and collects what it answered until it exits. */
+function pipeInto(db: string, messages: unknown[]): Promise<{ code: number | null; replies: Reply[]; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, '--db', db, 'mcp'], {
+    cwd: ROOT,
+    env: { ...process.env, FLOWBENCH_DB: '' },
+  });
+  closers.push(() => Promise.resolve(child.kill('SIGKILL')));
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  return new Promise((resolve) =>
+    child.on('close', (code) =>
+      resolve({
+        code,
+        replies: out
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Reply),
+        ms: performance.now() - started,
+      }),
+    ),
+  );
+}
+
+const legacyOpening = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'script', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const askCall = (id: number, meta?: object) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'ask_model', arguments: { question: 'life?' }, ...(meta ? { _meta: meta } : {}) },
+});
+
+const storedRuns = (db: string) => {
+  const sqlite = new Database(db, { readonly: true });
+  try {
+    return sqlite.prepare('SELECT status, output FROM runs').all() as { status: string; output: string }[];
+  } finally {
+    sqlite.close();
+  }
+};
+
+describe('flowbench mcp when the client closes stdin', () => {
+  it.each([
+    ['2025-11-25 (initialize)', [...legacyOpening, askCall(2), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]],
+    [
+      '2026-07-28 (no initialize)',
+      [askCall(2, modernMeta), { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: modernMeta } }],
+    ],
+  ])('answers the calls still running before it exits: %s', async (_, messages) => {
+    // The answer comes 800 ms after stdin closed: before, the server left at once, the call unanswered.
+    const { db, model } = await database(800);
+    const { code, replies, ms } = await pipeInto(db, messages);
+    expect(code).toBe(0);
+    expect(replies.find((r) => r.id === 2)).toMatchObject({ result: { content: [{ text: 'Forty-two.' }] } });
+    expect(replies.find((r) => r.id === 3)).toMatchObject({ result: { tools: expect.any(Array) } });
+    expect(ms).toBeGreaterThan(800);
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]?.wasAborted).toBe(false);
+    expect(storedRuns(db)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+  });
+
+  it('does not wait for a call the client cancelled before closing stdin', async () => {
+    const { db } = await database(20_000);
+    const { code, replies, ms } = await pipeInto(db, [
+      ...legacyOpening,
+      askCall(2),
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'changed my mind' } },
+    ]);
+    expect(code).toBe(0);
+    // A cancelled request gets no answer (MCP), and the server went well before the model's 20 s.
+    expect(replies.map((r) => r.id)).toEqual([1]);
+    expect(ms).toBeLessThan(15_000);
+  });
+});
