@@ -21,9 +21,11 @@ const isId = (value: unknown): value is Id => typeof value === 'string' || typeo
  * client closes its end of stdin, the server answers those before it goes:
  * the MCP specification's stdio shutdown has the client close stdin and then
  * wait for the server to exit, and a script that writes its requests and
- * closes (`printf '…' | flowbench mcp`) got no answer to the call it made,
- * though its run was stored. A request the client cancelled is not waited
- * for (a cancelled request gets no answer), nor an open-ended one.
+ * closes (`printf '…' | flowbench mcp`) got no answer to the call it made.
+ * A request the client cancelled is not waited for (a cancelled request gets
+ * no answer), nor an open-ended one. A call that waits for a person (an Ask
+ * node's question) keeps the process until it is answered or the client,
+ * as the specification has it, ends the process with a signal.
  */
 export class PendingAnswers {
   private readonly open = new Set<Id>();
