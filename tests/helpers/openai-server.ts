@@ -156,7 +156,7 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
     res.write(chunk({ role: 'assistant', content: '' }, null));
     for (const [i, piece] of (answer.chunks ?? [content]).entries()) {
       if (i > 0 && answer.chunkDelayMs) await sleep(answer.chunkDelayMs);
-      await answer.beforeChunk?.(i);
+      if (answer.beforeChunk) await answer.beforeChunk(i);
       if (res.destroyed) return;
       if (i === answer.breakAfterChunks) {
         // Let the chunks already written reach the client, then cut the connection.
