@@ -158,11 +158,11 @@ const CONNECT_TRIES = 3;
  * React Flow takes the port under the pointer once it has measured that node's
  * ports; a hand held over the port moves a little, and so does this, until the
  * port shows it is the connection's end. In about one CI run in five (2 cores)
- * the first drag onto a node just dropped never gets there: the connection is
- * drawn to the port, the pointer is on it, and the port is never taken (seen
- * for 10 s). The cause is not found. Such a drag is let go over the palette,
- * where nothing happens, and made again, as a person would; each retry is
- * printed, so that it is seen and not hidden.
+ * the first drag onto a node just dropped never got there: React Flow had
+ * forgotten that node's ports (toRfNodes made the node again without the size
+ * React Flow had measured; fixed in session 66). A drag not taken is let go
+ * over the palette, where nothing happens, and made again, as a person would;
+ * each retry is printed, so that it is seen and not hidden.
  */
 export async function connect(
   page: Page,

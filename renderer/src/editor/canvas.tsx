@@ -281,7 +281,9 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
   // (NodeView, RunEdge), so a hundred events a second leave React Flow's own state alone.
   useEffect(() => {
     if (!flow) return;
-    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, isReadOnly ? [] : problems));
+    // A node React Flow measured keeps that size when it is made again (see toRfNodes' measuredOf).
+    const measuredOf = (id: string) => instance.current?.getInternalNode(id)?.measured;
+    setNodes((previous) => toRfNodes(flow, previous, selectedNodeSet, isReadOnly ? [] : problems, measuredOf));
     setEdges((previous) => toRfEdges(flow, previous, selectedEdgeSet));
   }, [flow, selectedNodeSet, selectedEdgeSet, problems, isReadOnly]);
 

@@ -23,6 +23,24 @@ function reuse<T>(previous: readonly T[], next: T[]): T[] {
 }
 
 /**
+ * The size React Flow has measured a node at, which may not have reached the
+ * canvas's nodes yet (its `dimensions` change comes a render later).
+ */
+export type MeasuredOf = (id: string) => { width?: number; height?: number } | undefined;
+
+/**
+ * `measured` for a node object made again. One made without it while React
+ * Flow had measured the node (a card just dropped, whose problem count changed
+ * before its size reached the canvas) made React Flow forget the ports it had
+ * measured, and then take the size back without them: nothing could be
+ * connected to that node until it changed size (one CI run in five, under load).
+ */
+const measuredOrNot = (measured: ReturnType<MeasuredOf>) =>
+  measured?.width !== undefined && measured.height !== undefined
+    ? { measured: { width: measured.width, height: measured.height } }
+    : {};
+
+/**
  * The one mapper between the flow model and React Flow. Unchanged nodes keep
  * their React Flow object, so a change to one node re-renders one node. Notes
  * come first, so they are drawn under the nodes.
@@ -32,6 +50,7 @@ export function toRfNodes(
   previous: readonly CanvasNode[],
   selected: ReadonlySet<string>,
   problems: readonly Problem[],
+  measuredOf: MeasuredOf = () => undefined,
 ): CanvasNode[] {
   const before = new Map(previous.map((n) => [n.id, n]));
   const notes = flow.notes.map((note) => toRfNote(note, before.get(noteRfId(note.id)), selected));
@@ -65,7 +84,7 @@ export function toRfNodes(
       selected: isSelected,
       className: nodeClassName(node, problemCount, warningCount),
       data: { node, problemCount, warningCount, parameters },
-      ...(old?.measured ? { measured: old.measured } : {}),
+      ...measuredOrNot(old?.measured ?? measuredOf(node.id)),
       // Not drawn yet: the ports it opened with (see declareOffscreen).
       ...(old?.handles ? { handles: old.handles } : {}),
     };
