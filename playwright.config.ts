@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS, findChromium } from './tests/helpers/chromium';
 // Browser tests' servers keep secrets in their own database, never in the developer's keychain.
 process.env.FLOWBENCH_SECRETS ??= 'plain-text';
 
-const executablePath = findChromium();
+const executablePath = findChromium({ headlessShell: true });
 
 export default defineConfig({
   testDir: 'tests/browser',
