@@ -78,6 +78,8 @@ export class McpHost {
     readonly version: string,
   ) {
     this.resources = new FlowResources(services, () => this.views());
+    // A server's calls run models: the library is loaded while it starts, not on the first call.
+    void services.providers.preload();
   }
 
   /** The enabled published flows by tool name; rebuilt only when the database says something changed. */

@@ -10,7 +10,7 @@ import { needsKey, providerApiKey, providerUrl, type ProviderConfig } from '../m
 import { httpFetch } from './http-fetch';
 import { runAgentLoop } from './agent-loop';
 import { modelAnswer } from './model-answer';
-import { missingKey } from './provider-errors';
+import { missingKey } from './key-errors';
 import { nameModel, routeSdkWarnings } from './sdk-warnings';
 
 /** A part of a user message as the AI SDK takes it: text, or an image's base64 and type. */

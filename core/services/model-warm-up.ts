@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runFlow } from '../engine/run-flow';
 import { FlowSchema } from '../model/flow';
-import { createAiSdkPort } from '../providers/ai-sdk-port';
+import { loadModelLibrary } from '../providers/model-library';
 
 /**
  * Runs the warm-up makes at most, while no real answer has come: about
@@ -86,6 +86,7 @@ export async function warmModelCalls(): Promise<number> {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     // The model port real runs use (the AI SDK, httpFetch), given only this server: no settings, no key.
+    const { createAiSdkPort } = await loadModelLibrary();
     const llm = createAiSdkPort(() => ({
       name: 'warm-up',
       kind: 'openai-compatible',

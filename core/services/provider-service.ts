@@ -13,9 +13,9 @@ import {
   type ProviderConfig,
   type ProviderSettings,
 } from '../model/provider-config';
-import { createAiSdkPort } from '../providers/ai-sdk-port';
+import { loadModelLibrary } from '../providers/model-library';
 import { httpFetch } from '../providers/http-fetch';
-import { missingKey, refusedKey } from '../providers/provider-errors';
+import { missingKey, refusedKey } from '../providers/key-errors';
 import type { LlmPort, LlmResponse } from '../model/llm';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
@@ -183,13 +183,21 @@ export class ProviderService {
    * and prices at each call, so settings changed meanwhile apply (building
    * one for each run cost an MCP call 2 KB of garbage).
    */
+  /** Loads the model library now (see model-library.ts), for a process about to call models. */
+  async preload(): Promise<void> {
+    await loadModelLibrary();
+  }
+
   port(): LlmPort {
     this.llmPort ??= this.buildPort();
     return this.llmPort;
   }
 
   private buildPort(): LlmPort {
-    const base = createAiSdkPort((name) => this.resolve(name), this.env);
+    // The model library is loaded by the first call, unless its process did before (model-library.ts).
+    let loaded: LlmPort | undefined;
+    const base = async (): Promise<LlmPort> =>
+      (loaded ??= (await loadModelLibrary()).createAiSdkPort((name) => this.resolve(name), this.env));
     const priced = <R extends LlmResponse>(response: R): R => {
       if (!response.usage) return response;
       const price = priceFor(this.prices(), response.provider, response.model);
@@ -204,8 +212,8 @@ export class ProviderService {
       return answer;
     };
     return {
-      generate: async (request) => priced(await warmingUp(base.generate(request))),
-      runAgent: async (request) => priced(await warmingUp(base.runAgent(request))),
+      generate: async (request) => priced(await warmingUp((loaded ?? (await base())).generate(request))),
+      runAgent: async (request) => priced(await warmingUp((loaded ?? (await base())).runAgent(request))),
     };
   }
 

@@ -129,6 +129,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       process.on('SIGINT', onInterrupt);
       const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
       const showProgress = !options.quiet && !options.json;
+      // Loaded before the run starts, so that its first model call is not held up by it.
+      await ctx.services.providers.preload();
       let record: RunRecord;
       try {
         record = await runner.run({
