@@ -12,7 +12,8 @@ import type { DesktopShell } from './desktop/shell';
 /**
  * better-sqlite3 for Electron's ABI. A packaged app carries it in place of
  * Node's (electron-builder rebuilds native modules); a checkout has it in
- * out/native/ (scripts/electron-native.mjs, run by `npm ci`).
+ * out/native/ (scripts/electron-native.mjs, run by `npm ci` where Electron's
+ * binary downloaded, else by `npm start`).
  */
 function electronSqliteBinding(): string | undefined {
   if (app.isPackaged) return undefined;

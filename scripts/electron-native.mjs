@@ -66,4 +66,16 @@ export function buildElectronSqlite({ quiet = false } = {}) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) buildElectronSqlite();
+/** Electron's binary is in place (its install downloaded it): the desktop app can start. */
+export const electronBinaryInstalled = () => existsSync(join(modules, 'electron', 'path.txt'));
+
+// `--install` (npm ci's prepare): where Electron's own install could not download its binary (an
+// offline machine, CI), its build of better-sqlite3 would serve nothing yet, and compiling it took
+// 69 s of CPU on CI's two cores; `npm start` builds it once the binary is there.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--install') && !electronBinaryInstalled())
+    console.log(
+      "electron-native: Electron's binary is not installed (it downloads on first launch); `npm start` builds better-sqlite3 for it then",
+    );
+  else buildElectronSqlite();
+}

@@ -2,10 +2,9 @@
 // better-sqlite3 cannot be had (both download on an online machine), the same
 // editor in the browser via `flowbench serve --open`, said in one line.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildNode } from './build-node.mjs';
-import { buildElectronSqlite } from './electron-native.mjs';
+import { buildElectronSqlite, electronBinaryInstalled } from './electron-native.mjs';
 
 const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -17,7 +16,7 @@ await buildNode();
 const build = run(bin('electron-vite'), ['build']);
 if (build !== 0) process.exit(build);
 const electronReady =
-  existsSync(join(root, 'node_modules', 'electron', 'path.txt')) ||
+  electronBinaryInstalled() ||
   // Quiet: offline, the download's stack trace would bury the one line below that says what happens.
   run(process.execPath, [join(root, 'node_modules', 'electron', 'install.js')], 'ignore') === 0;
 const missing = !electronReady
