@@ -23,6 +23,24 @@ function run(label, command, args, env = {}) {
   return result.status ?? 1;
 }
 
+/** As `run`, printing as it goes, while what was started before it goes on. */
+function runBeside(label, command, args, env = {}) {
+  console.log(`\n=== ${label} ===`);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    let finished = false;
+    const done = (status) => {
+      if (finished) return;
+      finished = true;
+      console.log(`=== ${label}: ${seconds(started)} ===`);
+      resolve(status);
+    };
+    child.on('error', () => done(1));
+    child.on('close', (status) => done(status ?? 1));
+  });
+}
+
 /**
  * Runs a check with its output kept, so that checks running side by side print one after another.
  * `background` lowers its priority, so that tests running beside it get the CPU they ask for.
@@ -32,7 +50,7 @@ function check(label, command, args, { env = {}, background = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } });
     try {
-      if (background && child.pid) setPriority(child.pid, 10);
+      if (background && child.pid) setPriority(child.pid, 19);
     } catch {
       // Gone already, or not allowed here: it runs at the usual priority.
     }
@@ -75,43 +93,43 @@ if (run('node build', process.execPath, [join(root, 'scripts', 'build-node.mjs')
   checksFailed.push('node build');
 const built = { FLOWBENCH_NODE_BUILT: '1' };
 
-// Test files that spend their time waiting on a slow model (a 90-second call): they run
-// beside the checks, which keep both cores busy meanwhile, instead of holding one of the
-// main run's two workers idle for a minute and a half. The checks run at a lower priority:
-// at an equal one, four of them on two cores slowed a call these tests time to 8 s.
+// Test files that spend their time waiting on a slow model (a 90-second call): a run of their
+// own beside the main one, instead of holding one of its two workers idle for a minute and a half.
 const WAITING_TESTS = ['tests/mcp/long-runs.test.ts'];
 const waitingReport = join(reports, 'vitest-waiting.json');
 
-// The checks read the sources and write nothing the others read: side by side they take
-// as long as the slowest (eslint), not the sum, on CI's two cores.
+// The checks read the sources and write nothing the others read. They run beside the vitest
+// runs at the lowest priority, on the CPU the tests leave while they wait on processes, servers
+// and timers (the main run kept two cores about two-thirds busy): the checks alone took 109 s
+// before the tests started. At an equal priority, four checks on two cores slowed a call these
+// tests time to 8 s.
 const checks = [
   ['typecheck', bin('tsc'), ['-b']],
   ['eslint', bin('eslint'), ['.']],
   ['prettier', bin('prettier'), ['--check', '.']],
-  // The desktop app's bundles (main, preload, renderer): built on every run, so a
-  // break in them fails CI although Electron itself cannot start here.
-  ['app build', bin('electron-vite'), ['build']],
 ];
-const checksStarted = performance.now();
+const vitestStarted = performance.now();
 const waiting = check('waiting tests (vitest)', bin('vitest'), [...vitestArgs(waitingReport), ...WAITING_TESTS], {
   env: built,
 });
-const statuses = await Promise.all(
-  checks.map(([label, command, args]) => check(label, command, args, { background: true })),
-);
-checksFailed.push(...checks.filter((_, i) => statuses[i] !== 0).map(([label]) => label));
-countVitest(waitingReport, await waiting);
-console.log(`\n=== checks and waiting tests: ${seconds(checksStarted)} ===`);
-
+// The desktop app's bundles (main, preload, renderer): built on every run, so a break in them
+// fails CI although Electron itself cannot start here. Before the main run, as its renderer
+// build empties out/renderer/, which tests there read (the editor's page that `serve` serves).
+if ((await check('app build', bin('electron-vite'), ['build'])) !== 0) checksFailed.push('app build');
+const checkRuns = checks.map(([label, command, args]) => check(label, command, args, { background: true }));
 const vitestReport = join(reports, 'vitest.json');
 const excluded = WAITING_TESTS.flatMap((file) => ['--exclude', file]);
-const vitestCode = run(
+const vitestCode = await runBeside(
   'unit and integration tests (vitest)',
   bin('vitest'),
   [...vitestArgs(vitestReport), ...excluded],
   built,
 );
 countVitest(vitestReport, vitestCode);
+const statuses = await Promise.all(checkRuns);
+checksFailed.push(...checks.filter((_, i) => statuses[i] !== 0).map(([label]) => label));
+countVitest(waitingReport, await waiting);
+console.log(`\n=== checks and vitest: ${seconds(vitestStarted)} ===`);
 
 const browserDir = join(root, 'tests', 'browser');
 if (existsSync(browserDir) && readdirSync(browserDir).some((f) => f.endsWith('.spec.ts'))) {
