@@ -9,6 +9,7 @@ import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextpro
 import { openServices, type Services } from '../../core/services/open-services';
 import type { FlowInput } from '../../core/model/flow';
 import { BIN, ROOT } from './cli';
+import { startOpenAiServer, type OpenAiServer } from './openai-server';
 
 /** What an MCP Apps host declares (io.modelcontextprotocol/ui): Flowbench then offers its views. */
 export const SHOWS_VIEWS = {
@@ -36,6 +37,32 @@ export function publishFlows(services: Services, flows: readonly FlowInput[]): v
     const created = services.flows.create(flow);
     services.versions.publish(created.id);
   }
+}
+
+/**
+ * A database at `path` whose default provider `test` is a local model that
+ * answers "Forty-two." `delayMs` after each request, with `flows` published.
+ * The caller closes the model.
+ */
+export async function slowModelDatabase(
+  path: string,
+  delayMs: number,
+  flows: readonly FlowInput[],
+): Promise<{ db: string; model: OpenAiServer }> {
+  const model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs }));
+  try {
+    prepareDatabase(path, (services) => {
+      services.providers.set(
+        { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
+        true,
+      );
+      publishFlows(services, flows);
+    });
+  } catch (error) {
+    await model.close();
+    throw error;
+  }
+  return { db: path, model };
 }
 
 /** The real SDK client talking to `./bin/flowbench mcp` over stdio. */

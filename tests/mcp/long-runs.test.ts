@@ -9,8 +9,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
-import { connectHttp, connectStdio, prepareDatabase, publishFlows } from '../helpers/mcp';
-import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { connectHttp, connectStdio, slowModelDatabase } from '../helpers/mcp';
+import type { OpenAiServer } from '../helpers/openai-server';
 import { startServe, type ServeProcess } from '../helpers/serve';
 import { useTempDir } from '../helpers/temp';
 import { holdWriteLock } from '../helpers/write-lock';
@@ -37,17 +37,9 @@ interface Structured {
 const structured = (result: Awaited<ReturnType<Client['callTool']>>) => result.structuredContent as Structured;
 
 async function database(delayMs: number): Promise<{ db: string; model: OpenAiServer }> {
-  const model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs }));
-  closers.push(() => model.close());
-  const db = join(tempDir(), 'long.db');
-  prepareDatabase(db, (services) => {
-    services.providers.set(
-      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-      true,
-    );
-    publishFlows(services, [echoFlow, llmFlow]);
-  });
-  return { db, model };
+  const made = await slowModelDatabase(join(tempDir(), 'long.db'), delayMs, [echoFlow, llmFlow]);
+  closers.push(() => made.model.close());
+  return made;
 }
 
 /**

@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { llmFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT } from '../helpers/cli';
-import { prepareDatabase, publishFlows } from '../helpers/mcp';
-import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { slowModelDatabase } from '../helpers/mcp';
+import type { OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
 /**
@@ -23,17 +23,9 @@ afterEach(async () => {
 type Reply = { id?: unknown; result?: { content?: { text?: string }[]; tools?: unknown[] }; error?: unknown };
 
 async function database(delayMs: number): Promise<{ db: string; model: OpenAiServer }> {
-  const model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs }));
-  closers.push(() => model.close());
-  const db = join(tempDir(), 'stdin.db');
-  prepareDatabase(db, (services) => {
-    services.providers.set(
-      { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
-      true,
-    );
-    publishFlows(services, [llmFlow]);
-  });
-  return { db, model };
+  const made = await slowModelDatabase(join(tempDir(), 'stdin.db'), delayMs, [llmFlow]);
+  closers.push(() => made.model.close());
+  return made;
 }
 
 /** Writes `messages` to a new `flowbench mcp`, closes its stdin, and collects what it answered until it exits. */
