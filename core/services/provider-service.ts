@@ -177,17 +177,17 @@ export class ProviderService {
     });
   }
 
+  /** Loads the model library now (see model-library.ts), for a process about to call models. */
+  async preload(): Promise<void> {
+    await loadModelLibrary();
+  }
+
   /**
    * Every call's usage names the model that answered and, when it has a
    * price, what it cost. One port serves every run: it reads the providers
    * and prices at each call, so settings changed meanwhile apply (building
    * one for each run cost an MCP call 2 KB of garbage).
    */
-  /** Loads the model library now (see model-library.ts), for a process about to call models. */
-  async preload(): Promise<void> {
-    await loadModelLibrary();
-  }
-
   port(): LlmPort {
     this.llmPort ??= this.buildPort();
     return this.llmPort;
