@@ -1,7 +1,7 @@
 // `npm test`: type-check, lint, then every test suite (unit + integration with
 // vitest, browser with Playwright when present). Prints one closing line
 // `N passed, N failed[, N skipped]` computed from the runners' JSON reports.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -15,16 +15,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
+/** Runs a step with its output printed as it goes; resolves with its exit status. Steps started before it go on meanwhile. */
 function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label} ===`);
-  const started = performance.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`=== ${label}: ${seconds(started)} ===`);
-  return result.status ?? 1;
-}
-
-/** As `run`, printing as it goes, while what was started before it goes on. */
-function runBeside(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
   const started = performance.now();
   return new Promise((resolve) => {
@@ -89,7 +81,7 @@ const vitestArgs = (report) => ['run', '--reporter=default', '--reporter=json', 
 // The CLI and the run writer the tests spawn, built once from the sources under test; the
 // vitest runs below are told so and do not build them again (tests/setup/build-node.ts).
 const checksFailed = [];
-if (run('node build', process.execPath, [join(root, 'scripts', 'build-node.mjs')]) !== 0)
+if ((await run('node build', process.execPath, [join(root, 'scripts', 'build-node.mjs')])) !== 0)
   checksFailed.push('node build');
 const built = { FLOWBENCH_NODE_BUILT: '1' };
 
@@ -119,7 +111,7 @@ if ((await check('app build', bin('electron-vite'), ['build'])) !== 0) checksFai
 const checkRuns = checks.map(([label, command, args]) => check(label, command, args, { background: true }));
 const vitestReport = join(reports, 'vitest.json');
 const excluded = WAITING_TESTS.flatMap((file) => ['--exclude', file]);
-const vitestCode = await runBeside(
+const vitestCode = await run(
   'unit and integration tests (vitest)',
   bin('vitest'),
   [...vitestArgs(vitestReport), ...excluded],
@@ -134,10 +126,18 @@ console.log(`\n=== checks and vitest: ${seconds(vitestStarted)} ===`);
 const browserDir = join(root, 'tests', 'browser');
 if (existsSync(browserDir) && readdirSync(browserDir).some((f) => f.endsWith('.spec.ts'))) {
   // The browser tests drive the built renderer; build it from the sources being tested.
-  if (run('renderer build', bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']) !== 0)
+  if (
+    (await run('renderer build', bin('vite'), [
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ])) !== 0
+  )
     checksFailed.push('renderer build');
   const playwrightReport = join(reports, 'playwright.json');
-  const code = run('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
+  const code = await run('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
   });
   if (existsSync(playwrightReport)) {
