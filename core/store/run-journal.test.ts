@@ -76,7 +76,7 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     const db = newDatabase('killed.db');
     const answered = await runAndDie(db, 40);
     expect(answered).toHaveLength(40);
-    // The last answers were only in the journal when the process died (a commit waits up to 2 ms).
+    // The last answers were only in the journal when the process died (a commit waits up to 50 ms).
     const before = rawRunIds(db);
     expect(before.length).toBeLessThan(40);
     const journals = readdirSync(journalFolder(db));

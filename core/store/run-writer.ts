@@ -78,8 +78,21 @@ function reportFailed(failed: readonly DroppedWrite[], onDropped: OnDropped): vo
   onDropped(failed);
 }
 
-/** How long a journaled batch waits before the worker is woken to commit it (and the others by then). */
-const POST_AFTER_MS = 2;
+/**
+ * How long a journaled batch waits before the worker is woken to commit it
+ * (and the others by then). Nothing waits for that commit: the batch is
+ * durable in the journal, and a read in this process that needs it posts it
+ * at once (see `sync`, `settled`). 2 ms (the old figure) woke the worker
+ * every few one-at-a-time MCP calls, and each wake cost the answering thread
+ * more than the commit saved: a timer, a post, a settled message back, and
+ * its caches refilled after SQLite's work on a shared core. Measured with
+ * sequential stdio calls, all of a server's threads on one core, alternating
+ * with the same server at 2 ms: main thread 142–167 µs a call at 2 ms,
+ * 115–132 at 50–100; the writer's thread 40–43 µs, 23–25; p50 189–196 µs,
+ * 157–166 (a bare SDK server 108–113). Another process sees a run that much
+ * later, at most.
+ */
+const POST_AFTER_MS = 50;
 /** How often a host looks for journals left by processes that are gone (see run-journal.ts). */
 const RECOVER_EVERY_MS = 3_000;
 
