@@ -2,6 +2,7 @@ import { openDatabase, type FlowbenchDatabase, type OpenOptions } from '../store
 import { FlowRepository } from '../store/flow-repository';
 import { RunLog } from '../store/run-log';
 import { recoverJournals } from '../store/run-journal';
+import { RUN_STATEMENTS } from '../store/run-statements';
 import { RunRepository } from '../store/run-repository';
 import { SettingsRepository } from '../store/settings-repository';
 import { VersionRepository } from '../store/version-repository';
@@ -81,7 +82,7 @@ export function openServices(path: string, options: ServicesOptions = {}): Servi
   // What a process that died had journaled is stored first (its finished runs), then the runs it
   // left "running" are closed as interrupted.
   try {
-    recoverJournals(database.sqlite);
+    recoverJournals(database.sqlite, RUN_STATEMENTS);
   } catch (error) {
     // A locked or read-only database: the journals stay for the next process (or this one's writer) to store.
     process.stderr.write(

@@ -7,7 +7,7 @@ import { useTempDir } from '../../tests/helpers/temp';
 import { openDatabase } from './database';
 import { FlowRepository } from './flow-repository';
 import { createBatchCommitter, prepareRunStatements } from './run-batches';
-import { RUN_STATEMENTS, STEP_KEYS, type RunWrite } from './run-statements';
+import { RUN_SQL, RUN_STATEMENTS, STEP_KEYS, type RunWrite } from './run-statements';
 
 const tempDir = useTempDir();
 const flow = greeterFlow('greeter');
@@ -60,7 +60,7 @@ describe('batch commits', () => {
   it('store a run whose steps go many rows a statement (plain steps with their values alone) exactly as one statement a write does', () => {
     const bulk = newDatabase('bulk.db');
     const failures: string[] = [];
-    const committer = createBatchCommitter(bulk.sqlite, RUN_STATEMENTS, {
+    const committer = createBatchCommitter(bulk.sqlite, RUN_SQL, {
       onBusy: () => undefined,
       onFailed: (failed) => failures.push(...failed.map((f) => f.error.message)),
     });

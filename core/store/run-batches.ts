@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import {
   PLAIN_STEP_KEYS,
-  PLAIN_STEP_UPSERT,
   STEP_KEYS,
+  type RunSql,
   type RunStatementName,
   type RunWrite,
   type RunWriteBatch,
-} from './run-statements';
+} from './run-statement-keys';
 
 /**
  * Commits batches of run-record writes, in order, on one better-sqlite3
@@ -91,11 +91,11 @@ export function runEach(prepared: PreparedRunStatements, writes: readonly RunWri
 
 export function createBatchCommitter<B extends RunWriteBatch>(
   db: Database.Database,
-  statements: Readonly<Record<RunStatementName, string>>,
+  sql: RunSql,
   hooks: BatchHooks<B>,
 ): BatchCommitter<B> {
-  const prepared = prepareRunStatements(db, statements);
-  const steps = bulkStepWriter(db, statements.upsertStep);
+  const prepared = prepareRunStatements(db, sql.statements);
+  const steps = bulkStepWriter(db, sql);
   // IMMEDIATE: take the write lock when the transaction begins, so a busy database is waited for (busy_timeout).
   const commitAll = db.transaction((writes: RunWrite[]) => {
     // A run's steps come in a row: many a statement (see bulkStepWriter); the other writes one by one.
@@ -226,9 +226,9 @@ function multiRow(db: Database.Database, sql: string): (rows: number) => Databas
  * 10 values a row instead of 17: a 1,000-step run's rows took 2.9 µs each
  * and 2.5 µs plain, in a better-sqlite3 micro-benchmark here.
  */
-function bulkStepWriter(db: Database.Database, sql: string): (writes: RunWrite[], from: number) => number {
-  const full = multiRow(db, sql);
-  const plain = multiRow(db, PLAIN_STEP_UPSERT);
+function bulkStepWriter(db: Database.Database, sql: RunSql): (writes: RunWrite[], from: number) => number {
+  const full = multiRow(db, sql.statements.upsertStep);
+  const plain = multiRow(db, sql.plainStepUpsert);
   return (writes, from) => {
     const plainRows = isPlain((writes[from] as RunWrite)[1]);
     let end = from + 1;

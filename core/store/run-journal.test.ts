@@ -9,6 +9,7 @@ import { useTempDir } from '../../tests/helpers/temp';
 import { openServices } from '../services/open-services';
 import { finishedRunWrites } from '../../tests/helpers/run-writes';
 import { journalFolder, recoverJournals, RunJournal } from './run-journal';
+import { RUN_STATEMENTS } from './run-statements';
 
 const tempDir = useTempDir();
 const CHILD = join(import.meta.dirname, '../../tests/helpers/journal-child.ts');
@@ -104,7 +105,7 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     expect(readdirSync(journalFolder(db))).toEqual([]);
     const sqlite = new Database(db);
     expect(sqlite.prepare('SELECT count(*) FROM run_journals').pluck().get()).toBe(0);
-    expect(recoverJournals(sqlite)).toBe(0);
+    expect(recoverJournals(sqlite, RUN_STATEMENTS)).toBe(0);
     expect(sqlite.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(40);
     sqlite.close();
   });
@@ -215,7 +216,7 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
       join(journalFolder(db), name),
       `${line(1, 'run-one')}\n${line(2, 'run-two')}\n${line(3, 'run-three').slice(0, 40)}`,
     );
-    expect(recoverJournals(sqlite)).toBe(1);
+    expect(recoverJournals(sqlite, RUN_STATEMENTS)).toBe(1);
     // Batch 1 was not stored again (it would have been, had the mark been ignored: it is not in the table).
     expect(sqlite.prepare('SELECT id FROM runs ORDER BY id').pluck().all()).toEqual(['run-two']);
     sqlite.close();
@@ -228,7 +229,7 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
       const name = `${live.pid}-1-abcd.jsonl`;
       writeFileSync(join(journalFolder(db), name), '', { mode: 0o600 });
       const sqlite = new Database(db);
-      expect(recoverJournals(sqlite)).toBe(0);
+      expect(recoverJournals(sqlite, RUN_STATEMENTS)).toBe(0);
       sqlite.close();
       expect(readdirSync(journalFolder(db))).toEqual([name]);
     } finally {
@@ -253,8 +254,8 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     expect(readdirSync(journalFolder(db))).toEqual([held]);
     // This process's replay leaves its own journals alone, but for the held ones it names.
     const sqlite = new Database(db);
-    expect(recoverJournals(sqlite)).toBe(0);
-    expect(recoverJournals(sqlite, journal.heldLeft())).toBe(1);
+    expect(recoverJournals(sqlite, RUN_STATEMENTS)).toBe(0);
+    expect(recoverJournals(sqlite, RUN_STATEMENTS, journal.heldLeft())).toBe(1);
     expect(readdirSync(journalFolder(db))).toEqual([]);
     sqlite.close();
   });
@@ -277,7 +278,7 @@ describe('run journals (an answer never waits for SQLite, and a killed host lose
     const sqlite = new Database(db);
     sqlite.pragma('foreign_keys = ON');
     // What the host's writer asks for every few seconds: its held journals (none here).
-    expect(recoverJournals(sqlite, journal.heldLeft())).toBe(1);
+    expect(recoverJournals(sqlite, RUN_STATEMENTS, journal.heldLeft())).toBe(1);
     // Ours is not stored behind the writer's back (its own commit would then fail as a duplicate), nor
     // removed while it is appended to (a crash would then lose what it holds).
     expect(sqlite.prepare('SELECT id FROM runs').pluck().all()).toEqual(['run-left']);

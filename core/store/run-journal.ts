@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from './process-alive';
-import { prepareRunStatements, runEach, type PreparedRunStatements } from './run-batches';
-import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
+import { prepareRunStatements, runEach } from './run-batches';
+import type { RunStatementName, RunWrite, RunWriteBatch } from './run-statement-keys';
 
 /**
  * Run journals: how a long-lived host (`flowbench mcp`, `serve`, the app)
@@ -217,20 +217,18 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-interface ReplayStatements {
-  writes: PreparedRunStatements;
+interface JournalStatements {
   mark: Database.Statement;
   forget: Database.Statement;
 }
 
-/** The statements a replay runs, prepared once per connection. */
-const preparedFor = new WeakMap<Database.Database, ReplayStatements>();
+/** The statements reading and deleting journals' marks, prepared once per connection. */
+const preparedFor = new WeakMap<Database.Database, JournalStatements>();
 
-function statementsOf(sqlite: Database.Database): ReplayStatements {
+function statementsOf(sqlite: Database.Database): JournalStatements {
   let prepared = preparedFor.get(sqlite);
   if (!prepared) {
     prepared = {
-      writes: prepareRunStatements(sqlite, RUN_STATEMENTS),
       mark: sqlite.prepare('SELECT committed_batch FROM run_journals WHERE journal = ?').pluck(),
       forget: sqlite.prepare('DELETE FROM run_journals WHERE journal = ?'),
     };
@@ -261,6 +259,7 @@ export function forgetJournals(sqlite: Database.Database, names: readonly string
  */
 export function recoverJournals(
   sqlite: Database.Database,
+  statements: Readonly<Record<RunStatementName, string>>,
   held: readonly string[] = [],
   token: string = JOURNAL_TOKEN,
 ): number {
@@ -282,13 +281,20 @@ export function recoverJournals(
       // A live process owns its journal; one with our pid and another token is a predecessor's (a container's pid 1).
       continue;
     }
-    stored += replay(sqlite, folder, name);
+    stored += replay(sqlite, statements, folder, name);
   }
   return stored;
 }
 
-function replay(sqlite: Database.Database, folder: string, name: string): number {
-  const statements = statementsOf(sqlite);
+function replay(
+  sqlite: Database.Database,
+  statements: Readonly<Record<RunStatementName, string>>,
+  folder: string,
+  name: string,
+): number {
+  // Prepared for this replay alone: most hosts never replay a journal.
+  const writes = prepareRunStatements(sqlite, statements);
+  const { mark: markOf } = statementsOf(sqlite);
   const path = join(folder, name);
   const failures: string[] = [];
   const applied = sqlite
@@ -299,7 +305,7 @@ function replay(sqlite: Database.Database, folder: string, name: string): number
       } catch {
         return 0; // Another process replayed and removed it meanwhile.
       }
-      const mark = (statements.mark.get(name) as number | undefined) ?? 0;
+      const mark = (markOf.get(name) as number | undefined) ?? 0;
       let count = 0;
       for (const line of text.split('\n')) {
         if (line === '') continue;
@@ -311,7 +317,7 @@ function replay(sqlite: Database.Database, folder: string, name: string): number
         }
         if (batch.id <= mark) continue;
         // A write that fails (its flow was deleted since, say) does not keep the rest of the journal out.
-        for (const { write, error } of runEach(statements.writes, batch.writes)) {
+        for (const { write, error } of runEach(writes, batch.writes)) {
           failures.push(`${write[0]}: ${error.message}`);
         }
         count++;

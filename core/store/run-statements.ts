@@ -1,5 +1,18 @@
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
+import {
+  JOURNAL_KEYS,
+  PLAIN_STEP_KEYS,
+  RUN_FINISH_KEYS,
+  RUN_START_KEYS,
+  SNAPSHOT_KEYS,
+  STEP_KEYS,
+  type KeysOf,
+  type RunSql,
+  type RunStatementName,
+} from './run-statement-keys';
 import { runJournals, runSteps, runs, snapshots } from './schema';
+
+export * from './run-statement-keys';
 
 /**
  * The statements that record runs, by name, generated from the Drizzle
@@ -9,8 +22,6 @@ import { runJournals, runSteps, runs, snapshots } from './schema';
  * Parameters are positional, in the order of the key lists: a write's values
  * cross to the worker as a plain array, the cheapest thing to copy.
  */
-
-type KeysOf<T extends Table> = readonly (keyof T['_']['columns'] & string)[];
 
 const columnName = <T extends Table>(table: T, key: keyof T['_']['columns'] & string): string => {
   const column = (getTableColumns(table) as Record<string, { name: string }>)[key];
@@ -29,57 +40,6 @@ function insert<T extends Table>(
   const values = [...keys.map(() => '?'), ...fixedKeys.map((key) => fixed[key] as string)];
   return `INSERT INTO ${getTableName(table)} (${names.join(', ')}) VALUES (${values.join(', ')})`;
 }
-
-export const SNAPSHOT_KEYS = ['hash', 'body', 'createdAt'] as const satisfies KeysOf<typeof snapshots>;
-export const RUN_START_KEYS = [
-  'id',
-  'flowId',
-  'flowName',
-  'flowVersion',
-  'snapshotHash',
-  'inputs',
-  'trigger',
-  'client',
-  'hostPid',
-  'startedAt',
-  'reuse',
-  'parentRunId',
-  'traceparent',
-  'toNodeId',
-  'conversation',
-] as const satisfies KeysOf<typeof runs>;
-export const RUN_FINISH_KEYS = [
-  'status',
-  'output',
-  'errorCode',
-  'errorMessage',
-  'errorNodeId',
-  'finishedAt',
-  'durationMs',
-] as const satisfies KeysOf<typeof runs>;
-export const STEP_KEYS = [
-  'runId',
-  'nodeId',
-  'seq',
-  'status',
-  'attempts',
-  'input',
-  'output',
-  'errorCode',
-  'errorMessage',
-  'usage',
-  'messages',
-  'startedAt',
-  'finishedAt',
-  'retries',
-  'toolCalls',
-  'childRunId',
-  'iteration',
-  'origin',
-  'warnings',
-] as const satisfies KeysOf<typeof runSteps>;
-
-export const JOURNAL_KEYS = ['journal', 'committedBatch'] as const satisfies KeysOf<typeof runJournals>;
 
 const step = (key: (typeof STEP_KEYS)[number]) => columnName(runSteps, key);
 /**
@@ -113,30 +73,6 @@ const stepUpsert = (keys: KeysOf<typeof runSteps>): string =>
     .map(([key, value]) => `${step(key as keyof typeof STEP_MERGE)} = ${value}`)
     .join(', ')}`;
 
-/**
- * The values only some steps have (a model call's usage, a failure's error,
- * an agent's tool calls). Most steps (a template's, an input's, a
- * condition's, any node's start) have none of them, and are written with the
- * other keys alone (see bulkStepWriter): binding a parameter is most of a
- * row's cost, and a step row has 18.
- */
-const OPTIONAL_STEP_KEYS: readonly string[] = [
-  'errorCode',
-  'errorMessage',
-  'usage',
-  'messages',
-  'retries',
-  'toolCalls',
-  'childRunId',
-  'origin',
-] satisfies KeysOf<typeof runSteps>;
-
-/** The keys of a plain step: every step key but the optional ones, in STEP_KEYS' order. */
-export const PLAIN_STEP_KEYS: KeysOf<typeof runSteps> = STEP_KEYS.filter((key) => !OPTIONAL_STEP_KEYS.includes(key));
-
-/** The upsert of a step with PLAIN_STEP_KEYS alone: the same row, and the same merge, as upsertStep with nulls for the others. */
-export const PLAIN_STEP_UPSERT = stepUpsert(PLAIN_STEP_KEYS);
-
 export const RUN_STATEMENTS = {
   insertSnapshot: insert(snapshots, SNAPSHOT_KEYS).replace('INSERT', 'INSERT OR IGNORE'),
   insertRun: insert(runs, RUN_START_KEYS, { status: "'running'" }),
@@ -146,27 +82,11 @@ export const RUN_STATEMENTS = {
   upsertStep: stepUpsert(STEP_KEYS),
   /** How far a run journal is committed (see run-journal.ts): in the same transaction as the batch it names. */
   markJournal: `${insert(runJournals, JOURNAL_KEYS)} ON CONFLICT (${columnName(runJournals, 'journal')}) DO UPDATE SET ${columnName(runJournals, 'committedBatch')} = max(${getTableName(runJournals)}.${columnName(runJournals, 'committedBatch')}, excluded.${columnName(runJournals, 'committedBatch')})`,
-} as const;
+} as const satisfies Record<RunStatementName, string>;
 
-export type RunStatementName = keyof typeof RUN_STATEMENTS;
-
-type SqlValue = string | number | null;
-/** One value per key of a key list, in its order. */
-type ValuesFor<Keys extends readonly unknown[]> = { -readonly [K in keyof Keys]: SqlValue };
-/** The positional parameters of each statement, one per key above. */
-export interface RunStatementParams {
-  insertSnapshot: ValuesFor<typeof SNAPSHOT_KEYS>;
-  insertRun: ValuesFor<typeof RUN_START_KEYS>;
-  insertFinishedRun: [...ValuesFor<typeof RUN_START_KEYS>, ...ValuesFor<typeof RUN_FINISH_KEYS>];
-  finishRun: [...ValuesFor<typeof RUN_FINISH_KEYS>, id: string];
-  upsertStep: ValuesFor<typeof STEP_KEYS>;
-  markJournal: ValuesFor<typeof JOURNAL_KEYS>;
-}
-
-/** One statement to run with its parameters (plain data: it may cross to a worker). */
-export type RunWrite = { [N in RunStatementName]: [statement: N, params: RunStatementParams[N]] }[RunStatementName];
-
-/** Writes that belong together: one commit of the group-commit queue. */
-export interface RunWriteBatch {
-  writes: RunWrite[];
-}
+/** What the run writers prepare, the worker's included (it gets this from the main thread; see run-statement-keys.ts). */
+export const RUN_SQL: RunSql = {
+  statements: RUN_STATEMENTS,
+  /** The upsert of a step with PLAIN_STEP_KEYS alone: the same row, and the same merge, as upsertStep with nulls for the others. */
+  plainStepUpsert: stepUpsert(PLAIN_STEP_KEYS),
+};

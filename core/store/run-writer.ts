@@ -7,7 +7,7 @@ import { BacklogGuard } from './backlog-guard';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import { createBatchCommitter, type BatchCommitter } from './run-batches';
 import { forgetJournals, JOURNAL_TOKEN, journalMark, journalOfBatch, markedJournal, RunJournal } from './run-journal';
-import { RUN_STATEMENTS, type RunWrite, type RunWriteBatch } from './run-statements';
+import { RUN_SQL, type RunWrite, type RunWriteBatch } from './run-statements';
 import { runIdOf } from './run-writes';
 import type { FromWorker, ToWorker, WriterWorkerData } from './run-writer.worker';
 
@@ -104,7 +104,7 @@ export class InlineRunWriter implements RunWriter {
   readonly journaled = false;
 
   constructor(sqlite: Database.Database, onDropped: OnDropped) {
-    this.committer = createBatchCommitter(sqlite, RUN_STATEMENTS, {
+    this.committer = createBatchCommitter(sqlite, RUN_SQL, {
       onBusy: (error) => report(`run records wait for the database: ${error.message}`),
       onFailed: (failed) =>
         reportFailed(
@@ -231,7 +231,7 @@ export class BackgroundRunWriter implements RunWriter {
     const workerData: WriterWorkerData = {
       path: sqlite.name,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-      statements: RUN_STATEMENTS,
+      sql: RUN_SQL,
       signals: this.state.buffer,
       journalToken: JOURNAL_TOKEN,
     };
@@ -432,7 +432,7 @@ export class BackgroundRunWriter implements RunWriter {
       this.hereConnection.pragma('busy_timeout = 0');
       // Its commits never checkpoint (that copies pages and syncs): the worker does, every CHECKPOINT_EVERY of them.
       this.hereConnection.pragma('wal_autocheckpoint = 0');
-      this.here = createBatchCommitter(this.hereConnection, RUN_STATEMENTS, {
+      this.here = createBatchCommitter(this.hereConnection, RUN_SQL, {
         onBusy: () => undefined,
         onFailed: (failed) =>
           reportFailed(

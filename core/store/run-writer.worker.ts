@@ -12,12 +12,13 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { RunStatementName, RunWrite, RunWriteBatch } from './run-statements';
+import type { RunSql, RunWrite, RunWriteBatch } from './run-statement-keys';
 
 export interface WriterWorkerData {
   path: string;
   nativeBinding?: string;
-  statements: Record<RunStatementName, string>;
+  /** The statements' SQL, built from the schema on the main thread (see run-statement-keys.ts). */
+  sql: RunSql;
   signals: SharedArrayBuffer;
   /** The main thread's journal token: this thread's copy of run-journal.ts has one of its own (see JOURNAL_TOKEN). */
   journalToken: string;
@@ -41,7 +42,7 @@ interface NumberedBatch extends RunWriteBatch {
   id: number;
 }
 
-const { path, nativeBinding, statements, signals, journalToken } = workerData as WriterWorkerData;
+const { path, nativeBinding, sql, signals, journalToken } = workerData as WriterWorkerData;
 const state = new Int32Array(signals);
 const port = parentPort;
 const report = (message: string) => process.stderr.write(`flowbench: ${message}\n`);
@@ -105,7 +106,7 @@ try {
   /** The journal each journaled write is in. */
   const journalOf = new WeakMap<RunWrite, string>();
   const keptNote = 'kept in the run journal, stored once the database takes writes again';
-  const committer = createBatchCommitter<NumberedBatch>(db, statements, {
+  const committer = createBatchCommitter<NumberedBatch>(db, sql, {
     onBusy: (error) => report(`run records wait for the database: ${error.message}`),
     // The main thread reports them: it knows which snapshots to store again.
     onFailed: (failed, whole) => {
@@ -175,7 +176,7 @@ try {
   let recoverFailure: string | undefined;
   const recover = (held: string[]) => {
     try {
-      const stored = recoverJournals(db, held, journalToken);
+      const stored = recoverJournals(db, sql.statements, held, journalToken);
       recoverFailure = undefined;
       if (stored > 0)
         report(
