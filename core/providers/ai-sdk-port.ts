@@ -13,6 +13,9 @@ import { modelAnswer } from './model-answer';
 import { missingKey } from './key-errors';
 import { nameModel, routeSdkWarnings } from './sdk-warnings';
 
+// The model library's loader calls it with the library (model-library.ts).
+export { loadFetchClasses } from './http-fetch';
+
 /** A part of a user message as the AI SDK takes it: text, or an image's base64 and type. */
 export type UserPart = { type: 'text'; text: string } | { type: 'image'; image: string; mediaType: string };
 

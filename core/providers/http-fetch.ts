@@ -162,6 +162,16 @@ export function createHttpFetch(connectTimeoutMs = CONNECT_TIMEOUT_MS): Fetch {
 /** `fetch` for the model providers (see createHttpFetch). */
 export const httpFetch = createHttpFetch();
 
+/**
+ * Loads Node's fetch classes (Headers, Response) that the first call builds
+ * its answer with: they are Node's bundled undici, loaded on first use, and
+ * that took 32–36 ms here, paid inside the first model call of a process.
+ * Called where the model library loads (model-library.ts), ahead of that call.
+ */
+export function loadFetchClasses(): void {
+  new Response('');
+}
+
 /** A web Response over node:http's answer; the body decoded and ended by an abort as fetch's is. */
 function toResponse(message: IncomingMessage, url: URL, signal: AbortSignal | undefined): Response {
   const status = message.statusCode ?? 0;

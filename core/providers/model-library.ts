@@ -12,6 +12,10 @@ import type * as AiSdkPort from './ai-sdk-port';
 let library: Promise<typeof AiSdkPort> | undefined;
 
 export function loadModelLibrary(): Promise<typeof AiSdkPort> {
-  library ??= import('./ai-sdk-port');
+  library ??= import('./ai-sdk-port').then((port) => {
+    // With the library, what its first call would load (see loadFetchClasses).
+    port.loadFetchClasses();
+    return port;
+  });
   return library;
 }
