@@ -322,6 +322,8 @@ export type HostEvent =
   | QuestionEvent
   /** Flows changed (here or in another process); `origin` is the client that made the change. */
   | { type: 'flows.changed'; flowIds: string[]; origin?: string }
+  /** Another connection stored runs (an MCP client's, the CLI's), and no flow or agent changed: lists of runs ask again. */
+  | { type: 'runs.changed' }
   /** The desktop app's menu, or a flow file opened with the app (never sent by `serve`). */
   | { type: 'app.command'; command: AppCommand };
 

@@ -8,6 +8,7 @@ import { ApiHost } from './api-host';
 import { createApiHttpHandler } from './api-http';
 import { refuseForeignRequest } from './local-guard';
 import { hasRenderer, serveStatic } from './static-files';
+import { watchDatabase } from './database-watcher';
 import type { Services } from '../services/open-services';
 import { editorSessionToken, httpToken } from './host-tokens';
 
@@ -103,16 +104,7 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   });
   port = (server.address() as AddressInfo).port;
   mcp.startWatching();
-  // Edits made by other processes (the CLI, the desktop app) reach open editors.
-  let dataVersion = services.database.sqlite.pragma('data_version', { simple: true });
-  const watcher = setInterval(() => {
-    const now = services.database.sqlite.pragma('data_version', { simple: true });
-    if (now !== dataVersion) {
-      dataVersion = now;
-      api.emit({ type: 'flows.changed', flowIds: [] });
-    }
-  }, 1000);
-  watcher.unref();
+  const stopWatching = watchDatabase(services, api);
   return {
     url: `http://127.0.0.1:${port}`,
     editorUrl: `http://127.0.0.1:${port}/?session=${sessionToken}`,
@@ -121,7 +113,7 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
     mcp,
     api,
     close: async () => {
-      clearInterval(watcher);
+      stopWatching();
       await mcp.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -26,6 +26,7 @@ import { droppedSettings, type DroppedSetting } from '../model/dropped-fields';
 import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
 import { edgeToRow, flowFieldsToRow, flowFromRows, nodeFromRow, nodeToRow } from './flow-rows';
 import { edges, flows, nodes } from './schema';
+import { flowsFingerprint } from './flows-fingerprint';
 
 export type { FlowSummary } from '../model/summaries';
 
@@ -75,6 +76,11 @@ export class FlowRepository {
       for (const node of nodeRows) revs[node.id] = node.rev;
       return { flow: flowFromRows(row, nodeRows, edgeRows), revs };
     });
+  }
+
+  /** A fingerprint of flows and agents as stored: equal strings, none of them changed (see flows-fingerprint.ts). */
+  fingerprint(): string {
+    return flowsFingerprint(this.database.sqlite);
   }
 
   /** Every flow's summary, by name; or the one flow `onlyId` names (none when it does not exist). */

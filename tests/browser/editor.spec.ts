@@ -235,6 +235,45 @@ test('a flow read again as another is opened stays out of it: the editor shows t
   await expect(nodes(page)).toHaveCount(5);
 });
 
+test("runs another process stores reach the Run tab's list, and the open flow is not read again for them", async ({
+  page,
+  served,
+}) => {
+  const flow: FlowInput = {
+    ...buildFlow({
+      id: 'watched',
+      nodes: [input(), template('say', 'said'), output('{{nodes.say.output}}')],
+      edges: ['input>say', 'say>result'],
+    }),
+    name: 'Watched flow',
+  };
+  await openFlow(page, served, flow);
+  await page.getByRole('tab', { name: 'Run' }).click();
+  const recent = page.getByRole('region', { name: 'Recent runs' }).locator('button.link');
+  await expect(recent).toHaveCount(0);
+  // serve looks at the database file once a second. The first run's tick also takes in the flow
+  // stored beside it above (which it may tell as a flow change), so reads are counted after it.
+  expect((await runCli(['--db', served.db, 'run', 'watched'])).code).toBe(0);
+  await expect(recent).toHaveCount(1);
+  const flowReads: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/flows\/(get|list)$/.test(request.url())) flowReads.push(request.url());
+  });
+  expect((await runCli(['--db', served.db, 'run', 'watched'])).code).toBe(0);
+  await expect(recent).toHaveCount(2);
+  expect((await runCli(['--db', served.db, 'run', 'watched'])).code).toBe(0);
+  await expect(recent).toHaveCount(3);
+  await expect(recent.first()).toContainText('succeeded · cli');
+  // Only runs changed: neither the flow list nor the open flow was read again (each read every second before).
+  expect(flowReads).toEqual([]);
+  // A node renamed by another process still reaches the editor: the open flow is read again.
+  withDatabase(served.db, (services) =>
+    services.flows.applyChanges('watched', { updateNodes: [{ id: 'say', label: 'Renamed elsewhere' }] }),
+  );
+  await expect(page.getByTestId('rf__node-say')).toContainText('Renamed elsewhere');
+  expect(flowReads.length).toBeGreaterThan(0);
+});
+
 test('a stored run still loading when another flow is opened is not shown over that flow', async ({ page, served }) => {
   const saying = (id: string, name: string): FlowInput => ({
     ...buildFlow({

@@ -4,4 +4,4 @@ import type { HostEvent } from '../../../core/api/contract';
 export const runsMayHaveChanged = (event: HostEvent): boolean =>
   event.type === 'run'
     ? event.event.type === 'run.finished'
-    : event.type === 'flows.changed' && event.flowIds.length === 0;
+    : event.type === 'runs.changed' || (event.type === 'flows.changed' && event.flowIds.length === 0);

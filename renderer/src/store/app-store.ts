@@ -31,6 +31,8 @@ transport.subscribe((event) => {
   if (event.type === 'run') return state.applyRunEvent(event.event);
   if (event.type === 'app.command') return void runAppCommand(event.command);
   if (event.type === 'run.question' || event.type === 'run.question.closed') return state.applyQuestionEvent(event);
+  // Runs stored by another connection (an MCP client's call, a CLI run), and nothing else: the open flow stays as it is.
+  if (event.type === 'runs.changed') return void (state.flowId && state.loadRecentRuns());
   if (event.origin === CLIENT_ID) return;
   void state.loadFlows();
   const open = state.flowId;
