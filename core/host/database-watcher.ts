@@ -5,8 +5,9 @@ import type { ApiHost } from './api-host';
 const WATCH_EVERY_MS = 1000;
 
 /**
- * Tells open editors what other connections committed to the database file:
- * edits made by other processes (the CLI, the desktop app) as flows.changed,
+ * Tells open editors (a `serve`'s, the desktop app's windows) what other
+ * connections committed to the database file:
+ * edits made by other processes (the CLI, another Flowbench) as flows.changed,
  * which has them read the flow list and the open flow again; runs alone (an
  * MCP client's calls, this host's own run writer, which commits on a
  * connection of its own) as runs.changed, which has lists of runs ask again
@@ -26,6 +27,8 @@ export function watchDatabase(services: Services, api: ApiHost): () => void {
     if (event.type === 'flows.changed' && event.flowIds.length > 0) ownEdits = true;
   });
   const watcher = setInterval(() => {
+    // Closed under it (a host closing its services before its watcher): nothing is left to watch.
+    if (!sqlite.open) return stop();
     const now = dataVersion();
     if (now === version) {
       if (ownEdits) fingerprint = services.flows.fingerprint();
@@ -40,8 +43,9 @@ export function watchDatabase(services: Services, api: ApiHost): () => void {
     api.emit(flowsChanged ? { type: 'flows.changed', flowIds: [] } : { type: 'runs.changed' });
   }, WATCH_EVERY_MS);
   watcher.unref();
-  return () => {
+  function stop(): void {
     clearInterval(watcher);
     unsubscribe();
-  };
+  }
+  return stop;
 }

@@ -3,6 +3,7 @@ import type { AppCommand } from '../../core/api/app-commands';
 import type { HostEvent } from '../../core/api/contract';
 import { useEnvironmentProxy } from '../../core/services/network';
 import { ApiHost } from '../../core/host/api-host';
+import { watchDatabase } from '../../core/host/database-watcher';
 import { endpointsFor } from '../../core/host/client-config';
 import { httpToken } from '../../core/host/http-host';
 import { keychainBackend } from '../../core/services/keychain-backend';
@@ -107,6 +108,8 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
   api.subscribe((event: HostEvent) => {
     for (const w of shell.windows()) if (!w.isDestroyed()) w.webContents.send(EVENT_CHANNEL, event);
   });
+  // Flows edited and runs stored by other processes (the CLI, an MCP client's `flowbench mcp`) reach the windows.
+  const stopWatching = watchDatabase(services, api);
   shell.denyPermissions();
   shell.app.setAboutPanelOptions({
     applicationName: 'Flowbench',
@@ -177,6 +180,7 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     if (shell.platform !== 'darwin') shell.app.quit();
   });
   shell.app.on('will-quit', () => {
+    stopWatching();
     void http.close().finally(() => services.close());
   });
   return { services, api, http, window: () => window };

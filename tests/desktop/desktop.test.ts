@@ -6,7 +6,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../core/api/contract';
 import { startDesktop, type Desktop, type DesktopOptions } from '../../electron/desktop/desktop';
-import { ROOT } from '../helpers/cli';
+import { openServices } from '../../core/services/open-services';
+import { ROOT, runCli } from '../helpers/cli';
+import { greeterFlow } from '../helpers/flow-builder';
 import { useTempDir } from '../helpers/temp';
 import { FakeShell, type FakeWindow } from './fake-shell';
 
@@ -283,6 +285,29 @@ describe('the desktop main process', () => {
     started.pop();
     const relaunched = await launch(new FakeShell(tempDir()), { port: undefined });
     expect(relaunched!.http.host.port).toBe(free);
+  });
+
+  it('tells its window of runs and flow edits that other processes commit to its database, each as what it is', async () => {
+    const path = join(tempDir(), 'app.db');
+    const other = openServices(path);
+    other.flows.create(greeterFlow('shared'));
+    other.close();
+    const shell = new FakeShell(tempDir());
+    await launch(shell);
+    const events = () =>
+      shell.windows[0]!.webContents.sent.map((s) => s.payload as HostEvent).filter(
+        (e) => e.type === 'runs.changed' || e.type === 'flows.changed',
+      );
+    // A run stored by the CLI: the window's lists of runs ask again; its open flow is left as it is.
+    expect((await runCli(['--db', path, 'run', 'shared', '--input', 'who=Ada'])).code).toBe(0);
+    await expect.poll(events, { timeout: 5000 }).toEqual([{ type: 'runs.changed' }]);
+    // A flow edited by another process: the window reads flows again.
+    const editor = openServices(path);
+    editor.flows.applyChanges('shared', { updateNodes: [{ id: 'greet', label: 'Edited elsewhere' }] });
+    editor.close();
+    await expect
+      .poll(events, { timeout: 5000 })
+      .toEqual([{ type: 'runs.changed' }, { type: 'flows.changed', flowIds: [] }]);
   });
 });
 
