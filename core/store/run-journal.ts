@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from './process-alive';
-import { prepareRunStatements, runEach } from './run-batches';
+import { prepareRunStatements, runEach, type PreparedRunStatements } from './run-batches';
 import type { RunStatementName, RunWrite, RunWriteBatch } from './run-statement-keys';
 
 /**
@@ -271,6 +271,8 @@ export function recoverJournals(
     return 0; // No journal was ever written beside this database.
   }
   let stored = 0;
+  // Prepared once, for the first journal to replay: most hosts never replay one.
+  let writes: PreparedRunStatements | undefined;
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
     const [pidText, nameToken] = name.split('-');
@@ -281,19 +283,13 @@ export function recoverJournals(
       // A live process owns its journal; one with our pid and another token is a predecessor's (a container's pid 1).
       continue;
     }
-    stored += replay(sqlite, statements, folder, name);
+    writes ??= prepareRunStatements(sqlite, statements);
+    stored += replay(sqlite, writes, folder, name);
   }
   return stored;
 }
 
-function replay(
-  sqlite: Database.Database,
-  statements: Readonly<Record<RunStatementName, string>>,
-  folder: string,
-  name: string,
-): number {
-  // Prepared for this replay alone: most hosts never replay a journal.
-  const writes = prepareRunStatements(sqlite, statements);
+function replay(sqlite: Database.Database, writes: PreparedRunStatements, folder: string, name: string): number {
   const { mark: markOf } = statementsOf(sqlite);
   const path = join(folder, name);
   const failures: string[] = [];
