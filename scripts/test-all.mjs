@@ -1,5 +1,5 @@
-// `npm test`: type-check, lint, then every test suite (unit + integration with
-// vitest, browser with Playwright when present). Prints one closing line
+// `npm test`: every test suite (unit + integration with vitest, browser with
+// Playwright when present), with the type-check and lint beside them. Prints one closing line
 // `N passed, N failed[, N skipped]` computed from the runners' JSON reports.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
+const testStarted = performance.now();
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
 /** Runs a step with its output printed as it goes; resolves with its exit status. Steps started before it go on meanwhile. */
@@ -78,6 +79,30 @@ function countVitest(report, code) {
 }
 const vitestArgs = (report) => ['run', '--reporter=default', '--reporter=json', `--outputFile=${report}`];
 
+// An install made without the packages' install scripts (`npm ci --ignore-scripts`, as .ci/run does)
+// runs them here, beside the checks, which need none of them: better-sqlite3's compile from source
+// takes over a minute on one core, while the other core would idle through an `npm ci`. The tests
+// wait for them. An install that ran its scripts has the SQLite addon, and nothing runs again.
+const sqliteAddon = join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+const npm = process.env.npm_execpath
+  ? [process.execPath, [process.env.npm_execpath]]
+  : [process.platform === 'win32' ? 'npm.cmd' : 'npm', []];
+const installScripts = existsSync(sqliteAddon)
+  ? Promise.resolve(0)
+  : check('install scripts (npm rebuild)', npm[0], [...npm[1], 'rebuild']);
+
+// The checks read the sources and write nothing the others read. They run beside everything
+// else at the lowest priority, on the CPU the tests leave while they wait on processes, servers
+// and timers (the main vitest run kept two cores about two-thirds busy): the checks alone took
+// 109 s before the tests started. At an equal priority, four checks on two cores slowed a call
+// these tests time to 8 s.
+const checks = [
+  ['typecheck', bin('tsc'), ['-b']],
+  ['eslint', bin('eslint'), ['.']],
+  ['prettier', bin('prettier'), ['--check', '.']],
+];
+const checkRuns = checks.map(([label, command, args]) => check(label, command, args, { background: true }));
+
 // The CLI and the run writer the tests spawn, built once from the sources under test; the
 // vitest runs below are told so and do not build them again (tests/setup/build-node.ts).
 const checksFailed = [];
@@ -90,25 +115,16 @@ const built = { FLOWBENCH_NODE_BUILT: '1' };
 const WAITING_TESTS = ['tests/mcp/long-runs.test.ts'];
 const waitingReport = join(reports, 'vitest-waiting.json');
 
-// The checks read the sources and write nothing the others read. They run beside the vitest
-// runs (and the browser tests, if still going) at the lowest priority, on the CPU the tests leave
-// while they wait on processes, servers and timers (the main run kept two cores about two-thirds
-// busy): the checks alone took 109 s before the tests started. At an equal priority, four checks
-// on two cores slowed a call these tests time to 8 s.
-const checks = [
-  ['typecheck', bin('tsc'), ['-b']],
-  ['eslint', bin('eslint'), ['.']],
-  ['prettier', bin('prettier'), ['--check', '.']],
-];
+// The desktop app's bundles (main, preload, renderer): built on every run, so a break in them
+// fails CI although Electron itself cannot start here. Before the vitest runs, as its renderer
+// build empties out/renderer/, which tests there read (the editor's page that `serve` serves).
+if ((await check('app build', bin('electron-vite'), ['build'])) !== 0) checksFailed.push('app build');
+if ((await installScripts) !== 0) checksFailed.push('install scripts');
+
 const vitestStarted = performance.now();
 const waiting = check('waiting tests (vitest)', bin('vitest'), [...vitestArgs(waitingReport), ...WAITING_TESTS], {
   env: built,
 });
-// The desktop app's bundles (main, preload, renderer): built on every run, so a break in them
-// fails CI although Electron itself cannot start here. Before the main run, as its renderer
-// build empties out/renderer/, which tests there read (the editor's page that `serve` serves).
-if ((await check('app build', bin('electron-vite'), ['build'])) !== 0) checksFailed.push('app build');
-const checkRuns = checks.map(([label, command, args]) => check(label, command, args, { background: true }));
 const vitestReport = join(reports, 'vitest.json');
 const excluded = WAITING_TESTS.flatMap((file) => ['--exclude', file]);
 const vitestCode = await run(
@@ -152,7 +168,7 @@ if (existsSync(browserDir) && readdirSync(browserDir).some((f) => f.endsWith('.s
 // at the lowest priority, had about a minute left to run on one core while the other idled).
 const statuses = await Promise.all(checkRuns);
 checksFailed.push(...checks.filter((_, i) => statuses[i] !== 0).map(([label]) => label));
-console.log(`\n=== checks and tests: ${seconds(vitestStarted)} ===`);
+console.log(`\n=== checks and tests: ${seconds(testStarted)} ===`);
 if (checksFailed.length > 0) console.log(`\nchecks failed: ${checksFailed.join(', ')}`);
 const summary = `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`;
 writeFileSync(join(reports, 'summary.txt'), `${summary}\n`);
