@@ -16,46 +16,35 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const testStarted = performance.now();
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
-/** Runs a step with its output printed as it goes; resolves with its exit status. Steps started before it go on meanwhile. */
-function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label} ===`);
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    let finished = false;
-    const done = (status) => {
-      if (finished) return;
-      finished = true;
-      console.log(`=== ${label}: ${seconds(started)} ===`);
-      resolve(status);
-    };
-    child.on('error', () => done(1));
-    child.on('close', (status) => done(status ?? 1));
-  });
-}
-
 /**
- * Runs a check with its output kept, so that checks running side by side print one after another.
+ * Runs a step; resolves with its exit status. Steps started before it go on meanwhile.
+ * `live`: its output is printed as it goes (one such step at a time); otherwise it is kept and
+ * printed when the step ends, so that steps running side by side print one after another.
  * `background` lowers its priority, so that tests running beside it get the CPU they ask for.
  */
-function check(label, command, args, { env = {}, background = false } = {}) {
+function step(label, command, args, { env = {}, live = false, background = false } = {}) {
+  if (live) console.log(`\n=== ${label} ===`);
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: live ? 'inherit' : 'pipe',
+      env: { ...process.env, ...env },
+    });
     try {
       if (background && child.pid) setPriority(child.pid, 19);
     } catch {
       // Gone already, or not allowed here: it runs at the usual priority.
     }
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
     // A child that cannot start may report both 'error' and 'close': the first one counts.
     let finished = false;
     const done = (status, error) => {
       if (finished) return;
       finished = true;
-      console.log(`\n=== ${label}: ${seconds(started)} ===`);
+      console.log(`${live ? '' : '\n'}=== ${label}: ${seconds(started)} ===`);
       if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       if (error) console.log(error.message);
       resolve(status);
@@ -89,7 +78,7 @@ const npm = process.env.npm_execpath
   : [process.platform === 'win32' ? 'npm.cmd' : 'npm', []];
 const installScripts = existsSync(sqliteAddon)
   ? Promise.resolve(0)
-  : check('install scripts (npm rebuild)', npm[0], [...npm[1], 'rebuild']);
+  : step('install scripts (npm rebuild)', npm[0], [...npm[1], 'rebuild']);
 
 // The checks read the sources and write nothing the others read. They run beside everything
 // else at the lowest priority, on the CPU the tests leave while they wait on processes, servers
@@ -101,12 +90,12 @@ const checks = [
   ['eslint', bin('eslint'), ['.']],
   ['prettier', bin('prettier'), ['--check', '.']],
 ];
-const checkRuns = checks.map(([label, command, args]) => check(label, command, args, { background: true }));
+const checkRuns = checks.map(([label, command, args]) => step(label, command, args, { background: true }));
 
 // The CLI and the run writer the tests spawn, built once from the sources under test; the
 // vitest runs below are told so and do not build them again (tests/setup/build-node.ts).
 const checksFailed = [];
-if ((await run('node build', process.execPath, [join(root, 'scripts', 'build-node.mjs')])) !== 0)
+if ((await step('node build', process.execPath, [join(root, 'scripts', 'build-node.mjs')], { live: true })) !== 0)
   checksFailed.push('node build');
 const built = { FLOWBENCH_NODE_BUILT: '1' };
 
@@ -118,20 +107,23 @@ const waitingReport = join(reports, 'vitest-waiting.json');
 // The desktop app's bundles (main, preload, renderer): built on every run, so a break in them
 // fails CI although Electron itself cannot start here. Before the vitest runs, as its renderer
 // build empties out/renderer/, which tests there read (the editor's page that `serve` serves).
-if ((await check('app build', bin('electron-vite'), ['build'])) !== 0) checksFailed.push('app build');
+if ((await step('app build', bin('electron-vite'), ['build'])) !== 0) checksFailed.push('app build');
 if ((await installScripts) !== 0) checksFailed.push('install scripts');
 
 const vitestStarted = performance.now();
-const waiting = check('waiting tests (vitest)', bin('vitest'), [...vitestArgs(waitingReport), ...WAITING_TESTS], {
+const waiting = step('waiting tests (vitest)', bin('vitest'), [...vitestArgs(waitingReport), ...WAITING_TESTS], {
   env: built,
 });
 const vitestReport = join(reports, 'vitest.json');
 const excluded = WAITING_TESTS.flatMap((file) => ['--exclude', file]);
-const vitestCode = await run(
+const vitestCode = await step(
   'unit and integration tests (vitest)',
   bin('vitest'),
   [...vitestArgs(vitestReport), ...excluded],
-  built,
+  {
+    env: built,
+    live: true,
+  },
 );
 countVitest(vitestReport, vitestCode);
 countVitest(waitingReport, await waiting);
@@ -141,18 +133,15 @@ const browserDir = join(root, 'tests', 'browser');
 if (existsSync(browserDir) && readdirSync(browserDir).some((f) => f.endsWith('.spec.ts'))) {
   // The browser tests drive the built renderer; build it from the sources being tested.
   if (
-    (await run('renderer build', bin('vite'), [
-      'build',
-      '--config',
-      'renderer/vite.config.ts',
-      '--logLevel',
-      'warn',
-    ])) !== 0
+    (await step('renderer build', bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+      live: true,
+    })) !== 0
   )
     checksFailed.push('renderer build');
   const playwrightReport = join(reports, 'playwright.json');
-  const code = await run('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+  const code = await step('browser tests (Playwright)', bin('playwright'), ['test', '--reporter=list,json'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    live: true,
   });
   if (existsSync(playwrightReport)) {
     const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
