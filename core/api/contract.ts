@@ -290,6 +290,11 @@ export type ApiClient = {
 export interface CallContext {
   /** Which window or tab made the call, so it can ignore echoes of its own changes. */
   clientId?: string;
+  /**
+   * 'http': a browser page called over HTTP. The desktop app serves its windows (over IPC) and
+   * browsers (over HTTP) from one host, which answers the browsers as `serve` would.
+   */
+  transport?: 'ipc' | 'http';
 }
 
 /**

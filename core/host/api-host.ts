@@ -214,11 +214,18 @@ export class ApiHost {
       clients: {
         list: () => clientSetups(this.endpoints()),
         endpoint: () => this.endpoints(),
-        setPort: async ({ port }) => {
+        setPort: async ({ port }, context) => {
           if (!this.movePort) {
             throw new FlowbenchError(
               'USAGE_ERROR',
               "this server's port is chosen when it starts: `flowbench serve --port <n>`",
+            );
+          }
+          // The page would lose the server it was loaded from.
+          if (context.transport === 'http') {
+            throw new FlowbenchError(
+              'USAGE_ERROR',
+              "the app's MCP port is chosen on the Connect screen of the app's own window, not from a browser page it serves",
             );
           }
           await this.movePort(port);
@@ -272,10 +279,11 @@ export class ApiHost {
         },
       },
       host: {
-        info: () => ({
+        info: (_args, context) => ({
           version: FLOWBENCH_VERSION,
           database: this.services.database.path,
-          kind: this.kind,
+          // A browser page the app serves is served as by `serve`: no port to move from it (see setPort).
+          kind: context.transport === 'http' ? 'serve' : this.kind,
           secrets: { store: this.services.secrets.store, label: this.services.secrets.label },
         }),
       },

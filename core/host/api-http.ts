@@ -78,7 +78,7 @@ export function createApiHttpHandler(host: ApiHost, sessionToken: string) {
       match[1] ?? '',
       match[2] ?? '',
       args,
-      typeof clientId === 'string' ? { clientId } : {},
+      typeof clientId === 'string' ? { clientId, transport: 'http' } : { transport: 'http' },
     );
     sendJson(res, reply.ok ? 200 : httpStatusOf(reply.error.code), reply);
   };

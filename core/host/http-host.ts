@@ -38,6 +38,12 @@ export interface HttpHostOptions {
   /** false only when the user explicitly turned authentication off. */
   requireAuth: boolean;
   version: string;
+  /**
+   * The API host its editor pages call, when another transport shares it: the desktop app's
+   * windows and the browser pages it serves then hear the same events (edits, runs, an ask
+   * node's questions), and its owner watches the database for them. Without it, a host of its own.
+   */
+  api?: ApiHost;
 }
 
 export interface RunningHttpHost {
@@ -61,10 +67,12 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const token = options.requireAuth ? httpToken(services) : undefined;
   const handleMcp = createMcpHttpHandler(mcp, { token });
   // Clients reach this process's MCP endpoint: its port (known once listening) and token.
-  const api = new ApiHost(services, 'serve', () => ({
-    ...endpointsFor(resolve(services.database.path), port, httpToken(services)),
-    serving: { running: true },
-  }));
+  const api =
+    options.api ??
+    new ApiHost(services, 'serve', () => ({
+      ...endpointsFor(resolve(services.database.path), port, httpToken(services)),
+      serving: { running: true },
+    }));
   // The editor URL printed by serve carries it.
   const sessionToken = editorSessionToken(services);
   const handleApi = createApiHttpHandler(api, sessionToken);
@@ -104,7 +112,7 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   });
   port = (server.address() as AddressInfo).port;
   mcp.startWatching();
-  const stopWatching = watchDatabase(services, api);
+  const stopWatching = options.api ? () => undefined : watchDatabase(services, api);
   return {
     url: `http://127.0.0.1:${port}`,
     editorUrl: `http://127.0.0.1:${port}/?session=${sessionToken}`,

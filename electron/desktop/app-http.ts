@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PORT } from '../../core/model/client-setup';
 import { FlowbenchError } from '../../core/model/errors';
+import type { ApiHost } from '../../core/host/api-host';
 import { startHttpHost, type RunningHttpHost } from '../../core/host/http-host';
 import { recordServe } from '../../core/services/serve-registry';
 import type { Services } from '../../core/services/open-services';
@@ -23,28 +24,30 @@ const isPortTaken = (error: unknown) => (error as NodeJS.ErrnoException).code ==
  * serve`'s. It starts with the app; when its port is taken (a `serve` already
  * running) it takes a free one rather than serving none, and says so. The
  * Connect screen moves it to another port; `mcp-config` learns the port in use.
+ * Its editor pages call the app's own API host (see HttpHostOptions.api).
  */
 export class AppHttp {
   private constructor(
     private readonly services: Services,
+    private readonly api: ApiHost,
     private current: RunningHttpHost,
     /** Anything to know about the port in use (not the one asked for). */
     public note: string | undefined,
   ) {}
 
-  static async start(services: Services, override: number | undefined): Promise<AppHttp> {
+  static async start(services: Services, api: ApiHost, override: number | undefined): Promise<AppHttp> {
     const port = override ?? services.settings.get(PORT_KEY, PortSchema, undefined) ?? DEFAULT_PORT;
     let host: RunningHttpHost;
     let note: string | undefined;
     try {
-      host = await listen(services, port);
+      host = await listen(services, api, port);
     } catch (error) {
       if (!isPortTaken(error)) throw error;
-      host = await listen(services, 0);
+      host = await listen(services, api, 0);
       note = `port ${port} is taken (is \`flowbench serve\` running?), so the app serves on ${host.port}; choose another port below`;
     }
     recordServe(services, host.port);
-    return new AppHttp(services, host, note);
+    return new AppHttp(services, api, host, note);
   }
 
   get host(): RunningHttpHost {
@@ -56,7 +59,7 @@ export class AppHttp {
     if (port !== 0 && port === this.current.port) return;
     let next: RunningHttpHost;
     try {
-      next = await listen(this.services, port);
+      next = await listen(this.services, this.api, port);
     } catch (error) {
       if (!isPortTaken(error)) throw error;
       throw new FlowbenchError(
@@ -77,6 +80,6 @@ export class AppHttp {
   }
 }
 
-function listen(services: Services, port: number): Promise<RunningHttpHost> {
-  return startHttpHost(services, { port, requireAuth: true, version: FLOWBENCH_VERSION });
+function listen(services: Services, api: ApiHost, port: number): Promise<RunningHttpHost> {
+  return startHttpHost(services, { port, requireAuth: true, version: FLOWBENCH_VERSION, api });
 }

@@ -93,7 +93,8 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   });
-  const http = await AppHttp.start(services, options.port);
+  // One API host for the windows (IPC) and the browser pages the app serves (HTTP): an edit or a
+  // run in one reaches the others, as between two tabs of `serve`.
   const api = new ApiHost(
     services,
     'electron',
@@ -103,6 +104,7 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     }),
     (port) => http.move(port),
   );
+  const http = await AppHttp.start(services, api, options.port);
   const isAppPage = appPageMatcher(options.page);
   serveApiOverIpc(shell, api, isAppPage);
   api.subscribe((event: HostEvent) => {

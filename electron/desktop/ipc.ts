@@ -26,6 +26,6 @@ export function serveApiOverIpc(
     if (typeof service !== 'string' || typeof method !== 'string') {
       return refuse('VALIDATION_ERROR', 'an API call names its service and method as strings');
     }
-    return api.invoke(service, method, args, { clientId: `window-${event.sender.id}` });
+    return api.invoke(service, method, args, { clientId: `window-${event.sender.id}`, transport: 'ipc' });
   });
 }

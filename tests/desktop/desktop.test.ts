@@ -309,7 +309,90 @@ describe('the desktop main process', () => {
       .poll(events, { timeout: 5000 })
       .toEqual([{ type: 'runs.changed' }, { type: 'flows.changed', flowIds: [] }]);
   });
+
+  it("its window and a browser page it serves share one host: each hears the other's edits and runs", async () => {
+    const shell = new FakeShell(tempDir());
+    const desktop = await launch(shell);
+    const page = `file://${PAGE}#/`;
+    const { host } = desktop!.http;
+    const session = new URL(host.editorUrl).searchParams.get('session')!;
+    const browser = await listenToEvents(`${host.url}/api/events?session=${session}`);
+    const overHttp = async (service: string, method: string, args: unknown) =>
+      (await (
+        await fetch(`${host.url}/api/${service}/${method}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-flowbench-session': session },
+          body: JSON.stringify(args),
+        })
+      ).json()) as { ok: boolean; value?: unknown; error?: { code: string; message: string } };
+    const windowEvents = () => shell.windows[0]!.webContents.sent.map((s) => s.payload as HostEvent);
+
+    // A flow made in the window reaches the browser's flow list, and a browser's edit the window's canvas.
+    const created = (await shell.invoke(page, 'flows', 'create', { name: 'Made in the window' })) as {
+      value: { flow: { id: string } };
+    };
+    const flowId = created.value.flow.id;
+    await expect
+      .poll(() => browser.events.some((e) => e.type === 'flows.changed' && e.flowIds.includes(flowId)))
+      .toBe(true);
+    const renamed = await overHttp('flows', 'applyChanges', {
+      id: flowId,
+      changes: { flow: { name: 'Renamed in the browser' } },
+    });
+    expect(renamed).toMatchObject({ ok: true });
+    await expect
+      .poll(() => windowEvents().some((e) => e.type === 'flows.changed' && e.flowIds.includes(flowId)))
+      .toBe(true);
+
+    // A run started in the window is shown live in the browser.
+    desktop!.services.flows.create(greeterFlow('shared'));
+    const run = (await shell.invoke(page, 'runs', 'start', { flowId: 'shared', inputs: { who: 'Ada' } })) as {
+      value: { runId: string };
+    };
+    await expect
+      .poll(() =>
+        browser.events.some(
+          (e) => e.type === 'run' && e.event.type === 'run.finished' && e.event.runId === run.value.runId,
+        ),
+      )
+      .toBe(true);
+
+    // The browser page is answered as serve's would be: it may not move the port it was loaded from.
+    expect(await overHttp('host', 'info', {})).toMatchObject({ ok: true, value: { kind: 'serve' } });
+    expect(await shell.invoke(page, 'host', 'info', {})).toMatchObject({ ok: true, value: { kind: 'electron' } });
+    const refused = await overHttp('clients', 'setPort', { port: await freePort() });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'USAGE_ERROR' } });
+    expect(refused.error?.message).toMatch(/Connect screen of the app's own window/);
+    expect(desktop!.http.host.port).toBe(host.port);
+    browser.close();
+  });
 });
+
+/** The events an editor page hears over HTTP (server-sent events), gathered as they come. */
+async function listenToEvents(url: string): Promise<{ events: HostEvent[]; close(): void }> {
+  const controller = new AbortController();
+  const response = await fetch(url, { signal: controller.signal });
+  expect(response.status).toBe(200);
+  const events: HostEvent[] = [];
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffered += value;
+        const messages = buffered.split('\n\n');
+        buffered = messages.pop() ?? '';
+        for (const message of messages)
+          if (message.startsWith('data: ')) events.push(JSON.parse(message.slice('data: '.length)) as HostEvent);
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  return { events, close: () => controller.abort() };
+}
 
 /** A port nothing listens on now. */
 async function freePort(): Promise<number> {
