@@ -22,7 +22,7 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer, resolveDir, path }) =>
-      importer.includes(`${join('node_modules', 'zod')}`)
+      importer.includes(join('node_modules', 'zod', ''))
         ? { path: dirname(resolve(resolveDir, path)), namespace: 'zod-english-only' }
         : undefined,
     );
