@@ -62,8 +62,11 @@ export function buildWorker() {
   });
 }
 
-/** The CLI, split so that `--help` loads the command list and an action loads only what it uses. */
-export function buildCli() {
+/**
+ * The CLI, split so that `--help` loads the command list and an action loads only what it uses.
+ * `inspect`: nothing written, the metafile returned (tests read what each chunk holds and imports).
+ */
+export function buildCli({ inspect = false } = {}) {
   return build({
     ...common,
     entryPoints: { main: 'core/cli/main.ts' },
@@ -72,6 +75,7 @@ export function buildCli() {
     splitting: true,
     // Chunks stay beside main.mjs: the depth the URLs above rely on.
     chunkNames: '[name]-[hash]',
+    ...(inspect ? { write: false, metafile: true } : {}),
   });
 }
 

@@ -22,6 +22,7 @@ export { AgentSettingsSchema } from '../model/agents';
 export { parseOrRefuse } from '../model/parse';
 export { ConversationSchema } from '../model/memory';
 import type { startHttpHost as StartHttpHost } from '../host/http-host';
+import type { serveStdio as ServeStdio } from '../mcp/stdio';
 
 export { httpToken } from '../host/host-tokens';
 
@@ -30,7 +31,12 @@ export async function startHttpHost(...args: Parameters<typeof StartHttpHost>): 
   const { startHttpHost: start } = await import('../host/http-host');
   return start(...args);
 }
-export { serveStdio } from '../mcp/stdio';
+
+/** `flowbench mcp`: loaded when it runs, so that other commands do not load the MCP server and the SDK behind it. */
+export async function serveStdio(...args: Parameters<typeof ServeStdio>): ReturnType<typeof ServeStdio> {
+  const { serveStdio: serve } = await import('../mcp/stdio');
+  return serve(...args);
+}
 export { FLOWBENCH_VERSION } from '../services/version';
 export { runningServe, recordServe } from '../services/serve-registry';
 export { cliQuestions } from './terminal-questions';

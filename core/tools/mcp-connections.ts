@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
 import { splitCommandLine } from '../model/command-line';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type * as McpSdkModule from './mcp-sdk';
 import type { AbortSignalLike } from '../model/abort';
 import { CallSignal } from './call-signal';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
@@ -21,6 +19,24 @@ import {
   type ToolPort,
   type ToolResult,
 } from '../model/tools';
+
+type McpSdk = typeof McpSdkModule;
+let sdk: McpSdk | undefined;
+/** The SDK's client side, loaded by the first connection of the process (see mcp-sdk.ts). */
+async function loadMcpSdk(): Promise<McpSdk> {
+  sdk ??= await import('./mcp-sdk');
+  return sdk;
+}
+
+/** An error of the SDK's with this JSON-RPC code; only a connection attempt, which loads the SDK, throws one. */
+function isMcpError(thrown: unknown, code: 'RequestTimeout' | 'ConnectionClosed'): boolean {
+  return sdk !== undefined && thrown instanceof sdk.McpError && thrown.code === Number(sdk.ErrorCode[code]);
+}
+
+/** The HTTP status a Streamable HTTP connect was refused with, if that is how it failed. */
+function refusedStatus(thrown: unknown): number | undefined {
+  return sdk !== undefined && thrown instanceof sdk.StreamableHTTPError ? thrown.code : undefined;
+}
 
 /** How long read settings are trusted before they are read again. */
 const CONFIG_FRESH_MS = 1000;
@@ -174,17 +190,18 @@ export class McpConnections implements ToolPort {
    */
   private async open(config: McpServerConfig, connection: Connection): Promise<{ client: Client; legacy: boolean }> {
     const timeout = { timeout: config.connectTimeoutMs };
-    const client = this.newClient(config.name, connection);
+    const mcp = await loadMcpSdk();
+    const client = this.newClient(mcp, config.name, connection);
     try {
-      await client.connect(this.transport(config, connection), timeout);
+      await client.connect(this.transport(mcp, config, connection), timeout);
       return { client, legacy: false };
     } catch (thrown) {
       await client.close().catch(() => undefined);
       if (config.transport !== 'http' || !speaksOnlySse(thrown)) throw thrown;
-      const sse = this.newClient(config.name, connection);
+      const sse = this.newClient(mcp, config.name, connection);
       try {
         await sse.connect(
-          new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+          new mcp.SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
           timeout,
         );
         return { client: sse, legacy: true };
@@ -192,15 +209,15 @@ export class McpConnections implements ToolPort {
         await sse.close().catch(() => undefined);
         // Both said: the server may speak Streamable HTTP at another path.
         throw new Error(
-          `it refused Streamable HTTP (HTTP ${(thrown as StreamableHTTPError).code}) and did not connect over the older HTTP+SSE transport either (${failed instanceof Error ? failed.message : String(failed)})`,
+          `it refused Streamable HTTP (HTTP ${refusedStatus(thrown)}) and did not connect over the older HTTP+SSE transport either (${failed instanceof Error ? failed.message : String(failed)})`,
         );
       }
     }
   }
 
   /** A client that keeps the connection's tool list as the server says it changed. */
-  private newClient(name: string, connection: Connection): Client {
-    const client: Client = new Client(
+  private newClient(mcp: McpSdk, name: string, connection: Connection): Client {
+    const client: Client = new mcp.Client(
       { name: 'flowbench', version: this.options.clientVersion },
       {
         listChanged: {
@@ -216,16 +233,16 @@ export class McpConnections implements ToolPort {
     return client;
   }
 
-  private transport(config: McpServerConfig, connection: Connection): Transport {
+  private transport(mcp: McpSdk, config: McpServerConfig, connection: Connection): Transport {
     if (config.transport === 'http') {
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+      return new mcp.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
       });
     }
-    const transport = new StdioClientTransport({
+    const transport = new mcp.StdioClientTransport({
       command: config.command,
       args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
+      env: { ...mcp.getDefaultEnvironment(), ...config.env },
       ...(config.cwd ? { cwd: config.cwd } : {}),
       stderr: 'pipe',
     });
@@ -346,14 +363,14 @@ export class McpConnections implements ToolPort {
       };
     } catch (thrown) {
       if (options.signal.aborted) throw options.signal.reason;
-      if (thrown instanceof McpError && thrown.code === Number(ErrorCode.RequestTimeout)) {
+      if (isMcpError(thrown, 'RequestTimeout')) {
         throw new FlowbenchError('TOOL_TIMEOUT', `${info.server}/${tool} took longer than ${timeoutMs} ms`, {
           server: info.server,
           tool,
           timeoutMs,
         });
       }
-      if (thrown instanceof McpError && thrown.code === Number(ErrorCode.ConnectionClosed)) {
+      if (isMcpError(thrown, 'ConnectionClosed')) {
         throw new FlowbenchError(
           'SERVER_UNAVAILABLE',
           `server "${info.server}" closed while ${tool} ran${stderrHint(this.connections.get(info.server)?.stderr ?? '')}`,
@@ -437,14 +454,14 @@ async function listAll(client: Client, server: string, timeoutMs: number): Promi
 /** Why a server could not be connected, in words a person can act on. */
 function connectError(config: McpServerConfig, thrown: unknown, stderr: string): FlowbenchError {
   const what = config.transport === 'stdio' ? `\`${serverTarget(config)}\`` : config.url;
-  const reason =
-    thrown instanceof McpError && thrown.code === Number(ErrorCode.RequestTimeout)
-      ? `did not answer within ${config.connectTimeoutMs} ms`
-      : thrown instanceof McpError && thrown.code === Number(ErrorCode.ConnectionClosed)
-        ? 'exited before answering'
-        : thrown instanceof StreamableHTTPError && (thrown.code === 401 || thrown.code === 403)
-          ? `refused the connection (HTTP ${thrown.code}: ${thrown.message}); a server that needs a token takes it in its headers (Authorization: Bearer …)`
-          : `did not start: ${startFailure(config, thrown)}`;
+  const refused = refusedStatus(thrown);
+  const reason = isMcpError(thrown, 'RequestTimeout')
+    ? `did not answer within ${config.connectTimeoutMs} ms`
+    : isMcpError(thrown, 'ConnectionClosed')
+      ? 'exited before answering'
+      : refused === 401 || refused === 403
+        ? `refused the connection (HTTP ${refused}: ${(thrown as Error).message}); a server that needs a token takes it in its headers (Authorization: Bearer …)`
+        : `did not start: ${startFailure(config, thrown)}`;
   return new FlowbenchError(
     'SERVER_UNAVAILABLE',
     `MCP server "${config.name}" (${what}) ${reason}${stderrHint(stderr)}`,
@@ -486,6 +503,6 @@ export function serverNotFound(name: string, known: readonly string[]): Flowbenc
  * authorization refusal (401, 403), which SSE would meet as well.
  */
 function speaksOnlySse(thrown: unknown): boolean {
-  if (!(thrown instanceof StreamableHTTPError) || thrown.code === undefined) return false;
-  return thrown.code >= 400 && thrown.code < 500 && thrown.code !== 401 && thrown.code !== 403;
+  const status = refusedStatus(thrown);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
