@@ -1,8 +1,8 @@
 /**
  * The MCP SDK's client side, as McpConnections uses it. Loaded on the first
  * connection to a server (see loadMcpSdk in mcp-connections.ts): the SDK, its
- * zod 3 schemas and ajv are a quarter of what every CLI command loaded at
- * start, for the few runs that call an MCP tool.
+ * zod 3 schemas and ajv were over a quarter of what every CLI command parsed
+ * at start, for the few runs that call an MCP tool.
  */
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
