@@ -44,8 +44,10 @@ const asciiOnly = (text) =>
   text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
- * esbuild's build, its files written ASCII only (see asciiOnly): `flowbench list` started in 297–311 ms
- * instead of 306–316 here (medians of 10, alternating). `inspect`: nothing written, the metafile returned.
+ * esbuild's build, its files written ASCII only (see asciiOnly). In three alternating runs of 10
+ * here, `flowbench runs list` started in 300, 316 and 360 ms (medians) instead of 307, 325 and 388;
+ * `flowbench list` in 297, 311 and 347 instead of 306, 316 and 343. `inspect`: nothing written,
+ * the metafile returned.
  */
 async function build({ inspect = false, ...options }) {
   const result = await esbuild({ ...options, write: false, metafile: inspect });
