@@ -500,15 +500,23 @@ test('zoomed far out, the edges are one path between the places React Flow joins
   await expect(page.getByTestId('rf__node-answer')).toHaveClass(/selected/);
 });
 
-test('a big flow opens far out with no edge drawn before its cards show, then every edge in one path', async ({
+test('a big flow opens far out with its cards shown as first drawn, no edge before them, then every edge in one path', async ({
   page,
   served,
 }) => {
   withDatabase(served.db, (services) => services.flows.create(generatedFlow(400, 'big')));
   // Watches from the first script on: whenever the far path changes, are any cards shown yet?
   await page.addInitScript(() => {
-    const seen = { earlyPaths: 0, drawnPaths: 0 };
+    const seen = { earlyPaths: 0, drawnPaths: 0, hiddenFrames: 0, shownFrames: 0 };
     (window as unknown as { farEdgesSeen: typeof seen }).farEdgesSeen = seen;
+    // At each frame until cards show: were cards drawn hidden, to be measured first?
+    const onFrame = () => {
+      const cards = Array.from(document.querySelectorAll<HTMLElement>('.react-flow__node'));
+      if (cards.some((card) => card.style.visibility === 'hidden')) seen.hiddenFrames++;
+      if (cards.length > 0 && cards.every((card) => card.style.visibility !== 'hidden')) seen.shownFrames++;
+      else requestAnimationFrame(onFrame);
+    };
+    requestAnimationFrame(onFrame);
     new MutationObserver(() => {
       const drawn = Array.from(document.querySelectorAll('.fb-far-edges path')).filter((p) => p.getAttribute('d'));
       if (drawn.length === 0) return;
@@ -522,14 +530,40 @@ test('a big flow opens far out with no edge drawn before its cards show, then ev
   await page.goto(`${served.editorUrl}#/flow/big`);
   const farEdgesSeen = () =>
     page.evaluate(
-      () => (window as unknown as { farEdgesSeen: { earlyPaths: number; drawnPaths: number } }).farEdgesSeen,
+      () =>
+        (
+          window as unknown as {
+            farEdgesSeen: { earlyPaths: number; drawnPaths: number; hiddenFrames: number; shownFrames: number };
+          }
+        ).farEdgesSeen,
     );
   await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'box');
   await expect(page.locator('.fb-far-edges')).toHaveAttribute('data-edges', '400');
   await expect.poll(async () => (await farEdgesSeen()).drawnPaths).toBeGreaterThan(0);
   // React Flow draws no edge to a card it has not measured; the far path did, at guessed places.
   expect((await farEdgesSeen()).earlyPaths).toBe(0);
+  // Far out the cards have no ports: they are given their box and show as first drawn, not drawn
+  // hidden, measured and drawn again (offscreen.ts; that took opening a 1,000-node flow 100 ms more).
+  await expect.poll(async () => (await farEdgesSeen()).shownFrames).toBe(1);
+  expect((await farEdgesSeen()).hiddenFrames).toBe(0);
   expect(await farSegments(page, 'flow')).toHaveLength(400);
+
+  // Closer, the edges React Flow draws end on the ports it measured, before and after a card is selected
+  // (React Flow takes the ports a node was given over measured ones each time the node changes).
+  await zoomToDetail(page, 'label');
+  // Edge e<i> joins n<i-1> to n<i> (generatedFlow): one whose target card is drawn.
+  const step = await page.evaluate(() => {
+    for (const edge of Array.from(document.querySelectorAll<SVGGElement>('.react-flow__edge'))) {
+      const i = Number(edge.dataset.id?.slice(1));
+      if (i > 0 && i < 399 && document.querySelector(`[data-testid="rf__node-n${i}"]`)) return i;
+    }
+    return undefined;
+  });
+  if (step === undefined) throw new Error('no edge into a drawn card');
+  await expect.poll(() => edgeEndOffset(page, `e${step}`, `n${step}`)).toBeLessThan(1.5);
+  await page.getByTestId(`rf__node-n${step}`).click();
+  await expect(page.getByTestId(`rf__node-n${step}`)).toHaveClass(/selected/);
+  await expect.poll(() => edgeEndOffset(page, `e${step}`, `n${step}`)).toBeLessThan(1.5);
 });
 
 test('the canvas dots mark the grid nodes snap to, close up and zoomed far out, where they keep apart', async ({

@@ -44,7 +44,7 @@ import {
 import { useAppStore } from '../store/app-store';
 import { flowOnCanvas, versionOnCanvas } from '../store/versions-slice';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
-import { declareOffscreen, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
+import { declareOpening, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
 import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
@@ -262,7 +262,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     const state = useAppStore.getState();
     if (!state.flow) return [];
     const opening = toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems);
-    return declareOffscreen(opening, viewport, width, height);
+    return declareOpening(opening, viewport, width, height, detailAt(viewport.zoom) === 'box');
   });
   const [edges, setEdges] = useState<Edge[]>(() => {
     const state = useAppStore.getState();

@@ -85,7 +85,7 @@ export function toRfNodes(
       className: nodeClassName(node, problemCount, warningCount),
       data: { node, problemCount, warningCount, parameters },
       ...measuredOrNot(old?.measured ?? measuredOf(node.id)),
-      // Not drawn yet: the ports it opened with (see declareOffscreen).
+      // Not measured with its ports yet: the ports it opened with (see declareOpening).
       ...(old?.handles ? { handles: old.handles } : {}),
     };
   });
