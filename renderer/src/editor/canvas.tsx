@@ -42,6 +42,7 @@ import {
   type DraggedPort,
 } from '../../../core/editing/edits';
 import { useAppStore } from '../store/app-store';
+import { cardDragged, setCardDragged } from '../store/card-drag';
 import { flowOnCanvas, versionOnCanvas } from '../store/versions-slice';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
 import { declareOpening, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
@@ -97,14 +98,13 @@ const hideDragShield = (event: { currentTarget: HTMLElement }) => {
 };
 
 // Handlers that need nothing from the component: one function each, so React Flow's props stay the same.
-/** A card is being dragged: its moves are saved when it is let go (onNodeDragStop), not on the way. */
-let isDragging = false;
+// A card is being dragged (cardDragged): its moves are saved when it is let go (onNodeDragStop), not on the way.
 const onDragStart = () => {
-  isDragging = true;
+  setCardDragged(true);
   showDragShield(true);
 };
 const onNodeDragStop: OnNodeDrag<CanvasNode> = (_, __, dragged) => {
-  isDragging = false;
+  setCardDragged(false);
   showDragShield(false);
   useAppStore.getState().moveNodes(dragged.map((n) => ({ id: n.id, position: n.position })));
 };
@@ -123,7 +123,7 @@ const noteArrowKey = (event: KeyboardEvent) => {
  * own end (both also send positions on the way).
  */
 function saveKeyMoves(changes: readonly NodeChange<CanvasNode>[]): void {
-  if (isDragging || performance.now() - arrowKeyAt > 100) return;
+  if (cardDragged() || performance.now() - arrowKeyAt > 100) return;
   const moves = changes.flatMap((c) =>
     c.type === 'position' && c.position && !c.dragging ? [{ id: c.id, position: c.position }] : [],
   );
