@@ -392,8 +392,10 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
   /**
    * The first check of a flow just opened waits until the browser is idle and
    * no card is being dragged (at most OPENING_CHECK_WAIT_MS): a 10,000-node
-   * flow's takes about 250 ms in one piece, and a card grabbed as soon as the
-   * canvas showed was dragged through it at 20-25 frames a second instead of 35.
+   * flow's takes 250-500 ms in one piece, which a drag begun before it started
+   * would stutter through (one measured at once after the canvas showed ran at
+   * 20-25 frames a second instead of 30-40). It still holds up whatever is
+   * pressed while it runs: it does not run in pieces.
    */
   const checkWhenIdle = (waitUntil = performance.now() + OPENING_CHECK_WAIT_MS) => {
     cancelCheck?.();
