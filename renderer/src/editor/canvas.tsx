@@ -257,22 +257,23 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     const opened = useAppStore.getState().flow;
     return opened ? initialViewport(opened, width, height) : { x: 0, y: 0, zoom: 1 };
   });
-  // The first render already has every node, so React Flow initialises once, with the whole graph.
-  const [nodes, setNodes] = useState<CanvasNode[]>(() => {
-    const state = useAppStore.getState();
-    if (!state.flow) return [];
-    const opening = toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems);
-    return declareOpening(opening, viewport, width, height, detailAt(viewport.zoom) === 'box');
-  });
-  const [edges, setEdges] = useState<Edge[]>(() => {
-    const state = useAppStore.getState();
-    return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
-  });
   const [detail, setDetail] = useState<NodeDetail>(detailAt(viewport.zoom));
   const [labelsShown, setLabelsShown] = useState(labelsShownAt(viewport.zoom));
 
   // Zoomed out to labels only, the edges are drawn as a few paths (FarEdges) and the cards have no ports.
   const drawsFarEdges = detail === 'box';
+
+  // The first render already has every node, so React Flow initialises once, with the whole graph.
+  const [nodes, setNodes] = useState<CanvasNode[]>(() => {
+    const state = useAppStore.getState();
+    if (!state.flow) return [];
+    const opening = toRfNodes(state.flow, [], new Set(state.selectedNodes), state.problems);
+    return declareOpening(opening, viewport, width, height, drawsFarEdges);
+  });
+  const [edges, setEdges] = useState<Edge[]>(() => {
+    const state = useAppStore.getState();
+    return state.flow ? toRfEdges(state.flow, [], new Set(state.selectedEdges)) : [];
+  });
 
   const selectedNodeSet = useMemo(() => new Set(selectedNodes), [selectedNodes]);
   const selectedEdgeSet = useMemo(() => new Set(selectedEdges), [selectedEdges]);

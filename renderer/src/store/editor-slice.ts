@@ -513,7 +513,7 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       });
       validationMemo = createValidationMemo();
       restoreUnsaved(id);
-      whenCanvasReady(() => checkWhenIdle());
+      whenCanvasReady(checkWhenIdle);
       // After the canvas too: a published flow's version is as big as the flow, and not needed to draw it.
       whenCanvasReady(() => void get().readLatest());
     },
