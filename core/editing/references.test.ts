@@ -22,11 +22,27 @@ describe('referencesFor: what the template editor offers after {{', () => {
     expect(labels(flow, 'input')).toEqual(['inputs.topic']);
   });
 
+  it('says how many edges back each node is, the shortest way when there are several', () => {
+    const diamond = FlowSchema.parse(
+      buildFlow({
+        nodes: [input(), template('a', 'A'), template('b', 'B'), output('{{nodes.b.output}}')],
+        edges: ['input>a', 'a>b', 'input>result', 'b>result'],
+      }),
+    );
+    const hops = referencesFor(diamond, 'result').map((option) => [option.label, option.hops]);
+    expect(hops).toEqual([
+      ['nodes.input.output', 1],
+      ['nodes.a.output', 2],
+      ['nodes.b.output', 1],
+    ]);
+  });
+
   it('reaches back the whole length of a 10,000-node chain', () => {
     const chain = FlowSchema.parse(generatedFlow(10_000));
     const offered = labels(chain, 'n9999');
     expect(offered).toHaveLength(9_999);
     expect(offered[0]).toBe('nodes.n0.output');
     expect(offered.at(-1)).toBe('nodes.n9998.output');
+    expect(referencesFor(chain, 'n9999').at(-1)?.hops).toBe(1);
   });
 });

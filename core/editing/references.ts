@@ -1,5 +1,5 @@
 import type { Flow } from '../model/flow';
-import { buildAdjacency, reachable } from '../model/graph';
+import { buildAdjacency, type Adjacency } from '../model/graph';
 import { nodeRegistry } from '../nodes/registry';
 import { outputFields, templatePath, type KnownOutput } from './output-fields';
 
@@ -10,6 +10,8 @@ export interface ReferenceOption {
   detail: string;
   /** A field inside a node's JSON output (completion offers it; the Insert chips do not). */
   isField?: boolean;
+  /** How many edges back the node referred to is (1: joined straight to this one); none for parameters, secrets and the item. */
+  hops?: number;
 }
 
 /**
@@ -40,20 +42,38 @@ export function referencesFor(
   const forEach = self?.forEach;
   if (forEach) options.unshift({ label: 'item', detail: `the item of ${forEach.items || 'the list'} it runs for` });
   // One walk back from the node, not one per other node: per node it was quadratic (seconds at 10,000 nodes).
-  const upstream = reachable([nodeId], (id) => adjacency.incoming.get(id));
+  const upstream = hopsBack(adjacency, nodeId);
   for (const node of flow.nodes) {
-    if (node.id === nodeId || !upstream.has(node.id)) continue;
+    const hops = upstream.get(node.id);
+    if (node.id === nodeId || hops === undefined) continue;
     const definition = nodeRegistry.get(node.type);
-    options.push({ label: `nodes.${node.id}.output`, detail: `${definition?.label ?? node.type} ${node.label}` });
+    options.push({ label: `nodes.${node.id}.output`, detail: `${definition?.label ?? node.type} ${node.label}`, hops });
     for (const field of outputFields(node, known(node.id))) {
       options.push({
         label: `nodes.${node.id}.output${templatePath(field.path)}`,
         detail: field.detail,
         isField: true,
+        hops,
       });
     }
     if (definition?.outputs.some((p) => p.kind === 'error'))
-      options.push({ label: `nodes.${node.id}.error`, detail: `error of ${node.label || node.id}` });
+      options.push({ label: `nodes.${node.id}.error`, detail: `error of ${node.label || node.id}`, hops });
   }
   return options;
+}
+
+/** Each node upstream of `nodeId` (and itself, at 0), with the fewest edges back from it: a breadth-first walk. */
+function hopsBack(adjacency: Adjacency, nodeId: string): Map<string, number> {
+  const hops = new Map<string, number>([[nodeId, 0]]);
+  const queue = [nodeId];
+  for (let i = 0; i < queue.length; i++) {
+    const at = queue[i] as string;
+    const next = (hops.get(at) as number) + 1;
+    for (const source of adjacency.incoming.get(at) ?? []) {
+      if (hops.has(source)) continue;
+      hops.set(source, next);
+      queue.push(source);
+    }
+  }
+  return hops;
 }

@@ -1,4 +1,5 @@
 import { buildFlow, input, output, template } from '../helpers/flow-builder';
+import { generatedFlow } from '../helpers/flows';
 import type { Page } from '@playwright/test';
 import { connect, expect, expectSaved, openFlow, storedFlow, test } from './fixtures';
 
@@ -125,6 +126,31 @@ test('the inspector offers upstream values as chips that insert their reference 
   const before = (await draftField.textContent()) ?? '';
   await chips.getByRole('button', { name: 'inputs.topic' }).click();
   await expect(draftField).toHaveText(`{{inputs.topic}}${before}`);
+});
+
+test('deep in a long chain, the inspector shows the nearest nodes as chips and the rest on asking', async ({
+  page,
+  served,
+}) => {
+  // n38 has 38 nodes upstream, each a chip: the 12 nearest show, the 26 others behind one button.
+  await openFlow(page, served, generatedFlow(40, 'deep'));
+  await page.getByTestId('rf__node-n38').click();
+  const chips = page.getByRole('group', { name: 'Insert a reference' });
+  const nearest = Array.from({ length: 12 }, (_, i) => `nodes.n${26 + i}.output`);
+  await expect(chips.locator('.chip')).toHaveText(nearest);
+  await chips.getByRole('button', { name: '26 more upstream…' }).click();
+  await expect(chips.locator('.chip')).toHaveText(Array.from({ length: 38 }, (_, i) => `nodes.n${i}.output`));
+  await expect(chips.getByRole('button', { name: /more upstream/ })).toHaveCount(0);
+  // A chip from behind the button inserts like any other; completion after {{ offered them all along.
+  const field = page.locator('.inspector .cm-content').first();
+  await field.click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await chips.getByRole('button', { name: 'nodes.n0.output', exact: true }).click();
+  await expect(field).toHaveText('Step 38: {{nodes.n37.output}}{{nodes.n0.output}}');
+
+  // Another node starts with the nearest again.
+  await page.getByTestId('rf__node-n30').click();
+  await expect(chips.locator('.chip')).toHaveText(Array.from({ length: 12 }, (_, i) => `nodes.n${18 + i}.output`));
 });
 
 test("parameters are added and edited from the Input node's inspector (issue 17, point 3)", async ({
