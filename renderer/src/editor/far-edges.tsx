@@ -6,7 +6,6 @@ import {
   type Edge,
   type InternalNode,
   type ReactFlowState,
-  type XYPosition,
 } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import { PORT_SIZE } from '../../../core/editing/layout';
@@ -113,37 +112,49 @@ function edgePath(edge: Edge, getNode: (id: string) => InternalNode<FlowRfNode> 
 }
 
 type FarNode = InternalNode<FlowRfNode>;
-/** An edge's path and what it was worked out from: its two nodes as React Flow held them, and where they were. */
+/** Where a node stood and its size: an edge's path depends on those (and on the node's type, which never changes). */
+interface NodePlace {
+  x: number;
+  y: number;
+  width: number | undefined;
+  height: number | undefined;
+}
+/** An edge's path and where its two nodes stood when it was worked out. */
 interface KnownPath {
-  source: FarNode;
-  target: FarNode;
-  sourceAt: XYPosition;
-  targetAt: XYPosition;
+  source: NodePlace;
+  target: NodePlace;
   d: string;
 }
 /**
- * Each edge's last path, kept while the edge object lives. React Flow makes a
- * node's object anew when it changes (selected, moved, measured), so an edge
- * whose two nodes are the same objects, where they were, keeps its path.
- * Grabbing a card in a 10,000-node flow worked out every edge twice (once
- * for the selection, once when the drag began), about 25 ms each here, and
- * again on the drop.
+ * Each edge's last path, kept while the edge object lives: an edge whose two
+ * nodes stand where they stood, at the same size, keeps it. Grabbing a card
+ * in a 10,000-node flow worked every edge out twice (once for the selection,
+ * once when the drag began), about 25 ms each here, and again at the drop.
+ * Compared by place and size, not by React Flow's node objects: it makes
+ * those anew on measuring a card even when nothing about it changed.
  */
 const knownPaths = new WeakMap<Edge, KnownPath>();
 
-/** The edge's path (see edgePath), from knownPaths when its two nodes are as they were. */
+const placeOf = (node: FarNode): NodePlace => ({
+  ...node.internals.positionAbsolute,
+  width: node.measured.width,
+  height: node.measured.height,
+});
+const standsAt = (node: FarNode, place: NodePlace) =>
+  node.internals.positionAbsolute.x === place.x &&
+  node.internals.positionAbsolute.y === place.y &&
+  node.measured.width === place.width &&
+  node.measured.height === place.height;
+
+/** The edge's path (see edgePath), from knownPaths when its two nodes stand where they stood. */
 function pathOf(edge: Edge, lookup: NodeLookup): string | undefined {
   const source = lookup.get(edge.source);
   const target = lookup.get(edge.target);
   if (!source || !target) return undefined;
-  const sourceAt = source.internals.positionAbsolute;
-  const targetAt = target.internals.positionAbsolute;
   const known = knownPaths.get(edge);
-  // React Flow moves a node's absolute position in place when the flow's bounds change: that is compared too.
-  if (known?.source === source && known.target === target && known.sourceAt === sourceAt && known.targetAt === targetAt)
-    return known.d;
+  if (known && standsAt(source, known.source) && standsAt(target, known.target)) return known.d;
   const d = edgePath(edge, (id) => lookup.get(id));
-  if (d) knownPaths.set(edge, { source, target, sourceAt, targetAt, d });
+  if (d) knownPaths.set(edge, { source: placeOf(source), target: placeOf(target), d });
   return d;
 }
 
