@@ -566,6 +566,53 @@ test('a big flow opens far out with its cards shown as first drawn, no edge befo
   await expect.poll(() => edgeEndOffset(page, `e${step}`, `n${step}`)).toBeLessThan(1.5);
 });
 
+test('far out, a big flow draws its edges in pieces: every edge once, and a card grabbed and let go redraws only its own edges’ piece', async ({
+  page,
+  served,
+}) => {
+  // 1,200 edges: three pieces of at most 500 (far-edges.tsx). Edges e600 and e601, n600's, are both in the second.
+  withDatabase(served.db, (services) => services.flows.create(generatedFlow(1200, 'pieces')));
+  await page.goto(`${served.editorUrl}#/flow/pieces`);
+  await expect(page.locator('.canvas-drop')).toHaveAttribute('data-detail', 'box');
+  await expect(page.locator('.fb-far-edges')).toHaveAttribute('data-edges', '1200');
+  await expect.poll(async () => (await farSegments(page, 'flow')).length).toBe(1200);
+  const plainPaths = () =>
+    page.locator('.fb-far-edges path.plain').evaluateAll((paths) => paths.map((path) => path.getAttribute('d')));
+  const before = await plainPaths();
+  expect(before).toHaveLength(3);
+
+  const card = await page.getByTestId('rf__node-n600').boundingBox();
+  if (!card) throw new Error('n600 is not drawn');
+  const [x, y] = [card.x + card.width / 2, card.y + card.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + 20, y + 30, { steps: 4 });
+  await expect(page.getByTestId('rf__node-n600')).toHaveClass(/dragging/);
+  // While it is dragged, its two edges are drawn apart from the pieces, the other 1,198 where they were.
+  await expect.poll(async () => (await farSegments(page, 'flow')).length).toBe(1200);
+  const during = await plainPaths();
+  expect([during[0], during[2]]).toEqual([before[0], before[2]]);
+  expect(during[1]).not.toBe(before[1]);
+  await page.mouse.up();
+  await expectSaved(page);
+  const moved = storedFlow(served.db, 'pieces').nodes.find((node) => node.id === 'n600')?.position;
+  expect(moved?.y).toBeGreaterThan(1680);
+
+  // Let go, the piece with its edges is drawn again with them where the card now is; the other two as they were.
+  await expect.poll(async () => (await plainPaths()).length).toBe(3);
+  const after = await plainPaths();
+  expect([after[0], after[2]]).toEqual([before[0], before[2]]);
+  expect(after[1]).not.toBe(before[1]);
+  const segments = await farSegments(page, 'flow');
+  expect(segments).toHaveLength(1200);
+  // e600, n599's one edge out (n599 stands at x 10,780, y 1,540, its right side at 11,000), now ends on n600's left side where it was let go.
+  const out = segments.filter((segment) => segment.from.x > 10_900 && segment.from.y > 1540 && segment.from.y < 1680);
+  expect(out).toHaveLength(1);
+  expect(Math.abs((out[0]?.to.x ?? NaN) - (moved?.x ?? NaN))).toBeLessThan(10);
+  expect(out[0]?.to.y).toBeGreaterThan(moved?.y ?? NaN);
+  expect(out[0]?.to.y).toBeLessThan((moved?.y ?? NaN) + 140);
+});
+
 test('the canvas dots mark the grid nodes snap to, close up and zoomed far out, where they keep apart', async ({
   page,
   served,
