@@ -17,8 +17,9 @@ import { useAppStore } from '../store/app-store';
 /**
  * Every edge of a flow zoomed out so far that cards show their label alone
  * ('box' detail), drawn as a few SVG paths (plain, carried by the run shown,
- * selected; each of those by the edge's classes: error, false branch, loop)
- * instead of React Flow's one `<svg>` per edge. A 10,000-node flow
+ * selected; each of those by the edge's classes: error, false branch, loop;
+ * for every 500 edges: see PIECE_EDGES) instead of React Flow's one `<svg>`
+ * per edge. A 10,000-node flow
  * fitted to the view has thousands of edges in it: as separate SVGs they were
  * most of what the browser laid out, hit-tested and composited on every frame
  * of a drag, for lines a fraction of a pixel wide. They are drawn where React
