@@ -12,7 +12,6 @@ import {
   type ConnectionLineComponentProps,
   type Edge,
   type EdgeChange,
-  type InternalNode,
   type IsValidConnection,
   type NodeChange,
   type OnConnectEnd,
@@ -46,9 +45,10 @@ import { cardDragged, setCardDragged } from '../store/card-drag';
 import { flowOnCanvas, versionOnCanvas } from '../store/versions-slice';
 import { toRfEdges, toRfNodes, type CanvasNode } from './mapper';
 import { declareOpening, dropDeclaredOnceMeasured, redeclareUndrawn } from './offscreen';
-import { NodeDetailContext, nodeTypes, RunShownContext, type FlowRfNode } from './node-view';
+import { NodeDetailContext, nodeTypes, RunShownContext } from './node-view';
 import { edgeTypes } from './run-edge';
 import { FarEdges, farEdgeAt } from './far-edges';
+import type { FarNode } from './far-paths';
 import { CanvasGrid, GRID } from './canvas-grid';
 import { detailAt, initialViewport, labelsShownAt, MIN_ZOOM, type NodeDetail } from './viewport';
 import { useFitFlow } from './use-fit-flow';
@@ -233,8 +233,6 @@ export function Canvas() {
   );
 }
 
-type FarNode = InternalNode<FlowRfNode> | undefined;
-
 /** What React Flow is given while FarEdges draws the edges (one array: a new one would redraw). */
 const NO_EDGES: Edge[] = [];
 
@@ -308,7 +306,12 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
     if (!shown || !edges) return undefined;
     const point = shown.screenToFlowPosition({ x: event.clientX, y: event.clientY });
     // An edge joins flow nodes, never notes.
-    const id = farEdgeAt(edges, (at) => shown.getInternalNode(at) as FarNode, point, FAR_CLICK_PX / shown.getZoom());
+    const id = farEdgeAt(
+      edges,
+      (at) => shown.getInternalNode(at) as FarNode | undefined,
+      point,
+      FAR_CLICK_PX / shown.getZoom(),
+    );
     return id === undefined ? undefined : edges.find((e) => e.id === id);
   }, []);
   const onPaneClick = useCallback((event: ReactMouseEvent) => {

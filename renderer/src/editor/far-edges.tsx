@@ -1,16 +1,16 @@
-import { EdgeLabelRenderer, useStore, type Edge, type InternalNode, type ReactFlowState } from '@xyflow/react';
+import { EdgeLabelRenderer, useStore, type Edge, type ReactFlowState } from '@xyflow/react';
 import { memo, useMemo, useRef } from 'react';
-import type { FlowRfNode } from './node-view';
 import { useAppStore } from '../store/app-store';
 import {
   drawingOf,
-  edgePath,
   KINDS,
   NONE_DRAGGED,
   NO_EDGES,
+  pathOf,
   piecesOf,
   touches,
   type Drawing,
+  type FarNode,
   type NodeLookup,
 } from './far-paths';
 
@@ -21,9 +21,9 @@ import {
  * for every 500 edges: see far-paths.ts) instead of React Flow's one `<svg>`
  * per edge. A 10,000-node flow fitted to the view has thousands of edges in
  * it: as separate SVGs they were most of what the browser laid out, hit-tested
- * and composited on every frame of a drag, for lines a fraction of a pixel wide. They are drawn where React
- * Flow draws them (the same bezier, the same loop path, between the same
- * ports), under the nodes. The cards carry no ports this far out either
+ * and composited on every frame of a drag, for lines a fraction of a pixel
+ * wide. They are drawn where React Flow draws them (the same bezier, the same
+ * loop path, between the same ports), under the nodes. The cards carry no ports this far out either
  * (node-view.tsx): drawing a new edge needs a closer zoom. A click selects an
  * edge all the same (farEdgeAt).
  */
@@ -101,13 +101,13 @@ function draggedIds(nodes: readonly { id: string; dragging?: boolean }[]): strin
  */
 export function farEdgeAt(
   edges: readonly Edge[],
-  getNode: (id: string) => InternalNode<FlowRfNode> | undefined,
+  getNode: (id: string) => FarNode | undefined,
   point: { x: number; y: number },
   tolerance: number,
 ): string | undefined {
   const near: { id: string; d: string }[] = [];
   for (const edge of edges) {
-    const d = edgePath(edge, getNode);
+    const d = pathOf(edge, getNode);
     if (d && boxHolds(d, point, tolerance)) near.push({ id: edge.id, d });
   }
   // The narrowest stroke that reaches the point tells the nearest edge.

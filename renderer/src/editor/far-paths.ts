@@ -21,6 +21,8 @@ export interface FarPath {
 }
 /** What the canvas holds of each node (React Flow's store); the canvas's nodes are FlowRfNodes (canvas.tsx). */
 export type NodeLookup = ReactFlowState<FlowRfNode>['nodeLookup'];
+/** A node as React Flow holds it, where the far-out edges' ends are worked out from. */
+export type FarNode = InternalNode<FlowRfNode>;
 export const NONE_DRAGGED: ReadonlySet<string> = new Set();
 export const NO_EDGES: readonly Edge[] = [];
 
@@ -44,15 +46,10 @@ export function piecesOf(edges: readonly Edge[]): (readonly Edge[])[] {
   return pieces;
 }
 
-/** The path React Flow would draw for an edge (the same bezier or loop between the same ports); undefined until both ends are placed. */
-export function edgePath(
-  edge: Edge,
-  getNode: (id: string) => InternalNode<FlowRfNode> | undefined,
-): string | undefined {
-  const source = getNode(edge.source);
-  const target = getNode(edge.target);
-  const from = source && portPoint(source, 'source', edge.sourceHandle);
-  const to = target && portPoint(target, 'target', edge.targetHandle);
+/** The path React Flow would draw for an edge between its two nodes (the same bezier or loop between the same ports); undefined until both ends are placed. */
+function edgePath(edge: Edge, source: FarNode, target: FarNode): string | undefined {
+  const from = portPoint(source, 'source', edge.sourceHandle);
+  const to = portPoint(target, 'target', edge.targetHandle);
   if (!from || !to) return undefined;
   const ends = {
     sourceX: from.x,
@@ -65,7 +62,6 @@ export function edgePath(
   return (edge.data?.isLoop ? loopPath(ends) : getBezierPath(ends))[0];
 }
 
-type FarNode = InternalNode<FlowRfNode>;
 /** Where a node stood and its size: an edge's path depends on those (and on the node's type, which never changes). */
 interface NodePlace {
   x: number;
@@ -100,14 +96,18 @@ const standsAt = (node: FarNode, place: NodePlace) =>
   node.measured.width === place.width &&
   node.measured.height === place.height;
 
-/** The edge's path (see edgePath), from knownPaths when its two nodes stand where they stood. */
-function pathOf(edge: Edge, lookup: NodeLookup): string | undefined {
-  const source = lookup.get(edge.source);
-  const target = lookup.get(edge.target);
+/**
+ * The edge's path (see edgePath), from knownPaths when its two nodes stand
+ * where they stood: for drawing the edges and for finding the one clicked
+ * (far-edges.tsx's farEdgeAt), which work out the same paths.
+ */
+export function pathOf(edge: Edge, getNode: (id: string) => FarNode | undefined): string | undefined {
+  const source = getNode(edge.source);
+  const target = getNode(edge.target);
   if (!source || !target) return undefined;
   const known = knownPaths.get(edge);
   if (known && standsAt(source, known.source) && standsAt(target, known.target)) return known.d;
-  const d = edgePath(edge, (id) => lookup.get(id));
+  const d = edgePath(edge, source, target);
   if (d) knownPaths.set(edge, { source: placeOf(source), target: placeOf(target), d });
   return d;
 }
@@ -132,9 +132,10 @@ export function drawingOf(
   before?: Drawing,
 ): Drawing {
   const groups: Drawing['groups'] = new Map();
+  const getNode = (id: string) => lookup.get(id);
   for (const edge of edges) {
     if (dragged.size > 0 && touches(edge, dragged)) continue;
-    const path = pathOf(edge, lookup);
+    const path = pathOf(edge, getNode);
     if (!path) continue;
     const kind: Kind = edge.selected ? 'selected' : carried.has(edge.id) ? 'carried' : 'plain';
     const edgeClass = edge.className ?? '';
@@ -173,7 +174,7 @@ function sameGroups(a: Drawing['groups'], b: Drawing['groups']): boolean {
  * places before any card showed.
  */
 function portPoint(
-  node: InternalNode<FlowRfNode>,
+  node: FarNode,
   type: 'source' | 'target',
   handleId: string | null | undefined,
 ): { x: number; y: number; position: Position } | undefined {
