@@ -652,6 +652,8 @@ test("every list setting's Add, on every node type, adds a row that is saved: an
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   for (const node of storedFlow(served.db, flowId).nodes) {
     await page.getByTestId(`rf__node-${node.id}`).click();
+    // The inspector shows a new selection just after the canvas does: count its buttons once it shows this node.
+    await expect(inspector.locator('h2 code')).toHaveText(node.id);
     // The output's structured fields show once that result is chosen.
     if (node.type === 'output')
       await inspector.getByRole('combobox', { name: 'Result', exact: true }).selectOption('structured');
