@@ -7,7 +7,7 @@ import { FlowSchema } from '../model/flow';
 import { buildFlow, input, llm, output, template } from '../../tests/helpers/flow-builder';
 import { testLlm } from '../../tests/helpers/llm';
 import { closedPort, startOpenAiServer, type OpenAiServer } from '../../tests/helpers/openai-server';
-import { runFlow, type RunOptions } from './run-flow';
+import { prepareFlow, runFlow, type RunOptions } from './run-flow';
 
 let server: OpenAiServer;
 beforeEach(async () => {
@@ -46,6 +46,45 @@ const chain = buildFlow({
 });
 
 describe('runFlow', () => {
+  it('runs a flow prepared beforehand (an MCP server between tools/list and a call) as it runs one not prepared; a broken one is still refused at its run', async () => {
+    server.reply = () => ({ chunks: ['Otters hold hands.'] });
+    const flow = FlowSchema.parse(chain);
+    prepareFlow(flow);
+    prepareFlow(flow);
+    const events: RunEvent[] = [];
+    const result = await runFlow({
+      flow,
+      inputs: { topic: 'otters' },
+      llm: testLlm(server.url),
+      listeners: [(e) => events.push(e)],
+    });
+    expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'Otters hold hands.' }] });
+    expect(events.filter((e) => e.type === 'node.finished').map((e) => 'nodeId' in e && e.nodeId)).toEqual([
+      'input',
+      'ask',
+      'answer',
+      'result',
+    ]);
+    expect(server.requests[0]?.body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Tell me about otters.' },
+    ]);
+
+    const broken = FlowSchema.parse({
+      ...chain,
+      edges: [
+        ...(chain.edges ?? []),
+        { id: 'back', source: 'answer', sourcePort: 'out', target: 'ask', targetPort: 'in' },
+      ],
+    });
+    expect(() => prepareFlow(broken)).not.toThrow();
+    await expect(
+      runFlow({ flow: broken, inputs: { topic: 'otters' }, llm: testLlm(server.url) }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
+  });
+
   it('makes one plain request when nobody watches the tokens (CLI, MCP): no token events', async () => {
     server.reply = () => ({ chunks: ['Otters ', 'hold ', 'hands.'] });
     const { result, events } = await run(chain, { topic: 'otters' });

@@ -99,6 +99,20 @@ const validateOnce = oncePerFlow((flow, registry) => validateFlow(flow, { catalo
 const secretsOnce = oncePerFlow((flow, registry) => secretsReadBy(flow, registry));
 export const DEFAULT_NODE_TIMEOUT_MS = 120_000;
 
+/**
+ * What a flow's first run works out before its first node starts (its check,
+ * the secrets it reads, its plan), worked out now and kept for that run: a
+ * host with time to spare (an MCP server between tools/list and a call) calls
+ * this for the flows it serves. Unchanged otherwise; an invalid flow is left
+ * for its run to refuse.
+ */
+export function prepareFlow(flow: Flow): void {
+  const checked = validateOnce(flow, nodeRegistry);
+  if (!checked.flow || errorsIn(checked.problems).length > 0) return;
+  secretsOnce(checked.flow, nodeRegistry);
+  planFlow(checked.flow, nodeRegistry);
+}
+
 /** Callers cancel with their own reasons (an MCP client's text, a DOMException); the run records CANCELLED. */
 function cancelledBy(reason: unknown): FlowbenchError {
   if (reason instanceof FlowbenchError) return reason;
