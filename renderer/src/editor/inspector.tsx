@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useRef, useState } from 'react';
 import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy } from '../../../core/model/flow';
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
@@ -13,7 +13,7 @@ import { CalleeValues } from './takes-values';
 import { FlowSettings } from './flow-settings';
 import { ParametersEditor } from './parameters-editor';
 import { ReferenceChips } from './reference-chips';
-import { referencesFor } from '../../../core/editing/references';
+import { useReferences } from './use-references';
 import { canDeactivate } from '../../../core/editing/deactivate';
 import { PinnedOutputSection } from './pin-editor';
 import { ForEachSection } from './for-each-section';
@@ -47,10 +47,7 @@ export function Inspector() {
   const definition = node ? nodeRegistry.get(node.type) : undefined;
   const known = useKnownOutputs(node !== undefined);
   const secrets = useSecretNames(definition?.readsSecrets === true);
-  const references = useMemo(
-    () => (flow && node ? referencesFor(flow, node.id, known, secrets) : []),
-    [flow, node, known, secrets],
-  );
+  const references = useReferences(flow, node?.id, known, secrets);
 
   if (!flow) return null;
   if (selected.length > 1) return <div className="inspector muted">{selected.length} nodes selected</div>;
