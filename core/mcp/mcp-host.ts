@@ -71,6 +71,7 @@ export class McpHost {
   private readonly typical = new Map<string, { ms: number | undefined; readAt: number }>();
   /** The warm-up after a first tools/list has started (see warmUpOnce). */
   private warming = false;
+  /** Closed: a warm-up still going stops (see prepareTools). */
   private closed = false;
 
   /** Run records and views as resources. */

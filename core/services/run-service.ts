@@ -156,12 +156,12 @@ export class RunService {
     };
   }
 
-  /** Runs the flow; the record returned is the one stored, committed before it is returned. */
   /** Works out now what a first run of the flow would before starting (see prepareFlow), for a host with time to spare. */
   prepare(flow: Flow): void {
     prepareFlow(flow);
   }
 
+  /** Runs the flow; the record returned is the one stored, committed before it is returned. */
   async run(given: StartRun): Promise<RunRecord> {
     const reuse = given.from ? this.reuseSource(given.flow, given.from) : undefined;
     // A run from a node of a chat turn goes on in that turn's conversation: its memory is what the turn read.
