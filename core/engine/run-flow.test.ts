@@ -51,13 +51,8 @@ describe('runFlow', () => {
     const flow = FlowSchema.parse(chain);
     prepareFlow(flow);
     prepareFlow(flow);
-    const events: RunEvent[] = [];
-    const result = await runFlow({
-      flow,
-      inputs: { topic: 'otters' },
-      llm: testLlm(server.url),
-      listeners: [(e) => events.push(e)],
-    });
+    // The file's run helper, given the prepared object itself (parsing again would make a new one).
+    const { result, events } = await run(chain, { topic: 'otters' }, { flow });
     expect(result.output).toEqual({ kind: 'return_values', values: [{ id: 'r0', text: 'Otters hold hands.' }] });
     expect(events.filter((e) => e.type === 'node.finished').map((e) => 'nodeId' in e && e.nodeId)).toEqual([
       'input',
@@ -78,11 +73,7 @@ describe('runFlow', () => {
       ],
     });
     expect(() => prepareFlow(broken)).not.toThrow();
-    await expect(
-      runFlow({ flow: broken, inputs: { topic: 'otters' }, llm: testLlm(server.url) }),
-    ).rejects.toMatchObject({
-      code: 'VALIDATION_ERROR',
-    });
+    await expect(run(chain, { topic: 'otters' }, { flow: broken })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('makes one plain request when nobody watches the tokens (CLI, MCP): no token events', async () => {
