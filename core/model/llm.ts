@@ -2,6 +2,12 @@ import type { AbortSignalLike } from './abort';
 import type { PromptImage } from './prompt-images';
 import type { LlmMessage, TokenUsage } from './run';
 
+/** A provider and model as a node's config names them ('' for the default provider, the provider's default model). */
+export interface ModelUse {
+  provider: string;
+  model: string;
+}
+
 /** One model call as nodes ask for it; providers turn it into an HTTP request. */
 export interface LlmRequest {
   /** Provider name from settings; empty for the default provider. */

@@ -1,5 +1,5 @@
 import type { AbortSignalLike } from '../model/abort';
-import type { LlmPort } from '../model/llm';
+import type { LlmPort, ModelUse } from '../model/llm';
 import type { NodeTypeSpec } from '../model/node-catalogue';
 import type { MemoryPort } from '../model/memory';
 import type { HumanInputPort } from '../model/human-input';
@@ -219,6 +219,12 @@ export interface NodeDefinition<
    * takes go by this, not by the node's type.
    */
   calls?: (config: Config) => readonly Callee[];
+  /**
+   * The models the node calls, as its config names them: a host that serves
+   * the flow builds their clients before its first call (McpHost). Left out
+   * where a model comes from elsewhere (an agent version of the library).
+   */
+  models?: (config: Config) => readonly ModelUse[];
   /**
    * The node's output is what it calls returns (an MCP tool node, a flow
    * node): what the callee declares of its result is what the node gives.

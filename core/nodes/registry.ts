@@ -1,3 +1,4 @@
+import type { ModelUse } from '../model/llm';
 import type { NodeCatalogue } from '../model/node-catalogue';
 import type { Callee, NodeDefinition } from './define-node';
 import { agentNode } from './agent/definition';
@@ -47,6 +48,14 @@ export class NodeRegistry implements NodeCatalogue {
     if (!definition?.calls) return [];
     const parsed = definition.configSchema.safeParse(node.config);
     return parsed.success ? definition.calls(parsed.data) : [];
+  }
+
+  /** The models a node calls (its definition's `models`); none for a config that does not parse. */
+  models(node: { type: string; config: unknown }): readonly ModelUse[] {
+    const definition = this.byType.get(node.type);
+    if (!definition?.models) return [];
+    const parsed = definition.configSchema.safeParse(node.config);
+    return parsed.success ? definition.models(parsed.data) : [];
   }
 
   /** The node's output schema as its config declares it (its definition's `outputSchema`); none for a config that does not parse. */

@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { FlowbenchError } from '../model/errors';
-import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse } from '../model/llm';
+import { jsonInstruction, type LlmPort, type LlmRequest, type LlmResponse, type ModelUse } from '../model/llm';
 import type { LlmMessage } from '../model/run';
 import { imagesNote, promptImages } from '../model/prompt-images';
 import { needsKey, providerApiKey, providerUrl, type ProviderConfig } from '../model/provider-config';
@@ -153,12 +153,23 @@ export function prepareCall(
   };
 }
 
+/** The AI SDK's port, which can also build a model's client ahead of its first call. */
+export interface AiSdkPort extends LlmPort {
+  /** Builds the client a call of this provider and model builds (and keeps); sends nothing. Throws as a call would. */
+  prepare(use: ModelUse): void;
+}
+
 /**
  * Model calls through the AI SDK. Retries are the engine's (recorded as
  * attempts), so the SDK's own are off; streamed text reaches `onToken`.
  */
-export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEnv = process.env): LlmPort {
+export function createAiSdkPort(resolve: ProviderResolver, env: NodeJS.ProcessEnv = process.env): AiSdkPort {
   return {
+    prepare(use) {
+      const config = resolve(use.provider);
+      const model = use.model || config.defaultModel;
+      if (model) cachedModel(config, model, env);
+    },
     async generate(request: LlmRequest): Promise<LlmResponse> {
       const prepared = prepareCall(resolve, env, request);
       // The answer's text, and its usage and warnings where it has them.

@@ -16,7 +16,8 @@ import {
 import { loadModelLibrary } from '../providers/model-library';
 import { httpFetch } from '../providers/http-fetch';
 import { missingKey, refusedKey } from '../providers/key-errors';
-import type { LlmPort, LlmResponse } from '../model/llm';
+import type { LlmPort, LlmResponse, ModelUse } from '../model/llm';
+import type { AiSdkPort } from '../providers/ai-sdk-port';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
 import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
@@ -38,6 +39,7 @@ export type { ProviderListing } from '../model/summaries';
 /** Model providers: presets plus the user's settings, and the LLM port built from them. */
 export class ProviderService {
   private llmPort: LlmPort | undefined;
+  private loaded: AiSdkPort | undefined;
 
   constructor(
     private readonly settings: SettingsRepository,
@@ -104,10 +106,12 @@ export class ProviderService {
 
   /** The provider's settings without its key. */
   private find(name: string): ProviderConfig {
-    const wanted = name || this.defaultName();
+    // Read once: every model call comes here.
+    const settings = this.read();
+    const wanted = name || settings.defaultProvider;
     if (!wanted) {
       // Providers added without being made the default are not "none set up": say which exist.
-      const added = this.read().providers.map((p) => p.name);
+      const added = settings.providers.map((p) => p.name);
       throw new FlowbenchError(
         'NO_PROVIDER',
         added.length > 0
@@ -115,7 +119,7 @@ export class ProviderService {
           : 'no model provider is set up yet: add one on the Providers screen (or `flowbench providers set <name> --kind openai-compatible --base-url <url> --default`), or name a provider in the node',
       );
     }
-    const all = allProviders(this.read());
+    const all = allProviders(settings);
     const found = all.find((p) => p.name === wanted);
     if (!found) {
       throw new FlowbenchError(
@@ -177,6 +181,36 @@ export class ProviderService {
     });
   }
 
+  /**
+   * Builds the clients that first calls of these models would build, after
+   * reading the providers setting and the prices as each call does: about
+   * 4 ms of a new `flowbench mcp`'s first call of a flow with model nodes.
+   * Sends nothing and writes nothing. Left to the call, which says what is
+   * wrong: a provider that does not resolve, and one whose key the system
+   * keychain keeps (asking it may ask the person, who has not called anything
+   * yet); and everything while an older Flowbench's key is still in the
+   * setting (the first call moves it to the vault).
+   */
+  async prepareModels(uses: readonly ModelUse[]): Promise<void> {
+    const stored = this.settings.get(KEY, ProviderSettingsSchema, EMPTY);
+    if (stored.providers.some((p) => p.apiKey)) return;
+    this.prices();
+    const port = await this.sdkPort();
+    const done = new Set<string>();
+    for (const use of uses) {
+      const name = use.provider || stored.defaultProvider;
+      const key = JSON.stringify([name, use.model]);
+      if (!name || done.has(key)) continue;
+      done.add(key);
+      if (this.secrets.storeOf(secretNames.providerKey(name)) === 'keychain') continue;
+      try {
+        port.prepare(use);
+      } catch {
+        // The first call of the model fails the same way, and says so.
+      }
+    }
+  }
+
   /** Loads the model library now (see model-library.ts), for a process about to call models. */
   async preload(): Promise<void> {
     await loadModelLibrary();
@@ -193,11 +227,13 @@ export class ProviderService {
     return this.llmPort;
   }
 
+  /** The AI SDK's port; the model library is loaded by the first call, unless its process did before (model-library.ts). */
+  private async sdkPort(): Promise<AiSdkPort> {
+    this.loaded ??= (await loadModelLibrary()).createAiSdkPort((name) => this.resolve(name), this.env);
+    return this.loaded;
+  }
+
   private buildPort(): LlmPort {
-    // The model library is loaded by the first call, unless its process did before (model-library.ts).
-    let loaded: LlmPort | undefined;
-    const base = async (): Promise<LlmPort> =>
-      (loaded ??= (await loadModelLibrary()).createAiSdkPort((name) => this.resolve(name), this.env));
     const priced = <R extends LlmResponse>(response: R): R => {
       if (!response.usage) return response;
       const price = priceFor(this.prices(), response.provider, response.model);
@@ -212,8 +248,8 @@ export class ProviderService {
       return answer;
     };
     return {
-      generate: async (request) => priced(await warmingUp((loaded ?? (await base())).generate(request))),
-      runAgent: async (request) => priced(await warmingUp((loaded ?? (await base())).runAgent(request))),
+      generate: async (request) => priced(await warmingUp((this.loaded ?? (await this.sdkPort())).generate(request))),
+      runAgent: async (request) => priced(await warmingUp((this.loaded ?? (await this.sdkPort())).runAgent(request))),
     };
   }
 

@@ -114,6 +114,8 @@ export const agentNode = defineNode({
       'tool',
     ),
   ],
+  // With a library agent the provider and model may be the version's, read at the run.
+  models: (config) => (config.agentVersionId === undefined ? [{ provider: config.provider, model: config.model }] : []),
   calls: (config) => [
     ...(config.agentVersionId
       ? [{ kind: 'agent' as const, versionId: config.agentVersionId, field: 'config.agentVersionId' }]

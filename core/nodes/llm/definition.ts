@@ -74,6 +74,7 @@ export const llmNode = defineNode({
       : []),
     ...emptyPromptProblems(config, 'sends the model nothing'),
   ],
+  models: (config) => [{ provider: config.provider, model: config.model }],
   execute: async (ctx, config) => {
     const system = ctx.render(config.system);
     const prompt = ctx.render(config.prompt);
