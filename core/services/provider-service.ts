@@ -192,6 +192,7 @@ export class ProviderService {
    * setting (the first call moves it to the vault).
    */
   async prepareModels(uses: readonly ModelUse[]): Promise<void> {
+    if (uses.length === 0) return;
     const stored = this.settings.get(KEY, ProviderSettingsSchema, EMPTY);
     if (stored.providers.some((p) => p.apiKey)) return;
     this.prices();
