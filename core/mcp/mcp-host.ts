@@ -186,12 +186,17 @@ export class McpHost {
    */
   private async prepareTools(): Promise<void> {
     // The tools as last listed: the flows are not read again, and the host may have closed meanwhile.
-    for (const entry of [...(this.cache?.byName.values() ?? [])]) {
+    const snapshots = [...(this.cache?.byName.values() ?? [])].map((entry) => entry.snapshot);
+    for (const snapshot of snapshots) {
       if (this.closed) return;
-      this.services.runner.prepare(entry.snapshot);
-      await this.services.providers.prepareModels(entry.snapshot.nodes.flatMap((node) => nodeRegistry.models(node)));
+      this.services.runner.prepare(snapshot);
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // Every tool's models at once: the providers setting is read once, and a model two tools call is built once.
+    if (this.closed) return;
+    await this.services.providers.prepareModels(
+      snapshots.flatMap((snapshot) => snapshot.nodes.flatMap((node) => nodeRegistry.models(node))),
+    );
   }
 
   /** Adds a connection to those told of catalogue changes; returns its removal. */
