@@ -76,9 +76,11 @@ export async function benchStartup(): Promise<BenchRow[]> {
     const env = { ...process.env, FLOWBENCH_DB: db };
     const bare: number[] = [];
     const flowbench: number[] = [];
+    const run: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeToToolsList([BARE_STDIO], env));
       flowbench.push(await timeToToolsList([BIN, 'mcp'], env));
+      run.push(timeProcess([BIN, '--db', db, 'run', 'echo', '--input', 'message=hi']));
     }
     rows.push(
       {
@@ -94,6 +96,11 @@ export async function benchStartup(): Promise<BenchRow[]> {
         value: `${ms(median(flowbench))} (bare SDK: ${ms(median(bare))})`,
         goal: '≤ 1.5× bare SDK stdio server',
         ratio: median(flowbench) / median(bare) / 1.5,
+      },
+      {
+        suite: 'startup',
+        metric: '`flowbench run` of a flow without model nodes, spawn → exit (no goal)',
+        value: `${ms(median(run))} (node -e 0: ${ms(median(node))})`,
       },
     );
   } finally {

@@ -58,6 +58,16 @@ export class NodeRegistry implements NodeCatalogue {
     return parsed.success ? definition.models(parsed.data) : [];
   }
 
+  /**
+   * Whether running the node may call a model: its type names the models it
+   * calls (an LLM or agent node, whatever its config), or it calls a flow or
+   * a library agent, whose models show only when they run. A tool call does not.
+   */
+  mayCallModels(node: { type: string; config: unknown }): boolean {
+    if (this.byType.get(node.type)?.models) return true;
+    return this.callees(node).some((callee) => callee.kind !== 'tool');
+  }
+
   /** The node's output schema as its config declares it (its definition's `outputSchema`); none for a config that does not parse. */
   outputSchema(node: { type: string; config: unknown }): Readonly<Record<string, unknown>> | undefined {
     const definition = this.byType.get(node.type);

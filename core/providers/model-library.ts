@@ -5,9 +5,10 @@ import type * as AiSdkPort from './ai-sdk-port';
  * JavaScript that every new process used to compile and run at start, though
  * most commands never call a model (`flowbench list` took 510 ms of CPU with
  * it, 440 without). Loaded once, by the first caller. The processes that call
- * models (`flowbench run` and `test`, `flowbench mcp`, `serve`) ask for it
- * before their first call (ProviderService.preload), so that call still finds
- * it ready; a model called without that loads it then.
+ * models ask for it before their first call (ProviderService.preload:
+ * `flowbench mcp` and `serve` while they wait; `flowbench run` and `test` for
+ * a flow that may call one), so that call still finds it ready; a model called
+ * without that loads it then.
  */
 let library: Promise<typeof AiSdkPort> | undefined;
 

@@ -130,3 +130,19 @@ describe('the models a node calls (nodeRegistry.models)', () => {
     expect(nodeRegistry.models({ type: 'llm', config: { prompt: 42 } })).toEqual([]);
   });
 });
+
+describe('whether a node may call a model (nodeRegistry.mayCallModels: `flowbench run` loads the model library for it)', () => {
+  it('an LLM or agent node may, and a flow node (its flow may); a template, condition, code, HTTP or tool node may not', () => {
+    const may = (type: string, config: unknown) => nodeRegistry.mayCallModels({ type, config });
+    expect(may('llm', { prompt: 'x' })).toBe(true);
+    expect(may('agent', { prompt: 'x', agentVersionId: 'v1' })).toBe(true);
+    expect(may('flow', { flow: 'summarize' })).toBe(true);
+    expect(may('flow', { flow: '' })).toBe(false);
+    expect(may('mcp_tool', { server: 'files', tool: 'read_file' })).toBe(false);
+    expect(may('template', { template: 'x' })).toBe(false);
+    expect(may('condition', {})).toBe(false);
+    expect(may('code', {})).toBe(false);
+    expect(may('http', { url: 'http://127.0.0.1/' })).toBe(false);
+    expect(may('no-such-type', {})).toBe(false);
+  });
+});

@@ -14,6 +14,8 @@ import {
   type ProviderSettings,
 } from '../model/provider-config';
 import { loadModelLibrary } from '../providers/model-library';
+import { nodeRegistry } from '../nodes/registry';
+import type { Flow } from '../model/flow';
 import { httpFetch } from '../providers/http-fetch';
 import { missingKey, refusedKey } from '../providers/key-errors';
 import type { LlmPort, LlmResponse, ModelUse } from '../model/llm';
@@ -215,6 +217,15 @@ export class ProviderService {
   /** Loads the model library now (see model-library.ts), for a process about to call models. */
   async preload(): Promise<void> {
     await loadModelLibrary();
+  }
+
+  /**
+   * Preloads for a run of `flow`, when it may call a model (nodeRegistry.mayCallModels).
+   * A flow of templates, conditions, HTTP requests and tool calls never needs
+   * the library: `flowbench run` of one loaded it for nothing.
+   */
+  async preloadFor(flow: Pick<Flow, 'nodes'>): Promise<void> {
+    if (flow.nodes.some((node) => nodeRegistry.mayCallModels(node))) await loadModelLibrary();
   }
 
   /**

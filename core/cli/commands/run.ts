@@ -130,7 +130,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
       const showProgress = !options.quiet && !options.json;
       // Loaded before the run starts, so that its first model call is not held up by it.
-      await ctx.services.providers.preload();
+      await ctx.services.providers.preloadFor(flow);
       let record: RunRecord;
       try {
         record = await runner.run({

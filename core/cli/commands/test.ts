@@ -21,7 +21,7 @@ export function registerTestCommand(program: Command, ctx: CliContext): void {
           `no test case ${unknown.map((id) => `"${id}"`).join(', ')} in "${flow.name}" (test cases: ${known})`,
         );
       }
-      await ctx.services.providers.preload();
+      await ctx.services.providers.preloadFor(flow);
       const summary = await tests.runAll(flow, options.case.length > 0 ? { only: options.case } : {});
       if (summary.failed > 0) process.exitCode = 1;
       if (options.json) return printJson(summary);
