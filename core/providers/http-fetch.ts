@@ -99,6 +99,20 @@ function limitConnect(request: ClientRequest, url: URL, timeoutMs: number): void
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+let requestSent = false;
+let markRequestSent: () => void = () => undefined;
+/**
+ * Resolves once this process's first request through httpFetch has been
+ * written to its socket (all of it handed to the operating system): from
+ * then on the process waits for the answer.
+ */
+export const firstRequestSent = new Promise<void>((resolve) => {
+  markRequestSent = () => {
+    requestSent = true;
+    resolve();
+  };
+});
+
 /**
  * `fetch` for the model providers, over node:http. Node's own fetch (undici)
  * builds its HTTP parser (WebAssembly) and runs much code for the first time
@@ -149,6 +163,7 @@ export function createHttpFetch(connectTimeoutMs = CONNECT_TIMEOUT_MS): Fetch {
         reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error })),
       );
       limitConnect(request, url, connectTimeoutMs);
+      if (!requestSent) request.once('finish', markRequestSent);
       request.end(bytes);
     });
     if (REDIRECTS.has(message.statusCode ?? 0) && init.redirect !== 'manual') {

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runFlow } from '../engine/run-flow';
 import { FlowSchema } from '../model/flow';
+import { firstRequestSent } from '../providers/http-fetch';
 import { loadModelLibrary } from '../providers/model-library';
 
 /**
@@ -69,9 +70,10 @@ const ANSWER = {
  * the HTTP client's code runs for the first time (httpFetch, the model
  * providers' own). That lands on a flow's first model nodes, and the next
  * ones still run code V8 has not optimized yet. A process makes calls of its
- * own while it waits anyway (see warmModelCallsOnce), to a server of its own
- * on the loopback interface that lives for those answers: nothing is sent
- * anywhere else. Resolves with how many calls that server answered.
+ * own while it waits anyway (see warmModelCallsOnce and
+ * warmModelCallsAfterFirstRequest), to a server of its own on the loopback
+ * interface that lives for those answers: nothing is sent anywhere else.
+ * Resolves with how many calls that server answered.
  */
 export async function warmModelCalls(): Promise<number> {
   let answers = 0;
@@ -120,14 +122,44 @@ export function modelAnswered(): void {
 }
 
 /**
- * The warm-up, at most once in a process, `afterMs` from now, when it would otherwise wait: a
- * long-lived server (`flowbench mcp`) between a client's tools/list and its
- * first call, any process while its first model request is out (the model
- * takes far longer than the warm-up, whose answers then come to code already
- * compiled: a 3×3 flow run by `flowbench run` took 649 ms, now 640).
+ * The warm-up, at most once in a process, `afterMs` from now, when it would
+ * otherwise wait: a long-lived server (`flowbench mcp`) between a client's
+ * tools/list and its first call. Any other process warms up while its first
+ * model request is out (warmModelCallsAfterFirstRequest): the model takes far
+ * longer than the warm-up, whose answers then come to code already compiled
+ * (a 3×3 flow run by `flowbench run` took 649 ms, then 640).
  */
 export function warmModelCallsOnce(afterMs = 0): Promise<number> {
   // The timer keeps no process alive: one that ends before it fires needed no warm-up.
   warming ??= new Promise((resolve) => setTimeout(() => resolve(warmModelCalls()), afterMs).unref());
+  return warming;
+}
+
+/** The first requests of a flow's first wave leave within this of each other (1–2 ms measured here). */
+const AFTER_FIRST_REQUEST_MS = 5;
+/** A first call that goes another way than httpFetch (through a proxy) starts the warm-up this long after it. */
+const AT_THE_LATEST_MS = 200;
+
+/**
+ * The warm-up, at most once in a process, once the process's first model
+ * request has left (firstRequestSent), and its wave with it: while it waits
+ * for the answer. Started at a fixed 40 ms after the first call instead, on a
+ * busy core it began before the requests had left and held them up: with a
+ * busy loop on the same core, a 3×3 flow's first requests reached the server
+ * 88–133 ms after the run started, and 70–104 ms without a warm-up.
+ */
+export function warmModelCallsAfterFirstRequest(): Promise<number> {
+  warming ??= new Promise((resolve) => {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      clearTimeout(latest);
+      resolve(warmModelCalls());
+    };
+    // Neither timer keeps a process alive: one that ends first needed no warm-up.
+    const latest = setTimeout(start, AT_THE_LATEST_MS).unref();
+    void firstRequestSent.then(() => setTimeout(start, AFTER_FIRST_REQUEST_MS).unref());
+  });
   return warming;
 }

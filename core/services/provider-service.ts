@@ -25,16 +25,11 @@ import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
 import { secretNames } from '../model/secrets';
 import type { SecretVault } from './secret-vault';
-import { modelAnswered, warmModelCallsOnce } from './model-warm-up';
+import { modelAnswered, warmModelCallsAfterFirstRequest } from './model-warm-up';
 
 const KEY = 'providers';
 const PRICES_KEY = 'prices';
 const EMPTY: ProviderSettings = { providers: [] };
-/**
- * How long a process's first model request takes to leave, at most: 23–30 ms
- * measured here. A warm-up started sooner held it up (30–35 ms).
- */
-const FIRST_REQUEST_OUT_MS = 40;
 
 export type { ProviderListing } from '../model/summaries';
 
@@ -255,7 +250,7 @@ export class ProviderService {
     // Once the first request is out, the rest of the model library is compiled while it waits,
     // until a real answer comes.
     const warmingUp = <T>(answer: Promise<T>): Promise<T> => {
-      void warmModelCallsOnce(FIRST_REQUEST_OUT_MS);
+      void warmModelCallsAfterFirstRequest();
       answer.then(modelAnswered, modelAnswered);
       return answer;
     };
