@@ -52,6 +52,20 @@ describe('BackgroundRunWriter', () => {
     expect(storedRuns()).toEqual(['a', 'b']);
   });
 
+  it('commits journaled batches handed over together in one go, its journal marked at the last of them', async () => {
+    writer = new BackgroundRunWriter(store.sqlite, () => undefined);
+    // Batches are journaled once a commit has succeeded (its settled message handled here).
+    writer.write(runBatch('a'));
+    await writer.settled();
+    expect(writer.journaled).toBe(true);
+    // Each journaled batch ends with its own mark; the thread gets these three in one message.
+    for (const id of ['b', 'c', 'd']) writer.write(runBatch(id));
+    writer.sync();
+    expect(storedRuns()).toEqual(['a', 'b', 'c', 'd']);
+    const marks = store.sqlite.prepare('SELECT committed_batch FROM run_journals').pluck().all();
+    expect(marks).toEqual([4]);
+  });
+
   // A commit does not preempt the thread that answers (see lowerPriority in run-writer.worker.ts).
   it.runIf(process.platform === 'linux')('runs its thread at a lower priority than this one (Linux)', () => {
     const niceOf = (task: string) => {
