@@ -9,6 +9,7 @@
 import { build as esbuild } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { sdkMessageGuards } from './sdk-message-guards.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -75,7 +76,7 @@ const common = {
   banner: {
     js: "import { createRequire as __flowbenchRequire } from 'node:module'; const require = __flowbenchRequire(import.meta.url);",
   },
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, sdkMessageGuards(root)],
   logLevel: 'warning',
 };
 
