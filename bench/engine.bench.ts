@@ -21,6 +21,12 @@ const noLlm: LlmPort = {
 
 /** Runs of each 1,000-node flow before measuring (see where it is used). */
 const ENGINE_WARMUP_RUNS = 30;
+/**
+ * Runs of each 1,000-node flow measured (a few milliseconds each): the median
+ * of 7 moved by 2–5 µs a node between bench runs here, as a collection or a
+ * busy second core fell on one run or another.
+ */
+const PER_NODE_SAMPLES = 25;
 
 function templateChain(count: number, id: string): Flow {
   const nodes = [input()];
@@ -77,7 +83,7 @@ async function perNodeRows(how: string, chain: Flow, fan: Flow, log: RunLog): Pr
     ['1,000-node fan-out', fan],
   ] as const) {
     const samples = await timeRuns(
-      7,
+      PER_NODE_SAMPLES,
       async () => {
         const result = await runFlow({
           flow,
