@@ -109,7 +109,7 @@ try {
    * micro-benchmark of the worker's commit, 6,000 recorded flowbench mcp calls,
    * batches of 200; that also dropped a WeakMap of every write's journal).
    */
-  function mergeWrites(batches: readonly NumberedBatch[]): RunWrite[] {
+  function oneMarkPerJournal(batches: readonly NumberedBatch[]): RunWrite[] {
     const writes: RunWrite[] = [];
     const marks = new Map<string, RunWrite>();
     for (const batch of batches) {
@@ -211,7 +211,7 @@ try {
     arrived = [];
     if (batches.length === 0) return;
     const last = batches[batches.length - 1] as NumberedBatch;
-    committer.add({ id: last.id, writes: mergeWrites(batches), parts: batches });
+    committer.add({ id: last.id, writes: oneMarkPerJournal(batches), parts: batches });
   };
   /** What the last replay failed with: said once, not every few seconds while the database refuses writes. */
   let recoverFailure: string | undefined;
