@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startOpenAiServer } from '../../tests/helpers/openai-server';
-import { firstRequestSent, httpFetch } from '../providers/http-fetch';
-import { warmModelCallsAfterFirstRequest } from './model-warm-up';
 
-// Its own file: the first request and the warm-up happen once in a process (here, in this file's module state).
+// The first request and the warm-up happen once in a process: this file reads its own copy of the
+// modules, whatever the files run before it in this test worker did with theirs.
+vi.resetModules();
+const { firstRequestSent, httpFetch } = await import('../providers/http-fetch');
+const { warmModelCallsAfterFirstRequest } = await import('./model-warm-up');
+
 describe('the warm-up of a process that calls a model (warmModelCallsAfterFirstRequest)', () => {
   it('starts once the first model request has been written, and runs while its answer is awaited', async () => {
     let answered = false;

@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runFlow } from '../engine/run-flow';
 import type { RunEvent } from '../model/run';
 import { testLlm } from '../../tests/helpers/llm';
 import { startOpenAiServer } from '../../tests/helpers/openai-server';
-import { modelAnswered, WARM_UP_FLOW, warmModelCalls, warmModelCallsOnce } from './model-warm-up';
+
+// The warm-up's state is the process's (once, until a real answer): this file reads its own copy of
+// the modules, whatever the files run before it in this test worker did with theirs.
+vi.resetModules();
+const { modelAnswered, WARM_UP_FLOW, warmModelCalls, warmModelCallsOnce } = await import('./model-warm-up');
 
 const servers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
 
@@ -12,8 +16,9 @@ describe('warmModelCalls', () => {
   it('runs a small flow fifty times through the engine, each model call to a loopback server of its own, while no real answer has come, and leaves nothing listening', async () => {
     const before = servers();
     expect(await warmModelCalls()).toBe(50);
-    // Closing is asynchronous: the server's handle goes on the next turns.
-    await expect.poll(servers).toBe(before);
+    // Closing is asynchronous: the server's handle goes on the next turns. At most as many as before:
+    // a server another test file of this worker closed may go meanwhile.
+    await expect.poll(servers).toBeLessThanOrEqual(before);
   });
 
   it('stops after the call it is making when a real model call ends, and makes one call after that', async () => {
