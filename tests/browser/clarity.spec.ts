@@ -121,11 +121,13 @@ test('the inspector offers upstream values as chips that insert their reference 
   );
 
   // With no field of this node entered yet, a chip inserts into its first template field.
+  // Wait for the inspector to show draft: reading its field at once could still read polish's.
   await page.getByTestId('rf__node-draft').click();
   const draftField = page.locator('.inspector .cm-content').first();
-  const before = (await draftField.textContent()) ?? '';
+  await expect(draftField).toHaveText('About {{inputs.topic}}');
+  await expect(chips.getByRole('button')).toHaveText(['inputs.topic', 'nodes.input.output']);
   await chips.getByRole('button', { name: 'inputs.topic' }).click();
-  await expect(draftField).toHaveText(`{{inputs.topic}}${before}`);
+  await expect(draftField).toHaveText('{{inputs.topic}}About {{inputs.topic}}');
 });
 
 test('deep in a long chain, the inspector shows the nearest nodes as chips and the rest on asking', async ({
