@@ -83,7 +83,8 @@ export class McpHost {
   ) {
     this.resources = new FlowResources(services, () => this.views());
     // A server's calls run models: the library is loaded while it starts, not on the first call.
-    void services.providers.preload();
+    // One that fails leaves the library to the first call, which says why.
+    services.providers.preload().catch(() => undefined);
   }
 
   /** The enabled published flows by tool name; rebuilt only when the database says something changed. */
