@@ -3,7 +3,7 @@ import { chunkOf, inspectCliBuild, loadedWith, sourcesOf } from '../helpers/buil
 
 describe('what every flowbench command loads at start', () => {
   it('leaves out the MCP SDK, its zod 3 and ajv: they load with the first MCP connection, `flowbench mcp` or `serve`', async () => {
-    const { outputs } = await inspectCliBuild();
+    const { outputs } = (await inspectCliBuild()).metafile;
     const chunks = Object.keys(outputs);
     // main.mjs parses the command line; lib.ts imports the runtime before any command's action.
     const atStart = new Set([

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain ES module script without type declarations
-import { buildCli } from '../../scripts/build-node.mjs';
+import { inspectCliBuild } from '../helpers/build-chunks';
 // @ts-expect-error -- a plain ES module script without type declarations
 import { withGuardPrechecks } from '../../scripts/sdk-message-guards.mjs';
 
@@ -8,8 +7,7 @@ const patch = withGuardPrechecks as (source: string, shapeModule: string, where:
 
 describe("the CLI build's quick refusals in front of the MCP SDKs' message guards", () => {
   it('are in front of every guard of both SDKs in the built CLI', async () => {
-    const inspect = buildCli as (options: { inspect: boolean }) => Promise<{ outputFiles: { text: string }[] }>;
-    const { outputFiles } = await inspect({ inspect: true });
+    const { outputFiles } = await inspectCliBuild();
     const definitions = outputFiles.flatMap(({ text }) => [
       ...text.matchAll(/var (isJSONRPC(?:Notification|ResultResponse|ErrorResponse))\d* = \(value\) => ([^;]*);/g),
     ]);

@@ -1,16 +1,21 @@
-import type { Metafile } from 'esbuild';
+import type { Metafile, OutputFile } from 'esbuild';
 // @ts-expect-error -- a plain ES module script without type declarations
 import { buildCli } from '../../scripts/build-node.mjs';
 
 /** The sources each output chunk holds, and the chunks it imports statically. */
 export type Outputs = Metafile['outputs'];
 
-let inspected: Promise<Metafile> | undefined;
+/** The CLI's build: what each file holds and imports, and the files' text. */
+export interface InspectedBuild {
+  metafile: Metafile;
+  outputFiles: OutputFile[];
+}
+
+let inspected: Promise<InspectedBuild> | undefined;
 
 /** The CLI's build as `npm run build:node` makes it, described instead of written (once per test process). */
-export function inspectCliBuild(): Promise<Metafile> {
-  const inspect = buildCli as (options: { inspect: boolean }) => Promise<{ metafile: Metafile }>;
-  inspected ??= inspect({ inspect: true }).then(({ metafile }) => metafile);
+export function inspectCliBuild(): Promise<InspectedBuild> {
+  inspected ??= (buildCli as (options: { inspect: boolean }) => Promise<InspectedBuild>)({ inspect: true });
   return inspected;
 }
 
