@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import { endpointsFor } from './client-config';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHttpHandler } from '../mcp/http';
-import { McpHost } from '../mcp/mcp-host';
+import type { McpEndpoint } from './mcp-endpoint';
 import { ApiHost } from './api-host';
 import { createApiHttpHandler } from './api-http';
 import { refuseForeignRequest } from './local-guard';
@@ -52,7 +51,6 @@ export interface RunningHttpHost {
   editorUrl: string;
   port: number;
   token: string | undefined;
-  mcp: McpHost;
   api: ApiHost;
   close(): Promise<void>;
 }
@@ -63,9 +61,18 @@ export interface RunningHttpHost {
  * another host or origin are refused with 403.
  */
 export async function startHttpHost(services: Services, options: HttpHostOptions): Promise<RunningHttpHost> {
-  const mcp = new McpHost(services, options.version);
   const token = options.requireAuth ? httpToken(services) : undefined;
-  const handleMcp = createMcpHttpHandler(mcp, { token });
+  // The MCP endpoint is made by the first request to /mcp (a few hundred ms from then, once): a host
+  // used as the editor alone never loads the MCP SDKs, and starts that much sooner (mcp-endpoint.ts).
+  let endpoint: Promise<McpEndpoint> | undefined;
+  const mcpEndpoint = () =>
+    (endpoint ??= import('./mcp-endpoint').then(({ createMcpEndpoint }) =>
+      createMcpEndpoint(services, options.version, token),
+    ));
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse) => (await mcpEndpoint()).handle(req, res);
+  // Runs started in the editor call models too: the library is loaded while the host starts, not on
+  // the first call. One that fails leaves the library to the first call, which says why.
+  services.providers.preload().catch(() => undefined);
   // Clients reach this process's MCP endpoint: its port (known once listening) and token.
   const api =
     options.api ??
@@ -111,18 +118,20 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  mcp.startWatching();
   const stopWatching = options.api ? () => undefined : watchDatabase(services, api);
   return {
     url: `http://127.0.0.1:${port}`,
     editorUrl: `http://127.0.0.1:${port}/?session=${sessionToken}`,
     port,
     token,
-    mcp,
     api,
     close: async () => {
       stopWatching();
-      await mcp.close();
+      // An endpoint still loading is closed once made: its watcher and tasks' timers would keep the process alive.
+      await endpoint?.then(
+        ({ mcp }) => mcp.close(),
+        () => undefined,
+      );
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -23,4 +23,28 @@ describe('what every flowbench command loads at start', () => {
     expect(all.some((source) => source.includes('node_modules/@modelcontextprotocol/sdk/dist/esm/client/'))).toBe(true);
     expect(all.some((source) => source.includes('core/mcp/stdio.ts'))).toBe(true);
   });
+
+  it('`serve` starts the editor without the MCP SDKs: its /mcp endpoint loads them with its first request', async () => {
+    const { outputs } = (await inspectCliBuild()).metafile;
+    const atStart = new Set([
+      ...loadedWith(outputs, chunkOf(outputs, /\/main\.mjs$/)),
+      ...loadedWith(outputs, chunkOf(outputs, /\/runtime-[^/]+\.mjs$/)),
+      ...loadedWith(outputs, chunkOf(outputs, /\/http-host-[^/]+\.mjs$/)),
+    ]);
+    const sources = sourcesOf(outputs, atStart);
+    // The editor's side is there: its API and its pages.
+    expect(sources.some((source) => source.includes('core/host/api-host.ts'))).toBe(true);
+    expect(sources.some((source) => source.includes('core/host/static-files.ts'))).toBe(true);
+    // core/mcp/read-body.ts is the API's body reader as well.
+    const mcp = sources.filter((source) =>
+      /node_modules\/(@modelcontextprotocol\/|ajv\/)|core\/mcp\/(?!read-body)/.test(source),
+    );
+    expect(mcp).toEqual([]);
+    // The endpoint's chunk, loaded by the first /mcp request, holds both revisions' servers.
+    const endpoint = sourcesOf(outputs, loadedWith(outputs, chunkOf(outputs, /\/mcp-endpoint-[^/]+\.mjs$/)));
+    expect(endpoint.some((source) => source.includes('node_modules/@modelcontextprotocol/sdk/dist/esm/server/'))).toBe(
+      true,
+    );
+    expect(endpoint.some((source) => source.includes('node_modules/@modelcontextprotocol/server/'))).toBe(true);
+  });
 });
