@@ -93,7 +93,14 @@ export class ApiHost {
     return {
       flows: {
         list: () => flowService.list(),
-        get: ({ id, withProblems }) => flowService.detail(id, withProblems),
+        get: ({ id, withProblems }) => {
+          const detail = flowService.detail(id, withProblems);
+          // A flow opened that calls models is about to be run: the model library loads meanwhile,
+          // not on its first call. A host whose editor only lists, or opens flows without models,
+          // never loads it (1.2 MB of JavaScript). One that fails leaves it to the first call, which says why.
+          providers.preloadFor(detail.flow).catch(() => undefined);
+          return detail;
+        },
         create: ({ name }, context) => {
           const created = flowService.create(name);
           this.changed([created.id], context);

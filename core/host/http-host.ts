@@ -70,9 +70,6 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
       createMcpEndpoint(services, options.version, token),
     ));
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => (await mcpEndpoint()).handle(req, res);
-  // Runs started in the editor call models too: the library is loaded while the host starts, not on
-  // the first call. One that fails leaves the library to the first call, which says why.
-  services.providers.preload().catch(() => undefined);
   // Clients reach this process's MCP endpoint: its port (known once listening) and token.
   const api =
     options.api ??

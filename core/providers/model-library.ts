@@ -6,11 +6,15 @@ import type * as AiSdkPort from './ai-sdk-port';
  * most commands never call a model (`flowbench list` took 510 ms of CPU with
  * it, 440 without). Loaded once, by the first caller. The processes that call
  * models ask for it before their first call (ProviderService.preload:
- * `flowbench mcp` and `serve` while they wait; `flowbench run` and `test` for
- * a flow that may call one), so that call still finds it ready; a model called
+ * `flowbench mcp` while it waits, an MCP endpoint once made; `serve` and the
+ * app when the editor opens a flow that may call one; `flowbench run` and
+ * `test` for such a flow), so that call still finds it ready; a model called
  * without that loads it then.
  */
 let library: Promise<typeof AiSdkPort> | undefined;
+
+/** Whether something in this process has asked for the library yet (loaded, or loading). */
+export const modelLibraryRequested = (): boolean => library !== undefined;
 
 export function loadModelLibrary(): Promise<typeof AiSdkPort> {
   library ??= import('./ai-sdk-port').then((port) => {
