@@ -247,7 +247,10 @@ export class BackgroundRunWriter implements RunWriter {
       signals: this.state.buffer,
       journalToken: JOURNAL_TOKEN,
     };
-    this.worker = new Worker(script, { workerData });
+    // Whatever the thread prints (a module a user's NODE_OPTIONS loads into every thread) goes to
+    // stderr: `flowbench mcp`'s stdout carries the protocol and nothing else.
+    this.worker = new Worker(script, { workerData, stdout: true });
+    this.worker.stdout.pipe(process.stderr);
     // Pending batches are settled by `close`, not by keeping the process alive.
     this.worker.unref();
     let failedBeforeSettled = false;
