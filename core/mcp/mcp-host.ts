@@ -82,9 +82,15 @@ export class McpHost {
     readonly version: string,
   ) {
     this.resources = new FlowResources(services, () => this.views());
-    // A server's calls run models: the library is loaded while it starts, not on the first call.
-    // One that fails leaves the library to the first call, which says why.
-    services.providers.preload().catch(() => undefined);
+    // A server whose tools call models loads the library while it starts, not on their first call (one
+    // that fails leaves it to that call, which says why). One whose tools call none never loads it; a
+    // flow run through flows_execute that does, or a tool published later, loads it at its first call.
+    if (this.toolsCallModels()) services.providers.preload().catch(() => undefined);
+  }
+
+  /** Whether one of the tools offered now may call a model (see ProviderService.mayCallModels). */
+  private toolsCallModels(): boolean {
+    return [...this.catalogue().values()].some((entry) => this.services.providers.mayCallModels(entry.snapshot));
   }
 
   /** The enabled published flows by tool name; rebuilt only when the database says something changed. */
@@ -168,7 +174,8 @@ export class McpHost {
    * cost is paid then, not on that call (see warmModelCallsOnce).
    */
   private warmUpOnce(): void {
-    if (this.warming) return;
+    // Tools that call no model have no first model call to warm up for (nor a library to load).
+    if (this.warming || !this.toolsCallModels()) return;
     this.warming = true;
     void warmModelCallsOnce(WARM_UP_AFTER_MS)
       .then(() => this.prepareTools())

@@ -221,7 +221,12 @@ export class ProviderService {
    * to exit with it, 339 without.
    */
   async preloadFor(flow: Pick<Flow, 'nodes'>): Promise<void> {
-    if (flow.nodes.some((node) => nodeRegistry.mayCallModels(node))) await loadModelLibrary();
+    if (this.mayCallModels(flow)) await loadModelLibrary();
+  }
+
+  /** Whether a run of `flow` may call a model: one of its nodes does, or calls a flow or agent that may. */
+  mayCallModels(flow: Pick<Flow, 'nodes'>): boolean {
+    return flow.nodes.some((node) => nodeRegistry.mayCallModels(node));
   }
 
   /**
