@@ -95,8 +95,8 @@ export class ApiHost {
         list: () => flowService.list(),
         get: ({ id, withProblems }) => {
           const detail = flowService.detail(id, withProblems);
-          // A flow opened that calls models is about to be run: the model library loads meanwhile,
-          // not on its first call. A host whose editor only lists, or opens flows without models,
+          // A flow that may call models, once opened, is likely to be run: the model library loads
+          // meanwhile, not on its first call. A host whose editor only lists, or opens flows without models,
           // never loads it (1.2 MB of JavaScript). One that fails leaves it to the first call, which says why.
           providers.preloadFor(detail.flow).catch(() => undefined);
           return detail;

@@ -62,8 +62,8 @@ export interface RunningHttpHost {
  */
 export async function startHttpHost(services: Services, options: HttpHostOptions): Promise<RunningHttpHost> {
   const token = options.requireAuth ? httpToken(services) : undefined;
-  // The MCP endpoint is made by the first request to /mcp (a few hundred ms from then, once): a host
-  // used as the editor alone never loads the MCP SDKs, and starts that much sooner (mcp-endpoint.ts).
+  // The MCP endpoint is made by the first request to /mcp (about 100 ms more for that request, once):
+  // a host used as the editor alone never loads the MCP SDKs, and starts that much sooner (mcp-endpoint.ts).
   let endpoint: Promise<McpEndpoint> | undefined;
   const mcpEndpoint = () =>
     (endpoint ??= import('./mcp-endpoint').then(({ createMcpEndpoint }) =>
