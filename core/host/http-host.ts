@@ -66,9 +66,13 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   // a host used as the editor alone never loads the MCP SDKs, and starts that much sooner (mcp-endpoint.ts).
   let endpoint: Promise<McpEndpoint> | undefined;
   const mcpEndpoint = () =>
-    (endpoint ??= import('./mcp-endpoint').then(({ createMcpEndpoint }) =>
-      createMcpEndpoint(services, options.version, token),
-    ));
+    (endpoint ??= import('./mcp-endpoint')
+      .then(({ createMcpEndpoint }) => createMcpEndpoint(services, options.version, token))
+      .catch((error: unknown) => {
+        // Not made (its catalogue unreadable for now, say): this request fails, the next one tries again.
+        endpoint = undefined;
+        throw error;
+      }));
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => (await mcpEndpoint()).handle(req, res);
   // Clients reach this process's MCP endpoint: its port (known once listening) and token.
   const api =
