@@ -40,6 +40,8 @@ interface CatalogueEntry extends PublishedFlow {
   tool: ReturnType<typeof toolFor>;
   /** The flow has a node that may pause the run for a person's answer. */
   asksPeople: boolean;
+  /** A run of the flow may call a model (see ProviderService.mayCallModels). */
+  callsModels: boolean;
 }
 
 /** A connection's part in catalogue changes: told when they happen, closed with the host. */
@@ -88,9 +90,9 @@ export class McpHost {
     if (this.toolsCallModels()) services.providers.preload().catch(() => undefined);
   }
 
-  /** Whether one of the tools offered now may call a model (see ProviderService.mayCallModels). */
+  /** Whether one of the tools offered now may call a model. */
   private toolsCallModels(): boolean {
-    return [...this.catalogue().values()].some((entry) => this.services.providers.mayCallModels(entry.snapshot));
+    return [...this.catalogue().values()].some((entry) => entry.callsModels);
   }
 
   /** The enabled published flows by tool name; rebuilt only when the database says something changed. */
@@ -113,6 +115,7 @@ export class McpHost {
         ...published,
         tool: withLongRunHint(tool, this.typicalDurationMs(published.flowId)),
         asksPeople: published.snapshot.nodes.some((node) => nodeRegistry.get(node.type)?.asksPeople === true),
+        callsModels: this.services.providers.mayCallModels(published.snapshot),
       });
     }
     this.cache = { signature, epoch, checkedAt: now, byName };
