@@ -21,7 +21,6 @@ import { FlowTaskStore, startTask } from './flow-tasks';
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { callerOf, nodesDone, progressListeners, type CallContext } from './call-context';
 import { noHumanInput, type HumanInputPort } from '../model/human-input';
-import { warmModelCallsOnce } from '../services/model-warm-up';
 import { nodeRegistry } from '../nodes/registry';
 import { FLOWS_RESULT, FLOWS_START, flowsResultTool, flowsStartTool, runResult, startedResult } from './long-runs';
 
@@ -180,7 +179,9 @@ export class McpHost {
     // Tools that call no model have no first model call to warm up for (nor a library to load).
     if (this.warming || !this.toolsCallModels()) return;
     this.warming = true;
-    void warmModelCallsOnce(WARM_UP_AFTER_MS)
+    // Loaded here: the warm-up's module brings node:http, which a server of such tools never needs.
+    void import('../services/model-warm-up')
+      .then(({ warmModelCallsOnce }) => warmModelCallsOnce(WARM_UP_AFTER_MS))
       .then(() => this.prepareTools())
       // A warm-up that fails changes nothing but the first call's time.
       .catch(() => undefined);

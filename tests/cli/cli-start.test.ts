@@ -1,5 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chunkOf, inspectCliBuild, loadedWith, sourcesOf } from '../helpers/build-chunks';
+import { runCli } from '../helpers/cli';
+
+/** The Node built-in modules a process loaded, printed at its exit by a module it was started with. */
+const BUILTINS_AT_EXIT = `process.on('exit', () =>
+  process.stderr.write('BUILTINS ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`;
 
 describe('what every flowbench command loads at start', () => {
   it('leaves out the MCP SDK, its zod 3 and ajv: they load with the first MCP connection, `flowbench mcp` or `serve`', async () => {
@@ -46,5 +54,22 @@ describe('what every flowbench command loads at start', () => {
       true,
     );
     expect(endpoint.some((source) => source.includes('node_modules/@modelcontextprotocol/server/'))).toBe(true);
+  });
+
+  it('a command that calls no model loads neither node:http, node:https nor node:zlib: they come with the model library', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowbench-start-'));
+    try {
+      const hook = join(dir, 'builtins.cjs');
+      writeFileSync(hook, BUILTINS_AT_EXIT);
+      const db = join(dir, 'start.db');
+      const { code, stderr } = await runCli(['--db', db, 'list'], { NODE_OPTIONS: `--require ${hook}` });
+      expect(code).toBe(0);
+      const loaded = /BUILTINS (.*)/.exec(stderr)?.[1]?.split(' ') ?? [];
+      // The list is read: the command opened its database (node:fs) and printed it.
+      expect(loaded).toContain('fs');
+      expect(loaded.filter((name) => ['http', 'https', 'zlib', 'tls'].includes(name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
