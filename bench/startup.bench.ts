@@ -77,10 +77,12 @@ export async function benchStartup(): Promise<BenchRow[]> {
     const bare: number[] = [];
     const flowbench: number[] = [];
     const run: number[] = [];
+    const list: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       bare.push(await timeToToolsList([BARE_STDIO], env));
       flowbench.push(await timeToToolsList([BIN, 'mcp'], env));
       run.push(timeProcess([BIN, '--db', db, 'run', 'echo', '--input', 'message=hi']));
+      list.push(timeProcess([BIN, '--db', db, 'list']));
     }
     rows.push(
       {
@@ -101,6 +103,11 @@ export async function benchStartup(): Promise<BenchRow[]> {
         suite: 'startup',
         metric: '`flowbench run` of a flow without model nodes, spawn → exit (no goal)',
         value: `${ms(median(run))} (node -e 0: ${ms(median(node))})`,
+      },
+      {
+        suite: 'startup',
+        metric: '`flowbench list`, spawn → exit (no goal)',
+        value: `${ms(median(list))} (node -e 0: ${ms(median(node))})`,
       },
     );
   } finally {

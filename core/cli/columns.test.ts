@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { columns } from './columns';
 
@@ -37,5 +38,35 @@ describe('columns', () => {
         [0],
       ),
     ).toEqual([' 3 nodes  a', '12 nodes  b']);
+  });
+
+  it('aligns plain rows (printable ASCII, where it skips loading string-width) as string-width would', async () => {
+    const rows = [
+      ['example-triage-ticket', 'triage_ticket', '6 nodes', 'on', 'Triage a support ticket'],
+      ['a', 'b~{|}', '12 nodes', 'off', 'x'],
+      [' spaced ', '!"#$%&()*+,-./:;<=>?@[\\]^_`', '3 nodes', '', 'last'],
+    ];
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => stringWidth(row[i]!))));
+    const expected = rows.map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - stringWidth(cell))))
+        .join('  ')
+        .trimEnd(),
+    );
+    expect(await columns(rows)).toEqual(expected);
+    // The last column is not measured: kept as it is, whatever it holds.
+    expect(
+      await columns([
+        ['a', '10→5 tokens'],
+        ['abc', 'x'],
+      ]),
+    ).toEqual(['a    10→5 tokens', 'abc  x']);
+    // A control character is not plain: string-width counts the tab as no column.
+    expect(
+      await columns([
+        ['a\tb', 'x'],
+        ['abc', 'y'],
+      ]),
+    ).toEqual(['a\tb   x', 'abc  y']);
   });
 });
