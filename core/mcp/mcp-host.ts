@@ -173,15 +173,14 @@ export class McpHost {
   /**
    * Once a client has listed the tools it usually waits a while before its
    * first call (a person asks something): the model library's first-call
-   * cost is paid then, not on that call (see warmModelCallsOnce).
+   * cost is paid then, not on that call (see ProviderService.warmUpOnce).
    */
   private warmUpOnce(): void {
     // Tools that call no model have no first model call to warm up for (nor a library to load).
     if (this.warming || !this.toolsCallModels()) return;
     this.warming = true;
-    // Loaded here: the warm-up's module brings node:http, which a server of such tools never needs.
-    void import('../services/model-warm-up')
-      .then(({ warmModelCallsOnce }) => warmModelCallsOnce(WARM_UP_AFTER_MS))
+    void this.services.providers
+      .warmUpOnce(WARM_UP_AFTER_MS)
       .then(() => this.prepareTools())
       // A warm-up that fails changes nothing but the first call's time.
       .catch(() => undefined);

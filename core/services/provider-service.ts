@@ -27,10 +27,11 @@ import type { SecretVault } from './secret-vault';
 import type * as ModelWarmUp from './model-warm-up';
 
 /**
- * The model warm-up (model-warm-up.ts), loaded with the model library by the
- * processes that call a model, as httpFetch is by `test`: they bring node:http,
- * node:https and node:zlib, which every command loaded before, for nothing in
- * most. `flowbench list` then used 295 ms of CPU, now 276 (20 runs each way).
+ * The model warm-up (model-warm-up.ts), loaded only here: with the model
+ * library by the processes that call a model, as httpFetch is by `test`. They
+ * bring node:http, node:https and node:zlib, which every command loaded
+ * before, for nothing in most: `flowbench list` used 295 ms of CPU, then 276
+ * (20 runs each way).
  */
 let warmUp: Promise<typeof ModelWarmUp> | undefined;
 const warmUpModule = () => (warmUp ??= import('./model-warm-up'));
@@ -230,6 +231,15 @@ export class ProviderService {
    */
   async preloadFor(flow: Pick<Flow, 'nodes'>): Promise<void> {
     if (this.mayCallModels(flow)) await Promise.all([loadModelLibrary(), warmUpModule()]);
+  }
+
+  /**
+   * Warms a first model call up `afterMs` from now, once in a process (see
+   * warmModelCallsOnce): for a server between a client's tools/list and its
+   * first call. Resolves with the warm-up calls made.
+   */
+  async warmUpOnce(afterMs: number): Promise<number> {
+    return (await warmUpModule()).warmModelCallsOnce(afterMs);
   }
 
   /** Whether a run of `flow` may call a model: one of its nodes does, or calls a flow or agent that may. */
