@@ -14,7 +14,7 @@ export { validateFlow } from '../model/validate';
 export { ChangeSetSchema } from '../model/change-set';
 export { nodeRegistry } from '../nodes/registry';
 export { publishWarnings } from '../model/publish-warnings';
-export { parseJsonText } from '../formats/parse-json';
+export { loadJsonParser } from '../formats/lazy';
 export { coerceTextInput } from '../model/inputs';
 export { runMarkdown, runSummary } from '../model/run-report';
 export { stringifyValue } from '../model/template';

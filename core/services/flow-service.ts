@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AppliedChanges, FlowDetail } from '../api/contract';
-import { exportFlowText, leftOutOf } from '../formats/export';
 import { draftComparer } from '../editing/flow-diff';
 import { exportFileName, type ExportFormat } from '../formats/export-formats';
+import { loadExporters } from '../formats/lazy';
 import { isLayoutOnly, type ChangeSet } from '../model/change-set';
 import { FlowbenchError } from '../model/errors';
 import { FlowSchema, type Flow } from '../model/flow';
@@ -151,8 +151,9 @@ export class FlowService {
   }
 
   /** The flow's text in an export format, the file name to offer it under, and what the format left out. */
-  exportFile(id: string, format: ExportFormat): { text: string; fileName: string; leftOut: string[] } {
+  async exportFile(id: string, format: ExportFormat): Promise<{ text: string; fileName: string; leftOut: string[] }> {
     const flow = this.flows.get(id);
+    const { exportFlowText, leftOutOf } = await loadExporters();
     const text = exportFlowText(flow, format, this.versions.list(id)[0]?.version);
     // What cannot be imported again is not written: the two limits are one.
     const size = Buffer.byteLength(text);

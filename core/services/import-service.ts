@@ -1,7 +1,7 @@
 import { urlsCalled } from '../editing/imported-urls';
 import { isLayoutable, layOutIfNeeded } from '../editing/layout';
-import { detectImport, type ImportFormat } from '../formats/detect';
-import { fieldWarnings, withImportProblems, type ImportedFlow } from '../formats/shared';
+import { loadImporters } from '../formats/lazy';
+import { fieldWarnings, withImportProblems, type ImportedFlow, type ImportFormat } from '../formats/shared';
 import { droppedSettings } from '../model/dropped-fields';
 import type { Flow } from '../model/flow';
 import { validateFlow } from '../model/validate';
@@ -36,8 +36,8 @@ async function laidOut<T>(flow: T): Promise<{ flow: T; reason?: string }> {
  * flow's schema takes any config, validation parses it by type and would
  * drop them without a word, and a new flow holding one is refused.
  */
-export function readFlowFile(text: string, source: string): ImportedFlow {
-  const imported = detectImport(text, source);
+export async function readFlowFile(text: string, source: string): Promise<ImportedFlow> {
+  const imported = (await loadImporters()).detectImport(text, source);
   // Another format's flow has its id only once stored: any will do to validate its nodes.
   const { flow } = validateFlow({ id: 'file', ...imported.flow }, { catalogue: nodeRegistry });
   const dropped = flow ? droppedSettings(imported.flow, flow) : [];
@@ -66,7 +66,7 @@ export function readFlowFile(text: string, source: string): ImportedFlow {
  * over listed on them, under a free tool name.
  */
 export async function importFlowText(services: Services, text: string, source: string): Promise<ImportReport> {
-  const imported = readFlowFile(text, source);
+  const imported = await readFlowFile(text, source);
   const layout = await laidOut(imported.flow);
   const note = layout.reason ? { laidOut: layout.reason } : {};
   if (imported.format === 'native') {

@@ -205,7 +205,7 @@ describe('the secret port', () => {
     expect(first.providers.resolve('paid').apiKey).toBe('sk-replaced-000000000');
   });
 
-  it('an import the keychain refuses midway leaves the servers, and the keychain, as they were', () => {
+  it('an import the keychain refuses midway leaves the servers, and the keychain, as they were', async () => {
     const { binding, entries, refuseWrite } = fakeKeychain();
     const s = services('import.db', [keychainBackend(() => binding)]);
     s.servers.set({ name: 'files', transport: 'stdio', command: 'node', env: { TOKEN: KEY } });
@@ -219,13 +219,13 @@ describe('the secret port', () => {
     });
     // Writes: files' TOKEN, notes' A, then the third (search's header) is refused.
     refuseWrite(3);
-    expect(() => s.servers.importConfig(config, 'cursor', { replace: true })).toThrow(/locked/);
+    await expect(s.servers.importConfig(config, 'cursor', { replace: true })).rejects.toThrow(/locked/);
     expect(s.servers.list().map((l) => l.config.name)).toEqual(['files']);
     expect(s.servers.configs()).toEqual([expect.objectContaining({ command: 'node', env: { TOKEN: KEY } })]);
     expect(entries).toEqual(before);
 
     // The keychain answering again, the same import writes all three.
-    s.servers.importConfig(config, 'cursor', { replace: true });
+    await s.servers.importConfig(config, 'cursor', { replace: true });
     expect(s.servers.configs().map((c) => c.name)).toEqual(['files', 'notes', 'search']);
     expect(s.servers.configs()[0]).toMatchObject({ command: 'npx', env: { TOKEN: 'sk-imported-00000000' } });
   });

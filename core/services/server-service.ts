@@ -1,4 +1,5 @@
-import { serversFromClientConfig, type ServerImportResult } from '../formats/mcp-client-config';
+import { loadClientConfigs } from '../formats/lazy';
+import type { ServerImportResult } from '../formats/mcp-client-config';
 import { FlowbenchError } from '../model/errors';
 import { parseOrRefuse } from '../model/parse';
 import {
@@ -139,8 +140,12 @@ export class ServerService {
    * `dryRun`, says what it would do and writes nothing. Every server is
    * checked before any is written, and they are written together or not at all.
    */
-  importConfig(text: string, source: string, { replace = false, dryRun = false } = {}): ServerImportResult {
-    const found = serversFromClientConfig(text, source);
+  async importConfig(
+    text: string,
+    source: string,
+    { replace = false, dryRun = false } = {},
+  ): Promise<ServerImportResult> {
+    const found = (await loadClientConfigs()).serversFromClientConfig(text, source);
     const existing = new Set(this.stored().map((config) => config.name));
     const problems = [...found.problems];
     const servers = found.servers.map(({ config, where }) => {

@@ -9,16 +9,20 @@ import { runCli } from '../helpers/cli';
 const BUILTINS_AT_EXIT = `process.on('exit', () =>
   process.stderr.write('BUILTINS ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`;
 
+type Outputs = Awaited<ReturnType<typeof inspectCliBuild>>['metafile']['outputs'];
+
+/** The sources of the chunks every command loads, and of those `also` names (a chunk's name). */
+function sourcesAtStart(outputs: Outputs, also: RegExp[] = []): string[] {
+  // main.mjs parses the command line; lib.ts imports the runtime before any command's action.
+  const entries = [/\/main\.mjs$/, /\/runtime-[^/]+\.mjs$/, ...also];
+  return sourcesOf(outputs, new Set(entries.flatMap((name) => [...loadedWith(outputs, chunkOf(outputs, name))])));
+}
+
 describe('what every flowbench command loads at start', () => {
   it('leaves out the MCP SDK, its zod 3 and ajv: they load with the first MCP connection, `flowbench mcp` or `serve`', async () => {
     const { outputs } = (await inspectCliBuild()).metafile;
     const chunks = Object.keys(outputs);
-    // main.mjs parses the command line; lib.ts imports the runtime before any command's action.
-    const atStart = new Set([
-      ...loadedWith(outputs, chunkOf(outputs, /\/main\.mjs$/)),
-      ...loadedWith(outputs, chunkOf(outputs, /\/runtime-[^/]+\.mjs$/)),
-    ]);
-    const sources = sourcesOf(outputs, atStart);
+    const sources = sourcesAtStart(outputs);
     // What the start needs is there: the check reads the right chunks.
     expect(sources.some((source) => source.includes('core/services/open-services.ts'))).toBe(true);
     expect(sources.some((source) => source.includes('core/tools/mcp-connections.ts'))).toBe(true);
@@ -32,14 +36,27 @@ describe('what every flowbench command loads at start', () => {
     expect(all.some((source) => source.includes('core/mcp/stdio.ts'))).toBe(true);
   });
 
+  it('leaves out YAML, JSONC and the importers and exporters: they load with a file to read or write', async () => {
+    const { outputs } = (await inspectCliBuild()).metafile;
+    // `flowbench mcp` and `serve` as well: neither reads a file of another tool before a request asks.
+    const sources = sourcesAtStart(outputs, [/\/stdio-[A-Z0-9]+\.mjs$/, /\/http-host-[^/]+\.mjs$/]);
+    // The examples a new database is seeded with are read at start, as native flows.
+    expect(sources.some((source) => source.includes('core/services/examples.ts'))).toBe(true);
+    const formats = sources.filter((source) =>
+      /node_modules\/(yaml|jsonc-parser)\/|core\/formats\/(detect|export|n8n|flowyprompt|parse-json|mcp-client-config)\.ts$/.test(
+        source,
+      ),
+    );
+    expect(formats).toEqual([]);
+    // They are built, for the commands that read and write files.
+    const all = sourcesOf(outputs, Object.keys(outputs));
+    expect(all.some((source) => source.includes('node_modules/yaml/'))).toBe(true);
+    expect(all.some((source) => source.includes('core/formats/detect.ts'))).toBe(true);
+  });
+
   it('`serve` starts the editor without the MCP SDKs: its /mcp endpoint loads them with its first request', async () => {
     const { outputs } = (await inspectCliBuild()).metafile;
-    const atStart = new Set([
-      ...loadedWith(outputs, chunkOf(outputs, /\/main\.mjs$/)),
-      ...loadedWith(outputs, chunkOf(outputs, /\/runtime-[^/]+\.mjs$/)),
-      ...loadedWith(outputs, chunkOf(outputs, /\/http-host-[^/]+\.mjs$/)),
-    ]);
-    const sources = sourcesOf(outputs, atStart);
+    const sources = sourcesAtStart(outputs, [/\/http-host-[^/]+\.mjs$/]);
     // The editor's side is there: its API and its pages.
     expect(sources.some((source) => source.includes('core/host/api-host.ts'))).toBe(true);
     expect(sources.some((source) => source.includes('core/host/static-files.ts'))).toBe(true);

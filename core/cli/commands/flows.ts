@@ -81,9 +81,9 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .description("write a flow in the native format, or another tool's")
     .option('--format <format>', EXPORT_FORMATS.join('|'), 'native')
     .option('--out <file>', 'write to a file instead of stdout')
-    .action((ref: string, options: { out?: string; format: string }) => {
+    .action(async (ref: string, options: { out?: string; format: string }) => {
       const format = assertExportFormat(options.format);
-      const { text, leftOut } = ctx.services.flowService.exportFile(ctx.flows.resolve(ref).id, format);
+      const { text, leftOut } = await ctx.services.flowService.exportFile(ctx.flows.resolve(ref).id, format);
       if (options.out) writeFileSync(options.out, text);
       else process.stdout.write(text);
       // On stderr: stdout may be the file itself.
@@ -95,11 +95,11 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .argument('<flow|file>', 'a flow in the database (id, name or tool name) or a flow file')
     .description('list every problem of a flow; exit 1 when any is an error')
     .option('--json', 'print JSON: { valid, problems: [{ code, severity, message, nodeId?, edgeId?, field? }] }')
-    .action((ref: string, options: JsonOption) => {
+    .action(async (ref: string, options: JsonOption) => {
       const isFile = existsSync(ref) && statSync(ref).isFile();
       let problems: Problem[];
       if (isFile) {
-        const imported = lib.readFlowFile(lib.readImportFile(ref), ref);
+        const imported = await lib.readFlowFile(lib.readImportFile(ref), ref);
         // As `import` stores it: with what the file's own metadata recorded, and what this reading found.
         problems = lib.validateFlow(
           { id: 'file', ...lib.withImportProblems(imported.flow, imported.problems) },

@@ -22,13 +22,13 @@ interface RunCommandOptions {
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** Merges `--inputs file.json` and `--input k=v` (the latter wins), typed by the flow's parameters. */
-export function readRunInputs(
+export async function readRunInputs(
   flow: Flow,
   options: Pick<RunCommandOptions, 'input' | 'inputs'>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   let inputs: Record<string, unknown> = {};
   if (options.inputs) {
-    const value = lib.parseJsonText(lib.readImportFile(options.inputs), options.inputs);
+    const value = (await lib.loadJsonParser()).parseJsonText(lib.readImportFile(options.inputs), options.inputs);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw usageError(`${options.inputs} must hold a JSON object of inputs, like {"topic": "otters"}`);
     }
@@ -100,7 +100,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const conversation = conversationOption(options.conversation);
       const { flows, runner, runs } = ctx.services;
       const flow = flows.get(flows.resolve(ref).id);
-      const inputs = readRunInputs(flow, options);
+      const inputs = await readRunInputs(flow, options);
       if (options.reuse !== undefined && options.from === undefined)
         throw usageError('--reuse goes with --from <node>');
       let from: { nodeId: string; runId: string } | undefined;

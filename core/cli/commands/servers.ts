@@ -143,7 +143,7 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
     .option('--replace', 'replace servers of the same name (kept as they are otherwise)')
     .option('--dry-run', 'say what would be added, and write nothing')
     .option('--json', 'print JSON: { servers: [{ name, where, transport, target, action }], problems, written }')
-    .action((file: string | undefined, options: ImportOptions) => {
+    .action(async (file: string | undefined, options: ImportOptions) => {
       if (options.project !== undefined && options.from === undefined) {
         throw usageError('--project goes with --from <client>: whose config in that project to read');
       }
@@ -156,7 +156,7 @@ export function registerServerCommands(program: Command, ctx: CliContext): void 
       const { text, source } = client
         ? readClientConfig(client, options.project === undefined ? {} : { project: resolve(options.project) })
         : { text: readImportFile(file as string), source: file as string };
-      const result = ctx.services.servers.importConfig(text, source, {
+      const result = await ctx.services.servers.importConfig(text, source, {
         replace: options.replace === true,
         dryRun: options.dryRun === true,
       });
