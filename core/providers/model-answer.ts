@@ -1,9 +1,10 @@
+import type { SharedV3Warning } from '@ai-sdk/provider';
 import { generateText, streamText } from 'ai';
 import type { LlmRequest } from '../model/llm';
 import type { TokenUsage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
 import { providerError } from './provider-errors';
-import { collectWarnings } from './sdk-warnings';
+import { describeWarnings } from './sdk-warnings';
 import { singleAnswer } from './single-answer';
 import { usageOf } from './usage';
 
@@ -19,17 +20,20 @@ export async function modelAnswer(
   request: Pick<LlmRequest, 'signal' | 'onToken'>,
   options: Parameters<typeof generateText>[0],
 ): Promise<{ text: string; usage?: TokenUsage; warnings?: string[] }> {
-  const { result, warnings } = await collectWarnings(() => answer(prepared, request, options));
-  return { ...result, ...(warnings.length > 0 ? { warnings } : {}) };
+  const { warnings, ...result } = await answer(prepared, request, options);
+  const said = describeWarnings(warnings);
+  return { ...result, ...(said.length > 0 ? { warnings: said } : {}) };
 }
 
 async function answer(
   prepared: PreparedCall,
   request: Pick<LlmRequest, 'signal' | 'onToken'>,
   options: Parameters<typeof generateText>[0],
-): Promise<{ text: string; usage?: TokenUsage }> {
+): Promise<{ text: string; usage?: TokenUsage; warnings: SharedV3Warning[] }> {
   let text = '';
   let usage: TokenUsage | undefined;
+  // What the provider said it did not honour, at each of the call's steps.
+  const warnings: SharedV3Warning[] = [];
   try {
     if (prepared.config.streaming && request.onToken) {
       const result = streamText({ ...(options as Parameters<typeof streamText>[0]), onError: () => undefined });
@@ -40,6 +44,7 @@ async function answer(
         } else if (part.type === 'start-step') {
           // An agent's earlier turns ended in tool calls: its answer is the last turn's text.
           text = '';
+          warnings.push(...part.warnings);
         } else if (part.type === 'error') {
           throw part.error;
         } else if (part.type === 'finish') {
@@ -48,12 +53,15 @@ async function answer(
       }
     } else if (options === prepared.call) {
       // The call exactly as prepared (an LLM node's): one request to the provider's client.
-      ({ text, usage } = await singleAnswer(prepared.call));
+      const single = await singleAnswer(prepared.call);
+      ({ text, usage } = single);
+      warnings.push(...single.warnings);
       request.onToken?.(text);
     } else {
       // Anything added to it (an agent's tools and turns) is run by the SDK's loop.
       const result = await generateText(options);
       text = result.text;
+      for (const step of result.steps) warnings.push(...(step.warnings ?? []));
       usage = usageOf(result.totalUsage);
       request.onToken?.(text);
     }
@@ -61,5 +69,5 @@ async function answer(
     if (request.signal.aborted) throw request.signal.reason;
     throw providerError(error, prepared.config, prepared.url, prepared.secrets);
   }
-  return { text, ...(usage ? { usage } : {}) };
+  return { text, ...(usage ? { usage } : {}), warnings };
 }

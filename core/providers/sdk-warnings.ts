@@ -1,5 +1,4 @@
 import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * The AI SDK's warnings (a setting the model does not take, a model whose
@@ -32,26 +31,22 @@ function describe(warning: SharedV3Warning): string {
   }
 }
 
-/** The warnings of the model call under way in this async context (see collectWarnings). */
-const collected = new AsyncLocalStorage<string[]>();
-
-/**
- * Runs a model call and gathers the warnings said during it, for its step:
- * the SDK's logger is one global, and the call's own async context tells
- * which of the calls running side by side a warning belongs to.
- */
-export async function collectWarnings<T>(call: () => Promise<T>): Promise<{ result: T; warnings: string[] }> {
-  const warnings: string[] = [];
-  const result = await collected.run(warnings, call);
-  return { result, warnings: [...new Set(warnings)] };
+/** A call's warnings as its step keeps them: described, each once. */
+export function describeWarnings(warnings: readonly SharedV3Warning[]): string[] {
+  return [...new Set(warnings.map(describe))];
 }
 
-/** Says each warning on stderr, naming the provider and the model, and keeps it for the call's step. */
+/**
+ * Says each warning on stderr, naming the provider and the model. The step
+ * keeps them from the call's result (describeWarnings), not from here: which
+ * of the calls running side by side said one would take an AsyncLocalStorage,
+ * which once used slows every promise of the process (an async function's
+ * call and await took 0.32 µs instead of 0.12 on Node 20 here).
+ */
 export function sayWarnings(options: { warnings: readonly SharedV3Warning[]; provider: string; model: string }): void {
-  const said = options.warnings.map(describe);
-  collected.getStore()?.push(...said);
   const who = names.get(key(options.provider, options.model)) ?? options.provider;
-  for (const text of said) process.stderr.write(`flowbench: ${who} (${options.model}): ${text}\n`);
+  for (const text of options.warnings.map(describe))
+    process.stderr.write(`flowbench: ${who} (${options.model}): ${text}\n`);
 }
 
 /** The AI SDK's logging hook (its `AI_SDK_LOG_WARNINGS` global), taken by sayWarnings. */

@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, SharedV3Warning } from '@ai-sdk/provider';
 import { createRequire } from 'node:module';
 import type { TokenUsage } from '../model/run';
 import type { PreparedCall } from './ai-sdk-port';
@@ -18,7 +18,9 @@ const AI_SDK_AGENT = `ai/${(createRequire(import.meta.url)('ai/package.json') as
  * the messages in order, a user's text as one text part; and the user-agent
  * header is the one generateText sends.
  */
-export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: string; usage?: TokenUsage }> {
+export async function singleAnswer(
+  call: PreparedCall['call'],
+): Promise<{ text: string; usage?: TokenUsage; warnings: SharedV3Warning[] }> {
   const prompt: LanguageModelV3Prompt = [
     ...(call.system ? [{ role: 'system' as const, content: call.system }] : []),
     ...call.messages.map((message) =>
@@ -54,5 +56,5 @@ export async function singleAnswer(call: PreparedCall['call']): Promise<{ text: 
   let text = '';
   for (const part of result.content) if (part.type === 'text') text += part.text;
   const usage = usageOf({ inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total });
-  return { text, ...(usage ? { usage } : {}) };
+  return { text, ...(usage ? { usage } : {}), warnings: result.warnings };
 }

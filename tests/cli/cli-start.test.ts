@@ -2,14 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkOf, inspectCliBuild, loadedWith, sourcesOf } from '../helpers/build-chunks';
+import { chunkOf, inspectCliBuild, loadedWith, sourcesOf, type Outputs } from '../helpers/build-chunks';
 import { runCli } from '../helpers/cli';
 
 /** The Node built-in modules a process loaded, printed at its exit by a module it was started with. */
 const BUILTINS_AT_EXIT = `process.on('exit', () =>
   process.stderr.write('BUILTINS ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`;
-
-type Outputs = Awaited<ReturnType<typeof inspectCliBuild>>['metafile']['outputs'];
 
 /** The sources of the chunks every command loads, and of those `also` names (a chunk's name). */
 function sourcesAtStart(outputs: Outputs, also: RegExp[] = []): string[] {
