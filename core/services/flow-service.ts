@@ -152,8 +152,9 @@ export class FlowService {
 
   /** The flow's text in an export format, the file name to offer it under, and what the format left out. */
   async exportFile(id: string, format: ExportFormat): Promise<{ text: string; fileName: string; leftOut: string[] }> {
-    const flow = this.flows.get(id);
+    // Loaded first: the flow and its published version are then read together, as one state.
     const { exportFlowText, leftOutOf } = await loadExporters();
+    const flow = this.flows.get(id);
     const text = exportFlowText(flow, format, this.versions.list(id)[0]?.version);
     // What cannot be imported again is not written: the two limits are one.
     const size = Buffer.byteLength(text);
