@@ -218,7 +218,7 @@ export class ProviderService {
     }
   }
 
-  /** Loads the model library now (see model-library.ts), for a process about to call models. */
+  /** Loads the model library and the warm-up now (see model-library.ts), for a process about to call models. */
   async preload(): Promise<void> {
     await Promise.all([loadModelLibrary(), warmUpModule()]);
   }
@@ -230,7 +230,7 @@ export class ProviderService {
    * to exit with it, 339 without.
    */
   async preloadFor(flow: Pick<Flow, 'nodes'>): Promise<void> {
-    if (this.mayCallModels(flow)) await Promise.all([loadModelLibrary(), warmUpModule()]);
+    if (this.mayCallModels(flow)) await this.preload();
   }
 
   /**
