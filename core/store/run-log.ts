@@ -69,7 +69,9 @@ export class RunLog {
   /** Events waiting for the next group commit, each with the run it belongs to; see `enqueue`. */
   private queued: RunEvent[] = [];
   private queuedRuns: RecordedRun[] = [];
+  /** The group commit's timer; kept, fired, until its commit has run (see onFlushTimer). */
   private flushTimer: NodeJS.Timeout | undefined;
+  private flushImmediate: NodeJS.Immediate | undefined;
   /** Runs some of whose records could not be written, with why; see `unstoredReason`. */
   private readonly unstored = new Map<string, string>();
   /** The hand-over `durable` scheduled for the runs ending in this turn of the event loop, shared by their callers. */
@@ -112,8 +114,22 @@ export class RunLog {
     this.flushTimer ??= setTimeout(this.onFlushTimer, GROUP_COMMIT_MS);
   }
 
+  /**
+   * The commit runs after the I/O this turn of the event loop has waiting
+   * (timers come before it), not before: a run's first model requests,
+   * made while the timer was due, were held by the commit before their
+   * connections were seen open and the requests written. In a new
+   * `flowbench run` (its commits are on its thread) a 3×3 flow's first
+   * requests reached the model server 33.0 ms after the run started instead
+   * of 38.2 (medians of 20 runs each way, alternating).
+   */
   private readonly onFlushTimer = () => {
+    this.flushImmediate = setImmediate(this.onFlushImmediate);
+  };
+
+  private readonly onFlushImmediate = () => {
     this.flushTimer = undefined;
+    this.flushImmediate = undefined;
     this.commit();
   };
 
@@ -192,7 +208,9 @@ export class RunLog {
   /** Flushes and stops the writer; the log is not used afterwards. */
   close(): void {
     clearTimeout(this.flushTimer);
+    clearImmediate(this.flushImmediate);
     this.flushTimer = undefined;
+    this.flushImmediate = undefined;
     this.commit();
     this.writer.close();
   }
