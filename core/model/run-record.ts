@@ -1,3 +1,4 @@
+import { isoTime } from './iso-time';
 import { totalUsage } from './pricing';
 import type { RunEvent, RunRecord, RunTrigger, StepRecord } from './run';
 
@@ -7,7 +8,7 @@ let lastIso = '';
 const iso = (ms: number) => {
   if (ms !== lastMs) {
     lastMs = ms;
-    lastIso = new Date(ms).toISOString();
+    lastIso = isoTime(ms);
   }
   return lastIso;
 };

@@ -4,6 +4,7 @@ import { promptImages, type PromptImage } from '../model/prompt-images';
 import { FLOWBENCH_SERVER, modelText, toolOutput, type ToolCallRecord, type ToolInfo } from '../model/tools';
 import { callFlow } from './call-flow';
 import type { NodeContext } from './define-node';
+import { isoTime } from '../model/iso-time';
 
 /**
  * The tool a node calls, described: a published flow on the "flowbench"
@@ -52,7 +53,7 @@ export async function recordedToolCall(
     server: info.server,
     tool: info.name,
     arguments: args,
-    startedAt: new Date(started).toISOString(),
+    startedAt: isoTime(started),
   };
   ctx.toolCall(record);
   try {

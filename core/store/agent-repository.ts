@@ -8,11 +8,11 @@ import {
   type AgentVersion,
 } from '../model/agents';
 import { FlowbenchError } from '../model/errors';
+import { isoTime } from '../model/iso-time';
 import { WRITE_TRANSACTION, type Db } from './database';
 import { agentVersions, agents } from './schema';
 
 type AgentRow = typeof agents.$inferSelect;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The agent library: named agents with a draft, and their published, immutable versions. */
 export class AgentRepository {
@@ -56,9 +56,9 @@ export class AgentRepository {
       status: row.status,
       draft: row.draft,
       ...(latest
-        ? { latestVersion: { id: latest.id, version: latest.version, publishedAt: iso(latest.createdAt) } }
+        ? { latestVersion: { id: latest.id, version: latest.version, publishedAt: isoTime(latest.createdAt) } }
         : {}),
-      updatedAt: iso(row.updatedAt),
+      updatedAt: isoTime(row.updatedAt),
     };
   }
 
@@ -166,7 +166,7 @@ export class AgentRepository {
       version: found.version.version,
       settings: found.version.settings,
       status: found.agent.status,
-      publishedAt: iso(found.version.createdAt),
+      publishedAt: isoTime(found.version.createdAt),
     };
   }
 

@@ -13,6 +13,7 @@ import {
 import { FlowbenchError } from '../model/errors';
 import type { Flow, FlowNode } from '../model/flow';
 import { isBuiltInToolName } from '../model/ids';
+import { isoTime } from '../model/iso-time';
 import { errorsIn, hasErrors, type Problem } from '../model/problems';
 import type { FlowSummary } from '../model/summaries';
 import { mergedFields, mergeFlowFields } from '../model/flow-fields-merge';
@@ -111,8 +112,8 @@ export class FlowRepository {
         ...row,
         ...(publishedVersion !== null ? { publishedVersion } : {}),
         hasUnpublishedChanges: publishedAt !== null && updatedAt > publishedAt,
-        createdAt: new Date(row.createdAt).toISOString(),
-        updatedAt: new Date(updatedAt).toISOString(),
+        createdAt: isoTime(row.createdAt),
+        updatedAt: isoTime(updatedAt),
       };
     });
   }

@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull, isNull, lt, max, sql } from 'drizzle-orm';
 import type { ChannelSettings, ChannelSummary, MemoryEntry, MemoryPort } from '../model/memory';
 import { WRITE_TRANSACTION, type Db } from './database';
 import { memoryEntries } from './schema';
+import { isoTime } from '../model/iso-time';
 
 type EntryRow = typeof memoryEntries.$inferSelect;
 const DAY_MS = 86_400_000;
@@ -20,7 +21,7 @@ const entryOf = (row: EntryRow): MemoryEntry => ({
   nodeId: row.nodeId,
   ...(row.flowVersion !== null ? { flowVersion: row.flowVersion } : {}),
   ...(row.conversation !== null ? { conversation: row.conversation } : {}),
-  createdAt: new Date(row.createdAt).toISOString(),
+  createdAt: isoTime(row.createdAt),
 });
 
 /** The memory channels of every flow: entries kept across runs, pruned by each channel's retention. */
@@ -48,7 +49,7 @@ export class MemoryRepository {
         channel,
         entries: row?.entries ?? 0,
         ...(declared ? { settings: declared } : {}),
-        ...(row?.last ? { lastWrittenAt: new Date(row.last).toISOString() } : {}),
+        ...(row?.last ? { lastWrittenAt: isoTime(row.last) } : {}),
       };
     });
   }

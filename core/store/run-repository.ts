@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
+import { isoTime } from '../model/iso-time';
 import type { Flow } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import type { RunRecord, RunStatus, RunSummary, RunTrigger, StepRecord } from '../model/run';
@@ -18,8 +19,7 @@ export interface RunListOptions {
   offset?: number;
 }
 
-const iso = (ms: number | null | undefined) =>
-  ms === null || ms === undefined ? undefined : new Date(ms).toISOString();
+const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? undefined : isoTime(ms));
 
 /** A read that would leave out, or show out of date, records this process has not written yet. */
 function notWrittenYet(what: string, details: Record<string, unknown> = {}): FlowbenchError {

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { FlowbenchError } from '../model/errors';
+import { isoTime } from '../model/iso-time';
 import type { Flow } from '../model/flow';
 import type { VersionSummary } from '../model/summaries';
 import { errorsIn, hasErrors } from '../model/problems';
@@ -202,5 +203,5 @@ function prepareSummaries(db: Db) {
 
 /** A stored version as listed: its creation time in ISO 8601. */
 function summaryOf(row: Omit<VersionSummary, 'createdAt'> & { createdAt: number }): VersionSummary {
-  return { ...row, createdAt: new Date(row.createdAt).toISOString() };
+  return { ...row, createdAt: isoTime(row.createdAt) };
 }

@@ -6,6 +6,7 @@ import { findCallee, recordedToolCall } from '../tool-call';
 import { modelCallDetails, samplingOf } from '../shared-config';
 import type { NodeContext, NodeOutcome } from '../define-node';
 import { effectiveSettings, type AgentConfig } from './definition';
+import { isoTime } from '../../model/iso-time';
 
 /** Names the model sees: a tool's own name, prefixed with its server where two servers offer the same name. */
 function modelNames(tools: readonly ToolInfo[]): string[] {
@@ -103,7 +104,7 @@ export async function runAgent(ctx: NodeContext, config: AgentConfig): Promise<N
           server: '',
           tool: call.name,
           arguments: call.arguments,
-          startedAt: new Date().toISOString(),
+          startedAt: isoTime(Date.now()),
           durationMs: 0,
           error: { code: error.code, message: error.message },
         });
