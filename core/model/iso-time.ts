@@ -13,10 +13,9 @@ const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
  * `new Date(ms).toISOString()`, the same text, for times within the minute
  * of the last one formatted: that minute's part is kept and the seconds and
  * milliseconds are written after it. 0.04–0.06 µs a call here against
- * toISOString's 1.0–1.2 µs; a run record formats its start, its end and each
- * step's times, and a one-node MCP call spent about a tenth of its run's
- * time in toISOString. Anything else (before 1970, after 9999, fractions,
- * NaN) is toISOString's own.
+ * toISOString's 1.0–1.2 µs: a run record formats its start, its end and
+ * each step's times, and a run read back two times a step. Anything else
+ * (before 1970, after 9999, fractions, NaN) is toISOString's own.
  */
 export function isoTime(ms: number): string {
   const offset = ms - minuteStart;
