@@ -5,6 +5,9 @@ const MINUTE_MS = 60_000;
 /** The minute last formatted, and its "YYYY-MM-DDTHH:MM:". */
 let minuteStart = Number.NaN;
 let minutePrefix = '';
+/** The time last formatted and its text: a fast run's events mostly share a millisecond. */
+let lastMs = Number.NaN;
+let lastText = '';
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
@@ -18,10 +21,13 @@ const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
  * (before 1970, after 9999, fractions, NaN) is toISOString's own.
  */
 export function isoTime(ms: number): string {
+  if (ms === lastMs) return lastText;
   const offset = ms - minuteStart;
   if (offset >= 0 && offset < MINUTE_MS && Number.isInteger(ms)) {
     const seconds = Math.floor(offset / 1000);
-    return `${minutePrefix}${pad2(seconds)}.${pad3(offset - seconds * 1000)}Z`;
+    lastMs = ms;
+    lastText = `${minutePrefix}${pad2(seconds)}.${pad3(offset - seconds * 1000)}Z`;
+    return lastText;
   }
   if (!Number.isInteger(ms) || ms < 0 || ms >= LAST_FOUR_DIGIT_YEAR_MS) return new Date(ms).toISOString();
   minuteStart = ms - (ms % MINUTE_MS);

@@ -2,17 +2,6 @@ import { isoTime } from './iso-time';
 import { totalUsage } from './pricing';
 import type { RunEvent, RunRecord, RunTrigger, StepRecord } from './run';
 
-// A fast run's events mostly share a millisecond; formatting each time cost more than the rest of the fold.
-let lastMs = NaN;
-let lastIso = '';
-const iso = (ms: number) => {
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = isoTime(ms);
-  }
-  return lastIso;
-};
-
 /**
  * Folds a run's events into the record the store keeps, in memory: the
  * renderer uses it to show a run live, hosts to answer without a re-read.
@@ -50,7 +39,7 @@ export class RunRecordBuilder {
           ...(this.meta.client !== undefined ? { client: this.meta.client } : {}),
           status: 'running',
           inputs: event.inputs,
-          startedAt: iso(event.at),
+          startedAt: isoTime(event.at),
           ...(event.reuse ? { reuse: event.reuse } : {}),
           ...(event.toNodeId ? { toNodeId: event.toNodeId } : {}),
           ...(this.meta.parentRunId !== undefined ? { parentRunId: this.meta.parentRunId } : {}),
@@ -64,7 +53,7 @@ export class RunRecordBuilder {
         step.status = 'running';
         step.attempts = event.attempt;
         step.startedMs ??= event.at;
-        step.startedAt ??= iso(event.at);
+        step.startedAt ??= isoTime(event.at);
         delete step.error;
         return;
       }
@@ -125,7 +114,7 @@ export class RunRecordBuilder {
         if (!this.run) return;
         Object.assign(this.run, {
           status: event.status,
-          finishedAt: iso(event.at),
+          finishedAt: isoTime(event.at),
           durationMs: event.durationMs,
           ...(event.output ? { output: event.output } : {}),
           ...(event.error ? { error: event.error } : {}),
@@ -159,7 +148,7 @@ export class RunRecordBuilder {
   }
 
   private finish(step: StepRecord & { startedMs?: number }, at: number, hasDuration = true): void {
-    step.finishedAt = iso(at);
+    step.finishedAt = isoTime(at);
     if (hasDuration && step.startedMs !== undefined) step.durationMs = at - step.startedMs;
   }
 
