@@ -14,6 +14,7 @@ import {
   echoTarget,
   roundTrips,
   slowCallsRow,
+  warmupRow,
   throughputValue,
   type Target,
 } from './mcp-compare';
@@ -51,7 +52,7 @@ async function bareHttp(mode: V2Mode): Promise<Target> {
   });
 }
 
-function rows(transport: string, mode: V2Mode, mine: number[], base: number[]): BenchRow[] {
+function rows(transport: string, mode: V2Mode, mine: number[], base: number[], first: number[][]): BenchRow[] {
   const p50 = percentile(mine, 50);
   const baseP50 = percentile(base, 50);
   const p99 = percentile(mine, 99);
@@ -79,6 +80,7 @@ function rows(transport: string, mode: V2Mode, mine: number[], base: number[]): 
       ratio: p99 / baseP99 / 1.3,
     },
     slowCallsRow('revisions', label, mine, base),
+    warmupRow('revisions', label, first[0] ?? [], first[1] ?? []),
   ];
 }
 
@@ -107,8 +109,9 @@ export async function benchRevisions(): Promise<BenchRow[]> {
       const ours = echoTarget('flowbench', stdioOurs, 'bench_echo', () => stdioOurs.close());
       const bare = await bareStdio(mode);
       const appending = await bareStdio(mode, dir);
-      const [mine = [], base = [], appended = []] = await roundTrips([ours, bare, appending]);
-      result.push(...rows('stdio', mode, mine, base));
+      const stdio = await roundTrips([ours, bare, appending]);
+      const [mine = [], base = [], appended = []] = stdio.timed;
+      result.push(...rows('stdio', mode, mine, base, stdio.first));
       result.push(appendReferenceRow('revisions', `tools/call stdio ${REVISION[mode]} (v2 client)`, appended, base));
       if (mode === 'modern') result.push(await callsPerSecond(ours, bare));
       await ours.close();
@@ -118,8 +121,9 @@ export async function benchRevisions(): Promise<BenchRow[]> {
       const httpOurs = await connectHttpV2(serve.mcpUrl, serve.token, mode, 'bench');
       const oursHttp = echoTarget('flowbench', httpOurs, 'bench_echo', () => httpOurs.close());
       const bareH = await bareHttp(mode);
-      const [mineHttp = [], baseHttp = []] = await roundTrips([oursHttp, bareH]);
-      result.push(...rows('HTTP', mode, mineHttp, baseHttp));
+      const http = await roundTrips([oursHttp, bareH]);
+      const [mineHttp = [], baseHttp = []] = http.timed;
+      result.push(...rows('HTTP', mode, mineHttp, baseHttp, http.first));
       await oursHttp.close();
       await bareH.close();
     }

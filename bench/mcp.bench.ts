@@ -16,6 +16,7 @@ import {
   echoTarget,
   roundTrips,
   slowCallsRow,
+  warmupRow,
   throughputValue,
   type Target,
 } from './mcp-compare';
@@ -68,7 +69,8 @@ async function bareHttp(): Promise<Target> {
 const CALLS_PER_CALLER = 200;
 
 async function compare(transport: string, ours: Target, bare: Target, appending?: Target): Promise<BenchRow[]> {
-  const [mine = [], base = [], appended] = await roundTrips(appending ? [ours, bare, appending] : [ours, bare]);
+  const { first, timed } = await roundTrips(appending ? [ours, bare, appending] : [ours, bare]);
+  const [mine = [], base = [], appended] = timed;
   const p50 = percentile(mine, 50);
   const baseP50 = percentile(base, 50);
   // 10,000 calls a round: over 2,000 (the old figure) the bare stdio server was measured at 27–31k
@@ -89,6 +91,7 @@ async function compare(transport: string, ours: Target, bare: Target, appending?
     },
     { suite: 'mcp', metric: `tools/call ${transport}: p50 ratio to bare`, value: `${(p50 / baseP50).toFixed(2)}×` },
     slowCallsRow('mcp', `tools/call ${transport}`, mine, base),
+    warmupRow('mcp', `tools/call ${transport}`, first[0] ?? [], first[1] ?? []),
     ...(appended ? [appendReferenceRow('mcp', `tools/call ${transport}`, appended, base)] : []),
     {
       suite: 'mcp',
