@@ -12,7 +12,7 @@ import { buildFlow, input } from '../tests/helpers/flow-builder';
 import { everythingStdio } from '../tests/helpers/mcp-servers';
 import { startChildOpenAiServer } from './child-server';
 import { median, ms, percentile, type BenchRow } from './stats';
-import { WARMUP_CALLS } from './mcp-compare';
+import { alternateBlocks, WARMUP_CALLS } from './mcp-compare';
 import { pinServers } from './pin';
 
 const CALLS = 1000;
@@ -28,21 +28,6 @@ async function bareClient(): Promise<Client> {
   const client = new Client({ name: 'bench-bare', version: '1' });
   await client.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: 'ignore' }));
   return client;
-}
-
-/** Alternates blocks of calls between the functions so all see the same machine; returns each one's samples. */
-async function alternate(fns: readonly (() => Promise<unknown>)[], total: number, blocks = 10): Promise<number[][]> {
-  const samples: number[][] = fns.map(() => []);
-  for (let block = 0; block < blocks; block++) {
-    for (const [index, fn] of fns.entries()) {
-      for (let i = 0; i < total / blocks; i++) {
-        const started = performance.now();
-        await fn();
-        samples[index]?.push(performance.now() - started);
-      }
-    }
-  }
-  return samples;
 }
 
 /**
@@ -74,7 +59,7 @@ export async function benchAgent(): Promise<BenchRow[]> {
     pinServers();
     // Untimed first, to the steady state both reach once V8 has optimized them (see WARMUP_CALLS).
     for (let i = 0; i < WARMUP_CALLS; i++) await Promise.all([viaPort(), viaBare()]);
-    const [portSamples = [], bareSamples = []] = await alternate([viaPort, viaBare], CALLS);
+    const [portSamples = [], bareSamples = []] = await alternateBlocks([viaPort, viaBare], CALLS);
     const portP50 = percentile(portSamples, 50);
     const bareP50 = percentile(bareSamples, 50);
 
@@ -170,7 +155,7 @@ export async function benchAgent(): Promise<BenchRow[]> {
     loopCalls.length = 0;
     bareCalls.length = 0;
     sdkCalls.length = 0;
-    const [loopSamples = [], bareLoopSamples = []] = await alternate([loop, bareLoop, sdkLoop], LOOPS, 5);
+    const [loopSamples = [], bareLoopSamples = []] = await alternateBlocks([loop, bareLoop, sdkLoop], LOOPS, 5);
     const perCall = percentile(loopCalls, 50);
     const barePerCall = percentile(bareCalls, 50);
     const perTurn = median(loopSamples) / TURNS;

@@ -63,24 +63,43 @@ export interface RoundTrips {
  */
 export async function roundTrips(targets: readonly Target[], total = TIMED_CALLS): Promise<RoundTrips> {
   const first = targets.map((): number[] => []);
-  const timed = targets.map((): number[] => []);
-  const timedCall = async (target: Target, i: number, into: number[] | undefined) => {
-    const started = performance.now();
-    await target.call(i);
-    into?.push(performance.now() - started);
-  };
   // The servers are running by now: onto the servers' core (see pin.ts).
   pinServers();
   for (let i = 0; i < WARMUP_CALLS; i++) {
-    for (const [index, target] of targets.entries())
-      await timedCall(target, i, i < FIRST_CALLS ? first[index] : undefined);
-  }
-  for (let block = 0; block < 10; block++) {
     for (const [index, target] of targets.entries()) {
-      for (let i = 0; i < total / 10; i++) await timedCall(target, i, timed[index]);
+      const started = performance.now();
+      await target.call(i);
+      if (i < FIRST_CALLS) first[index]?.push(performance.now() - started);
     }
   }
+  const timed = await alternateBlocks(
+    targets.map((target) => target.call),
+    total,
+  );
   return { first, timed };
+}
+
+/**
+ * Alternates blocks of sequential calls between the functions (each given
+ * its call's index in the block) so all see the same machine; each one's
+ * call times (ms).
+ */
+export async function alternateBlocks(
+  calls: readonly ((i: number) => Promise<unknown>)[],
+  total: number,
+  blocks = 10,
+): Promise<number[][]> {
+  const samples = calls.map((): number[] => []);
+  for (let block = 0; block < blocks; block++) {
+    for (const [index, call] of calls.entries()) {
+      for (let i = 0; i < total / blocks; i++) {
+        const started = performance.now();
+        await call(i);
+        samples[index]?.push(performance.now() - started);
+      }
+    }
+  }
+  return samples;
 }
 
 /**
