@@ -1,12 +1,23 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHost } from './mcp-host';
 import { createLegacyServer } from './legacy-server';
 import { createModernHttp } from './modern-http';
 import { BodyTooLarge, readBody } from './read-body';
-import { invalidRequest, messageProblem, parseError } from './jsonrpc-errors';
+import { invalidRequest, invalidResponseAsError, isResponseShaped, messageProblem, parseError } from './jsonrpc-errors';
+
+/**
+ * A client's response to a request of the session's (an ask node's
+ * elicitation/create) that the SDK would refuse with a 400, leaving that
+ * request waiting, becomes the error response that settles it (see
+ * invalidResponseAsError); anything else is passed on as it came.
+ */
+function settlingResponse(body: unknown): unknown {
+  if (!isResponseShaped(body) || JSONRPCMessageSchema.safeParse(body).success) return body;
+  return invalidResponseAsError(body) ?? body;
+}
 
 /** Request bodies above this are refused before parsing (tool arguments themselves are limited to 1 MB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -108,7 +119,7 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
     // Batches (an array) are the SDKs' to accept or refuse.
     const problem = Array.isArray(body) ? undefined : messageProblem(body);
     if (problem) return sendJson(res, 400, invalidRequest(body, problem));
-    if (existing) return existing.handleRequest(req, res, body);
+    if (existing) return existing.handleRequest(req, res, settlingResponse(body));
     if (!sessionId && !(await modern.isLegacy(req, body))) return modern.handle(req, res, body);
     if (sessionId) return sendJsonRpcError(res, 404, 'unknown session; initialize again');
     if (!isInitializeRequest(body))

@@ -4,7 +4,7 @@ import { isRecord } from '../model/is-record';
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
   id: string | number | null;
-  error: { code: number; message: string };
+  error: { code: number; message: string; data?: unknown };
 }
 
 /** An error response to the request with this id (null when it has none that can be read). */
@@ -30,6 +30,40 @@ export function invalidRequest(message: unknown, problem: string): JsonRpcErrorR
 /** Shaped as a response (no method; a result or an error): JSON-RPC never answers one, however broken. */
 export function isResponseShaped(message: unknown): boolean {
   return isRecord(message) && !('method' in message) && ('result' in message || 'error' in message);
+}
+
+/** What keeps a message shaped as a response from being one, said plainly; undefined when none of the common cases applies. */
+function responseProblem(message: Record<string, unknown>): string | undefined {
+  if (message.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('result' in message && 'error' in message) return 'it has both a result and an error';
+  if ('result' in message) return isRecord(message.result) ? undefined : 'its result must be an object';
+  const error = message.error;
+  if (!isRecord(error)) return 'its error must be an object';
+  if (!Number.isInteger(error.code)) return 'its error.code must be an integer';
+  if (typeof error.message !== 'string') return 'its error.message must be a string';
+  return undefined;
+}
+
+/**
+ * A client's response that the SDK would not take (a result that is no
+ * object, an error without a code), made an error response to the same
+ * request for the SDK to settle that request with. Dropped, it left the
+ * request Flowbench sent (an ask node's elicitation/create) waiting for an
+ * answer that had come, and the tool call with it, until the node's time
+ * limit. `data.invalidResponse` says what was wrong. Undefined where there is
+ * no usable id: no request of ours can be the one answered.
+ */
+export function invalidResponseAsError(message: unknown): JsonRpcErrorResponse | undefined {
+  if (!isResponseShaped(message)) return undefined;
+  const response = message as Record<string, unknown>;
+  const id = response.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  const problem = responseProblem(response) ?? 'it is no JSON-RPC response the MCP SDK takes';
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32600, message: `Invalid response: ${problem}`, data: { invalidResponse: problem } },
+  };
 }
 
 /**

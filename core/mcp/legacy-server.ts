@@ -11,6 +11,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { elicitsForms, showsViews, type CallContext } from './call-context';
+import { elicitationFailure } from './elicitation-failure';
 import type { McpHost } from './mcp-host';
 import { elicitationParams, type HumanInputPort } from '../model/human-input';
 
@@ -106,15 +107,15 @@ const QUESTION_WAIT_MS = 24 * 60 * 60_000;
 function elicitation(extra: RequestExtra, taskId?: string): HumanInputPort {
   return {
     ask: async (request, signal) => {
-      const result = await extra.sendRequest(
-        { method: 'elicitation/create', params: elicitationParams(request) },
-        ElicitResultSchema,
-        {
+      const result = await extra
+        .sendRequest({ method: 'elicitation/create', params: elicitationParams(request) }, ElicitResultSchema, {
           signal: signal as AbortSignal,
           timeout: QUESTION_WAIT_MS,
           ...(taskId === undefined ? {} : { relatedTask: { taskId } }),
-        },
-      );
+        })
+        .catch((thrown: unknown) => {
+          throw elicitationFailure(request.nodeId, thrown, signal);
+        });
       return result.action === 'accept'
         ? { action: 'accept', content: result.content ?? {} }
         : { action: result.action };

@@ -398,11 +398,13 @@ export class McpHost {
     const variables = args.initialVariables ?? {};
     const failure = (code: string, message: string) => {
       const structuredContent = {
-        flowName: String(flowName),
+        // The name as asked for; none asked for (or no text) is "", not "undefined".
+        flowName: typeof flowName === 'string' ? flowName : '',
         status: 'failed',
         intermediateResults: [],
         finalResult: null,
-        error: { code: seedCode(code), flowbenchCode: code, message, source: 'flows_execute' },
+        // The tool that refused: flows_start shares these checks.
+        error: { code: seedCode(code), flowbenchCode: code, message, source: tool.name },
       };
       return {
         failure: {

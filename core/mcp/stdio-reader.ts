@@ -1,5 +1,6 @@
 import {
   invalidRequest,
+  invalidResponseAsError,
   isResponseShaped,
   messageProblem,
   parseError,
@@ -13,7 +14,9 @@ import {
  * v2 one without a word), so a client that sent `"params": null` or a line
  * cut short waited for its answer until it gave up (60 s in the SDK's
  * client). JSON-RPC 2.0 answers it: -32700 for text that is no JSON, -32600
- * for JSON that is no request, with the request's id where it has one.
+ * for JSON that is no request, with the request's id where it has one. A
+ * broken response is never answered: the request of ours it answers fails
+ * with what was wrong (see invalidResponseAsError).
  */
 export class AnsweringReader<M> {
   private buffer: Buffer | undefined;
@@ -40,10 +43,18 @@ export class AnsweringReader<M> {
       } catch {
         // A blank line between messages asks nothing.
         if (line.trim() === '') continue;
-        const answer = answerTo(line);
-        if (answer) this.write(`${JSON.stringify(answer)}\n`);
-        // A response is never answered (JSON-RPC 2.0).
-        else process.stderr.write('flowbench mcp: dropped a response that is not valid JSON-RPC\n');
+        const refusal = refusalOf(line);
+        if ('answer' in refusal) {
+          this.write(`${JSON.stringify(refusal.answer)}\n`);
+          continue;
+        }
+        const { settle } = refusal;
+        process.stderr.write(
+          settle
+            ? `flowbench mcp: the client's response to request ${settle.id} is not valid JSON-RPC (${(settle.error.data as { invalidResponse: string }).invalidResponse}); that request fails with it\n`
+            : 'flowbench mcp: dropped a response that is not valid JSON-RPC and has no id\n',
+        );
+        if (settle) return this.parse(JSON.stringify(settle));
       }
     }
     return null;
@@ -57,16 +68,23 @@ export class AnsweringReader<M> {
 /** Writes a line of protocol output (stdout carries nothing else). */
 export const toStdout = (line: string): void => void process.stdout.write(line);
 
-/** The error response to a line the SDK would not take; none to one shaped as a response (it has no method, and a result or error). */
-export function answerTo(line: string): JsonRpcErrorResponse | undefined {
+/**
+ * What to do with a line the SDK would not take: answer the client with an
+ * error, or, for one shaped as a response (no method; a result or an error),
+ * never answered, settle the request of ours it answers with the error
+ * response to hand the SDK instead (none without a usable id).
+ */
+export function refusalOf(line: string): { answer: JsonRpcErrorResponse } | { settle?: JsonRpcErrorResponse } {
   let message: unknown;
   try {
     message = JSON.parse(line);
   } catch {
-    return parseError('the line is not JSON');
+    return { answer: parseError('the line is not JSON') };
   }
-  if (isResponseShaped(message)) return undefined;
-  return invalidRequest(message, messageProblem(message) ?? 'it is no JSON-RPC request, notification or response');
+  if (isResponseShaped(message)) return { settle: invalidResponseAsError(message) };
+  return {
+    answer: invalidRequest(message, messageProblem(message) ?? 'it is no JSON-RPC request, notification or response'),
+  };
 }
 
 /**

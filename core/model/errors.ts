@@ -76,9 +76,10 @@ export const ERROR_CODES = {
   FOR_EACH_NOT_A_LIST:
     'a node runs for each item of a list, and what its list reads is not one (or has over 1000 items)',
   HUMAN_INPUT_UNAVAILABLE:
-    'an ask node needs a person to answer, and nothing where the flow runs can ask one (an MCP client without elicitation, a task, a run with no terminal)',
+    'an ask node needs a person to answer, and nothing where the flow runs can ask one (an MCP client without elicitation or that answered with an error, a task, a run with no terminal)',
   HUMAN_INPUT_DECLINED: 'the person an ask node asked declined or dismissed the question',
-  HUMAN_INPUT_INVALID: "the answer to an ask node's question does not fit its fields; `data.problems` lists each",
+  HUMAN_INPUT_INVALID:
+    "the answer to an ask node's question does not fit its fields, or a client's answer is no elicitation result; `data.problems` lists each",
   CANCELLED: 'the run was cancelled',
   RUN_TIMEOUT: 'the whole run took longer than its time limit',
   STOPPED: 'a stop node ended the run; the message is its reason',

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { FlowInput } from '../../core/model/flow';
+import { BIN, ROOT } from '../helpers/cli';
 import { buildFlow, input } from '../helpers/flow-builder';
 import {
   connectHttp,
@@ -236,4 +238,127 @@ describe('a 2026-07-28 retry', () => {
     expect(body.error?.code).toBe(-32602);
     expect(body.error?.message).toMatch(/requestState names no paused run of release_flow/);
   });
+});
+
+/**
+ * A 2025-11-25 client spoken to message by message, over stdio or HTTP: it
+ * calls release_flow and answers the question with `answer` (a whole
+ * JSON-RPC response but its id), then returns the call's result.
+ */
+type RawAnswer = Record<string, unknown>;
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: { elicitation: { form: {} } },
+    clientInfo: { name: 'raw', version: '1' },
+  },
+};
+const CALL = {
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'release_flow', arguments: { version: '5' } },
+};
+type RawResult = { result?: { content: { text: string }[]; isError?: boolean } };
+
+async function rawStdioCall(answer: RawAnswer): Promise<RawResult> {
+  const child = spawn(process.execPath, [BIN, '--db', db, 'mcp'], {
+    cwd: ROOT,
+    env: { ...process.env, FLOWBENCH_DB: '' },
+  });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  try {
+    return await new Promise<RawResult>((resolve, reject) => {
+      let pending = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        for (const message of lines.map((line) => JSON.parse(line) as { id?: unknown; method?: string })) {
+          if (message.id === 1) {
+            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+            send(CALL);
+          } else if (message.method === 'elicitation/create') send({ ...answer, id: message.id });
+          else if (message.id === 2) resolve(message as RawResult);
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`flowbench mcp exited ${code}`)));
+      send(INITIALIZE);
+    });
+  } finally {
+    child.kill();
+  }
+}
+
+async function rawHttpCall(answer: RawAnswer): Promise<RawResult> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${serve().token}`,
+  };
+  const post = (body: object) => fetch(serve().mcpUrl, { method: 'POST', headers, body: JSON.stringify(body) });
+  const opened = await post(INITIALIZE);
+  await opened.text();
+  headers['mcp-session-id'] = opened.headers.get('mcp-session-id') ?? '';
+  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+  // The call's answer and the question come on the call's SSE stream.
+  const stream = (await post(CALL)).body as ReadableStream<Uint8Array>;
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    text += decoder.decode(chunk, { stream: true });
+    const events = text.split('\n\n');
+    text = events.pop() ?? '';
+    for (const event of events) {
+      const data = event.split('\n').find((line) => line.startsWith('data: '));
+      if (!data) continue;
+      const message = JSON.parse(data.slice(6)) as { id?: unknown; method?: string };
+      if (message.method === 'elicitation/create') {
+        // A response is taken (202) whatever is wrong with it: it settles the question.
+        expect((await post({ ...answer, id: message.id })).status).toBe(202);
+      } else if (message.id === 2) return message as RawResult;
+    }
+  }
+  throw new Error('the call stream ended without its answer');
+}
+
+describe('a 2025-11-25 client that answers the question with something unusable', () => {
+  const cases: [string, RawAnswer, RegExp][] = [
+    [
+      'a result that is no object',
+      { jsonrpc: '2.0', result: ['ship'] },
+      /HUMAN_INPUT_INVALID: node "confirm": the client's answer is not an elicitation result \(its result must be an object\)/,
+    ],
+    [
+      'a result that is no elicitation result',
+      { jsonrpc: '2.0', result: { action: 'maybe' } },
+      /HUMAN_INPUT_INVALID: node "confirm": the client's answer is not an elicitation result \(action: Invalid option/,
+    ],
+    [
+      'an error without a code',
+      { jsonrpc: '2.0', error: { message: 'no' } },
+      /HUMAN_INPUT_INVALID: node "confirm": the client's answer is not an elicitation result \(its error.code must be an integer\)/,
+    ],
+    [
+      'an error',
+      { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' } },
+      /HUMAN_INPUT_UNAVAILABLE: node "confirm" asks a person for input, and the client could not ask: MCP error -32601: Method not found/,
+    ],
+  ];
+  for (const transport of ['stdio', 'http'] as const) {
+    it.each(cases)(
+      `over ${transport}, %s: the call fails at once, naming the node and what was wrong`,
+      async (_, answer, expected) => {
+        const started = Date.now();
+        const reply = await (transport === 'stdio' ? rawStdioCall(answer) : rawHttpCall(answer));
+        expect(reply.result?.isError).toBe(true);
+        expect(reply.result?.content[0]?.text).toMatch(expected);
+        // Before, a result or error the SDK refused left the question, and the call, waiting.
+        expect(Date.now() - started).toBeLessThan(10_000);
+      },
+    );
+  }
 });

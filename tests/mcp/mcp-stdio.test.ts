@@ -331,7 +331,18 @@ describe('flowbench mcp (stdio)', () => {
       arguments: { flowName: 'echo_tool', initialVariables: { message: 'hey' }, version: 1 },
     });
     expect(started.structuredContent).toMatchObject({
-      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('flows_start takes no argument "version"') },
+      flowName: 'echo_tool',
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('flows_start takes no argument "version"'),
+        source: 'flows_start',
+      },
+    });
+    // Arguments named as another tool's: the failure says what was asked for, and "undefined" is no flow's name.
+    const unnamed = await client.callTool({ name: 'flows_start', arguments: { flow: 'echo_tool' } });
+    expect(unnamed.structuredContent).toMatchObject({
+      flowName: '',
+      error: { message: expect.stringContaining('flows_start takes no argument "flow"'), source: 'flows_start' },
     });
     const result = await client.callTool({ name: 'flows_result', arguments: { runId: 'x', timeout: 5 } });
     expect(result).toMatchObject({
