@@ -1,6 +1,7 @@
 import { asString, isRecord } from './shared';
 import { optionsLeftOut, rows, type NodeKind } from './n8n-model';
 import { modelFrom, schemaFromExample } from './n8n-sub-nodes';
+import { ownEntry } from '../model/is-record';
 
 /** n8n's Information Extractor and Text Classifier: LLM nodes answering JSON, the classifier's categories routed by conditions. */
 
@@ -30,7 +31,7 @@ export const informationExtractor: NodeKind = {
           attributes.map((a) => [
             asString(a.name),
             {
-              type: ATTRIBUTE_TYPES[asString(a.type, 'string')] ?? 'string',
+              type: ownEntry(ATTRIBUTE_TYPES, asString(a.type, 'string')) ?? 'string',
               ...(a.description ? { description: asString(a.description) } : {}),
             },
           ]),

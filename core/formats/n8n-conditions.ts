@@ -1,6 +1,7 @@
 import { isExpression } from './n8n-expressions';
 import { asString, isRecord } from './shared';
 import { rows, type ConvertContext, type NodeKind } from './n8n-model';
+import { ownEntry } from '../model/is-record';
 
 /**
  * n8n's If and Filter nodes as a condition node: each rule compares a value
@@ -39,7 +40,7 @@ function operatorFor(
     isNotEmpty: 'is_not_empty',
     regex: 'matches',
   };
-  const known = simple[operation];
+  const known = ownEntry(simple, operation);
   if (known) return { operator: known, ...(known.startsWith('is_') ? {} : { operand }) };
   if (operation === 'true' || operation === 'false') return { operator: 'equals', operand: operation === 'true' };
   if (operation === 'startsWith') return { operator: 'matches', operand: `^${escapeRegExp(String(operand))}` };

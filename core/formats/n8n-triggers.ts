@@ -2,6 +2,7 @@ import { PARAMETER_NAME_PATTERN } from '../model/ids';
 import type { Parameter, ParameterType } from '../model/parameter';
 import { asString, isRecord } from './shared';
 import { rows, type ConvertContext, type Converted, type NodeKind } from './n8n-model';
+import { ownEntry } from '../model/is-record';
 
 /**
  * n8n's triggers become the flow's input node; what they bring (a chat
@@ -70,7 +71,7 @@ const workflowTrigger: NodeKind['convert'] = (ctx) => {
       parameterNamed(
         ctx,
         asString(row.name),
-        TYPES[asString(row.type, 'string')] ?? 'any',
+        ownEntry(TYPES, asString(row.type, 'string')) ?? 'any',
         `workflowInputs.values[${i}].name`,
         false,
       ),

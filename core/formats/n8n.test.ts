@@ -550,6 +550,43 @@ describe('n8n workflows', () => {
     expect(node(flow, 'Refunds').config.values).toEqual([{ name: 'message', value: '{{inputs.chatInput}}' }]);
   });
 
+  it('takes a node type or a rule named like what every object inherits (constructor, toString) as one it does not know', () => {
+    const text = workflow([
+      chat,
+      {
+        name: 'Check',
+        type: 'n8n-nodes-base.if',
+        typeVersion: 2.2,
+        parameters: {
+          conditions: {
+            conditions: [
+              {
+                leftValue: '={{ $json.chatInput }}',
+                rightValue: 'x',
+                operator: { type: 'string', operation: 'constructor' },
+              },
+            ],
+          },
+        },
+      },
+      { name: 'Odd', type: 'constructor' },
+      { name: 'Odder', type: 'toString' },
+    ]);
+    // Before, each threw a TypeError (a lookup in a plain object found Object's own function).
+    const { flow, problems } = imported(text);
+    expect(flow.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['Check', 'Odd', 'Odder']));
+    const said = problems.map((p) => `${p.source}: ${p.message}`);
+    expect(said).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^nodes\[1\]\.parameters\.conditions\.conditions\[0\]: .*"constructor" has no Flowbench operator/,
+        ),
+        expect.stringMatching(/^nodes\[2\].*constructor/),
+        expect.stringMatching(/^nodes\[3\].*toString/),
+      ]),
+    );
+  });
+
   it('takes any value where n8n has a setting without throwing anything but a clear refusal (a fuzzed file)', () => {
     // A small deterministic generator: the same files on every run (about two in three import).
     let seed = 7;

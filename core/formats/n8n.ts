@@ -19,6 +19,7 @@ import { nodeSettings } from './n8n-node-settings';
 import { n8nNote } from './n8n-notes';
 import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
 import { asString, isRecord, nodeIdFactory, toolNameFrom, type ImportedFlow, type ImportProblem } from './shared';
+import { ownEntry } from '../model/is-record';
 
 /**
  * n8n workflows (the JSON n8n's "Download" and copy write: `nodes`, and
@@ -62,11 +63,11 @@ const UNKNOWN: NodeKind = {
 
 function kindOf(node: N8nNode): NodeKind {
   return (
-    TRIGGERS[node.type] ??
-    AI_NODES[node.type] ??
+    ownEntry(TRIGGERS, node.type) ??
+    ownEntry(AI_NODES, node.type) ??
     openAiKind(node) ??
-    CONDITIONS[node.type] ??
-    BASE_NODES[node.type] ??
+    ownEntry(CONDITIONS, node.type) ??
+    ownEntry(BASE_NODES, node.type) ??
     (/trigger$/i.test(node.type) ? OTHER_TRIGGER : UNKNOWN)
   );
 }

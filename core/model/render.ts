@@ -28,7 +28,7 @@ export function asJson(value: unknown): unknown {
 /** The value a reference points at; undefined (rendered empty) for skipped nodes and missing paths. */
 export function resolveReference(ref: Reference, scope: RenderScope): unknown {
   let value: unknown;
-  if (ref.scope === 'inputs') value = scope.inputs[ref.name];
+  if (ref.scope === 'inputs') value = Object.hasOwn(scope.inputs, ref.name) ? scope.inputs[ref.name] : undefined;
   else if (ref.scope === 'item') value = scope.item;
   else if (ref.scope === 'secrets') value = scope.secret?.(ref.name);
   else {

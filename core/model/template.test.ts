@@ -7,6 +7,7 @@ import {
   stringifyValue,
   templateReferences,
 } from './template';
+import { renderTemplate, resolveTemplateValue } from './render';
 
 describe('templates', () => {
   it('finds references with their positions', () => {
@@ -44,6 +45,25 @@ describe('templates', () => {
     expect(stringifyValue(null)).toBe('');
     expect(stringifyValue({ a: 1 })).toBe('{"a":1}');
     expect(stringifyValue('x')).toBe('x');
+  });
+
+  it('finds nothing at a path every object inherits (constructor, __proto__), in outputs as in inputs', () => {
+    const scope = { inputs: { topic: 'otters' }, node: () => ({ output: { a: 1, list: [1, 2] } }) };
+    for (const template of [
+      '{{nodes.x.output.constructor}}',
+      '{{nodes.x.output.__proto__}}',
+      '{{nodes.x.output.a.toString}}',
+      '{{nodes.x.output.list.constructor}}',
+      '{{inputs.constructor}}',
+    ]) {
+      const used: Record<string, unknown> = {};
+      // Before: the text "undefined", or "{}", and Object's function as the value.
+      expect(renderTemplate(template, scope, used), template).toBe('');
+      expect(resolveTemplateValue(template, scope), template).toBeNull();
+      expect(Object.values(used)).toEqual([null]);
+    }
+    // What a list has of its own still reads.
+    expect(renderTemplate('{{nodes.x.output.list.length}} {{nodes.x.output.list[1]}}', scope)).toBe('2 2');
   });
 });
 

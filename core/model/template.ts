@@ -94,11 +94,15 @@ export function templateReferences(template: string): Reference[] {
   return parseTemplate(template).flatMap((s) => (s.kind === 'ref' ? [s.ref] : []));
 }
 
-/** Reads a dotted path out of a JSON value; undefined when any step is missing. */
+/**
+ * Reads a dotted path out of a JSON value; undefined when any step is missing.
+ * Only what the value has of its own: `output.constructor` rendered the text
+ * "undefined" (Object's function), and `output.__proto__` "{}".
+ */
 export function readPath(value: unknown, path: readonly string[]): unknown {
   let current: unknown = value;
   for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];
   }
   return current;

@@ -3,6 +3,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { ownEntry } from '../model/is-record';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NO_BODY = new Set([204, 205, 304]);
@@ -64,7 +65,7 @@ function decodersFor(contentEncoding: string | null): Transform[] {
       cause: new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is ${MAX_CODINGS}`),
     });
   }
-  const makers = codings.reverse().map((coding) => DECODERS[coding.trim()]);
+  const makers = codings.reverse().map((coding) => ownEntry(DECODERS, coding.trim()));
   return makers.every((make) => make !== undefined) ? makers.map((make) => make()) : [];
 }
 
