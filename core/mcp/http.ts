@@ -15,7 +15,7 @@ import { invalidRequest, invalidResponseAsError, isResponseShaped, messageProble
  * invalidResponseAsError); anything else is passed on as it came.
  */
 function settlingResponse(body: unknown): unknown {
-  if (!isResponseShaped(body) || JSONRPCMessageSchema.safeParse(body).success) return body;
+  if (JSONRPCMessageSchema.safeParse(body).success) return body;
   return invalidResponseAsError(body) ?? body;
 }
 
@@ -116,10 +116,12 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
       if (error instanceof SyntaxError) return sendJson(res, 400, parseError('the body is not JSON'));
       return sendJsonRpcError(res, 400, (error as Error).message);
     }
+    // A response is never answered with an error; a broken one settles the request it answers.
+    if (existing && isResponseShaped(body)) return existing.handleRequest(req, res, settlingResponse(body));
     // Batches (an array) are the SDKs' to accept or refuse.
     const problem = Array.isArray(body) ? undefined : messageProblem(body);
     if (problem) return sendJson(res, 400, invalidRequest(body, problem));
-    if (existing) return existing.handleRequest(req, res, settlingResponse(body));
+    if (existing) return existing.handleRequest(req, res, body);
     if (!sessionId && !(await modern.isLegacy(req, body))) return modern.handle(req, res, body);
     if (sessionId) return sendJsonRpcError(res, 404, 'unknown session; initialize again');
     if (!isInitializeRequest(body))

@@ -343,6 +343,11 @@ describe('a 2025-11-25 client that answers the question with something unusable'
       /HUMAN_INPUT_INVALID: node "confirm": the client's answer is not an elicitation result \(its error.code must be an integer\)/,
     ],
     [
+      'an answer of another JSON-RPC version',
+      { jsonrpc: '1.0', result: { action: 'accept', content: { ship: true } } },
+      /HUMAN_INPUT_INVALID: node "confirm": the client's answer is not an elicitation result \(jsonrpc must be "2.0"\)/,
+    ],
+    [
       'an error',
       { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' } },
       /HUMAN_INPUT_UNAVAILABLE: node "confirm" asks a person for input, and the client could not ask: MCP error -32601: Method not found/,
