@@ -232,3 +232,38 @@ test('a provider half added is still in its form after a look at another page', 
   await expect(page.locator('#provider-url')).toHaveValue('http://127.0.0.1:1234/v1');
   withDatabase(served.db, (services) => expect(services.providers.list().map((p) => p.name)).not.toContain('studio'));
 });
+
+test("an LLM node's Model field offers the models of the provider its Provider field names, and typing that name asks no provider that does not exist", async ({
+  page,
+  served,
+  localModel,
+}) => {
+  await localModel(() => ({ content: 'ok' }));
+  const asked: string[] = [];
+  const refused: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/providers/test')) asked.push((request.postDataJSON() as { name: string }).name);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+  });
+  await openFlow(page, served, oneCall);
+  await page.locator('.react-flow__node[data-id="answer"]').click();
+  const inspector = page.locator('.inspector');
+  const provider = inspector.getByRole('combobox', { name: /^Provider/ });
+  await provider.click();
+  await provider.pressSequentially('local');
+  await expect(provider).toHaveValue('local');
+  // The Model field's list: the local model server's models.
+  const modelField = inspector.getByRole('combobox', { name: /^Model/ });
+  const listId = await modelField.getAttribute('list');
+  await expect(page.locator(`datalist[id="${listId}"] option`)).toHaveCount(2);
+  expect(
+    await page
+      .locator(`datalist[id="${listId}"] option`)
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+  ).toEqual(['test-model', 'other-model']);
+  // Before: "l", "lo", "loc" and "loca" were each asked for, and each refused with a 404 in the console.
+  expect(new Set(asked)).toEqual(new Set(['local']));
+  expect(refused).toEqual([]);
+});

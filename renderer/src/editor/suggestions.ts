@@ -34,7 +34,7 @@ async function load(kind: SuggestKind, context: string): Promise<readonly string
     case 'providers':
       return (await api.providers.list({})).map((p) => p.name);
     case 'models': {
-      const name = await defaultProvider(context);
+      const name = await providerToAsk(context);
       return name ? (await api.providers.test({ name })).models : [];
     }
     case 'servers':
@@ -48,9 +48,16 @@ async function load(kind: SuggestKind, context: string): Promise<readonly string
   }
 }
 
-async function defaultProvider(name: string): Promise<string | undefined> {
-  if (name) return name;
-  return (await api.providers.list({})).find((p) => p.isDefault)?.name;
+/**
+ * The provider whose models a model field offers: the one its node names, once
+ * that is a provider's whole name, else the default. The name follows the
+ * Provider field as it is typed: asking for each part of it ("o", "op", …)
+ * was a refused request (404) at every key.
+ */
+async function providerToAsk(name: string): Promise<string | undefined> {
+  const providers = await api.providers.list({});
+  if (name) return providers.some((p) => p.name === name) ? name : undefined;
+  return providers.find((p) => p.isDefault)?.name;
 }
 
 const toolLists = new Map<string, Promise<ToolInfo[]>>();
