@@ -5,6 +5,7 @@ import {
   FlowNodeSchema,
   NODE_ERROR_POLICIES,
   PositionSchema,
+  TEXT_LIMITS,
   ToolSettingsSchema,
   type Flow,
   type FlowNode,
@@ -21,7 +22,7 @@ import type { Problem } from './problems';
  * (`lable`) would be an edit that changes nothing and answers ok.
  */
 const nodeSettings = () => ({
-  label: z.string().max(200).optional(),
+  label: z.string().max(TEXT_LIMITS.nodeLabel).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   version: z.number().int().min(1).optional(),
   maxAttempts: z.number().int().min(1).max(10).nullable().optional(),
@@ -80,8 +81,8 @@ export const ToolSettingsUpdateSchema = z.lazy(() => {
 
 export const FlowFieldsUpdateSchema = z.lazy(() =>
   z.strictObject({
-    name: z.string().trim().min(1, 'a flow needs a name').max(300).optional(),
-    description: z.string().max(4000).optional(),
+    name: z.string().trim().min(1, 'a flow needs a name').max(TEXT_LIMITS.flowName).optional(),
+    description: z.string().max(TEXT_LIMITS.flowDescription).optional(),
     tool: ToolSettingsUpdateSchema.optional(),
     parameters: z.array(ParameterSchema).optional(),
     metadata: z.record(z.string(), z.json()).optional(),

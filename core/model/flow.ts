@@ -9,6 +9,15 @@ import { TestCaseSchema } from './test-cases';
 /** The native file format's version; bump it with a migration in formats/native. */
 export const SCHEMA_VERSION = 1;
 
+/** The longest text each of these fields takes: the schemas' limits, and the editor's fields' maxLength. */
+export const TEXT_LIMITS = {
+  nodeLabel: 200,
+  flowName: 300,
+  flowDescription: 4000,
+  toolDescription: 4000,
+  toolWhen: 2000,
+} as const;
+
 // The schemas of the flow model (here, in parameter.ts and change-set.ts) and of
 // node configs are wrapped in z.lazy: each is built when first used, not when its
 // module loads. The editor loads these modules while it opens a flow, and building
@@ -34,9 +43,9 @@ export const ToolSettingsSchema = z.lazy(() =>
   z.object({
     /** Checked against TOOL_NAME_PATTERN by validation, so a bad name is a listed problem. */
     name: z.string(),
-    description: z.string().max(4000).default(''),
-    whenToUse: z.string().max(2000).default(''),
-    whenNotToUse: z.string().max(2000).default(''),
+    description: z.string().max(TEXT_LIMITS.toolDescription).default(''),
+    whenToUse: z.string().max(TEXT_LIMITS.toolWhen).default(''),
+    whenNotToUse: z.string().max(TEXT_LIMITS.toolWhen).default(''),
     enabled: z.boolean().default(true),
     annotations: ToolAnnotationsSchema.default({}),
     /** Shown by clients beside the tool: an image as a data: URI (PNG, JPEG, WebP, SVG) or an https:// URL. */
@@ -75,7 +84,7 @@ export const FlowNodeSchema = z.lazy(() =>
     type: z.string().min(1),
     /** Version of the node type's config schema the config was written for. */
     version: z.number().int().min(1).default(1),
-    label: z.string().max(200).default(''),
+    label: z.string().max(TEXT_LIMITS.nodeLabel).default(''),
     position: PositionSchema.default({ x: 0, y: 0 }),
     config: z.record(z.string(), z.unknown()).default({}),
     /** Attempts before the node counts as failed (retryable failures only). */
@@ -135,8 +144,8 @@ export const FlowSchema = z.lazy(() =>
   z.object({
     schemaVersion: z.literal(SCHEMA_VERSION).default(SCHEMA_VERSION),
     id: z.string().min(1).max(128),
-    name: z.string().trim().min(1, 'a flow needs a name').max(300),
-    description: z.string().max(4000).default(''),
+    name: z.string().trim().min(1, 'a flow needs a name').max(TEXT_LIMITS.flowName),
+    description: z.string().max(TEXT_LIMITS.flowDescription).default(''),
     tool: ToolSettingsSchema,
     parameters: z.array(ParameterSchema).default([]),
     nodes: z.array(FlowNodeSchema),

@@ -7,6 +7,7 @@ import { ParametersEditor } from './parameters-editor';
 import { ToolIconField } from './tool-icon-field';
 import { ToolHintsField } from './tool-hints-field';
 import { VersionsSection } from './versions-section';
+import { TEXT_LIMITS } from '../../../core/model/flow';
 
 /**
  * The flow's own fields: name, description, how it is offered as a tool, its
@@ -33,6 +34,7 @@ export function FlowSettings() {
           <span className="field-label">Description</span>
           <textarea
             id="flow-description"
+            maxLength={TEXT_LIMITS.flowDescription}
             value={flow.description}
             onChange={(e) => updateFlowFields({ description: e.target.value }, 'description')}
           />
@@ -51,18 +53,25 @@ export function FlowSettings() {
           <span className="field-label">Tool description</span>
           <textarea
             id="tool-description"
+            maxLength={TEXT_LIMITS.toolDescription}
             value={flow.tool.description}
             onChange={(e) => setTool('description', e.target.value)}
           />
         </label>
         <label className="field" htmlFor="tool-when">
           <span className="field-label">When to use</span>
-          <textarea id="tool-when" value={flow.tool.whenToUse} onChange={(e) => setTool('whenToUse', e.target.value)} />
+          <textarea
+            id="tool-when"
+            maxLength={TEXT_LIMITS.toolWhen}
+            value={flow.tool.whenToUse}
+            onChange={(e) => setTool('whenToUse', e.target.value)}
+          />
         </label>
         <label className="field" htmlFor="tool-when-not">
           <span className="field-label">When not to use</span>
           <textarea
             id="tool-when-not"
+            maxLength={TEXT_LIMITS.toolWhen}
             value={flow.tool.whenNotToUse}
             onChange={(e) => setTool('whenNotToUse', e.target.value)}
           />
@@ -103,6 +112,7 @@ function FlowNameField({ name }: { name: string }) {
       <span className="field-label">Name</span>
       <input
         id="flow-name"
+        maxLength={TEXT_LIMITS.flowName}
         value={text}
         onChange={(e) => {
           setText(e.target.value);

@@ -1,5 +1,11 @@
 import { useDeferredValue, useRef, useState } from 'react';
-import { MAX_LOOP_ITERATIONS, type FlowEdge, type FlowNode, type NodeErrorPolicy } from '../../../core/model/flow';
+import {
+  MAX_LOOP_ITERATIONS,
+  TEXT_LIMITS,
+  type FlowEdge,
+  type FlowNode,
+  type NodeErrorPolicy,
+} from '../../../core/model/flow';
 import { formatProblem } from '../../../core/model/problems';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
@@ -81,6 +87,7 @@ export function Inspector() {
             <span className="field-label">Label</span>
             <input
               id="node-label"
+              maxLength={TEXT_LIMITS.nodeLabel}
               value={node.label}
               onChange={(e) =>
                 useAppStore.getState().updateNode(node.id, { label: e.target.value }, `${node.id}.label`)

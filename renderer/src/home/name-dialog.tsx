@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { TEXT_LIMITS } from '../../../core/model/flow';
 import { useModalDialog } from '../use-modal-dialog';
 
 /**
@@ -35,7 +36,7 @@ export function NameDialog(props: {
             id="name-dialog-input"
             ref={input}
             value={name}
-            maxLength={300}
+            maxLength={TEXT_LIMITS.flowName}
             onChange={(e) => setName(e.target.value)}
           />
         </label>

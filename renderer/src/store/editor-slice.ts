@@ -457,6 +457,19 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
 
   const parse = (input: ChangeSetInput) => ChangeSetSchema.parse(input);
 
+  /**
+   * An edit a person made in a field, or undefined after saying why it is not
+   * made: one the schema refuses (a text over its field's length, however it
+   * got there) threw at the page, uncaught, at every key.
+   */
+  const typedEdit = (input: ChangeSetInput): ChangeSet | undefined => {
+    const parsed = ChangeSetSchema.safeParse(input);
+    if (parsed.success) return parsed.data;
+    const why = parsed.error.issues.map((issue) => `${String(issue.path.at(-1) ?? 'the edit')}: ${issue.message}`);
+    get().notify(`Not changed: ${why.join('; ')}`);
+    return undefined;
+  };
+
   /** Commits a change that adds a node (with its edges) and selects that node; undefined when there is none. */
   const addAndSelect = (added: { changes: ChangeSetInput; nodeId: string } | undefined | false) => {
     if (!added) return undefined;
@@ -666,7 +679,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       if (Object.keys(changes).length > 0) commit(parse(changes), coalesceKey ? { coalesceKey } : {});
     },
     updateNode(id, update, coalesceKey) {
-      commit(parse({ updateNodes: [{ id, ...update }] }), coalesceKey ? { coalesceKey } : {});
+      const changes = typedEdit({ updateNodes: [{ id, ...update }] });
+      if (changes) commit(changes, coalesceKey ? { coalesceKey } : {});
     },
     toggleDeactivated(ids) {
       const flow = get().flow;
@@ -674,7 +688,8 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
       if (changes) commit(parse(changes));
     },
     updateFlowFields(fields, coalesceKey) {
-      commit(parse({ flow: fields }), coalesceKey ? { coalesceKey } : {});
+      const changes = typedEdit({ flow: fields });
+      if (changes) commit(changes, coalesceKey ? { coalesceKey } : {});
     },
     async autoLayout() {
       const flow = get().flow;
