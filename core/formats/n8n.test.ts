@@ -49,6 +49,12 @@ function workflow(nodes: Record<string, unknown>[], connections?: Record<string,
   });
 }
 const trigger = { name: 'Start', type: 'n8n-nodes-base.manualTrigger' };
+/** An If's rule as n8n writes it. */
+const rule = (operation: string, type: string, rightValue: unknown, leftValue = '={{ $json.chatInput }}') => ({
+  leftValue,
+  rightValue,
+  operator: { type, operation },
+});
 const chat = n8nChatTrigger();
 
 describe('n8n workflows', () => {
@@ -225,11 +231,6 @@ describe('n8n workflows', () => {
   });
 
   it("carries over an If's rules by type, and says a rule it has no operator for", () => {
-    const rule = (operation: string, type: string, rightValue: unknown, leftValue = '={{ $json.chatInput }}') => ({
-      leftValue,
-      rightValue,
-      operator: { type, operation },
-    });
     const text = workflow([
       chat,
       {
@@ -559,13 +560,7 @@ describe('n8n workflows', () => {
         typeVersion: 2.2,
         parameters: {
           conditions: {
-            conditions: [
-              {
-                leftValue: '={{ $json.chatInput }}',
-                rightValue: 'x',
-                operator: { type: 'string', operation: 'constructor' },
-              },
-            ],
+            conditions: [rule('constructor', 'string', 'x')],
           },
         },
       },

@@ -1,5 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { FlowbenchError } from '../model/errors';
+import { describeIssues, type Issue } from '../model/parse';
 
 /**
  * Why a client's answer to an ask node's `elicitation/create` could not be
@@ -16,10 +17,10 @@ export function elicitationFailure(nodeId: string, thrown: unknown, signal: { ab
   if (signal.aborted) return thrown;
   const issues = (thrown as { issues?: unknown } | undefined)?.issues;
   if (Array.isArray(issues)) {
-    const problems = (issues as { path?: unknown[]; message?: string }[]).map((issue) => ({
-      message: `${issue.path?.length ? issue.path.join('.') : 'the result'}: ${issue.message ?? 'invalid'}`,
-    }));
-    return invalidAnswer(nodeId, problems);
+    return invalidAnswer(
+      nodeId,
+      (issues as Issue[]).map((issue) => ({ message: describeIssues([issue], 'the result') })),
+    );
   }
   if (!(thrown instanceof McpError)) return thrown;
   const invalid = (thrown.data as { invalidResponse?: unknown } | undefined)?.invalidResponse;

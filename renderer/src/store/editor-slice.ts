@@ -48,6 +48,7 @@ import {
   type NodeUpdate,
 } from '../../../core/model/change-set';
 import { isTransient, toFlowbenchError } from '../../../core/model/errors';
+import { describeIssues } from '../../../core/model/parse';
 import { rebaseFlowFields } from '../../../core/model/flow-fields-merge';
 import { nodeUpdateBase, rebaseNode } from '../../../core/model/node-merge';
 import type { Flow, FlowNode, Position } from '../../../core/model/flow';
@@ -465,8 +466,9 @@ export const createEditorSlice: StateCreator<AppState, [], [], EditorSlice> = (s
   const typedEdit = (input: ChangeSetInput): ChangeSet | undefined => {
     const parsed = ChangeSetSchema.safeParse(input);
     if (parsed.success) return parsed.data;
-    const why = parsed.error.issues.map((issue) => `${String(issue.path.at(-1) ?? 'the edit')}: ${issue.message}`);
-    get().notify(`Not changed: ${why.join('; ')}`);
+    // Each issue by the field it is in (`label`), not the change set's path to it (`updateNodes.0.label`).
+    const byField = parsed.error.issues.map((issue) => ({ path: issue.path.slice(-1), message: issue.message }));
+    get().notify(`Not changed: ${describeIssues(byField, 'the edit')}`);
     return undefined;
   };
 
