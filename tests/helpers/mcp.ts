@@ -1,3 +1,4 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +16,62 @@ import { startOpenAiServer, type OpenAiServer } from './openai-server';
 export const SHOWS_VIEWS = {
   extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
 };
+
+/** A JSON-RPC message as `flowbench mcp` writes it, for tests that read the wire as it is. */
+export interface RawMessage {
+  id?: unknown;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export interface RawStdio {
+  child: ChildProcessWithoutNullStreams;
+  /** Every message the server wrote so far, in order. */
+  messages: RawMessage[];
+  /** Called with each message as it comes (after it joined `messages`). */
+  onMessage: (listener: (message: RawMessage) => void) => void;
+  send: (message: unknown) => void;
+  /** One line as given: a test of what the server does with text that is not JSON-RPC. */
+  sendLine: (line: string) => void;
+  close: () => void;
+}
+
+/**
+ * `flowbench mcp` over stdio spoken to line by line, without an SDK client:
+ * for what a client's SDK would never send or would hide (broken messages,
+ * answers to the server's own requests, the order of what comes back).
+ */
+export function spawnRawStdio(db: string): RawStdio {
+  const child = spawn(process.execPath, [BIN, '--db', db, 'mcp'], {
+    cwd: ROOT,
+    env: { ...process.env, FLOWBENCH_DB: '' },
+  });
+  const messages: RawMessage[] = [];
+  const listeners: ((message: RawMessage) => void)[] = [];
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line) continue;
+      const message = JSON.parse(line) as RawMessage;
+      messages.push(message);
+      for (const listener of listeners) listener(message);
+    }
+  });
+  const sendLine = (line: string) => void child.stdin.write(`${line}\n`);
+  return {
+    child,
+    messages,
+    onMessage: (listener) => void listeners.push(listener),
+    send: (message) => sendLine(JSON.stringify(message)),
+    sendLine,
+    close: () => void child.kill(),
+  };
+}
 
 /** Opens a database, lets the test add flows and settings, and closes it again (once a promise it returns settles). */
 export function prepareDatabase<T>(path: string, setup: (services: Services) => T): T {

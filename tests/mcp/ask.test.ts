@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { FlowInput } from '../../core/model/flow';
-import { BIN, ROOT } from '../helpers/cli';
 import { buildFlow, input } from '../helpers/flow-builder';
 import {
   connectHttp,
@@ -13,6 +11,7 @@ import {
   connectStdioV2,
   publishFlows,
   sendModern,
+  spawnRawStdio,
   storedRunOf,
 } from '../helpers/mcp';
 import { useServedDatabase } from '../helpers/serve';
@@ -265,31 +264,21 @@ const CALL = {
 type RawResult = { result?: { content: { text: string }[]; isError?: boolean } };
 
 async function rawStdioCall(answer: RawAnswer): Promise<RawResult> {
-  const child = spawn(process.execPath, [BIN, '--db', db, 'mcp'], {
-    cwd: ROOT,
-    env: { ...process.env, FLOWBENCH_DB: '' },
-  });
-  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  const raw = spawnRawStdio(db);
   try {
     return await new Promise<RawResult>((resolve, reject) => {
-      let pending = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        pending += chunk.toString();
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const message of lines.map((line) => JSON.parse(line) as { id?: unknown; method?: string })) {
-          if (message.id === 1) {
-            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-            send(CALL);
-          } else if (message.method === 'elicitation/create') send({ ...answer, id: message.id });
-          else if (message.id === 2) resolve(message as RawResult);
-        }
+      raw.onMessage((message) => {
+        if (message.id === 1) {
+          raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          raw.send(CALL);
+        } else if (message.method === 'elicitation/create') raw.send({ ...answer, id: message.id });
+        else if (message.id === 2) resolve(message as RawResult);
       });
-      child.on('exit', (code) => reject(new Error(`flowbench mcp exited ${code}`)));
-      send(INITIALIZE);
+      raw.child.on('exit', (code) => reject(new Error(`flowbench mcp exited ${code}`)));
+      raw.send(INITIALIZE);
     });
   } finally {
-    child.kill();
+    raw.close();
   }
 }
 

@@ -2,13 +2,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openServices } from '../../core/services/open-services';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT, runCli } from '../helpers/cli';
-import { connectStdio, prepareDatabase, publishFlows, storedRuns } from '../helpers/mcp';
+import {
+  connectStdio,
+  prepareDatabase,
+  publishFlows,
+  spawnRawStdio,
+  storedRuns,
+  type RawMessage,
+} from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -36,50 +42,31 @@ afterEach(async () => {
   await server.close();
 });
 
-interface RawMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-}
-
 /**
  * Sends JSON-RPC lines to `flowbench mcp`, each request after the previous one
  * was answered (as a client does), and collects everything the server writes.
  */
 function rawStdioExchange(path: string, requests: object[]): Promise<RawMessage[]> {
   const lastId = (requests.filter((r) => 'id' in r).at(-1) as { id: number }).id;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--db', path, 'mcp'], {
-      cwd: ROOT,
-      env: { ...process.env, FLOWBENCH_DB: '' },
+  const raw = spawnRawStdio(path);
+  const queue = [...requests];
+  const sendUntilRequest = () => {
+    while (queue.length > 0) {
+      const next = queue.shift() as { id?: number };
+      raw.send(next);
+      if (next.id !== undefined) return;
+    }
+  };
+  return new Promise<RawMessage[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer; got ${JSON.stringify(raw.messages)}`)), 20_000);
+    raw.onMessage((message) => {
+      if (message.id === lastId) {
+        clearTimeout(timer);
+        resolve(raw.messages);
+      } else if (message.id !== undefined) sendUntilRequest();
     });
-    const messages: RawMessage[] = [];
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no answer; got ${JSON.stringify(messages)}`)), 20_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const message = JSON.parse(buffer.slice(0, newline)) as RawMessage;
-        buffer = buffer.slice(newline + 1);
-        messages.push(message);
-        if (message.id === lastId) {
-          clearTimeout(timer);
-          child.kill();
-          resolve(messages);
-        } else if (message.id !== undefined) sendUntilRequest();
-      }
-    });
-    const queue = [...requests];
-    const sendUntilRequest = () => {
-      while (queue.length > 0) {
-        const next = queue.shift() as { id?: number };
-        child.stdin.write(`${JSON.stringify(next)}\n`);
-        if (next.id !== undefined) return;
-      }
-    };
     sendUntilRequest();
-  });
+  }).finally(() => raw.close());
 }
 
 /** The texts of a tool result's content. */

@@ -1,35 +1,17 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli';
+import { spawnRawStdio } from '../helpers/mcp';
 import { useTempDir } from '../helpers/temp';
 
 const tempDir = useTempDir();
 
-type Reply = { id?: unknown; result?: unknown; error?: { code: number; message: string } };
-
 /** `flowbench mcp` over stdio, spoken to line by line: what it answers, by id. */
 function startMcp() {
-  const child = spawn(process.execPath, [BIN, '--db', join(tempDir(), 'stdio.db'), 'mcp'], {
-    cwd: ROOT,
-    env: { ...process.env, FLOWBENCH_DB: '' },
-  });
-  const replies: Reply[] = [];
-  let pending = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) if (line) replies.push(JSON.parse(line) as Reply);
-  });
-  const sendLine = (line: string) => child.stdin.write(`${line}\n`);
+  const raw = spawnRawStdio(join(tempDir(), 'stdio.db'));
   return {
-    child,
-    replies,
-    sendLine,
-    send: (message: unknown) => sendLine(JSON.stringify(message)),
+    ...raw,
     reply: async (id: number | null, count = 1) => {
-      const matching = () => replies.filter((r) => r.id === id);
+      const matching = () => raw.messages.filter((r) => r.id === id);
       for (let i = 0; i < 200 && matching().length < count; i++) await new Promise((r) => setTimeout(r, 50));
       return matching()[count - 1];
     },
@@ -82,7 +64,7 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
   ])(
     'answers a line that is no JSON-RPC message instead of leaving its client waiting, and malformed params as such: %s',
     async (_, opening) => {
-      const { child, replies, send, sendLine, reply } = startMcp();
+      const { child, messages, send, sendLine, reply } = startMcp();
       try {
         send({ jsonrpc: '2.0', id: 1, ...opening });
         expect(await reply(1)).toMatchObject({ result: expect.any(Object) });
@@ -99,7 +81,7 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
         });
         const invalid = (message: string) => ({ error: { code: -32600, message: `Invalid Request: ${message}` } });
         expect(await reply(3)).toMatchObject(invalid('params must be an object when given'));
-        expect(replies.find((r) => r.id === 'four')).toMatchObject(invalid('params._meta must be an object'));
+        expect(messages.find((r) => r.id === 'four')).toMatchObject(invalid('params._meta must be an object'));
         expect(await reply(5)).toMatchObject(invalid('jsonrpc must be "2.0"'));
         // A request whose params break the method's schema: -32602, not an internal error (-32603).
         send({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 1, _meta: modernMeta } });
@@ -134,7 +116,7 @@ describe('flowbench mcp over stdio (security finding 8)', () => {
         // Still serving, and the blank line got no answer.
         send({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: modernMeta } });
         expect(await reply(6)).toMatchObject({ result: { tools: expect.any(Array) } });
-        expect(replies.filter((r) => r.id === null)).toHaveLength(1);
+        expect(messages.filter((r) => r.id === null)).toHaveLength(1);
         expect(child.exitCode).toBeNull();
       } finally {
         child.kill();
