@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { testCaseProblems } from './test-cases';
 import { FlowEdgeSchema, FlowNodeSchema, FlowSchema, type Flow, type FlowEdge, type FlowNode } from './flow';
 import { buildAdjacency, findCycles, reachable, topologicalOrder, upstreamTest, type Adjacency } from './graph';
-import { isBuiltInToolName, TOOL_NAME_PATTERN } from './ids';
+import { toolNameProblem } from './ids';
 import { isNestedDeeperThan, MAX_NESTING_DEPTH } from './limits';
 import { findLoops, isLoopEdge } from './loops';
 import type { NodeCatalogue } from './node-catalogue';
@@ -74,18 +74,9 @@ export function validateFlow(input: unknown, context: ValidationContext): Valida
   const doc = shell.data;
   let isShapeValid = true;
 
-  if (!TOOL_NAME_PATTERN.test(doc.tool.name)) {
-    add('INVALID_TOOL_NAME', `tool name "${doc.tool.name}" must be 1–128 letters, digits, _ . or -`, {
-      field: 'tool.name',
-    });
-  } else if (isBuiltInToolName(doc.tool.name)) {
-    add(
-      'INVALID_TOOL_NAME',
-      `the tool name "${doc.tool.name}" is reserved for Flowbench's own MCP tool; choose another`,
-      {
-        field: 'tool.name',
-      },
-    );
+  const toolProblem = toolNameProblem(doc.tool.name);
+  if (toolProblem) {
+    add('INVALID_TOOL_NAME', toolProblem, { field: 'tool.name' });
   } else if (context.isToolNameTaken?.(doc.tool.name, doc.id)) {
     add('DUPLICATE_TOOL_NAME', `another flow already uses the tool name "${doc.tool.name}"`, { field: 'tool.name' });
   }

@@ -933,6 +933,35 @@ test("a flow's name can be emptied to type another, and what clients are told ab
   expect(storedFlow(served.db, 'named').name).toBe('Otter echo');
   await expect(settings.getByText('a flow needs a name')).toHaveCount(0);
 
+  // A tool name clients cannot call stays as typed, said, and is not sent (the host refused it, and
+  // the field put the old name back over what was typed); the flow keeps its last good one.
+  const toolName = settings.locator('#tool-name');
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  await toolName.click();
+  await toolName.press('End');
+  await toolName.pressSequentially('}}');
+  await expect(toolName).toHaveValue('echo_tool}}');
+  await expect(settings).toContainText(
+    'tool name "echo_tool}}" must be 1–128 letters, digits, _ . or -: it stays “echo_tool” until one is typed',
+  );
+  await toolName.press('Backspace');
+  await toolName.press('Backspace');
+  await toolName.pressSequentially('_otter');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'named').tool.name).toBe('echo_tool_otter');
+  await expect(settings.getByText('must be 1–128 letters')).toHaveCount(0);
+  await toolName.fill('flows_list');
+  await expect(settings).toContainText("is reserved for Flowbench's own MCP tool");
+  await expect(toolName).toHaveValue('flows_list');
+  await expectSaved(page);
+  expect(storedFlow(served.db, 'named').tool.name).toBe('echo_tool_otter');
+  expect(refused).toEqual([]);
+  await toolName.fill('echo_tool');
+  await expectSaved(page);
+
   // The echo tool only reads: it cannot be destructive as well.
   const readOnly = settings.getByLabel(/^Only reads/);
   const destructive = settings.getByLabel(/^May delete or overwrite/);

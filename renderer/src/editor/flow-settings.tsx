@@ -8,6 +8,7 @@ import { ToolIconField } from './tool-icon-field';
 import { ToolHintsField } from './tool-hints-field';
 import { VersionsSection } from './versions-section';
 import { TEXT_LIMITS } from '../../../core/model/flow';
+import { toolNameProblem } from '../../../core/model/ids';
 
 /**
  * The flow's own fields: name, description, how it is offered as a tool, its
@@ -21,7 +22,7 @@ export function FlowSettings() {
   const readOnly = useAppStore(readOnlyShown);
   if (!flow || !draft) return null;
   const { updateFlowFields } = useAppStore.getState();
-  const setTool = (key: 'name' | 'description' | 'whenToUse' | 'whenNotToUse', value: string) =>
+  const setTool = (key: 'description' | 'whenToUse' | 'whenNotToUse', value: string) =>
     updateFlowFields({ tool: { [key]: value } }, `tool.${key}`);
 
   return (
@@ -40,15 +41,7 @@ export function FlowSettings() {
           />
         </label>
         <h3>As an MCP tool</h3>
-        <label className="field" htmlFor="tool-name">
-          <span className="field-label">Tool name</span>
-          <input
-            id="tool-name"
-            value={flow.tool.name}
-            pattern="[A-Za-z0-9_.\-]{1,128}"
-            onChange={(e) => setTool('name', e.target.value)}
-          />
-        </label>
+        <ToolNameField name={flow.tool.name} />
         <label className="field" htmlFor="tool-description">
           <span className="field-label">Tool description</span>
           <textarea
@@ -120,6 +113,44 @@ function FlowNameField({ name }: { name: string }) {
         }}
       />
       {text.trim() === '' && <small className="error">a flow needs a name: it stays “{name}” until one is typed</small>}
+    </label>
+  );
+}
+
+/**
+ * The name clients call the flow by. A name they cannot call (a character
+ * besides letters, digits, _ . and -, or a name of Flowbench's own tools)
+ * stays in the field as typed, said why, while the flow keeps its last good
+ * one: sent, the host refused it, and the field put the old name back over
+ * what was typed.
+ */
+function ToolNameField({ name }: { name: string }) {
+  const [text, setText] = useTypedText(
+    name,
+    (v) => v,
+    (typed, v) => typed === v || toolNameProblem(typed) !== undefined,
+  );
+  const problem = text === name ? undefined : toolNameProblem(text);
+  return (
+    <label className="field" htmlFor="tool-name">
+      <span className="field-label">Tool name</span>
+      <input
+        id="tool-name"
+        value={text}
+        pattern="[A-Za-z0-9_.\-]{1,128}"
+        aria-invalid={problem !== undefined}
+        aria-describedby={problem ? 'tool-name-problem' : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (!toolNameProblem(e.target.value))
+            useAppStore.getState().updateFlowFields({ tool: { name: e.target.value } }, 'tool.name');
+        }}
+      />
+      {problem && (
+        <small className="error" id="tool-name-problem">
+          {problem}: it stays “{name}” until one is typed
+        </small>
+      )}
     </label>
   );
 }
