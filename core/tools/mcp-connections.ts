@@ -9,6 +9,7 @@ import { CallSignal } from './call-signal';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { ValidateFunction } from 'ajv';
 import { loadAjv } from '../model/json-schema';
+import { stderrHint } from './stderr-hint';
 import {
   contentText,
   serverTarget,
@@ -52,6 +53,8 @@ interface Connection {
   connecting?: Promise<Client>;
   status: ServerStatus;
   stderr: string;
+  /** The size a message of the server's went past (the SDK's stdio limit), when that closed the connection. */
+  overLimit?: number;
 }
 
 export interface ConnectionsOptions {
@@ -147,15 +150,20 @@ export class McpConnections implements ToolPort {
       const legacy = opened.legacy;
       const tools = await listAll(client, name, config.connectTimeoutMs);
       connection.client = client;
+      connection.overLimit = undefined;
       client.onclose = () => {
         if (connection.client !== client) return;
         delete connection.client;
+        const overLimit = connection.overLimit;
         this.setStatus(connection, {
           name,
           state: 'failed',
           lastError: {
-            code: 'SERVER_UNAVAILABLE',
-            message: `server "${name}" closed the connection${stderrHint(connection.stderr)}`,
+            code: overLimit === undefined ? 'SERVER_UNAVAILABLE' : 'TOOL_ERROR',
+            message:
+              overLimit === undefined
+                ? `server "${name}" closed the connection${stderrHint(connection.stderr)}`
+                : `server "${name}" sent a message over ${megabytes(overLimit)}, more than Flowbench reads from a server over stdio: the connection was closed, and the next call opens it again`,
             at: new Date().toISOString(),
           },
         });
@@ -230,6 +238,12 @@ export class McpConnections implements ToolPort {
         },
       },
     );
+    // The SDK's stdio reader refuses a message past its limit, says so here, and closes the connection:
+    // the server did not close it, and a call in flight is told why (see overLimitError).
+    client.onerror = (error) => {
+      const limit = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message);
+      if (limit) connection.overLimit = Number(limit[1]);
+    };
     return client;
   }
 
@@ -371,6 +385,8 @@ export class McpConnections implements ToolPort {
         });
       }
       if (isMcpError(thrown, 'ConnectionClosed')) {
+        const overLimit = this.connections.get(info.server)?.overLimit;
+        if (overLimit !== undefined) throw overLimitError(info.server, tool, overLimit);
         throw new FlowbenchError(
           'SERVER_UNAVAILABLE',
           `server "${info.server}" closed while ${tool} ran${stderrHint(this.connections.get(info.server)?.stderr ?? '')}`,
@@ -418,13 +434,19 @@ export class McpConnections implements ToolPort {
   }
 }
 
-function lastError(status: ServerStatus): Pick<ServerStatus, 'lastError'> {
-  return status.lastError ? { lastError: status.lastError } : {};
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/** A call whose answer went past the SDK's stdio limit: the tool's doing, not the server going away. */
+function overLimitError(server: string, tool: string, limit: number): FlowbenchError {
+  return new FlowbenchError(
+    'TOOL_ERROR',
+    `${server}/${tool} answered with a message over ${megabytes(limit)}, more than Flowbench reads from a server over stdio: the connection was closed, and the next call opens it again`,
+    { server, tool, limitBytes: limit },
+  );
 }
 
-function stderrHint(stderr: string): string {
-  const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-  return tail ? ` (its stderr: ${tail})` : '';
+function lastError(status: ServerStatus): Pick<ServerStatus, 'lastError'> {
+  return status.lastError ? { lastError: status.lastError } : {};
 }
 
 function toolInfo(server: string, tool: Tool): ToolInfo {

@@ -266,6 +266,29 @@ describe('connections over time', () => {
       .toEqual(['unlock', 'secret']);
   });
 
+  it('a tool answering with more than the 10 MB a stdio message may be is said so, and the next call connects again', async () => {
+    const s = open(() => ({ content: 'unused' }));
+    s.servers.set({
+      name: 'oversized',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'oversized-server.mjs')],
+    });
+    const call = (tool: string) =>
+      s.servers.connections.callTool('oversized', tool, {}, { signal: new AbortController().signal });
+    // Before, this said the server had closed while dump ran: the SDK's reader closed it.
+    await expect(call('dump')).rejects.toMatchObject({
+      code: 'TOOL_ERROR',
+      message:
+        'oversized/dump answered with a message over 10 MB, more than Flowbench reads from a server over stdio: the connection was closed, and the next call opens it again',
+    });
+    expect(s.servers.list().find((x) => x.config.name === 'oversized')?.status).toMatchObject({
+      state: 'failed',
+      lastError: { code: 'TOOL_ERROR', message: expect.stringContaining('sent a message over 10 MB') },
+    });
+    expect((await call('ok')).text).toBe('ok');
+  });
+
   it('a tool call over its time limit fails the step with TOOL_TIMEOUT', async () => {
     const s = open((_, index) =>
       index === 0
