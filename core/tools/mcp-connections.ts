@@ -500,7 +500,8 @@ function connectError(config: McpServerConfig, thrown: unknown, stderr: string):
  */
 function startFailure(config: McpServerConfig, thrown: unknown): string {
   const message = thrown instanceof Error ? thrown.message : String(thrown);
-  if (config.transport !== 'stdio' || (thrown as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return message;
+  if (config.transport === 'http') return httpAnswerProblem(config.url, thrown) ?? message;
+  if ((thrown as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return message;
   if (config.cwd && !existsSync(config.cwd)) return `its working folder ${config.cwd} does not exist (${message})`;
   const split = config.args.length === 0 ? splitCommandLine(config.command) : undefined;
   // A command line given whole names no program: say how it goes in two parts.
@@ -508,6 +509,26 @@ function startFailure(config: McpServerConfig, thrown: unknown): string {
     ? `; a command and its arguments are given apart: "${split.command}" as the command, ${split.args.map((a) => `"${a}"`).join(', ')} as its arguments`
     : '';
   return `the command "${config.command}" was not found (${message})${apart}`;
+}
+
+/**
+ * Why an HTTP server's first answer was no MCP answer, said for people: the
+ * URL of a web page or of another API is the usual cause, and the SDK's own
+ * words were "Unexpected content type: text/html", a JSON parser's position,
+ * or zod's issues as JSON.
+ */
+function httpAnswerProblem(url: string, thrown: unknown): string | undefined {
+  const endpoint = "is this the server's MCP endpoint (often ending in /mcp)?";
+  const message = thrown instanceof Error ? thrown.message : '';
+  const type = /Unexpected content type: (.*)$/.exec(message)?.[1];
+  if (type !== undefined)
+    return `it answered with ${type || 'no content type'}, not MCP's JSON or event stream: ${endpoint}`;
+  if (thrown instanceof SyntaxError) return `its answer is not JSON (${message}): ${endpoint}`;
+  if (thrown instanceof Error && thrown.name === 'ZodError')
+    return `its answer is JSON but no MCP message: ${endpoint}`;
+  const status = refusedStatus(thrown);
+  if (status !== undefined && status >= 500) return `it failed with HTTP ${status} (${message})`;
+  return undefined;
 }
 
 /** SERVER_NOT_FOUND, naming the servers there are (or how to add one). */

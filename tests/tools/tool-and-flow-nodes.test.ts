@@ -228,6 +228,28 @@ describe('a server of the older HTTP+SSE transport', () => {
   });
 });
 
+describe('a URL that is not an MCP endpoint', () => {
+  it.each([
+    ['a web page', 'text/html', '<html><body>Welcome</body></html>', 'it answered with text/html, not MCP'],
+    ['broken JSON', 'application/json', '{"jsonrpc": "2.0",', 'its answer is not JSON ('],
+    ['JSON of another API', 'application/json', '{"status": "ok"}', 'its answer is JSON but no MCP message'],
+  ])('answering with %s is said as that, with where to look', async (_, type, body, said) => {
+    const other = createServer((_request, response) => response.writeHead(200, { 'content-type': type }).end(body));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const s = open();
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`;
+      s.servers.set({ name: 'site', transport: 'http', url });
+      const error = (await s.servers.test('site')).status.lastError;
+      expect(error?.code).toBe('SERVER_UNAVAILABLE');
+      expect(error?.message).toContain(`MCP server "site" (${url}) did not start: ${said}`);
+      expect(error?.message).toContain("is this the server's MCP endpoint (often ending in /mcp)?");
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
 describe('an agent with server-filesystem on a temporary folder', () => {
   it('reads the file the model asks for and answers from it', async () => {
     const s = open();
