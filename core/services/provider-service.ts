@@ -17,6 +17,7 @@ import { loadModelLibrary } from '../providers/model-library';
 import { nodeRegistry } from '../nodes/registry';
 import type { Flow } from '../model/flow';
 import { missingKey, refusedKey } from '../providers/key-errors';
+import { modelIdsOf, notAModelList } from '../providers/model-list';
 import type { LlmPort, LlmResponse, ModelUse } from '../model/llm';
 import type { AiSdkPort } from '../providers/ai-sdk-port';
 import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type PriceTable } from '../model/pricing';
@@ -359,7 +360,23 @@ export class ProviderService {
         { url, status: response.status },
       );
     }
-    const body = (await response.json()) as { data?: { id?: unknown }[] };
-    return { url, models: (body.data ?? []).map((m) => String(m.id)) };
+    const text = await response.text().catch((error: unknown) => {
+      throw new FlowbenchError(
+        'PROVIDER_UNAVAILABLE',
+        `provider "${config.name}" broke off its answer at ${url}/models: ${(error as Error).message}`,
+        { provider: config.name, url },
+      );
+    });
+    const models = modelIdsOf(text);
+    if (!models) {
+      // A web app's address (Open WebUI) or a server's own API instead of its OpenAI-compatible one.
+      const usual = config.kind === 'openai-compatible' ? " (an OpenAI-compatible server's usually ends in /v1)" : '';
+      throw new FlowbenchError(
+        'PROVIDER_ERROR',
+        `provider "${config.name}" answered ${url}/models with ${notAModelList(response.headers.get('content-type'), text)} instead of a list of models: is ${url} its API's address${usual}?`,
+        { url, status: response.status },
+      );
+    }
+    return { url, models };
   }
 }

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../core/model/run';
@@ -173,6 +175,22 @@ describe('flowbench providers', () => {
     expect(down.stderr).toContain(
       `[PROVIDER_UNAVAILABLE]: cannot reach provider "down" at http://127.0.0.1:${port}/v1`,
     );
+    // A web app's address (Open WebUI, say) answers …/models with its page: said as that, not INTERNAL_ERROR.
+    const web = createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>'),
+    );
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const site = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+      await runJson(['--db', db, 'providers', 'set', 'site', '--kind', 'openai-compatible', '--base-url', site]);
+      const page = await runCli(['--db', db, 'providers', 'test', 'site']);
+      expect(page.code).toBe(1);
+      expect(page.stderr).toContain(
+        `[PROVIDER_ERROR]: provider "site" answered ${site}/models with a web page (text/html) instead of a list of models: is ${site} its API's address (an OpenAI-compatible server's usually ends in /v1)?`,
+      );
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
     const bad = await runCli(['--db', db, 'providers', 'set', 'x', '--kind', 'openai-compatible']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('needs --base-url');
