@@ -69,7 +69,8 @@ export async function recordedToolCall(
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
     if (result.isError) {
-      throw new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error: ${result.text}`, {
+      const said = result.text.trim() ? `: ${result.text}` : ', and said nothing about it';
+      throw new FlowbenchError('TOOL_ERROR', `${info.server}/${info.name} answered with an error${said}`, {
         server: info.server,
         tool: info.name,
       });

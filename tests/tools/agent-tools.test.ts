@@ -272,7 +272,7 @@ describe('connections over time', () => {
       name: 'oversized',
       transport: 'stdio',
       command: process.execPath,
-      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'oversized-server.mjs')],
+      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'misbehaving-server.mjs')],
     });
     const call = (tool: string) =>
       s.servers.connections.callTool('oversized', tool, {}, { signal: new AbortController().signal });

@@ -118,6 +118,22 @@ describe('mcp_tool node', () => {
     expect(step?.toolCalls?.[0]?.error?.code).toBe('TOOL_ERROR');
   });
 
+  it('a tool that errors without a word is said so, not with an empty message', async () => {
+    const s = open();
+    s.servers.set({
+      name: 'misbehaving',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'misbehaving-server.mjs')],
+    });
+    const flow = s.flows.create(toolFlow('silent', { server: 'misbehaving', tool: 'fail_silently', arguments: [] }));
+    const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+    expect(run.error).toMatchObject({
+      code: 'TOOL_ERROR',
+      message: 'misbehaving/fail_silently answered with an error, and said nothing about it',
+    });
+  });
+
   it('arguments that break the tool’s schema are TOOL_ARGUMENTS_INVALID and never reach it', async () => {
     const s = open();
     const bad = s.flows.create(
