@@ -360,13 +360,21 @@ export class McpConnections implements ToolPort {
     }
     const config = this.config(info.server);
     const timeoutMs = options.timeoutMs ?? config.toolTimeoutMs;
-    const client = this.ready(info.server) ?? (await this.client(info.server));
     // Each call gets a signal of its own, forwarded from the caller's and let go afterwards (see CallSignal).
     const signal = new CallSignal(options.signal);
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: timeoutMs,
-        signal: signal.asAbortSignal(),
+      const send = async (client: Client) =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          timeout: timeoutMs,
+          signal: signal.asAbortSignal(),
+        });
+      const client = this.ready(info.server) ?? (await this.client(info.server));
+      const result = await send(client).catch(async (thrown: unknown) => {
+        if (!lostSession(thrown)) throw thrown;
+        // The server forgot the session (it restarted): it took nothing of this call, which goes again
+        // in a new session, as the specification asks of clients. Before, every later call failed so.
+        await this.disconnect(info.server);
+        return send(await this.client(info.server));
       });
       const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       return {
@@ -390,6 +398,15 @@ export class McpConnections implements ToolPort {
         throw new FlowbenchError(
           'SERVER_UNAVAILABLE',
           `server "${info.server}" closed while ${tool} ran${stderrHint(this.connections.get(info.server)?.stderr ?? '')}`,
+          { server: info.server, tool },
+        );
+      }
+      if (unreachable(thrown)) {
+        // Connected again at the next call: the old connection's session is gone with the server, most likely.
+        await this.disconnect(info.server);
+        throw new FlowbenchError(
+          'SERVER_UNAVAILABLE',
+          `server "${info.server}" cannot be reached at ${config.transport === 'http' ? config.url : 'its address'} (${unreachable(thrown)})`,
           { server: info.server, tool },
         );
       }
@@ -538,6 +555,23 @@ export function serverNotFound(name: string, known: readonly string[]): Flowbenc
     `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
     { server: name },
   );
+}
+
+/**
+ * Whether an HTTP server refused a request for its session: 404, as the
+ * specification says a server answers a session it no longer has, or 400
+ * naming the session, as the SDK's own servers (server-everything) answer it.
+ */
+function lostSession(thrown: unknown): boolean {
+  const status = refusedStatus(thrown);
+  return status === 404 || (status === 400 && /session/i.test((thrown as Error).message));
+}
+
+/** Why an HTTP server could not be reached (fetch's "fetch failed" and its cause), or undefined for any other failure. */
+function unreachable(thrown: unknown): string | undefined {
+  if (!(thrown instanceof TypeError) || thrown.message !== 'fetch failed') return undefined;
+  const cause = (thrown as { cause?: { message?: unknown } }).cause?.message;
+  return typeof cause === 'string' ? cause : thrown.message;
 }
 
 /**

@@ -35,13 +35,14 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * server-everything over HTTP on a free port: its Streamable HTTP transport
+ * server-everything over HTTP on a free port (or `port`, to start it again where it was): its Streamable HTTP transport
  * (at /mcp), or its older HTTP+SSE one (`sse`: the stream at /sse). Stop it with `close`.
  */
 export async function startEverythingHttp(
   transport: 'streamableHttp' | 'sse' = 'streamableHttp',
-): Promise<{ url: string; close(): Promise<void> }> {
-  const port = await freePort();
+  port?: number,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
     [packageScript('@modelcontextprotocol/server-everything', 'dist/index.js'), transport],
@@ -62,6 +63,7 @@ export async function startEverythingHttp(
   });
   return {
     url: `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -200,6 +200,38 @@ describe('mcp_tool node', () => {
       await http.close();
     }
   });
+
+  it('reaches a server over HTTP again after it restarted: a new session, not its old one refused at every call', async () => {
+    let http = await startEverythingHttp();
+    try {
+      const s = open();
+      s.servers.set({ name: 'restarting', transport: 'http', url: http.url });
+      const flow = s.flows.create(
+        toolFlow('restarting-echo', {
+          server: 'restarting',
+          tool: 'echo',
+          arguments: [{ name: 'message', value: '{{inputs.text}}' }],
+        }),
+      );
+      const echo = async (text: string) => (await s.runner.run({ flow, inputs: { text }, trigger: 'cli' })).output;
+      expect(await echo('before')).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: before' }] });
+      // Restarted between two calls: it no longer knows the session (it answers 400 "No valid session ID").
+      await http.close();
+      http = await startEverythingHttp('streamableHttp', http.port);
+      expect(await echo('after')).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: after' }] });
+      // Down: said as the server being out of reach, and the call after it starts again connects anew.
+      await http.close();
+      const down = await s.runner.run({ flow, inputs: { text: 'down' }, trigger: 'cli' });
+      expect(down.error).toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+      expect(down.error?.message).toContain(
+        `server "restarting" cannot be reached at ${http.url} (connect ECONNREFUSED`,
+      );
+      http = await startEverythingHttp('streamableHttp', http.port);
+      expect(await echo('back')).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: back' }] });
+    } finally {
+      await http.close();
+    }
+  });
 });
 
 describe('a server of the older HTTP+SSE transport', () => {
