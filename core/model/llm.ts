@@ -41,6 +41,8 @@ export interface LlmResponse {
   model: string;
   /** What the provider said it did not honour (a setting the model does not take), for the step. */
   warnings?: string[];
+  /** Why the model stopped before its answer was done: its token limit, or the provider's content filter. */
+  stopped?: 'length' | 'content-filter';
 }
 
 /** The instruction a provider adds to the system prompt when a request asks for JSON. */

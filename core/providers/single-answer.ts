@@ -20,7 +20,7 @@ const AI_SDK_AGENT = `ai/${(createRequire(import.meta.url)('ai/package.json') as
  */
 export async function singleAnswer(
   call: PreparedCall['call'],
-): Promise<{ text: string; usage?: TokenUsage; warnings: SharedV3Warning[] }> {
+): Promise<{ text: string; usage?: TokenUsage; warnings: SharedV3Warning[]; finishReason: string }> {
   const prompt: LanguageModelV3Prompt = [
     ...(call.system ? [{ role: 'system' as const, content: call.system }] : []),
     ...call.messages.map((message) =>
@@ -56,5 +56,5 @@ export async function singleAnswer(
   let text = '';
   for (const part of result.content) if (part.type === 'text') text += part.text;
   const usage = usageOf({ inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total });
-  return { text, ...(usage ? { usage } : {}), warnings: result.warnings };
+  return { text, ...(usage ? { usage } : {}), warnings: result.warnings, finishReason: result.finishReason.unified };
 }

@@ -196,9 +196,9 @@ test("a step shows what the model's provider did not honour, in the provider's w
     const card = page.locator('.react-flow__node[data-id="summarise"]');
     await expect(card.locator('.fb-step-line')).toHaveText(/^\d+ ms · (.+ · )?1 provider warning$/);
     await card.click();
-    await expect(
-      page.getByLabel('Step details').getByRole('list', { name: 'What the provider did not honour' }),
-    ).toHaveText(/^The provider says: maxOutputTokens is used in a compatibility mode/);
+    await expect(page.getByLabel('Step details').getByRole('list', { name: 'What the provider said' })).toHaveText(
+      /^The provider says: maxOutputTokens is used in a compatibility mode/,
+    );
   } finally {
     await claude.close();
   }

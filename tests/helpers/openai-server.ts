@@ -21,6 +21,8 @@ export interface Reply {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Tool calls, as OpenAI's API answers them (finish_reason `tool_calls`); `arguments` is sent as JSON text. */
   toolCalls?: { name: string; arguments: unknown; id?: string }[];
+  /** Why the answer ended, as OpenAI's API says it (`length`: at the token limit); `stop` (or `tool_calls`) unless given. */
+  finishReason?: string;
 }
 
 /** The tool results the client sent back in a request (messages with role `tool`), oldest first. */
@@ -128,7 +130,7 @@ export async function startOpenAiServer(reply: ReplyFn = () => ({ content: 'ok' 
         arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
       },
     }));
-    const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+    const finishReason = answer.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
     if (!recorded.body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(

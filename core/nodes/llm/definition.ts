@@ -96,7 +96,7 @@ export const llmNode = defineNode({
     const output =
       config.outputFormat === 'text'
         ? response.text
-        : await parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`);
+        : await parseJsonAnswer(response.text, config.jsonSchema, `node "${ctx.nodeId}"`, response.stopped);
     writeMemory(ctx, config.memoryWrites, output);
     return { kind: 'output', output };
   },

@@ -78,6 +78,36 @@ describe('llm node', () => {
     });
   });
 
+  it('says an answer cut at the token limit, streamed or not: a warning on the step, and why its JSON does not parse', async () => {
+    for (const streamsTokens of [true, false]) {
+      server.reply = () => ({ content: 'Sea otters hold hands while they', finishReason: 'length' });
+      const ctx = { ...nodeContext({ llm: testLlm(server.url) }), streamsTokens };
+      const text = llmNode.configSchema.parse({ prompt: 'About otters', maxTokens: 8 });
+      expect(await llmNode.execute?.(ctx, text)).toEqual({
+        kind: 'output',
+        output: 'Sea otters hold hands while they',
+      });
+      expect(ctx.reported.at(-1)?.warnings).toEqual([
+        "the answer stopped at the token limit, so it may be cut short (Max tokens, or the model's own limit)",
+      ]);
+      server.reply = () => ({ content: '{"facts": ["otters hold', finishReason: 'length' });
+      const json = llmNode.configSchema.parse({ prompt: 'Facts', outputFormat: 'json', maxTokens: 8 });
+      await expect(
+        llmNode.execute?.({ ...nodeContext({ llm: testLlm(server.url) }), streamsTokens }, json),
+      ).rejects.toMatchObject({
+        code: 'INVALID_MODEL_OUTPUT',
+        message: expect.stringContaining(
+          "the model's answer is not valid JSON (it stopped at the token limit before the JSON ended: raise Max tokens, or ask for less)",
+        ),
+      });
+      // A whole answer says nothing of the kind.
+      server.reply = () => ({ content: 'Otters.' });
+      const whole = { ...nodeContext({ llm: testLlm(server.url) }), streamsTokens };
+      await llmNode.execute?.(whole, text);
+      expect(whole.reported.at(-1)?.warnings).toBeUndefined();
+    }
+  });
+
   it('sends the user-agent generateText sends, though a single answer goes to the model client directly', async () => {
     const config = llmNode.configSchema.parse({ prompt: 'hi' });
     await llmNode.execute?.({ ...nodeContext({ llm: testLlm(server.url) }), streamsTokens: false }, config);

@@ -54,7 +54,7 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
         </p>
       )}
       {step.warnings && step.warnings.length > 0 && (
-        <ul className="step-warnings" aria-label="What the provider did not honour">
+        <ul className="step-warnings" aria-label="What the provider said">
           {step.warnings.map((warning) => (
             <li key={warning} className="warning-text">
               The provider says: {warning}

@@ -552,7 +552,7 @@ function stepFacts(step: StepRecord): string {
   const tokens = (step.usage?.inputTokens ?? 0) + (step.usage?.outputTokens ?? 0);
   if (tokens > 0) parts.push(`${tokens} tokens`);
   if (step.usage?.cost !== undefined) parts.push(formatCost(step.usage.cost));
-  // What the provider did not honour is in the step details: the card says there is something to read.
+  // What the provider said (a setting it did not honour, an answer cut at the token limit) is in the step details: the card says there is something to read.
   const warnings = step.warnings?.length ?? 0;
   if (warnings > 0) parts.push(counted(warnings, 'provider warning'));
   return parts.filter(Boolean).join(' · ');
