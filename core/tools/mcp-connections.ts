@@ -361,20 +361,20 @@ export class McpConnections implements ToolPort {
     const config = this.config(info.server);
     const timeoutMs = options.timeoutMs ?? config.toolTimeoutMs;
     // Each call gets a signal of its own, forwarded from the caller's and let go afterwards (see CallSignal).
+    const client = this.ready(info.server) ?? (await this.client(info.server));
     const signal = new CallSignal(options.signal);
+    const send = async (to: Client) =>
+      to.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal: signal.asAbortSignal() });
     try {
-      const send = async (client: Client) =>
-        client.callTool({ name: tool, arguments: args }, undefined, {
-          timeout: timeoutMs,
-          signal: signal.asAbortSignal(),
-        });
-      const client = this.ready(info.server) ?? (await this.client(info.server));
       const result = await send(client).catch(async (thrown: unknown) => {
         if (!lostSession(thrown)) throw thrown;
         // The server forgot the session (it restarted): it took nothing of this call, which goes again
         // in a new session, as the specification asks of clients. Before, every later call failed so.
         await this.disconnect(info.server);
-        return send(await this.client(info.server));
+        const again = await this.client(info.server).catch((error: unknown) => {
+          throw new Reconnect(error);
+        });
+        return send(again);
       });
       const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       return {
@@ -385,6 +385,8 @@ export class McpConnections implements ToolPort {
       };
     } catch (thrown) {
       if (options.signal.aborted) throw options.signal.reason;
+      // Connecting again failed: said as any failed connect is (SERVER_UNAVAILABLE), not as the tool's error.
+      if (thrown instanceof Reconnect) throw thrown.error;
       if (isMcpError(thrown, 'RequestTimeout')) {
         throw new FlowbenchError('TOOL_TIMEOUT', `${info.server}/${tool} took longer than ${timeoutMs} ms`, {
           server: info.server,
@@ -555,6 +557,13 @@ export function serverNotFound(name: string, known: readonly string[]): Flowbenc
     `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
     { server: name },
   );
+}
+
+/** A failed connect of a call that went again in a new session (see callTool). */
+class Reconnect extends Error {
+  constructor(readonly error: unknown) {
+    super('connecting again failed');
+  }
 }
 
 /**

@@ -66,7 +66,8 @@ export async function startEverythingHttp(
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Ended already (a second close): a process killed by a signal has no exit code, only a signal.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill();
       }),

@@ -228,6 +228,20 @@ describe('mcp_tool node', () => {
       );
       http = await startEverythingHttp('streamableHttp', http.port);
       expect(await echo('back')).toEqual({ kind: 'return_values', values: [{ id: 'r', text: 'Echo: back' }] });
+      // Back as something that forgets the session and then fails to start one: said as a failed connect.
+      await http.close();
+      const broken = createServer((request, response) =>
+        response.writeHead(request.headers['mcp-session-id'] ? 404 : 500).end('broken'),
+      );
+      await new Promise<void>((resolve) => broken.listen(http.port, '127.0.0.1', resolve));
+      try {
+        const failed = await s.runner.run({ flow, inputs: { text: 'broken' }, trigger: 'cli' });
+        expect(failed.error).toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+        expect(failed.error?.message).toContain('did not start: it failed with HTTP 500');
+      } finally {
+        broken.closeAllConnections();
+        await new Promise((resolve) => broken.close(resolve));
+      }
     } finally {
       await http.close();
     }
