@@ -13,7 +13,8 @@ import {
   type ServerListing,
 } from '../model/tools';
 import type { SettingsRepository } from '../store/settings-repository';
-import { McpConnections, serverNotFound } from '../tools/mcp-connections';
+import { McpConnections } from '../tools/mcp-connections';
+import { serverNotFound } from '../tools/mcp-failures';
 import { secretNames } from '../model/secrets';
 import type { SecretVault } from './secret-vault';
 import { FLOWBENCH_VERSION } from './version';
