@@ -164,6 +164,12 @@ describe('editing changes', () => {
       expect.objectContaining({ source: 'template_1', sourcePort: 'out', target: 'result', targetPort: 'in' }),
     ]);
 
+    // The node it was to join deleted meanwhile (the menu open): no change with an edge to a node that is
+    // gone, which the host refused whole; the caller adds the node unjoined.
+    expect(addJoinedNodeChange(flow, llm, { x: 400, y: 0 }, { nodeId: 'gone', port: 'out', side: 'source' })).toBe(
+      undefined,
+    );
+
     // What may be added: a type with an input after an output; one with a data output before an input.
     const afterTypes = typesToJoin({ side: 'source' }).map((d) => d.type);
     expect(afterTypes).not.toContain('input');

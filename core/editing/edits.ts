@@ -186,7 +186,7 @@ function joinAdded(
  * go, joined to that port, in one edit (one Undo takes both back), as n8n,
  * Rivet and ComfyUI add a node from a dropped connection. The join fills the
  * new node's empty text as drawing it would. Undefined when the type has no
- * port to join there.
+ * port to join there, or the node to join is no longer in the flow.
  */
 export function addJoinedNodeChange(
   flow: Flow,
@@ -194,6 +194,8 @@ export function addJoinedNodeChange(
   position: Position,
   from: DraggedPort,
 ): { changes: ChangeSetInput; nodeId: string } | undefined {
+  // Deleted while the menu that adds it was open: an edge to it was refused by the host, new node and all.
+  if (!flow.nodes.some((n) => n.id === from.nodeId)) return undefined;
   const node = newNode(flow, definition, position);
   const newPort = from.side === 'source' ? inputPort(definition) : dataOutput(definition);
   if (!newPort) return undefined;

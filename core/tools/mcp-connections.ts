@@ -18,6 +18,7 @@ import {
   Reconnect,
   refusedStatus,
   speaksOnlySse,
+  ToolListRefused,
   unreachable,
   type McpSdk,
 } from './mcp-failures';
@@ -467,7 +468,10 @@ async function listAll(client: Client, server: string, timeoutMs: number): Promi
   const tools: ToolInfo[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs }).catch((error: unknown) => {
+      const issues = (error as { issues?: unknown } | undefined)?.issues;
+      throw Array.isArray(issues) ? new ToolListRefused(issues) : error;
+    });
     tools.push(...page.tools.map((t) => toolInfo(server, t)));
     cursor = page.nextCursor;
   } while (cursor);

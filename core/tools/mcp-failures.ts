@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { splitCommandLine } from '../model/command-line';
 import { FlowbenchError } from '../model/errors';
+import { describeIssues, type Issue } from '../model/parse';
 import { serverTarget, type McpServerConfig } from '../model/tools';
 import type * as McpSdkModule from './mcp-sdk';
 import { stderrHint } from './stderr-hint';
@@ -43,6 +44,15 @@ export function overLimitError(server: string, tool: string, limit: number): Flo
 /** Why a server could not be connected, in words a person can act on. */
 export function connectError(config: McpServerConfig, thrown: unknown, stderr: string): FlowbenchError {
   const what = config.transport === 'stdio' ? `\`${serverTarget(config)}\`` : config.url;
+  const issues = (thrown as { issues?: unknown } | undefined)?.issues;
+  // Connected, and its tool list refused by the SDK (listAll): which entry, and what MCP does not allow there.
+  if (thrown instanceof ToolListRefused && Array.isArray(issues)) {
+    return new FlowbenchError(
+      'SERVER_UNAVAILABLE',
+      `MCP server "${config.name}" (${what}) lists tools MCP does not allow, so none of them can be used (its author can fix it): ${describeIssues(issues as Issue[], 'tools')}`,
+      { server: config.name },
+    );
+  }
   const refused = refusedStatus(thrown);
   const reason = isMcpError(thrown, 'RequestTimeout')
     ? `did not answer within ${config.connectTimeoutMs} ms`
@@ -105,6 +115,13 @@ export function serverNotFound(name: string, known: readonly string[]): Flowbenc
     `no MCP server is named "${name}"${known.length > 0 ? ` (servers: ${known.join(', ')})` : ' (none is set up: `flowbench servers add`)'}`,
     { server: name },
   );
+}
+
+/** A tool list the SDK refused (a tool's schema MCP does not allow), with the SDK's issues. */
+export class ToolListRefused extends Error {
+  constructor(readonly issues: unknown) {
+    super('the tool list is not valid MCP');
+  }
 }
 
 /** A failed connect of a call that went again in a new session (see callTool). */

@@ -217,6 +217,21 @@ describe('servers that misbehave', () => {
     expect(tested.status.lastError?.message).toContain(`did not start: ${said} (spawn `);
   });
 
+  it('a server listing a tool MCP does not allow says which entry and what, not zod issues as JSON', async () => {
+    const s = open(() => ({ content: 'never asked' }));
+    s.servers.set({
+      name: 'invalid',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'invalid-tools-server.mjs')],
+    });
+    const tested = await s.servers.test('invalid');
+    expect(tested.status.lastError?.code).toBe('SERVER_UNAVAILABLE');
+    expect(tested.status.lastError?.message).toMatch(
+      /^MCP server "invalid" \(`.+invalid-tools-server\.mjs`\) lists tools MCP does not allow, so none of them can be used \(its author can fix it\): tools\.1\.inputSchema\.type: Invalid input: expected "object"$/,
+    );
+  });
+
   it('a whole command line given as the command says how it goes in two parts', async () => {
     const s = open(() => ({ content: 'never asked' }));
     s.servers.set({ name: 'whole', transport: 'stdio', command: 'npx -y @modelcontextprotocol/server-everything' });
