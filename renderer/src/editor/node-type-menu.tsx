@@ -121,7 +121,8 @@ export function AddNodeMenu({
       label={label}
       types={from ? typesToJoin(from) : nodeRegistry.all()}
       screen={screen}
-      onChoose={(type) => added(from ? addJoinedNode(type, at, from) : addNode(type, at))}
+      // Unjoined when the node it was to join is gone (deleted while the menu was open).
+      onChoose={(type) => added((from && addJoinedNode(type, at, from)) ?? addNode(type, at))}
       onClose={onClose}
     />
   );
