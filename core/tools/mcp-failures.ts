@@ -92,9 +92,11 @@ function startFailure(config: McpServerConfig, thrown: unknown): string {
  * Why an HTTP server's first answer was no MCP answer, said for people: the
  * URL of a web page or of another API is the usual cause, and the SDK's own
  * words were "Unexpected content type: text/html", a JSON parser's position,
- * or zod's issues as JSON.
+ * or zod's issues as JSON; one nobody answers at was "fetch failed".
  */
 function httpAnswerProblem(thrown: unknown): string | undefined {
+  const away = unreachable(thrown);
+  if (away !== undefined) return `it cannot be reached (${away})`;
   const endpoint = "is this the server's MCP endpoint (often ending in /mcp)?";
   const message = thrown instanceof Error ? thrown.message : '';
   const type = /Unexpected content type: (.*)$/.exec(message)?.[1];

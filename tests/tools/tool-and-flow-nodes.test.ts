@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toolResult } from '../../core/model/tool-result';
 import { buildFlow, input } from '../helpers/flow-builder';
 import { everythingStdio, filesystemStdio, startEverythingHttp } from '../helpers/mcp-servers';
-import { toolMessages } from '../helpers/openai-server';
+import { closedPort, toolMessages } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 import { useToolServices } from '../helpers/tool-services';
 
@@ -291,6 +291,16 @@ describe('a server of the older HTTP+SSE transport', () => {
 });
 
 describe('a URL that is not an MCP endpoint', () => {
+  it('nobody listening there is said as that, not "fetch failed"', async () => {
+    const s = open();
+    const url = `http://127.0.0.1:${await closedPort()}/mcp`;
+    s.servers.set({ name: 'nobody', transport: 'http', url });
+    const error = (await s.servers.test('nobody')).status.lastError;
+    expect(error?.message).toContain(
+      `MCP server "nobody" (${url}) did not start: it cannot be reached (connect ECONNREFUSED 127.0.0.1:`,
+    );
+  });
+
   it.each([
     ['a web page', 'text/html', '<html><body>Welcome</body></html>', 'it answered with text/html, not MCP'],
     ['broken JSON', 'application/json', '{"jsonrpc": "2.0",', 'its answer is not JSON ('],
