@@ -30,7 +30,8 @@ export function FlowSettings() {
       <h2>Flow settings</h2>
       <ReadOnlyNote shown={readOnly} subject="the flow's settings" isPlural />
       <fieldset className="inspector-fields" disabled={readOnly !== undefined}>
-        <FlowNameField name={flow.name} />
+        {/* Keyed by flow: a draft typed in one flow's field never shows in another's. */}
+        <FlowNameField key={flow.id} name={flow.name} />
         <label className="field" htmlFor="flow-description">
           <span className="field-label">Description</span>
           <textarea
@@ -41,7 +42,7 @@ export function FlowSettings() {
           />
         </label>
         <h3>As an MCP tool</h3>
-        <ToolNameField name={flow.tool.name} />
+        <ToolNameField key={flow.id} name={flow.tool.name} />
         <label className="field" htmlFor="tool-description">
           <span className="field-label">Tool description</span>
           <textarea
