@@ -7,9 +7,11 @@ import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import type { ValidateFunction } from 'ajv';
 import { loadAjv } from '../model/json-schema';
 import { stderrHint } from './stderr-hint';
+import { answerStreamWatch } from './answer-stream-watch';
 import {
   connectError,
   isMcpError,
+  isUnanswered,
   loadMcpSdk,
   lostSession,
   megabytes,
@@ -19,6 +21,7 @@ import {
   refusedStatus,
   speaksOnlySse,
   ToolListRefused,
+  UNANSWERED,
   unreachable,
   type McpSdk,
 } from './mcp-failures';
@@ -242,9 +245,14 @@ export class McpConnections implements ToolPort {
 
   private transport(mcp: McpSdk, config: McpServerConfig, connection: Connection): Transport {
     if (config.transport === 'http') {
-      return new mcp.StreamableHTTPClientTransport(new URL(config.url), {
+      const transport = new mcp.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
+        // A call whose answer stream ended without the answer is settled then (see answerStreamWatch).
+        fetch: answerStreamWatch((id) =>
+          transport.onmessage?.({ jsonrpc: '2.0', id, error: { code: UNANSWERED, message: 'no answer' } }),
+        ),
       });
+      return transport;
     }
     const transport = new mcp.StdioClientTransport({
       command: config.command,
@@ -386,6 +394,13 @@ export class McpConnections implements ToolPort {
           tool,
           timeoutMs,
         });
+      }
+      if (isUnanswered(thrown)) {
+        throw new FlowbenchError(
+          'SERVER_UNAVAILABLE',
+          `server "${info.server}" ended its answer to ${tool} without the answer: it may have stopped or failed mid-call`,
+          { server: info.server, tool },
+        );
       }
       if (isMcpError(thrown, 'ConnectionClosed')) {
         const overLimit = this.connections.get(info.server)?.overLimit;

@@ -25,6 +25,18 @@ export function isMcpError(thrown: unknown, code: 'RequestTimeout' | 'Connection
   return sdk !== undefined && thrown instanceof sdk.McpError && thrown.code === Number(sdk.ErrorCode[code]);
 }
 
+/**
+ * The JSON-RPC error code Flowbench settles a call with when its server ended
+ * the answer's stream without the answer (answer-stream-watch.ts): one of the
+ * codes JSON-RPC leaves to implementations.
+ */
+export const UNANSWERED = -32099;
+
+/** A call settled so (see UNANSWERED). */
+export function isUnanswered(thrown: unknown): boolean {
+  return sdk !== undefined && thrown instanceof sdk.McpError && thrown.code === UNANSWERED;
+}
+
 /** The HTTP status a Streamable HTTP connect was refused with, if that is how it failed. */
 export function refusedStatus(thrown: unknown): number | undefined {
   return sdk !== undefined && thrown instanceof sdk.StreamableHTTPError ? thrown.code : undefined;
@@ -56,11 +68,13 @@ export function connectError(config: McpServerConfig, thrown: unknown, stderr: s
   const refused = refusedStatus(thrown);
   const reason = isMcpError(thrown, 'RequestTimeout')
     ? `did not answer within ${config.connectTimeoutMs} ms`
-    : isMcpError(thrown, 'ConnectionClosed')
-      ? 'exited before answering'
-      : refused === 401 || refused === 403
-        ? `refused the connection (HTTP ${refused}: ${(thrown as Error).message}); a server that needs a token takes it in its headers (Authorization: Bearer …)`
-        : `did not start: ${startFailure(config, thrown)}`;
+    : isUnanswered(thrown)
+      ? 'ended its answer stream without the answer'
+      : isMcpError(thrown, 'ConnectionClosed')
+        ? 'exited before answering'
+        : refused === 401 || refused === 403
+          ? `refused the connection (HTTP ${refused}: ${(thrown as Error).message}); a server that needs a token takes it in its headers (Authorization: Bearer …)`
+          : `did not start: ${startFailure(config, thrown)}`;
   return new FlowbenchError(
     'SERVER_UNAVAILABLE',
     `MCP server "${config.name}" (${what}) ${reason}${stderrHint(stderr)}`,

@@ -290,6 +290,59 @@ describe('a server of the older HTTP+SSE transport', () => {
   });
 });
 
+describe('an HTTP server that ends a call without its answer', () => {
+  it('fails the call then, saying so, not a minute later as a call that "took longer than" its limit', async () => {
+    // Answers as MCP does until a tool call, whose event stream it ends without the answer (as a server
+    // that fails mid-call does): the SDK would wait for the answer until the call's time limit.
+    const cutting = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        // The SDK's stream for server messages (GET) and its goodbye (DELETE): none here.
+        if (request.method !== 'POST') return void response.writeHead(405).end();
+        const message = JSON.parse(body) as { id?: number; method: string };
+        const answer = (result: unknown) =>
+          response
+            .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'one' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        if (message.method === 'initialize')
+          return answer({
+            protocolVersion: '2025-06-18',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'cut', version: '1' },
+          });
+        if (message.method === 'tools/list')
+          return answer({ tools: [{ name: 'work', inputSchema: { type: 'object' } }] });
+        if (message.method === 'tools/call') {
+          response.writeHead(200, { 'content-type': 'text/event-stream' }).write(': working\n\n');
+          return void setTimeout(() => response.end(), 20);
+        }
+        response.writeHead(202).end();
+      });
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    try {
+      const s = open();
+      s.servers.set({
+        name: 'cutting',
+        transport: 'http',
+        url: `http://127.0.0.1:${(cutting.address() as AddressInfo).port}/mcp`,
+      });
+      const flow = s.flows.create(toolFlow('cut', { server: 'cutting', tool: 'work', arguments: [] }));
+      const started = Date.now();
+      const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
+      expect(run.error).toMatchObject({
+        code: 'SERVER_UNAVAILABLE',
+        message: 'server "cutting" ended its answer to work without the answer: it may have stopped or failed mid-call',
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      cutting.closeAllConnections();
+      await new Promise((resolve) => cutting.close(resolve));
+    }
+  });
+});
+
 describe('a URL that is not an MCP endpoint', () => {
   it('nobody listening there is said as that, not "fetch failed"', async () => {
     const s = open();
