@@ -364,10 +364,13 @@ export class McpConnections implements ToolPort {
     const client = this.ready(info.server) ?? (await this.client(info.server));
     // Each call gets a signal of its own, forwarded from the caller's and let go afterwards (see CallSignal).
     const signal = new CallSignal(options.signal);
-    const send = async (to: Client) =>
+    const send = (to: Client) =>
       to.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal: signal.asAbortSignal() });
     try {
-      const result = await send(client).catch(async (thrown: unknown) => {
+      let result: Awaited<ReturnType<typeof send>>;
+      try {
+        result = await send(client);
+      } catch (thrown) {
         if (!lostSession(thrown)) throw thrown;
         // The server forgot the session (it restarted): it took nothing of this call, which goes again
         // in a new session, as the specification asks of clients. Before, every later call failed so.
@@ -375,8 +378,8 @@ export class McpConnections implements ToolPort {
         const again = await this.client(info.server).catch((error: unknown) => {
           throw new Reconnect(error);
         });
-        return send(again);
-      });
+        result = await send(again);
+      }
       const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
       return {
         content,
