@@ -56,12 +56,11 @@ export function overLimitError(server: string, tool: string, limit: number): Flo
 /** Why a server could not be connected, in words a person can act on. */
 export function connectError(config: McpServerConfig, thrown: unknown, stderr: string): FlowbenchError {
   const what = config.transport === 'stdio' ? `\`${serverTarget(config)}\`` : config.url;
-  const issues = (thrown as { issues?: unknown } | undefined)?.issues;
   // Connected, and its tool list refused by the SDK (listAll): which entry, and what MCP does not allow there.
-  if (thrown instanceof ToolListRefused && Array.isArray(issues)) {
+  if (thrown instanceof ToolListRefused) {
     return new FlowbenchError(
       'SERVER_UNAVAILABLE',
-      `MCP server "${config.name}" (${what}) lists tools MCP does not allow, so none of them can be used (its author can fix it): ${describeIssues(issues as Issue[], 'tools')}`,
+      `MCP server "${config.name}" (${what}) lists tools MCP does not allow, so none of them can be used (its author can fix it): ${describeIssues(thrown.issues, 'tools')}`,
       { server: config.name },
     );
   }
@@ -135,7 +134,7 @@ export function serverNotFound(name: string, known: readonly string[]): Flowbenc
 
 /** A tool list the SDK refused (a tool's schema MCP does not allow), with the SDK's issues. */
 export class ToolListRefused extends Error {
-  constructor(readonly issues: unknown) {
+  constructor(readonly issues: readonly Issue[]) {
     super('the tool list is not valid MCP');
   }
 }

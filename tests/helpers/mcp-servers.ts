@@ -26,6 +26,14 @@ export const filesystemStdio = (folder: string, name = 'files') => ({
   args: [packageScript('@modelcontextprotocol/server-filesystem', 'dist/index.js'), folder],
 });
 
+/** One of the test suite's own MCP servers (tests/fixtures/mcp/<file>) over stdio, as a server setting. */
+export const fixtureStdio = (name: string, file: string) => ({
+  name,
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', file)],
+});
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

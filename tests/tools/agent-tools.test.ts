@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
-import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Services } from '../../core/services/open-services';
 import { buildFlow, input } from '../helpers/flow-builder';
+import { fixtureStdio } from '../helpers/mcp-servers';
 import { toolMessages } from '../helpers/openai-server';
 import { useToolServices } from '../helpers/tool-services';
 
@@ -219,12 +219,7 @@ describe('servers that misbehave', () => {
 
   it('a server listing a tool MCP does not allow says which entry and what, not zod issues as JSON', async () => {
     const s = open(() => ({ content: 'never asked' }));
-    s.servers.set({
-      name: 'invalid',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'invalid-tools-server.mjs')],
-    });
+    s.servers.set(fixtureStdio('invalid', 'invalid-tools-server.mjs'));
     const tested = await s.servers.test('invalid');
     expect(tested.status.lastError?.code).toBe('SERVER_UNAVAILABLE');
     expect(tested.status.lastError?.message).toMatch(
@@ -261,12 +256,7 @@ describe('servers that misbehave', () => {
 describe('connections over time', () => {
   it('keeps a server’s tool list fresh when it says the list changed', async () => {
     const s = open(() => ({ content: 'unused' }));
-    s.servers.set({
-      name: 'changing',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'changing-server.mjs')],
-    });
+    s.servers.set(fixtureStdio('changing', 'changing-server.mjs'));
     const tested = await s.servers.test('changing');
     expect(tested.status.tools?.map((t) => t.name)).toEqual(['unlock']);
     const result = await s.servers.connections.callTool(
@@ -283,12 +273,7 @@ describe('connections over time', () => {
 
   it('a tool answering with more than the 10 MB a stdio message may be is said so, and the next call connects again', async () => {
     const s = open(() => ({ content: 'unused' }));
-    s.servers.set({
-      name: 'oversized',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'misbehaving-server.mjs')],
-    });
+    s.servers.set(fixtureStdio('oversized', 'misbehaving-server.mjs'));
     const call = (tool: string) =>
       s.servers.connections.callTool('oversized', tool, {}, { signal: new AbortController().signal });
     // Before, this said the server had closed while dump ran: the SDK's reader closed it.

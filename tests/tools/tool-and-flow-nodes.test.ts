@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResult } from '../../core/model/tool-result';
 import { buildFlow, input } from '../helpers/flow-builder';
-import { everythingStdio, filesystemStdio, startEverythingHttp } from '../helpers/mcp-servers';
+import { everythingStdio, filesystemStdio, fixtureStdio, startEverythingHttp } from '../helpers/mcp-servers';
 import { closedPort, toolMessages } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 import { useToolServices } from '../helpers/tool-services';
@@ -120,12 +120,7 @@ describe('mcp_tool node', () => {
 
   it('a tool that errors without a word is said so, not with an empty message', async () => {
     const s = open();
-    s.servers.set({
-      name: 'misbehaving',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'misbehaving-server.mjs')],
-    });
+    s.servers.set(fixtureStdio('misbehaving', 'misbehaving-server.mjs'));
     const flow = s.flows.create(toolFlow('silent', { server: 'misbehaving', tool: 'fail_silently', arguments: [] }));
     const run = await s.runner.run({ flow, inputs: {}, trigger: 'cli' });
     expect(run.error).toMatchObject({
@@ -148,12 +143,7 @@ describe('mcp_tool node', () => {
 
   it('types arguments as schemas written the FastMCP (pydantic) way ask: $ref models, anyOf with null', async () => {
     const s = open();
-    s.servers.set({
-      name: 'py',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [join(import.meta.dirname, '..', 'fixtures', 'mcp', 'pydantic-server.mjs')],
-    });
+    s.servers.set(fixtureStdio('py', 'pydantic-server.mjs'));
     const flow = s.flows.create(
       toolFlow('trip', {
         server: 'py',
