@@ -103,7 +103,10 @@ describe.each([
     expect(runs.markInterrupted()).toBe(1);
     expect(runs.get('crashed')).toMatchObject({
       status: 'interrupted',
-      error: { message: 'Flowbench stopped while this run was going' },
+      error: {
+        code: 'RUN_INTERRUPTED',
+        message: expect.stringContaining('(pid 2147483646) stopped before the run ended'),
+      },
     });
     expect(runs.get('mine').status).toBe('running');
   });

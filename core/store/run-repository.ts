@@ -5,8 +5,9 @@ import type { Flow } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import type { RunRecord, RunStatus, RunSummary, RunTrigger, StepRecord } from '../model/run';
 import { WRITE_TRANSACTION, type Db, type FlowbenchDatabase } from './database';
-import { isProcessAlive } from './process-alive';
+import { closeRunsOfStoppedProcesses } from './interrupted-runs';
 import type { RunLog } from './run-log';
+import { RUN_SQL } from './run-statements';
 import { runSteps, runs, snapshots } from './schema';
 
 export type { RunSummary } from '../model/run';
@@ -43,45 +44,20 @@ function runNotFound(ref: string, complete: boolean): FlowbenchError {
 /** Reads stored runs and their steps. Writes go through the RunLog; each read flushes it first. */
 export class RunRepository {
   private readonly db: Db;
+  private readonly sqlite: FlowbenchDatabase['sqlite'];
 
   constructor(
     database: FlowbenchDatabase,
     private readonly log: RunLog,
   ) {
     this.db = database.db;
+    this.sqlite = database.sqlite;
   }
 
-  /** Marks runs whose process is gone (a crash, a killed terminal) as interrupted. */
+  /** Closes the runs whose process is gone (a crash, a killed terminal) as interrupted (see interrupted-runs.ts). */
   markInterrupted(): number {
     this.log.flush();
-    const running = this.db
-      .select({ id: runs.id, pid: runs.hostPid })
-      .from(runs)
-      .where(eq(runs.status, 'running'))
-      .all();
-    const dead = running.filter((r) => r.pid !== process.pid && !isProcessAlive(r.pid));
-    for (const run of dead) {
-      this.db
-        .update(runs)
-        .set({
-          status: 'interrupted',
-          errorCode: 'INTERNAL_ERROR',
-          errorMessage: 'Flowbench stopped while this run was going',
-          finishedAt: Date.now(),
-        })
-        .where(eq(runs.id, run.id))
-        .run();
-      this.db
-        .update(runSteps)
-        .set({
-          status: 'cancelled',
-          errorCode: 'CANCELLED',
-          errorMessage: 'Flowbench stopped while this step was running',
-        })
-        .where(and(eq(runSteps.runId, run.id), eq(runSteps.status, 'running')))
-        .run();
-    }
-    return dead.length;
+    return closeRunsOfStoppedProcesses(this.sqlite, RUN_SQL.interrupt);
   }
 
   /**

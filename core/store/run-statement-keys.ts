@@ -109,8 +109,19 @@ export interface RunWriteBatch {
   writes: RunWrite[];
 }
 
+/** The SQL that closes the runs of a process that stopped (see interrupted-runs.ts). */
+export interface InterruptSql {
+  /** The runs still marked running, with the process running each (`id`, `pid`). */
+  running: string;
+  /** Parameters: error code, message, finish time, run id. */
+  closeRun: string;
+  /** Parameters: message, run id. */
+  closeSteps: string;
+}
+
 /** The SQL the run writers prepare: each statement's, and the plain step upsert (see bulkStepWriter in run-batches.ts). */
 export interface RunSql {
   statements: Readonly<Record<RunStatementName, string>>;
   plainStepUpsert: string;
+  interrupt: InterruptSql;
 }

@@ -1,5 +1,6 @@
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
 import {
+  type InterruptSql,
   JOURNAL_KEYS,
   PLAIN_STEP_KEYS,
   RUN_FINISH_KEYS,
@@ -84,9 +85,18 @@ export const RUN_STATEMENTS = {
   markJournal: `${insert(runJournals, JOURNAL_KEYS)} ON CONFLICT (${columnName(runJournals, 'journal')}) DO UPDATE SET ${columnName(runJournals, 'committedBatch')} = max(${getTableName(runJournals)}.${columnName(runJournals, 'committedBatch')}, excluded.${columnName(runJournals, 'committedBatch')})`,
 } as const satisfies Record<RunStatementName, string>;
 
+const run = (key: KeysOf<typeof runs>[number]) => columnName(runs, key);
+/** Only rows still running are touched: a record the process stored meanwhile (its journal replayed) stays. */
+const INTERRUPT_SQL: InterruptSql = {
+  running: `SELECT ${run('id')} AS id, ${run('hostPid')} AS pid FROM ${getTableName(runs)} WHERE ${run('status')} = 'running'`,
+  closeRun: `UPDATE ${getTableName(runs)} SET ${run('status')} = 'interrupted', ${run('errorCode')} = ?, ${run('errorMessage')} = ?, ${run('finishedAt')} = ? WHERE ${run('id')} = ? AND ${run('status')} = 'running'`,
+  closeSteps: `UPDATE ${getTableName(runSteps)} SET ${step('status')} = 'cancelled', ${step('errorCode')} = 'CANCELLED', ${step('errorMessage')} = ? WHERE ${step('runId')} = ? AND ${step('status')} = 'running'`,
+};
+
 /** What the run writers prepare, the worker's included (it gets this from the main thread; see run-statement-keys.ts). */
 export const RUN_SQL: RunSql = {
   statements: RUN_STATEMENTS,
   /** The upsert of a step with PLAIN_STEP_KEYS alone: the same row, and the same merge, as upsertStep with nulls for the others. */
   plainStepUpsert: stepUpsert(PLAIN_STEP_KEYS),
+  interrupt: INTERRUPT_SQL,
 };

@@ -99,6 +99,7 @@ try {
   const { createBatchCommitter } = await import('./run-batches');
   const { BUSY_TIMEOUT_MS, configureConnection } = await import('./connection');
   const { forgetJournals, journalOfBatch, markedJournal, recoverJournals } = await import('./run-journal');
+  const { closeRunsOfStoppedProcesses } = await import('./interrupted-runs');
   const { default: Database } = await import('better-sqlite3');
   /**
    * The writes of batches arriving together, in order, with one mark per
@@ -223,6 +224,9 @@ try {
         report(
           `stored ${stored} batch(es) of run records from run journals (of a Flowbench that stopped, or the database refused before)`,
         );
+      // Then what a process that stopped meanwhile left running: this host's editor shows it ended, not running for ever.
+      const closed = closeRunsOfStoppedProcesses(db, sql.interrupt);
+      if (closed > 0) report(`closed ${closed} run(s) of a Flowbench process that stopped as interrupted`);
     } catch (error) {
       const failure = (error as Error).message;
       if (failure !== recoverFailure) report(`run journals wait for the next try (every few seconds): ${failure}`);

@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
+import { connectHttp, connectStdio, slowModelDatabase } from '../helpers/mcp';
+import { startServe } from '../helpers/serve';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+});
+
+interface RunRow {
+  id: string;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** The runs as a plain SQLite connection reads them. */
+function storedRuns(db: string): RunRow[] {
+  const sqlite = new Database(db, { readonly: true });
+  try {
+    return sqlite.prepare('SELECT id, status, error_code, error_message FROM runs').all() as RunRow[];
+  } finally {
+    sqlite.close();
+  }
+}
+
+async function until<T>(read: () => T, done: (value: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = read();
+  }
+  return value;
+}
+
+describe('runs of a Flowbench process that stopped', () => {
+  it('are closed as interrupted within seconds by a serve still open, not left running for ever', async () => {
+    const { db, model } = await slowModelDatabase(join(tempDir(), 'stopped.db'), 60_000, [echoFlow, llmFlow]);
+    closers.push(() => model.close());
+    const serve = await startServe(db);
+    closers.push(() => serve.kill());
+
+    // A desktop client's `flowbench mcp`, with a call waiting on the model, killed as a client quitting may.
+    const stdio = await connectStdio(db, 'quitting-client');
+    void stdio.client.callTool({ name: 'ask_model', arguments: { question: 'Why?' } }).catch(() => undefined);
+    const [running] = await until(
+      () => storedRuns(db),
+      (rows) => rows.length === 1,
+      10_000,
+    );
+    expect(running).toMatchObject({ status: 'running' });
+    process.kill(stdio.pid, 'SIGKILL');
+
+    const [closed] = await until(
+      () => storedRuns(db),
+      (rows) => rows[0]?.status !== 'running',
+      10_000,
+    );
+    expect(closed).toMatchObject({
+      id: running?.id,
+      status: 'interrupted',
+      error_code: 'RUN_INTERRUPTED',
+      error_message: expect.stringContaining(`(pid ${stdio.pid}) stopped before the run ended`),
+    });
+
+    // What an MCP client asking for it gets, through serve.
+    const client = await connectHttp(serve.mcpUrl, serve.token, 'asking-client');
+    closers.push(() => client.close());
+    const result = await client.callTool({ name: 'flows_result', arguments: { runId: running?.id, waitSeconds: 1 } });
+    expect(result.structuredContent).toMatchObject({
+      status: 'failed',
+      error: { flowbenchCode: 'RUN_INTERRUPTED', message: expect.stringContaining('stopped before the run ended') },
+    });
+  });
+});
