@@ -70,10 +70,22 @@ export interface RunDependencies {
   secrets?: SecretReader;
 }
 
+/**
+ * How long a stopping host waits for its cancelled runs to end and be stored:
+ * a cancelled run ends at once, unless a node ignores its signal (a code
+ * node's sandbox is stopped, a tool call given up); past this, the next
+ * Flowbench closes it as interrupted.
+ */
+const STOP_WAIT_MS = 3_000;
+
 /** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
 export class RunService {
   /** Runs started with `start` and not finished yet, by run id. */
   private readonly active = new Map<string, AbortController>();
+  /** Runs going on, started by `run` or `start` (a count: nothing more on every MCP call's path). */
+  private inFlight = 0;
+  /** Called when the last run going on has ended (see stop). */
+  private onIdle: (() => void) | undefined;
   /** The conversations of runs going on, by run id: a flow node's run goes on in its caller's. */
   private readonly conversations = new Map<string, string>();
   private readonly subflows: SubflowPort = {
@@ -163,70 +175,75 @@ export class RunService {
 
   /** Runs the flow; the record returned is the one stored, committed before it is returned. */
   async run(given: StartRun): Promise<RunRecord> {
-    const reuse = given.from ? this.reuseSource(given.flow, given.from) : undefined;
-    // A run from a node of a chat turn goes on in that turn's conversation: its memory is what the turn read.
-    const conversation = given.conversation ?? reuse?.conversation;
-    const request = conversation === undefined ? given : { ...given, conversation };
-    const meta = {
-      trigger: request.trigger,
-      ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
-      ...(request.client !== undefined ? { client: request.client } : {}),
-      ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
-      ...(request.parent ? { parentRunId: request.parent.runId } : {}),
-      ...(request.conversation !== undefined ? { conversation: request.conversation } : {}),
-    };
-    const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
-    const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
-    const runId = newRunId();
-    const memory = this.deps.memory?.({
-      flowId: request.flow.id,
-      runId,
-      ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
-      ...(request.conversation !== undefined ? { conversation: request.conversation } : {}),
-      settings: request.flow.memory.channels,
-    });
-    if (request.conversation !== undefined) this.conversations.set(runId, request.conversation);
+    this.inFlight++;
     try {
-      // Every option named, those not given as undefined (runFlow reads both alike): an object of one
-      // shape on every run, where a spread per optional one built a new shape and copied it each time.
-      await runFlow({
+      const reuse = given.from ? this.reuseSource(given.flow, given.from) : undefined;
+      // A run from a node of a chat turn goes on in that turn's conversation: its memory is what the turn read.
+      const conversation = given.conversation ?? reuse?.conversation;
+      const request = conversation === undefined ? given : { ...given, conversation };
+      const meta = {
+        trigger: request.trigger,
+        ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
+        ...(request.client !== undefined ? { client: request.client } : {}),
+        ...(request.traceparent !== undefined ? { traceparent: request.traceparent } : {}),
+        ...(request.parent ? { parentRunId: request.parent.runId } : {}),
+        ...(request.conversation !== undefined ? { conversation: request.conversation } : {}),
+      };
+      const recorder = createRunRecorder(this.log, { flow: request.flow, ...meta });
+      const builder = new RunRecordBuilder({ flowName: request.flow.name, ...meta });
+      const runId = newRunId();
+      const memory = this.deps.memory?.({
+        flowId: request.flow.id,
         runId,
-        flow: request.flow,
-        inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
-        reuse: reuse?.source,
-        toNodeId: request.to,
-        usePins: request.usePins,
-        llm: this.llm(),
-        subflows: this.subflows,
-        tools: this.deps.tools,
-        agents: this.deps.agents,
-        memory,
-        secrets: this.deps.secrets,
-        callers: request.parent?.callers,
-        streamTokens: request.streamTokens,
-        human: request.human,
-        listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
-        signal: request.signal,
-        timeoutMs: request.timeoutMs,
-        concurrency: request.engine?.concurrency,
-        retry: request.engine?.retry,
-        defaultNodeTimeoutMs: request.engine?.defaultNodeTimeoutMs,
+        ...(request.flowVersion !== undefined ? { flowVersion: request.flowVersion } : {}),
+        ...(request.conversation !== undefined ? { conversation: request.conversation } : {}),
+        settings: request.flow.memory.channels,
       });
+      if (request.conversation !== undefined) this.conversations.set(runId, request.conversation);
+      try {
+        // Every option named, those not given as undefined (runFlow reads both alike): an object of one
+        // shape on every run, where a spread per optional one built a new shape and copied it each time.
+        await runFlow({
+          runId,
+          flow: request.flow,
+          inputs: reuse ? { ...reuse.inputs, ...request.inputs } : request.inputs,
+          reuse: reuse?.source,
+          toNodeId: request.to,
+          usePins: request.usePins,
+          llm: this.llm(),
+          subflows: this.subflows,
+          tools: this.deps.tools,
+          agents: this.deps.agents,
+          memory,
+          secrets: this.deps.secrets,
+          callers: request.parent?.callers,
+          streamTokens: request.streamTokens,
+          human: request.human,
+          listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
+          signal: request.signal,
+          timeoutMs: request.timeoutMs,
+          concurrency: request.engine?.concurrency,
+          retry: request.engine?.retry,
+          defaultNodeTimeoutMs: request.engine?.defaultNodeTimeoutMs,
+        });
+      } finally {
+        if (request.conversation !== undefined) this.conversations.delete(runId);
+      }
+      // Whoever gets the record next passes it on (an MCP result, a CLI line): it is stored first.
+      await this.log.durable();
+      const record = builder.record();
+      const unstored = this.log.unstoredReason(record.id);
+      if (unstored !== undefined) {
+        throw new FlowbenchError(
+          'DATABASE_ERROR',
+          `run ${record.id} ended ${record.status} but could not be stored: ${unstored}`,
+          { runId: record.id, status: record.status },
+        );
+      }
+      return record;
     } finally {
-      if (request.conversation !== undefined) this.conversations.delete(runId);
+      if (--this.inFlight === 0) this.onIdle?.();
     }
-    // Whoever gets the record next passes it on (an MCP result, a CLI line): it is stored first.
-    await this.log.durable();
-    const record = builder.record();
-    const unstored = this.log.unstoredReason(record.id);
-    if (unstored !== undefined) {
-      throw new FlowbenchError(
-        'DATABASE_ERROR',
-        `run ${record.id} ended ${record.status} but could not be stored: ${unstored}`,
-        { runId: record.id, status: record.status },
-      );
-    }
-    return record;
   }
 
   /** The earlier run a run from a node reuses; it must be a run of the same flow. */
@@ -272,6 +289,26 @@ export class RunService {
         .finally(() => {
           if (runId) this.active.delete(runId);
         });
+    });
+  }
+
+  /**
+   * For a host that stops (`serve`, `flowbench mcp`): cancels the runs `start`
+   * began (the editor's, flows_start's, tasks'), saying why, and resolves once
+   * every run going on, those its caller cancels too (an MCP call's, as its
+   * connection closes), has ended and is stored, or after `waitMs`. Without
+   * it, a run waiting on a model kept the process going until the model
+   * answered, and its end was lost: the database was closed by then.
+   */
+  stop(reason: string, waitMs = STOP_WAIT_MS): Promise<void> {
+    for (const controller of this.active.values()) controller.abort(new FlowbenchError('CANCELLED', reason));
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      this.onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
   }
 

@@ -78,4 +78,37 @@ describe('runs of a Flowbench process that stopped', () => {
       error: { flowbenchCode: 'RUN_INTERRUPTED', message: expect.stringContaining('stopped before the run ended') },
     });
   });
+
+  it('are cancelled, saying why, and stored when serve is stopped, which no longer waits for the model', async () => {
+    const { db, model } = await slowModelDatabase(join(tempDir(), 'serve-stopped.db'), 60_000, [llmFlow]);
+    closers.push(() => model.close());
+    const serve = await startServe(db);
+    closers.push(() => serve.kill());
+    // A run from the editor, through its API, waiting on the model.
+    const session = new URL(serve.editorUrl).searchParams.get('session') ?? '';
+    const response = await fetch(`${serve.url}/api/runs/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-flowbench-session': session },
+      body: JSON.stringify({ flowId: 'ask', inputs: { question: 'Why?' } }),
+    });
+    const { value } = (await response.json()) as { value: { runId: string } };
+    await until(
+      () => model.requests.length,
+      (count) => count > 0,
+      10_000,
+    );
+
+    const stopping = performance.now();
+    await serve.stop();
+    // It waited for the model's answer (a minute here) before, and the run's end was lost.
+    expect(performance.now() - stopping).toBeLessThan(5_000);
+    expect(storedRuns(db)).toEqual([
+      {
+        id: value.runId,
+        status: 'cancelled',
+        error_code: 'CANCELLED',
+        error_message: '`flowbench serve` was stopped while the run was going',
+      },
+    ]);
+  });
 });

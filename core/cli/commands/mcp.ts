@@ -82,6 +82,9 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
         process.once('SIGTERM', () => resolveStop());
       });
       await host.close();
+      // Its runs still going (the editor's, flows_start's; MCP calls' are cancelled as their sessions close)
+      // end cancelled and are stored before the database closes: they kept the process waiting on a model.
+      await ctx.services.runner.stop('`flowbench serve` was stopped while the run was going');
     });
 
   program
