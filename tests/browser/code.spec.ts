@@ -62,3 +62,46 @@ test('a code node runs the JavaScript typed in its editor on the values it names
   await expect(details.locator('.step-block', { hasText: 'Resolved input' })).toContainText('a quick brown fox');
   await expect(details.locator('.step-block', { hasText: 'Resolved input' })).not.toContainText('console');
 });
+
+test('a step whose output is a list of 100,000 items shows at once, its first 100 and a button for more, and its text clipped until asked for', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'big',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        {
+          id: 'make',
+          type: 'code',
+          position: { x: 300, y: 100 },
+          config: {
+            values: [],
+            code: "return Array.from({ length: 100000 }, (_, i) => ({ id: i, name: 'item ' + i, tags: ['a', 'b'] }));",
+          },
+        },
+        { ...output('{{nodes.make.output}}'), position: { x: 600, y: 100 } },
+      ],
+      edges: ['input>make', 'make>result'],
+    }),
+    name: 'Big list',
+  });
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 30_000 });
+  // The client's text (about 4 MB) is clipped: the whole of it is there when asked for.
+  const client = page.getByLabel('What an MCP client receives');
+  await expect(client.locator('pre')).toHaveText(/^\[\{"id":0,.*…$/s);
+  await expect(client.getByRole('button', { name: /^Show all [\d,]+ characters$/ })).toBeVisible();
+
+  // Drawing every item froze the editor for longer than this click waits (15 s).
+  await page.getByTestId('rf__node-make').click();
+  const shown = page.getByLabel('Step details').locator('.step-block', { hasText: 'Output' });
+  await expect(shown.locator('summary').first()).toHaveText('[100000]');
+  await expect(shown.getByText('name: "item 99"')).toBeAttached();
+  await expect(shown.getByText('name: "item 100"', { exact: true })).toHaveCount(0);
+  await shown.getByRole('button', { name: 'Show 900 more of 100,000' }).click();
+  await expect(shown.getByText('name: "item 999"')).toBeAttached();
+  await expect(shown.getByRole('button', { name: 'Show 9,000 more of 100,000' })).toBeVisible();
+});

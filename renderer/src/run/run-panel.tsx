@@ -14,6 +14,7 @@ import { formatCost } from '../../../core/model/pricing';
 import { RecentRuns } from './run-history';
 import { RunInputField } from './run-input-field';
 import { RunQuestions } from './question-form';
+import { ClippedText } from './clipped-text';
 import { StepDetails } from './step-details';
 import { NoProviderNotice } from '../providers/no-provider-notice';
 import { useAppStore } from '../store/app-store';
@@ -194,7 +195,7 @@ function StepGave({ nodeId }: { nodeId: string }) {
   return (
     <section className="client-result" aria-label="What the node gave">
       <h3>What “{nodeOf(nodeId)?.label || nodeId}” gave</h3>
-      <pre>{stringifyValue(step.output)}</pre>
+      <ClippedText text={stringifyValue(step.output)} />
     </section>
   );
 }
@@ -310,14 +311,14 @@ function ClientResult() {
       {result.structuredContent ? (
         <>
           <small className="muted">structuredContent</small>
-          <pre>{JSON.stringify(result.structuredContent, null, 2)}</pre>
+          <ClippedText text={JSON.stringify(result.structuredContent, null, 2)} />
         </>
       ) : (
         result.content.map((item, i) =>
           item.type === 'text' ? (
             <div key={i}>
               <small className="muted">content[{i}] · text</small>
-              <pre>{item.text}</pre>
+              <ClippedText text={item.text} />
             </div>
           ) : (
             <div key={i} className="data-url">

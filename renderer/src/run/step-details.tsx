@@ -1,11 +1,11 @@
-import { dataUrlBytes, dataUrlPieces, dataUrlType } from '../../../core/model/data-urls';
-import { formatBytes } from './format-bytes';
 import { formatCost } from '../../../core/model/pricing';
 import { shortRunId, type StepRecord } from '../../../core/model/run';
 import { stringifyValue } from '../../../core/model/template';
 import { toFlowbenchError } from '../../../core/model/errors';
 import type { ToolCallRecord } from '../../../core/model/tools';
 import { api } from '../api/client';
+import { ClippedText } from './clipped-text';
+import { JsonValue } from './json-value';
 import { readWhenWritten } from '../read-when-written';
 import { useAppStore } from '../store/app-store';
 import { stepOrigin } from '../store/run-slice';
@@ -64,7 +64,7 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
       )}
       {step.childRunId && <ChildRun runId={step.childRunId} />}
       {step.toolCalls && step.toolCalls.length > 0 && (
-        <Block title="Tool calls" text={JSON.stringify(step.toolCalls, null, 2)}>
+        <Block title="Tool calls" text={() => JSON.stringify(step.toolCalls, null, 2)}>
           <ol className="tool-calls" aria-label="Tool calls">
             {step.toolCalls.map((call) => (
               <ToolCallItem key={call.id} call={call} />
@@ -72,13 +72,18 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
           </ol>
         </Block>
       )}
-      {step.status === 'running' && tokens !== undefined && <Block title="Streaming" text={tokens} />}
+      {step.status === 'running' && tokens !== undefined && (
+        // Whole, not clipped: what streams in last is what the person watches.
+        <Block title="Streaming" text={tokens}>
+          <pre>{tokens}</pre>
+        </Block>
+      )}
       {step.messages && step.messages.length > 0 && (
-        <Block title="Messages sent and received" text={JSON.stringify(step.messages, null, 2)}>
+        <Block title="Messages sent and received" text={() => JSON.stringify(step.messages, null, 2)}>
           {step.messages.map((m, i) => (
             <div key={i} className="message">
               <small className="muted">{m.role}</small>
-              {m.content && <pre>{m.content}</pre>}
+              {m.content && <ClippedText text={m.content} />}
               {m.toolCalls?.map((c) => (
                 <pre key={c.id} className="muted">
                   calls {c.name}({JSON.stringify(c.arguments)})
@@ -90,18 +95,16 @@ export function StepDetails({ nodeId }: { nodeId: string }) {
       )}
       {logged && (
         <Block title="Console" text={logged.lines.join('\n')}>
-          <pre className="step-console" aria-label="Console">
-            {logged.lines.join('\n')}
-          </pre>
+          <ClippedText className="step-console" label="Console" text={logged.lines.join('\n')} />
         </Block>
       )}
       {input !== undefined && (
-        <Block title="Resolved input" text={stringifyValue(input)}>
+        <Block title="Resolved input" text={() => stringifyValue(input)}>
           <JsonValue value={input} />
         </Block>
       )}
       {step.output !== undefined && (
-        <Block title="Output" text={stringifyValue(step.output)}>
+        <Block title="Output" text={() => stringifyValue(step.output)}>
           <JsonValue value={step.output} />
         </Block>
       )}
@@ -220,8 +223,21 @@ function PinOutput({ nodeId, step }: { nodeId: string; step: StepRecord }) {
   );
 }
 
-/** A titled block with a copy button; `text` is what is copied (and shown when there are no children). */
-function Block({ title, text, children }: { title: string; text: string; children?: React.ReactNode }) {
+/**
+ * A titled block with a copy button; `text` is what is copied (and shown when
+ * there are no children), made only when copied when it is a function: a
+ * megabyte output's JSON was made again at every render.
+ */
+function Block({
+  title,
+  text,
+  children,
+}: {
+  title: string;
+  text: string | (() => string);
+  children?: React.ReactNode;
+}) {
+  const textOf = () => (typeof text === 'string' ? text : text());
   return (
     <div className="step-block">
       <div className="step-block-head">
@@ -231,7 +247,7 @@ function Block({ title, text, children }: { title: string; text: string; childre
           aria-label={`Copy ${title.toLowerCase()}`}
           onClick={() =>
             void navigator.clipboard
-              ?.writeText(text)
+              ?.writeText(textOf())
               .then(() => useAppStore.getState().notify(`${title} copied`))
               .catch(() => useAppStore.getState().notify('The browser did not allow copying'))
           }
@@ -239,70 +255,7 @@ function Block({ title, text, children }: { title: string; text: string; childre
           Copy
         </button>
       </div>
-      {children ?? <pre>{text}</pre>}
+      {children ?? <ClippedText text={textOf()} />}
     </div>
-  );
-}
-
-/** A `data:` URL of bytes (an HTTP request node's image or PDF): its type and size, and the image itself. */
-function DataUrlValue({ url, type, label }: { url: string; type: string; label: React.ReactNode }) {
-  return (
-    <div className="json-leaf data-url">
-      {label}
-      <span className="muted">
-        {type}, {formatBytes(dataUrlBytes(url))} (a data: URL; Copy takes all of it)
-      </span>
-      {type.startsWith('image/') && <img src={url} alt={`the ${type} the step gave`} />}
-    </div>
-  );
-}
-
-/** Text as text; objects and arrays as a tree whose branches fold. */
-export function JsonValue({ value, name }: { value: unknown; name?: string }) {
-  const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
-  const dataType = typeof value === 'string' ? dataUrlType(value) : undefined;
-  if (dataType) return <DataUrlValue url={value as string} type={dataType} label={label} />;
-  if (typeof value === 'string' && value.includes(';base64,')) {
-    const parts = dataUrlPieces(value);
-    if (parts.some((part) => part.type !== undefined)) {
-      return (
-        <div className="json-leaf">
-          {label}
-          {parts.map((part, i) =>
-            part.type === undefined ? (
-              <pre key={i}>{part.text}</pre>
-            ) : (
-              <DataUrlValue key={i} url={part.text} type={part.type} label={null} />
-            ),
-          )}
-        </div>
-      );
-    }
-  }
-  if (value === null || typeof value !== 'object') {
-    const text = typeof value === 'string' && name === undefined ? value : JSON.stringify(value);
-    return name === undefined ? (
-      <pre>{text}</pre>
-    ) : (
-      <div className="json-leaf">
-        {label}
-        <span className={`json-${value === null ? 'null' : typeof value}`}>{text}</span>
-      </div>
-    );
-  }
-  const entries: (readonly [string, unknown])[] = Array.isArray(value)
-    ? (value as unknown[]).map((v, i) => [String(i), v] as const)
-    : Object.entries(value);
-  const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
-  return (
-    <details className="json-tree" open={name === undefined || entries.length <= 8}>
-      <summary>
-        {label}
-        <span className="muted">{summary}</span>
-      </summary>
-      {entries.map(([key, v]) => (
-        <JsonValue key={key} name={key} value={v} />
-      ))}
-    </details>
   );
 }

@@ -4,7 +4,7 @@ import { SECRET_MASK, SERVER_NAME_RULE, serverTarget, type McpServerConfig } fro
 import { keyFieldNote, useSecretStore } from '../providers/use-secret-store';
 import { api } from '../api/client';
 import { PageMessage } from '../page-message';
-import { JsonValue } from '../run/step-details';
+import { JsonValue } from '../run/json-value';
 import { useListing } from '../use-listing';
 import { ImportServers } from './import-servers';
 import { BackToFlows } from '../page-link';

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+
+/**
+ * Characters of a text shown before "Show all". A step's output can be
+ * megabytes (an HTTP response, a code node's list), and laying out all of it
+ * held the editor for seconds each time the step or its run was shown.
+ * Copy buttons still take the whole text.
+ */
+export const SHOWN_CHARS = 20_000;
+
+/** `text` in a `<pre>`, its first SHOWN_CHARS characters until the person asks for all of it. */
+export function ClippedText({
+  text,
+  className,
+  label,
+}: {
+  text: string;
+  className?: string;
+  /** The `<pre>`'s accessible name. */
+  label?: string;
+}) {
+  const [isWhole, setWhole] = useState(false);
+  const isClipped = !isWhole && text.length > SHOWN_CHARS;
+  return (
+    <>
+      <pre className={className} aria-label={label}>
+        {isClipped ? `${text.slice(0, SHOWN_CHARS)}…` : text}
+      </pre>
+      {isClipped && <ShowMore onClick={() => setWhole(true)}>Show all {count(text.length)} characters</ShowMore>}
+    </>
+  );
+}
+
+export const count = (n: number) => n.toLocaleString('en');
+
+/** The button that shows more of something clipped. */
+export function ShowMore({ onClick, children }: { onClick: () => void; children: React.ReactNode }) {
+  return (
+    <button className="small show-more" onClick={onClick}>
+      {children}
+    </button>
+  );
+}
