@@ -181,9 +181,27 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
   shell.app.on('window-all-closed', () => {
     if (shell.platform !== 'darwin') shell.app.quit();
   });
-  shell.app.on('will-quit', () => {
-    stopWatching();
-    void http.close().finally(() => services.close());
+  // Electron ends the process once this returns unless told to wait: it waits for the runs going on to
+  // end cancelled, saying why, and be stored (see RunService.stop) before the database closes, then quits.
+  let closing: Promise<void> | undefined;
+  let isClosed = false;
+  shell.app.on('will-quit', (event) => {
+    if (isClosed) return;
+    event.preventDefault();
+    closing ??= (async () => {
+      try {
+        stopWatching();
+        await http.close().catch(() => undefined);
+        await services.runner.stop('the Flowbench app was closed while the run was going');
+        services.close();
+      } catch (error) {
+        process.stderr.write(`flowbench: closing: ${(error as Error).message}\n`);
+      } finally {
+        // Whatever failed above, the app still quits.
+        isClosed = true;
+        shell.app.quit();
+      }
+    })();
   });
   return { services, api, http, window: () => window };
 }

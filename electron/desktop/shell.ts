@@ -53,7 +53,8 @@ export interface DesktopShell {
   > & {
     on(event: 'second-instance', listener: (event: unknown, argv: string[], workingDirectory: string) => void): unknown;
     on(event: 'open-file', listener: (event: { preventDefault(): void }, path: string) => void): unknown;
-    on(event: 'window-all-closed' | 'activate' | 'will-quit', listener: () => void): unknown;
+    on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+    on(event: 'window-all-closed' | 'activate', listener: () => void): unknown;
   };
   createWindow(options: BrowserWindowConstructorOptions): DesktopWindow;
   windows(): DesktopWindow[];

@@ -8,7 +8,8 @@ import type { HostEvent } from '../../core/api/contract';
 import { startDesktop, type Desktop, type DesktopOptions } from '../../electron/desktop/desktop';
 import { openServices } from '../../core/services/open-services';
 import { ROOT, runCli } from '../helpers/cli';
-import { greeterFlow } from '../helpers/flow-builder';
+import { buildFlow, greeterFlow, input, llm, output } from '../helpers/flow-builder';
+import { startOpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 import { FakeShell, type FakeWindow } from './fake-shell';
 
@@ -45,6 +46,14 @@ async function launch(shell: FakeShell, options: Partial<DesktopOptions> = {}) {
   if (desktop) started.push(desktop);
   return desktop;
 }
+
+/** A flow that waits on its model. */
+const askFlow = buildFlow({
+  id: 'ask',
+  parameters: [{ name: 'question', type: 'string' }],
+  nodes: [input(), llm('answer', 'Answer: {{inputs.question}}'), output('{{nodes.answer.output}}')],
+  edges: ['input>answer', 'answer>result'],
+});
 
 const commandsSent = (window: FakeWindow) =>
   window.webContents.sent
@@ -308,6 +317,42 @@ describe('the desktop main process', () => {
     await expect
       .poll(events, { timeout: 5000 })
       .toEqual([{ type: 'runs.changed' }, { type: 'flows.changed', flowIds: [] }]);
+  });
+
+  it('quitting waits for a run that waits on a model to end cancelled, saying why, and stored, then quits', async () => {
+    const model = await startOpenAiServer(() => ({ content: 'late', delayMs: 60_000 }));
+    try {
+      const shell = new FakeShell(tempDir());
+      const desktop = await launch(shell);
+      started.splice(started.indexOf(desktop!), 1); // Closed by the quit itself.
+      desktop!.services.providers.set(
+        { name: 'local', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'm' },
+        true,
+      );
+      desktop!.services.flows.create(askFlow);
+      const page = `file://${PAGE}#/`;
+      const run = (await shell.invoke(page, 'runs', 'start', { flowId: 'ask', inputs: { question: 'Why?' } })) as {
+        value: { runId: string };
+      };
+      await expect.poll(() => model.requests.length).toBe(1);
+
+      let prevented = false;
+      shell.appEvents.emit('will-quit', { preventDefault: () => (prevented = true) });
+      // Electron would have ended the process here, the run left running and its end lost.
+      expect(prevented).toBe(true);
+      await expect.poll(() => shell.quitCalled, { timeout: 5_000 }).toBe(true);
+      const services = openServices(desktop!.services.database.path);
+      try {
+        expect(services.runs.get(run.value.runId)).toMatchObject({
+          status: 'cancelled',
+          error: { code: 'CANCELLED', message: 'the Flowbench app was closed while the run was going' },
+        });
+      } finally {
+        services.close();
+      }
+    } finally {
+      await model.close();
+    }
   });
 
   it("its window and a browser page it serves share one host: each hears the other's edits and runs", async () => {
