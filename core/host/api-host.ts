@@ -178,7 +178,7 @@ export class ApiHost {
             limit,
             offset,
           }),
-        snapshot: ({ id }) => runs.snapshot(runs.get(id).id),
+        snapshot: ({ id }) => runs.snapshot(id),
         remove: ({ ids }) => ({ removed: runs.delete(ids) }),
         cancel: ({ runId }) => {
           runner.cancel(runId, 'cancelled from the editor');

@@ -86,6 +86,9 @@ describe.each([
     ]);
     expect(runs.snapshot(runId)).toEqual(flow);
     expect(runs.get(runId.slice(0, 8)).id).toBe(runId);
+    // The short form the editor shows names the run for its snapshot too.
+    expect(runs.snapshot(shortRunId(runId))).toEqual(flow);
+    expect(() => runs.snapshot('nope')).toThrow(expect.objectContaining({ code: 'RUN_NOT_FOUND' }));
   });
 
   it('stores one snapshot for many runs of the same flow', async () => {

@@ -66,9 +66,8 @@ export class RunRepository {
    */
   get(ref: string): RunRecord {
     const complete = this.log.flush();
-    const row =
-      this.db.select().from(runs).where(eq(runs.id, ref)).get() ??
-      (ref.length >= 6 ? this.uniqueByPart(ref) : undefined);
+    const id = this.idOf(ref, complete);
+    const row = this.db.select().from(runs).where(eq(runs.id, id)).get();
     if (!row) throw runNotFound(ref, complete);
     // Found, but its last records (its steps, its end) may be among those still waiting.
     if (!complete && this.log.waitsFor(row.id))
@@ -103,28 +102,44 @@ export class RunRepository {
     };
   }
 
-  /** The one run whose id starts or ends with `part`; undefined when none or several do. */
-  private uniqueByPart(part: string) {
+  /**
+   * The id of the run `ref` names (an id, or a unique start or end of one, see
+   * `get`), read without the run's columns: its inputs and output can be megabytes.
+   */
+  private idOf(ref: string, complete: boolean): string {
+    const exact = this.db.select({ id: runs.id }).from(runs).where(eq(runs.id, ref)).get();
+    const id = exact?.id ?? (ref.length >= 6 ? this.uniqueIdByPart(ref) : undefined);
+    if (id === undefined) throw runNotFound(ref, complete);
+    return id;
+  }
+
+  /** The id of the one run whose id starts or ends with `part`; undefined when none or several do. */
+  private uniqueIdByPart(part: string): string | undefined {
     const literal = part.replace(/[%_]/g, '');
     const rows = this.db
-      .select()
+      .select({ id: runs.id })
       .from(runs)
       .where(or(like(runs.id, `${literal}%`), like(runs.id, `%${literal}`)))
       .limit(2)
       .all();
-    return rows.length === 1 ? rows[0] : undefined;
+    return rows.length === 1 ? rows[0]?.id : undefined;
   }
 
-  /** The flow snapshot a run ran. */
-  snapshot(runId: string): Flow {
+  /**
+   * The flow snapshot a run ran (`ref` as `get` takes it). Stored with the
+   * run's first record, so records still waiting do not change it. The editor
+   * read the whole run, its steps' outputs and all, only to find its id.
+   */
+  snapshot(ref: string): Flow {
     const complete = this.log.flush();
+    const runId = this.idOf(ref, complete);
     const row = this.db
       .select({ body: snapshots.body })
       .from(runs)
       .innerJoin(snapshots, eq(runs.snapshotHash, snapshots.hash))
       .where(eq(runs.id, runId))
       .get();
-    if (!row) throw runNotFound(runId, complete);
+    if (!row) throw runNotFound(ref, complete);
     // Snapshots stored before flows had sticky notes have none.
     return { ...row.body, notes: row.body.notes ?? [] };
   }
