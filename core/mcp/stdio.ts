@@ -32,10 +32,45 @@ export async function serveStdio(services: Services, version: string): Promise<v
   const opening = await firstLine(input);
   host.startWatching();
   process.stderr.write(`flowbench mcp: serving ${host.catalogue().size} flow tool(s) from ${services.database.path}\n`);
-  if (opening !== undefined && isInitialize(opening)) await serveLegacy(host, input);
-  // The v2 SDK is loaded only for the connections it serves.
-  else if (opening !== undefined) await (await import('./stdio-modern')).serveModern(host, input);
+  const served =
+    opening === undefined
+      ? Promise.resolve()
+      : isInitialize(opening)
+        ? serveLegacy(host, input)
+        : // The v2 SDK is loaded only for the connections it serves.
+          import('./stdio-modern').then(({ serveModern }) => serveModern(host, input));
+  const stop = whenStopped();
+  let stoppedBy = await Promise.race([served.then(() => undefined), stop.signal]);
+  // The client has gone: runs it started in the background (flows_start, tasks) go on to their end and
+  // are stored, as flows_start promises, unless the client stops this process meanwhile (SIGTERM, as
+  // clients do some time after closing the connection).
+  stoppedBy ??= await Promise.race([services.runner.idle().then(() => undefined), stop.signal]);
+  stop.dispose();
+  // Calls still going are cancelled as their connection closes.
   await host.close();
+  if (stoppedBy === undefined) return;
+  // Runs in the background end cancelled, saying why, and are stored before the database closes.
+  await services.runner.stop(`\`flowbench mcp\` was stopped (${HOW_STOPPED[stoppedBy]}) while the run was going`);
+  // Read no more: the process ends now, whatever the client left open.
+  process.stdin.destroy();
+}
+
+const HOW_STOPPED: Record<'SIGTERM' | 'SIGINT', string> = {
+  SIGTERM: 'SIGTERM, as an MCP client stops it when it closes',
+  SIGINT: 'Ctrl-C',
+};
+
+/** Resolves with the signal's name on the first SIGTERM or SIGINT; a second one after dispose ends the process at once. */
+function whenStopped(): { signal: Promise<keyof typeof HOW_STOPPED>; dispose: () => void } {
+  const listeners: [NodeJS.Signals, () => void][] = [];
+  const signal = new Promise<keyof typeof HOW_STOPPED>((resolve) => {
+    for (const name of ['SIGTERM', 'SIGINT'] as const) {
+      const listener = () => resolve(name);
+      listeners.push([name, listener]);
+      process.once(name, listener);
+    }
+  });
+  return { signal, dispose: () => listeners.forEach(([name, listener]) => process.off(name, listener)) };
 }
 
 async function serveLegacy(host: McpHost, input: Readable): Promise<void> {

@@ -84,8 +84,8 @@ export class RunService {
   private readonly active = new Map<string, AbortController>();
   /** Runs going on, started by `run` or `start` (a count: nothing more on every MCP call's path). */
   private inFlight = 0;
-  /** Called when the last run going on has ended (see stop). */
-  private onIdle: (() => void) | undefined;
+  /** Waiting for the last run going on to end (see idle). */
+  private idleWaiters: (() => void)[] = [];
   /** The conversations of runs going on, by run id: a flow node's run goes on in its caller's. */
   private readonly conversations = new Map<string, string>();
   private readonly subflows: SubflowPort = {
@@ -242,7 +242,9 @@ export class RunService {
       }
       return record;
     } finally {
-      if (--this.inFlight === 0) this.onIdle?.();
+      if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
+        for (const wake of this.idleWaiters.splice(0)) wake();
+      }
     }
   }
 
@@ -300,16 +302,17 @@ export class RunService {
    * it, a run waiting on a model kept the process going until the model
    * answered, and its end was lost: the database was closed by then.
    */
-  stop(reason: string, waitMs = STOP_WAIT_MS): Promise<void> {
+  async stop(reason: string, waitMs = STOP_WAIT_MS): Promise<void> {
     for (const controller of this.active.values()) controller.abort(new FlowbenchError('CANCELLED', reason));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves once no run is going on here (each stored), however long that takes. */
+  idle(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, waitMs);
-      this.onIdle = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Cancels a run `start` began. Throws RUN_NOT_FOUND when it is not running here. */

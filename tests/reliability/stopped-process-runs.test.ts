@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
-import { connectHttp, connectStdio, slowModelDatabase } from '../helpers/mcp';
+import { connectHttp, connectStdio, slowModelDatabase, spawnRawStdio, type RawStdio } from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
 import { useTempDir } from '../helpers/temp';
 
@@ -111,4 +111,83 @@ describe('runs of a Flowbench process that stopped', () => {
       },
     ]);
   });
+
+  it('over stdio: a flows_start run goes on to its end when the client closes its input, and its result is there for the next connection', async () => {
+    const { db, model } = await slowModelDatabase(join(tempDir(), 'stdio-closed.db'), 2_000, [llmFlow]);
+    closers.push(() => model.close());
+    const raw = spawnRawStdio(db);
+    closers.push(() => Promise.resolve(raw.close()));
+    const runId = await flowsStart(raw);
+    const exited = new Promise((resolve) => raw.child.once('exit', resolve));
+    raw.child.stdin.end();
+    await exited;
+    // The process ended once the run had (it left at once before, the run stored as running for ever).
+    expect(storedRuns(db)).toEqual([{ id: runId, status: 'succeeded', error_code: null, error_message: null }]);
+    const next = await connectStdio(db, 'next-session');
+    closers.push(() => next.client.close());
+    const result = await next.client.callTool({ name: 'flows_result', arguments: { runId } });
+    expect(result.structuredContent).toMatchObject({ status: 'success', finalResult: 'Forty-two.' });
+  });
+
+  it('over stdio: SIGTERM (an MCP client closing) ends it at once, its runs cancelled, saying why, and stored', async () => {
+    const { db, model } = await slowModelDatabase(join(tempDir(), 'stdio-stopped.db'), 60_000, [llmFlow]);
+    closers.push(() => model.close());
+    const raw = spawnRawStdio(db);
+    closers.push(() => Promise.resolve(raw.close()));
+    const runId = await flowsStart(raw);
+    // And a tool call waiting on the model too.
+    raw.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'ask_model', arguments: { question: 'And?' } },
+    });
+    await until(
+      () => storedRuns(db).length,
+      (count) => count === 2,
+      10_000,
+    );
+    const stopping = performance.now();
+    const exited = new Promise((resolve) => raw.child.once('exit', resolve));
+    raw.child.kill('SIGTERM');
+    await exited;
+    // Clients wait about 2 s before killing it.
+    expect(performance.now() - stopping).toBeLessThan(2_000);
+    const runs = storedRuns(db);
+    expect(runs.find((run) => run.id === runId)).toEqual({
+      id: runId,
+      status: 'cancelled',
+      error_code: 'CANCELLED',
+      error_message:
+        '`flowbench mcp` was stopped (SIGTERM, as an MCP client stops it when it closes) while the run was going',
+    });
+    expect(runs.find((run) => run.id !== runId)).toMatchObject({ status: 'cancelled', error_code: 'CANCELLED' });
+  });
 });
+
+/** Opens a 2025-11-25 session over raw stdio and starts the ask flow with flows_start; its run id. */
+async function flowsStart(raw: RawStdio): Promise<string> {
+  const answer = (id: number) =>
+    new Promise<{ result?: { structuredContent?: { runId: string } } }>((resolve) =>
+      raw.onMessage((message) => {
+        if ((message as { id?: number }).id === id) resolve(message as never);
+      }),
+    );
+  raw.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  await answer(1);
+  raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  raw.send({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'flows_start', arguments: { flowName: 'ask_model', initialVariables: { question: 'Why?' } } },
+  });
+  const runId = (await answer(2)).result?.structuredContent?.runId;
+  expect(runId).toEqual(expect.any(String));
+  return runId as string;
+}
