@@ -113,11 +113,7 @@ describe('runs of a Flowbench process that stopped', () => {
   });
 
   it('over stdio: a flows_start run goes on to its end when the client closes its input, and its result is there for the next connection', async () => {
-    const { db, model } = await slowModelDatabase(join(tempDir(), 'stdio-closed.db'), 2_000, [llmFlow]);
-    closers.push(() => model.close());
-    const raw = spawnRawStdio(db);
-    closers.push(() => Promise.resolve(raw.close()));
-    const runId = await flowsStart(raw);
+    const { db, raw, runId } = await flowsStartOverStdio('stdio-closed.db', 2_000);
     const exited = new Promise((resolve) => raw.child.once('exit', resolve));
     raw.child.stdin.end();
     await exited;
@@ -130,11 +126,7 @@ describe('runs of a Flowbench process that stopped', () => {
   });
 
   it('over stdio: SIGTERM (an MCP client closing) ends it at once, its runs cancelled, saying why, and stored', async () => {
-    const { db, model } = await slowModelDatabase(join(tempDir(), 'stdio-stopped.db'), 60_000, [llmFlow]);
-    closers.push(() => model.close());
-    const raw = spawnRawStdio(db);
-    closers.push(() => Promise.resolve(raw.close()));
-    const runId = await flowsStart(raw);
+    const { db, raw, runId } = await flowsStartOverStdio('stdio-stopped.db', 60_000);
     // And a tool call waiting on the model too.
     raw.send({
       jsonrpc: '2.0',
@@ -164,6 +156,21 @@ describe('runs of a Flowbench process that stopped', () => {
     expect(runs.find((run) => run.id !== runId)).toMatchObject({ status: 'cancelled', error_code: 'CANCELLED' });
   });
 });
+
+/**
+ * A `flowbench mcp` over raw stdio, its model answering after `delayMs`, and
+ * the ask flow started in it with flows_start (a 2025-11-25 session).
+ */
+async function flowsStartOverStdio(
+  name: string,
+  delayMs: number,
+): Promise<{ db: string; raw: RawStdio; runId: string }> {
+  const { db, model } = await slowModelDatabase(join(tempDir(), name), delayMs, [llmFlow]);
+  closers.push(() => model.close());
+  const raw = spawnRawStdio(db);
+  closers.push(() => Promise.resolve(raw.close()));
+  return { db, raw, runId: await flowsStart(raw) };
+}
 
 /** Opens a 2025-11-25 session over raw stdio and starts the ask flow with flows_start; its run id. */
 async function flowsStart(raw: RawStdio): Promise<string> {
