@@ -142,6 +142,29 @@ describe('flowbench run', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(server.requests[0]?.wasAborted).toBe(true);
   });
+
+  it("cancels on SIGTERM (a script's timeout, a process manager) and records the run as cancelled, saying so", async () => {
+    server.reply = () => ({ content: 'slow', delayMs: 10_000 });
+    const child = spawn(process.execPath, [BIN, '--db', db, 'run', 'summarise_then_title', '--input', 'text=y'], {
+      cwd: ROOT,
+    });
+    const asked = server.requests.length;
+    const deadline = Date.now() + 15_000;
+    while (server.requests.length === asked && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(143);
+    const { runs } = await runJson<{ runs: { id: string; status: string }[] }>(['--db', db, 'runs']);
+    expect(runs[0]?.status).toBe('cancelled');
+    const shown = await runJson<{ error: { code: string; message: string } }>([
+      '--db',
+      db,
+      'runs',
+      'show',
+      runs[0]?.id ?? '',
+    ]);
+    expect(shown.error).toEqual({ code: 'CANCELLED', message: 'cancelled: `flowbench run` was stopped (SIGTERM)' });
+  });
 });
 
 describe('flowbench providers', () => {

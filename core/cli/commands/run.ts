@@ -126,7 +126,17 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         process.stderr.write('\ncancelling… (Ctrl-C again to quit at once)\n');
         controller.abort(new FlowbenchError('CANCELLED', 'cancelled with Ctrl-C'));
       };
+      // A script's timeout or a process manager stops it with SIGTERM: the run is stored cancelled, saying so,
+      // not left running for the next Flowbench to find.
+      let terminated = false;
+      const onTerminate = () => {
+        terminated = true;
+        process.stderr.write('\ncancelling (SIGTERM)…\n');
+        controller.abort(new FlowbenchError('CANCELLED', 'cancelled: `flowbench run` was stopped (SIGTERM)'));
+        process.once('SIGTERM', () => process.exit(143));
+      };
       process.on('SIGINT', onInterrupt);
+      process.once('SIGTERM', onTerminate);
       const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
       const showProgress = !options.quiet && !options.json;
       // Loaded before the run starts, so that its first model call is not held up by it.
@@ -155,6 +165,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         });
       } finally {
         process.off('SIGINT', onInterrupt);
+        process.off('SIGTERM', onTerminate);
       }
       if (options.json) printJson(record);
       else {
@@ -168,7 +179,8 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           );
         }
       }
-      if (record.status === 'cancelled') process.exitCode = 130;
+      // As a shell reports a process its signal ended: 128 + SIGINT's 2, or SIGTERM's 15.
+      if (record.status === 'cancelled') process.exitCode = terminated ? 143 : 130;
       else if (record.status !== 'succeeded') process.exitCode = 1;
     });
 }
