@@ -41,13 +41,14 @@ export async function serveStdio(services: Services, version: string): Promise<v
           import('./stdio-modern').then(({ serveModern }) => serveModern(host, input));
   const stop = whenStopped();
   let stoppedBy = await Promise.race([served.then(() => undefined), stop.signal]);
+  // The connection is over: calls still going (after a signal) are cancelled, and questions asked
+  // through it (an ask node's, in a task) fail, as nobody can answer them any more.
+  await host.close();
   // The client has gone: runs it started in the background (flows_start, tasks) go on to their end and
   // are stored, as flows_start promises, unless the client stops this process meanwhile (SIGTERM, as
   // clients do some time after closing the connection).
   stoppedBy ??= await Promise.race([services.runner.idle().then(() => undefined), stop.signal]);
   stop.dispose();
-  // Calls still going are cancelled as their connection closes.
-  await host.close();
   if (stoppedBy === undefined) return;
   // Runs in the background end cancelled, saying why, and are stored before the database closes.
   await services.runner.stop(`\`flowbench mcp\` was stopped (${HOW_STOPPED[stoppedBy]}) while the run was going`);

@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { llmFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT } from '../helpers/cli';
-import { slowModelDatabase } from '../helpers/mcp';
+import type { FlowInput } from '../../core/model/flow';
+import { buildFlow, input, output } from '../helpers/flow-builder';
+import { prepareDatabase, publishFlows, slowModelDatabase } from '../helpers/mcp';
 import type { OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -115,4 +117,73 @@ describe('flowbench mcp when the client closes stdin', () => {
     expect(replies.map((r) => r.id)).toEqual([1]);
     expect(ms).toBeLessThan(15_000);
   });
+
+  it('a flows_start run goes on to its end after stdin closes, and the server exits once it is stored', async () => {
+    const { db } = await database(800);
+    const { code, replies, ms } = await pipeInto(db, [
+      ...legacyOpening,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'flows_start', arguments: { flowName: 'ask_model', initialVariables: { question: 'life?' } } },
+      },
+    ]);
+    expect(code).toBe(0);
+    expect(replies.find((r) => r.id === 2)).toMatchObject({ result: { content: expect.any(Array) } });
+    expect(ms).toBeGreaterThan(800);
+    expect(storedRuns(db)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+  });
+
+  it("a task's question nobody can answer any more fails its run, naming the node, and the server exits", async () => {
+    const db = join(tempDir(), 'ask-task.db');
+    prepareDatabase(db, (services) => publishFlows(services, [confirmFlow]));
+    const { code, replies } = await pipeInto(db, [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { elicitation: { form: {} }, tasks: { requests: { elicitation: { create: {} } } } },
+          clientInfo: { name: 'script', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'confirm_flow', arguments: {}, task: { ttl: 60_000 } },
+      },
+    ]);
+    // It waited for the answer for ever before (the question queued for a tasks/result that cannot come).
+    expect(code).toBe(0);
+    expect(replies.find((r) => r.id === 2)).toMatchObject({ result: { task: expect.any(Object) } });
+    expect(storedRuns(db)).toEqual([expect.objectContaining({ status: 'failed' })]);
+    const sqlite = new Database(db, { readonly: true });
+    try {
+      expect(sqlite.prepare('SELECT error_code, error_message FROM runs').get()).toEqual({
+        error_code: 'HUMAN_INPUT_UNAVAILABLE',
+        error_message: expect.stringContaining('node "confirm"'),
+      });
+    } finally {
+      sqlite.close();
+    }
+  });
 });
+
+/** A flow whose one step asks the person at the client. */
+const confirmFlow: FlowInput = {
+  ...buildFlow({
+    id: 'confirm',
+    nodes: [
+      input(),
+      { id: 'confirm', type: 'ask', config: { message: 'Go on?', fields: [{ name: 'go', type: 'boolean' }] } },
+      output('{{nodes.confirm.output.go}}'),
+    ],
+    edges: ['input>confirm', 'confirm>result'],
+  }),
+  name: 'Confirm',
+  tool: { name: 'confirm_flow' },
+};
