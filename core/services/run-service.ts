@@ -84,6 +84,8 @@ export class RunService {
   private readonly active = new Map<string, AbortController>();
   /** Runs going on, started by `run` or `start` (a count: nothing more on every MCP call's path). */
   private inFlight = 0;
+  /** Runs whose caller gave no signal (an editor's test cases): what cancels them when the host stops. */
+  private readonly unsignalled = new Set<AbortController>();
   /** Waiting for the last run going on to end (see idle). */
   private idleWaiters: (() => void)[] = [];
   /** The conversations of runs going on, by run id: a flow node's run goes on in its caller's. */
@@ -174,8 +176,11 @@ export class RunService {
   }
 
   /** Runs the flow; the record returned is the one stored, committed before it is returned. */
-  async run(given: StartRun): Promise<RunRecord> {
+  async run(asked: StartRun): Promise<RunRecord> {
     this.inFlight++;
+    const own = asked.signal ? undefined : new AbortController();
+    if (own) this.unsignalled.add(own);
+    const given = own ? { ...asked, signal: own.signal } : asked;
     try {
       const reuse = given.from ? this.reuseSource(given.flow, given.from) : undefined;
       // A run from a node of a chat turn goes on in that turn's conversation: its memory is what the turn read.
@@ -242,6 +247,7 @@ export class RunService {
       }
       return record;
     } finally {
+      if (own) this.unsignalled.delete(own);
       if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
         for (const wake of this.idleWaiters.splice(0)) wake();
       }
@@ -296,14 +302,17 @@ export class RunService {
 
   /**
    * For a host that stops (`serve`, `flowbench mcp`): cancels the runs `start`
-   * began (the editor's, flows_start's, tasks'), saying why, and resolves once
+   * began (the editor's, flows_start's) and those run with no signal of their
+   * caller's (the editor's test cases), saying why, and resolves once
    * every run going on, those its caller cancels too (an MCP call's, as its
    * connection closes), has ended and is stored, or after `waitMs`. Without
    * it, a run waiting on a model kept the process going until the model
    * answered, and its end was lost: the database was closed by then.
    */
   async stop(reason: string, waitMs = STOP_WAIT_MS): Promise<void> {
-    for (const controller of this.active.values()) controller.abort(new FlowbenchError('CANCELLED', reason));
+    for (const controller of [...this.active.values(), ...this.unsignalled]) {
+      controller.abort(new FlowbenchError('CANCELLED', reason));
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
     clearTimeout(timer);

@@ -80,36 +80,37 @@ describe('runs of a Flowbench process that stopped', () => {
   });
 
   it('are cancelled, saying why, and stored when serve is stopped, which no longer waits for the model', async () => {
-    const { db, model } = await slowModelDatabase(join(tempDir(), 'serve-stopped.db'), 60_000, [llmFlow]);
+    const tested = { ...llmFlow, tests: [{ id: 'why', name: 'Why', inputs: { question: 'Why?' }, expectations: [] }] };
+    const { db, model } = await slowModelDatabase(join(tempDir(), 'serve-stopped.db'), 60_000, [tested]);
     closers.push(() => model.close());
     const serve = await startServe(db);
     closers.push(() => serve.kill());
-    // A run from the editor, through its API, waiting on the model.
+    // A run from the editor, and its test cases run from the Tests tab, through its API, waiting on the model.
     const session = new URL(serve.editorUrl).searchParams.get('session') ?? '';
-    const response = await fetch(`${serve.url}/api/runs/start`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-flowbench-session': session },
-      body: JSON.stringify({ flowId: 'ask', inputs: { question: 'Why?' } }),
-    });
+    const call = (path: string, body: unknown) =>
+      fetch(`${serve.url}/api/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-flowbench-session': session },
+        body: JSON.stringify(body),
+      });
+    const response = await call('runs/start', { flowId: 'ask', inputs: { question: 'Why?' } });
     const { value } = (await response.json()) as { value: { runId: string } };
+    void call('tests/run', { flowId: 'ask' }).catch(() => undefined);
     await until(
       () => model.requests.length,
-      (count) => count > 0,
+      (count) => count === 2,
       10_000,
     );
 
     const stopping = performance.now();
     await serve.stop();
-    // It waited for the model's answer (a minute here) before, and the run's end was lost.
+    // It waited for the model's answers (a minute here) before, and the runs' ends were lost.
     expect(performance.now() - stopping).toBeLessThan(5_000);
-    expect(storedRuns(db)).toEqual([
-      {
-        id: value.runId,
-        status: 'cancelled',
-        error_code: 'CANCELLED',
-        error_message: '`flowbench serve` was stopped while the run was going',
-      },
-    ]);
+    const why = '`flowbench serve` was stopped while the run was going';
+    const runs = storedRuns(db);
+    expect(runs).toHaveLength(2);
+    expect(runs.find((run) => run.id === value.runId)).toMatchObject({ status: 'cancelled', error_message: why });
+    expect(runs.find((run) => run.id !== value.runId)).toMatchObject({ status: 'cancelled', error_message: why });
   });
 
   it('over stdio: a flows_start run goes on to its end when the client closes its input, and its result is there for the next connection', async () => {
