@@ -105,3 +105,31 @@ test('a step whose output is a list of 100,000 items shows at once, its first 10
   await expect(shown.getByText('name: "item 999"')).toBeAttached();
   await expect(shown.getByRole('button', { name: 'Show 9,000 more of 100,000' })).toBeVisible();
 });
+
+test("what was shown more of in one node's output does not carry over to the next node's", async ({ page, served }) => {
+  const list = (label: string) => `return Array.from({ length: 200 }, (_, i) => ({ ${label}: i }));`;
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'two-lists',
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { id: 'first', type: 'code', position: { x: 300, y: 0 }, config: { values: [], code: list('a') } },
+        { id: 'second', type: 'code', position: { x: 300, y: 250 }, config: { values: [], code: list('b') } },
+        { ...output('{{nodes.first.output}} {{nodes.second.output}}'), position: { x: 650, y: 100 } },
+      ],
+      edges: ['input>first', 'input>second', 'first>result', 'second>result'],
+    }),
+    name: 'Two lists',
+  });
+  await page.getByRole('tab', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.locator('.run-status')).toHaveText(/succeeded/i, { timeout: 30_000 });
+  const shown = page.getByLabel('Step details').locator('.step-block', { hasText: 'Output' });
+  await page.getByTestId('rf__node-first').click();
+  await shown.getByRole('button', { name: 'Show 100 more of 200' }).click();
+  await expect(shown.getByText('a: 199')).toBeAttached();
+  await page.getByTestId('rf__node-second').click();
+  await expect(shown.getByText('b: 99', { exact: true })).toBeAttached();
+  await expect(shown.getByText('b: 100', { exact: true })).toHaveCount(0);
+  await expect(shown.getByRole('button', { name: 'Show 100 more of 200' })).toBeVisible();
+});

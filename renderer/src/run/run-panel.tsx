@@ -271,10 +271,14 @@ const StepItem = memo(function StepItem({
   );
 });
 
-/** The selected node's step in the run shown, in full. */
+/**
+ * The selected node's step in the run shown, in full. Keyed by the node: what
+ * was folded, unfolded or shown more of in one node's output does not carry
+ * over to the next node's.
+ */
 function SelectedStep() {
   const selected = useAppStore((s) => (s.selectedNodes.length === 1 ? s.selectedNodes[0] : undefined));
-  return selected ? <StepDetails nodeId={selected} /> : null;
+  return selected ? <StepDetails key={selected} nodeId={selected} /> : null;
 }
 
 const nodeOf = (nodeId: string) => useAppStore.getState().flow?.nodes.find((n) => n.id === nodeId);
