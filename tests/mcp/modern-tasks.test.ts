@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlowInput } from '../../core/model/flow';
-import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
-import { buildFlow, input } from '../helpers/flow-builder';
+import { confirmFlow, echoFlow, llmFlow } from '../fixtures/mcp-flows';
 import { publishFlows, sendModern } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useServedDatabase } from '../helpers/serve';
@@ -12,20 +10,6 @@ import { useServedDatabase } from '../helpers/serve';
  * messages itself, with the per-request envelope and standard headers, to a
  * real `flowbench serve`.
  */
-const askFlow: FlowInput = {
-  ...buildFlow({
-    id: 'confirm-flow',
-    nodes: [
-      input(),
-      { id: 'confirm', type: 'ask', config: { message: 'Go on?', fields: [{ name: 'go', type: 'boolean' }] } },
-      { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: 'go={{nodes.confirm.output.go}}' }] } },
-    ],
-    edges: ['input>confirm', 'confirm>result'],
-  }),
-  name: 'Confirm',
-  tool: { name: 'confirm_flow' },
-};
-
 let model: OpenAiServer;
 beforeAll(async () => {
   model = await startOpenAiServer(() => ({ content: 'Forty-two.', delayMs: 8_000 }));
@@ -36,7 +20,7 @@ const { serve } = useServedDatabase('tasks', (services) => {
     { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
     true,
   );
-  publishFlows(services, [echoFlow, llmFlow, askFlow]);
+  publishFlows(services, [echoFlow, llmFlow, confirmFlow]);
 });
 
 /** What these tests read of a reply: a result (a tool result, a task, discovery) or an error. */

@@ -2,10 +2,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmFlow } from '../fixtures/mcp-flows';
+import { confirmFlow, llmFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT } from '../helpers/cli';
-import type { FlowInput } from '../../core/model/flow';
-import { buildFlow, input, output } from '../helpers/flow-builder';
 import { prepareDatabase, publishFlows, slowModelDatabase } from '../helpers/mcp';
 import type { OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
@@ -172,18 +170,3 @@ describe('flowbench mcp when the client closes stdin', () => {
     }
   });
 });
-
-/** A flow whose one step asks the person at the client. */
-const confirmFlow: FlowInput = {
-  ...buildFlow({
-    id: 'confirm',
-    nodes: [
-      input(),
-      { id: 'confirm', type: 'ask', config: { message: 'Go on?', fields: [{ name: 'go', type: 'boolean' }] } },
-      output('{{nodes.confirm.output.go}}'),
-    ],
-    edges: ['input>confirm', 'confirm>result'],
-  }),
-  name: 'Confirm',
-  tool: { name: 'confirm_flow' },
-};
