@@ -66,8 +66,14 @@ export class RunRepository {
    */
   get(ref: string): RunRecord {
     const complete = this.log.flush();
-    const id = this.idOf(ref, complete);
-    const row = this.db.select().from(runs).where(eq(runs.id, id)).get();
+    // A whole id (the usual case) reads the row at once; a short form finds its id first.
+    const row =
+      this.db.select().from(runs).where(eq(runs.id, ref)).get() ??
+      this.db
+        .select()
+        .from(runs)
+        .where(eq(runs.id, this.idOf(ref, complete)))
+        .get();
     if (!row) throw runNotFound(ref, complete);
     // Found, but its last records (its steps, its end) may be among those still waiting.
     if (!complete && this.log.waitsFor(row.id))
