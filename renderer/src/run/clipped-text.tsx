@@ -8,24 +8,29 @@ import { useState } from 'react';
  */
 export const SHOWN_CHARS = 20_000;
 
-/** `text` in a `<pre>`, its first SHOWN_CHARS characters until the person asks for all of it. */
+/**
+ * `text` in a `<pre>` (or, `as="span"`, a JSON leaf's value), its first
+ * SHOWN_CHARS characters until the person asks for all of it.
+ */
 export function ClippedText({
   text,
   className,
   label,
+  as: Element = 'pre',
 }: {
   text: string;
   className?: string;
-  /** The `<pre>`'s accessible name. */
+  /** The element's accessible name. */
   label?: string;
+  as?: 'pre' | 'span';
 }) {
   const [isWhole, setWhole] = useState(false);
   const isClipped = !isWhole && text.length > SHOWN_CHARS;
   return (
     <>
-      <pre className={className} aria-label={label}>
+      <Element className={className} aria-label={label}>
         {isClipped ? `${text.slice(0, SHOWN_CHARS)}…` : text}
-      </pre>
+      </Element>
       {isClipped && <ShowMore onClick={() => setWhole(true)}>Show all {count(text.length)} characters</ShowMore>}
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { dataUrlBytes, dataUrlPieces, dataUrlType } from '../../../core/model/data-urls';
-import { ClippedText, count, SHOWN_CHARS, ShowMore } from './clipped-text';
+import { ClippedText, count, ShowMore } from './clipped-text';
 import { formatBytes } from './format-bytes';
 
 /**
@@ -55,15 +55,10 @@ export function JsonValue({ value, name }: { value: unknown; name?: string }) {
 
 /** A named value that is no list or object: clipped as a text is. */
 function JsonLeaf({ label, value, text }: { label: React.ReactNode; value: unknown; text: string }) {
-  const [isWhole, setWhole] = useState(false);
-  const isClipped = !isWhole && text.length > SHOWN_CHARS;
   return (
     <div className="json-leaf">
       {label}
-      <span className={`json-${value === null ? 'null' : typeof value}`}>
-        {isClipped ? `${text.slice(0, SHOWN_CHARS)}…` : text}
-      </span>
-      {isClipped && <ShowMore onClick={() => setWhole(true)}>Show all {count(text.length)} characters</ShowMore>}
+      <ClippedText as="span" className={`json-${value === null ? 'null' : typeof value}`} text={text} />
     </div>
   );
 }
