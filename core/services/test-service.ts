@@ -41,6 +41,12 @@ function observe(flow: Flow, record: RunRecord): Observed {
   return { text, json };
 }
 
+/** A case not begun when the run of the cases was cancelled. */
+function notRun(test: TestCase, reason: unknown): TestCaseResult {
+  const why = toFlowbenchError(reason);
+  return { id: test.id, name: test.name, status: 'error', durationMs: 0, failures: [`not run: ${why.message}`] };
+}
+
 const JUDGE_SYSTEM =
   'You check the answer of a program against criteria. Reply with YES or NO on the first line, then one sentence saying why.';
 
@@ -62,7 +68,11 @@ export class TestService {
     const worker = async () => {
       while (next < cases.length) {
         const index = next++;
-        results[index] = await this.runCase(flow, cases[index] as TestCase, options);
+        const test = cases[index] as TestCase;
+        // Once cancelled, the cases not begun yet are not run: each says so rather than adding a cancelled run.
+        results[index] = options.signal?.aborted
+          ? notRun(test, options.signal.reason)
+          : await this.runCase(flow, test, options);
       }
     };
     await Promise.all(Array.from({ length: Math.min(TEST_CONCURRENCY, cases.length) }, worker));

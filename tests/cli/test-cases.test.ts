@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestRunSummary } from '../../core/model/test-cases';
-import { ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
+import { TEST_CONCURRENCY } from '../../core/services/test-service';
+import { BIN, ROOT, runCli, runJson, setTestProvider } from '../helpers/cli';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -176,5 +178,34 @@ describe('flowbench test on a structured result', () => {
       ['strict', 'failed'],
     ]);
     expect(JSON.stringify(summary.results[1]?.failures)).toContain("must have required property 'refund'");
+  });
+
+  it('stops on SIGTERM: the cases running end cancelled, saying so, those not begun say they did not run, exit 143', async () => {
+    await server.close();
+    server = await startOpenAiServer(() => ({ content: 'slow', delayMs: 10_000 }));
+    await setTestProvider(db, server.url, 'test-model', '--default');
+    // One case more than run at once, so that one has not begun when the signal comes.
+    const cases = Array.from({ length: TEST_CONCURRENCY + 1 }, (_, i) => ({
+      ...passing,
+      id: `c${i}`,
+      name: `case ${i}`,
+    }));
+    await runJson(['--db', db, 'import', flowFile('stopped', { tests: cases })]);
+    const child = spawn(process.execPath, [BIN, '--db', db, 'test', 'stopped'], { cwd: ROOT });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const deadline = Date.now() + 15_000;
+    while (server.requests.length < TEST_CONCURRENCY && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(143);
+    const why = 'cancelled: `flowbench test` was stopped (SIGTERM)';
+    expect(stdout).toContain(`✗ case 0  failed`);
+    expect(stdout).toContain(`    the run cancelled: CANCELLED: ${why}`);
+    expect(stdout).toContain(`! case ${TEST_CONCURRENCY}  error`);
+    expect(stdout).toContain(`    not run: ${why}`);
+    const { runs } = await runJson<{ runs: { status: string; trigger: string }[] }>(['--db', db, 'runs']);
+    expect(runs.map((r) => r.status)).toEqual(Array.from({ length: TEST_CONCURRENCY }, () => 'cancelled'));
   });
 });

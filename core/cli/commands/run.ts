@@ -5,6 +5,7 @@ import type { Flow } from '../../model/flow';
 import { shortRunId, type RunEvent, type RunOutput, type RunRecord } from '../../model/run';
 import { stringifyValue } from '../../model/template';
 import { printJson, printLine, type CliContext } from '../context';
+import { cancelOnStopSignals } from '../stop-signals';
 import { conversationOption, usageError } from '../usage';
 
 interface RunCommandOptions {
@@ -119,24 +120,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         timeoutMs = Math.round(seconds * 1000);
       }
       const controller = new AbortController();
-      let interrupts = 0;
-      const onInterrupt = () => {
-        interrupts++;
-        if (interrupts > 1) process.exit(130);
-        process.stderr.write('\ncancelling… (Ctrl-C again to quit at once)\n');
-        controller.abort(new FlowbenchError('CANCELLED', 'cancelled with Ctrl-C'));
-      };
-      // A script's timeout or a process manager stops it with SIGTERM: the run is stored cancelled, saying so,
-      // not left running for the next Flowbench to find.
-      let terminated = false;
-      const onTerminate = () => {
-        terminated = true;
-        process.stderr.write('\ncancelling (SIGTERM)…\n');
-        controller.abort(new FlowbenchError('CANCELLED', 'cancelled: `flowbench run` was stopped (SIGTERM)'));
-        process.once('SIGTERM', () => process.exit(143));
-      };
-      process.on('SIGINT', onInterrupt);
-      process.once('SIGTERM', onTerminate);
+      const stops = cancelOnStopSignals(controller, 'run');
       const types = new Map(flow.nodes.map((n) => [n.id, n.type]));
       const showProgress = !options.quiet && !options.json;
       // Loaded before the run starts, so that its first model call is not held up by it.
@@ -164,8 +148,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
             : [],
         });
       } finally {
-        process.off('SIGINT', onInterrupt);
-        process.off('SIGTERM', onTerminate);
+        stops.dispose();
       }
       if (options.json) printJson(record);
       else {
@@ -179,8 +162,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           );
         }
       }
-      // As a shell reports a process its signal ended: 128 + SIGINT's 2, or SIGTERM's 15.
-      if (record.status === 'cancelled') process.exitCode = terminated ? 143 : 130;
+      if (record.status === 'cancelled') process.exitCode = stops.exitCode ?? 130;
       else if (record.status !== 'succeeded') process.exitCode = 1;
     });
 }

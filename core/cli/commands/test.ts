@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { printJson, printLine, type CliContext } from '../context';
+import { cancelOnStopSignals } from '../stop-signals';
 import { usageError } from '../usage';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -22,8 +23,18 @@ export function registerTestCommand(program: Command, ctx: CliContext): void {
         );
       }
       await ctx.services.providers.preloadFor(flow);
-      const summary = await tests.runAll(flow, options.case.length > 0 ? { only: options.case } : {});
-      if (summary.failed > 0) process.exitCode = 1;
+      const controller = new AbortController();
+      const stops = cancelOnStopSignals(controller, 'test');
+      let summary;
+      try {
+        summary = await tests.runAll(flow, {
+          signal: controller.signal,
+          ...(options.case.length > 0 ? { only: options.case } : {}),
+        });
+      } finally {
+        stops.dispose();
+      }
+      if (summary.failed > 0) process.exitCode = stops.exitCode ?? 1;
       if (options.json) return printJson(summary);
       if (summary.results.length === 0) {
         printLine(`"${flow.name}" has no test cases yet (add them in the editor's Tests tab)`);
