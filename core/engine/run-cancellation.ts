@@ -12,6 +12,17 @@ export function sharedController(): AbortController {
   return controller;
 }
 
+/** What cancels a run from outside it: a host that stops (RunFlowOptions.going). */
+export interface Cancellable {
+  abort(reason: unknown): void;
+}
+
+/** Where a run is kept while it goes, for a host that stops to cancel it. */
+export interface RunsGoing {
+  add(run: Cancellable): void;
+  delete(run: Cancellable): void;
+}
+
 /**
  * A run's cancellation: abort it to cancel the run (CANCELLED), end it on its
  * time limit (RUN_TIMEOUT) or stop what still runs when the run ends early.
@@ -28,7 +39,7 @@ export function sharedController(): AbortController {
  * never does ends within the turn of the event loop that started it. Adding
  * and removing that listener cost an MCP call 1.7 µs of its server's thread.
  */
-export class RunCancellation {
+export class RunCancellation implements Cancellable {
   private controller: AbortController | undefined;
   private readonly listeners = new Set<() => void>();
   private abortReason: unknown;

@@ -10,6 +10,7 @@ import { hasRenderer, serveStatic } from './static-files';
 import { watchDatabase } from './database-watcher';
 import type { Services } from '../services/open-services';
 import { editorSessionToken, httpToken } from './host-tokens';
+import { UnansweredRequests } from './unanswered';
 
 export { editorSessionToken, httpToken } from './host-tokens';
 
@@ -54,6 +55,9 @@ export interface RunningHttpHost {
   api: ApiHost;
   close(): Promise<void>;
 }
+
+/** How long a host that stops waits for the answers of requests still going (see UnansweredRequests). */
+const ANSWER_WAIT_MS = 2_000;
 
 /**
  * `flowbench serve`: an HTTP server on 127.0.0.1 with the editor (renderer
@@ -103,7 +107,9 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
     );
   };
   // The last resort: whatever one request does wrong, it gets an answer and the server goes on.
+  const unanswered = new UnansweredRequests();
   const server: HttpServer = createServer((req, res) => {
+    unanswered.track(req, res);
     route(req, res).catch((error: unknown) => {
       process.stderr.write(`flowbench: ${req.method ?? '?'} request failed: ${(error as Error).message}\n`);
       if (res.headersSent) res.destroy();
@@ -128,13 +134,15 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
     api,
     close: async () => {
       stopWatching();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await unanswered.settled(ANSWER_WAIT_MS);
       // An endpoint still loading is closed once made: its watcher and tasks' timers would keep the process alive.
       await endpoint?.then(
         ({ mcp }) => mcp.close(),
         () => undefined,
       );
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
     },
   };
 }

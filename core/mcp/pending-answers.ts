@@ -1,3 +1,5 @@
+import { waitAtMost } from '../services/wait';
+
 /** What PendingAnswers needs of an SDK transport: the Transport interface both MCP SDKs share. */
 interface WatchedTransport {
   onmessage?: ((message: never, ...rest: never[]) => void) | undefined;
@@ -49,10 +51,11 @@ export class PendingAnswers {
     };
   }
 
-  /** Resolves once every request read so far is answered (at once when none waits). */
-  settled(): Promise<void> {
-    if (this.open.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+  /** Resolves once every request read so far is answered (at once when none waits), or after `waitMs` if given. */
+  async settled(waitMs?: number): Promise<void> {
+    if (this.open.size === 0) return;
+    const answered = new Promise<void>((resolve) => this.waiters.push(resolve));
+    return waitMs === undefined ? answered : waitAtMost(answered, waitMs);
   }
 
   private wrap(handler: NonNullable<WatchedTransport['onmessage']>): NonNullable<WatchedTransport['onmessage']> {

@@ -4,6 +4,7 @@ import { serveStdio as serveBothEras, StdioServerTransport } from '@modelcontext
 import { createLegacyServer } from './legacy-server';
 import type { McpHost } from './mcp-host';
 import { PendingAnswers } from './pending-answers';
+import type { StdioConnection } from './stdio';
 import { createModernServer, ModernState } from './modern-server';
 import { answerInvalidLines, toStdout } from './stdio-reader';
 
@@ -12,7 +13,7 @@ import { answerInvalidLines, toStdout } from './stdio-reader';
  * serves it (`server/discover` pins it to 2026-07-28), with one modern
  * server for the connection, told of catalogue changes.
  */
-export async function serveModern(host: McpHost, input: Readable): Promise<void> {
+export function serveModern(host: McpHost, input: Readable): StdioConnection {
   const transport = answerInvalidLines(new StdioServerTransport(input, process.stdout), deserializeMessage, toStdout);
   const pending = new PendingAnswers(transport);
   closeOnceAnswered(transport, pending);
@@ -42,9 +43,11 @@ export async function serveModern(host: McpHost, input: Readable): Promise<void>
   );
   // Paused by the reader of the first message (stdio.ts), which it put back; the transport listens now.
   input.resume();
-  await closed;
-  await connection.close();
-  state.close();
+  const served = closed.then(async () => {
+    await connection.close();
+    state.close();
+  });
+  return { pending, closed: served };
 }
 
 /**

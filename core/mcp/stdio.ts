@@ -32,26 +32,30 @@ export async function serveStdio(services: Services, version: string): Promise<v
   const opening = await firstLine(input);
   host.startWatching();
   process.stderr.write(`flowbench mcp: serving ${host.catalogue().size} flow tool(s) from ${services.database.path}\n`);
-  const served =
+  const connection: Promise<StdioConnection | undefined> =
     opening === undefined
-      ? Promise.resolve()
+      ? Promise.resolve(undefined)
       : isInitialize(opening)
-        ? serveLegacy(host, input)
+        ? Promise.resolve(serveLegacy(host, input))
         : // The v2 SDK is loaded only for the connections it serves.
           import('./stdio-modern').then(({ serveModern }) => serveModern(host, input));
   const stop = whenStopped();
-  let stoppedBy = await Promise.race([served.then(() => undefined), stop.signal]);
-  // The connection is over: calls still going (after a signal) are cancelled, and questions asked
-  // through it (an ask node's, in a task) fail, as nobody can answer them any more.
-  await host.close();
-  // The client has gone: runs it started in the background (flows_start, tasks) go on to their end and
-  // are stored, as flows_start promises, unless the client stops this process meanwhile (SIGTERM, as
-  // clients do some time after closing the connection).
-  stoppedBy ??= await Promise.race([services.runner.idle().then(() => undefined), stop.signal]);
+  let stoppedBy = await Promise.race([connection.then((c) => c?.closed).then(() => undefined), stop.signal]);
+  if (stoppedBy === undefined) {
+    // The client closed the connection: questions asked through it (an ask node's, in a task) fail, as
+    // nobody can answer them any more. Runs it started in the background (flows_start, tasks) go on to
+    // their end and are stored, as flows_start promises, unless the client stops this process meanwhile
+    // (SIGTERM, as clients do some time after closing the connection).
+    await host.close();
+    stoppedBy = await Promise.race([services.runner.idle().then(() => undefined), stop.signal]);
+  }
   stop.dispose();
   if (stoppedBy === undefined) return;
-  // Runs in the background end cancelled, saying why, and are stored before the database closes.
+  // Runs still going end cancelled, saying why, and are stored before the database closes; a call still
+  // waiting is answered so while the connection is open.
   await services.runner.stop(`\`flowbench mcp\` was stopped (${HOW_STOPPED[stoppedBy]}) while the run was going`);
+  await (await connection)?.pending.settled(ANSWER_WAIT_MS);
+  await host.close();
   // Read no more: the process ends now, whatever the client left open.
   process.stdin.destroy();
 }
@@ -74,7 +78,17 @@ function whenStopped(): { signal: Promise<keyof typeof HOW_STOPPED>; dispose: ()
   return { signal, dispose: () => listeners.forEach(([name, listener]) => process.off(name, listener)) };
 }
 
-async function serveLegacy(host: McpHost, input: Readable): Promise<void> {
+/** How long a stopped `flowbench mcp` waits for the answers of the calls it has just cancelled. */
+const ANSWER_WAIT_MS = 1_000;
+
+/** One stdio connection being served: what it asked and is not answered yet, and its end. */
+export interface StdioConnection {
+  pending: PendingAnswers;
+  /** Resolves when the client has closed it (its input ended, every request answered). */
+  closed: Promise<void>;
+}
+
+function serveLegacy(host: McpHost, input: Readable): StdioConnection {
   const server = createLegacyServer(host);
   const transport = answerInvalidLines(new LegacyStdioTransport(input, process.stdout), deserializeMessage, toStdout);
   const pending = new PendingAnswers(transport);
@@ -83,9 +97,11 @@ async function serveLegacy(host: McpHost, input: Readable): Promise<void> {
     // The client closed stdin: what it asked is answered before the server goes.
     input.once('end', () => void pending.settled().then(resolve));
   });
-  await server.connect(transport);
-  input.resume(); // Paused by firstLine, with the first message put back.
-  await closed;
+  const served = server.connect(transport).then(() => {
+    input.resume(); // Paused by firstLine, with the first message put back.
+    return closed;
+  });
+  return { pending, closed: served };
 }
 
 /**

@@ -82,7 +82,7 @@ export const ERROR_CODES = {
     "the answer to an ask node's question does not fit its fields, or a client's answer is no elicitation result; `data.problems` lists each",
   CANCELLED: 'the run was cancelled',
   RUN_INTERRUPTED:
-    'the Flowbench process running the run stopped before it ended (closed by its MCP client, killed, or crashed); the steps it finished are kept',
+    'the Flowbench process running the run stopped before it ended (closed by its MCP client, killed, crashed, or the computer restarted); the steps it finished are kept',
   RUN_TIMEOUT: 'the whole run took longer than its time limit',
   STOPPED: 'a stop node ended the run; the message is its reason',
   // Unexpected failures: a bug or the environment.

@@ -1,6 +1,7 @@
 import { prepareFlow, runFlow, type RunOptions } from '../engine/run-flow';
 import type { ChannelSettings, MemoryPort } from '../model/memory';
 import { FlowbenchError } from '../model/errors';
+import { waitAtMost } from './wait';
 import type { Flow } from '../model/flow';
 import type { AgentResolver } from '../model/agents';
 import type { LlmPort } from '../model/llm';
@@ -11,6 +12,7 @@ import { FLOWBENCH_SERVER, type ToolInfo, type ToolPort } from '../model/tools';
 import { inputSchemaFor, toolDescription } from '../nodes/tool-schema';
 import type { RunEventListener, RunRecord, RunTrigger } from '../model/run';
 import type { ReuseSource } from '../engine/reuse';
+import type { Cancellable, RunsGoing } from '../engine/run-cancellation';
 import { RunRecordBuilder } from '../model/run-record';
 import { createRunRecorder } from '../store/run-recorder';
 import type { RunLog } from '../store/run-log';
@@ -78,14 +80,38 @@ export interface RunDependencies {
  */
 const STOP_WAIT_MS = 3_000;
 
+/** The runs going on in a host; once it stops, each is cancelled, and so is any that begins after. */
+class GoingRuns implements RunsGoing {
+  private readonly runs = new Set<Cancellable>();
+  private stopped: FlowbenchError | undefined;
+
+  add(run: Cancellable): void {
+    this.runs.add(run);
+    if (this.stopped) run.abort(this.stopped);
+  }
+
+  delete(run: Cancellable): void {
+    this.runs.delete(run);
+  }
+
+  stop(reason: FlowbenchError): void {
+    this.stopped = reason;
+    for (const run of [...this.runs]) run.abort(reason);
+  }
+}
+
 /** Runs flows with every event recorded; keeps the runs started in the background so they can be cancelled. */
 export class RunService {
   /** Runs started with `start` and not finished yet, by run id. */
   private readonly active = new Map<string, AbortController>();
-  /** Runs going on, started by `run` or `start` (a count: nothing more on every MCP call's path). */
+  /** Runs going on, started by `run` or `start`, counted for idle. */
   private inFlight = 0;
-  /** Runs whose caller gave no signal (an editor's test cases): what cancels them when the host stops. */
-  private readonly unsignalled = new Set<AbortController>();
+  /**
+   * What cancels each run going on when the host stops (see stop), whatever
+   * its caller: an MCP call's, the editor's, a test case's. Once stopped, a run
+   * that begins is cancelled at once with the same reason.
+   */
+  private readonly going = new GoingRuns();
   /** Waiting for the last run going on to end (see idle). */
   private idleWaiters: (() => void)[] = [];
   /** The conversations of runs going on, by run id: a flow node's run goes on in its caller's. */
@@ -176,11 +202,8 @@ export class RunService {
   }
 
   /** Runs the flow; the record returned is the one stored, committed before it is returned. */
-  async run(asked: StartRun): Promise<RunRecord> {
+  async run(given: StartRun): Promise<RunRecord> {
     this.inFlight++;
-    const own = asked.signal ? undefined : new AbortController();
-    if (own) this.unsignalled.add(own);
-    const given = own ? { ...asked, signal: own.signal } : asked;
     try {
       const reuse = given.from ? this.reuseSource(given.flow, given.from) : undefined;
       // A run from a node of a chat turn goes on in that turn's conversation: its memory is what the turn read.
@@ -226,6 +249,7 @@ export class RunService {
           human: request.human,
           listeners: [recorder, (event) => builder.apply(event), ...(request.listeners ?? [])],
           signal: request.signal,
+          going: this.going,
           timeoutMs: request.timeoutMs,
           concurrency: request.engine?.concurrency,
           retry: request.engine?.retry,
@@ -247,7 +271,6 @@ export class RunService {
       }
       return record;
     } finally {
-      if (own) this.unsignalled.delete(own);
       if (--this.inFlight === 0 && this.idleWaiters.length > 0) {
         for (const wake of this.idleWaiters.splice(0)) wake();
       }
@@ -301,21 +324,17 @@ export class RunService {
   }
 
   /**
-   * For a host that stops (`serve`, `flowbench mcp`): cancels the runs `start`
-   * began (the editor's, flows_start's) and those run with no signal of their
-   * caller's (the editor's test cases), saying why, and resolves once
-   * every run going on, those its caller cancels too (an MCP call's, as its
-   * connection closes), has ended and is stored, or after `waitMs`. Without
-   * it, a run waiting on a model kept the process going until the model
-   * answered, and its end was lost: the database was closed by then.
+   * For a host that stops (`serve`, `flowbench mcp`, the app): cancels every
+   * run going on (an MCP call's, the editor's, flows_start's, a test case's)
+   * and any begun from now on, saying why, and resolves once each has ended
+   * and is stored, or after `waitMs`. Without it, a run waiting on a model
+   * kept the process going until the model answered, and its end was lost:
+   * the database was closed by then. A host calls it before closing its
+   * connections, so that an MCP client waiting on a call is answered why.
    */
   async stop(reason: string, waitMs = STOP_WAIT_MS): Promise<void> {
-    for (const controller of [...this.active.values(), ...this.unsignalled]) {
-      controller.abort(new FlowbenchError('CANCELLED', reason));
-    }
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timer);
+    this.going.stop(new FlowbenchError('CANCELLED', reason));
+    await waitAtMost(this.idle(), waitMs);
   }
 
   /** Resolves once no run is going on here (each stored), however long that takes. */

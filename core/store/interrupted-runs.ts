@@ -4,7 +4,7 @@ import type { InterruptSql } from './run-statement-keys';
 
 /** Why a run is closed as interrupted, for its record. */
 export const interruptedMessage = (pid: number) =>
-  `the Flowbench process running it (pid ${pid}) stopped before the run ended: closed (as an MCP client closes \`flowbench mcp\`), killed, or crashed`;
+  `the Flowbench process running it (pid ${pid}) stopped before the run ended: closed (as an MCP client closes \`flowbench mcp\`), killed, crashed, or the computer restarted`;
 const STEP_MESSAGE = 'Flowbench stopped while this step was running';
 
 /**
@@ -19,8 +19,8 @@ const STEP_MESSAGE = 'Flowbench stopped while this step was running';
  * Returns how many runs it closed.
  */
 export function closeRunsOfStoppedProcesses(sqlite: Database.Database, sql: InterruptSql): number {
-  const running = sqlite.prepare(sql.running).all() as { id: string; pid: number }[];
-  const stopped = running.filter((run) => run.pid !== process.pid && !isProcessAlive(run.pid));
+  const running = sqlite.prepare(sql.running).all() as { id: string; pid: number; startedAt: number }[];
+  const stopped = running.filter((run) => !isProcessAlive(run.pid, run.startedAt));
   if (stopped.length === 0) return 0;
   const closeRun = sqlite.prepare(sql.closeRun);
   const closeSteps = sqlite.prepare(sql.closeSteps);

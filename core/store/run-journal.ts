@@ -1,6 +1,16 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from './process-alive';
 import { prepareRunStatements, runEach, type PreparedRunStatements } from './run-batches';
@@ -279,7 +289,7 @@ export function recoverJournals(
     const pid = Number(pidText);
     if (pid === process.pid && nameToken === token) {
       if (!held.includes(name)) continue;
-    } else if (pid !== process.pid && isProcessAlive(pid)) {
+    } else if (pid !== process.pid && isProcessAlive(pid, modifiedAt(join(folder, name)))) {
       // A live process owns its journal; one with our pid and another token is a predecessor's (a container's pid 1).
       continue;
     }
@@ -287,6 +297,15 @@ export function recoverJournals(
     stored += replay(sqlite, writes, folder, name);
   }
   return stored;
+}
+
+/** When a file was last written, or undefined when it is gone (replayed by another process meanwhile). */
+function modifiedAt(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 function replay(sqlite: Database.Database, writes: PreparedRunStatements, folder: string, name: string): number {

@@ -1,3 +1,4 @@
+import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runFlow } from '../engine/run-flow';
@@ -111,6 +112,27 @@ describe.each([
         message: expect.stringContaining('(pid 2147483646) stopped before the run ended'),
       },
     });
+    expect(runs.get('mine').status).toBe('running');
+  });
+
+  it('marks runs begun before the machine restarted as interrupted, though a process now has their pid', () => {
+    const beforeBoot = Date.now() - uptime() * 1000 - 60_000;
+    // A live process (the parent of the test's process) holding the pid of one left by a restart…
+    log.start({ runId: 'before-restart', flow, inputs: {}, trigger: 'cli', startedAt: beforeBoot });
+    store.sqlite.prepare("UPDATE runs SET host_pid = ? WHERE id = 'before-restart'").run(process.ppid);
+    // … and this process's own pid, held before it started by a predecessor (a container's pid 1).
+    log.start({ runId: 'predecessor', flow, inputs: {}, trigger: 'cli', startedAt: performance.timeOrigin - 60_000 });
+    // The same live process, its run begun since: it goes on.
+    log.start({ runId: 'alive', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
+    store.sqlite.prepare("UPDATE runs SET host_pid = ? WHERE id = 'alive'").run(process.ppid);
+    log.start({ runId: 'mine', flow, inputs: {}, trigger: 'cli', startedAt: Date.now() });
+    expect(runs.markInterrupted()).toBe(2);
+    expect(runs.get('before-restart')).toMatchObject({
+      status: 'interrupted',
+      error: { code: 'RUN_INTERRUPTED', message: expect.stringContaining('or the computer restarted') },
+    });
+    expect(runs.get('predecessor').status).toBe('interrupted');
+    expect(runs.get('alive').status).toBe('running');
     expect(runs.get('mine').status).toBe('running');
   });
 

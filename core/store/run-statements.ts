@@ -88,7 +88,7 @@ export const RUN_STATEMENTS = {
 const run = (key: KeysOf<typeof runs>[number]) => columnName(runs, key);
 /** Only rows still running are touched: a record the process stored meanwhile (its journal replayed) stays. */
 const INTERRUPT_SQL: InterruptSql = {
-  running: `SELECT ${run('id')} AS id, ${run('hostPid')} AS pid FROM ${getTableName(runs)} WHERE ${run('status')} = 'running'`,
+  running: `SELECT ${run('id')} AS id, ${run('hostPid')} AS pid, ${run('startedAt')} AS startedAt FROM ${getTableName(runs)} WHERE ${run('status')} = 'running'`,
   closeRun: `UPDATE ${getTableName(runs)} SET ${run('status')} = 'interrupted', ${run('errorCode')} = ?, ${run('errorMessage')} = ?, ${run('finishedAt')} = ? WHERE ${run('id')} = ? AND ${run('status')} = 'running'`,
   closeSteps: `UPDATE ${getTableName(runSteps)} SET ${step('status')} = 'cancelled', ${step('errorCode')} = 'CANCELLED', ${step('errorMessage')} = ? WHERE ${step('runId')} = ? AND ${step('status')} = 'running'`,
 };

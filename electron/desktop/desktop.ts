@@ -191,8 +191,9 @@ export async function startDesktop(shell: DesktopShell, options: DesktopOptions)
     closing ??= (async () => {
       try {
         stopWatching();
-        await http.close().catch(() => undefined);
+        // The runs first, while MCP clients waiting on a call can still be told why (as serve does).
         await services.runner.stop('the Flowbench app was closed while the run was going');
+        await http.close().catch(() => undefined);
         services.close();
       } catch (error) {
         process.stderr.write(`flowbench: closing: ${(error as Error).message}\n`);

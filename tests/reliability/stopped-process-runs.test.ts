@@ -2,7 +2,14 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow } from '../fixtures/mcp-flows';
-import { connectHttp, connectStdio, slowModelDatabase, spawnRawStdio, type RawStdio } from '../helpers/mcp';
+import {
+  connectHttp,
+  connectHttpV2,
+  connectStdio,
+  slowModelDatabase,
+  spawnRawStdio,
+  type RawStdio,
+} from '../helpers/mcp';
 import { startServe } from '../helpers/serve';
 import { useTempDir } from '../helpers/temp';
 
@@ -79,7 +86,7 @@ describe('runs of a Flowbench process that stopped', () => {
     });
   });
 
-  it('are cancelled, saying why, and stored when serve is stopped, which no longer waits for the model', async () => {
+  it('are cancelled, saying why, and stored when serve is stopped, which no longer waits for the model; MCP clients waiting are told why', async () => {
     const tested = { ...llmFlow, tests: [{ id: 'why', name: 'Why', inputs: { question: 'Why?' }, expectations: [] }] };
     const { db, model } = await slowModelDatabase(join(tempDir(), 'serve-stopped.db'), 60_000, [tested]);
     closers.push(() => model.close());
@@ -93,12 +100,24 @@ describe('runs of a Flowbench process that stopped', () => {
         headers: { 'content-type': 'application/json', 'x-flowbench-session': session },
         body: JSON.stringify(body),
       });
-    const response = await call('runs/start', { flowId: 'ask', inputs: { question: 'Why?' } });
-    const { value } = (await response.json()) as { value: { runId: string } };
+    await call('runs/start', { flowId: 'ask', inputs: { question: 'Why?' } });
     void call('tests/run', { flowId: 'ask' }).catch(() => undefined);
+    // And MCP clients of both revisions over HTTP, each waiting on a call.
+    const legacy = await connectHttp(serve.mcpUrl, serve.token, 'legacy-client');
+    const modern = await connectHttpV2(serve.mcpUrl, serve.token, 'modern', 'modern-client');
+    closers.push(
+      () => legacy.close(),
+      () => modern.close(),
+    );
+    const answers = [legacy, modern].map((client) =>
+      client.callTool({ name: 'ask_model', arguments: { question: 'Why?' } }).then(
+        (result) => ({ at: performance.now(), result }),
+        (error: unknown) => ({ at: performance.now(), result: String(error) }),
+      ),
+    );
     await until(
       () => model.requests.length,
-      (count) => count === 2,
+      (count) => count === 4,
       10_000,
     );
 
@@ -108,9 +127,13 @@ describe('runs of a Flowbench process that stopped', () => {
     expect(performance.now() - stopping).toBeLessThan(5_000);
     const why = '`flowbench serve` was stopped while the run was going';
     const runs = storedRuns(db);
-    expect(runs).toHaveLength(2);
-    expect(runs.find((run) => run.id === value.runId)).toMatchObject({ status: 'cancelled', error_message: why });
-    expect(runs.find((run) => run.id !== value.runId)).toMatchObject({ status: 'cancelled', error_message: why });
+    expect(runs).toHaveLength(4);
+    for (const run of runs) expect(run).toMatchObject({ status: 'cancelled', error_message: why });
+    // The clients were answered before the connections closed; cut off, they waited out their 60 s limit.
+    for (const { at, result } of await Promise.all(answers)) {
+      expect(at - stopping).toBeLessThan(5_000);
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining(why) }] });
+    }
   });
 
   it('over stdio: a flows_start run goes on to its end when the client closes its input, and its result is there for the next connection', async () => {
@@ -129,6 +152,11 @@ describe('runs of a Flowbench process that stopped', () => {
   it('over stdio: SIGTERM (an MCP client closing) ends it at once, its runs cancelled, saying why, and stored', async () => {
     const { db, raw, runId } = await flowsStartOverStdio('stdio-stopped.db', 60_000);
     // And a tool call waiting on the model too.
+    const answered = new Promise<unknown>((resolve) =>
+      raw.onMessage((message) => {
+        if ((message as { id?: number }).id === 3) resolve(message);
+      }),
+    );
     raw.send({
       jsonrpc: '2.0',
       id: 3,
@@ -154,7 +182,13 @@ describe('runs of a Flowbench process that stopped', () => {
       error_message:
         '`flowbench mcp` was stopped (SIGTERM, as an MCP client stops it when it closes) while the run was going',
     });
-    expect(runs.find((run) => run.id !== runId)).toMatchObject({ status: 'cancelled', error_code: 'CANCELLED' });
+    const why =
+      '`flowbench mcp` was stopped (SIGTERM, as an MCP client stops it when it closes) while the run was going';
+    expect(runs.find((run) => run.id !== runId)).toMatchObject({ status: 'cancelled', error_message: why });
+    // A client still reading is told why.
+    expect(await answered).toMatchObject({
+      result: { isError: true, content: [{ text: expect.stringContaining(why) }] },
+    });
   });
 });
 

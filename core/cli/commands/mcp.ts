@@ -81,10 +81,11 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
         process.once('SIGINT', () => resolveStop());
         process.once('SIGTERM', () => resolveStop());
       });
-      await host.close();
-      // Its runs still going (the editor's, flows_start's; MCP calls' are cancelled as their sessions close)
-      // end cancelled and are stored before the database closes: they kept the process waiting on a model.
+      // Its runs still going (MCP calls', the editor's, flows_start's) end cancelled, saying why, and are stored
+      // before the database closes: they kept the process waiting on a model. The connections close after, so
+      // that a client waiting on a call (and the editor) is told why, not left to its own time limit.
       await ctx.services.runner.stop('`flowbench serve` was stopped while the run was going');
+      await host.close();
     });
 
   program
