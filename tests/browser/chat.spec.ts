@@ -340,6 +340,36 @@ test('a flow that returns an image shows the picture in its chat answer, beside 
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 });
 
+test('a chat message and an answer of a hundred thousand characters show their start and a Show all button, not the whole text at once', async ({
+  page,
+  served,
+}) => {
+  await openFlow(page, served, {
+    ...buildFlow({
+      id: 'echoes',
+      parameters: [{ name: 'message', type: 'string' }],
+      nodes: [
+        { ...input(), position: { x: 0, y: 100 } },
+        { ...output('Echo: {{inputs.message}}'), position: { x: 300, y: 100 } },
+      ],
+      edges: ['input>result'],
+    }),
+    name: 'Echoes',
+  });
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const long = 'otters '.repeat(100_000 / 7);
+  await page.getByRole('textbox', { name: 'Message' }).fill(long);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const log = page.getByRole('log', { name: 'Conversation' });
+  const answer = log.getByLabel('Answer', { exact: true });
+  await expect(answer).toContainText('Echo: otters', { timeout: 20_000 });
+  const answerText = answer.locator('.chat-text');
+  expect((await answerText.textContent())?.length).toBe(20_001);
+  await expect(log.locator('.chat-sent')).toContainText('Show all 99,995 characters');
+  await answer.getByRole('button', { name: `Show all ${(long.length + 6).toLocaleString('en')} characters` }).click();
+  await expect.poll(() => answerText.textContent()).toBe(`Echo: ${long}`);
+});
+
 test('a picture attached to a chat message is sent with it and shows in the conversation; a vision model gets it as an image', async ({
   page,
   served,

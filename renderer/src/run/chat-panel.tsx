@@ -12,6 +12,7 @@ import { readOnlyShown } from '../store/versions-slice';
 import { withChannelRules } from '../../../core/model/memory';
 import { useShallow } from 'zustand/react/shallow';
 import { RunQuestions } from './question-form';
+import { ClippedText } from './clipped-text';
 
 const NO_TURNS: ChatTurn[] = [];
 
@@ -246,7 +247,7 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
           part.type?.startsWith('image/') ? (
             <img key={i} className="chat-image" src={part.text} alt={`an image sent (${part.type})`} />
           ) : (
-            <span key={i}>{part.text}</span>
+            <ClippedText key={i} as="span" text={part.text} />
           ),
         )}
       </div>
@@ -256,7 +257,8 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
           aria-label={answer.isError ? `Answer: ${answer.status}` : 'Answer'}
         >
           {answer.isError && <strong>{answer.status}: </strong>}
-          <span className="chat-text">{answer.text}</span>
+          {/* An answer of megabytes (a flow returning a whole document) was laid out whole: the editor froze. */}
+          <ClippedText as="span" className="chat-text" text={answer.text} />
           {answer.images?.map((image, i) => (
             <img
               key={i}
@@ -290,7 +292,11 @@ function ChatTurnView({ turn, run, canSend }: { turn: ChatTurn; run: RunRecord |
         </div>
       ) : (
         <div className="chat-message chat-answer is-pending" aria-label="Answer: running">
-          {streaming ?? <span className="muted">running…</span>}
+          {streaming !== undefined ? (
+            <ClippedText as="span" text={streaming} />
+          ) : (
+            <span className="muted">running…</span>
+          )}
         </div>
       )}
     </>
