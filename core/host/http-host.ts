@@ -11,6 +11,7 @@ import { watchDatabase } from './database-watcher';
 import type { Services } from '../services/open-services';
 import { editorSessionToken, httpToken } from './host-tokens';
 import { UnansweredRequests } from './unanswered';
+import { capConnections } from './connection-cap';
 
 export { editorSessionToken, httpToken } from './host-tokens';
 
@@ -116,6 +117,7 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
       else sendText(res, 500, 'Internal error; the request was not carried out');
     });
   });
+  capConnections(server);
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     else socket.destroy();

@@ -23,12 +23,19 @@ export interface ServeProcess {
 export function startServe(
   db: string,
   extraArgs: readonly string[] = [],
-  options: { port?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { port?: number; env?: NodeJS.ProcessEnv; openFileLimit?: number } = {},
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', String(options.port ?? 0), ...extraArgs], {
-    cwd: ROOT,
-    env: { ...process.env, FLOWBENCH_DB: '', ...options.env },
-  });
+  const args = [BIN, '--db', db, 'serve', '--port', String(options.port ?? 0), ...extraArgs];
+  const spawnOptions = { cwd: ROOT, env: { ...process.env, FLOWBENCH_DB: '', ...options.env } };
+  // A limit of open files (soft and hard, so that Node cannot raise it): the shell sets it, then becomes the server.
+  const child =
+    options.openFileLimit === undefined
+      ? spawn(process.execPath, args, spawnOptions)
+      : spawn(
+          'sh',
+          ['-c', `ulimit -n ${options.openFileLimit} && exec "$0" "$@"`, process.execPath, ...args],
+          spawnOptions,
+        );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
