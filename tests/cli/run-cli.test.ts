@@ -124,6 +124,34 @@ describe('flowbench run', () => {
     expect((await runCli(['--db', db, 'run', 'nothing'])).stderr).toContain('FLOW_NOT_FOUND');
   });
 
+  it('ends a run past --timeout as RUN_TIMEOUT, and refuses a timeout no timer can hold rather than ending the run at once', async () => {
+    server.reply = () => ({ content: 'slow', delayMs: 10_000 });
+    const started = performance.now();
+    const timedOut = await runCli(['--db', db, 'run', 'summarise_then_title', '--input', 'text=x', '--timeout', '0.5']);
+    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(timedOut.code).toBe(1);
+    expect(timedOut.stderr).toContain('failed: [RUN_TIMEOUT] the run took longer than 500 ms');
+    // 35 days: past a timer's 2^31 - 1 ms, such a timer went off at once and the run failed at its start.
+    for (const seconds of ['3000000', '0.0001', 'soon']) {
+      const refused = await runCli([
+        '--db',
+        db,
+        'run',
+        'summarise_then_title',
+        '--input',
+        'text=x',
+        '--timeout',
+        seconds,
+      ]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `--timeout takes a number of seconds from 0.001 to 2147483.647 (about 24 days), got "${seconds}"`,
+      );
+    }
+    const { runs } = await runJson<{ runs: unknown[] }>(['--db', db, 'runs']);
+    expect(runs).toHaveLength(1);
+  });
+
   it('cancels on Ctrl-C and records the run as cancelled', async () => {
     server.reply = () => ({ content: 'slow', delayMs: 10_000 });
     const child = spawn(process.execPath, [BIN, '--db', db, 'run', 'summarise_then_title', '--input', 'text=x'], {

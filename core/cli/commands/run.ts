@@ -22,6 +22,9 @@ interface RunCommandOptions {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** The longest a Node timer waits (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Merges `--inputs file.json` and `--input k=v` (the latter wins), typed by the flow's parameters. */
 export async function readRunInputs(
   flow: Flow,
@@ -115,9 +118,13 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       let timeoutMs: number | undefined;
       if (options.timeout !== undefined) {
         const seconds = Number(options.timeout);
-        if (!Number.isFinite(seconds) || seconds <= 0)
-          throw usageError(`--timeout takes a number of seconds, got "${options.timeout}"`);
         timeoutMs = Math.round(seconds * 1000);
+        // A timer holds at most 2^31 - 1 ms: one longer went off at once, and the run failed RUN_TIMEOUT at its start.
+        if (!Number.isFinite(seconds) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS) {
+          throw usageError(
+            `--timeout takes a number of seconds from 0.001 to ${MAX_TIMER_MS / 1000} (about 24 days), got "${options.timeout}"`,
+          );
+        }
       }
       const controller = new AbortController();
       const stops = cancelOnStopSignals(controller, 'run');
