@@ -59,6 +59,10 @@ describe('run cost and history from the CLI (issue 16, points 4 and 8)', () => {
     ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('inputPerMillion: a price cannot be negative');
+    // An empty price was taken as 0.
+    const empty = await runCli(['--db', db, 'providers', 'price', 'set', 'test-model', '--input', '', '--output', '2']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--input takes a number, got ""');
     const table = await runJson<{ prices: unknown[] }>(['--db', db, 'providers', 'price', 'list']);
     expect(table.prices).toEqual([{ provider: '', model: 'test-model', inputPerMillion: 1, outputPerMillion: 2 }]);
   });
@@ -76,6 +80,16 @@ describe('run cost and history from the CLI (issue 16, points 4 and 8)', () => {
     const page2 = await list('--limit', '2', '--offset', '2');
     expect(page2).toHaveLength(1);
     expect((await runCli(['--db', db, 'runs', '--status', 'sideways'])).code).toBe(2);
+    // A page SQLite cannot take ("datatype mismatch", with its stack) or one that is no number (read as the default).
+    for (const [flag, value, says] of [
+      ['--limit', '2.5', 'a whole number from 1 to 100,000'],
+      ['--offset', '1e20', 'a whole number from 0 to 1,000,000,000'],
+      ['--limit', 'lots', 'a whole number from 1 to 100,000'],
+    ] as const) {
+      const refused = await runCli(['--db', db, 'runs', flag, value]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(`flowbench: error [USAGE_ERROR]: ${flag} takes ${says}, got "${value}"\n`);
+    }
 
     const deleted = await runJson<{ removed: number }>(['--db', db, 'runs', 'delete', page2[0]!.id]);
     expect(deleted.removed).toBe(1);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { lib } from '../lib';
 import type { FlowMemory } from '../../model/memory';
 import { printJson, printLine, type CliContext } from '../context';
-import { conversationOption, usageError } from '../usage';
+import { conversationOption, numberOption, usageError } from '../usage';
 
 interface MemoryOptions {
   channel?: string;
@@ -52,9 +52,8 @@ export function registerMemoryCommand(program: Command, ctx: CliContext): void {
       'print JSON: { flowId, flowName, channels: [{ channel, entries, settings?, readers, writers, recent }] }, or { removed }',
     )
     .action((ref: string, options: MemoryOptions) => {
-      const limit = options.limit === undefined ? undefined : Number(options.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000))
-        throw usageError(`--limit takes a whole number from 1 to 1000, got "${options.limit}"`);
+      const limit =
+        options.limit === undefined ? undefined : numberOption('--limit', options.limit, { min: 1, max: 1000 });
       const conversation = conversationOption(options.conversation);
       if (conversation !== undefined && !options.clear) throw usageError('--conversation goes with --clear');
       const memory = ctx.services.memory;

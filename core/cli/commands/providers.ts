@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { PRESETS, PROVIDER_KINDS } from '../../model/provider-config';
 import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
-import { usageError } from '../usage';
+import { numberOption, usageError } from '../usage';
 
 interface SetOptions {
   kind: string;
@@ -139,8 +139,8 @@ export function registerProviderCommands(program: Command, ctx: CliContext): voi
       const table = ctx.services.providers.setPrice({
         model,
         provider: options.provider,
-        inputPerMillion: Number(options.input),
-        outputPerMillion: Number(options.output),
+        inputPerMillion: numberOption('--input', options.input, { whole: false }),
+        outputPerMillion: numberOption('--output', options.output, { whole: false }),
       });
       if (options.json) return printJson(table);
       printLine(`price of ${model} set`);

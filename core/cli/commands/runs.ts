@@ -12,7 +12,7 @@ import {
   type TokenUsage,
 } from '../../model/run';
 import { columns } from '../columns';
-import { usageError } from '../usage';
+import { numberOption, usageError } from '../usage';
 import { printJson, printLine, type CliContext } from '../context';
 import { formatOutput } from './run';
 
@@ -103,8 +103,8 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
         ...(flowId ? { flowId } : {}),
         ...(trigger ? { trigger } : {}),
         ...(status ? { status } : {}),
-        limit: Math.max(1, Number(options.limit) || 20),
-        offset: Math.max(0, Number(options.offset) || 0),
+        limit: numberOption('--limit', options.limit, { min: 1, max: 100_000 }),
+        offset: numberOption('--offset', options.offset, { min: 0, max: 1_000_000_000 }),
       });
       if (options.json) return printJson({ runs: list });
       if (list.length === 0) return printLine('no runs yet: `flowbench run <flow>`');
