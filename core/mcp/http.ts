@@ -7,6 +7,7 @@ import { createLegacyServer } from './legacy-server';
 import { createModernHttp } from './modern-http';
 import { BodyTooLarge, readBody } from './read-body';
 import { invalidRequest, invalidResponseAsError, isResponseShaped, messageProblem, parseError } from './jsonrpc-errors';
+import { markOpenEnded } from './open-ended';
 
 /**
  * A client's response to a request of the session's (an ask node's
@@ -122,7 +123,10 @@ export function createMcpHttpHandler(host: McpHost, options: McpHttpOptions) {
     const problem = Array.isArray(body) ? undefined : messageProblem(body);
     if (problem) return sendJson(res, 400, invalidRequest(body, problem));
     if (existing) return existing.handleRequest(req, res, body);
-    if (!sessionId && !(await modern.isLegacy(req, body))) return modern.handle(req, res, body);
+    if (!sessionId && !(await modern.isLegacy(req, body))) {
+      markOpenEnded(res, body);
+      return modern.handle(req, res, body);
+    }
     if (sessionId) return sendJsonRpcError(res, 404, 'unknown session; initialize again');
     if (!isInitializeRequest(body))
       return sendJsonRpcError(res, 400, 'the first request of a session must be initialize');

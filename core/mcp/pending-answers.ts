@@ -1,4 +1,5 @@
 import { waitAtMost } from '../services/wait';
+import { OPEN_ENDED_METHODS } from './open-ended';
 
 /** What PendingAnswers needs of an SDK transport: the Transport interface both MCP SDKs share. */
 interface WatchedTransport {
@@ -7,12 +8,6 @@ interface WatchedTransport {
 }
 
 type Id = string | number;
-
-/**
- * Requests that stay open until the client goes, never answered on their own:
- * the 2026-07-28 listen stream, which carries the catalogue's notifications.
- */
-const OPEN_ENDED = new Set(['subscriptions/listen']);
 
 const field = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -69,7 +64,7 @@ export class PendingAnswers {
     const method = field(message, 'method');
     if (typeof method !== 'string') return;
     const id = field(message, 'id');
-    if (isId(id) && !OPEN_ENDED.has(method)) this.open.add(id);
+    if (isId(id) && !OPEN_ENDED_METHODS.has(method)) this.open.add(id);
     const cancelled = field(field(message, 'params'), 'requestId');
     if (method === 'notifications/cancelled' && isId(cancelled)) this.answered(cancelled);
   }
