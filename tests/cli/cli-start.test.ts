@@ -58,9 +58,10 @@ describe('what every flowbench command loads at start', () => {
     // The editor's side is there: its API and its pages.
     expect(sources.some((source) => source.includes('core/host/api-host.ts'))).toBe(true);
     expect(sources.some((source) => source.includes('core/host/static-files.ts'))).toBe(true);
-    // core/mcp/read-body.ts is the API's body reader as well.
+    // core/mcp/read-body.ts is the API's body reader as well; open-ended.ts (a set of method names) tells
+    // the host which MCP requests stay open, not to wait for them when it stops.
     const mcp = sources.filter((source) =>
-      /node_modules\/(@modelcontextprotocol\/|ajv\/)|core\/mcp\/(?!read-body)/.test(source),
+      /node_modules\/(@modelcontextprotocol\/|ajv\/)|core\/mcp\/(?!read-body|open-ended)/.test(source),
     );
     expect(mcp).toEqual([]);
     // The endpoint's chunk, loaded by the first /mcp request, holds both revisions' servers.
