@@ -4,6 +4,7 @@ import { schemaChoices, schemaItems, schemaProperties, schemaText, schemaTypes }
 import { parseReference, parseTemplate } from '../model/template';
 import type { ReferenceOption } from './references';
 import { nodeRegistry } from '../nodes/registry';
+import { cutText } from '../model/cut-text';
 
 /** A field inside a node's JSON output, as the editor offers it. */
 export interface OutputField {
@@ -94,7 +95,7 @@ function fromValue(value: unknown, at: readonly string[], add: Add): void {
 
 function shortJson(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  return text.length > 40 ? `${cutText(text, 39)}…` : text;
 }
 
 /** A field's path as a template writes it after `output`: `.items[0].name`. */

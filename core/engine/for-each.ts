@@ -4,6 +4,7 @@ import { DEFAULT_FOR_EACH_CONCURRENCY, type FlowNode } from '../model/flow';
 import { totalUsage } from '../model/pricing';
 import { asJson, resolveTemplateValue, type RenderScope, type UsedValues } from '../model/render';
 import type { NodeOutcome, StepDetails } from '../nodes/define-node';
+import { cutText } from '../model/cut-text';
 
 /** A list longer than this is refused: a run of thousands of model calls is a mistake more often than not. */
 export const MAX_FOR_EACH_ITEMS = 1000;
@@ -16,7 +17,7 @@ function listOf(value: unknown): unknown[] | undefined {
 
 function describe(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
-  if (typeof value === 'string') return `the text "${value.length > 60 ? `${value.slice(0, 59)}…` : value}"`;
+  if (typeof value === 'string') return `the text "${value.length > 60 ? `${cutText(value, 59)}…` : value}"`;
   if (typeof value === 'object') return 'an object';
   return `the ${typeof value} ${JSON.stringify(value)}`;
 }

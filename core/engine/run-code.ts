@@ -9,6 +9,7 @@ import {
   type CodePort,
 } from '../model/code';
 import { FlowbenchError } from '../model/errors';
+import { cutText } from '../model/cut-text';
 
 let loaded: Promise<QuickJSWASMModule> | undefined;
 
@@ -43,7 +44,7 @@ function consoleLines(log: ((line: string) => void) | undefined): (level: string
     if (!log || count > MAX_CODE_CONSOLE_LINES + 1) return;
     if (count > MAX_CODE_CONSOLE_LINES) return log(MORE_CONSOLE_LINES);
     const line = level === 'warn' || level === 'error' ? `${level}: ${text}` : text;
-    log(line.length > MAX_CODE_CONSOLE_LINE_CHARS ? `${line.slice(0, MAX_CODE_CONSOLE_LINE_CHARS)}…` : line);
+    log(line.length > MAX_CODE_CONSOLE_LINE_CHARS ? `${cutText(line, MAX_CODE_CONSOLE_LINE_CHARS)}…` : line);
   };
 }
 

@@ -20,6 +20,7 @@ import { n8nNote } from './n8n-notes';
 import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
 import { asString, isRecord, nodeIdFactory, toolNameFrom, type ImportedFlow, type ImportProblem } from './shared';
 import { ownEntry } from '../model/is-record';
+import { cutText } from '../model/cut-text';
 
 /**
  * n8n workflows (the JSON n8n's "Download" and copy write: `nodes`, and
@@ -286,5 +287,5 @@ function positionOf(node: N8nNode): [number, number] {
 
 const preview = (value: unknown) => {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  return text.length > 60 ? `${cutText(text, 57)}…` : text;
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FlowbenchError } from './errors';
+import { cutText } from './cut-text';
 
 /**
  * Memory: named channels of a flow that keep entries across its runs (seed
@@ -23,7 +24,7 @@ export const ConversationSchema = z
 
 /** A conversation as lists show it: a chat's is `chat-` and a uuid, whose first characters tell chats apart. */
 export const shortConversation = (conversation: string): string =>
-  conversation.length > 16 ? `${conversation.slice(0, 13)}…` : conversation;
+  conversation.length > 16 ? `${cutText(conversation, 13)}…` : conversation;
 
 /** How long a channel keeps its entries; without a rule, entries stay until cleared. */
 export const ChannelSettingsSchema = z.lazy(() =>

@@ -2,6 +2,7 @@ import type { Flow } from './flow';
 import type { RunRecord, StepStatus } from './run';
 import { dataUrlBytes, dataUrlType, isPictureUrl } from './data-urls';
 import { stringifyValue } from './template';
+import { cutText } from './cut-text';
 
 /**
  * What the built-in run view (an MCP App every flow tool offers) shows of a
@@ -43,7 +44,7 @@ function shown(text: string): string {
       ? text
       : `[${dataUrlType(text)} picture, ${Math.round(dataUrlBytes(text) / 1024)} KB: too large to show here]`;
   }
-  return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}…` : text;
+  return text.length > MAX_OUTPUT_CHARS ? `${cutText(text, MAX_OUTPUT_CHARS)}…` : text;
 }
 
 export function runViewData(flow: Flow, record: RunRecord): RunViewData {

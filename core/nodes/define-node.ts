@@ -9,6 +9,7 @@ import type { AgentResolver } from '../model/agents';
 import type { LlmMessage, StepLinks, TokenUsage } from '../model/run';
 import type { SubflowPort } from '../model/subflows';
 import type { ToolCallRecord, ToolPort } from '../model/tools';
+import { cutText } from '../model/cut-text';
 
 export type { ConfigTemplate, PortSpec } from '../model/node-catalogue';
 
@@ -250,5 +251,5 @@ export function defineNode<Config, const Type extends string>(
 /** Shortens a text for previews. */
 export function preview(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return flat.length > max ? `${cutText(flat, max - 1)}…` : flat;
 }

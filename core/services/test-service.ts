@@ -14,6 +14,7 @@ import {
 import { resultTexts, toolResult } from '../model/tool-result';
 import { schemaProblems } from '../model/json-schema';
 import type { RunService } from './run-service';
+import { cutText } from '../model/cut-text';
 
 /** Test cases run at once, like a CI job's matrix: enough to overlap model calls, few enough for a local model. */
 export const TEST_CONCURRENCY = 4;
@@ -167,7 +168,7 @@ export class TestService {
 
   /** Why the expectation does not hold, or undefined when it does. Throws when it cannot be checked. */
   private async check(expectation: Expectation, observed: Observed, signal?: AbortSignal): Promise<string | undefined> {
-    const shown = (text: string) => JSON.stringify(text.length > 200 ? `${text.slice(0, 199)}…` : text);
+    const shown = (text: string) => JSON.stringify(text.length > 200 ? `${cutText(text, 199)}…` : text);
     switch (expectation.kind) {
       case 'equals':
         return observed.text.trim() === expectation.value.trim() ? undefined : `got ${shown(observed.text)}`;

@@ -4,6 +4,7 @@ import { shortRunId, type RunRecord } from '../../../core/model/run';
 import { templateReferences } from '../../../core/model/template';
 import { HIDDEN } from '../../../core/model/secrets';
 import { useAppStore } from '../store/app-store';
+import { cutText } from '../../../core/model/cut-text';
 
 // A preview, not the whole prompt: the step's details show that in full after a run.
 const PREVIEW_CHARS = 600;
@@ -49,7 +50,7 @@ export function TemplatePreview({ template }: { template: string }) {
   return (
     <div className="template-preview" aria-label="With the run's values">
       <small className="muted">With run {shortRunId(run.id)}&apos;s values:</small>
-      <pre>{text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length} characters)` : text}</pre>
+      <pre>{text.length > PREVIEW_CHARS ? `${cutText(text, PREVIEW_CHARS)}… (${text.length} characters)` : text}</pre>
       {readsItem && (
         <small className="muted">{'{{item}}'} is left empty here: each item fills it in as the node runs for it</small>
       )}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { cutText } from '../../../core/model/cut-text';
 
 /**
  * Characters of a text shown before "Show all". A step's output can be
@@ -29,7 +30,7 @@ export function ClippedText({
   return (
     <>
       <Element className={className} aria-label={label}>
-        {isClipped ? `${text.slice(0, SHOWN_CHARS)}…` : text}
+        {isClipped ? `${cutText(text, SHOWN_CHARS)}…` : text}
       </Element>
       {isClipped && <ShowMore onClick={() => setWhole(true)}>Show all {count(text.length)} characters</ShowMore>}
     </>

@@ -29,6 +29,7 @@ import { stringifyValue } from '../../../core/model/template';
 import { subflowOutput } from '../../../core/model/subflows';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import type { AppState } from './app-store';
+import { cutText } from '../../../core/model/cut-text';
 
 /** The run started from the editor, shown live on the canvas. */
 export interface RunSlice {
@@ -215,7 +216,7 @@ export const createRunSlice: StateCreator<AppState, [], [], RunSlice> = (set, ge
     const main = chatParameter(flow)?.name;
     const texts = [main ? run.inputs[main] : undefined, ...Object.values(run.inputs)];
     const first = texts.find((v): v is string => typeof v === 'string' && v.trim() !== '');
-    const name = first ? `“${first.length > 40 ? `${first.slice(0, 39)}…` : first}”` : `Run ${shortRunId(run.id)}`;
+    const name = first ? `“${first.length > 40 ? `${cutText(first, 39)}…` : first}”` : `Run ${shortRunId(run.id)}`;
     // Test cases being edited that cannot be saved yet: the new one joins them, saved with them.
     const typed = testDrafts.get(flowId);
     const test = nextTestCase(typed ?? flow.tests, run.inputs, name);
@@ -496,7 +497,7 @@ const shortened = (text: string) => {
     .slice(0, PREVIEW_LENGTH * 4)
     .replace(/\s+/g, ' ')
     .trim();
-  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH - 1)}…` : flat;
+  return flat.length > PREVIEW_LENGTH ? `${cutText(flat, PREVIEW_LENGTH - 1)}…` : flat;
 };
 
 /** The last words an LLM step has streamed so far, on one line, as long as an output preview. */
