@@ -23,6 +23,9 @@ export async function serveStdio(services: Services, version: string): Promise<v
   const host = new McpHost(services, version);
   // The answers of one turn leave in one system call (see coalesceWrites).
   coalesceWrites(process.stdout);
+  // While the client reads slower than answers come, each answer waits for 'drain' (the SDKs' send):
+  // many calls at once are many listeners, not a leak, and Node's warning of one went to the client's log.
+  process.stdout.setMaxListeners(0);
   const input = new LineLimiter(process.stdin, MAX_STDIO_MESSAGE_BYTES, (start, size) => {
     const limit = MAX_STDIO_MESSAGE_BYTES / 1024 / 1024;
     const what = `the message is ${(size / 1024 / 1024).toFixed(1)} MB; messages are limited to ${limit} MB`;

@@ -264,6 +264,43 @@ describe('flowbench mcp (stdio)', () => {
     expect(await storedRuns(db, 20)).toHaveLength(20);
   });
 
+  it('answers 2,000 calls sent at once to a client that reads slowly, saying nothing on stderr but that it serves', async () => {
+    const raw = spawnRawStdio(db);
+    let stderr = '';
+    raw.child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      raw.send({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'slow reader', version: '1' } },
+      });
+      raw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // The client reads nothing for a while: the pipe fills, and each answer waits for it to drain.
+      raw.child.stdout.pause();
+      const calls = Array.from({ length: 2000 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'echo_tool', arguments: { message: `m${i}` } },
+      }));
+      raw.sendLine(calls.map((call) => JSON.stringify(call)).join('\n'));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      raw.child.stdout.resume();
+      const deadline = Date.now() + 30_000;
+      while (raw.messages.filter((m) => typeof m.id === 'number' && m.id > 0).length < 2000 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const answers = raw.messages.filter((m) => typeof m.id === 'number' && m.id > 0);
+      expect(answers).toHaveLength(2000);
+      expect(answers.every((m) => textOf(m.result)[0] === `You said: m${(m.id as number) - 1}`)).toBe(true);
+      // Node's "MaxListenersExceededWarning: Possible EventEmitter memory leak" went to the client's log.
+      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^flowbench mcp: serving \d+ flow tool/)]);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('answers a call made while another process holds the write lock at once (its run is in the run journal) and stores the run when the lock is released', async () => {
     // A first call proves the database takes this server's writes; until then answers wait for commits.
     await client.callTool({ name: 'echo_tool', arguments: { message: 'first' } });
