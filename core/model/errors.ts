@@ -90,6 +90,7 @@ export const ERROR_CODES = {
     'another process held the database write lock longer than Flowbench waits for it, or runs asked for (a run, a list, a delete) have records not written yet; try again',
   DATABASE_ERROR: 'SQLite reported an error',
   HOST_UNREACHABLE: 'the editor could not reach Flowbench (the app or `flowbench serve` stopped)',
+  PORT_UNAVAILABLE: '`flowbench serve` could not listen on its port: another program has it, or it needs privileges',
   INTERNAL_ERROR: 'an unexpected error; please report it',
 } as const;
 

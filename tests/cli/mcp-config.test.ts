@@ -25,6 +25,16 @@ describe('flowbench mcp-config (issue 17, point 7)', () => {
         http: { url: string; headers: { Authorization: string } };
       };
       expect(json.http).toEqual({ url: serve.mcpUrl, headers: { Authorization: `Bearer ${serve.token}` } });
+      // A second serve on its port says so and what to do (it was INTERNAL_ERROR, "please report it", with a
+      // stack), and the port recorded is still the first one's.
+      const second = await runCli(['--db', db, 'serve', '--port', String(serve.port)]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(
+        `flowbench: error [PORT_UNAVAILABLE]: port ${serve.port} is in use (another \`flowbench serve\` or the app?): stop it, or pick another with --port (0 takes any free one)\n`,
+      );
+      expect((await runCli(['--db', db, 'mcp-config', '--client', 'generic'])).stdout).toContain(
+        `port ${serve.port}: \`flowbench serve\` is running there`,
+      );
     } finally {
       await serve.stop();
     }

@@ -14,6 +14,7 @@ import {
 } from '../../host/client-config';
 import { printJson, printLine, type CliContext } from '../context';
 import { usageError } from '../usage';
+import { FlowbenchError } from '../../model/errors';
 
 /** Best effort: the platform's opener; the URL is printed either way. */
 function openInBrowser(url: string): void {
@@ -29,6 +30,24 @@ function parsePort(text: string): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw usageError(`--port takes a port number, got "${text}"`);
   return port;
+}
+
+/** Why `serve` could not listen on `port`, said as what to do; undefined for any other failure. */
+function portError(error: unknown, port: number): FlowbenchError | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new FlowbenchError(
+      'PORT_UNAVAILABLE',
+      `port ${port} is in use (another \`flowbench serve\` or the app?): stop it, or pick another with --port (0 takes any free one)`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new FlowbenchError(
+      'PORT_UNAVAILABLE',
+      `port ${port} needs privileges this user does not have: pick one from 1024 up with --port (0 takes any free one)`,
+    );
+  }
+  return undefined;
 }
 
 const WHERE: Record<Client, string> = {
@@ -64,11 +83,12 @@ export function registerMcpCommands(program: Command, ctx: CliContext): void {
     .option('--no-auth', 'accept MCP requests without the bearer token (only on a machine you alone use)')
     .action(async (options: { port: string; auth: boolean; open?: boolean }) => {
       ctx.isLongLived = true;
-      const host = await lib.startHttpHost(ctx.services, {
-        port: parsePort(options.port),
-        requireAuth: options.auth,
-        version: lib.FLOWBENCH_VERSION,
-      });
+      const port = parsePort(options.port);
+      const host = await lib
+        .startHttpHost(ctx.services, { port, requireAuth: options.auth, version: lib.FLOWBENCH_VERSION })
+        .catch((error: unknown) => {
+          throw portError(error, port) ?? error;
+        });
       // mcp-config reads it: the HTTP URL it prints names the port in use.
       lib.recordServe(ctx.services, host.port);
       printLine(`Flowbench is serving on ${host.url}`);
