@@ -91,6 +91,20 @@ describe('openDatabase', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
+  it('says it cannot create a database where no file can be made, naming the path, rather than failing as a bug', () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, 'not a folder');
+    const path = join(file, 'flows.db');
+    expect(() => openDatabase(path)).toThrow(
+      expect.objectContaining({
+        code: 'DATABASE_ERROR',
+        message: expect.stringMatching(
+          new RegExp(`^cannot create the database ${path}: .*; choose another place with --db or FLOWBENCH_DB$`),
+        ),
+      }),
+    );
+  });
+
   it('refuses a database written by a newer Flowbench', () => {
     const path = join(tempDir(), 'future.db');
     openDatabase(path).close();

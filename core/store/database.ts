@@ -140,9 +140,25 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
  * SHM files the database file's permissions.
  */
 function createPrivateFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
-  chmodSync(path, 0o600);
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // A folder this user may not write in, a read-only disk: said as such (no stack), not as a bug to report.
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EROFS'
+          ? 'the disk is read-only'
+          : message;
+    throw new FlowbenchError(
+      'DATABASE_ERROR',
+      `cannot create the database ${path}: ${why}; choose another place with --db or FLOWBENCH_DB`,
+      { path },
+    );
+  }
 }
 
 function checkExisting(sqlite: Database.Database, path: string, knownMigrations: number): void {
