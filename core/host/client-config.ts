@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import {
@@ -168,7 +168,8 @@ export function writeClientConfig(
   const exists = existsSync(file);
   let doc: Record<string, unknown> = {};
   if (exists) {
-    const text = readFileSync(file, 'utf8');
+    // Read as an imported file is: a folder, a file this user may not read, each said (they were INTERNAL_ERROR).
+    const text = readImportFile(file);
     if (text.trim() !== '') {
       let parsed: unknown;
       try {
@@ -191,14 +192,23 @@ export function writeClientConfig(
     kept: Object.keys(existing).filter((n) => !names.includes(n)),
   };
   const next = { ...doc, [key]: { ...existing, ...servers } };
-  mkdirSync(dirname(file), { recursive: true });
-  if (exists) {
-    result.backup = `${file}.${new Date(now).toISOString().replace(/[:.]/g, '-')}.bak`;
-    copyFileSync(file, result.backup);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    if (exists) {
+      result.backup = `${file}.${new Date(now).toISOString().replace(/[:.]/g, '-')}.bak`;
+      copyFileSync(file, result.backup);
+    }
+    const temporary = `${file}.flowbench-${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    // Written through a temporary file renamed over it: a write that fails leaves the file as it was.
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw invalid(
+      file,
+      `it cannot be written (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : message})`,
+    );
   }
-  const temporary = `${file}.flowbench-${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
   return result;
 }
 

@@ -36,7 +36,8 @@ export const ERROR_CODES = {
   MODEL_NOT_SET: 'a model node names no model and its provider has no default model',
   SERVER_NOT_FOUND: 'no connected MCP server has that name',
   CHANNEL_NOT_FOUND: 'the flow has no memory channel of that name',
-  CLIENT_CONFIG_INVALID: "an MCP client's config file is not a JSON object Flowbench can add to; it was left as it is",
+  CLIENT_CONFIG_INVALID:
+    "an MCP client's config file is not a JSON object Flowbench can add to, or cannot be written; it was left as it is",
   SECRET_UNAVAILABLE:
     "a key is kept in a store this process cannot open (the keychain, or the desktop app's safeStorage); enter it again",
   AGENT_NOT_FOUND: 'no agent or agent version has that id or name',

@@ -14,7 +14,7 @@ export function readImportFile(path: string): string {
     size = stat.size;
   } catch (error) {
     if (error instanceof FlowbenchError) throw error;
-    throw new FlowbenchError('FILE_NOT_FOUND', `cannot read ${path}: no such file`, { path }, { cause: error });
+    throw unreadable(path, error);
   }
   if (size > MAX_IMPORT_BYTES) {
     throw new FlowbenchError(
@@ -27,5 +27,22 @@ export function readImportFile(path: string): string {
       },
     );
   }
-  return readFileSync(path, 'utf8');
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    // A file this user may not read was INTERNAL_ERROR ("please report it") with Node's stack.
+    throw unreadable(path, error);
+  }
+}
+
+/** FILE_NOT_FOUND saying why `path` cannot be read: missing, not allowed, or what the system said. */
+function unreadable(path: string, error: unknown): FlowbenchError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const why =
+    code === 'ENOENT' || code === 'ENOTDIR'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : message;
+  return new FlowbenchError('FILE_NOT_FOUND', `cannot read ${path}: ${why}`, { path });
 }

@@ -70,5 +70,21 @@ describe('flowbench mcp-config (issue 17, point 7)', () => {
     expect(refused.stderr).toContain('CLIENT_CONFIG_INVALID');
     expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": { , } }');
     expect((await runCli(['--db', db, 'mcp-config', '--write'])).stderr).toContain('--write needs a client');
+
+    // A folder given as the file, and a file that cannot be written (its folder would be under a file): each
+    // said, where both were INTERNAL_ERROR ("please report it") with Node's stack.
+    const write = (path: string) => runCli(['--db', db, 'mcp-config', '--client', 'cursor', '--write', '--file', path]);
+    const folder = await write(tempDir());
+    expect([folder.code, folder.stderr]).toEqual([
+      1,
+      `flowbench: error [FILE_NOT_FOUND]: ${tempDir()} is not a file\n`,
+    ]);
+    const underFile = await write(join(file, 'mcp.json'));
+    expect(underFile.code).toBe(1);
+    expect(underFile.stderr).toMatch(
+      new RegExp(
+        `^flowbench: error \\[CLIENT_CONFIG_INVALID\\]: ${join(file, 'mcp.json')} was left as it is: it cannot be written \\(.+\\)\\n$`,
+      ),
+    );
   });
 });
