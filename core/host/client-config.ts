@@ -14,6 +14,7 @@ import { FlowbenchError } from '../model/errors';
 import { isRecord } from '../model/is-record';
 import { readImportFile } from '../services/read-import-file';
 import { BIN_PATH } from './bin-path';
+import { fileErrorReason } from '../model/file-errors';
 
 /**
  * What each desktop MCP client needs to reach Flowbench, and writing it into
@@ -203,11 +204,7 @@ export function writeClientConfig(
     renameSync(temporary, file);
   } catch (error) {
     // Written through a temporary file renamed over it: a write that fails leaves the file as it was.
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw invalid(
-      file,
-      `it cannot be written (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : message})`,
-    );
+    throw invalid(file, `it cannot be written (${fileErrorReason(error)})`);
   }
   return result;
 }

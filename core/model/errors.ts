@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   INVALID_JSON: 'a file or body is not valid JSON',
   UNSUPPORTED_FORMAT: 'a file is not in a format Flowbench can import',
   FILE_NOT_FOUND: 'a file does not exist or cannot be read',
+  FILE_NOT_WRITABLE: 'a file cannot be written where asked (a folder, or a place this user may not write in)',
   FILE_TOO_LARGE: 'a file is over the import size limit',
   FLOW_NOT_FOUND: 'no flow has that id, name or tool name',
   AMBIGUOUS_FLOW: 'more than one flow has that name',
@@ -106,6 +107,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'INVALID_JSON',
   'UNSUPPORTED_FORMAT',
   'FILE_NOT_FOUND',
+  'FILE_NOT_WRITABLE',
   'FILE_TOO_LARGE',
   'FLOW_NOT_FOUND',
   'AMBIGUOUS_FLOW',
@@ -132,6 +134,7 @@ const USER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'SECRET_UNAVAILABLE',
   'AGENT_NOT_REVIEWED',
   'SUBFLOW_CYCLE',
+  'PORT_UNAVAILABLE',
 ]);
 
 /** True when the code means the caller can fix the input (the code survives where the class does not). */

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { FlowbenchError } from '../model/errors';
 import { MAX_FLOW_FILE_BYTES, megabytes } from '../model/limits';
+import { fileErrorReason } from '../model/file-errors';
 
 /** Imports larger than this are refused before being read. */
 export const MAX_IMPORT_BYTES = MAX_FLOW_FILE_BYTES;
@@ -37,12 +38,5 @@ export function readImportFile(path: string): string {
 
 /** FILE_NOT_FOUND saying why `path` cannot be read: missing, not allowed, or what the system said. */
 function unreadable(path: string, error: unknown): FlowbenchError {
-  const { code, message } = error as NodeJS.ErrnoException;
-  const why =
-    code === 'ENOENT' || code === 'ENOTDIR'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : message;
-  return new FlowbenchError('FILE_NOT_FOUND', `cannot read ${path}: ${why}`, { path });
+  return new FlowbenchError('FILE_NOT_FOUND', `cannot read ${path}: ${fileErrorReason(error)}`, { path });
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import * as schema from './schema';
+import { fileErrorReason } from '../model/file-errors';
 
 /** Marks the file as Flowbench's in the SQLite header ("FLOW"). */
 export const APPLICATION_ID = 0x464c4f57;
@@ -146,16 +147,9 @@ function createPrivateFile(path: string): void {
     chmodSync(path, 0o600);
   } catch (error) {
     // A folder this user may not write in, a read-only disk: said as such (no stack), not as a bug to report.
-    const { code, message } = error as NodeJS.ErrnoException;
-    const why =
-      code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EROFS'
-          ? 'the disk is read-only'
-          : message;
     throw new FlowbenchError(
       'DATABASE_ERROR',
-      `cannot create the database ${path}: ${why}; choose another place with --db or FLOWBENCH_DB`,
+      `cannot create the database ${path}: ${fileErrorReason(error)}; choose another place with --db or FLOWBENCH_DB`,
       { path },
     );
   }

@@ -35,6 +35,12 @@ describe('flowbench CLI: flows', () => {
 
     const first = join(tempDir(), 'first.json');
     expect((await runCli(['--db', db, 'export', imported.toolName, '--out', first])).code).toBe(0);
+    // A folder as --out was INTERNAL_ERROR ("please report it") with Node's stack.
+    const intoFolder = await runCli(['--db', db, 'export', imported.toolName, '--out', tempDir()]);
+    expect([intoFolder.code, intoFolder.stderr]).toEqual([
+      1,
+      `flowbench: error [FILE_NOT_WRITABLE]: cannot write ${tempDir()}: it is a folder\n`,
+    ]);
     const other = join(tempDir(), 'b.db');
     await runJson(['--db', other, 'import', first]);
     const second = await runCli(['--db', other, 'export', imported.id]);

@@ -6,12 +6,23 @@ import { errorsIn, formatProblem, hasErrors, type Problem } from '../../model/pr
 import type { FlowSummary } from '../../model/summaries';
 import { columns } from '../columns';
 import { printJson, printLine, type CliContext } from '../context';
+import { fileErrorReason } from '../../model/file-errors';
+import { FlowbenchError } from '../../model/errors';
 
 interface JsonOption {
   json?: boolean;
 }
 
 /** What MCP clients get of a flow: a published version (and whether the draft moved on since), or nothing yet. */
+/** Writes `--out`'s file; a folder, or a place this user may not write, is said (it was INTERNAL_ERROR). */
+function writeOut(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new FlowbenchError('FILE_NOT_WRITABLE', `cannot write ${path}: ${fileErrorReason(error)}`, { path });
+  }
+}
+
 export function publishedState(f: Pick<FlowSummary, 'publishedVersion' | 'hasUnpublishedChanges'>): string {
   if (f.publishedVersion === undefined) return 'never published';
   return `v${f.publishedVersion}${f.hasUnpublishedChanges ? ', draft changed' : ''}`;
@@ -84,7 +95,7 @@ export function registerFlowCommands(program: Command, ctx: CliContext): void {
     .action(async (ref: string, options: { out?: string; format: string }) => {
       const format = assertExportFormat(options.format);
       const { text, leftOut } = await ctx.services.flowService.exportFile(ctx.flows.resolve(ref).id, format);
-      if (options.out) writeFileSync(options.out, text);
+      if (options.out) writeOut(options.out, text);
       else process.stdout.write(text);
       // On stderr: stdout may be the file itself.
       if (leftOut.length > 0) process.stderr.write(`flowbench: not in the ${format} file: ${leftOut.join(', ')}\n`);
