@@ -105,6 +105,19 @@ describe('openDatabase', () => {
     );
   });
 
+  // Linux only: elsewhere there is no /proc.
+  it.skipIf(process.platform !== 'linux')(
+    "says it cannot create a database under /proc instead of hanging (Node's recursive mkdir spins there)",
+    () => {
+      expect(() => openDatabase('/proc/flowbench-nowhere/flows.db')).toThrow(
+        expect.objectContaining({
+          code: 'DATABASE_ERROR',
+          message: expect.stringContaining('cannot create the database /proc/flowbench-nowhere/flows.db: no such file'),
+        }),
+      );
+    },
+  );
+
   it('refuses a database written by a newer Flowbench', () => {
     const path = join(tempDir(), 'future.db');
     openDatabase(path).close();

@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlowbenchError, toFlowbenchError } from '../model/errors';
 import { BUSY_TIMEOUT_MS, configureConnection } from './connection';
 import * as schema from './schema';
 import { fileErrorReason } from '../model/file-errors';
+import { makeFolders } from './make-folders';
 
 /** Marks the file as Flowbench's in the SQLite header ("FLOW"). */
 export const APPLICATION_ID = 0x464c4f57;
@@ -142,7 +143,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Flowbench
  */
 function createPrivateFile(path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeFolders(dirname(path), 0o700);
     closeSync(openSync(path, 'a', 0o600));
     chmodSync(path, 0o600);
   } catch (error) {
