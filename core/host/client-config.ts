@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../model/client-setup';
 import { FlowbenchError } from '../model/errors';
 import { isRecord } from '../model/is-record';
+import { makeFolders } from '../services/make-folders';
 import { readImportFile } from '../services/read-import-file';
 import { BIN_PATH } from './bin-path';
 import { fileErrorReason } from '../model/file-errors';
@@ -194,7 +195,7 @@ export function writeClientConfig(
   };
   const next = { ...doc, [key]: { ...existing, ...servers } };
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeFolders(dirname(file));
     if (exists) {
       result.backup = `${file}.${new Date(now).toISOString().replace(/[:.]/g, '-')}.bak`;
       copyFileSync(file, result.backup);

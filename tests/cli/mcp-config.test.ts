@@ -87,4 +87,18 @@ describe('flowbench mcp-config (issue 17, point 7)', () => {
       ),
     );
   });
+
+  // Linux only: elsewhere there is no /proc.
+  it.skipIf(process.platform !== 'linux')(
+    "--write under /proc says it cannot write there instead of hanging (Node's recursive mkdir spins there)",
+    async () => {
+      const db = join(tempDir(), 'proc.db');
+      const file = '/proc/flowbench-nowhere/mcp.json';
+      const result = await runCli(['--db', db, 'mcp-config', '--client', 'cursor', '--write', '--file', file]);
+      expect([result.code, result.stderr]).toEqual([
+        1,
+        `flowbench: error [CLIENT_CONFIG_INVALID]: ${file} was left as it is: it cannot be written (no such file)\n`,
+      ]);
+    },
+  );
 });
