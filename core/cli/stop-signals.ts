@@ -1,6 +1,6 @@
 import { FlowbenchError } from '../model/errors';
 
-/** How a command that runs flows was stopped; null while it was not. */
+/** How a command that runs flows was stopped, if it was. */
 export interface StopSignals {
   /** 130 after Ctrl-C, 143 after SIGTERM (as a shell reports a process its signal ended), undefined otherwise. */
   readonly exitCode: number | undefined;

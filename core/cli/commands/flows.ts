@@ -13,7 +13,6 @@ interface JsonOption {
   json?: boolean;
 }
 
-/** What MCP clients get of a flow: a published version (and whether the draft moved on since), or nothing yet. */
 /** Writes `--out`'s file; a folder, or a place this user may not write, is said (it was INTERNAL_ERROR). */
 function writeOut(path: string, text: string): void {
   try {
@@ -23,6 +22,7 @@ function writeOut(path: string, text: string): void {
   }
 }
 
+/** What MCP clients get of a flow: a published version (and whether the draft moved on since), or nothing yet. */
 export function publishedState(f: Pick<FlowSummary, 'publishedVersion' | 'hasUnpublishedChanges'>): string {
   if (f.publishedVersion === undefined) return 'never published';
   return `v${f.publishedVersion}${f.hasUnpublishedChanges ? ', draft changed' : ''}`;
