@@ -27,7 +27,11 @@ export function numberOption(
   const value = text.trim() === '' ? Number.NaN : Number(text);
   if (!Number.isFinite(value) || (whole && !Number.isInteger(value)) || value < min || value > max) {
     const kind = whole ? 'a whole number' : 'a number';
-    const range = Number.isFinite(min) && Number.isFinite(max) ? ` from ${count(min)} to ${count(max)}` : '';
+    const range = Number.isFinite(min)
+      ? ` from ${count(min)}${Number.isFinite(max) ? ` to ${count(max)}` : ''}`
+      : Number.isFinite(max)
+        ? ` up to ${count(max)}`
+        : '';
     throw usageError(`${flag} takes ${kind}${range}, got "${text}"`);
   }
   return value;

@@ -16,6 +16,14 @@ describe('flowbench mcp-config (issue 17, point 7)', () => {
     expect(idle.code).toBe(0);
     expect(idle.stdout).toContain("port 4747, `flowbench serve`'s default; none is running now");
     expect(idle.stdout).toContain('http://127.0.0.1:4747/mcp');
+    // An empty port (an unset shell variable) was read as 0: serve took any free port, mcp-config wrote port 0.
+    for (const command of ['serve', 'mcp-config']) {
+      const refused = await runCli(['--db', db, command, '--port', '']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        'flowbench: error [USAGE_ERROR]: --port takes a whole number from 0 to 65,535, got ""\n',
+      );
+    }
 
     const serve = await startServe(db);
     try {

@@ -101,6 +101,14 @@ describe('seed 003: a workflow run in its summary and Markdown representations',
     const missing = await runCli(['--db', db, 'runs', 'show', run.id, '--step', 'Nope']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NODE_NOT_FOUND');
+    // A pass that is no whole number from 1 is refused, worded as every number option.
+    for (const pass of ['', '0', '1.5']) {
+      const refused = await runCli(['--db', db, 'runs', 'show', run.id, '--step', 'Labeler', '--iteration', pass]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        `flowbench: error [USAGE_ERROR]: --iteration takes a whole number from 1, got "${pass}"\n`,
+      );
+    }
 
     // Over MCP the trigger data is any JSON value too, and the run stops the same way.
     expect((await runCli(['--db', db, 'publish', imported.id])).code).toBe(0);

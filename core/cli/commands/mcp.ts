@@ -13,7 +13,7 @@ import {
   type WriteResult,
 } from '../../host/client-config';
 import { printJson, printLine, type CliContext } from '../context';
-import { usageError } from '../usage';
+import { numberOption, usageError } from '../usage';
 import { FlowbenchError } from '../../model/errors';
 
 /** Best effort: the platform's opener; the URL is printed either way. */
@@ -25,12 +25,8 @@ function openInBrowser(url: string): void {
   child.unref();
 }
 
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw usageError(`--port takes a port number, got "${text}"`);
-  return port;
-}
+/** `--port ""` (an unset shell variable) used to read as 0, any free port: numberOption refuses it. */
+const parsePort = (text: string): number => numberOption('--port', text, { min: 0, max: 65535 });
 
 /** Why `serve` could not listen on `port`, said as what to do; undefined for any other failure. */
 function portError(error: unknown, port: number): FlowbenchError | undefined {

@@ -161,9 +161,7 @@ function printStepOutput(
   iteration: string | undefined,
   json: boolean | undefined,
 ): void {
-  const pass = iteration === undefined ? undefined : Number(iteration);
-  if (pass !== undefined && (!Number.isInteger(pass) || pass < 1))
-    throw usageError(`--iteration takes a pass number from 1, got "${iteration}"`);
+  const pass = iteration === undefined ? undefined : numberOption('--iteration', iteration, { min: 1 });
   const step = run.steps.findLast((s) => s.nodeId === nodeId && (pass === undefined || (s.iteration ?? 1) === pass));
   if (!step) {
     throw new FlowbenchError(
