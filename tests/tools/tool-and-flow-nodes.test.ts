@@ -129,6 +129,20 @@ describe('mcp_tool node', () => {
     });
   });
 
+  it('a server that dies mid-call is SERVER_UNAVAILABLE with the last words of its stderr; the next call starts it again', async () => {
+    const s = open();
+    s.servers.set(fixtureStdio('misbehaving', 'misbehaving-server.mjs'));
+    const crashing = s.flows.create(toolFlow('crashing', { server: 'misbehaving', tool: 'crash', arguments: [] }));
+    const run = await s.runner.run({ flow: crashing, inputs: {}, trigger: 'cli' });
+    expect(run.error).toMatchObject({
+      code: 'SERVER_UNAVAILABLE',
+      message: 'server "misbehaving" closed while crash ran (its stderr: FATAL: the index file is corrupt)',
+    });
+    const fine = s.flows.create(toolFlow('fine', { server: 'misbehaving', tool: 'ok', arguments: [] }));
+    const again = await s.runner.run({ flow: fine, inputs: {}, trigger: 'cli' });
+    expect(again.status).toBe('succeeded');
+  });
+
   it('arguments that break the tool’s schema are TOOL_ARGUMENTS_INVALID and never reach it', async () => {
     const s = open();
     const bad = s.flows.create(
