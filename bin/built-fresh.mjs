@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const builtCli = `${root}out/cli/main.mjs`;
+export const builtCli = `${root}out/cli/main.cjs`;
 
 /** True when some .ts file under `dir` that goes into the build (not a test) is newer than `since` (milliseconds). */
 function changedSince(dir, since) {

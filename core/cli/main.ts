@@ -61,5 +61,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
   throw error;
 });
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
+// Not a top-level await: the CLI is built as one CommonJS script, whose compiled code Node can keep (bin/run-built.mjs).
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

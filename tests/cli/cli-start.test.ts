@@ -2,25 +2,25 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunkOf, inspectCliBuild, loadedWith, sourcesOf, type Outputs } from '../helpers/build-chunks';
+import { importedLater, inspectCliBuild, loadedWith, type Inputs } from '../helpers/cli-build';
 import { runCli } from '../helpers/cli';
 
 /** The Node built-in modules a process loaded, printed at its exit by a module it was started with. */
 const BUILTINS_AT_EXIT = `process.on('exit', () =>
   process.stderr.write('BUILTINS ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`;
 
-/** The sources of the chunks every command loads, and of those `also` names (a chunk's name). */
-function sourcesAtStart(outputs: Outputs, also: RegExp[] = []): string[] {
-  // main.mjs parses the command line; lib.ts imports the runtime before any command's action.
-  const entries = [/\/main\.mjs$/, /\/runtime-[^/]+\.mjs$/, ...also];
-  return sourcesOf(outputs, new Set(entries.flatMap((name) => [...loadedWith(outputs, chunkOf(outputs, name))])));
+/** The sources every command runs at start, and those run with the sources `also` names (each one `import()` loads). */
+function sourcesAtStart(inputs: Inputs, also: string[] = []): string[] {
+  // main.ts parses the command line; lib.ts imports the runtime before any command's action.
+  const later = importedLater(inputs);
+  for (const source of ['core/cli/runtime.ts', ...also]) expect(later).toContain(source);
+  return [...new Set(['core/cli/main.ts', 'core/cli/runtime.ts', ...also].flatMap((s) => [...loadedWith(inputs, s)]))];
 }
 
 describe('what every flowbench command loads at start', () => {
   it('leaves out the MCP SDK, its zod 3 and ajv: they load with the first MCP connection, `flowbench mcp` or `serve`', async () => {
-    const { outputs } = (await inspectCliBuild()).metafile;
-    const chunks = Object.keys(outputs);
-    const sources = sourcesAtStart(outputs);
+    const { inputs } = (await inspectCliBuild()).metafile;
+    const sources = sourcesAtStart(inputs);
     // What the start needs is there: the check reads the right chunks.
     expect(sources.some((source) => source.includes('core/services/open-services.ts'))).toBe(true);
     expect(sources.some((source) => source.includes('core/tools/mcp-connections.ts'))).toBe(true);
@@ -29,15 +29,15 @@ describe('what every flowbench command loads at start', () => {
     );
     expect(heavy).toEqual([]);
     // They are still built, for the commands that load them.
-    const all = sourcesOf(outputs, chunks);
+    const all = Object.keys(inputs);
     expect(all.some((source) => source.includes('node_modules/@modelcontextprotocol/sdk/dist/esm/client/'))).toBe(true);
     expect(all.some((source) => source.includes('core/mcp/stdio.ts'))).toBe(true);
   });
 
   it('leaves out YAML, JSONC and the importers and exporters: they load with a file to read or write', async () => {
-    const { outputs } = (await inspectCliBuild()).metafile;
+    const { inputs } = (await inspectCliBuild()).metafile;
     // `flowbench mcp` and `serve` as well: neither reads a file of another tool before a request asks.
-    const sources = sourcesAtStart(outputs, [/\/stdio-[A-Z0-9]+\.mjs$/, /\/http-host-[^/]+\.mjs$/]);
+    const sources = sourcesAtStart(inputs, ['core/mcp/stdio.ts', 'core/mcp/stdio-modern.ts', 'core/host/http-host.ts']);
     // The examples a new database is seeded with are read at start, as native flows.
     expect(sources.some((source) => source.includes('core/services/examples.ts'))).toBe(true);
     const formats = sources.filter((source) =>
@@ -47,14 +47,14 @@ describe('what every flowbench command loads at start', () => {
     );
     expect(formats).toEqual([]);
     // They are built, for the commands that read and write files.
-    const all = sourcesOf(outputs, Object.keys(outputs));
+    const all = Object.keys(inputs);
     expect(all.some((source) => source.includes('node_modules/yaml/'))).toBe(true);
     expect(all.some((source) => source.includes('core/formats/detect.ts'))).toBe(true);
   });
 
   it('`serve` starts the editor without the MCP SDKs: its /mcp endpoint loads them with its first request', async () => {
-    const { outputs } = (await inspectCliBuild()).metafile;
-    const sources = sourcesAtStart(outputs, [/\/http-host-[^/]+\.mjs$/]);
+    const { inputs } = (await inspectCliBuild()).metafile;
+    const sources = sourcesAtStart(inputs, ['core/host/http-host.ts']);
     // The editor's side is there: its API and its pages.
     expect(sources.some((source) => source.includes('core/host/api-host.ts'))).toBe(true);
     expect(sources.some((source) => source.includes('core/host/static-files.ts'))).toBe(true);
@@ -64,8 +64,9 @@ describe('what every flowbench command loads at start', () => {
       /node_modules\/(@modelcontextprotocol\/|ajv\/)|core\/mcp\/(?!read-body|open-ended)/.test(source),
     );
     expect(mcp).toEqual([]);
-    // The endpoint's chunk, loaded by the first /mcp request, holds both revisions' servers.
-    const endpoint = sourcesOf(outputs, loadedWith(outputs, chunkOf(outputs, /\/mcp-endpoint-[^/]+\.mjs$/)));
+    // The endpoint, loaded by the first /mcp request, brings both revisions' servers.
+    expect(importedLater(inputs)).toContain('core/host/mcp-endpoint.ts');
+    const endpoint = [...loadedWith(inputs, 'core/host/mcp-endpoint.ts')];
     expect(endpoint.some((source) => source.includes('node_modules/@modelcontextprotocol/sdk/dist/esm/server/'))).toBe(
       true,
     );

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { inspectCliBuild } from '../helpers/build-chunks';
+import { inspectCliBuild } from '../helpers/cli-build';
 
 // The model library loads before the first model call of every new process (model-library.ts). Each
 // AI SDK provider package pins its own exact @ai-sdk/provider-utils: with versions that do not agree,

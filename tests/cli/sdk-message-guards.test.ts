@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inspectCliBuild } from '../helpers/build-chunks';
+import { inspectCliBuild } from '../helpers/cli-build';
 // @ts-expect-error -- a plain ES module script without type declarations
 import { withGuardPrechecks } from '../../scripts/sdk-message-guards.mjs';
 
@@ -9,7 +9,10 @@ describe("the CLI build's quick refusals in front of the MCP SDKs' message guard
   it('are in front of every guard of both SDKs in the built CLI', async () => {
     const { outputFiles } = await inspectCliBuild();
     const definitions = outputFiles.flatMap(({ text }) => [
-      ...text.matchAll(/var (isJSONRPC(?:Notification|ResultResponse|ErrorResponse))\d* = \(value\) => ([^;]*);/g),
+      // `var x = …`, or `x = …` in a module the build runs only when imported (its `var` hoisted).
+      ...text.matchAll(
+        /^\s*(?:var )?(isJSONRPC(?:Notification|ResultResponse|ErrorResponse))\d* = \(value\) => ([^;]*);/gm,
+      ),
     ]);
     // The v2 server's three and the v1 SDK's three.
     expect(definitions.map(([, guard]) => guard).sort()).toEqual([

@@ -1,0 +1,56 @@
+import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli';
+import { useTempDir } from '../helpers/temp';
+
+const tempDir = useTempDir();
+
+/** `flowbench list` with its code cache in `cache` (XDG_CACHE_HOME); the cache files of `list` after it exited. */
+async function listWith(cache: string, env: NodeJS.ProcessEnv = {}) {
+  const result = await runCli(['--db', join(cache, 'f.db'), 'list'], { XDG_CACHE_HOME: cache, ...env });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('no flows yet');
+  const folder = join(cache, 'Flowbench', 'code');
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith('-list.cache'));
+  } catch {
+    // No folder: nothing was written.
+  }
+  return names.map((name) => ({ path: join(folder, name), ...statSync(join(folder, name)) }));
+}
+
+describe("the CLI's code cache (bin/run-built.mjs)", () => {
+  it('a command writes its compiled code as it exits, and the next launch takes it as it is', async () => {
+    const cache = tempDir();
+    const [written, ...more] = await listWith(cache);
+    expect(more).toEqual([]);
+    expect(written!.size).toBeGreaterThan(100_000);
+    // Only this user may read or write it: a cache is code that runs.
+    expect(written!.mode & 0o777).toBe(0o600);
+    expect(statSync(join(cache, 'Flowbench', 'code')).mode & 0o777).toBe(0o700);
+    // V8 took it: a cache it refused would be written again at exit.
+    const [again] = await listWith(cache);
+    expect(again!.mtimeMs).toBe(written!.mtimeMs);
+    expect(again!.ino).toBe(written!.ino);
+  });
+
+  it('a broken cache, or one others may write, is not used: the command runs, and writes its own in its place', async () => {
+    const cache = tempDir();
+    const [written] = await listWith(cache);
+    writeFileSync(written!.path, 'not a code cache');
+    const [rewritten] = await listWith(cache);
+    expect(rewritten!.size).toBeGreaterThan(100_000);
+
+    chmodSync(rewritten!.path, 0o666);
+    const [own] = await listWith(cache);
+    expect(own!.ino).not.toBe(rewritten!.ino);
+    expect(own!.mode & 0o777).toBe(0o600);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node’s own', async () => {
+    const cache = tempDir();
+    expect(await listWith(cache, { NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual([]);
+  });
+});
