@@ -32,8 +32,10 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 
-/** Caches kept at most: older ones (other builds, other commands) are removed when one is written. */
+/** Caches kept at most (about 2 MB each): the oldest go when one is written. */
 const KEEP = 40;
+/** Another build's caches go when one is written and they are older than this: an upgrade leaves none behind for long. */
+const OTHER_BUILD_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /** The folder caches go in, or undefined where there is none (no home folder). */
 function cacheFolder() {
@@ -73,8 +75,8 @@ function readOwned(path) {
   }
 }
 
-/** Writes the cache aside and renames it (launches at once read a whole file or none); then keeps the newest KEEP. */
-function writeCache(folder, path, data) {
+/** Writes the cache aside and renames it (launches at once read a whole file or none); then removes old ones. */
+function writeCache(folder, path, data, build) {
   try {
     // One level at a time, as core/store/make-folders.ts: Node's recursive mkdirSync spins for ever
     // where mkdir answers ENOENT though the parent exists (an XDG_CACHE_HOME under /proc).
@@ -88,7 +90,11 @@ function writeCache(folder, path, data) {
       .filter((name) => name.endsWith('.cache'))
       .map((name) => ({ name, at: statSync(join(folder, name)).mtimeMs }))
       .sort((a, b) => b.at - a.at);
-    for (const { name } of caches.slice(KEEP)) unlinkSync(join(folder, name));
+    const now = Date.now();
+    for (const [i, { name, at }] of caches.entries()) {
+      if (i >= KEEP || (!name.startsWith(`${build}-`) && now - at > OTHER_BUILD_KEPT_MS))
+        unlinkSync(join(folder, name));
+    }
   } catch {
     // A cache that cannot be written costs the next launch its compile, nothing else.
   }
@@ -111,7 +117,7 @@ export function runBuilt(file) {
   });
   if (path && (cachedData === undefined || script.cachedDataRejected)) {
     // At exit the script's cache holds every function this command ran, not only the start's.
-    process.once('exit', () => writeCache(folder, path, script.createCachedData()));
+    process.once('exit', () => writeCache(folder, path, script.createCachedData(), build));
   }
   const main = { exports: {} };
   script.runInThisContext()(main.exports, createRequire(file), main, file, dirname(file));

@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
@@ -47,6 +47,23 @@ describe("the CLI's code cache (bin/run-built.mjs)", () => {
     const [own] = await listWith(cache);
     expect(own!.ino).not.toBe(rewritten!.ino);
     expect(own!.mode & 0o777).toBe(0o600);
+  });
+
+  it("writing a cache removes another build's caches older than a day; a newer one stays (a checkout beside)", async () => {
+    const cache = tempDir();
+    const folder = join(cache, 'Flowbench', 'code');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const old = join(folder, '0123456789abcdef0123456789abcdef-v8-x64-list.cache');
+    const recent = join(folder, 'fedcba9876543210fedcba9876543210-v8-x64-list.cache');
+    writeFileSync(old, 'an older build', { mode: 0o600 });
+    writeFileSync(recent, 'a build used today', { mode: 0o600 });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    const written = await listWith(cache);
+    // This build's, written, and the recent one of the other build.
+    expect(written).toHaveLength(2);
+    expect(written.map((file) => file.path)).toContain(recent);
+    expect(existsSync(old)).toBe(false);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node’s own', async () => {
