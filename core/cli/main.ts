@@ -12,6 +12,7 @@ import { registerAgentCommands } from './commands/agents';
 import { registerMemoryCommand } from './commands/memory';
 import { registerSecretCommands } from './commands/secrets';
 import { registerDismissCommand } from './commands/dismiss';
+import { handleStdoutClosed } from '../services/stdout-closed';
 
 /** Builds the `flowbench` program; commands register themselves by area. */
 export function buildProgram(ctx: CliContext): Command {
@@ -56,11 +57,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// `flowbench runs list | head`: once the reader has gone, there is nobody to tell anything.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
+// `flowbench runs list | head`: once the reader has gone, there is nobody to tell anything (but see whenStdoutClosed).
+handleStdoutClosed();
 // Not a top-level await: the CLI is built as one CommonJS script, whose compiled code Node can keep (bin/run-built.mjs).
 void main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

@@ -9,6 +9,7 @@ import { PendingAnswers } from './pending-answers';
 import { answerInvalidLines, toStdout } from './stdio-reader';
 import { coalesceWrites } from './coalesced-writes';
 import { errorResponse } from './jsonrpc-errors';
+import { whenStdoutClosed } from '../services/stdout-closed';
 
 /**
  * `flowbench mcp`: one MCP connection over stdin/stdout, of whichever
@@ -43,7 +44,16 @@ export async function serveStdio(services: Services, version: string): Promise<v
         : // The v2 SDK is loaded only for the connections it serves.
           import('./stdio-modern').then(({ serveModern }) => serveModern(host, input));
   const stop = whenStopped();
-  let stoppedBy = await Promise.race([connection.then((c) => c?.closed).then(() => undefined), stop.signal]);
+  // A client that died closed our stdout too: its calls' answers cannot go anywhere, so they are not waited for.
+  const readerGone = whenStdoutClosed().then(() => {
+    process.stderr.write('flowbench mcp: the client stopped reading (its end of stdout closed): closing\n');
+    process.stdin.destroy();
+  });
+  let stoppedBy = await Promise.race([
+    connection.then((c) => c?.closed).then(() => undefined),
+    readerGone.then(() => undefined),
+    stop.signal,
+  ]);
   if (stoppedBy === undefined) {
     // The client closed the connection: questions asked through it (an ask node's, in a task) fail, as
     // nobody can answer them any more. Runs it started in the background (flows_start, tasks) go on to

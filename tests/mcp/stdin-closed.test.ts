@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { confirmFlow, llmFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT } from '../helpers/cli';
+import { buildFlow, input, llm } from '../helpers/flow-builder';
 import { prepareDatabase, publishFlows, slowModelDatabase } from '../helpers/mcp';
 import type { OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
@@ -131,6 +132,65 @@ describe('flowbench mcp when the client closes stdin', () => {
     expect(replies.find((r) => r.id === 2)).toMatchObject({ result: { content: expect.any(Array) } });
     expect(ms).toBeGreaterThan(800);
     expect(storedRuns(db)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+  });
+
+  it('a client that dies (stdin and stdout closed) leaves its flows_start run to end and be stored; the server then exits', async () => {
+    // Two model calls of 600 ms one after the other, started in the background.
+    const twoCalls = {
+      ...buildFlow({
+        id: 'two',
+        parameters: [{ name: 'question', type: 'string' }],
+        nodes: [
+          input(),
+          llm('a', 'A {{inputs.question}}'),
+          llm('b', 'B {{nodes.a.output}}'),
+          { id: 'result', type: 'output', config: { returnValues: [{ id: 'r', text: '{{nodes.b.output}}' }] } },
+        ],
+        edges: ['input>a', 'a>b', 'b>result'],
+      }),
+      tool: { name: 'two_calls' },
+    };
+    const made = await slowModelDatabase(join(tempDir(), 'gone.db'), 600, [llmFlow, twoCalls]);
+    closers.push(() => made.model.close());
+    const child = spawn(process.execPath, [BIN, '--db', made.db, 'mcp'], {
+      cwd: ROOT,
+      env: { ...process.env, FLOWBENCH_DB: '' },
+    });
+    closers.push(() => Promise.resolve(child.kill('SIGKILL')));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdin.write(
+      [
+        ...legacyOpening,
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'flows_start', arguments: { flowName: 'two_calls', initialVariables: { question: 'q' } } },
+        },
+        askCall(3),
+      ]
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+    );
+    await started;
+    // The client dies: its ends of both pipes close. The answer to its call then meets a closed pipe (EPIPE),
+    // where the server used to exit at once, the flows_start run killed mid-way and left "running".
+    child.stdout.destroy();
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('flowbench mcp: the client stopped reading (its end of stdout closed): closing');
+    const runs = new Database(made.db, { readonly: true });
+    try {
+      const rows = runs.prepare('SELECT flow_id, status FROM runs').all() as { flow_id: string; status: string }[];
+      expect(rows.find((r) => r.flow_id === 'two')?.status).toBe('succeeded');
+      // The call whose answer had nowhere to go ended one way or the other, never left running.
+      expect(['succeeded', 'cancelled']).toContain(rows.find((r) => r.flow_id === 'ask')?.status);
+    } finally {
+      runs.close();
+    }
   });
 
   it("a task's question nobody can answer any more fails its run, naming the node, and the server exits", async () => {
