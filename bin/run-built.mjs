@@ -12,13 +12,18 @@
 // cache as it exits: about 140 ms slower, once. Another command's first launch
 // starts from that cache (`runs` in 190 ms instead of 355 compiling it all).
 //
-// The cache lives in the user's cache folder (never a shared temporary one:
-// whoever can write it chooses the code that runs), one file per build, Node
-// and command; NODE_DISABLE_COMPILE_CACHE=1 turns it off, as Node's own.
+// The cache lives in the user's cache folder, one file per build, V8 and
+// command. Where that folder cannot be written it lives in a folder of this
+// user's own in the temporary one, never in one others may write: whoever
+// can write a code cache chooses the code that runs.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as Node's own.
 import {
+  accessSync,
   closeSync,
+  constants,
   existsSync,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -29,7 +34,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 
@@ -38,8 +43,8 @@ const KEEP = 40;
 /** Another build's caches go when one is written and they are older than this: an upgrade leaves none behind for long. */
 const OTHER_BUILD_KEPT_MS = 24 * 60 * 60 * 1000;
 
-/** The folder caches go in, or undefined where there is none (no home folder). */
-function cacheFolder() {
+/** The user's cache folder for code, where the platform has one. */
+function userFolder() {
   const home = homedir();
   if (process.platform === 'win32') {
     const local = process.env.LOCALAPPDATA;
@@ -48,6 +53,50 @@ function cacheFolder() {
   if (process.platform === 'darwin') return home ? join(home, 'Library', 'Caches', 'Flowbench', 'code') : undefined;
   const xdg = process.env.XDG_CACHE_HOME;
   return xdg ? join(xdg, 'Flowbench', 'code') : home ? join(home, '.cache', 'Flowbench', 'code') : undefined;
+}
+
+/** Whether this process may make or write `folder`: the nearest one of its folders that exists is a writable folder. */
+function writable(folder) {
+  let at = folder;
+  while (!existsSync(at)) {
+    if (dirname(at) === at) return false;
+    at = dirname(at);
+  }
+  try {
+    accessSync(at, constants.W_OK);
+    return statSync(at).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the user's cache folder cannot be written (a container run as a user whose home is `/`): a
+ * folder of this user's own in the temporary one. Used only when it is a real folder that this user
+ * alone may use: in a shared temporary folder anyone can make the name first, and a link there
+ * would have the cache written over another file.
+ */
+function privateTempFolder() {
+  const uid = process.getuid?.();
+  const folder = join(tmpdir(), uid === undefined ? 'flowbench-code' : `flowbench-code-${uid}`);
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    if (error.code !== 'EEXIST') return undefined;
+  }
+  try {
+    const stat = lstatSync(folder);
+    const ours = uid === undefined || (stat.uid === uid && (stat.mode & 0o077) === 0);
+    return stat.isDirectory() && ours ? folder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder caches go in: the user's cache folder, else a private one in the temporary folder; undefined when neither. */
+function cacheFolder() {
+  const preferred = userFolder();
+  return preferred && writable(preferred) ? preferred : privateTempFolder();
 }
 
 /** The command a launch runs (`run`, `mcp`, …): each has its own cache, holding the code it runs. */

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
@@ -80,6 +80,25 @@ describe("the CLI's code cache (bin/run-built.mjs)", () => {
     // compiled the whole script, about 350 ms here instead of 190, and held only its own).
     expect(alone).toBeLessThan(list!.size * 0.9);
     expect(await helpCache(after)).toBeGreaterThan(list!.size * 0.95);
+  });
+
+  it("where the user's cache folder cannot be written, a folder of this user's own in the temporary one serves; never one others may write", async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'a-file'), '');
+    const env = { XDG_CACHE_HOME: join(root, 'a-file', 'cache'), TMPDIR: join(root, 'tmp') };
+    mkdirSync(env.TMPDIR);
+    const list = () => runCli(['--db', join(root, 'f.db'), 'list'], env);
+    expect((await list()).code).toBe(0);
+    const own = join(env.TMPDIR, `flowbench-code-${process.getuid!()}`);
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    expect(readdirSync(own).filter((name) => name.endsWith('-list.cache'))).toHaveLength(1);
+
+    // Made by someone else first, or open to others: not used.
+    rmSync(own, { recursive: true });
+    mkdirSync(own, { mode: 0o777 });
+    chmodSync(own, 0o777);
+    expect((await list()).code).toBe(0);
+    expect(readdirSync(own)).toEqual([]);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node’s own', async () => {
