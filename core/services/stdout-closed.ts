@@ -1,7 +1,7 @@
 /**
  * What a process does once the reader of its stdout has gone (EPIPE). By
- * default it ends at once: `flowbench runs list | head` leaves nobody to tell
- * anything. `flowbench mcp` goes on instead (whenStdoutClosed): a client that
+ * default it ends at once, with the exit code it has so far: `flowbench runs
+ * list | head` leaves nobody to tell anything. `flowbench mcp` goes on instead (whenStdoutClosed): a client that
  * died left runs that must end and be stored, flows_start's and tasks' among
  * them, which the old exit killed mid-run.
  */
@@ -16,7 +16,8 @@ export function handleStdoutClosed(): void {
     if (error.code !== 'EPIPE') throw error;
     closed = true;
     if (onClosed) onClosed();
-    else process.exit(0);
+    // With the exit code the command set: `flowbench test … | head` whose cases failed exited 0.
+    else process.exit();
   });
 }
 

@@ -90,6 +90,14 @@ describe('flowbench test', () => {
     expect(runs.filter((r) => r.trigger === 'test')).toHaveLength(6);
     expect(runs.map((r) => r.id)).toContain(summary.results[0]?.runId);
 
+    // Its reader gone before the table (`flowbench test tested | head -1`): still exit 1, where it exited 0.
+    const unread = spawn(process.execPath, [BIN, '--db', db, 'test', 'tested'], {
+      cwd: ROOT,
+      env: { ...process.env, FLOWBENCH_DB: '' },
+    });
+    unread.stdout.destroy();
+    expect(await new Promise((resolve) => unread.on('close', resolve))).toBe(1);
+
     const one = await runCli(['--db', db, 'test', 'tested', '--case', 'otters']);
     expect(one.code).toBe(0);
     expect(one.stdout.trim().split('\n').at(-1)).toBe('1 passed, 0 failed');
