@@ -1,9 +1,10 @@
 /**
  * What a process does once the reader of its stdout has gone (EPIPE). By
  * default it ends at once, with the exit code it has so far: `flowbench runs
- * list | head` leaves nobody to tell anything. `flowbench mcp` goes on instead (whenStdoutClosed): a client that
- * died left runs that must end and be stored, flows_start's and tasks' among
- * them, which the old exit killed mid-run.
+ * list | head` leaves nobody to tell anything. `flowbench mcp` goes on instead
+ * (whenStdoutClosed): a client that died left runs that must end and be
+ * stored, flows_start's and tasks' among them, which the old exit killed
+ * mid-run.
  */
 let onClosed: (() => void) | undefined;
 let closed = false;
