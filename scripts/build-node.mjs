@@ -48,15 +48,21 @@ const asciiOnly = (text) =>
 /**
  * esbuild's build, its files written ASCII only (see asciiOnly). In three alternating runs of 10
  * here, `flowbench runs list` started in 300, 316 and 360 ms (medians) instead of 307, 325 and 388;
- * `flowbench list` in 297, 311 and 347 instead of 306, 316 and 343. `inspect`: nothing written,
- * the metafile returned.
+ * `flowbench list` in 297, 311 and 347 instead of 306, 316 and 343. Each file is written aside and
+ * renamed: a process starting meanwhile reads the old build or the new one, whole. `named`: the
+ * first line names the build (`// flowbench-build <hash of the rest>`). `inspect`: nothing
+ * written, the metafile returned.
  */
-async function build({ inspect = false, ...options }) {
+async function build({ inspect = false, named = false, ...options }) {
   const result = await esbuild({ ...options, write: false, metafile: inspect });
   if (inspect) return result;
   for (const file of result.outputFiles) {
+    const text = asciiOnly(file.text);
+    const name = named ? `// flowbench-build ${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n` : '';
     mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, asciiOnly(file.text));
+    const aside = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(aside, name + text);
+    renameSync(aside, file.path);
   }
   return result;
 }
@@ -99,8 +105,8 @@ export function buildWorker() {
  * which the code cache is kept under: V8 checks only a cached script's length.
  * `inspect`: nothing written, the metafile returned (tests read what each source imports, and how).
  */
-export async function buildCli({ inspect = false } = {}) {
-  const result = await esbuild({
+export function buildCli({ inspect = false } = {}) {
+  return build({
     ...common,
     format: 'cjs',
     // "use strict" first: a statement before it (the URL's) would make the script sloppy, as ES modules never are.
@@ -111,20 +117,9 @@ export async function buildCli({ inspect = false } = {}) {
     supported: { 'dynamic-import': false },
     entryPoints: ['core/cli/main.ts'],
     outfile: 'out/cli/main.cjs',
-    write: false,
-    metafile: true,
+    named: true,
+    inspect,
   });
-  if (inspect) return result;
-  for (const file of result.outputFiles) {
-    const text = asciiOnly(file.text);
-    const id = createHash('sha256').update(text).digest('hex').slice(0, 32);
-    mkdirSync(dirname(file.path), { recursive: true });
-    // Written aside and renamed: a CLI starting meanwhile reads the old build or the new one, whole.
-    const aside = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(aside, `// flowbench-build ${id}\n${text}`);
-    renameSync(aside, file.path);
-  }
-  return result;
 }
 
 /**
