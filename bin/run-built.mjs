@@ -136,12 +136,8 @@ function writeCache(folder, path, data, build) {
     const aside = `${path}.${process.pid}.tmp`;
     writeFileSync(aside, data, { mode: 0o600 });
     renameSync(aside, path);
-    const caches = readdirSync(folder)
-      .filter((name) => name.endsWith('.cache'))
-      .map((name) => ({ name, at: statSync(join(folder, name)).mtimeMs }))
-      .sort((a, b) => b.at - a.at);
     const now = Date.now();
-    for (const [i, { name, at }] of caches.entries()) {
+    for (const [i, { name, at }] of cachesByAge(folder).entries()) {
       if (i >= KEEP || (!name.startsWith(`${build}-`) && now - at > OTHER_BUILD_KEPT_MS))
         unlinkSync(join(folder, name));
     }
@@ -150,13 +146,19 @@ function writeCache(folder, path, data, build) {
   }
 }
 
+/** The caches in `folder`, newest first, each with when it was written. */
+function cachesByAge(folder) {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.cache'))
+    .map((name) => ({ name, at: statSync(join(folder, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+}
+
 /** The newest cache in `folder` whose name starts with `prefix`; undefined when there is none. */
 function newestOf(folder, prefix) {
   try {
-    const names = readdirSync(folder).filter((name) => name.startsWith(prefix) && name.endsWith('.cache'));
-    const at = (name) => statSync(join(folder, name)).mtimeMs;
-    const newest = names.reduce((best, name) => (best === undefined || at(name) > at(best) ? name : best), undefined);
-    return newest && join(folder, newest);
+    const newest = cachesByAge(folder).find(({ name }) => name.startsWith(prefix));
+    return newest && join(folder, newest.name);
   } catch {
     return undefined;
   }
