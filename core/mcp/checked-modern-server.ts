@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, specTypeSchemas } from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, Result, ServerContext } from '@modelcontextprotocol/server';
 import { describeIssues } from '../model/parse';
+import { abortCallsInFlight } from './connection-closed';
 
 type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -17,6 +18,12 @@ type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  * hook for subclasses to wrap handlers.
  */
 export class CheckedModernServer extends Server {
+  /** The calls still going end saying why (see abortCallsInFlight); `_onclose` is the SDK's documented hook. */
+  protected override _onclose(): void {
+    abortCallsInFlight(this);
+    super._onclose();
+  }
+
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     const wrapped = super._wrapHandler(method, handler);
     if (method !== 'tools/call') return wrapped;

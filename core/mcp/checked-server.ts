@@ -6,6 +6,7 @@ import {
   type SchemaOutput,
 } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   CallToolResultSchema,
@@ -21,6 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeIssues } from '../model/parse';
+import { abortCallsInFlight } from './connection-closed';
 
 type Handler<T extends AnyObjectSchema> = (
   request: SchemaOutput<T>,
@@ -45,6 +47,20 @@ type Handler<T extends AnyObjectSchema> = (
  * request: [ { "expected": "record", … } ]`).
  */
 export class CheckedServer extends Server {
+  /**
+   * The calls still going end saying why when the connection closes (see
+   * abortCallsInFlight): the SDK calls the transport's earlier `onclose`
+   * before its own close, which aborts them with no reason.
+   */
+  override async connect(transport: Transport): Promise<void> {
+    const earlier = transport.onclose;
+    transport.onclose = () => {
+      abortCallsInFlight(this);
+      earlier?.();
+    };
+    return super.connect(transport);
+  }
+
   override setRequestHandler<T extends AnyObjectSchema>(requestSchema: T, handler: Handler<T>): void {
     const method = getObjectShape(requestSchema)?.method;
     // No method to name: the SDK refuses the schema in its own words.

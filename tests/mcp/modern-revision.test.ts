@@ -1,4 +1,4 @@
-import type { Client as ClientV2 } from '@modelcontextprotocol/client';
+import type { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoFlow, llmFlow, structuredFlow } from '../fixtures/mcp-flows';
 import { smallFlow } from '../helpers/flows';
@@ -140,11 +140,35 @@ for (const transport of ['http', 'stdio'] as const) {
     controller.abort('gone');
     await expect(call).rejects.toThrow();
     await client.close();
-    expect(await storedRunOf(db, name)).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
+    // Over HTTP the client cancels by closing its connection; over stdio it says why (notifications/cancelled).
+    const why = transport === 'http' ? "the client's connection closed before the answer" : 'gone';
+    expect(await storedRunOf(db, name)).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'CANCELLED', message: expect.stringContaining(why) },
+    });
     await waitFor(() => model.requests.at(-1)?.wasAborted === true, 2000, 'the model request was aborted too');
     model.reply = () => ({ content: 'Forty-two.' });
   });
 }
+
+it('cancels the run, saying why, when a 2025-11-25 client ends its HTTP session mid-call', async () => {
+  model.reply = () => ({ content: 'late', delayMs: 10_000 });
+  const name = 'ends-session-http';
+  const client = await connect('http', 'legacy', name);
+  const call = client.callTool({ name: 'ask_model', arguments: { question: 'slow' } });
+  call.catch(() => undefined);
+  const before = model.requests.length;
+  await waitFor(() => model.requests.length > before, 10_000, 'the model was called');
+  // DELETE /mcp: the v1 server closes the session's transport, with the call still waiting.
+  await (client.transport as StreamableHTTPClientTransport).terminateSession();
+  await waitFor(() => model.requests.at(-1)?.wasAborted === true, 2000, 'the model request was aborted');
+  await client.close();
+  expect(await storedRunOf(db, name)).toMatchObject({
+    status: 'cancelled',
+    error: { code: 'CANCELLED', message: "the run was cancelled: the client's connection closed before the answer" },
+  });
+  model.reply = () => ({ content: 'Forty-two.' });
+});
 
 describe('2026-07-28 over HTTP', () => {
   it('refuses a 2026-07-28 request without the bearer token', async () => {

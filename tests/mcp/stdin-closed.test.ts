@@ -184,10 +184,18 @@ describe('flowbench mcp when the client closes stdin', () => {
     expect(stderr).toContain('flowbench mcp: the client stopped reading (its end of stdout closed): closing');
     const runs = new Database(made.db, { readonly: true });
     try {
-      const rows = runs.prepare('SELECT flow_id, status FROM runs').all() as { flow_id: string; status: string }[];
+      const rows = runs.prepare('SELECT flow_id, status, error_message FROM runs').all() as {
+        flow_id: string;
+        status: string;
+        error_message: string | null;
+      }[];
       expect(rows.find((r) => r.flow_id === 'two')?.status).toBe('succeeded');
-      // The call whose answer had nowhere to go ended one way or the other, never left running.
-      expect(['succeeded', 'cancelled']).toContain(rows.find((r) => r.flow_id === 'ask')?.status);
+      // The call whose answer had nowhere to go ended one way or the other, never left running;
+      // cancelled, its run says why.
+      const ask = rows.find((r) => r.flow_id === 'ask');
+      expect(['succeeded', 'cancelled']).toContain(ask?.status);
+      if (ask?.status === 'cancelled')
+        expect(ask.error_message).toBe("the run was cancelled: the client's connection closed before the answer");
     } finally {
       runs.close();
     }
