@@ -10,16 +10,14 @@ import {
 } from '../model/code';
 import { FlowbenchError } from '../model/errors';
 import { cutText } from '../model/cut-text';
-
-let loaded: Promise<QuickJSWASMModule> | undefined;
+import { loadOnce } from '../model/load-once';
 
 /** The QuickJS module, loaded at the first code node's run: flows without one never pay for it. */
-function quickJs(): Promise<QuickJSWASMModule> {
-  loaded ??= Promise.all([import('quickjs-emscripten-core'), import('@jitl/quickjs-wasmfile-release-sync')]).then(
+const quickJs: () => Promise<QuickJSWASMModule> = loadOnce(() =>
+  Promise.all([import('quickjs-emscripten-core'), import('@jitl/quickjs-wasmfile-release-sync')]).then(
     ([core, variant]) => core.newQuickJSWASMModuleFromVariant(variant.default),
-  );
-  return loaded;
-}
+  ),
+);
 
 /** The host function the sandbox's `console` writes through. */
 const LOG = '__flowbenchLog';

@@ -12,6 +12,7 @@ import type { Services } from '../services/open-services';
 import { editorSessionToken, httpToken } from './host-tokens';
 import { UnansweredRequests } from './unanswered';
 import { capConnections } from './connection-cap';
+import { loadOnce } from '../model/load-once';
 
 export { editorSessionToken, httpToken } from './host-tokens';
 
@@ -69,15 +70,10 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
   const token = options.requireAuth ? httpToken(services) : undefined;
   // The MCP endpoint is made by the first request to /mcp (about 100 ms more for that request, once):
   // a host used as the editor alone never loads the MCP SDKs, and starts that much sooner (mcp-endpoint.ts).
-  let endpoint: Promise<McpEndpoint> | undefined;
-  const mcpEndpoint = () =>
-    (endpoint ??= import('./mcp-endpoint')
-      .then(({ createMcpEndpoint }) => createMcpEndpoint(services, options.version, token))
-      .catch((error: unknown) => {
-        // Not made (its catalogue unreadable for now, say): this request fails, the next one tries again.
-        endpoint = undefined;
-        throw error;
-      }));
+  // Not made (its catalogue unreadable for now, say): this request fails, the next one tries again.
+  const mcpEndpoint = loadOnce<McpEndpoint>(() =>
+    import('./mcp-endpoint').then(({ createMcpEndpoint }) => createMcpEndpoint(services, options.version, token)),
+  );
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => (await mcpEndpoint()).handle(req, res);
   // Clients reach this process's MCP endpoint: its port (known once listening) and token.
   const api =
@@ -139,7 +135,7 @@ export async function startHttpHost(services: Services, options: HttpHostOptions
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await unanswered.settled(ANSWER_WAIT_MS);
       // An endpoint still loading is closed once made: its watcher and tasks' timers would keep the process alive.
-      await endpoint?.then(
+      await mcpEndpoint.current?.then(
         ({ mcp }) => mcp.close(),
         () => undefined,
       );

@@ -1,5 +1,6 @@
 import type * as AjvModuleNamespace from 'ajv';
 import type { Ajv } from 'ajv';
+import { loadOnce } from './load-once';
 
 type AjvModule = typeof AjvModuleNamespace;
 
@@ -16,13 +17,13 @@ function ajvClass(loaded: AjvModule): AjvModule['Ajv'] {
 }
 
 // Loaded on first use: the editor, which never checks answers or tool arguments, does not carry it.
-let ajv: Promise<Ajv> | undefined;
 /** The one JSON Schema checker (ajv), loaded on first use: JSON answers, test cases and tool arguments use it. */
-export const loadAjv = () =>
-  (ajv ??= import('ajv').then((loaded) => {
+export const loadAjv: () => Promise<Ajv> = loadOnce(() =>
+  import('ajv').then((loaded) => {
     const AjvClass = ajvClass(loaded);
     return new AjvClass({ allErrors: true, strict: false });
-  }));
+  }),
+);
 
 /**
  * What is wrong with `value` against `schema`, one line per problem; empty

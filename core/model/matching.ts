@@ -4,6 +4,8 @@
  * linear-time engine. One place, so both refuse and accept the same things.
  */
 
+import { loadOnce } from './load-once';
+
 /** Text holding JSON is tested as JSON, so `$.urgency` works on a model's JSON answer. */
 function parseIfJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
@@ -18,25 +20,24 @@ function parseIfJson(value: unknown): unknown {
 export type PathSelect = (value: unknown, path: string) => unknown;
 
 // Loaded on the first condition: the editor, which never evaluates one, does not carry the library (55 kB).
-let jsonPath: Promise<PathSelect> | undefined;
 /** The JSONPath selector; `''` and `$` select the whole value. */
-export const loadPathSelect = (): Promise<PathSelect> =>
-  (jsonPath ??= import('jsonpath-plus').then(({ JSONPath }) => (value, path) => {
+export const loadPathSelect: () => Promise<PathSelect> = loadOnce(() =>
+  import('jsonpath-plus').then(({ JSONPath }) => (value, path) => {
     if (path === '' || path === '$') return value;
     const json = parseIfJson(value);
     if (json === null || typeof json !== 'object') return undefined;
     const selected: unknown = JSONPath({ path, json, wrap: false, eval: false });
     return selected;
-  }));
+  }),
+);
 
 /** Tests a text against a pattern; RE2's engine runs in time linear in the text, whatever the pattern. */
 export type PatternTest = (pattern: string, text: string) => boolean;
 
 // Loaded on the first `matches`: the editor, which never evaluates conditions, does not carry RE2.
-let re2: Promise<PatternTest> | undefined;
 /** The linear-time matcher (RE2). `(a+)+$` against "aaaa…!" cannot freeze a run, or the process. */
-export const loadPatternTest = (): Promise<PatternTest> =>
-  (re2 ??= import('re2js').then(({ RE2JS }) => {
+export const loadPatternTest: () => Promise<PatternTest> = loadOnce(() =>
+  import('re2js').then(({ RE2JS }) => {
     const compiled = new Map<string, InstanceType<typeof RE2JS>>();
     return (pattern, text) => {
       let regex = compiled.get(pattern);
@@ -47,7 +48,8 @@ export const loadPatternTest = (): Promise<PatternTest> =>
       }
       return regex.matcher(text).find();
     };
-  }));
+  }),
+);
 
 /**
  * Why a `matches` pattern cannot be used, or undefined when it can. RE2 has no

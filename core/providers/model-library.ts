@@ -1,4 +1,5 @@
 import type * as AiSdkPort from './ai-sdk-port';
+import { loadOnce } from '../model/load-once';
 
 /**
  * The model library: the AI SDK with its providers' clients, about 1.4 MB of
@@ -11,16 +12,15 @@ import type * as AiSdkPort from './ai-sdk-port';
  * `test` for such a flow), so that call still finds it ready; a model called
  * without that loads it then.
  */
-let library: Promise<typeof AiSdkPort> | undefined;
-
-/** Whether something in this process has asked for the library yet (loaded, or loading). */
-export const modelLibraryRequested = (): boolean => library !== undefined;
-
-export function loadModelLibrary(): Promise<typeof AiSdkPort> {
-  library ??= import('./ai-sdk-port').then((port) => {
+const library = loadOnce(() =>
+  import('./ai-sdk-port').then((port) => {
     // With the library, what its first call would load (see loadFetchClasses).
     port.loadFetchClasses();
     return port;
-  });
-  return library;
-}
+  }),
+);
+
+/** Whether something in this process has asked for the library yet (loaded, or loading). */
+export const modelLibraryRequested = (): boolean => library.current !== undefined;
+
+export const loadModelLibrary = (): Promise<typeof AiSdkPort> => library();

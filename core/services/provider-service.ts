@@ -24,6 +24,7 @@ import { costOf, priceFor, PriceSchema, PriceTableSchema, type Price, type Price
 import type { ProviderListing } from '../model/summaries';
 import type { SettingsRepository } from '../store/settings-repository';
 import { secretNames } from '../model/secrets';
+import { loadOnce } from '../model/load-once';
 import type { SecretVault } from './secret-vault';
 import type * as ModelWarmUp from './model-warm-up';
 
@@ -34,8 +35,7 @@ import type * as ModelWarmUp from './model-warm-up';
  * before, for nothing in most: `flowbench list` used 295 ms of CPU, then 276
  * (20 runs each way).
  */
-let warmUp: Promise<typeof ModelWarmUp> | undefined;
-const warmUpModule = () => (warmUp ??= import('./model-warm-up'));
+const warmUpModule: () => Promise<typeof ModelWarmUp> = loadOnce(() => import('./model-warm-up'));
 
 const KEY = 'providers';
 const PRICES_KEY = 'prices';
