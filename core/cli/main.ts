@@ -1,3 +1,5 @@
+// First: it sets how zod parses before any schema is made (see zod-parsers.ts).
+import './zod-parsers';
 import { Command, CommanderError } from 'commander';
 import { CliContext, reportError, type GlobalOptions } from './context';
 import { registerFlowCommands } from './commands/flows';

@@ -4,10 +4,23 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importedLater, inspectCliBuild, loadedWith, type Inputs } from '../helpers/cli-build';
 import { runCli } from '../helpers/cli';
+import { echoFlow } from '../fixtures/mcp-flows';
+import { LEGACY_OPENING, prepareDatabase, publishFlows } from '../helpers/mcp';
+import { useTempDir } from '../helpers/temp';
 
 /** The Node built-in modules a process loaded, printed at its exit by a module it was started with. */
 const BUILTINS_AT_EXIT = `process.on('exit', () =>
   process.stderr.write('BUILTINS ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));`;
+
+const tempDir = useTempDir();
+
+/** Counts the functions made from text (zod's own compiled parsers among them), printed at the process's exit. */
+const FUNCTIONS_AT_EXIT = `let made = 0;
+globalThis.Function = new Proxy(Function, {
+  construct: (target, args) => (made++, Reflect.construct(target, args)),
+  apply: (target, self, args) => (made++, Reflect.apply(target, self, args)),
+});
+process.on('exit', () => process.stderr.write('FUNCTIONS ' + made + '\\n'));`;
 
 /** The sources every command runs at start, and those run with the sources `also` names (each one `import()` loads). */
 function sourcesAtStart(inputs: Inputs, also: string[] = []): string[] {
@@ -88,5 +101,29 @@ describe('what every flowbench command loads at start', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a one-shot command makes no parsers of zod's own (see zod-parsers.ts); `flowbench mcp` does, for the messages it parses at every call", async () => {
+    const hook = join(tempDir(), 'functions.cjs');
+    writeFileSync(hook, FUNCTIONS_AT_EXIT);
+    const db = join(tempDir(), 'zod.db');
+    prepareDatabase(db, (services) => publishFlows(services, [echoFlow]));
+    const made = (stderr: string) => Number(/FUNCTIONS (\d+)/.exec(stderr)?.[1]);
+    const env = { NODE_OPTIONS: `--require ${hook}` };
+    const run = await runCli(['--db', db, 'run', 'echo', '--input', 'message=hi'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('You said: hi');
+    expect(made(run.stderr)).toBe(0);
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'echo_tool', arguments: { message: 'hi' } },
+    };
+    const lines = [...LEGACY_OPENING, call].map((message) => `${JSON.stringify(message)}\n`).join('');
+    const mcp = await runCli(['--db', db, 'mcp'], env, lines);
+    expect(mcp.code).toBe(0);
+    expect(mcp.stdout).toContain('You said: hi');
+    expect(made(mcp.stderr)).toBeGreaterThan(0);
   });
 });

@@ -308,3 +308,14 @@ export async function sendModern<T>(
         ?.slice(6) ?? text);
   return JSON.parse(json) as T;
 }
+
+/** A 2025-11-25 client's first two messages over stdio, as lines a test writes itself: initialize, then initialized. */
+export const LEGACY_OPENING = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];

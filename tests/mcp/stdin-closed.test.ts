@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { confirmFlow, llmFlow } from '../fixtures/mcp-flows';
 import { BIN, ROOT } from '../helpers/cli';
 import { buildFlow, input, llm } from '../helpers/flow-builder';
-import { prepareDatabase, publishFlows, slowModelDatabase } from '../helpers/mcp';
+import { LEGACY_OPENING, prepareDatabase, publishFlows, slowModelDatabase } from '../helpers/mcp';
 import type { OpenAiServer } from '../helpers/openai-server';
 import { useTempDir } from '../helpers/temp';
 
@@ -54,15 +54,6 @@ function pipeInto(db: string, messages: unknown[]): Promise<{ code: number | nul
   );
 }
 
-const legacyOpening = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'script', version: '1' } },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-];
 const modernMeta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'script', version: '1' },
@@ -86,7 +77,7 @@ const storedRuns = (db: string) => {
 
 describe('flowbench mcp when the client closes stdin', () => {
   it.each([
-    ['2025-11-25 (initialize)', [...legacyOpening, askCall(2), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]],
+    ['2025-11-25 (initialize)', [...LEGACY_OPENING, askCall(2), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]],
     [
       '2026-07-28 (no initialize)',
       [askCall(2, modernMeta), { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: modernMeta } }],
@@ -107,7 +98,7 @@ describe('flowbench mcp when the client closes stdin', () => {
   it('does not wait for a call the client cancelled before closing stdin', async () => {
     const { db } = await database(20_000);
     const { code, replies, ms } = await pipeInto(db, [
-      ...legacyOpening,
+      ...LEGACY_OPENING,
       askCall(2),
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'changed my mind' } },
     ]);
@@ -120,7 +111,7 @@ describe('flowbench mcp when the client closes stdin', () => {
   it('a flows_start run goes on to its end after stdin closes, and the server exits once it is stored', async () => {
     const { db } = await database(800);
     const { code, replies, ms } = await pipeInto(db, [
-      ...legacyOpening,
+      ...LEGACY_OPENING,
       {
         jsonrpc: '2.0',
         id: 2,
@@ -163,7 +154,7 @@ describe('flowbench mcp when the client closes stdin', () => {
     const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.stdin.write(
       [
-        ...legacyOpening,
+        ...LEGACY_OPENING,
         {
           jsonrpc: '2.0',
           id: 2,
