@@ -18,6 +18,12 @@ import { z } from 'zod';
  */
 const LONG_LIVED = new Set(['mcp', 'serve']);
 
-export const compilesParsers = (argv: readonly string[]): boolean => argv.some((arg) => LONG_LIVED.has(arg));
+/**
+ * Any argument naming one of them counts: a flow called `mcp` keeps zod's
+ * parsers too, which is only the slower start every command had before.
+ * (bin/run-built.mjs's commandOf reads the command exactly, but it is plain
+ * JavaScript outside the build, run before this.)
+ */
+const compilesParsers = (argv: readonly string[]): boolean => argv.some((arg) => LONG_LIVED.has(arg));
 
 if (!compilesParsers(process.argv.slice(2))) z.config({ jitless: true });

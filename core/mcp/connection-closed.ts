@@ -1,7 +1,7 @@
 import { FlowbenchError } from '../model/errors';
 
 /** What a call's run records when the client's connection closes before its answer. */
-export const connectionClosed = (): FlowbenchError =>
+const connectionClosed = (): FlowbenchError =>
   new FlowbenchError('CANCELLED', "the run was cancelled: the client's connection closed before the answer");
 
 interface CallsInFlight {
