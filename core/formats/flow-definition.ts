@@ -1,4 +1,5 @@
 import { FlowbenchError } from '../model/errors';
+import { ownEntry } from '../model/is-record';
 import type { Flow, FlowNode } from '../model/flow';
 import { ChannelSettingsSchema, type ChannelSettings } from '../model/memory';
 import { PARAMETER_TYPES } from '../model/parameter';
@@ -28,6 +29,16 @@ export function isFlowDefinition(value: unknown): value is Record<string, unknow
 
 const KEY = 'flowDefinition';
 // resultPayload writes `$steps.x.output.y`; summaryFields write `steps.x.output.y`.
+/** Where in its step each setting of a step's node comes from, for a problem about it (see settingSource). */
+const STEP_FIELDS: Readonly<Record<string, string>> = {
+  system: 'prompt',
+  temperature: 'overrides.temperature',
+  topP: 'overrides.topP',
+  maxTokens: 'overrides.maxTokens',
+  agentVersionId: 'agentVersionId',
+  memoryReads: 'memoryReads',
+  memoryWrites: 'memoryWrites',
+};
 const STEP_REF = /^\$?steps\.([^.\s]+)\.output((?:\.[^.\s]+)*)$/;
 
 /** `$steps.x.output.a.b` → `{{nodes.<x>.output.a.b}}`; anything else is kept as literal text. */
@@ -231,8 +242,9 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
     // A step's memory reads and writes are its node's as written (see the config above).
     settingSource: (nodeId, field) => {
       const index = stepOf.get(nodeId);
-      const carried = /^config\.(memoryReads|memoryWrites)\b/.exec(field);
-      return index === undefined || !carried ? undefined : `steps[${index}].${field.slice('config.'.length)}`;
+      const [, key = '', rest = ''] = /^config\.([A-Za-z]+)(.*)$/.exec(field) ?? [];
+      const from = ownEntry(STEP_FIELDS, key);
+      return index === undefined || from === undefined ? undefined : `steps[${index}].${from}${rest}`;
     },
     flow: {
       schemaVersion: 1,

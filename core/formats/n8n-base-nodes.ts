@@ -1,5 +1,6 @@
 import { asString, isRecord } from './shared';
-import { optionsLeftOut, rows, type NodeKind } from './n8n-model';
+import { MAX_VALUE_NAME_CHARS } from '../model/limits';
+import { optionsLeftOut, preview, rows, type NodeKind } from './n8n-model';
 import { http, type Named } from './n8n-http';
 
 /**
@@ -8,6 +9,14 @@ import { http, type Named } from './n8n-http';
  * Workflow. Each reads the parameters it can honour; the orchestrator says
  * the others.
  */
+
+/** `wanted`, or `wanted_2`… where `taken` has it; the name returned is taken from then on. */
+function freeName(taken: Set<string>, wanted: string): string {
+  let name = wanted;
+  for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
+  taken.add(name);
+  return name;
+}
 
 /** A name a code node's `values.<name>` and a JS object literal can both hold. */
 const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;
@@ -59,9 +68,15 @@ const set: NodeKind = {
           );
     const values: Named[] = [];
     const entries: string[] = [];
+    const names = new Set(fields.map((f) => asString(f.name)));
     for (const f of fields) {
       const name = asString(f.name);
-      if (!PLAIN_NAME.test(name)) {
+      if (name.startsWith('=')) {
+        ctx.problem(
+          `its field's name is an expression (${preview(name)}), which n8n works out as the node runs; here the field is named by its text: rewrite it in the code`,
+          { field: `${f.field}.name` },
+        );
+      } else if (!PLAIN_NAME.test(name)) {
         ctx.problem(`its field "${name}" is no plain name (n8n reads a dot as a nested field): rename it in the code`, {
           field: `${f.field}.name`,
         });
@@ -77,8 +92,10 @@ const set: NodeKind = {
         entries.push(`${key}: ${JSON.stringify(Number.isNaN(literal) ? null : literal)}`);
         continue;
       }
-      values.push({ name, value: ctx.template(f.value, `${f.field}.value`) });
-      entries.push(`${key}: values[${key}]`);
+      // The field keeps its name in what the code returns; a name too long for a value is read under another.
+      const valueName = name.length <= MAX_VALUE_NAME_CHARS ? name : freeName(names, `field_${values.length + 1}`);
+      values.push({ name: valueName, value: ctx.template(f.value, `${f.field}.value`) });
+      entries.push(`${key}: values[${JSON.stringify(valueName)}]`);
     }
     return { type: 'code', config: { values, code: `return { ${entries.join(', ')} };` }, read };
   },

@@ -1,3 +1,4 @@
+import { cutText } from '../model/cut-text';
 import type { ChannelSettings } from '../model/memory';
 import type { Parameter } from '../model/parameter';
 import type { N8nData } from './n8n-expressions';
@@ -24,6 +25,42 @@ export function readNode(value: unknown, index: number): N8nNode | undefined {
     source: `nodes[${index}]`,
     raw: value,
   };
+}
+
+/** A value as a problem quotes it: its JSON, cut to about 60 characters. */
+export const preview = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${cutText(text, 57)}…` : text;
+};
+
+/** A node whose name another node after it also had: renamed, with the name it had. */
+export interface RenamedNode {
+  node: N8nNode;
+  was: string;
+}
+
+/**
+ * The nodes with one name each. n8n's connections name the nodes they join,
+ * so two nodes of one name (a file edited by hand) cannot be told apart
+ * there: the connections are read as the last one's, and each earlier one is
+ * renamed (`Function 2`), left with no connection, for the caller to say so.
+ * Without this both became the same node id, and the whole file was refused.
+ */
+export function uniqueNames(nodes: readonly N8nNode[]): { nodes: N8nNode[]; renamed: RenamedNode[] } {
+  const last = new Map(nodes.map((node, i) => [node.name, i]));
+  const used = new Set(last.keys());
+  const renamed: RenamedNode[] = [];
+  const unique = nodes.map((node, i) => {
+    if (last.get(node.name) === i) return node;
+    let n = 2;
+    while (used.has(`${node.name} ${n}`)) n++;
+    const name = `${node.name} ${n}`;
+    used.add(name);
+    const copy = { ...node, name };
+    renamed.push({ node: copy, was: node.name });
+    return copy;
+  });
+  return { nodes: unique, renamed };
 }
 
 /** The sub-nodes n8n attaches to an AI node (its model, tools, memory, output parser), by connection type. */

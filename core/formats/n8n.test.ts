@@ -702,6 +702,66 @@ describe('n8n workflows', () => {
     ]);
   });
 
+  it('two nodes of one name (a file edited by hand): the connections are the last one’s, the other is kept, renamed and said', () => {
+    const set = (value: string) => ({
+      name: 'Shape',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      parameters: { assignments: { assignments: [{ name: 'text', type: 'string', value }] } },
+    });
+    const { flow, problems, errors } = imported(
+      workflow([trigger, set('first'), set('second')], {
+        Start: { main: [[{ node: 'Shape', type: 'main', index: 0 }]] },
+      }),
+    );
+    expect(errors.filter((error) => /^(INVALID_CONFIG|DUPLICATE_NODE_ID) /.test(error))).toEqual([]);
+    expect(node(flow, 'Shape').config).toMatchObject({ values: [{ name: 'text', value: 'second' }] });
+    expect(node(flow, 'Shape_2')).toMatchObject({ label: 'Shape 2', config: { values: [{ value: 'first' }] } });
+    expect(edges(flow).filter((edge) => edge.startsWith('Start'))).toEqual(['Start.out>Shape']);
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        nodeId: 'Shape_2',
+        source: 'nodes[1]',
+        message: expect.stringContaining(
+          'n8n node "Shape": another node after it has the same name, and connections name the nodes they join, so they are read as the other one\'s; this one is kept as "Shape 2" with no connection',
+        ),
+      }),
+    );
+  });
+
+  it('an Edit Fields node of 60 fields, one named by an expression of 300 characters, is a code node returning them all', () => {
+    const expression = `={{ ${'$json.a + '.repeat(30)}1 }}`;
+    const fields = [
+      { name: expression, type: 'string', value: 'named by an expression' },
+      ...Array.from({ length: 59 }, (_, i) => ({ name: `f${i}`, type: 'string', value: `={{ $json.v${i} }}` })),
+    ];
+    const { flow, problems, errors } = imported(
+      workflow([
+        trigger,
+        {
+          name: 'Fields',
+          type: 'n8n-nodes-base.set',
+          typeVersion: 3.4,
+          parameters: { assignments: { assignments: fields } },
+        },
+      ]),
+    );
+    expect(errors.filter((error) => /^(INVALID_CONFIG|DUPLICATE_NODE_ID) /.test(error))).toEqual([]);
+    const config = node(flow, 'Fields').config as { values: { name: string; value: string }[]; code: string };
+    expect(config.values).toHaveLength(60);
+    expect(config.values[0]).toEqual({ name: 'field_1', value: 'named by an expression' });
+    expect(config.code).toContain(`${JSON.stringify(expression)}: values["field_1"]`);
+    expect(config.code).toContain('"f58": values["f58"]');
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        source: 'nodes[1].parameters.assignments.assignments[0].name',
+        message: expect.stringMatching(
+          /^n8n node "Fields": its field's name is an expression \("=\{\{ \$json\.a \+ .*…\), which n8n works out as the node runs; here the field is named by its text: rewrite it in the code$/,
+        ),
+      }),
+    );
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

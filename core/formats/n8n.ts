@@ -7,7 +7,9 @@ import { BASE_NODES } from './n8n-base-nodes';
 import { CONDITIONS } from './n8n-conditions';
 import { templateFrom, type ExpressionScope, type N8nData } from './n8n-expressions';
 import {
+  preview,
   readNode,
+  uniqueNames,
   type ConvertContext,
   type Converted,
   type N8nNode,
@@ -20,7 +22,6 @@ import { n8nNote } from './n8n-notes';
 import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
 import { asString, isRecord, nodeIdFactory, toolNameFrom, type ImportedFlow, type ImportProblem } from './shared';
 import { ownEntry } from '../model/is-record';
-import { cutText } from '../model/cut-text';
 
 /**
  * n8n workflows (the JSON n8n's "Download" and copy write: `nodes`, and
@@ -89,7 +90,7 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
         message: 'this node has no name or type; it is left out',
       });
   });
-  const all = read.filter((n): n is N8nNode => n !== undefined);
+  const { nodes: all, renamed } = uniqueNames(read.filter((n): n is N8nNode => n !== undefined));
   const byName = new Map(all.map((n) => [n.name, n]));
   const links = linksOf(isRecord(doc.connections) ? doc.connections : {}, problems, new Set(byName.keys()));
   const isSub = (node: N8nNode) =>
@@ -99,6 +100,15 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
 
   const makeId = nodeIdFactory();
   const ids = new Map(main.map((n) => [n.name, makeId(n.name)]));
+  // A sticky note's name is kept nowhere and joins nothing: one renamed changes nothing to say.
+  for (const { node, was } of renamed.filter(({ node }) => node.type !== STICKY)) {
+    problems.push({
+      code: 'IMPORT_PROBLEM',
+      source: node.source,
+      ...(ids.has(node.name) ? { nodeId: ids.get(node.name) } : {}),
+      message: `n8n node "${was}": another node after it has the same name, and connections name the nodes they join, so they are read as the other one's; this one is kept as "${node.name}" with no connection: connect it or remove it`,
+    });
+  }
   const attached = (name: string) => (kind: SubNodeKind) =>
     links.filter((l) => l.type === kind && l.to === name).flatMap((l) => byName.get(l.from) ?? []);
   const inputsOf = (name: string) => links.filter((l) => l.type === 'main' && l.to === name).map((l) => l.from);
@@ -284,8 +294,3 @@ function positionOf(node: N8nNode): [number, number] {
   const p = node.raw.position;
   return Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number' ? [p[0], p[1]] : [0, 0];
 }
-
-const preview = (value: unknown) => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${cutText(text, 57)}…` : text;
-};

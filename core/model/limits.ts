@@ -9,6 +9,9 @@ export const MAX_FLOW_FILE_BYTES = 10 * 1024 * 1024;
 /** How deep JSON in a flow may nest; deeper documents are refused before anything recurses into them. */
 export const MAX_NESTING_DEPTH = 64;
 
+/** The longest name of a value a node reads (a code node's `values.<name>`, an MCP tool's argument). */
+export const MAX_VALUE_NAME_CHARS = 128;
+
 export const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**

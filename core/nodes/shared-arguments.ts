@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { NodeConfigProblem } from '../model/node-catalogue';
+import { MAX_VALUE_NAME_CHARS } from '../model/limits';
 import { FLOWBENCH_SERVER } from '../model/tools';
 import { schemaTypes } from '../model/schema-shape';
 import type { Callee, PassedValues } from './define-node';
@@ -10,7 +11,7 @@ import type { Callee, PassedValues } from './define-node';
  * namelessProblems says so, and runs and publishing refuse it.
  */
 export const NamedValueSchema = z.object({
-  name: z.string().max(128),
+  name: z.string().max(MAX_VALUE_NAME_CHARS),
   value: z.string().max(200_000).default(''),
 });
 export type NamedValue = z.infer<typeof NamedValueSchema>;

@@ -83,38 +83,58 @@ describe('importing a changed copy of a real flow file', () => {
     ...readdirSync(EXAMPLES_FOLDER).map((name) => join(EXAMPLES_FOLDER, name)),
   ];
 
+  /** What became of a file's changed copies (imported, refused), worked out once; a crash fails the test asking. */
+  const outcomes = new Map<string, Promise<Set<string>>>();
+  const outcomesOf = (path: string): Promise<Set<string>> => {
+    let found = outcomes.get(path);
+    if (!found) outcomes.set(path, (found = importCopies(path)));
+    return found;
+  };
+
+  async function importCopies(path: string): Promise<Set<string>> {
+    const services = openServices(join(tempDir(), `${basename(path)}.db`));
+    const text = readFileSync(path, 'utf8');
+    const isYaml = path.endsWith('.yaml');
+    const file: unknown = isYaml ? parseYaml(text) : JSON.parse(text);
+    const random = generator(path.length);
+    const seen = new Set<string>();
+    try {
+      for (let copy = 0; copy < COPIES; copy++) {
+        const value = changed(file, random);
+        const copyText = isYaml ? toYaml(value) : JSON.stringify(value, null, 2);
+        try {
+          const report = await importFlowText(services, copyText, `copy ${copy} of ${path}`);
+          // What was stored reads back.
+          expect(services.flows.get(report.flow.id).id).toBe(report.flow.id);
+          seen.add('imported');
+        } catch (error) {
+          // A TypeError from an importer, or an INTERNAL_ERROR, is a crash the file's author cannot act on.
+          expect(error, `copy ${copy}: ${(error as Error).stack}\n${copyText.slice(0, 2000)}`).toBeInstanceOf(
+            FlowbenchError,
+          );
+          expect((error as FlowbenchError).code).not.toBe('INTERNAL_ERROR');
+          seen.add('refused');
+        }
+      }
+    } finally {
+      services.close();
+    }
+    return seen;
+  }
+
   it.each(files.map((path) => [basename(path), path]))(
     'of %s imports it or refuses it with a clear error, never a crash',
     async (_, path) => {
-      const services = openServices(join(tempDir(), 'import.db'));
-      const text = readFileSync(path, 'utf8');
-      const isYaml = path.endsWith('.yaml');
-      const file: unknown = isYaml ? parseYaml(text) : JSON.parse(text);
-      const random = generator(path.length);
-      const outcomes = new Set<string>();
-      try {
-        for (let copy = 0; copy < COPIES; copy++) {
-          const value = changed(file, random);
-          const copyText = isYaml ? toYaml(value) : JSON.stringify(value, null, 2);
-          try {
-            const report = await importFlowText(services, copyText, `copy ${copy} of ${path}`);
-            // What was stored reads back.
-            expect(services.flows.get(report.flow.id).id).toBe(report.flow.id);
-            outcomes.add('imported');
-          } catch (error) {
-            // A TypeError from an importer, or an INTERNAL_ERROR, is a crash the file's author cannot act on.
-            expect(error, `copy ${copy}: ${(error as Error).stack}\n${copyText.slice(0, 2000)}`).toBeInstanceOf(
-              FlowbenchError,
-            );
-            expect((error as FlowbenchError).code).not.toBe('INTERNAL_ERROR');
-            outcomes.add('refused');
-          }
-        }
-      } finally {
-        services.close();
-      }
-      // The copies are changed enough to be refused at times, and little enough to import at times.
-      expect([...outcomes].sort()).toEqual(['imported', 'refused']);
+      // The copies are changed little enough to import at times.
+      expect(await outcomesOf(path)).toContain('imported');
     },
   );
+
+  // Over all the files, not each one's: an importer that carries over what it can (n8n's, since it takes two
+  // nodes of one name) may take every copy of its file.
+  it('the copies are changed enough to be refused at times', async () => {
+    const seen = new Set<string>();
+    for (const path of files) for (const outcome of await outcomesOf(path)) seen.add(outcome);
+    expect([...seen].sort()).toEqual(['imported', 'refused']);
+  });
 });

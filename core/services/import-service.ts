@@ -10,6 +10,7 @@ import { hasErrors, type Problem } from '../model/problems';
 import { WRITE_TRANSACTION } from '../store/database';
 import type { Services } from './open-services';
 import { AgentSettingsSchema } from '../model/agents';
+import { leaveOutUnfitSettings } from './unfit-settings';
 
 export interface ImportReport {
   format: ImportFormat;
@@ -34,12 +35,19 @@ async function laidOut<T>(flow: T): Promise<{ flow: T; reason?: string }> {
  * `temprature` in a native file, a field of a seed's memory read that
  * Flowbench has no setting for) are left out, each said where it is: the
  * flow's schema takes any config, validation parses it by type and would
- * drop them without a word, and a new flow holding one is refused.
+ * drop them without a word, and a new flow holding one is refused. Another
+ * tool's settings that a node cannot hold (past a limit) are left at their
+ * defaults, each said as an error (see unfit-settings.ts).
  */
 export async function readFlowFile(text: string, source: string): Promise<ImportedFlow> {
-  const imported = (await loadImporters()).detectImport(text, source);
+  const read = (await loadImporters()).detectImport(text, source);
   // Another format's flow has its id only once stored: any will do to validate its nodes.
-  const { flow } = validateFlow({ id: 'file', ...imported.flow }, { catalogue: nodeRegistry });
+  const validate = (candidate: ImportedFlow) =>
+    validateFlow({ id: 'file', ...candidate.flow }, { catalogue: nodeRegistry });
+  let validated = validate(read);
+  const imported = read.format === 'native' ? read : leaveOutUnfitSettings(read, validated.problems);
+  if (imported !== read) validated = validate(imported);
+  const { flow } = validated;
   const dropped = flow ? droppedSettings(imported.flow, flow) : [];
   if (dropped.length === 0) return imported;
   // Such a node's config as validation parsed it: its own settings, without those.

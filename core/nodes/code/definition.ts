@@ -4,11 +4,19 @@ import { defineNode, preview } from '../define-node';
 import { NamedValueSchema, namedValuesEditor, namelessProblems, unchosen } from '../shared-arguments';
 import { callPorts } from '../shared-config';
 
+/**
+ * Bounds that a code from another tool fits in: n8n sets no limit of its own,
+ * and its Edit Fields (Set) nodes, which become code nodes, were met with 60
+ * fields, its Code nodes with 150 KB of data written in the code.
+ */
+const MAX_VALUES = 200;
+const MAX_CODE_CHARS = 1_000_000;
+
 const CodeConfigSchema = z.lazy(() =>
   z.object({
     /** What the code reads as `values.<name>`, each a template (a lone reference keeps its JSON type). */
-    values: z.array(NamedValueSchema).max(50).default([]),
-    code: z.string().max(100_000).default('return values;'),
+    values: z.array(NamedValueSchema).max(MAX_VALUES).default([]),
+    code: z.string().max(MAX_CODE_CHARS).default('return values;'),
   }),
 );
 
