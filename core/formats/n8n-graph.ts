@@ -83,6 +83,16 @@ export function edgesFrom(
     if (!result || !own) continue;
     const outputs = result.outputs ?? (result.ports ?? ['out']).map((port) => ({ port, from: undefined }));
     const node = byName.get(link.from)!;
+    if (result.type === 'output') {
+      // n8n's Respond to Webhook answers and goes on; a Flowbench run ends at its output node.
+      problems.push({
+        code: 'IMPORT_PROBLEM',
+        nodeId: own,
+        source: `connections[${JSON.stringify(link.from)}].main[${link.output}]`,
+        message: `n8n node "${link.from}" goes on to "${link.to}" after it answers; a Flowbench run ends where it answers, so that connection is left out: move what comes after it before it`,
+      });
+      continue;
+    }
     const out = outputs[link.output];
     const source = out?.from === undefined ? own : followers.get(link.from)?.get(out.from);
     const port =

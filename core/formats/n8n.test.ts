@@ -762,6 +762,85 @@ describe('n8n workflows', () => {
     );
   });
 
+  it('a connection back to an earlier node (polling until done) is a loop edge with a limit, said; one a loop cannot hold is left out, said', () => {
+    const fetchJob = { name: 'Fetch', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: {} };
+    const done = {
+      name: 'Done?',
+      type: 'n8n-nodes-base.if',
+      typeVersion: 2.2,
+      parameters: { conditions: { combinator: 'and', conditions: [rule('notEmpty', 'string', '')] } },
+    };
+    const report = { name: 'Report', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: {} };
+    const polling = imported(
+      workflow([trigger, fetchJob, done, report], {
+        Start: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Fetch: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
+        'Done?': {
+          main: [[{ node: 'Report', type: 'main', index: 0 }], [{ node: 'Fetch', type: 'main', index: 0 }]],
+        },
+      }),
+    );
+    expect(polling.errors.filter((error) => !error.startsWith('IMPORT_PROBLEM'))).toEqual([]);
+    expect(polling.flow.edges.find((edge) => edge.source === 'Done' && edge.target === 'Fetch')).toMatchObject({
+      sourcePort: 'false',
+      loop: { maxIterations: 100 },
+    });
+    expect(polling.problems).toContainEqual({
+      code: 'IMPORT_PROBLEM',
+      severity: 'warning',
+      nodeId: 'Done',
+      source: 'connections["Done?"]',
+      message:
+        'n8n node "Done?" goes back to "Fetch", which n8n repeats with no limit; here it is a loop edge of at most 100 passes (a run needing more fails LOOP_LIMIT): set the limit on the edge',
+    });
+
+    // Both of an If's branches going back: a node goes back to one place only.
+    const twice = imported(
+      workflow([trigger, fetchJob, report, done], {
+        Start: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Fetch: { main: [[{ node: 'Report', type: 'main', index: 0 }]] },
+        Report: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
+        'Done?': {
+          main: [[{ node: 'Fetch', type: 'main', index: 0 }], [{ node: 'Report', type: 'main', index: 0 }]],
+        },
+      }),
+    );
+    expect(twice.errors.filter((error) => !error.startsWith('IMPORT_PROBLEM'))).toEqual([]);
+    expect(twice.flow.edges.filter((edge) => edge.source === 'Done').map((edge) => edge.target)).toEqual(['Fetch']);
+    expect(twice.problems).toContainEqual(
+      expect.objectContaining({
+        nodeId: 'Done',
+        message: expect.stringMatching(
+          /^n8n node "Done\?" goes back to "Report", a loop a Flowbench flow cannot hold \(node "Done" starts two loop edges .*\); that connection is left out: rebuild the loop$/,
+        ),
+      }),
+    );
+  });
+
+  it('a node after a Respond to Webhook (n8n answers and goes on) is not joined to the output node, said', () => {
+    const { flow, problems, errors } = imported(
+      workflow([
+        trigger,
+        {
+          name: 'Respond',
+          type: 'n8n-nodes-base.respondToWebhook',
+          parameters: { respondWith: 'text', responseBody: 'ok' },
+        },
+        { name: 'Log', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: {} },
+      ]),
+    );
+    expect(errors.filter((error) => !/^(IMPORT_PROBLEM|UNREACHABLE_NODE) /.test(error))).toEqual([]);
+    expect(flow.edges.filter((edge) => edge.source === 'Respond')).toEqual([]);
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        nodeId: 'Respond',
+        source: 'connections["Respond"].main[0]',
+        message:
+          'n8n node "Respond" goes on to "Log" after it answers; a Flowbench run ends where it answers, so that connection is left out: move what comes after it before it',
+      }),
+    );
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

@@ -17,6 +17,7 @@ import {
   type SubNodeKind,
 } from './n8n-model';
 import { addResults, edgesFrom, linksOf, PASS_THROUGH } from './n8n-graph';
+import { withLoops } from './n8n-loops';
 import { nodeSettings } from './n8n-node-settings';
 import { n8nNote } from './n8n-notes';
 import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
@@ -247,7 +248,7 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
       message: `n8n node "${sub.name}" (${sub.type}) is attached to "${link.to}" as its ${link.type.slice(3)}; ${ids.has(link.to) ? 'the Flowbench node that became takes none' : 'that node is not carried over'}, so it is left out`,
     });
   }
-  const edges = edgesFrom(links, byName, ids, converted, followers, problems);
+  const edges = withLoops(nodes, edgesFrom(links, byName, ids, converted, followers, problems), problems);
   if (options.results !== false) addResults(nodes, edges, converted, ids, main, makeId, problems);
   const stickies = all.filter((n) => n.type === STICKY);
   const notes = stickies.map((n, i) => n8nNote(n, `note_${i + 1}`, place(n), SPREAD));
