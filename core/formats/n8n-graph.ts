@@ -141,6 +141,14 @@ export function addResults(
       !edges.some((e) => e.source === id && e.sourcePort === 'out')
     );
   });
+  // Not by count alone: a loop connection left out (see n8n-loops.ts) leaves its id's number behind.
+  const edgeIds = new Set(edges.map((e) => e.id));
+  const freeEdgeId = () => {
+    let n = edges.length + 1;
+    while (edgeIds.has(`e${n}`)) n++;
+    edgeIds.add(`e${n}`);
+    return `e${n}`;
+  };
   for (const leaf of leaves) {
     const id = ids.get(leaf.name) as string;
     const at = nodes.find((n) => n.id === id)?.position as { x: number; y: number };
@@ -152,7 +160,7 @@ export function addResults(
       position: { x: at.x + 320, y: at.y },
       config: { mode: 'return_values', returnValues: [{ id: 'result', text: `{{nodes.${id}.output}}` }] },
     });
-    edges.push({ id: `e${edges.length + 1}`, source: id, sourcePort: 'out', target: result, targetPort: 'in' });
+    edges.push({ id: freeEdgeId(), source: id, sourcePort: 'out', target: result, targetPort: 'in' });
     problems.push({
       code: 'IMPORT_PROBLEM',
       severity: 'warning',

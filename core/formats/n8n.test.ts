@@ -794,17 +794,29 @@ describe('n8n workflows', () => {
         'n8n node "Done?" goes back to "Fetch", which n8n repeats with no limit; here it is a loop edge of at most 100 passes (a run needing more fails LOOP_LIMIT): set the limit on the edge',
     });
 
-    // Both of an If's branches going back: a node goes back to one place only.
+    // Both of an If's branches going back: a node goes back to one place only. (The connection after the
+    // one left out gave the result's edge its id too.)
+    const log = { name: 'Log', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: {} };
     const twice = imported(
-      workflow([trigger, fetchJob, report, done], {
+      workflow([trigger, fetchJob, report, done, log, { ...log, name: 'Tail' }], {
         Start: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
         Fetch: { main: [[{ node: 'Report', type: 'main', index: 0 }]] },
-        Report: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
+        Report: {
+          main: [
+            [
+              { node: 'Done?', type: 'main', index: 0 },
+              { node: 'Log', type: 'main', index: 0 },
+            ],
+          ],
+        },
         'Done?': {
           main: [[{ node: 'Fetch', type: 'main', index: 0 }], [{ node: 'Report', type: 'main', index: 0 }]],
         },
+        Log: { main: [[{ node: 'Tail', type: 'main', index: 0 }]] },
       }),
     );
+    expect(new Set(twice.flow.edges.map((edge) => edge.id)).size).toBe(twice.flow.edges.length);
+    expect(twice.flow.edges.map((edge) => `${edge.source}>${edge.target}`)).toContain('Tail>result');
     expect(twice.errors.filter((error) => !error.startsWith('IMPORT_PROBLEM'))).toEqual([]);
     expect(twice.flow.edges.filter((edge) => edge.source === 'Done').map((edge) => edge.target)).toEqual(['Fetch']);
     expect(twice.problems).toContainEqual(
