@@ -27,9 +27,10 @@ const agent: NodeKind = {
     const p = ctx.node.parameters;
     const options = isRecord(p.options) ? p.options : {};
     optionsLeftOut(ctx, options, ['systemMessage', 'maxIterations']);
-    if (p.hasOutputParser === true || ctx.attached('ai_outputParser').length > 0)
+    const parsers = ctx.attached('ai_outputParser');
+    if (p.hasOutputParser === true || parsers.length > 0)
       ctx.problem(
-        "its output parser is not carried over: a Flowbench agent answers text; an LLM node's JSON output gives fields",
+        `its output parser${parsers.map((parser) => ` "${parser.name}"`).join(',')} is not carried over: a Flowbench agent answers text; an LLM node's JSON output gives fields`,
         {
           field: 'hasOutputParser',
         },

@@ -110,7 +110,19 @@ export function edgesFrom(
       });
       continue;
     }
-    for (const target of beyond(link.to)) edge(source, port, ids.get(target) as string);
+    for (const target of beyond(link.to)) {
+      if (converted.get(target)?.type === 'input') {
+        // A trigger became the input node, which starts a run and has no input port.
+        problems.push({
+          code: 'IMPORT_PROBLEM',
+          nodeId: own,
+          source: `connections[${JSON.stringify(link.from)}].main[${link.output}]`,
+          message: `n8n node "${link.from}" is connected into the trigger "${target}", which starts a run and takes nothing in: that connection is left out`,
+        });
+        continue;
+      }
+      edge(source, port, ids.get(target) as string);
+    }
   }
   return edges;
 }

@@ -853,6 +853,83 @@ describe('n8n workflows', () => {
     );
   });
 
+  it('fixed text with {{ … }} in it stays text (n8n sends it as written), said; a connection into a trigger is left out, said', () => {
+    const yaml = 'run: curl -H "Authorization: Bearer ${{ secrets.GITHUB_TOKEN }}" -d "{{ inputs.x }}"';
+    const { flow, problems, errors } = imported(
+      workflow(
+        [
+          trigger,
+          { name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { path: 'x' } },
+          {
+            name: 'Files',
+            type: 'n8n-nodes-base.set',
+            typeVersion: 3.4,
+            parameters: { assignments: { assignments: [{ name: 'yml', type: 'string', value: yaml }] } },
+          },
+        ],
+        {
+          Start: { main: [[{ node: 'Hook', type: 'main', index: 0 }]] },
+          Hook: { main: [[{ node: 'Files', type: 'main', index: 0 }]] },
+        },
+      ),
+    );
+    expect(errors.filter((error) => !/^(IMPORT_PROBLEM|UNRESOLVED_REFERENCE) /.test(error))).toEqual([]);
+    expect(node(flow, 'Files').config).toMatchObject({
+      values: [
+        {
+          name: 'yml',
+          value: 'run: curl -H "Authorization: Bearer ${ { secrets.GITHUB_TOKEN }}" -d "{ { inputs.x }}"',
+        },
+      ],
+    });
+    expect(edges(flow)).not.toContain('Start.out>Hook');
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          nodeId: 'Files',
+          source: 'nodes[2].parameters.assignments.assignments[0].value',
+          message:
+            'its text has {{ secrets.GITHUB_TOKEN }} and 1 more, which n8n sends as written and Flowbench would read as a reference; here each is written with "{ {" instead: check the text',
+        }),
+        expect.objectContaining({
+          nodeId: 'Start',
+          message:
+            'n8n node "Start" is connected into the trigger "Hook", which starts a run and takes nothing in: that connection is left out',
+        }),
+      ]),
+    );
+  });
+
+  it('a langchain node named like a sub-node but joined by main connections (a vector store inserting) keeps its place, said', () => {
+    const { flow, problems } = imported(
+      workflow([
+        trigger,
+        {
+          name: 'Store',
+          type: '@n8n/n8n-nodes-langchain.vectorStoreInMemory',
+          typeVersion: 1,
+          parameters: { mode: 'insert' },
+        },
+        {
+          name: 'Wipe',
+          type: '@n8n/n8n-nodes-langchain.memoryManager',
+          typeVersion: 1,
+          parameters: { mode: 'delete' },
+        },
+      ]),
+    );
+    expect(edges(flow)).toEqual(expect.arrayContaining(['Start.out>Store', 'Store.out>Wipe']));
+    expect(node(flow, 'Store')).toMatchObject({ type: 'template', config: { template: '' } });
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        nodeId: 'Wipe',
+        message: expect.stringContaining(
+          'n8n node "Wipe": @n8n/n8n-nodes-langchain.memoryManager has no Flowbench counterpart: it is an empty template here, kept for its place and connections',
+        ),
+      }),
+    );
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

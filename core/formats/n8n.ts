@@ -94,8 +94,11 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   const { nodes: all, renamed } = uniqueNames(read.filter((n): n is N8nNode => n !== undefined));
   const byName = new Map(all.map((n) => [n.name, n]));
   const links = linksOf(isRecord(doc.connections) ? doc.connections : {}, problems, new Set(byName.keys()));
-  const isSub = (node: N8nNode) =>
-    SUB_NODE.test(node.type) || links.some((l) => l.from === node.name && l.type.startsWith('ai_'));
+  // A langchain type named like a sub-node can be a step of its own: a vector store that inserts documents, a
+  // Chat Memory Manager. Joined by main connections, it is one (kept in its place, said), not left out.
+  const onMain = new Set(links.filter((l) => l.type === 'main').flatMap((l) => [l.from, l.to]));
+  const attaches = new Set(links.filter((l) => l.type.startsWith('ai_')).map((l) => l.from));
+  const isSub = (node: N8nNode) => (SUB_NODE.test(node.type) && !onMain.has(node.name)) || attaches.has(node.name);
   const main = all.filter((n) => n.type !== STICKY && !isSub(n) && !PASS_THROUGH.has(n.type));
   if (main.length === 0) throw new FlowbenchError('VALIDATION_ERROR', 'the n8n workflow has no node Flowbench can run');
 
