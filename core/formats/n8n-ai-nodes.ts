@@ -54,8 +54,16 @@ const agent: NodeKind = {
 
 /** The JSON output a chain's Structured Output Parser asks for, or nothing (said) when it cannot be read. */
 function jsonOutputFrom(ctx: ConvertContext): Record<string, unknown> {
-  const [parser] = ctx.attached('ai_outputParser');
-  if (!parser) return {};
+  const [outer] = ctx.attached('ai_outputParser');
+  if (!outer) return {};
+  // An Auto-fixing parser wraps the parser whose schema the answer must fit.
+  const [inner] = outer.type.endsWith('.outputParserAutofixing') ? ctx.attached('ai_outputParser', outer) : [];
+  const parser = inner ?? outer;
+  if (inner)
+    ctx.problem(
+      `its output parser "${outer.name}" has a model fix an answer that does not fit "${inner.name}"'s schema; here such an answer fails the node (its retries ask again)`,
+      { on: outer, severity: 'warning' },
+    );
   const p = parser.parameters;
   const manual = p.schemaType === 'manual';
   const text = asString(manual ? p.inputSchema : (p.jsonSchemaExample ?? p.jsonSchema));

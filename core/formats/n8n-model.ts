@@ -77,8 +77,8 @@ export interface ConvertContext {
   inputData: (input: number) => N8nData | undefined;
   /** As `template`, with `$json` reading what comes into its input `input`. */
   templateOfInput: (input: number, value: unknown, field: string) => string;
-  /** The sub-nodes attached to it of a kind, in the file's order. */
-  attached: (kind: SubNodeKind) => N8nNode[];
+  /** The sub-nodes attached to it (or to `of`, one of its sub-nodes) of a kind, in the file's order. */
+  attached: (kind: SubNodeKind, of?: N8nNode) => N8nNode[];
   /** Says something about the node: an error unless `severity` is warning. */
   problem: (message: string, options?: { field?: string; severity?: 'warning'; on?: N8nNode }) => void;
   /** Declares a memory channel of the flow (a memory sub-node's). */

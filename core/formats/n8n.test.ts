@@ -930,6 +930,48 @@ describe('n8n workflows', () => {
     );
   });
 
+  it("an Auto-fixing Output Parser on a chain gives the chain its inner parser's schema; the fixing is said not to be carried over", () => {
+    const sub = (name: string, type: string, parameters: Record<string, unknown> = {}) => ({
+      name,
+      type: `@n8n/n8n-nodes-langchain.${type}`,
+      typeVersion: 1,
+      position: [0, 200],
+      parameters,
+    });
+    const { flow, problems } = imported(
+      workflow(
+        [
+          trigger,
+          sub('Chain', 'chainLlm', { promptType: 'define', text: 'Classify', hasOutputParser: true }),
+          sub('Model', 'lmChatOpenAi', { model: 'gpt-4o-mini' }),
+          sub('Fixer', 'outputParserAutofixing'),
+          sub('Fixer model', 'lmChatOpenAi', { model: 'gpt-4o-mini' }),
+          sub('Shape', 'outputParserStructured', { jsonSchemaExample: '{"label": "bug", "urgent": true}' }),
+        ],
+        {
+          Start: { main: [[{ node: 'Chain', type: 'main', index: 0 }]] },
+          Model: { ai_languageModel: [[{ node: 'Chain', type: 'ai_languageModel', index: 0 }]] },
+          Fixer: { ai_outputParser: [[{ node: 'Chain', type: 'ai_outputParser', index: 0 }]] },
+          'Fixer model': { ai_languageModel: [[{ node: 'Fixer', type: 'ai_languageModel', index: 0 }]] },
+          Shape: { ai_outputParser: [[{ node: 'Fixer', type: 'ai_outputParser', index: 0 }]] },
+        },
+      ),
+    );
+    expect(node(flow, 'Chain').config).toMatchObject({
+      outputFormat: 'json',
+      jsonSchema: { type: 'object', properties: { label: { type: 'string' }, urgent: { type: 'boolean' } } },
+    });
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        source: 'nodes[3]',
+        message:
+          'n8n node "Fixer": its output parser "Fixer" has a model fix an answer that does not fit "Shape"\'s schema; here such an answer fails the node (its retries ask again)',
+      }),
+    );
+    expect(problems.map((p) => p.message)).not.toContainEqual(expect.stringContaining('"Shape" is not carried over'));
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

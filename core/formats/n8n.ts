@@ -182,8 +182,8 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
       inputData: dataOfInput,
       templateOfInput: (input, value, field) =>
         templateFrom(value, { ...scope, input: dataOfInput(input) }, at(field), problems),
-      attached: (kind) => {
-        const found = attached(node.name)(kind);
+      attached: (kind, of = node) => {
+        const found = attached(of.name)(kind);
         for (const sub of found) taken.add(sub.name);
         return found;
       },
