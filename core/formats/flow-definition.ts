@@ -28,7 +28,6 @@ export function isFlowDefinition(value: unknown): value is Record<string, unknow
 }
 
 const KEY = 'flowDefinition';
-// resultPayload writes `$steps.x.output.y`; summaryFields write `steps.x.output.y`.
 /** Where in its step each setting of a step's node comes from, for a problem about it (see settingSource). */
 const STEP_FIELDS: Readonly<Record<string, string>> = {
   system: 'prompt',
@@ -39,6 +38,7 @@ const STEP_FIELDS: Readonly<Record<string, string>> = {
   memoryReads: 'memoryReads',
   memoryWrites: 'memoryWrites',
 };
+// resultPayload writes `$steps.x.output.y`; summaryFields write `steps.x.output.y`.
 const STEP_REF = /^\$?steps\.([^.\s]+)\.output((?:\.[^.\s]+)*)$/;
 
 /** `$steps.x.output.a.b` → `{{nodes.<x>.output.a.b}}`; anything else is kept as literal text. */
@@ -239,7 +239,7 @@ export function importFlowDefinition(doc: Record<string, unknown>): ImportedFlow
     format: 'flow-definition',
     problems,
     isPublished: doc.status === 'PUBLISHED',
-    // A step's memory reads and writes are its node's as written (see the config above).
+    // A setting of a step's node comes from the step's field STEP_FIELDS names (memory reads and writes as written).
     settingSource: (nodeId, field) => {
       const index = stepOf.get(nodeId);
       const [, key = '', rest = ''] = /^config\.([A-Za-z]+)(.*)$/.exec(field) ?? [];
