@@ -1,4 +1,4 @@
-import { asString, isRecord } from './shared';
+import { asString, freeName, isRecord } from './shared';
 import { MAX_VALUE_NAME_CHARS } from '../model/limits';
 import { optionsLeftOut, preview, rows, type NodeKind } from './n8n-model';
 import { http, type Named } from './n8n-http';
@@ -9,14 +9,6 @@ import { http, type Named } from './n8n-http';
  * Workflow. Each reads the parameters it can honour; the orchestrator says
  * the others.
  */
-
-/** `wanted`, or `wanted_2`… where `taken` has it; the name returned is taken from then on. */
-function freeName(taken: Set<string>, wanted: string): string {
-  let name = wanted;
-  for (let i = 2; taken.has(name); i++) name = `${wanted}_${i}`;
-  taken.add(name);
-  return name;
-}
 
 /** A name a code node's `values.<name>` and a JS object literal can both hold. */
 const PLAIN_NAME = /^[A-Za-z_$][\w$]*$/;

@@ -2,7 +2,7 @@ import { cutText } from '../model/cut-text';
 import type { ChannelSettings } from '../model/memory';
 import type { Parameter } from '../model/parameter';
 import type { N8nData } from './n8n-expressions';
-import { asString, isRecord, type ImportProblem } from './shared';
+import { asString, freeName, isRecord, type ImportProblem } from './shared';
 
 /** One node of an n8n workflow file, as read (fields of the wrong type read as absent). */
 export interface N8nNode {
@@ -52,11 +52,7 @@ export function uniqueNames(nodes: readonly N8nNode[]): { nodes: N8nNode[]; rena
   const renamed: RenamedNode[] = [];
   const unique = nodes.map((node, i) => {
     if (last.get(node.name) === i) return node;
-    let n = 2;
-    while (used.has(`${node.name} ${n}`)) n++;
-    const name = `${node.name} ${n}`;
-    used.add(name);
-    const copy = { ...node, name };
+    const copy = { ...node, name: freeName(used, node.name, ' ') };
     renamed.push({ node: copy, was: node.name });
     return copy;
   });

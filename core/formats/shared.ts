@@ -91,11 +91,16 @@ export function nodeIdFactory(): (wanted: string) => string {
       .slice(0, 56);
     if (!NODE_ID_PATTERN.test(base)) base = `n_${base}`.slice(0, 56);
     if (!NODE_ID_PATTERN.test(base)) base = 'node';
-    let id = base;
-    for (let i = 2; used.has(id); i++) id = `${base}_${i}`;
-    used.add(id);
-    return id;
+    return freeName(used, base);
   };
+}
+
+/** `wanted`, or `wanted_2`, `wanted_3`… (`separator` between), the first `taken` lacks; taken from then on. */
+export function freeName(taken: Set<string>, wanted: string, separator = '_'): string {
+  let name = wanted;
+  for (let i = 2; taken.has(name); i++) name = `${wanted}${separator}${i}`;
+  taken.add(name);
+  return name;
 }
 
 /** A tool name derived from a title: letters, digits, _ . - only. */
