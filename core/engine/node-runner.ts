@@ -235,6 +235,10 @@ class RunContext implements NodeContext {
     return renderTemplate(template, this.input.scope, this.used);
   }
 
+  wait(ms: number): Promise<void> {
+    return sleep(ms, this.signal);
+  }
+
   ran(nodeId: string): boolean {
     return this.input.scope.node(nodeId) !== undefined;
   }

@@ -2,11 +2,12 @@ import { asString, freeName, isRecord } from './shared';
 import { MAX_VALUE_NAME_CHARS } from '../model/limits';
 import { optionsLeftOut, preview, rows, type NodeKind } from './n8n-model';
 import { http, type Named } from './n8n-http';
+import { wait } from './n8n-wait';
 
 /**
  * n8n's core nodes that have a Flowbench counterpart: HTTP Request, Edit
- * Fields (Set), Code, Respond to Webhook, Stop and Error and Execute
- * Workflow. Each reads the parameters it can honour; the orchestrator says
+ * Fields (Set), Code, Respond to Webhook, Stop and Error, Execute Workflow
+ * and Wait. Each reads the parameters it can honour; the orchestrator says
  * the others.
  */
 
@@ -262,4 +263,5 @@ export const BASE_NODES: Record<string, NodeKind> = {
   'n8n-nodes-base.respondToWebhook': respond,
   'n8n-nodes-base.stopAndError': stopAndError,
   'n8n-nodes-base.executeWorkflow': executeWorkflow,
+  'n8n-nodes-base.wait': wait,
 };

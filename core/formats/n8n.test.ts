@@ -972,6 +972,102 @@ describe('n8n workflows', () => {
     expect(problems.map((p) => p.message)).not.toContainEqual(expect.stringContaining('"Shape" is not carried over'));
   });
 
+  it("a Wait after a time is a wait node handing its item on, with n8n's defaults of each version; what it cannot keep is said", () => {
+    const waitNode = (parameters: Record<string, unknown>, typeVersion = 1.1) => ({
+      name: 'Pause',
+      type: 'n8n-nodes-base.wait',
+      typeVersion,
+      parameters,
+    });
+    const fetchJob = {
+      name: 'Fetch',
+      type: 'n8n-nodes-base.httpRequest',
+      typeVersion: 4.2,
+      parameters: { url: 'https://api.example.com/job' },
+    };
+    const report = {
+      name: 'Report',
+      type: 'n8n-nodes-base.set',
+      typeVersion: 3.4,
+      parameters: { assignments: { assignments: [{ name: 'status', value: '={{ $json.status }}', type: 'string' }] } },
+    };
+    const pausing = (parameters: Record<string, unknown>, typeVersion?: number) => {
+      const result = imported(workflow([trigger, fetchJob, waitNode(parameters, typeVersion), report]));
+      expect(result.errors.filter((error) => !error.startsWith('IMPORT_PROBLEM'))).toEqual([]);
+      return {
+        ...result,
+        config: node(result.flow, 'Pause').config,
+        said: result.problems.filter((p) => p.nodeId === 'Pause').map((p) => p.message),
+      };
+    };
+
+    const thirty = pausing({ amount: 30, unit: 'seconds' });
+    expect(node(thirty.flow, 'Pause').type).toBe('wait');
+    expect(thirty.config).toEqual({ amount: 30, unit: 'seconds', value: '{{nodes.Fetch.output}}' });
+    expect(thirty.said).toEqual([]);
+    // `$json` after the wait is the item that came into it: the HTTP request's answer.
+    expect(JSON.stringify(node(thirty.flow, 'Report').config)).toContain('{{nodes.Fetch.output.status}}');
+    expect(edges(thirty.flow)).toEqual(expect.arrayContaining(['Fetch.out>Pause', 'Pause.out>Report']));
+
+    // Parameters left at their default are not written: 5 seconds since version 1.1, 1 hour before.
+    expect(pausing({}).config).toMatchObject({ amount: 5, unit: 'seconds' });
+    expect(pausing({}, 1).config).toMatchObject({ amount: 1, unit: 'hours' });
+    expect(pausing({ amount: 0.5, unit: 'days' }).config).toMatchObject({ amount: 12, unit: 'hours' });
+
+    const days = pausing({ amount: 2, unit: 'days' });
+    expect(days.config).toMatchObject({ amount: 24, unit: 'hours' });
+    expect(days.said).toEqual([
+      'n8n node "Pause": it waits 2 days, longer than a Flowbench run waits: here it waits 24 hours (n8n keeps a waiting run on disk; Flowbench waits in the running app)',
+    ]);
+    const computed = pausing({ amount: '={{ $json.retryAfter }}', unit: 'seconds' });
+    expect(computed.config).toMatchObject({ amount: 5, unit: 'seconds' });
+    expect(computed.said).toEqual([
+      'n8n node "Pause": its wait is an expression ("={{ $json.retryAfter }}"), which n8n works out as the node runs: here it waits 5 seconds; set the wait',
+    ]);
+    expect(pausing({ amount: 1000, unit: 'milliseconds' }).said).toEqual([
+      'n8n node "Pause": its unit "milliseconds" is none n8n knows (the node fails there): here it waits 5 seconds',
+    ]);
+    // Polling until done: the status request reads the request that started the job on the first pass, not
+    // itself (its input coming back round the loop, first in the file, is not the one `$json` reads).
+    const submit = { ...fetchJob, name: 'Submit', parameters: { method: 'POST', url: 'https://api.example.com/jobs' } };
+    const status = { ...fetchJob, parameters: { url: '=https://api.example.com/jobs/{{ $json.request_id }}' } };
+    const done = {
+      name: 'Done?',
+      type: 'n8n-nodes-base.if',
+      typeVersion: 2.2,
+      parameters: {
+        conditions: { combinator: 'and', conditions: [rule('equals', 'string', 'done', '={{ $json.status }}')] },
+      },
+    };
+    const polling = imported(
+      workflow([trigger, submit, status, done, waitNode({ amount: 10 }), report], {
+        Pause: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Start: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
+        Submit: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Fetch: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
+        'Done?': {
+          main: [[{ node: 'Report', type: 'main', index: 0 }], [{ node: 'Pause', type: 'main', index: 0 }]],
+        },
+      }),
+    );
+    expect(polling.errors.filter((error) => !error.startsWith('IMPORT_PROBLEM'))).toEqual([]);
+    expect(node(polling.flow, 'Fetch').config).toMatchObject({
+      url: 'https://api.example.com/jobs/{{nodes.Submit.output.request_id}}',
+    });
+    expect(node(polling.flow, 'Pause').config).toEqual({
+      amount: 10,
+      unit: 'seconds',
+      value: '{{nodes.Fetch.output}}',
+    });
+    expect(polling.flow.edges.find((edge) => edge.source === 'Pause')).toMatchObject({ target: 'Fetch', loop: {} });
+
+    const approval = pausing({ resume: 'webhook', httpMethod: 'POST', options: {} });
+    expect(approval.config).toMatchObject({ amount: 0, unit: 'seconds' });
+    expect(approval.said).toEqual([
+      'n8n node "Pause": it waits for a call to its resume URL, which Flowbench does not do: here it waits no time: an ask node asks a person and waits for the answer',
+    ]);
+  });
+
   it('refuses a workflow with no node to run, and is not taken for another format', () => {
     expect(() =>
       detectImport(

@@ -16,7 +16,7 @@ import {
   type NodeKind,
   type SubNodeKind,
 } from './n8n-model';
-import { addResults, edgesFrom, linksOf, PASS_THROUGH } from './n8n-graph';
+import { addResults, edgesFrom, linksOf, PASS_THROUGH, type Link } from './n8n-graph';
 import { withLoops } from './n8n-loops';
 import { nodeSettings } from './n8n-node-settings';
 import { n8nNote } from './n8n-notes';
@@ -115,7 +115,32 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   }
   const attached = (name: string) => (kind: SubNodeKind) =>
     links.filter((l) => l.type === kind && l.to === name).flatMap((l) => byName.get(l.from) ?? []);
-  const inputsOf = (name: string) => links.filter((l) => l.type === 'main' && l.to === name).map((l) => l.from);
+  const mainLinks = links.filter((l) => l.type === 'main');
+  /** Whether main connections lead from `from` to `to`. */
+  const reaches = (from: string, to: string): boolean => {
+    const seen = new Set([from]);
+    const stack = [from];
+    while (stack.length > 0) {
+      const at = stack.pop() as string;
+      for (const link of mainLinks)
+        if (link.from === at && !seen.has(link.to)) {
+          if (link.to === to) return true;
+          seen.add(link.to);
+          stack.push(link.to);
+        }
+    }
+    return false;
+  };
+  /**
+   * The links into a node, those that come back round a loop last: `$json` reads the item of the first
+   * pass (a job's status polled reads the request that started the job, not the node itself).
+   */
+  const into = (name: string, input?: number) => {
+    const found = mainLinks.filter((l) => l.to === name && (input === undefined || l.input === input));
+    const back = (l: Link) => reaches(name, l.from);
+    return [...found.filter((l) => !back(l)), ...found.filter(back)];
+  };
+  const inputsOf = (name: string) => into(name).map((l) => l.from);
 
   // What `$json` reads in each node: the data of the node its first input comes from.
   const data = new Map<string, N8nData | undefined>();
@@ -171,7 +196,7 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
         byName.has(name) ? (dataOf(name) ?? { kind: 'none', why: `"${name}" gives nothing to read here` }) : undefined,
     };
     const dataOfInput = (input: number) => {
-      const from = links.find((l) => l.type === 'main' && l.to === node.name && l.input === input)?.from;
+      const from = into(node.name, input)[0]?.from;
       return from === undefined ? undefined : dataOf(from);
     };
     const at = (field: string) => ({ source: `${node.source}.parameters.${field}`, nodeId: id });

@@ -41,6 +41,8 @@ interface CatalogueEntry extends PublishedFlow {
   asksPeople: boolean;
   /** A run of the flow may call a model (see ProviderService.mayCallModels). */
   callsModels: boolean;
+  /** The least a run of the flow takes, as its nodes say (its longest wait). */
+  leastMs: number;
 }
 
 /** A connection's part in catalogue changes: told when they happen, closed with the host. */
@@ -110,9 +112,11 @@ export class McpHost {
       if (!published.enabled) continue;
       // Any flow may run as a task, for clients that support tasks (the others call it as usual).
       const tool = { ...toolFor(published.snapshot), execution: { taskSupport: 'optional' as const } };
+      const leastMs = leastRunMs(published.snapshot);
       byName.set(published.snapshot.tool.name, {
         ...published,
-        tool: withLongRunHint(tool, this.typicalDurationMs(published.flowId)),
+        leastMs,
+        tool: withLongRunHint(tool, this.typicalDurationMs(published.flowId), leastMs),
         asksPeople: published.snapshot.nodes.some((node) => nodeRegistry.get(node.type)?.asksPeople === true),
         callsModels: this.services.providers.mayCallModels(published.snapshot),
       });
@@ -147,12 +151,15 @@ export class McpHost {
     return this.catalogue().get(name)?.asksPeople ?? true;
   }
 
-  /** Whether a tool is a flow's, and whether its runs usually outlast what a client waits for (its history). */
+  /**
+   * Whether a tool is a flow's, and whether its runs outlast what a client
+   * waits for: usually (its history), or always (a wait of its own).
+   */
   flowToolLength(name: string): 'long' | 'usual' | undefined {
     const entry = this.catalogue().get(name);
     if (!entry) return undefined;
-    const typical = this.typicalDurationMs(entry.flowId);
-    return typical !== undefined && typical >= LONG_RUN_MS ? 'long' : 'usual';
+    const typical = this.typicalDurationMs(entry.flowId) ?? 0;
+    return Math.max(typical, entry.leastMs) >= LONG_RUN_MS ? 'long' : 'usual';
   }
 
   /**
@@ -494,13 +501,31 @@ const LONG_RUN_MS = 30_000;
 /** How long a flow's usual run time, once read, stands for it. */
 const TYPICAL_FRESH_MS = 10_000;
 
+/** The longest time one of the flow's nodes takes at least (a wait); a loop to run it again is not counted. */
+function leastRunMs(flow: Flow): number {
+  let longest = 0;
+  for (const node of flow.nodes) if (!node.disabled) longest = Math.max(longest, nodeRegistry.leastDurationMs(node));
+  return longest;
+}
+
 /**
- * A flow whose runs (learnt from its history) usually take longer than a
- * client waits says so in its description, with the ways that do not wait.
+ * A flow whose runs take longer than a client waits, usually (learnt from its
+ * history) or always (a wait of its own, before it ever ran), says so in its
+ * description, with the ways that do not wait.
  */
-function withLongRunHint(tool: CatalogueEntry['tool'], typicalMs: number | undefined): CatalogueEntry['tool'] {
-  if (typicalMs === undefined || typicalMs < LONG_RUN_MS) return tool;
-  const hint = `This flow usually takes about ${Math.round(typicalMs / 1000)} s: call it as a task, or through flows_start and flows_result, rather than waiting on one call.`;
+function withLongRunHint(
+  tool: CatalogueEntry['tool'],
+  typicalMs: number | undefined,
+  leastMs: number,
+): CatalogueEntry['tool'] {
+  const about =
+    typicalMs !== undefined && typicalMs >= LONG_RUN_MS
+      ? `usually takes about ${Math.round(typicalMs / 1000)} s`
+      : leastMs >= LONG_RUN_MS
+        ? `takes at least ${Math.round(leastMs / 1000)} s (it waits that long)`
+        : undefined;
+  if (!about) return tool;
+  const hint = `This flow ${about}: call it as a task, or through flows_start and flows_result, rather than waiting on one call.`;
   const description = typeof tool.description === 'string' ? tool.description : '';
   return { ...tool, description: [description, hint].filter(Boolean).join('\n\n') };
 }

@@ -98,6 +98,12 @@ export interface NodeContext {
   render(template: string): string;
   /** Like render, but a lone reference yields the referenced value itself. */
   resolve(template: string): unknown;
+  /**
+   * Resolves after `ms`, or at once when the node's signal aborts (the engine
+   * then ends the node as cancelled or timed out). Nodes have no timers of
+   * their own: core's isomorphic part has no setTimeout.
+   */
+  wait(ms: number): Promise<void>;
   /** True when an upstream node ran (succeeded or failed); false when it was skipped or is unknown. */
   ran(nodeId: string): boolean;
   readonly llm: LlmPort;
@@ -146,7 +152,19 @@ export type NodeCategory = 'io' | 'text' | 'ai' | 'logic';
 
 /** What a node type's icon shows; the editor draws each (renderer/src/editor/node-icons.tsx). */
 export type NodeIcon =
-  'enter' | 'ask' | 'text' | 'code' | 'model' | 'agent' | 'tool' | 'web' | 'flow' | 'branch' | 'stop' | 'result';
+  | 'enter'
+  | 'ask'
+  | 'text'
+  | 'code'
+  | 'model'
+  | 'agent'
+  | 'tool'
+  | 'web'
+  | 'flow'
+  | 'branch'
+  | 'wait'
+  | 'stop'
+  | 'result';
 
 /**
  * Something a node calls by name that lives outside its flow: a saved flow, an
@@ -207,6 +225,11 @@ export interface NodeDefinition<
    * fills it in. Undefined when there is nothing empty to fill.
    */
   fillEmptyText?: (config: Config, reference: string) => Config | undefined;
+  /**
+   * The least time a run of the node takes, as its config says (a wait node's
+   * wait). An MCP host tells clients a flow is long before its history does.
+   */
+  leastDurationMs?: (config: Config) => number;
   /**
    * The ports an output takes when a run reuses it from an earlier run instead
    * of running the node (default: every data port). Nodes that choose their

@@ -10,6 +10,7 @@ import { inputNode } from './input/definition';
 import { llmNode } from './llm/definition';
 import { outputNode } from './output/definition';
 import { stopNode } from './stop/definition';
+import { waitNode } from './wait/definition';
 import { templateNode } from './template/definition';
 import { httpNode } from './http/definition';
 import { codeNode } from './code/definition';
@@ -17,6 +18,7 @@ import { codeNode } from './code/definition';
 // Definitions are stored type-erased: each one parses its own config.
 type AnyNodeDefinition = NodeDefinition<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 export type ErasedDefinition = NodeDefinition<Record<string, unknown>>;
+type ConfiguredNode = { type: string; config: unknown };
 
 export class NodeRegistry implements NodeCatalogue {
   private readonly byType = new Map<string, ErasedDefinition>();
@@ -43,19 +45,13 @@ export class NodeRegistry implements NodeCatalogue {
   }
 
   /** What a node calls (its definition's `calls`); nothing for a config that does not parse (validation says why). */
-  callees(node: { type: string; config: unknown }): readonly Callee[] {
-    const definition = this.byType.get(node.type);
-    if (!definition?.calls) return [];
-    const parsed = definition.configSchema.safeParse(node.config);
-    return parsed.success ? definition.calls(parsed.data) : [];
+  callees(node: ConfiguredNode): readonly Callee[] {
+    return this.fromConfig(node, (definition) => definition.calls, []);
   }
 
   /** The models a node calls (its definition's `models`); none for a config that does not parse. */
-  models(node: { type: string; config: unknown }): readonly ModelUse[] {
-    const definition = this.byType.get(node.type);
-    if (!definition?.models) return [];
-    const parsed = definition.configSchema.safeParse(node.config);
-    return parsed.success ? definition.models(parsed.data) : [];
+  models(node: ConfiguredNode): readonly ModelUse[] {
+    return this.fromConfig(node, (definition) => definition.models, []);
   }
 
   /**
@@ -63,17 +59,32 @@ export class NodeRegistry implements NodeCatalogue {
    * calls (an LLM or agent node, whatever its config), or it calls a flow or
    * a library agent, whose models show only when they run. A tool call does not.
    */
-  mayCallModels(node: { type: string; config: unknown }): boolean {
+  mayCallModels(node: ConfiguredNode): boolean {
     if (this.byType.get(node.type)?.models) return true;
     return this.callees(node).some((callee) => callee.kind !== 'tool');
   }
 
   /** The node's output schema as its config declares it (its definition's `outputSchema`); none for a config that does not parse. */
-  outputSchema(node: { type: string; config: unknown }): Readonly<Record<string, unknown>> | undefined {
+  outputSchema(node: ConfiguredNode): Readonly<Record<string, unknown>> | undefined {
+    return this.fromConfig(node, (definition) => definition.outputSchema, undefined);
+  }
+
+  /** The least time a run of the node takes (its definition's `leastDurationMs`); 0 for a config that does not parse. */
+  leastDurationMs(node: ConfiguredNode): number {
+    return this.fromConfig(node, (definition) => definition.leastDurationMs, 0);
+  }
+
+  /** What a capability of the node's definition says of its parsed config; `none` without it, or for a config that does not parse. */
+  private fromConfig<T>(
+    node: ConfiguredNode,
+    capability: (definition: ErasedDefinition) => ((config: Record<string, unknown>) => T) | undefined,
+    none: T,
+  ): T {
     const definition = this.byType.get(node.type);
-    if (!definition?.outputSchema) return undefined;
+    const read = definition && capability(definition);
+    if (!definition || !read) return none;
     const parsed = definition.configSchema.safeParse(node.config);
-    return parsed.success ? definition.outputSchema(parsed.data) : undefined;
+    return parsed.success ? read(parsed.data) : none;
   }
 
   all(): ErasedDefinition[] {
@@ -93,6 +104,7 @@ const BUILT_IN = [
   httpNode,
   flowNode,
   conditionNode,
+  waitNode,
   stopNode,
   outputNode,
 ] as const;

@@ -1,6 +1,7 @@
 import { NO_MEMORY } from '../../core/model/memory';
 import { fetchHttp } from '../../core/engine/fetch-http';
 import { quickJsCode } from '../../core/engine/run-code';
+import { sleep } from '../../core/engine/retry';
 import { NO_HUMAN_INPUT, type HumanInputPort } from '../../core/model/human-input';
 import type { AgentResolver } from '../../core/model/agents';
 import type { LlmPort } from '../../core/model/llm';
@@ -30,12 +31,14 @@ export function nodeContext(
     node: (id) => (options.outputs && id in options.outputs ? { output: options.outputs[id] } : undefined),
   };
   const reported: StepDetails[] = [];
+  const signal = new AbortController().signal;
   const tokens: string[] = [];
   const toolCalls: ToolCallRecord[] = [];
   return {
     nodeId: 'under_test',
-    signal: new AbortController().signal,
+    signal,
     inputs: scope.inputs,
+    wait: (ms) => sleep(ms, signal),
     render: (template) => renderTemplate(template, scope),
     resolve: (template) => resolveTemplateValue(template, scope),
     ran: (nodeId) => scope.node(nodeId) !== undefined,

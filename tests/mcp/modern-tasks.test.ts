@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmFlow, echoFlow, llmFlow } from '../fixtures/mcp-flows';
+import { confirmFlow, echoFlow, llmFlow, waitingFlow } from '../fixtures/mcp-flows';
 import { publishFlows, sendModern } from '../helpers/mcp';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { useServedDatabase } from '../helpers/serve';
@@ -20,7 +20,7 @@ const { serve } = useServedDatabase('tasks', (services) => {
     { name: 'test', kind: 'openai-compatible', baseUrl: model.url, defaultModel: 'test-model' },
     true,
   );
-  publishFlows(services, [echoFlow, llmFlow, confirmFlow]);
+  publishFlows(services, [echoFlow, llmFlow, confirmFlow, waitingFlow]);
 });
 
 /** What these tests read of a reply: a result (a tool result, a task, discovery) or an error. */
@@ -33,6 +33,7 @@ interface WireResult {
   result?: { content: { type: string; text: string }[] };
   content: { type: string; text: string }[];
   capabilities: { extensions?: Record<string, unknown> };
+  tools: { name: string; description?: string }[];
 }
 interface Reply {
   result: WireResult;
@@ -111,6 +112,21 @@ describe('tasks for 2026-07-28 clients', () => {
     expect(update.body.error).toBeUndefined();
     const { task } = await pollUntil(taskId, (t) => t.status === 'completed');
     expect(task.result?.content).toEqual([{ type: 'text', text: 'go=true' }]);
+  });
+
+  it('a flow that waits longer than clients do says so before it ever ran, and its call is a task at once', async () => {
+    const { tools } = (await send('tools/list', {})).body.result;
+    expect(tools.find((tool) => tool.name === 'waiting_flow')?.description).toMatch(
+      /This flow takes at least 45 s \(it waits that long\): call it as a task, or through flows_start and flows_result/,
+    );
+    expect(tools.find((tool) => tool.name === 'echo_tool')?.description).not.toMatch(/takes at least/);
+    const call = await send('tools/call', { name: 'waiting_flow', arguments: {} });
+    // Not after the 5 s a call of a flow not known to be long is given first.
+    expect(call.ms).toBeLessThan(2_000);
+    expect(call.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const { taskId } = call.body.result;
+    await send('tasks/cancel', { taskId });
+    expect((await send('tasks/get', { taskId })).body.result.status).toBe('cancelled');
   });
 
   it('tasks/cancel cancels the run; an unknown task id is a clear error', async () => {

@@ -8,6 +8,7 @@ import {
   Flag,
   GitBranch,
   Globe,
+  Hourglass,
   LoaderCircle,
   LogIn,
   MessageCircleQuestionMark,
@@ -34,6 +35,7 @@ export const NODE_ICONS: Record<NodeIcon, LucideIcon> = {
   web: Globe,
   flow: Workflow,
   branch: GitBranch,
+  wait: Hourglass,
   stop: OctagonX,
   result: Flag,
 };
