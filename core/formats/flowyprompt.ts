@@ -236,7 +236,7 @@ export function importFlowyPrompt(doc: Record<string, unknown>): ImportedFlow {
 function unrewrite(template: string): string {
   return parseTemplate(template)
     .map((segment) => {
-      if (segment.kind !== 'ref') return segment.kind === 'text' ? segment.text : segment.raw;
+      if (segment.kind !== 'ref') return segment.kind === 'invalid' ? segment.raw : segment.text;
       const ref = segment.ref;
       if (ref.scope === 'inputs' && ref.path.length === 0) return `{${ref.name}}`;
       if (ref.scope === 'nodes' && ref.field === 'output' && ref.path.length === 0) return `{${ref.nodeId}_result}`;

@@ -1,4 +1,4 @@
-import { parseTemplate } from '../model/template';
+import { LITERAL_BRACES, parseTemplate } from '../model/template';
 import type { ImportProblem } from './shared';
 
 /**
@@ -96,8 +96,8 @@ export function templateFrom(
   problems: ImportProblem[],
 ): string {
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') return literalText(JSON.stringify(value), at, problems);
-  if (!value.startsWith('=')) return literalText(value, at, problems);
+  if (typeof value !== 'string') return literalText(JSON.stringify(value));
+  if (!value.startsWith('=')) return literalText(value);
   return value.slice(1).replace(BRACES, (whole, expression: string) => {
     const found = referenceFor(expression, scope);
     if ('text' in found) return found.text;
@@ -115,22 +115,14 @@ export function templateFrom(
  * n8n's fixed text (not an expression) as a template. n8n sends it as it is,
  * `{{ … }}` and all (a GitHub workflow's `${{ secrets.TOKEN }}` in a file it
  * writes); Flowbench would read such a tag as a reference and send its value
- * instead, or refuse the flow (a secret outside an HTTP request node). Each
- * tag that is a reference is written `{ {` instead, said; one that is not
- * stays as it is (it is sent as written, and validation says it is no reference).
+ * instead (or refuse the flow: a secret outside an HTTP request node), or
+ * refuse one that is no reference. Each tag's `{{` is written `{{ "{{" }}`,
+ * which renders as `{{`: the text goes out as n8n sends it.
  */
-function literalText(value: string, at: { source: string; nodeId?: string }, problems: ImportProblem[]): string {
-  const tags = parseTemplate(value).filter((segment) => segment.kind === 'ref');
-  if (tags.length === 0) return value;
-  const [first] = tags;
-  problems.push({
-    code: 'IMPORT_PROBLEM',
-    source: at.source,
-    ...(at.nodeId !== undefined ? { nodeId: at.nodeId } : {}),
-    message: `its text has ${first?.raw}${tags.length > 1 ? ` and ${tags.length - 1} more` : ''}, which n8n sends as written and Flowbench would read as a reference; here each is written with "{ {" instead: check the text`,
-  });
+function literalText(value: string): string {
+  const tags = parseTemplate(value).filter((segment) => segment.kind !== 'text');
   let text = value;
-  for (const tag of tags.reverse()) text = `${text.slice(0, tag.start)}{ {${text.slice(tag.start + 2)}`;
+  for (const tag of tags.reverse()) text = `${text.slice(0, tag.start)}${LITERAL_BRACES}${text.slice(tag.start + 2)}`;
   return text;
 }
 

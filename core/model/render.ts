@@ -58,7 +58,7 @@ function lookUp(ref: Reference, scope: RenderScope, used: UsedValues | undefined
 export function renderTemplate(template: string, scope: RenderScope, used?: UsedValues): string {
   let text = '';
   for (const segment of parseTemplate(template)) {
-    if (segment.kind === 'text') text += segment.text;
+    if (segment.kind === 'text' || segment.kind === 'literal') text += segment.text;
     else if (segment.kind === 'invalid') text += segment.raw;
     else text += stringifyValue(lookUp(segment.ref, scope, used));
   }

@@ -31,12 +31,38 @@ describe('templates', () => {
     expect(parseTemplate('a {{ b')).toEqual([{ kind: 'text', text: 'a {{ b' }]);
     expect(parseReference('nodes.x')).toEqual({ error: 'use {{nodes.x.output}} or {{nodes.x.error}}' });
     expect(parseReference('process.env.HOME')).toEqual({
-      error: '"process.env.HOME" must start with inputs., nodes., item or secrets.',
+      error:
+        '"process.env.HOME" must start with inputs., nodes., item or secrets. (to keep {{ as text, write {{ "{{" }})',
     });
     expect(parseReference('inputs.a + 1')).toHaveProperty('error');
     expect(templateReferences('{{nodes.a.error.message}}')).toEqual([
       { scope: 'nodes', nodeId: 'a', field: 'error', path: ['message'] },
     ]);
+  });
+
+  it('writes {{ as text with {{ "{{" }} (any quoted text, as JSON writes a string), never a reference', () => {
+    const template = 'Handlebars: {{ "{{" }}#each items{{ "}}" }} for {{inputs.who}}, {{"\\u007b{"}}raw}}';
+    expect(renderTemplate(template, { inputs: { who: 'Ada' }, node: () => undefined })).toBe(
+      'Handlebars: {{#each items}} for Ada, {{raw}}',
+    );
+    expect(parseTemplate('a {{ "{{" }} b')).toEqual([
+      { kind: 'text', text: 'a ' },
+      { kind: 'literal', raw: '{{ "{{" }}', start: 2, end: 12, text: '{{' },
+      { kind: 'text', text: ' b' },
+    ]);
+    expect(templateReferences(template)).toEqual([{ scope: 'inputs', name: 'who', path: [] }]);
+    // Alone, it is its text, not a value.
+    expect(resolveTemplateValue('{{ "{{" }}', { inputs: {}, node: () => undefined })).toBe('{{');
+    // Quoted text JSON does not take is no literal; nor is a quote that does not close.
+    expect(parseTemplate('{{ "\\q" }}')[0]).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/not quoted text/),
+    });
+    expect(parseTemplate('{{ "{{ }}')[0]).toMatchObject({ kind: 'text' });
+    // Renaming a node leaves it as it was.
+    expect(renameReferences('{{ "{{" }}nodes.a.output}} {{nodes.a.output}}', new Map([['a', 'b']]))).toBe(
+      '{{ "{{" }}nodes.a.output}} {{nodes.b.output}}',
+    );
   });
 
   it('reads paths and stringifies values', () => {

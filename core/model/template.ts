@@ -2,7 +2,8 @@
  * Template references: `{{inputs.name}}`, `{{nodes.<id>.output.a.b}}`,
  * `{{item.a}}` in a node that runs for each item of a list, and
  * `{{secrets.name}}` (a value kept in the secret vault) in the fields of an
- * HTTP request node.
+ * HTTP request node. `{{ "…" }}` is the quoted text itself, as Jinja's
+ * `{{ '{{' }}`: the way to write a `{{` that is no reference.
  * Parsing and rendering only substitute values; nothing is ever evaluated.
  */
 
@@ -16,9 +17,17 @@ export type Reference =
 export type TemplateSegment =
   | { kind: 'text'; text: string }
   | { kind: 'ref'; raw: string; start: number; end: number; ref: Reference }
+  /** `{{ "{{" }}`: the quoted text (a JSON string), rendered as it is. */
+  | { kind: 'literal'; raw: string; start: number; end: number; text: string }
   | { kind: 'invalid'; raw: string; start: number; end: number; reason: string };
 
-const TAG = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/** A tag: quoted text (which may hold braces), or a reference (which may not). */
+const TAG = /\{\{\s*(?:("(?:[^"\\\n]|\\.)*")|([^{}]*?))\s*\}\}/g;
+
+/** How to write `{{` as text, as problems about a tag that is no reference say. */
+export const LITERAL_BRACES = '{{ "{{" }}';
+const KEEP_AS_TEXT = ` (to keep {{ as text, write ${LITERAL_BRACES})`;
+
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 /** Splits `a.b[0].c` into `['a', 'b', '0', 'c']`; returns undefined when malformed. */
@@ -30,7 +39,7 @@ function splitPath(expression: string): string[] | undefined {
 /** Parses one reference expression (the text between the braces). */
 export function parseReference(expression: string): Reference | { error: string } {
   const parts = splitPath(expression.trim());
-  if (!parts) return { error: `"${expression}" is not a reference path` };
+  if (!parts) return { error: `"${expression}" is not a reference path${KEEP_AS_TEXT}` };
   const [scope, ...rest] = parts;
   if (scope === 'inputs') {
     const [name, ...path] = rest;
@@ -52,7 +61,7 @@ export function parseReference(expression: string): Reference | { error: string 
     if (path.length > 0) return { error: `a secret is text, with nothing inside it: write {{secrets.${name}}}` };
     return { scope: 'secrets', name, path: [] };
   }
-  return { error: `"${expression}" must start with inputs., nodes., item or secrets.` };
+  return { error: `"${expression}" must start with inputs., nodes., item or secrets.${KEEP_AS_TEXT}` };
 }
 
 // Templates are parsed on every run of their node; flows reuse few distinct texts.
@@ -74,19 +83,44 @@ function parseUncached(template: string): TemplateSegment[] {
   const segments: TemplateSegment[] = [];
   let last = 0;
   for (const match of template.matchAll(TAG)) {
+    const [raw, quoted, expression] = match;
     const start = match.index;
-    const end = start + match[0].length;
+    const end = start + raw.length;
     if (start > last) segments.push({ kind: 'text', text: template.slice(last, start) });
-    const parsed = parseReference(match[1] ?? '');
-    segments.push(
-      'error' in parsed
-        ? { kind: 'invalid', raw: match[0], start, end, reason: parsed.error }
-        : { kind: 'ref', raw: match[0], start, end, ref: parsed },
-    );
+    if (quoted !== undefined) {
+      const text = quotedText(quoted);
+      segments.push(
+        text === undefined
+          ? {
+              kind: 'invalid',
+              raw,
+              start,
+              end,
+              reason: `${quoted} is not quoted text: write it as JSON writes a string`,
+            }
+          : { kind: 'literal', raw, start, end, text },
+      );
+    } else {
+      const parsed = parseReference(expression ?? '');
+      segments.push(
+        'error' in parsed
+          ? { kind: 'invalid', raw, start, end, reason: parsed.error }
+          : { kind: 'ref', raw, start, end, ref: parsed },
+      );
+    }
     last = end;
   }
   if (last < template.length) segments.push({ kind: 'text', text: template.slice(last) });
   return segments;
+}
+
+/** A JSON string's text; undefined when it is no valid JSON string (`"\\q"`). */
+function quotedText(quoted: string): string | undefined {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The references a template uses, in order of appearance. */

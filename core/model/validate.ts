@@ -434,7 +434,7 @@ function checkReferences(
     readsSecrets: boolean,
   ) => {
     for (const segment of segments) {
-      if (segment.kind === 'text') continue;
+      if (segment.kind === 'text' || segment.kind === 'literal') continue;
       if (segment.kind === 'invalid') {
         add('UNRESOLVED_REFERENCE', `node "${node.id}" ${field}: ${segment.raw} — ${segment.reason}`, where);
         continue;
