@@ -621,6 +621,8 @@ test('every node type of the palette is added and saved, those still to be set u
   await newFlow(page, served, 'Every type');
   const types = nodeRegistry.types();
   for (const type of types) await page.getByTestId(`palette-${type}`).click();
+  // Every card in view: the canvas draws only the cards it shows, and one per node type no longer fits the palette's.
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await expect(nodes(page)).toHaveCount(types.length);
   await expectSaved(page);
   // An MCP tool node and a flow node named no tool or flow yet, and each save adding one was refused.
