@@ -31,7 +31,7 @@ export const wait: NodeKind = {
     if (resume !== 'timeInterval') {
       const what = OTHER_RESUMES[resume] ?? `resumes by "${resume}"`;
       const instead =
-        resume === 'webhook' || resume === 'form' ? ': an ask node asks a person and waits for the answer' : '';
+        resume === 'webhook' || resume === 'form' ? ' (an ask node asks a person and waits for the answer)' : '';
       ctx.problem(`it ${what}, which Flowbench does not do: here it waits no time${instead}`, { field: 'resume' });
       // Its other parameters (the webhook's method, the form's fields) belong to that way of resuming, said as a whole.
       return { type: 'wait', config: { amount: 0, unit: 'seconds', value }, read: Object.keys(p) };
@@ -49,12 +49,8 @@ function interval(ctx: ConvertContext): [number, WaitUnit] {
   const unitName = asString(p.unit, fallback[1]);
   const unitMs = N8N_UNIT_MS[unitName];
   if (unitMs === undefined) {
-    ctx.problem(
-      `its unit ${preview(unitName)} is none n8n knows (the node fails there): here it waits ${waitLength(...fallback)}`,
-      {
-        field: 'unit',
-      },
-    );
+    const message = `its unit ${preview(unitName)} is none n8n knows (the node fails there)`;
+    ctx.problem(`${message}: here it waits ${waitLength(...fallback)}`, { field: 'unit' });
     return fallback;
   }
   const given = p.amount ?? fallback[0];
@@ -64,7 +60,7 @@ function interval(ctx: ConvertContext): [number, WaitUnit] {
       typeof given === 'string' && given.startsWith('=')
         ? `an expression (${preview(given)}), which n8n works out as the node runs`
         : `${preview(given)}, not a number of ${unitName}`;
-    ctx.problem(`its wait is ${why}: here it waits ${waitLength(fallback[0], fallback[1])}; set the wait`, {
+    ctx.problem(`its wait is ${why}: here it waits ${waitLength(...fallback)}; set the wait`, {
       field: 'amount',
     });
     return fallback;

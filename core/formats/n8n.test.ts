@@ -1057,7 +1057,7 @@ describe('n8n workflows', () => {
     const approval = pausing({ resume: 'webhook', httpMethod: 'POST', options: {} });
     expect(approval.config).toMatchObject({ amount: 0, unit: 'seconds' });
     expect(approval.said).toEqual([
-      'n8n node "Pause": it waits for a call to its resume URL, which Flowbench does not do: here it waits no time: an ask node asks a person and waits for the answer',
+      'n8n node "Pause": it waits for a call to its resume URL, which Flowbench does not do: here it waits no time (an ask node asks a person and waits for the answer)',
     ]);
   });
 

@@ -15,6 +15,9 @@ export const WAIT_UNIT_MS: Readonly<Record<WaitUnit, number>> = { seconds: 1000,
  */
 export const MAX_WAIT_MS = 24 * WAIT_UNIT_MS.hours;
 
+/** A wait in milliseconds. */
+export const waitMs = (config: { amount: number; unit: WaitUnit }): number => config.amount * WAIT_UNIT_MS[config.unit];
+
 /** "5 seconds", "1 minute", "1.5 hours". */
 export function waitLength(amount: number, unit: WaitUnit): string {
   return `${amount} ${amount === 1 ? unit.slice(0, -1) : unit}`;

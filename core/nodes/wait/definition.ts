@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_WAIT_MS, WAIT_UNITS, WAIT_UNIT_MS, waitLength } from '../../model/wait';
+import { MAX_WAIT_MS, WAIT_UNITS, waitLength, waitMs } from '../../model/wait';
 import { defineNode } from '../define-node';
 
 const WaitConfigSchema = z.lazy(() =>
@@ -10,7 +10,7 @@ const WaitConfigSchema = z.lazy(() =>
       /** What the node gives once the wait is over; a lone reference keeps the referenced value. */
       value: z.string().max(200_000).default(''),
     })
-    .refine((config) => config.amount * WAIT_UNIT_MS[config.unit] <= MAX_WAIT_MS, {
+    .refine((config) => waitMs(config) <= MAX_WAIT_MS, {
       message: 'a wait takes at most 24 hours',
       path: ['amount'],
     }),
@@ -48,9 +48,9 @@ export const waitNode = defineNode({
   templates: (config) => [{ field: 'value', text: config.value }],
   summary: (config) => `waits ${waitLength(config.amount, config.unit)}`,
   fillEmptyText: (config, reference) => (config.value.trim() === '' ? { ...config, value: reference } : undefined),
-  leastDurationMs: (config) => config.amount * WAIT_UNIT_MS[config.unit],
+  leastDurationMs: waitMs,
   execute: async (ctx, config) => {
-    await ctx.wait(config.amount * WAIT_UNIT_MS[config.unit]);
+    await ctx.wait(waitMs(config));
     return { kind: 'output', output: ctx.resolve(config.value) };
   },
 });
