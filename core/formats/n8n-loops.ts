@@ -62,16 +62,16 @@ export function withLoops(
   return result;
 }
 
-/** The edges that close a cycle: to a node still being walked, depth first, roots first. */
-function backEdges(order: readonly string[], edges: readonly Edge[]): Set<Edge> {
-  const outgoing = new Map<string, Edge[]>(order.map((id) => [id, []]));
+/** The edges that close a cycle: to a node still being walked, depth first, roots first (in `order`). */
+export function backEdges<E extends Edge>(order: readonly string[], edges: readonly E[]): Set<E> {
+  const outgoing = new Map<string, E[]>(order.map((id) => [id, []]));
   const hasIncoming = new Set<string>();
   for (const edge of edges) {
     outgoing.get(String(edge.source))?.push(edge);
     hasIncoming.add(String(edge.target));
   }
   const state = new Map<string, 'walking' | 'done'>();
-  const backs = new Set<Edge>();
+  const backs = new Set<E>();
   // Iterative: a workflow of thousands of nodes in a chain would overflow the stack.
   const walk = (root: string) => {
     const stack: { id: string; next: number }[] = [{ id: root, next: 0 }];

@@ -1053,6 +1053,23 @@ describe('n8n workflows', () => {
       value: '{{nodes.Fetch.output}}',
     });
     expect(polling.flow.edges.find((edge) => edge.source === 'Pause')).toMatchObject({ target: 'Fetch', loop: {} });
+    // Inside a loop over jobs (the report going back to submit the next): both inputs of the status request
+    // come round a loop, and the first pass is still the one from Submit.
+    const jobs = imported(
+      workflow([trigger, submit, status, done, waitNode({ amount: 10 }), report], {
+        Pause: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Start: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
+        Submit: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+        Fetch: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
+        'Done?': {
+          main: [[{ node: 'Report', type: 'main', index: 0 }], [{ node: 'Pause', type: 'main', index: 0 }]],
+        },
+        Report: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
+      }),
+    );
+    expect(node(jobs.flow, 'Fetch').config).toMatchObject({
+      url: 'https://api.example.com/jobs/{{nodes.Submit.output.request_id}}',
+    });
 
     const approval = pausing({ resume: 'webhook', httpMethod: 'POST', options: {} });
     expect(approval.config).toMatchObject({ amount: 0, unit: 'seconds' });

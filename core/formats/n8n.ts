@@ -16,8 +16,8 @@ import {
   type NodeKind,
   type SubNodeKind,
 } from './n8n-model';
-import { addResults, edgesFrom, linksOf, PASS_THROUGH, type Link } from './n8n-graph';
-import { withLoops } from './n8n-loops';
+import { addResults, edgesFrom, linksOf, PASS_THROUGH } from './n8n-graph';
+import { backEdges, withLoops } from './n8n-loops';
 import { nodeSettings } from './n8n-node-settings';
 import { n8nNote } from './n8n-notes';
 import { OTHER_TRIGGER, TRIGGERS } from './n8n-triggers';
@@ -116,29 +116,22 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   const attached = (name: string) => (kind: SubNodeKind) =>
     links.filter((l) => l.type === kind && l.to === name).flatMap((l) => byName.get(l.from) ?? []);
   const mainLinks = links.filter((l) => l.type === 'main');
-  /** Whether main connections lead from `from` to `to`. */
-  const reaches = (from: string, to: string): boolean => {
-    const seen = new Set([from]);
-    const stack = [from];
-    while (stack.length > 0) {
-      const at = stack.pop() as string;
-      for (const link of mainLinks)
-        if (link.from === at && !seen.has(link.to)) {
-          if (link.to === to) return true;
-          seen.add(link.to);
-          stack.push(link.to);
-        }
-    }
-    return false;
-  };
+  // The links that come back round a loop, found as withLoops finds the connections it makes loop edges.
+  const loopBacks = new Set(
+    [
+      ...backEdges(
+        all.map((n) => n.name),
+        mainLinks.map((link) => ({ source: link.from, target: link.to, link })),
+      ),
+    ].map((edge) => edge.link),
+  );
   /**
    * The links into a node, those that come back round a loop last: `$json` reads the item of the first
    * pass (a job's status polled reads the request that started the job, not the node itself).
    */
   const into = (name: string, input?: number) => {
     const found = mainLinks.filter((l) => l.to === name && (input === undefined || l.input === input));
-    const back = (l: Link) => reaches(name, l.from);
-    return [...found.filter((l) => !back(l)), ...found.filter(back)];
+    return [...found.filter((l) => !loopBacks.has(l)), ...found.filter((l) => loopBacks.has(l))];
   };
   const inputsOf = (name: string) => into(name).map((l) => l.from);
 
