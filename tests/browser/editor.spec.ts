@@ -621,7 +621,9 @@ test('every node type of the palette is added and saved, those still to be set u
   await newFlow(page, served, 'Every type');
   const types = nodeRegistry.types();
   for (const type of types) await page.getByTestId(`palette-${type}`).click();
-  // Every card in view: the canvas draws only the cards it shows, and one per node type no longer fits the palette's.
+  // One card per node type no longer fits the view: the view goes to the card each click adds, so it is seen.
+  await expect(page.getByTestId(`rf__node-${types.at(-1)}_1`)).toBeInViewport();
+  // Every card in view (the canvas draws only the cards it shows), to count them.
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await expect(nodes(page)).toHaveCount(types.length);
   await expectSaved(page);

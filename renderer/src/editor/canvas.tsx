@@ -54,9 +54,9 @@ import { detailAt, initialViewport, labelsShownAt, MIN_ZOOM, type NodeDetail } f
 import { useFitFlow } from './use-fit-flow';
 import { EmptyFlowHint } from './empty-flow-hint';
 import { FindBar } from './find-bar';
-import { NOTE_MIME, PALETTE_MIME, viewBoxOf } from './palette';
+import { NOTE_MIME, PALETTE_MIME, panToShow, viewBoxOf } from './palette';
 import { ADD_NODE_EVENT } from '../app-commands';
-import { freePosition, shiftToShow } from '../../../core/editing/placement';
+import { freePosition } from '../../../core/editing/placement';
 import { AddNodeMenu } from './node-type-menu';
 import { useCanvasMenu } from './canvas-menu';
 import { NODE_MIN_HEIGHT, NODE_WIDTH } from '../../../core/editing/layout';
@@ -383,12 +383,7 @@ function FlowCanvas({ width, height }: { width: number; height: number }) {
 
   // A node added at the view's edge is brought into view whole, the view moving as little as it takes.
   const bringIntoView = useCallback((at: FlowPosition) => {
-    const view = instance.current;
-    if (!view) return;
-    const shift = shiftToShow(viewBoxOf(view.screenToFlowPosition), at);
-    if (shift.x === 0 && shift.y === 0) return;
-    const { x, y, zoom } = view.getViewport();
-    void view.setViewport({ x: x - shift.x * zoom, y: y - shift.y * zoom, zoom }, { duration: 200 });
+    if (instance.current) panToShow(instance.current, at);
   }, []);
 
   useEffect(() => {

@@ -3,7 +3,7 @@ import { StickyNote } from 'lucide-react';
 import { useCallback } from 'react';
 import { notePlace } from '../../../core/editing/notes';
 import { portAfter } from '../../../core/editing/edits';
-import { freePosition, type ViewBox } from '../../../core/editing/placement';
+import { freePosition, shiftToShow, type ViewBox } from '../../../core/editing/placement';
 import { nodeRegistry } from '../../../core/nodes/registry';
 import { useAppStore } from '../store/app-store';
 
@@ -22,6 +22,21 @@ export function viewBoxOf(screenToFlowPosition: ScreenToFlow): ViewBox {
   return { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
 }
 
+/** What panToShow needs of React Flow: its instance, or what useReactFlow gives. */
+interface Viewport {
+  screenToFlowPosition: ScreenToFlow;
+  getViewport(): { x: number; y: number; zoom: number };
+  setViewport(viewport: { x: number; y: number; zoom: number }, options?: { duration?: number }): Promise<boolean>;
+}
+
+/** Moves the view as little as it takes for a card at `at` (flow coordinates) to be seen whole. */
+export function panToShow(view: Viewport, at: { x: number; y: number }): void {
+  const shift = shiftToShow(viewBoxOf(view.screenToFlowPosition), at);
+  if (shift.x === 0 && shift.y === 0) return;
+  const { x, y, zoom } = view.getViewport();
+  void view.setViewport({ x: x - shift.x * zoom, y: y - shift.y * zoom, zoom }, { duration: 200 });
+}
+
 function useViewBox(): () => ViewBox {
   const { screenToFlowPosition } = useReactFlow();
   return useCallback(() => viewBoxOf(screenToFlowPosition), [screenToFlowPosition]);
@@ -34,6 +49,7 @@ function useViewBox(): () => ViewBox {
  */
 export function useAddNode(): (type: string) => void {
   const viewBox = useViewBox();
+  const view = useReactFlow();
   return (type: string) => {
     const { flow, selectedNodes, addNode, addJoinedNode } = useAppStore.getState();
     // Beside the selected node (the next step people add), else in free space in view: never on another card.
@@ -42,6 +58,8 @@ export function useAddNode(): (type: string) => void {
     const from = selectedNodes.length === 1 && beside ? portAfter(beside) : undefined;
     // A type that cannot follow it (an input node), or a node nothing follows (an output): added unjoined.
     if (!(from && addJoinedNode(type, at, from))) addNode(type, at);
+    // A canvas full of cards leaves no free row in view: the view goes to the card, or the click seems to do nothing.
+    panToShow(view, at);
   };
 }
 
