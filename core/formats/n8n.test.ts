@@ -1032,17 +1032,21 @@ describe('n8n workflows', () => {
         conditions: { combinator: 'and', conditions: [rule('equals', 'string', 'done', '={{ $json.status }}')] },
       },
     };
-    const polling = imported(
-      workflow([trigger, submit, status, done, waitNode({ amount: 10 }), report], {
-        Pause: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
-        Start: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
-        Submit: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
-        Fetch: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
-        'Done?': {
-          main: [[{ node: 'Report', type: 'main', index: 0 }], [{ node: 'Pause', type: 'main', index: 0 }]],
-        },
-      }),
-    );
+    /** Submit, then Fetch polled (Pause going back to it) until Done?; the loop's way back listed first. */
+    const poll = (more: Record<string, unknown> = {}) =>
+      imported(
+        workflow([trigger, submit, status, done, waitNode({ amount: 10 }), report], {
+          Pause: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+          Start: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
+          Submit: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
+          Fetch: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
+          'Done?': {
+            main: [[{ node: 'Report', type: 'main', index: 0 }], [{ node: 'Pause', type: 'main', index: 0 }]],
+          },
+          ...more,
+        }),
+      );
+    const polling = poll();
     expect(polling.errors.filter((error) => !error.startsWith('IMPORT_PROBLEM'))).toEqual([]);
     expect(node(polling.flow, 'Fetch').config).toMatchObject({
       url: 'https://api.example.com/jobs/{{nodes.Submit.output.request_id}}',
@@ -1055,18 +1059,7 @@ describe('n8n workflows', () => {
     expect(polling.flow.edges.find((edge) => edge.source === 'Pause')).toMatchObject({ target: 'Fetch', loop: {} });
     // Inside a loop over jobs (the report going back to submit the next): both inputs of the status request
     // come round a loop, and the first pass is still the one from Submit.
-    const jobs = imported(
-      workflow([trigger, submit, status, done, waitNode({ amount: 10 }), report], {
-        Pause: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
-        Start: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
-        Submit: { main: [[{ node: 'Fetch', type: 'main', index: 0 }]] },
-        Fetch: { main: [[{ node: 'Done?', type: 'main', index: 0 }]] },
-        'Done?': {
-          main: [[{ node: 'Report', type: 'main', index: 0 }], [{ node: 'Pause', type: 'main', index: 0 }]],
-        },
-        Report: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
-      }),
-    );
+    const jobs = poll({ Report: { main: [[{ node: 'Submit', type: 'main', index: 0 }]] } });
     expect(node(jobs.flow, 'Fetch').config).toMatchObject({
       url: 'https://api.example.com/jobs/{{nodes.Submit.output.request_id}}',
     });

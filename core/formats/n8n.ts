@@ -96,7 +96,8 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   const links = linksOf(isRecord(doc.connections) ? doc.connections : {}, problems, new Set(byName.keys()));
   // A langchain type named like a sub-node can be a step of its own: a vector store that inserts documents, a
   // Chat Memory Manager. Joined by main connections, it is one (kept in its place, said), not left out.
-  const onMain = new Set(links.filter((l) => l.type === 'main').flatMap((l) => [l.from, l.to]));
+  const mainLinks = links.filter((l) => l.type === 'main');
+  const onMain = new Set(mainLinks.flatMap((l) => [l.from, l.to]));
   const attaches = new Set(links.filter((l) => l.type.startsWith('ai_')).map((l) => l.from));
   const isSub = (node: N8nNode) => (SUB_NODE.test(node.type) && !onMain.has(node.name)) || attaches.has(node.name);
   const main = all.filter((n) => n.type !== STICKY && !isSub(n) && !PASS_THROUGH.has(n.type));
@@ -115,7 +116,6 @@ export function importN8nWorkflow(doc: Record<string, unknown>, options: { resul
   }
   const attached = (name: string) => (kind: SubNodeKind) =>
     links.filter((l) => l.type === kind && l.to === name).flatMap((l) => byName.get(l.from) ?? []);
-  const mainLinks = links.filter((l) => l.type === 'main');
   // The links that come back round a loop, found as withLoops finds the connections it makes loop edges.
   const loopBacks = new Set(
     [

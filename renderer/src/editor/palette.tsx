@@ -48,13 +48,12 @@ function useViewBox(): () => ViewBox {
  * else in free space in view.
  */
 export function useAddNode(): (type: string) => void {
-  const viewBox = useViewBox();
   const view = useReactFlow();
   return (type: string) => {
     const { flow, selectedNodes, addNode, addJoinedNode } = useAppStore.getState();
     // Beside the selected node (the next step people add), else in free space in view: never on another card.
     const beside = flow?.nodes.find((n) => n.id === selectedNodes.at(-1));
-    const at = freePosition(flow?.nodes ?? [], beside?.position, viewBox());
+    const at = freePosition(flow?.nodes ?? [], beside?.position, viewBoxOf(view.screenToFlowPosition));
     const from = selectedNodes.length === 1 && beside ? portAfter(beside) : undefined;
     // A type that cannot follow it (an input node), or a node nothing follows (an output): added unjoined.
     if (!(from && addJoinedNode(type, at, from))) addNode(type, at);
